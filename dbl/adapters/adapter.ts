@@ -1,0 +1,27 @@
+/**
+ * The one interface the repository and the migrator talk to. Two thin implementations: `pg.ts`
+ * (a PostgreSQL server through a `pg` pool) and `pglite.ts` (embedded PGlite). SQL is built by knex
+ * elsewhere; adapters only run it, so the per-query path is one driver call.
+ */
+
+export type Row = Record<string, unknown>
+
+export interface QueryResult<R extends Row = Row> {
+  rows: R[]
+  /** Rows returned or affected. */
+  rowCount: number
+}
+
+/** Something that runs SQL: the adapter itself, or a connection inside a transaction or session. */
+export interface Connection {
+  query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>
+}
+
+export interface Adapter extends Connection {
+  readonly kind: 'pg' | 'pglite'
+  /** Runs `fn` inside BEGIN … COMMIT on one connection; any throw rolls back and rethrows. */
+  transaction<T>(fn: (conn: Connection) => Promise<T>): Promise<T>
+  /** Runs `fn` on one dedicated connection without a transaction (session-scoped advisory locks). */
+  session<T>(fn: (conn: Connection) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}

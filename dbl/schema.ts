@@ -1,0 +1,190 @@
+/**
+ * Schemas: the description of one table that changesets cast against, the repository reads and
+ * writes, and the migration generator diffs. `defineSchema` keeps the literal field definitions in
+ * its type, so `RecordOf<typeof Product>` (and every repository result) is the exact row shape.
+ */
+
+export type ScalarType =
+  | 'id'
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'float'
+  | 'boolean'
+  | 'utc_datetime'
+  | 'date'
+  | 'uuid'
+  | 'jsonb'
+
+/** `{ array: T }` is a PostgreSQL array column; `{ enum: [...] }` is a VARCHAR(255) column whose cast accepts only the listed values. */
+export type FieldType = ScalarType | { readonly array: FieldType } | { readonly enum: readonly string[] }
+
+export interface FieldOptions<T extends FieldType = FieldType> {
+  readonly type: T
+  /** Part of the primary key. The schema's `primaryKey` wins when both are given. */
+  readonly primaryKey?: boolean
+  /** Column accepts NULL. Defaults to true, except for primary keys. */
+  readonly nullable?: boolean
+  /** Column default, written into migrations and used by casts of new records. */
+  readonly default?: unknown
+  /** VARCHAR size for `string` fields (default 255). */
+  readonly size?: number
+  /** The column's previous name: tells the migration generator this is a rename, not a drop and an add. */
+  readonly renamedFrom?: string
+}
+
+/** A field is given either as its type alone (`name: 'string'`) or with options. */
+export type FieldSpec = FieldType | FieldOptions
+
+export interface IndexSpec {
+  readonly columns: readonly string[]
+  readonly unique?: boolean
+  /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming). */
+  readonly name?: string
+}
+
+export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany'
+
+export interface Association {
+  readonly kind: AssociationKind
+  /** Lazy, so two schemas may refer to each other. */
+  readonly schema: () => AnySchema
+  /**
+   * belongsTo: the column on this table (default `<name>_id`).
+   * hasOne / hasMany: the column on the other table (default `<this table singular>_id`,
+   * i.e. the table name without a trailing `s`, plus `_id`).
+   */
+  readonly foreignKey?: string
+}
+
+export function belongsTo(schema: () => AnySchema, opts: { foreignKey?: string } = {}): Association {
+  return { kind: 'belongsTo', schema, ...opts }
+}
+export function hasOne(schema: () => AnySchema, opts: { foreignKey?: string } = {}): Association {
+  return { kind: 'hasOne', schema, ...opts }
+}
+export function hasMany(schema: () => AnySchema, opts: { foreignKey?: string } = {}): Association {
+  return { kind: 'hasMany', schema, ...opts }
+}
+
+export interface SchemaDefinition<F extends Record<string, FieldSpec>> {
+  readonly table: string
+  /** Defaults to the field marked `primaryKey`, else `id`. */
+  readonly primaryKey?: keyof F & string
+  readonly fields: F
+  readonly associations?: Readonly<Record<string, Association>>
+  readonly indexes?: readonly IndexSpec[]
+}
+
+/** A field after normalisation: every option resolved. */
+export interface Field {
+  readonly name: string
+  readonly type: FieldType
+  readonly primaryKey: boolean
+  readonly nullable: boolean
+  readonly default: unknown
+  readonly size: number | undefined
+  readonly renamedFrom: string | undefined
+}
+
+export interface Schema<F extends Record<string, FieldSpec> = Record<string, FieldSpec>> {
+  readonly kind: 'vela.schema'
+  readonly table: string
+  readonly primaryKey: string
+  /** Normalised fields in declaration order. */
+  readonly fields: readonly Field[]
+  readonly fieldsByName: Readonly<Record<string, Field>>
+  readonly associations: Readonly<Record<string, Association>>
+  readonly indexes: readonly Required<IndexSpec>[]
+  /** Phantom: carries the literal field definitions for type inference only. */
+  readonly '~fields'?: F
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySchema = Schema<any>
+
+type TypeOfField<S> = S extends FieldOptions<infer T> ? T : S extends FieldType ? S : never
+
+export type ValueOf<T> = T extends 'id' | 'integer' | 'float'
+  ? number
+  : T extends 'string' | 'text' | 'uuid' | 'date'
+    ? string
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'utc_datetime'
+        ? Date
+        : T extends 'jsonb'
+          ? unknown
+          : T extends { readonly array: infer E }
+            ? ValueOf<E>[]
+            : T extends { readonly enum: readonly (infer V)[] }
+              ? V
+              : never
+
+type IsNotNull<S> = S extends { readonly primaryKey: true }
+  ? true
+  : S extends { readonly nullable: false }
+    ? true
+    : S extends 'id'
+      ? true
+      : S extends { readonly type: 'id' }
+        ? true
+        : false
+
+/** The row shape a schema's records have when read back from the database. */
+export type RecordOf<S> = S extends Schema<infer F>
+  ? { [K in keyof F]: IsNotNull<F[K]> extends true ? ValueOf<TypeOfField<F[K]>> : ValueOf<TypeOfField<F[K]>> | null }
+  : never
+
+export function defineSchema<const F extends Record<string, FieldSpec>>(def: SchemaDefinition<F>): Schema<F> {
+  const fields: Field[] = Object.entries(def.fields).map(([name, spec]) => normaliseField(name, spec))
+  const primaryKey = def.primaryKey ?? fields.find((f) => f.primaryKey)?.name ?? 'id'
+  const byName: Record<string, Field> = {}
+  for (const f of fields) {
+    const isPk = f.name === primaryKey
+    byName[f.name] = isPk ? { ...f, primaryKey: true, nullable: false } : f
+  }
+  if (!byName[primaryKey]) throw new Error(`schema ${def.table}: primary key "${primaryKey}" is not one of its fields`)
+  const indexes = (def.indexes ?? []).map((ix) => ({
+    columns: ix.columns,
+    unique: ix.unique ?? false,
+    name: ix.name ?? `${def.table}_${ix.columns.join('_')}_index`,
+  }))
+  for (const ix of indexes) {
+    for (const c of ix.columns) {
+      if (!byName[c]) throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
+    }
+  }
+  return {
+    kind: 'vela.schema',
+    table: def.table,
+    primaryKey,
+    fields: fields.map((f) => byName[f.name]!),
+    fieldsByName: byName,
+    associations: def.associations ?? {},
+    indexes,
+  }
+}
+
+function normaliseField(name: string, spec: FieldSpec): Field {
+  const opts: FieldOptions = typeof spec === 'string' || !('type' in spec) ? { type: spec as FieldType } : (spec as FieldOptions)
+  const primaryKey = opts.primaryKey ?? false
+  return {
+    name,
+    type: opts.type,
+    primaryKey,
+    nullable: opts.nullable ?? !(primaryKey || opts.type === 'id'),
+    default: opts.default,
+    size: opts.size,
+    renamedFrom: opts.renamedFrom,
+  }
+}
+
+/** `inserted_at` and `updated_at`, set automatically by the repository. Spread into `fields`. */
+export function timestamps() {
+  return { inserted_at: 'utc_datetime', updated_at: 'utc_datetime' } as const
+}
+
+export function isSchema(value: unknown): value is AnySchema {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.schema'
+}
