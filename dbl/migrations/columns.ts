@@ -1,0 +1,173 @@
+/**
+ * The column vocabulary mapped to PostgreSQL: normalisation (so the generator compares like with
+ * like), SQL type names and default literals. Shared by the DDL compiler and the diff, so "what the
+ * DDL writes" and "what the diff considers equal" cannot drift apart.
+ *
+ * `utc_datetime` is `timestamptz`. Ecto uses `timestamp` holding UTC, but node-postgres parses a
+ * timestamp without zone in the *process* time zone, so the same row would read differently on two
+ * machines; `timestamptz` is an absolute instant on every driver and PGlite alike.
+ */
+import type { FieldType } from '../schema.ts'
+import type { Column } from './operations.ts'
+
+/** A column with every option resolved; what models hold and the diff compares. */
+export interface ResolvedColumn {
+  readonly name: string
+  readonly type: FieldType
+  readonly primaryKey: boolean
+  readonly nullable: boolean
+  /** `undefined` = no default (a `null` default is the same as none). */
+  readonly default: unknown
+  /** Only kept when it matters: a `string` (or array of `string`) whose size is not 255. */
+  readonly size: number | undefined
+}
+
+const MAX_IDENTIFIER = 63
+
+/** Quotes an identifier; refuses names PostgreSQL would silently truncate. */
+export function ident(name: string): string {
+  if (name.length === 0) throw new Error('an empty name is not a valid table, column or index name')
+  if (Buffer.byteLength(name) > MAX_IDENTIFIER) {
+    throw new Error(`"${name}" is longer than ${MAX_IDENTIFIER} bytes; PostgreSQL would truncate it`)
+  }
+  if (name.includes('\0')) throw new Error('a name cannot contain a NUL character')
+  return `"${name.replaceAll('"', '""')}"`
+}
+
+/** Enums are VARCHAR(255) columns: their values live in the cast, so the column never sees them. */
+export function storedType(type: FieldType): FieldType {
+  if (typeof type === 'string') return type
+  if ('enum' in type) return 'string'
+  return { array: storedType(type.array) }
+}
+
+function baseType(type: FieldType): FieldType {
+  return typeof type === 'object' && 'array' in type ? baseType(type.array) : type
+}
+
+export function resolveColumn(column: Column): ResolvedColumn {
+  const type = storedType(column.type)
+  const primaryKey = column.primaryKey ?? false
+  const size = baseType(type) === 'string' && column.size !== undefined && column.size !== 255 ? column.size : undefined
+  if (size !== undefined && !(Number.isInteger(size) && size > 0 && size <= 10485760)) {
+    throw new Error(`column ${column.name}: size ${size} is not a VARCHAR size (1 to 10485760)`)
+  }
+  if (type === 'id' && column.default !== undefined && column.default !== null) {
+    throw new Error(`column ${column.name}: an id column takes its default from its sequence; remove \`default\``)
+  }
+  return {
+    name: column.name,
+    type,
+    primaryKey,
+    nullable: primaryKey ? false : (column.nullable ?? type !== 'id'),
+    default: column.default === null ? undefined : column.default,
+    size,
+  }
+}
+
+/** The SQL type; `serial` picks BIGSERIAL for `id` where a column is created. */
+export function sqlType(type: FieldType, size?: number, serial = true): string {
+  if (typeof type === 'object') {
+    if ('enum' in type) return 'varchar(255)'
+    return `${sqlType(type.array, size, false)}[]`
+  }
+  switch (type) {
+    case 'id': return serial ? 'bigserial' : 'bigint'
+    case 'string': return `varchar(${size ?? 255})`
+    case 'text': return 'text'
+    case 'integer': return 'integer'
+    case 'float': return 'double precision'
+    case 'boolean': return 'boolean'
+    case 'utc_datetime': return 'timestamptz'
+    case 'date': return 'date'
+    case 'uuid': return 'uuid'
+    case 'jsonb': return 'jsonb'
+  }
+  throw new Error(`unknown column type ${JSON.stringify(type)}`)
+}
+
+export function typeLabel(type: FieldType): string {
+  return typeof type === 'string' ? type : JSON.stringify(type)
+}
+
+const quote = (s: string) => {
+  if (s.includes('\0')) throw new Error('a default cannot contain a NUL character')
+  return `'${s.replaceAll("'", "''")}'`
+}
+
+/** Text of one PostgreSQL array element (`{...}` literal syntax). */
+function arrayElement(value: unknown, type: FieldType, where: string): string {
+  if (value === null) return 'NULL'
+  if (Array.isArray(value)) return `{${value.map((v) => arrayElement(v, type, where)).join(',')}}`
+  const text = scalarText(value, baseType(type), where)
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
+}
+
+/** A scalar default as the text PostgreSQL parses for `type`. */
+function scalarText(value: unknown, type: FieldType, where: string): string {
+  const bad = () => new Error(`${where}: default ${describe(value)} does not fit type ${typeLabel(type)}`)
+  switch (type) {
+    case 'integer':
+    case 'id':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw bad()
+      return String(value)
+    case 'float':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw bad()
+      return String(value)
+    case 'boolean':
+      if (typeof value !== 'boolean') throw bad()
+      return String(value)
+    case 'utc_datetime':
+      if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString()
+      if (typeof value !== 'string') throw bad()
+      return value
+    case 'date':
+      if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10)
+      if (typeof value !== 'string') throw bad()
+      return value
+    case 'string':
+    case 'text':
+    case 'uuid':
+      if (typeof value !== 'string') throw bad()
+      return value
+    case 'jsonb': {
+      const json = JSON.stringify(value)
+      if (json === undefined) throw bad()
+      return json
+    }
+  }
+  throw bad()
+}
+
+function describe(value: unknown): string {
+  if (value instanceof Date) return `Date(${value.toISOString()})`
+  return JSON.stringify(value) ?? String(value)
+}
+
+/**
+ * The SQL literal for a default, or undefined when there is none. Every value becomes a quoted
+ * text literal that PostgreSQL coerces to the column's type, so one form serves all types and the
+ * literal is also a stable key for "did the default change".
+ */
+export function defaultSql(value: unknown, type: FieldType, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined
+  const stored = storedType(type)
+  if (typeof stored === 'object') {
+    if (!Array.isArray(value)) throw new Error(`${where}: default ${describe(value)} does not fit type ${typeLabel(type)}`)
+    return quote(arrayElement(value, stored, where))
+  }
+  return quote(scalarText(value, stored, where))
+}
+
+/** A default written without a known column type (a hand-written `modifyColumn` with `default` only). */
+export function untypedDefaultSql(value: unknown, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined
+  if (Array.isArray(value)) {
+    throw new Error(`${where}: an array default needs the column's \`type\` next to it (PostgreSQL array or jsonb?)`)
+  }
+  if (typeof value === 'object' && !(value instanceof Date)) return defaultSql(value, 'jsonb', where)
+  if (typeof value === 'number') return defaultSql(value, Number.isInteger(value) ? 'integer' : 'float', where)
+  if (typeof value === 'boolean') return defaultSql(value, 'boolean', where)
+  if (value instanceof Date) return defaultSql(value, 'utc_datetime', where)
+  return defaultSql(value, 'text', where)
+}

@@ -1,0 +1,100 @@
+/**
+ * Operations → PostgreSQL DDL (15 on servers, 18 in PGlite; nothing here differs between them).
+ *
+ * A small compiler of our own rather than knex's schema builder: knex's `.alter()` re-emits type,
+ * nullability and default together (dropping the default as a side effect), which cannot express
+ * "change only the default" and would make a generated migration do more than the diff found. We do
+ * use the same literal rules as the diff (`columns.ts`), so what is compared is what is written.
+ */
+import type { Column, ColumnChange, Operation } from './operations.ts'
+import { defaultSql, ident, resolveColumn, sqlType, untypedDefaultSql, type ResolvedColumn } from './columns.ts'
+
+function columnDefinition(table: string, column: ResolvedColumn, inlinePrimaryKey: boolean): string {
+  const parts = [ident(column.name), sqlType(column.type, column.size)]
+  if (column.primaryKey && inlinePrimaryKey) parts.push('PRIMARY KEY')
+  else if (!column.nullable) parts.push('NOT NULL')
+  const def = defaultSql(column.default, column.type, `column ${table}.${column.name}`)
+  if (def !== undefined) parts.push(`DEFAULT ${def}`)
+  return parts.join(' ')
+}
+
+function createTableSql(table: string, columns: readonly Column[]): string {
+  if (columns.length === 0) throw new Error(`createTable ${table}: a table needs at least one column`)
+  const resolved = columns.map(resolveColumn)
+  const seen = new Set<string>()
+  for (const c of resolved) {
+    if (seen.has(c.name)) throw new Error(`createTable ${table}: column "${c.name}" appears twice`)
+    seen.add(c.name)
+  }
+  const keys = resolved.filter((c) => c.primaryKey)
+  // One key column is declared inline (PostgreSQL names the constraint <table>_pkey either way).
+  const defs = resolved.map((c) => columnDefinition(table, c, keys.length === 1))
+  if (keys.length > 1) defs.push(`PRIMARY KEY (${keys.map((c) => ident(c.name)).join(', ')})`)
+  return `CREATE TABLE ${ident(table)} (${defs.join(', ')})`
+}
+
+function alterSql(table: string, change: ColumnChange): string[] {
+  const t = `ALTER TABLE ${ident(table)}`
+  switch (change.change) {
+    case 'addColumn': {
+      const column = resolveColumn(change.column)
+      return [`${t} ADD COLUMN ${columnDefinition(table, column, true)}`]
+    }
+    case 'dropColumn':
+      return [`${t} DROP COLUMN ${ident(change.name)}`]
+    case 'renameColumn':
+      return [`${t} RENAME COLUMN ${ident(change.from)} TO ${ident(change.to)}`]
+    case 'modifyColumn':
+      return modifySql(table, change.name, change.set)
+  }
+}
+
+function modifySql(table: string, name: string, set: Extract<ColumnChange, { change: 'modifyColumn' }>['set']): string[] {
+  const where = `modifyColumn ${table}.${name}`
+  const col = `ALTER TABLE ${ident(table)} ALTER COLUMN ${ident(name)}`
+  const out: string[] = []
+  const changesDefault = set.default !== undefined
+  if (set.size !== undefined && set.type === undefined) throw new Error(`${where}: \`size\` needs \`type\` next to it`)
+  if (set.type === 'id') throw new Error(`${where}: a column cannot become an id (BIGSERIAL); add a new id column instead`)
+  // The old default is dropped before a type change: PostgreSQL would otherwise try to cast it.
+  if (changesDefault) out.push(`${col} DROP DEFAULT`)
+  if (set.type !== undefined) {
+    const resolved = resolveColumn({ name, type: set.type, size: set.size })
+    const type = sqlType(resolved.type, resolved.size, false)
+    out.push(`${col} TYPE ${type} USING ${ident(name)}::${type}`)
+  }
+  if (changesDefault && set.default !== null) {
+    const literal = set.type !== undefined ? defaultSql(set.default, set.type, where) : untypedDefaultSql(set.default, where)
+    out.push(`${col} SET DEFAULT ${literal}`)
+  }
+  if (set.nullable !== undefined) out.push(`${col} ${set.nullable ? 'DROP' : 'SET'} NOT NULL`)
+  if (out.length === 0) throw new Error(`${where}: nothing to modify (give type, nullable or default)`)
+  return out
+}
+
+/** The statements for one operation, in order. */
+export function operationSql(op: Operation): string[] {
+  switch (op.op) {
+    case 'createTable':
+      return [createTableSql(op.table, op.columns)]
+    case 'dropTable':
+      return [`DROP TABLE ${ident(op.table)}`]
+    case 'alterTable':
+      if (op.changes.length === 0) throw new Error(`alterTable ${op.table}: no changes given`)
+      return op.changes.flatMap((change) => alterSql(op.table, change))
+    case 'createIndex': {
+      if (op.columns.length === 0) throw new Error(`createIndex ${op.name}: no columns given`)
+      const cols = op.columns.map(ident).join(', ')
+      return [`CREATE ${op.unique ? 'UNIQUE ' : ''}INDEX ${ident(op.name)} ON ${ident(op.table)} (${cols})`]
+    }
+    case 'dropIndex':
+      return [`DROP INDEX ${ident(op.name)}`]
+    case 'execute':
+      return [op.sql]
+  }
+  throw new Error(`unknown migration operation ${JSON.stringify((op as { op?: unknown }).op)}`)
+}
+
+export function operationsSql(ops: readonly Operation[]): string[] {
+  return ops.flatMap(operationSql)
+}

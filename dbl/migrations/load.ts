@@ -1,0 +1,100 @@
+/**
+ * Reading `src/migrations/`: file name → version and name, module → `up()` / `down()`. Files run
+ * through dynamic `import()`, so `.ts` migrations need a TypeScript-aware loader (Vite, vitest, tsx),
+ * which is how the dev server, the CLI and the tests all run.
+ */
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { MigrationModule, Operation } from './operations.ts'
+
+export interface Migration extends MigrationModule {
+  /** The 14-digit timestamp, as a number (fits a JS number exactly; stored as BIGINT). */
+  readonly version: number
+  /** The part after the timestamp: `create_products`. */
+  readonly name: string
+  /** Where it came from, for error messages. */
+  readonly file?: string
+}
+
+/** `m20240131120000_create_products.ts` */
+export const MIGRATION_FILE = /^m(\d{14})_([a-z0-9_]+)\.(ts|mts|js|mjs)$/
+
+/** Files that are plainly not migrations and are skipped without a word. */
+const UNRELATED = /(\.d\.ts|\.test\.ts|\.spec\.ts|\.map|\.md)$|^\./
+
+export interface LoadOptions {
+  /** Called for a source file whose name is not a migration name (default: a console warning). */
+  onIgnored?: (file: string, reason: string) => void
+}
+
+export function migrationFileName(version: string, name: string): string {
+  return `m${version}_${name}.ts`
+}
+
+/** The migrations of a folder, sorted by version. A missing folder means no migrations. */
+export async function loadMigrations(dir: string, opts: LoadOptions = {}): Promise<Migration[]> {
+  const onIgnored = opts.onIgnored ?? ((file, reason) => console.warn(`[vela migrations] ignoring ${file}: ${reason}`))
+  let entries: string[]
+  try {
+    entries = await readdir(dir)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw err
+  }
+  const found: { version: number; name: string; file: string }[] = []
+  for (const entry of entries.sort()) {
+    if (UNRELATED.test(entry) || !/\.(ts|mts|js|mjs)$/.test(entry)) continue
+    const file = path.join(dir, entry)
+    const match = MIGRATION_FILE.exec(entry)
+    if (!match) {
+      onIgnored(file, 'a migration file is named m<YYYYMMDDHHMMSS>_<name>.ts (name: lowercase letters, digits, _)')
+      continue
+    }
+    found.push({ version: Number(match[1]), name: match[2]!, file })
+  }
+  const byVersion = new Map<number, string>()
+  for (const f of found) {
+    const other = byVersion.get(f.version)
+    if (other) throw new Error(`two migrations share version ${f.version}: ${other} and ${f.file}`)
+    byVersion.set(f.version, f.file)
+  }
+  const migrations: Migration[] = []
+  for (const f of found.sort((a, b) => a.version - b.version)) {
+    const mod = await importMigration(f.file)
+    migrations.push({ ...f, up: mod.up, down: mod.down })
+  }
+  return migrations
+}
+
+async function importMigration(file: string): Promise<MigrationModule> {
+  let mod: Record<string, unknown>
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
+  } catch (err) {
+    throw new Error(`migration ${file} could not be loaded: ${(err as Error).message}`, { cause: err })
+  }
+  // Either `export function up/down` or `export default defineMigration({ up, down })`.
+  const source = typeof mod.up === 'function' || typeof mod.down === 'function' ? mod : (mod.default as Record<string, unknown> | undefined)
+  const up = source?.up
+  const down = source?.down
+  const missing = [typeof up !== 'function' && 'up()', typeof down !== 'function' && 'down()'].filter(Boolean)
+  if (missing.length > 0) {
+    throw new Error(`migration ${file} does not export ${missing.join(' and ')}; a migration exports up() and down() returning operations`)
+  }
+  return { up: checked(file, 'up', up as () => unknown), down: checked(file, 'down', down as () => unknown) }
+}
+
+/** Wraps up/down so a wrong return value is reported with the file, not as a crash deep in the DDL. */
+function checked(file: string, which: string, fn: () => unknown): () => Operation[] {
+  return () => {
+    const ops = fn()
+    if (!Array.isArray(ops)) throw new Error(`migration ${file}: ${which}() must return an array of operations`)
+    for (const op of ops) {
+      if (typeof op !== 'object' || op === null || typeof (op as { op?: unknown }).op !== 'string') {
+        throw new Error(`migration ${file}: ${which}() returned ${JSON.stringify(op)}, which is not an operation`)
+      }
+    }
+    return ops as Operation[]
+  }
+}

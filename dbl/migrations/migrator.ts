@@ -1,0 +1,157 @@
+/**
+ * Applies and reverts migrations. Every run holds a session-level advisory lock for its whole
+ * duration and re-reads `schema_migrations` only after getting it, so instances starting together
+ * queue up and each migration runs exactly once. Each migration is one transaction (its DDL plus its
+ * version row), opened with BEGIN/COMMIT on the *same* connection that holds the lock: a transaction
+ * on another pooled connection would not be covered by the lock (and could wait on the locker).
+ */
+import type { Adapter, Connection } from '../adapters/adapter.ts'
+import { operationsSql } from './ddl.ts'
+import type { Migration } from './load.ts'
+
+/** pg_advisory_lock(int4, int4): "vela" in ASCII, then 1 for migrations. Scoped to one database. */
+const LOCK = 'pg_advisory_lock(1986358369, 1)'
+const UNLOCK = 'pg_advisory_unlock(1986358369, 1)'
+
+export interface MigratorOptions {
+  /** One line per migration applied or reverted. */
+  log?: (line: string) => void
+}
+
+export interface AppliedMigration {
+  readonly version: number
+  readonly name: string
+}
+
+export interface MigrationStatus {
+  readonly version: number
+  readonly name: string
+  readonly applied: boolean
+  readonly appliedAt: Date | null
+  /** `null` for an applied version whose file is gone. */
+  readonly file: string | null
+}
+
+const label = (m: { version: number; name: string }) => `m${m.version}_${m.name}`
+
+async function withLock<T>(adapter: Adapter, fn: (conn: Connection) => Promise<T>): Promise<T> {
+  return adapter.session(async (conn) => {
+    await conn.query(`SELECT ${LOCK}`)
+    try {
+      await conn.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version bigint PRIMARY KEY, name text NOT NULL, inserted_at timestamptz NOT NULL DEFAULT now())',
+      )
+      return await fn(conn)
+    } finally {
+      await conn.query(`SELECT ${UNLOCK}`)
+    }
+  })
+}
+
+async function appliedRows(conn: Connection) {
+  const res = await conn.query<{ version: number; name: string; inserted_at: Date }>(
+    'SELECT version, name, inserted_at FROM schema_migrations ORDER BY version',
+  )
+  return res.rows
+}
+
+/** Runs one migration's statements and its bookkeeping statement in one transaction on `conn`. */
+async function runInTransaction(conn: Connection, migration: Migration, statements: string[], bookkeeping: [string, unknown[]]) {
+  await conn.query('BEGIN')
+  let current = ''
+  try {
+    for (const sql of statements) {
+      current = sql
+      await conn.query(sql)
+    }
+    await conn.query(...bookkeeping)
+    await conn.query('COMMIT')
+  } catch (err) {
+    await conn.query('ROLLBACK').catch(() => {})
+    const where = migration.file ?? label(migration)
+    throw new Error(`migration ${where} failed and was rolled back: ${(err as Error).message}\n  while running: ${current}`, {
+      cause: err,
+    })
+  }
+}
+
+function sortedUnique(migrations: readonly Migration[]): Migration[] {
+  const sorted = [...migrations].sort((a, b) => a.version - b.version)
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i]!.version === sorted[i - 1]!.version) throw new Error(`two migrations share version ${sorted[i]!.version}`)
+  }
+  return sorted
+}
+
+/**
+ * Applies every pending migration in version order; stops at the first failure (which is rolled
+ * back; the ones before it stay applied). Returns what this call applied.
+ */
+export async function migrate(adapter: Adapter, migrations: readonly Migration[], opts: MigratorOptions = {}): Promise<AppliedMigration[]> {
+  const ordered = sortedUnique(migrations)
+  return withLock(adapter, async (conn) => {
+    const applied = new Set((await appliedRows(conn)).map((r) => r.version))
+    const done: AppliedMigration[] = []
+    for (const m of ordered) {
+      if (applied.has(m.version)) continue
+      const statements = compile(m, 'up')
+      await runInTransaction(conn, m, statements, [
+        'INSERT INTO schema_migrations (version, name, inserted_at) VALUES ($1, $2, now())',
+        [m.version, m.name],
+      ])
+      opts.log?.(`migrated ${label(m)}`)
+      done.push({ version: m.version, name: m.name })
+    }
+    return done
+  })
+}
+
+/** Reverts the last `steps` applied migrations (newest first) by running their `down()`. */
+export async function rollback(
+  adapter: Adapter,
+  migrations: readonly Migration[],
+  opts: MigratorOptions & { steps?: number } = {},
+): Promise<AppliedMigration[]> {
+  const steps = opts.steps ?? 1
+  if (!Number.isInteger(steps) || steps < 1) throw new Error(`rollback: steps must be a positive integer, got ${steps}`)
+  const byVersion = new Map(sortedUnique(migrations).map((m) => [m.version, m]))
+  return withLock(adapter, async (conn) => {
+    const applied = (await appliedRows(conn)).reverse().slice(0, steps)
+    const done: AppliedMigration[] = []
+    for (const row of applied) {
+      const m = byVersion.get(row.version)
+      if (!m) throw new Error(`cannot roll back ${label(row)}: it is applied but its migration file is missing`)
+      await runInTransaction(conn, m, compile(m, 'down'), ['DELETE FROM schema_migrations WHERE version = $1', [m.version]])
+      opts.log?.(`rolled back ${label(m)}`)
+      done.push({ version: m.version, name: m.name })
+    }
+    return done
+  })
+}
+
+/** Every known migration with its state, plus applied versions whose file is gone. Changes nothing. */
+export async function status(adapter: Adapter, migrations: readonly Migration[]): Promise<MigrationStatus[]> {
+  const exists = await adapter.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t")
+  const rows = exists.rows[0]?.t ? await appliedRows(adapter) : []
+  const appliedAt = new Map(rows.map((r) => [r.version, r]))
+  const list: MigrationStatus[] = sortedUnique(migrations).map((m) => ({
+    version: m.version,
+    name: m.name,
+    applied: appliedAt.has(m.version),
+    appliedAt: appliedAt.get(m.version)?.inserted_at ?? null,
+    file: m.file ?? null,
+  }))
+  const known = new Set(list.map((s) => s.version))
+  for (const r of rows) {
+    if (!known.has(r.version)) list.push({ version: r.version, name: r.name, applied: true, appliedAt: r.inserted_at, file: null })
+  }
+  return list.sort((a, b) => a.version - b.version)
+}
+
+function compile(m: Migration, direction: 'up' | 'down'): string[] {
+  try {
+    return operationsSql(m[direction]())
+  } catch (err) {
+    throw new Error(`migration ${m.file ?? label(m)} (${direction}): ${(err as Error).message}`, { cause: err })
+  }
+}

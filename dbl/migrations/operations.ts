@@ -1,0 +1,114 @@
+/**
+ * Declarative migration operations: plain, serialisable data that migration files return from
+ * `up()` and `down()`. The same values feed three consumers — the DDL compiler (`ddl.ts`), the model
+ * replay (`model.ts`) and the file printer (`render.ts`) — so a migration is never "just SQL" the
+ * generator cannot see (except `execute`, which is opaque on purpose).
+ */
+import type { FieldType } from '../schema.ts'
+
+/** A column, in the same vocabulary as a schema field. */
+export interface Column {
+  readonly name: string
+  readonly type: FieldType
+  readonly primaryKey?: boolean
+  /** Defaults to true, except for primary keys and `id` columns. */
+  readonly nullable?: boolean
+  /** A literal value (string, number, boolean, Date, array, or a JSON value for jsonb). */
+  readonly default?: unknown
+  /** VARCHAR size for `string` columns (default 255). */
+  readonly size?: number
+}
+
+/**
+ * Only the keys present change. `default: null` drops the default; `type` and `size` change the
+ * column type together (a missing `size` means the type's default size).
+ */
+export interface ColumnModification {
+  readonly type?: FieldType
+  readonly size?: number
+  readonly nullable?: boolean
+  readonly default?: unknown
+}
+
+export type ColumnChange =
+  | { readonly change: 'addColumn'; readonly column: Column }
+  | { readonly change: 'dropColumn'; readonly name: string }
+  | { readonly change: 'renameColumn'; readonly from: string; readonly to: string }
+  | { readonly change: 'modifyColumn'; readonly name: string; readonly set: ColumnModification }
+
+export interface IndexDefinition {
+  readonly table: string
+  readonly columns: readonly string[]
+  readonly unique: boolean
+  readonly name: string
+}
+
+export type Operation =
+  | { readonly op: 'createTable'; readonly table: string; readonly columns: readonly Column[] }
+  | { readonly op: 'dropTable'; readonly table: string }
+  | { readonly op: 'alterTable'; readonly table: string; readonly changes: readonly ColumnChange[] }
+  | ({ readonly op: 'createIndex' } & IndexDefinition)
+  | { readonly op: 'dropIndex'; readonly table: string; readonly name: string }
+  | { readonly op: 'execute'; readonly sql: string }
+
+export interface MigrationModule {
+  up(): readonly Operation[]
+  down(): readonly Operation[]
+}
+
+/** Types a migration written as `export default defineMigration({ up, down })`. */
+export function defineMigration(migration: MigrationModule): MigrationModule {
+  return migration
+}
+
+export function createTable(table: string, columns: readonly Column[]): Operation {
+  return { op: 'createTable', table, columns }
+}
+
+/** Drops the table and its data. The generator only writes this after an explicit `dropTables` decision. */
+export function dropTable(table: string): Operation {
+  return { op: 'dropTable', table }
+}
+
+export function alterTable(table: string, changes: readonly ColumnChange[]): Operation {
+  return { op: 'alterTable', table, changes }
+}
+
+export function addColumn(column: Column): ColumnChange {
+  return { change: 'addColumn', column }
+}
+
+export function dropColumn(name: string): ColumnChange {
+  return { change: 'dropColumn', name }
+}
+
+export function renameColumn(from: string, to: string): ColumnChange {
+  return { change: 'renameColumn', from, to }
+}
+
+export function modifyColumn(name: string, set: ColumnModification): ColumnChange {
+  return { change: 'modifyColumn', name, set }
+}
+
+/** Index names default to Ecto's `<table>_<columns joined by _>_index`, like schema indexes. */
+export function indexName(table: string, columns: readonly string[]): string {
+  return `${table}_${columns.join('_')}_index`
+}
+
+export function createIndex(
+  table: string,
+  columns: readonly string[],
+  opts: { unique?: boolean; name?: string } = {},
+): Operation {
+  return { op: 'createIndex', table, columns, unique: opts.unique ?? false, name: opts.name ?? indexName(table, columns) }
+}
+
+/** The table is named too, so replaying migrations knows where the index lived without a catalog. */
+export function dropIndex(table: string, name: string): Operation {
+  return { op: 'dropIndex', table, name }
+}
+
+/** Raw SQL. Invisible to the generator: a table made here is unknown to the model replay. */
+export function execute(sql: string): Operation {
+  return { op: 'execute', sql }
+}

@@ -1,0 +1,86 @@
+/**
+ * Test backends for the migration suites: one case list, run on embedded PGlite and on the
+ * PostgreSQL server (a fresh `vela_mig_<random>` database per run, dropped afterwards).
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import type { Adapter } from '../../adapters/adapter.ts'
+import { createPgAdapter } from '../../adapters/pg.ts'
+import { createPgliteAdapter } from '../../adapters/pglite.ts'
+import { POSTGRES_URL, serviceAvailable } from '../../../test/support/services.ts'
+
+/** Absolute path of the helpers, used as the import specifier of generated files in tests. */
+export const OPERATIONS_MODULE = fileURLToPath(new URL('../operations.ts', import.meta.url))
+
+export interface Database {
+  readonly adapter: Adapter
+  /** Set for the server backend: lets child processes connect to the same database. */
+  readonly url: string | undefined
+  /** Empties the database (public schema) between cases. */
+  reset(): Promise<void>
+  dispose(): Promise<void>
+}
+
+export interface Backend {
+  readonly name: 'pglite' | 'postgres'
+  available(): Promise<boolean>
+  open(): Promise<Database>
+}
+
+const reset = (adapter: Adapter) => async () => {
+  await adapter.query('DROP SCHEMA public CASCADE')
+  await adapter.query('CREATE SCHEMA public')
+}
+
+export const pglite: Backend = {
+  name: 'pglite',
+  available: async () => true,
+  async open() {
+    const adapter = await createPgliteAdapter()
+    return { adapter, url: undefined, reset: reset(adapter), dispose: () => adapter.close() }
+  },
+}
+
+/** A fresh database on the server; `dispose` drops it. */
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `vela_mig_${randomBytes(6).toString('hex')}`
+  const admin = createPgAdapter({ url: POSTGRES_URL, poolSize: 1 })
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = new URL(POSTGRES_URL)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.close()
+    },
+  }
+}
+
+export const postgres: Backend = {
+  name: 'postgres',
+  available: () => serviceAvailable('postgres'),
+  async open() {
+    const db = await freshPostgresDatabase()
+    const adapter = createPgAdapter({ url: db.url, poolSize: 4 })
+    return {
+      adapter,
+      url: db.url,
+      reset: reset(adapter),
+      async dispose() {
+        await adapter.close()
+        await db.drop()
+      },
+    }
+  },
+}
+
+export const backends: readonly Backend[] = [pglite, postgres]
+
+export async function tempDir(prefix = 'vela-mig-'): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix))
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}
