@@ -1,0 +1,186 @@
+/**
+ * Changesets (Ecto's design): a plain immutable value describing changes to one record, with the
+ * errors found so far. `cast` builds one from external params; validations (validations.ts),
+ * constraint declarations (constraints.ts) and associations (assoc.ts) each take a changeset and
+ * return a new one; the repository reads it. Nothing here touches the database.
+ */
+import { castersOf, INVALID } from './cast.ts'
+import type { AnySchema, RecordOf } from './schema.ts'
+import type { ConstraintKind } from './db_error.ts'
+
+/** A field error. `message` may hold `%{count}`-style placeholders filled from `meta` (see `errorsToJson`). */
+export interface FieldError {
+  readonly field: string
+  readonly message: string
+  readonly meta: Readonly<Record<string, unknown>>
+}
+
+export type Action = 'insert' | 'update' | 'delete' | null
+
+/** A database constraint the changeset expects; a violation of it becomes a field error (constraints.ts). */
+export interface ConstraintDecl {
+  readonly type: ConstraintKind
+  readonly constraint: string
+  /** Further names accepted for the same declaration (PostgreSQL's own default names). */
+  readonly aliases: readonly string[]
+  readonly field: string
+  readonly message: string
+}
+
+export type Params = Readonly<Record<string, unknown>>
+export type FieldOf<S extends AnySchema> = keyof RecordOf<S> & string
+
+export interface Changeset<S extends AnySchema = AnySchema> {
+  readonly kind: 'vela.changeset'
+  readonly schema: S
+  /** The record being changed: `{}` for a new one. */
+  readonly data: Partial<RecordOf<S>>
+  readonly params: Params
+  /** Cast values that differ from `data`. */
+  readonly changes: Partial<RecordOf<S>>
+  readonly errors: readonly FieldError[]
+  readonly valid: boolean
+  /** Set by the repository when it runs the changeset. */
+  readonly action: Action
+  /** Child changesets per association (hasOne: at most one). */
+  readonly assocChanges: Readonly<Record<string, readonly Changeset[]>>
+  readonly constraints: readonly ConstraintDecl[]
+}
+
+const BLANK = /^\s*$/
+
+export function isChangeset(value: unknown): value is Changeset {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.changeset'
+}
+
+function assertFields(schema: AnySchema, fields: readonly string[]): void {
+  for (const f of fields) {
+    if (!schema.fieldsByName[f]) throw new Error(`schema ${schema.table} has no field "${f}"`)
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime()
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return JSON.stringify(a) === JSON.stringify(b)
+  return false
+}
+
+/** A new changeset over `data` with no changes. */
+export function emptyChangeset<S extends AnySchema>(schema: S, data: Partial<RecordOf<S>> | null | undefined): Changeset<S> {
+  return {
+    kind: 'vela.changeset',
+    schema,
+    data: (data ?? {}) as Partial<RecordOf<S>>,
+    params: {},
+    changes: {},
+    errors: [],
+    valid: true,
+    action: null,
+    assocChanges: {},
+    constraints: [],
+  }
+}
+
+/**
+ * Casts `params` (typically a request body) onto `existing` (`{}` or null for a new record).
+ * Only `allowed` fields are read; other keys are ignored. Empty or whitespace-only strings become
+ * null (Ecto's empty values). A value that cannot be cast to the field's type gives "is invalid";
+ * a `string` longer than its VARCHAR size gives "should be at most %{count} character(s)".
+ */
+export function cast<S extends AnySchema>(
+  schema: S,
+  existing: Partial<RecordOf<S>> | null | undefined,
+  params: Params | null | undefined,
+  allowed: readonly FieldOf<S>[],
+): Changeset<S> {
+  assertFields(schema, allowed)
+  const base = emptyChangeset(schema, existing)
+  const input = params ?? {}
+  const casters = castersOf(schema)
+  const data = base.data as Record<string, unknown>
+  const changes: Record<string, unknown> = {}
+  const errors: FieldError[] = []
+  for (const name of allowed) {
+    if (!Object.hasOwn(input, name)) continue
+    const raw = input[name]
+    const field = schema.fieldsByName[name]!
+    const value = raw === undefined || raw === null || (typeof raw === 'string' && BLANK.test(raw)) ? null : casters[name]!(raw)
+    if (value === INVALID) {
+      errors.push({ field: name, message: 'is invalid', meta: { type: field.type, validation: 'cast' } })
+      continue
+    }
+    if (field.type === 'string' && typeof value === 'string') {
+      const error = varcharError(name, value, field.size ?? 255)
+      if (error) errors.push(error)
+    }
+    if (!same(value, data[name])) changes[name] = value
+  }
+  return { ...base, params: input, changes: changes as Partial<RecordOf<S>>, errors, valid: errors.length === 0 }
+}
+
+/** VARCHAR(n) counts characters (code points); the cheap length check covers almost every value. */
+export function varcharError(field: string, value: string, size: number): FieldError | undefined {
+  if (value.length <= size) return undefined
+  let count = 0
+  for (const _ of value) if (++count > size) break
+  return count > size ? { field, message: 'should be at most %{count} character(s)', meta: { count: size, validation: 'length', kind: 'max', type: 'string' } } : undefined
+}
+
+/** A changeset with `changes` applied as given, without casting (Ecto's `change/2`); the usual input for `delete`. */
+export function change<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>> | null | undefined, changes: Partial<RecordOf<S>> = {}): Changeset<S> {
+  assertFields(schema, Object.keys(changes))
+  const base = emptyChangeset(schema, record)
+  const kept: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(changes)) if (!same(v, (base.data as Record<string, unknown>)[k])) kept[k] = v
+  return { ...base, changes: kept as Partial<RecordOf<S>> }
+}
+
+export function putChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K, value: RecordOf<S>[K]): Changeset<S> {
+  assertFields(cs.schema, [field])
+  const changes: Record<string, unknown> = { ...cs.changes }
+  if (same(value, (cs.data as Record<string, unknown>)[field])) delete changes[field]
+  else changes[field] = value
+  return { ...cs, changes: changes as Partial<RecordOf<S>> }
+}
+
+/** The value a field will have: its change if any, else the existing data. */
+export function getField<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K): RecordOf<S>[K] | undefined {
+  const changes = cs.changes as Record<string, unknown>
+  return (Object.hasOwn(changes, field) ? changes[field] : (cs.data as Record<string, unknown>)[field]) as RecordOf<S>[K] | undefined
+}
+
+export function getChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K): RecordOf<S>[K] | undefined {
+  return (cs.changes as Record<string, unknown>)[field] as RecordOf<S>[K] | undefined
+}
+
+export function addError<S extends AnySchema>(cs: Changeset<S>, field: string, message: string, meta: Record<string, unknown> = {}): Changeset<S> {
+  return { ...cs, errors: [...cs.errors, { field, message, meta }], valid: false }
+}
+
+/** The record the changeset describes: data with changes applied (no database involved). */
+export function applyChanges<S extends AnySchema>(cs: Changeset<S>): Partial<RecordOf<S>> {
+  return { ...cs.data, ...cs.changes }
+}
+
+/** Fills `%{key}` placeholders from the error's meta (Ecto's `traverse_errors` with interpolation). */
+export function errorMessage(error: FieldError): string {
+  return error.message.replace(/%\{(\w+)\}/g, (whole, key: string) => (key in error.meta ? String(error.meta[key]) : whole))
+}
+
+export type ErrorsJson = { [field: string]: string[] | ErrorsJson | ErrorsJson[] }
+
+/**
+ * `{ field: [messages] }` for a 422 body. Association errors nest: a hasMany gives a list with one
+ * object per child (`{}` for a valid child), a hasOne gives one object.
+ */
+export function errorsToJson(cs: Changeset): ErrorsJson {
+  const out: ErrorsJson = {}
+  for (const e of cs.errors) ((out[e.field] ??= []) as string[]).push(errorMessage(e))
+  for (const [name, children] of Object.entries(cs.assocChanges)) {
+    if (children.every((c) => c.valid)) continue
+    const kind = cs.schema.associations[name]?.kind
+    out[name] = kind === 'hasOne' ? errorsToJson(children[0]!) : children.map(errorsToJson)
+  }
+  return out
+}

@@ -1,0 +1,101 @@
+/**
+ * Declaring database constraints on a changeset (Ecto's `unique_constraint` and friends). The
+ * declaration does nothing until the repository runs the changeset: if PostgreSQL then reports a
+ * violation of a declared constraint, the repository returns the changeset with a field error
+ * instead of a database error. Undeclared violations come back as `{ ok: false, error: DbError }`.
+ */
+import { addError, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
+import type { DbError } from './db_error.ts'
+import type { AnySchema } from './schema.ts'
+
+export interface ConstraintOptions {
+  /** The constraint or index name in the database. */
+  readonly name?: string
+  readonly message?: string
+}
+
+function declare<S extends AnySchema>(cs: Changeset<S>, decl: ConstraintDecl): Changeset<S> {
+  return { ...cs, constraints: [...cs.constraints, decl] }
+}
+
+function fieldList(cs: Changeset, fields: string | readonly string[]): readonly string[] {
+  const list = typeof fields === 'string' ? [fields] : fields
+  for (const f of list) if (!cs.schema.fieldsByName[f]) throw new Error(`schema ${cs.schema.table} has no field "${f}"`)
+  return list
+}
+
+/**
+ * "has already been taken". The default name is Ecto's unique index name `<table>_<fields>_index`
+ * (what the migration generator creates); PostgreSQL's own name for an inline UNIQUE,
+ * `<table>_<fields>_key`, is accepted too. Several fields put the error on the first.
+ */
+export function uniqueConstraint<S extends AnySchema>(cs: Changeset<S>, fields: FieldOf<S> | readonly FieldOf<S>[], opts: ConstraintOptions = {}): Changeset<S> {
+  const list = fieldList(cs, fields)
+  const stem = `${cs.schema.table}_${list.join('_')}`
+  return declare(cs, {
+    type: 'unique',
+    constraint: opts.name ?? `${stem}_index`,
+    aliases: opts.name ? [] : [`${stem}_key`],
+    field: list[0]!,
+    message: opts.message ?? 'has already been taken',
+  })
+}
+
+/** "does not exist" for a belongsTo column whose referenced row is missing. Default name `<table>_<field>_fkey`. */
+export function foreignKeyConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions = {}): Changeset<S> {
+  fieldList(cs, field)
+  return declare(cs, {
+    type: 'foreign_key',
+    constraint: opts.name ?? `${cs.schema.table}_${field}_fkey`,
+    aliases: [],
+    field,
+    message: opts.message ?? 'does not exist',
+  })
+}
+
+/**
+ * "are still associated with this entry": deleting a parent that children still reference. The
+ * error goes on the association name; default constraint `<child table>_<foreign key>_fkey`.
+ */
+export function noAssocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
+  const a = cs.schema.associations[assoc]
+  if (!a || a.kind === 'belongsTo') throw new Error(`schema ${cs.schema.table} has no hasOne/hasMany association "${assoc}"`)
+  const child = a.schema()
+  const fk = a.foreignKey ?? `${cs.schema.table.replace(/s$/, '')}_id`
+  return declare(cs, {
+    type: 'foreign_key',
+    constraint: opts.name ?? `${child.table}_${fk}_fkey`,
+    aliases: [],
+    field: assoc,
+    message: opts.message ?? (a.kind === 'hasMany' ? 'are still associated with this entry' : 'is still associated with this entry'),
+  })
+}
+
+/** "is invalid" for a CHECK constraint; its name is required (PostgreSQL names them freely). */
+export function checkConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions & { readonly name: string }): Changeset<S> {
+  fieldList(cs, field)
+  return declare(cs, { type: 'check', constraint: opts.name, aliases: [], field, message: opts.message ?? 'is invalid' })
+}
+
+export function exclusionConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions & { readonly name: string }): Changeset<S> {
+  fieldList(cs, field)
+  return declare(cs, { type: 'exclusion', constraint: opts.name, aliases: [], field, message: opts.message ?? 'violates an exclusion constraint' })
+}
+
+/**
+ * The changeset with the violation as a field error, or undefined when the error is not a declared
+ * constraint. A NOT NULL violation needs no declaration: it names its column, which maps to
+ * "can't be blank" when the column is one of the schema's fields.
+ */
+export function constraintError<S extends AnySchema>(cs: Changeset<S>, error: DbError): Changeset<S> | undefined {
+  if (!error.constraintKind) return undefined
+  if (error.constraintKind === 'not_null') {
+    const column = error.column
+    if (!column || !cs.schema.fieldsByName[column] || error.table !== cs.schema.table) return undefined
+    return addError(cs, column, "can't be blank", { validation: 'required', constraint: 'not_null' })
+  }
+  const name = error.constraint
+  const decl = cs.constraints.find((d) => d.type === error.constraintKind && (d.constraint === name || d.aliases.includes(name ?? '')))
+  if (!decl) return undefined
+  return addError(cs, decl.field, decl.message, { constraint: decl.type, constraint_name: decl.constraint })
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { and, cond, count, from, limit, not, offset, or, orderBy, select, where } from './query.ts'
+import { compileDeleteAll, compileSelect, compileUpdateAll } from './query_compile.ts'
+import { Product, Thing } from './test/schemas.ts'
+
+const cols = '"id", "name", "price", "description", "inserted_at", "updated_at"'
+
+describe('query builder', () => {
+  it('compiles equality maps: value, null, list', () => {
+    const s = compileSelect(where(from(Product), { name: 'Tea', description: null, id: [1, 2] }))
+    expect(s.sql).toBe(`select ${cols} from "products" where ("name" = $1 and "description" is null and "id" = any($2))`)
+    expect(s.params).toEqual(['Tea', [1, 2]])
+  })
+
+  it('compiles operators, groups, order, limit and offset with parameters in SQL order', () => {
+    let q = where(from(Product), 'price', '>', 10)
+    q = where(q, or(cond('name', 'ilike', '%tea%'), and(cond('price', '<=', 5), not(cond('description', 'is not null')))))
+    q = where(q, 'id', 'not in', [7])
+    q = limit(offset(orderBy(q, ['price', 'desc'], 'name'), 20), 10)
+    const s = compileSelect(q)
+    expect(s.sql).toBe(
+      `select ${cols} from "products" where "price" > $1 and ("name" ilike $2 or ("price" <= $3 and not ("description" is not null))) and not ("id" = any($4)) order by "price" desc, "name" asc limit $5 offset $6`,
+    )
+    expect(s.params).toEqual([10, '%tea%', 5, [7], 10, 20])
+  })
+
+  it('reuses the compiled shape with new values', () => {
+    const a = compileSelect(where(from(Product), 'name', '=', 'a'))
+    const b = compileSelect(where(from(Product), 'name', '=', "'; DROP TABLE products; --"))
+    expect(b.sql).toBe(a.sql)
+    expect(b.params).toEqual(["'; DROP TABLE products; --"])
+  })
+
+  it('select narrows the columns, count wraps the filtered rows', () => {
+    expect(compileSelect(select(from(Product), ['id', 'name'])).sql).toBe('select "id", "name" from "products"')
+    const c = compileSelect(limit(count(where(from(Product), { price: 3 })), 5))
+    expect(c.sql).toBe('select count(*) as "count" from (select 1 from "products" where "price" = $1 limit $2) as "counted"')
+    expect(c.params).toEqual([3, 5])
+  })
+
+  it('serialises jsonb values in where clauses', () => {
+    expect(compileSelect(where(from(Thing), { meta: { a: [1] } })).params).toEqual(['{"a":[1]}'])
+  })
+
+  it('rejects unknown fields, operators and directions at build time', () => {
+    // @ts-expect-error unknown field
+    expect(() => where(from(Product), { nope: 1 })).toThrow('schema products has no field "nope"')
+    // @ts-expect-error unknown operator
+    expect(() => where(from(Product), 'price', '; drop', 1)).toThrow('unknown query operator')
+    // @ts-expect-error field name with SQL in it
+    expect(() => orderBy(from(Product), ['name; DROP TABLE products', 'asc'])).toThrow('has no field')
+    // @ts-expect-error bad direction
+    expect(() => orderBy(from(Product), ['name', 'desc; DROP TABLE products'])).toThrow('has no field')
+    // @ts-expect-error prototype keys are not fields
+    expect(() => where(from(Product), { __proto__: 1, constructor: 1 })).toThrow('has no field')
+    expect(() => where(from(Product), { name: undefined })).toThrow('a value is missing')
+    expect(() => where(from(Product), 'price', '=', null as unknown as number)).toThrow("use 'is null'")
+    expect(() => limit(from(Product), -1)).toThrow('non-negative integer')
+    // @ts-expect-error select of an unknown field
+    expect(() => select(from(Product), ['id', 'x'])).toThrow('has no field')
+  })
+
+  it('bulk statements take only where clauses', () => {
+    const u = compileUpdateAll(where(from(Product), 'price', '<', 5), { price: 5, description: 'cheap' })
+    expect(u.sql).toBe('update "products" set "description" = $1, "price" = $2 where "price" < $3')
+    expect(u.params).toEqual(['cheap', 5, 5])
+    expect(compileDeleteAll(where(from(Product), { id: 3 })).sql).toBe('delete from "products" where "id" = $1')
+    expect(() => compileDeleteAll(limit(from(Product), 1))).toThrow('only where clauses')
+  })
+
+  it('empty groups mean true (and) and false (or)', () => {
+    expect(compileSelect(where(from(Product), or())).sql).toContain('where false')
+    expect(compileSelect(where(from(Product), and())).sql).toContain('where true')
+  })
+})

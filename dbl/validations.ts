@@ -1,0 +1,133 @@
+/**
+ * Validations over a changeset, with Ecto's messages. Except for `validateRequired`, each one looks
+ * only at a field's change and skips it when the field is unchanged or null, so validations compose
+ * in any order and re-running one over valid data adds nothing.
+ */
+import { addError, getField, type Changeset, type FieldOf } from './changeset.ts'
+import type { AnySchema } from './schema.ts'
+
+interface MessageOption {
+  /** Replaces the default message; `%{count}` / `%{number}` placeholders still work. */
+  readonly message?: string
+}
+
+function changed(cs: Changeset, field: string): unknown {
+  const value = (cs.changes as Record<string, unknown>)[field]
+  return value === undefined ? null : value
+}
+
+function hasError(cs: Changeset, field: string): boolean {
+  return cs.errors.some((e) => e.field === field)
+}
+
+/**
+ * "can't be blank" for each field whose resulting value is null, missing, or a string of only
+ * whitespace. A field that already has an error (e.g. "is invalid" from cast) gets no second one.
+ */
+export function validateRequired<S extends AnySchema>(cs: Changeset<S>, fields: readonly FieldOf<S>[], opts: MessageOption = {}): Changeset<S> {
+  let out = cs
+  for (const field of fields) {
+    if (!cs.schema.fieldsByName[field]) throw new Error(`schema ${cs.schema.table} has no field "${field}"`)
+    const value = getField(cs, field)
+    const blank = value === null || value === undefined || (typeof value === 'string' && value.trim() === '')
+    if (blank && !hasError(cs, field)) out = addError(out, field, opts.message ?? "can't be blank", { validation: 'required' })
+  }
+  return out
+}
+
+export interface LengthOptions extends MessageOption {
+  readonly min?: number
+  readonly max?: number
+  readonly is?: number
+  /** What a string's length counts (Ecto's default: graphemes). Arrays always count items. */
+  readonly count?: 'graphemes' | 'codepoints' | 'bytes'
+}
+
+const segmenter = new Intl.Segmenter()
+
+function lengthOf(value: string, count: LengthOptions['count']): number {
+  if (count === 'bytes') return Buffer.byteLength(value)
+  if (count === 'codepoints') return [...value].length
+  let n = 0
+  for (const _ of segmenter.segment(value)) n++
+  return n
+}
+
+/** Strings: "should be at least / at most / %{count} character(s)"; arrays: "should have … item(s)". */
+export function validateLength<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: LengthOptions): Changeset<S> {
+  const value = changed(cs, field)
+  if (typeof value !== 'string' && !Array.isArray(value)) return cs
+  const isList = Array.isArray(value)
+  const length = isList ? value.length : lengthOf(value, opts.count)
+  const unit = isList ? 'item(s)' : opts.count === 'bytes' ? 'byte(s)' : 'character(s)'
+  const verb = isList ? 'should have' : 'should be'
+  const type = isList ? 'list' : opts.count === 'bytes' ? 'binary' : 'string'
+  const fail = (kind: 'is' | 'min' | 'max', count: number, text: string) =>
+    addError(cs, field, opts.message ?? text, { count, validation: 'length', kind, type })
+  if (opts.is !== undefined && length !== opts.is) return fail('is', opts.is, `${verb} %{count} ${unit}`)
+  if (opts.min !== undefined && length < opts.min) return fail('min', opts.min, `${verb} at least %{count} ${unit}`)
+  if (opts.max !== undefined && length > opts.max) return fail('max', opts.max, `${verb} at most %{count} ${unit}`)
+  return cs
+}
+
+export interface NumberOptions extends MessageOption {
+  readonly lessThan?: number
+  readonly greaterThan?: number
+  readonly lessThanOrEqualTo?: number
+  readonly greaterThanOrEqualTo?: number
+  readonly equalTo?: number
+  readonly notEqualTo?: number
+}
+
+const numberRules = [
+  ['lessThan', 'must be less than %{number}', (v: number, n: number) => v < n],
+  ['greaterThan', 'must be greater than %{number}', (v: number, n: number) => v > n],
+  ['lessThanOrEqualTo', 'must be less than or equal to %{number}', (v: number, n: number) => v <= n],
+  ['greaterThanOrEqualTo', 'must be greater than or equal to %{number}', (v: number, n: number) => v >= n],
+  ['equalTo', 'must be equal to %{number}', (v: number, n: number) => v === n],
+  ['notEqualTo', 'must be not equal to %{number}', (v: number, n: number) => v !== n],
+] as const
+
+/** One error at most: the first failing rule in the order above (as Ecto). */
+export function validateNumber<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: NumberOptions): Changeset<S> {
+  const value = changed(cs, field)
+  if (typeof value !== 'number') return cs
+  for (const [kind, text, holds] of numberRules) {
+    const number = opts[kind]
+    if (number !== undefined && !holds(value, number)) {
+      return addError(cs, field, opts.message ?? text, { validation: 'number', kind, number })
+    }
+  }
+  return cs
+}
+
+export function validateFormat<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, format: RegExp, opts: MessageOption = {}): Changeset<S> {
+  const value = changed(cs, field)
+  if (typeof value !== 'string') return cs
+  // A global/sticky regexp keeps lastIndex between calls; test a fresh copy so results don't alternate.
+  const re = format.global || format.sticky ? new RegExp(format.source, format.flags.replace(/[gy]/g, '')) : format
+  return re.test(value) ? cs : addError(cs, field, opts.message ?? 'has invalid format', { validation: 'format' })
+}
+
+export function validateInclusion<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
+  const value = changed(cs, field)
+  if (value === null || values.includes(value)) return cs
+  return addError(cs, field, opts.message ?? 'is invalid', { validation: 'inclusion', enum: values })
+}
+
+export function validateExclusion<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
+  const value = changed(cs, field)
+  if (value === null || !values.includes(value)) return cs
+  return addError(cs, field, opts.message ?? 'is reserved', { validation: 'exclusion', enum: values })
+}
+
+/** A custom validation: `check` returns error messages for the changed value (empty = fine). */
+export function validateChange<S extends AnySchema, K extends FieldOf<S>>(
+  cs: Changeset<S>,
+  field: K,
+  check: (field: K, value: unknown) => readonly string[],
+): Changeset<S> {
+  const value = changed(cs, field)
+  if (value === null) return cs
+  return check(field, value).reduce((acc, message) => addError(acc, field, message, { validation: 'custom' }), cs)
+}
