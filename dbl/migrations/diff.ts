@@ -1,0 +1,213 @@
+/**
+ * Model (from migrations) vs model (from schemas) → operations. The diff never loses data on a
+ * guess: a table missing from the schemas is only reported unless a `dropTables` decision names it,
+ * and a column disappearing while another appears in the same table is a possible rename that needs
+ * a decision (see `MigrationDecisionError`). `down()` is the same diff run backwards with every
+ * decision inverted, so the two directions cannot disagree about what a change means.
+ */
+import { defaultSql, sqlType, type ResolvedColumn } from './columns.ts'
+import type { Model, TableModel } from './model.ts'
+import {
+  addColumn, alterTable, createIndex, createTable, dropColumn, dropIndex, dropTable, modifyColumn, renameColumn,
+  type Column, type ColumnChange, type ColumnModification, type IndexDefinition, type Operation,
+} from './operations.ts'
+
+export interface Decisions {
+  /** `{ 'table.new_name': 'old_name' }`: the column was renamed (also given by `renamedFrom` on the field). */
+  readonly renames?: Readonly<Record<string, string>>
+  /** `['table.column']`: this column is dropped with its data, even though another one appears. */
+  readonly dropColumns?: readonly string[]
+  /** Tables no schema uses any more that may be dropped with their data. */
+  readonly dropTables?: readonly string[]
+}
+
+export interface Ambiguity {
+  readonly table: string
+  readonly disappearing: readonly string[]
+  readonly appearing: readonly string[]
+}
+
+/** Thrown when the diff needs a decision it was not given; nothing is written. */
+export class MigrationDecisionError extends Error {
+  constructor(readonly ambiguities: readonly Ambiguity[]) {
+    super(decisionMessage(ambiguities))
+    this.name = 'MigrationDecisionError'
+  }
+}
+
+function decisionMessage(list: readonly Ambiguity[]): string {
+  const lines = ['Migration not generated: a column disappears while another appears in the same table, which may be a rename. Decide for each:']
+  for (const { table, disappearing, appearing } of list) {
+    const olds = disappearing.map((c) => `"${c}"`).join(', ')
+    lines.push(`  table "${table}": ${olds} disappear${disappearing.length === 1 ? 's' : ''}; ${appearing.map((c) => `"${c}"`).join(', ')} appear${appearing.length === 1 ? 's' : ''}`)
+    for (const neu of appearing) {
+      for (const old of disappearing) {
+        lines.push(
+          `    - "${neu}" is "${old}" renamed (data kept): add renamedFrom: '${old}' to the field "${neu}" of the ${table} schema,` +
+            ` or pass decisions { renames: { '${table}.${neu}': '${old}' } } (CLI: --rename ${table}.${neu}=${old})`,
+        )
+      }
+    }
+    for (const old of disappearing) {
+      lines.push(`    - "${old}" is dropped with its data: pass decisions { dropColumns: ['${table}.${old}'] } (CLI: --drop-column ${table}.${old})`)
+    }
+  }
+  return lines.join('\n')
+}
+
+/** The column as a migration file writes it: only options that differ from their defaults. */
+export function columnOf(c: ResolvedColumn): Column {
+  const nullableByDefault = !c.primaryKey && c.type !== 'id'
+  return {
+    name: c.name,
+    type: c.type,
+    ...(c.primaryKey ? { primaryKey: true } : {}),
+    ...(c.nullable !== nullableByDefault ? { nullable: c.nullable } : {}),
+    ...(c.default !== undefined ? { default: c.default } : {}),
+    ...(c.size !== undefined ? { size: c.size } : {}),
+  }
+}
+
+const typeKey = (c: ResolvedColumn) => sqlType(c.type, c.size)
+const defaultKey = (c: ResolvedColumn) => defaultSql(c.default, c.type, `column ${c.name}`)
+/** Types whose default literal cannot be written without knowing the type (see ddl.ts). */
+const needsTypeForDefault = (c: ResolvedColumn) => c.type === 'jsonb' || typeof c.type === 'object'
+
+/** What `modifyColumn` must set to turn `from` into `to`; undefined when nothing differs. */
+function modification(from: ResolvedColumn, to: ResolvedColumn): ColumnModification | undefined {
+  const typeChanged = typeKey(from) !== typeKey(to)
+  const defaultChanged = defaultKey(from) !== defaultKey(to)
+  // After a type change the default is re-set explicitly rather than cast by PostgreSQL.
+  const setDefault = defaultChanged || (typeChanged && (from.default !== undefined || to.default !== undefined))
+  const setType = typeChanged || (setDefault && to.default !== undefined && needsTypeForDefault(to))
+  const set: ColumnModification = {
+    ...(setType ? { type: to.type, ...(to.size !== undefined ? { size: to.size } : {}) } : {}),
+    ...(from.nullable !== to.nullable ? { nullable: to.nullable } : {}),
+    ...(setDefault ? { default: to.default ?? null } : {}),
+  }
+  return Object.keys(set).length > 0 ? set : undefined
+}
+
+interface TableDiff {
+  readonly operations: Operation[]
+  readonly warnings: string[]
+  readonly ambiguity: Ambiguity | undefined
+}
+
+function diffTable(from: TableModel, to: TableModel, decisions: Decisions): TableDiff {
+  const table = to.name
+  const warnings: string[] = []
+  const changes: ColumnChange[] = []
+  const fromNames = new Set(from.columns.map((c) => c.name))
+  const toNames = new Set(to.columns.map((c) => c.name))
+  // Column name in `from` → name it has after this migration's renames.
+  const renamed = new Map<string, string>()
+  for (const col of to.columns) {
+    const old = decisions.renames?.[`${table}.${col.name}`]
+    if (old === undefined || fromNames.has(col.name)) continue // no decision, or already applied
+    if (toNames.has(old)) throw new Error(`${table}.${col.name} is declared renamed from "${old}", but "${old}" is still a field of the ${table} schema`)
+    if (!fromNames.has(old)) {
+      warnings.push(`${table}.${col.name} is declared renamed from "${old}", which does not exist; "${col.name}" is added as a new column`)
+      continue
+    }
+    renamed.set(old, col.name)
+    changes.push(renameColumn(old, col.name))
+  }
+  const current = from.columns.map((c) => ({ ...c, name: renamed.get(c.name) ?? c.name }))
+  const currentNames = new Set(current.map((c) => c.name))
+  const disappearing = current.filter((c) => !toNames.has(c.name)).map((c) => c.name)
+  const appearing = to.columns.filter((c) => !currentNames.has(c.name))
+  const undecided = disappearing.filter((c) => !decisions.dropColumns?.includes(`${table}.${c}`))
+  const ambiguity = appearing.length > 0 && undecided.length > 0 ? { table, disappearing: undecided, appearing: appearing.map((c) => c.name) } : undefined
+
+  for (const name of disappearing) changes.push(dropColumn(name))
+  for (const col of appearing) {
+    if (!col.nullable && col.default === undefined && col.type !== 'id') {
+      warnings.push(`${table}.${col.name} is added NOT NULL without a default: the migration fails if ${table} has rows`)
+    }
+    changes.push(addColumn(columnOf(col)))
+  }
+  for (const col of to.columns) {
+    const before = current.find((c) => c.name === col.name)
+    if (!before) continue
+    if (before.primaryKey !== col.primaryKey) warnings.push(`${table}.${col.name}: primary key changes are not generated; write that migration by hand`)
+    const set = modification(before, col)
+    if (set) changes.push(modifyColumn(col.name, set))
+  }
+
+  // Indexes are matched by name; one whose definition changed is dropped and created again.
+  const fromIndexes = from.indexes.map((ix) => ({ ...ix, columns: ix.columns.map((c) => renamed.get(c) ?? c) }))
+  const same = (a: IndexDefinition, b: IndexDefinition) => a.unique === b.unique && a.columns.join('\0') === b.columns.join('\0')
+  const dropped = fromIndexes.filter((ix) => !to.indexes.some((t) => t.name === ix.name && same(ix, t)))
+  const created = to.indexes.filter((ix) => !fromIndexes.some((f) => f.name === ix.name && same(ix, f)))
+  const operations: Operation[] = [
+    ...dropped.map((ix) => dropIndex(table, ix.name)),
+    ...(changes.length > 0 ? [alterTable(table, changes)] : []),
+    ...created.map((ix) => createIndex(table, ix.columns, { unique: ix.unique, name: ix.name })),
+  ]
+  return { operations, warnings, ambiguity }
+}
+
+export interface ModelDiff {
+  readonly operations: Operation[]
+  readonly warnings: string[]
+  readonly ambiguities: Ambiguity[]
+}
+
+/** One direction of the diff. Ambiguities are returned, not thrown, so callers can collect them all. */
+export function diffModels(from: Model, to: Model, decisions: Decisions = {}): ModelDiff {
+  const operations: Operation[] = []
+  const warnings: string[] = []
+  const ambiguities: Ambiguity[] = []
+  for (const t of to.values()) {
+    if (from.has(t.name)) continue
+    operations.push(createTable(t.name, t.columns.map(columnOf)))
+    for (const ix of t.indexes) operations.push(createIndex(t.name, ix.columns, { unique: ix.unique, name: ix.name }))
+  }
+  for (const t of to.values()) {
+    const before = from.get(t.name)
+    if (!before) continue
+    const d = diffTable(before, t, decisions)
+    operations.push(...d.operations)
+    warnings.push(...d.warnings)
+    if (d.ambiguity) ambiguities.push(d.ambiguity)
+  }
+  for (const t of from.values()) {
+    if (to.has(t.name)) continue
+    if (decisions.dropTables?.includes(t.name)) operations.push(dropTable(t.name))
+    else {
+      warnings.push(
+        `table "${t.name}" is in the migrations but no schema uses it; it is kept. ` +
+          `To drop it with its data, pass decisions { dropTables: ['${t.name}'] } (CLI: --drop-table ${t.name})`,
+      )
+    }
+  }
+  return { operations, warnings, ambiguities }
+}
+
+export interface MigrationPlan {
+  readonly up: Operation[]
+  readonly down: Operation[]
+  readonly warnings: string[]
+}
+
+/** `up` and `down` for turning `from` into `to`; throws `MigrationDecisionError` when a decision is missing. */
+export function planMigration(from: Model, to: Model, decisions: Decisions = {}): MigrationPlan {
+  const forward = diffModels(from, to, decisions)
+  if (forward.ambiguities.length > 0) throw new MigrationDecisionError(forward.ambiguities)
+  // Backwards, every forward rename is undone, every added column is dropped, every created
+  // table dropped; tables forward kept (not dropped) must stay, so they are not named.
+  const renames: Record<string, string> = {}
+  const dropColumns: string[] = []
+  const dropTables = [...to.keys()].filter((t) => !from.has(t))
+  for (const op of forward.operations) {
+    if (op.op !== 'alterTable') continue
+    for (const c of op.changes) {
+      if (c.change === 'renameColumn') renames[`${op.table}.${c.from}`] = c.to
+      if (c.change === 'addColumn') dropColumns.push(`${op.table}.${c.column.name}`)
+    }
+  }
+  const target = new Map([...from].filter(([name]) => to.has(name) || decisions.dropTables?.includes(name)))
+  const backward = diffModels(to, target, { renames, dropColumns, dropTables })
+  return { up: forward.operations, down: backward.operations, warnings: forward.warnings }
+}

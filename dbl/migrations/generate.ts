@@ -1,0 +1,90 @@
+/**
+ * The generator: replay the migrations in a folder, diff the result against the schemas, and write
+ * a new migration file only when something differs. It never edits an existing file, and it writes
+ * nothing when it stops for a missing decision.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { AnySchema } from '../schema.ts'
+import { planMigration, type Decisions } from './diff.ts'
+import { loadMigrations, migrationFileName } from './load.ts'
+import { modelFromMigrations, modelFromSchemas, schemaRenames } from './model.ts'
+import type { Operation } from './operations.ts'
+import { renderMigration } from './render.ts'
+
+export interface GenerateOptions {
+  readonly schemas: readonly AnySchema[]
+  /** `src/migrations` of the app. Created when missing. */
+  readonly migrationsDir: string
+  /** The clock, for the file's timestamp (tests pin it). */
+  readonly now?: Date
+  readonly decisions?: Decisions
+  /** Module the written file imports its helpers from (default `vela/dbl`). */
+  readonly importFrom?: string
+}
+
+export interface GenerateResult {
+  /** Path of the new file, or null when the migrations already match the schemas. */
+  readonly written: string | null
+  /** `create_products`, `alter_products` or `update_schema`; null when nothing was written. */
+  readonly name: string | null
+  readonly operations: readonly Operation[]
+  readonly down: readonly Operation[]
+  /** Things left alone on purpose (a table no schema uses) or likely to fail (NOT NULL without default). */
+  readonly warnings: readonly string[]
+}
+
+export async function generateMigration(opts: GenerateOptions): Promise<GenerateResult> {
+  const warnings: string[] = []
+  const migrations = await loadMigrations(opts.migrationsDir, {
+    onIgnored: (file, reason) => warnings.push(`ignored ${file}: ${reason}`),
+  })
+  const current = modelFromMigrations(migrations)
+  const target = modelFromSchemas(opts.schemas)
+  const decisions: Decisions = {
+    ...opts.decisions,
+    // An explicit decision wins over the field option.
+    renames: { ...schemaRenames(opts.schemas), ...opts.decisions?.renames },
+  }
+  const plan = planMigration(current, target, decisions)
+  warnings.push(...plan.warnings)
+  if (plan.up.length === 0) return { written: null, name: null, operations: [], down: [], warnings }
+
+  const name = migrationName(plan.up)
+  const last = migrations.at(-1)?.version
+  const file = path.join(opts.migrationsDir, migrationFileName(versionAfter(opts.now ?? new Date(), last), name))
+  await mkdir(opts.migrationsDir, { recursive: true })
+  // 'wx': never overwrite a file, even one that appeared since the folder was read.
+  await writeFile(file, renderMigration(plan.up, plan.down, opts.importFrom ?? 'vela/dbl'), { flag: 'wx' })
+  return { written: file, name, operations: plan.up, down: plan.down, warnings }
+}
+
+const fileSafe = (table: string) => table.toLowerCase().replace(/[^a-z0-9_]+/g, '_')
+
+/** `create_<table>` for one new table, `alter_<table>` for changes to one table, else `update_schema`. */
+export function migrationName(ops: readonly Operation[]): string {
+  const tables = new Set(ops.map((op) => ('table' in op ? op.table : '')))
+  if (tables.size !== 1 || tables.has('')) return 'update_schema'
+  const [table] = tables as Set<string>
+  if (ops.some((op) => op.op === 'dropTable')) return 'update_schema'
+  return ops.some((op) => op.op === 'createTable') ? `create_${fileSafe(table!)}` : `alter_${fileSafe(table!)}`
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+function timestamp(d: Date): string {
+  return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`
+}
+
+function parseVersion(v: number): Date {
+  const s = String(v)
+  const part = (from: number, to: number) => Number(s.slice(from, to))
+  return new Date(Date.UTC(part(0, 4), part(4, 6) - 1, part(6, 8), part(8, 10), part(10, 12), part(12, 14)))
+}
+
+/** The UTC timestamp of `now`, or one second after the newest migration when the clock is behind it. */
+export function versionAfter(now: Date, last: number | undefined): string {
+  const stamp = timestamp(now)
+  if (last === undefined || Number(stamp) > last) return stamp
+  return timestamp(new Date(parseVersion(last).getTime() + 1000))
+}

@@ -1,0 +1,148 @@
+/**
+ * The database as the migrations describe it: tables → columns and indexes. Built two ways — by
+ * replaying migrations' `up()` operations in order, and from the schemas — so the diff compares two
+ * values of the same shape. Replay follows PostgreSQL's own rules where they matter to a diff
+ * (dropping a column drops the indexes that use it; renaming a column renames it inside indexes).
+ */
+import type { AnySchema } from '../schema.ts'
+import { resolveColumn, type ResolvedColumn } from './columns.ts'
+import type { ColumnChange, IndexDefinition, Operation } from './operations.ts'
+import type { Migration } from './load.ts'
+
+export interface TableModel {
+  readonly name: string
+  columns: ResolvedColumn[]
+  indexes: IndexDefinition[]
+}
+
+/** Table name → table, in creation order. */
+export type Model = Map<string, TableModel>
+
+function table(model: Model, name: string, where: string): TableModel {
+  const t = model.get(name)
+  if (!t) throw new Error(`${where}: table "${name}" does not exist at this point of the migrations`)
+  return t
+}
+
+function columnIndex(t: TableModel, name: string, where: string): number {
+  const i = t.columns.findIndex((c) => c.name === name)
+  if (i < 0) throw new Error(`${where}: table "${t.name}" has no column "${name}"`)
+  return i
+}
+
+function applyChange(t: TableModel, change: ColumnChange, where: string): void {
+  switch (change.change) {
+    case 'addColumn': {
+      if (t.columns.some((c) => c.name === change.column.name)) throw new Error(`${where}: table "${t.name}" already has a column "${change.column.name}"`)
+      t.columns.push(resolveColumn(change.column))
+      return
+    }
+    case 'dropColumn':
+      t.columns.splice(columnIndex(t, change.name, where), 1)
+      t.indexes = t.indexes.filter((ix) => !ix.columns.includes(change.name))
+      return
+    case 'renameColumn': {
+      const i = columnIndex(t, change.from, where)
+      if (t.columns.some((c) => c.name === change.to)) throw new Error(`${where}: table "${t.name}" already has a column "${change.to}"`)
+      t.columns[i] = { ...t.columns[i]!, name: change.to }
+      t.indexes = t.indexes.map((ix) => ({ ...ix, columns: ix.columns.map((c) => (c === change.from ? change.to : c)) }))
+      return
+    }
+    case 'modifyColumn': {
+      const i = columnIndex(t, change.name, where)
+      const old = t.columns[i]!
+      const { set } = change
+      const typed = set.type !== undefined ? resolveColumn({ name: old.name, type: set.type, size: set.size }) : old
+      t.columns[i] = {
+        ...old,
+        type: typed.type,
+        size: typed.size,
+        nullable: old.primaryKey ? false : (set.nullable ?? old.nullable),
+        default: set.default === undefined ? old.default : set.default === null ? undefined : set.default,
+      }
+      return
+    }
+  }
+}
+
+function findIndex(model: Model, name: string): TableModel | undefined {
+  for (const t of model.values()) if (t.indexes.some((ix) => ix.name === name)) return t
+  return undefined
+}
+
+/** Applies one operation to the model in place. `where` prefixes errors (the migration's file). */
+export function applyOperation(model: Model, op: Operation, where: string): void {
+  switch (op.op) {
+    case 'createTable':
+      if (model.has(op.table)) throw new Error(`${where}: table "${op.table}" already exists`)
+      model.set(op.table, { name: op.table, columns: op.columns.map(resolveColumn), indexes: [] })
+      return
+    case 'dropTable':
+      table(model, op.table, where)
+      model.delete(op.table)
+      return
+    case 'alterTable': {
+      const t = table(model, op.table, where)
+      for (const change of op.changes) applyChange(t, change, where)
+      return
+    }
+    case 'createIndex': {
+      const t = table(model, op.table, where)
+      for (const c of op.columns) columnIndex(t, c, where)
+      if (findIndex(model, op.name)) throw new Error(`${where}: an index "${op.name}" already exists`)
+      t.indexes.push({ table: op.table, columns: [...op.columns], unique: op.unique, name: op.name })
+      return
+    }
+    case 'dropIndex': {
+      const t = table(model, op.table, where)
+      if (!t.indexes.some((ix) => ix.name === op.name)) throw new Error(`${where}: table "${op.table}" has no index "${op.name}"`)
+      t.indexes = t.indexes.filter((ix) => ix.name !== op.name)
+      return
+    }
+    case 'execute':
+      // Raw SQL is opaque to the model by design; see `execute` in operations.ts.
+      return
+  }
+}
+
+export function cloneModel(model: Model): Model {
+  return new Map([...model].map(([name, t]) => [name, { name, columns: [...t.columns], indexes: [...t.indexes] }]))
+}
+
+/** The model after every migration's `up()`, in version order. */
+export function modelFromMigrations(migrations: readonly Migration[]): Model {
+  const model: Model = new Map()
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    const where = `migration ${m.file ?? `m${m.version}_${m.name}`}`
+    for (const op of m.up()) applyOperation(model, op, where)
+  }
+  return model
+}
+
+/** The model the schemas ask for. Function defaults are cast-time only and have no column default. */
+export function modelFromSchemas(schemas: readonly AnySchema[]): Model {
+  const model: Model = new Map()
+  for (const s of schemas) {
+    if (model.has(s.table)) throw new Error(`two schemas use the table "${s.table}"`)
+    const columns = s.fields.map((f) =>
+      resolveColumn({
+        name: f.name,
+        type: f.type,
+        primaryKey: f.primaryKey,
+        nullable: f.nullable,
+        default: typeof f.default === 'function' ? undefined : f.default,
+        size: f.size,
+      }),
+    )
+    const indexes = s.indexes.map((ix) => ({ table: s.table, columns: [...ix.columns], unique: ix.unique, name: ix.name }))
+    model.set(s.table, { name: s.table, columns, indexes })
+  }
+  return model
+}
+
+/** `renamedFrom` field options, as `{ 'table.new': 'old' }` (the same shape as the CLI decision). */
+export function schemaRenames(schemas: readonly AnySchema[]): Record<string, string> {
+  const renames: Record<string, string> = {}
+  for (const s of schemas) for (const f of s.fields) if (f.renamedFrom) renames[`${s.table}.${f.name}`] = f.renamedFrom
+  return renames
+}

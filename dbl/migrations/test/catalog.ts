@@ -1,0 +1,83 @@
+/**
+ * Reads tables, columns and indexes back from the database catalog and checks them against a model,
+ * closing the loop: what the migrations say and what PostgreSQL actually holds must agree. Type
+ * names are PostgreSQL's own spellings (format_type), written out here independently of ddl.ts, and
+ * defaults are compared by evaluating the catalog's default expression, not by comparing SQL text.
+ */
+import { expect } from 'vitest'
+import type { Connection } from '../../adapters/adapter.ts'
+import type { FieldType } from '../../schema.ts'
+import type { Model } from '../model.ts'
+
+function pgTypeName(type: FieldType, size: number | undefined): string {
+  if (typeof type === 'object') return 'enum' in type ? 'character varying(255)' : `${pgTypeName(type.array, size)}[]`
+  const names: Record<string, string> = {
+    id: 'bigint', string: `character varying(${size ?? 255})`, text: 'text', integer: 'integer', float: 'double precision',
+    boolean: 'boolean', utc_datetime: 'timestamp with time zone', date: 'date', uuid: 'uuid', jsonb: 'jsonb',
+  }
+  return names[type]!
+}
+
+/** What a default reads back as through the adapters (dates as 'YYYY-MM-DD', timestamps as Date). */
+function expectedValue(type: FieldType, value: unknown): unknown {
+  if (type === 'date' && value instanceof Date) return value.toISOString().slice(0, 10)
+  if (type === 'utc_datetime' && typeof value === 'string') return new Date(value)
+  return value
+}
+
+export interface CatalogColumn { table: string; column: string; type: string; nullable: boolean; default: string | null }
+export interface CatalogIndex { table: string; name: string; unique: boolean; columns: string[] }
+
+export async function readCatalog(conn: Connection): Promise<{ columns: CatalogColumn[]; indexes: CatalogIndex[] }> {
+  const columns = await conn.query<{ table: string; column: string; type: string; is_nullable: string; column_default: string | null }>(`
+    SELECT c.table_name AS table, c.column_name AS column, c.is_nullable, c.column_default,
+           format_type(a.atttypid, a.atttypmod) AS type
+    FROM information_schema.columns c
+    JOIN pg_attribute a ON a.attrelid = format('%I.%I', c.table_schema, c.table_name)::regclass AND a.attname = c.column_name
+    WHERE c.table_schema = 'public' AND c.table_name <> 'schema_migrations'
+    ORDER BY c.table_name, c.ordinal_position`)
+  const indexes = await conn.query<{ table: string; name: string; unique: boolean; columns: string[] }>(`
+    SELECT t.relname AS table, i.relname AS name, ix.indisunique AS unique,
+           array(SELECT a.attname::text FROM unnest(ix.indkey) WITH ORDINALITY k(attnum, ord)
+                 JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns
+    FROM pg_index ix
+    JOIN pg_class i ON i.oid = ix.indexrelid
+    JOIN pg_class t ON t.oid = ix.indrelid
+    JOIN pg_namespace n ON n.oid = t.relnamespace
+    WHERE n.nspname = 'public' AND NOT ix.indisprimary AND t.relname <> 'schema_migrations'
+    ORDER BY t.relname, i.relname`)
+  return {
+    columns: columns.rows.map((r) => ({ table: r.table, column: r.column, type: r.type, nullable: r.is_nullable === 'YES', default: r.column_default })),
+    indexes: indexes.rows,
+  }
+}
+
+/** Asserts the database holds exactly the model: tables, column types, nullability, defaults, indexes. */
+export async function expectCatalogMatches(conn: Connection, model: Model): Promise<void> {
+  const catalog = await readCatalog(conn)
+  const expectedColumns: Omit<CatalogColumn, 'default'>[] = []
+  for (const t of model.values()) {
+    for (const c of t.columns) expectedColumns.push({ table: t.name, column: c.name, type: pgTypeName(c.type, c.size), nullable: c.nullable })
+  }
+  const sortKey = (c: { table: string; column: string }) => `${c.table}.${c.column}`
+  expect(catalog.columns.map(({ default: _, ...c }) => c).sort((a, b) => sortKey(a).localeCompare(sortKey(b)))).toEqual(
+    expectedColumns.sort((a, b) => sortKey(a).localeCompare(sortKey(b))),
+  )
+  for (const t of model.values()) {
+    for (const c of t.columns) {
+      const actual = catalog.columns.find((x) => x.table === t.name && x.column === c.name)!
+      if (c.type === 'id') {
+        expect(actual.default, `${t.name}.${c.name}`).toMatch(/^nextval\(/)
+      } else if (c.default === undefined) {
+        expect(actual.default, `${t.name}.${c.name} has no default`).toBe(null)
+      } else {
+        expect(actual.default, `${t.name}.${c.name} has a default`).not.toBe(null)
+        const { rows } = await conn.query<{ v: unknown }>(`SELECT (${actual.default}) AS v`)
+        expect(rows[0]!.v, `default of ${t.name}.${c.name}`).toEqual(expectedValue(c.type, c.default))
+      }
+    }
+  }
+  const expectedIndexes = [...model.values()].flatMap((t) => t.indexes.map((ix) => ({ table: t.name, name: ix.name, unique: ix.unique, columns: [...ix.columns] })))
+  const ixKey = (i: CatalogIndex) => `${i.table}.${i.name}`
+  expect(catalog.indexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b)))).toEqual(expectedIndexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b))))
+}
