@@ -37,7 +37,8 @@ export async function loadMigrations(dir: string, opts: LoadOptions = {}): Promi
   const onIgnored = opts.onIgnored ?? ((file, reason) => console.warn(`[vela migrations] ignoring ${file}: ${reason}`))
   let entries: string[]
   try {
-    entries = await readdir(dir)
+    // Folders are skipped even when named like a migration; symlinks to files are followed by import().
+    entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isDirectory()).map((e) => e.name)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
     throw err
