@@ -45,6 +45,7 @@ describe('DDL compiler', () => {
           modifyColumn('c', { nullable: true }),
           modifyColumn('d', { default: null }),
           modifyColumn('e', { type: 'string', size: 40, default: 'x', nullable: false }),
+          modifyColumn('f', { type: 'integer' }),
         ]),
       ),
     ).toEqual([
@@ -54,9 +55,10 @@ describe('DDL compiler', () => {
       'ALTER TABLE "t" ALTER COLUMN "c" DROP NOT NULL',
       'ALTER TABLE "t" ALTER COLUMN "d" DROP DEFAULT',
       'ALTER TABLE "t" ALTER COLUMN "e" DROP DEFAULT',
-      'ALTER TABLE "t" ALTER COLUMN "e" TYPE varchar(40) USING "e"::varchar(40)',
+      'ALTER TABLE "t" ALTER COLUMN "e" TYPE varchar(40)',
       `ALTER TABLE "t" ALTER COLUMN "e" SET DEFAULT 'x'`,
       'ALTER TABLE "t" ALTER COLUMN "e" SET NOT NULL',
+      'ALTER TABLE "t" ALTER COLUMN "f" TYPE integer USING "f"::integer',
     ])
   })
 

@@ -6,6 +6,7 @@
  * "change only the default" and would make a generated migration do more than the diff found. We do
  * use the same literal rules as the diff (`columns.ts`), so what is compared is what is written.
  */
+import type { FieldType } from '../schema.ts'
 import type { Column, ColumnChange, Operation } from './operations.ts'
 import { defaultSql, ident, resolveColumn, sqlType, untypedDefaultSql, type ResolvedColumn } from './columns.ts'
 
@@ -61,7 +62,11 @@ function modifySql(table: string, name: string, set: Extract<ColumnChange, { cha
   if (set.type !== undefined) {
     const resolved = resolveColumn({ name, type: set.type, size: set.size })
     const type = sqlType(resolved.type, resolved.size, false)
-    out.push(`${col} TYPE ${type} USING ${ident(name)}::${type}`)
+    // Into text types PostgreSQL's own assignment cast is used: it fails on a value too long for a
+    // smaller VARCHAR, where an explicit `USING c::varchar(n)` would silently truncate it. Other
+    // targets (text → integer, …) have no assignment cast and need the explicit one.
+    const base = textBase(resolved.type)
+    out.push(base ? `${col} TYPE ${type}` : `${col} TYPE ${type} USING ${ident(name)}::${type}`)
   }
   if (changesDefault && set.default !== null) {
     const literal = set.type !== undefined ? defaultSql(set.default, set.type, where) : untypedDefaultSql(set.default, where)
@@ -70,6 +75,11 @@ function modifySql(table: string, name: string, set: Extract<ColumnChange, { cha
   if (set.nullable !== undefined) out.push(`${col} ${set.nullable ? 'DROP' : 'SET'} NOT NULL`)
   if (out.length === 0) throw new Error(`${where}: nothing to modify (give type, nullable or default)`)
   return out
+}
+
+function textBase(type: FieldType): boolean {
+  if (typeof type === 'object') return 'array' in type ? textBase(type.array) : true
+  return type === 'string' || type === 'text'
 }
 
 /** The statements for one operation, in order. */

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { AnySchema } from '../schema.ts'
 import { planMigration, type Decisions } from './diff.ts'
-import { loadMigrations, migrationFileName } from './load.ts'
+import { loadMigrations, migrationFileName, type LoadOptions } from './load.ts'
 import { modelFromMigrations, modelFromSchemas, schemaRenames } from './model.ts'
 import type { Operation } from './operations.ts'
 import { renderMigration } from './render.ts'
@@ -21,6 +21,8 @@ export interface GenerateOptions {
   readonly decisions?: Decisions
   /** Module the written file imports its helpers from (default `vela/dbl`). */
   readonly importFrom?: string
+  /** How migration files are loaded; see `LoadOptions.importModule`. */
+  readonly importModule?: LoadOptions['importModule']
 }
 
 export interface GenerateResult {
@@ -38,6 +40,7 @@ export async function generateMigration(opts: GenerateOptions): Promise<Generate
   const warnings: string[] = []
   const migrations = await loadMigrations(opts.migrationsDir, {
     onIgnored: (file, reason) => warnings.push(`ignored ${file}: ${reason}`),
+    importModule: opts.importModule,
   })
   const current = modelFromMigrations(migrations)
   const target = modelFromSchemas(opts.schemas)

@@ -65,6 +65,16 @@ test('up() returning something other than operations is an error naming the file
   expect(() => m!.down()).toThrow(`migration ${tmp.dir}/m20240101000000_bad_return.ts: down() returned 42, which is not an operation`)
 })
 
+test('a custom importer (the Vite module runner) is used for every migration file', async () => {
+  await file('m20240101000000_first.ts', valid)
+  const seen: string[] = []
+  const migrations = await loadMigrations(tmp.dir, {
+    importModule: async (f) => { seen.push(path.basename(f)); return { up: () => [], down: () => [] } },
+  })
+  expect(seen).toEqual(['m20240101000000_first.ts'])
+  expect(migrations[0]!.up()).toEqual([])
+})
+
 test('two files with the same version are refused', async () => {
   await file('m20240101000000_one.ts', valid)
   await file('m20240101000000_two.ts', valid)

@@ -26,6 +26,11 @@ const UNRELATED = /(\.d\.ts|\.test\.ts|\.spec\.ts|\.map|\.md)$|^\./
 export interface LoadOptions {
   /** Called for a source file whose name is not a migration name (default: a console warning). */
   onIgnored?: (file: string, reason: string) => void
+  /**
+   * Loads one file (default: `import()` of its file URL). The Vite plugin passes its module runner
+   * here so edited migrations are re-read instead of served from Node's module cache.
+   */
+  importModule?: (file: string) => Promise<unknown>
 }
 
 export function migrationFileName(version: string, name: string): string {
@@ -62,16 +67,16 @@ export async function loadMigrations(dir: string, opts: LoadOptions = {}): Promi
   }
   const migrations: Migration[] = []
   for (const f of found.sort((a, b) => a.version - b.version)) {
-    const mod = await importMigration(f.file)
+    const mod = await importMigration(f.file, opts.importModule ?? ((file) => import(pathToFileURL(file).href)))
     migrations.push({ ...f, up: mod.up, down: mod.down })
   }
   return migrations
 }
 
-async function importMigration(file: string): Promise<MigrationModule> {
+async function importMigration(file: string, importModule: (file: string) => Promise<unknown>): Promise<MigrationModule> {
   let mod: Record<string, unknown>
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
+    mod = (await importModule(file)) as Record<string, unknown>
   } catch (err) {
     throw new Error(`migration ${file} could not be loaded: ${(err as Error).message}`, { cause: err })
   }

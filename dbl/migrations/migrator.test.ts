@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { migrate, rollback, status } from './migrator.ts'
 import type { Migration } from './load.ts'
-import { alterTable, addColumn, createTable, dropTable, execute, type Operation } from './operations.ts'
+import { alterTable, addColumn, createTable, dropTable, execute, modifyColumn, type Operation } from './operations.ts'
 import { backends, type Database } from './test/support.ts'
 
 const mig = (version: number, name: string, up: Operation[], down: Operation[]): Migration => ({
@@ -65,6 +65,16 @@ for (const backend of backends) {
       await expect(migrate(db.adapter, [bad])).rejects.toThrow('migration /app/src/migrations/m20240105000000_bad_default.ts (up): column p.price: default "free" does not fit type integer')
       expect(await tableExists('p')).toBe(false)
       expect(await versions()).toEqual([])
+    })
+
+    test('shrinking a VARCHAR below existing data fails cleanly instead of truncating; text to integer converts', async () => {
+      const create = mig(20240101000000, 'create_codes', [createTable('codes', [{ name: 'code', type: 'string', size: 10 }, { name: 'n', type: 'text' }]), execute("INSERT INTO codes VALUES ('abcdefghij', '42')")], [])
+      const shrink = mig(20240102000000, 'alter_codes', [alterTable('codes', [modifyColumn('code', { type: 'string', size: 3 })])], [])
+      const convert = mig(20240103000000, 'alter_codes', [alterTable('codes', [modifyColumn('n', { type: 'integer' })])], [])
+      await expect(migrate(db.adapter, [create, shrink])).rejects.toThrow('value too long for type character varying(3)')
+      expect((await db.adapter.query('SELECT code FROM codes')).rows).toEqual([{ code: 'abcdefghij' }])
+      await migrate(db.adapter, [create, convert])
+      expect((await db.adapter.query('SELECT n FROM codes')).rows).toEqual([{ n: 42 }])
     })
 
     test('rollback runs down() of the newest applied migrations and removes their versions', async () => {
