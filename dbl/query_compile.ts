@@ -30,6 +30,7 @@ function walk(schema: AnySchema, c: Cond, values: unknown[]): string {
 }
 
 type Builder = Knex.QueryBuilder
+type AnyQuery = Query<AnySchema, unknown>
 
 function valueCount(c: Cond): number {
   if (c['~cond'] === 'op') return c.op === 'is null' || c.op === 'is not null' ? 0 : 1
@@ -75,18 +76,18 @@ function apply(b: Builder, c: Cond, useOr: boolean, next: { i: number }): void {
   }
 }
 
-function whereKey(q: Query, values: unknown[]): string {
+function whereKey(q: AnyQuery, values: unknown[]): string {
   let key = ''
   for (const c of q.where) key += walk(q.schema, c, values) + ';'
   return key
 }
 
-function applyWheres(b: Builder, q: Query, next: { i: number }): Builder {
+function applyWheres(b: Builder, q: AnyQuery, next: { i: number }): Builder {
   for (const c of q.where) apply(b, c, false, next)
   return b
 }
 
-export function compileSelect(q: Query): Statement {
+export function compileSelect(q: AnyQuery): Statement {
   const values: unknown[] = []
   const table = q.schema.table
   const cols = q.select ?? sqlOf(q.schema).columns
@@ -106,14 +107,14 @@ export function compileSelect(q: Query): Statement {
   return { sql: c.sql, params: paramsFor(c, values) }
 }
 
-function checkBulk(q: Query, what: string): void {
+function checkBulk(q: AnyQuery, what: string): void {
   if (q.limit !== undefined || q.offset !== undefined || q.orderBy.length || q.select || q.count) {
     throw new Error(`${what}: only where clauses apply (no limit, offset, orderBy, select or count)`)
   }
 }
 
 /** UPDATE … SET fields WHERE …; `set` keys must be fields (checked by the caller). */
-export function compileUpdateAll(q: Query, set: Record<string, unknown>): Statement {
+export function compileUpdateAll(q: AnyQuery, set: Record<string, unknown>): Statement {
   checkBulk(q, 'updateAll')
   const fields = Object.keys(set).sort()
   if (fields.length === 0) throw new Error('updateAll: nothing to set')
@@ -128,7 +129,7 @@ export function compileUpdateAll(q: Query, set: Record<string, unknown>): Statem
   return { sql: c.sql, params: paramsFor(c, values) }
 }
 
-export function compileDeleteAll(q: Query): Statement {
+export function compileDeleteAll(q: AnyQuery): Statement {
   checkBulk(q, 'deleteAll')
   const values: unknown[] = []
   const key = `delete ${q.schema.table} where ${whereKey(q, values)}`

@@ -1,0 +1,153 @@
+/**
+ * `defineRepo(config)`: the repository, the one object an app uses to reach its database.
+ *
+ * With `url` or `hostname` (or `adapter: 'pg'`) it runs on a PostgreSQL server through a `pg` pool
+ * of `poolSize` connections; otherwise on embedded PGlite, kept in `dataDir` or in memory when none
+ * is given, so a fresh app needs no database server. `start()` connects (operations called before
+ * it start the repo themselves); `stop()` closes.
+ *
+ * Every operation resolves to `{ ok: true, value } | { ok: false, error }`; what a user's input can
+ * cause (invalid changesets, violated constraints, values PostgreSQL refuses) comes back as
+ * `ok: false`. Only infrastructure failures (connection lost) reject. Inside `transaction(fn)` all
+ * repo calls made by `fn` use the transaction (AsyncLocalStorage; no handle to pass around).
+ */
+import type { Adapter, QueryResult, Row } from './adapters/adapter.ts'
+import { createPgAdapter } from './adapters/pg.ts'
+import { createPgliteAdapter } from './adapters/pglite.ts'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { Changeset } from './changeset.ts'
+import type { DbError } from './db_error.ts'
+import type { Multi, MultiFailure } from './multi.ts'
+import type { Query } from './query.ts'
+import { ok, type Result } from './result.ts'
+import type { AnySchema, RecordOf } from './schema.ts'
+import { deleteAll, insertAll, updateAll } from './repo/bulk.ts'
+import { exec, failure, type RepoContext, type TxState } from './repo/context.ts'
+import { runMulti } from './repo/multi.ts'
+import { preload, type Preloaded } from './repo/preload.ts'
+import { all, get, getBy, one } from './repo/read.ts'
+import { createRunner, type LogOption } from './repo/telemetry.ts'
+import { rollback, transaction, type TransactionResult } from './repo/transaction.ts'
+import { insert, remove, update, type InsertOptions, type WriteResult } from './repo/write.ts'
+import { emptyChangeset, isChangeset } from './changeset.ts'
+
+export interface RepoConfig {
+  /** Names the repo in telemetry events (spec: the repo module). Default `repo`. */
+  readonly name?: string
+  /** `postgres://user:password@host:port/database`; wins over the separate fields. */
+  readonly url?: string
+  readonly database?: string
+  readonly hostname?: string
+  readonly port?: number
+  readonly username?: string
+  readonly password?: string
+  /** `pg` pool size (default 10). */
+  readonly poolSize?: number
+  /** PGlite data folder; omitted = in memory. */
+  readonly dataDir?: string
+  /** Forces the backend, or supplies a ready adapter (e.g. one PGlite shared by several repos in tests). */
+  readonly adapter?: 'pg' | 'pglite' | Adapter
+  /** Query telemetry (spec §6.1). */
+  readonly log?: LogOption
+}
+
+type Clauses<S extends AnySchema> = { readonly [K in keyof RecordOf<S>]?: RecordOf<S>[K] | null }
+
+export interface Repo {
+  readonly name: string
+  readonly config: RepoConfig
+  start(): Promise<void>
+  stop(): Promise<void>
+  /** Which backend `start` chose. */
+  readonly backend: 'pg' | 'pglite'
+  all<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R[], DbError>>
+  one<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>>
+  get<S extends AnySchema>(schema: S, id: unknown): Promise<Result<RecordOf<S>, 'not_found'>>
+  getBy<S extends AnySchema>(schema: S, clauses: Clauses<S>): Promise<Result<RecordOf<S>, 'not_found'>>
+  insert<S extends AnySchema>(cs: Changeset<S>, opts?: InsertOptions<S>): Promise<WriteResult<S>>
+  update<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
+  /** A changeset (to carry constraint declarations such as `noAssocConstraint`) or a schema and a record. */
+  delete<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
+  delete<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<WriteResult<S>>
+  insertAll<S extends AnySchema>(schema: S, rows: readonly Partial<RecordOf<S>>[]): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>>
+  updateAll<S extends AnySchema, R>(q: Query<S, R>, set: Partial<RecordOf<S>>): Promise<Result<{ count: number }, DbError>>
+  deleteAll<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<{ count: number }, DbError>>
+  preload<S extends AnySchema, A extends string>(schema: S, records: readonly RecordOf<S>[], assocs: A | readonly A[]): Promise<Result<Preloaded<S, A>[], DbError>>
+  preload<S extends AnySchema, A extends string>(schema: S, record: RecordOf<S>, assocs: A | readonly A[]): Promise<Result<Preloaded<S, A>, DbError>>
+  /** See repo/transaction.ts for the exact commit / rollback rules. */
+  transaction<T>(fn: (repo: Repo) => Promise<T> | T): Promise<TransactionResult<T>>
+  /** Inside `transaction`: roll back and make the transaction return `{ ok: false, error: value }`. */
+  rollback(value: unknown): never
+  multi<C extends Record<string, unknown>, R>(m: Multi<C, R>): Promise<Result<C, MultiFailure<C>>>
+  /** Raw SQL with `$1` parameters. */
+  query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<Result<QueryResult<R>, DbError>>
+}
+
+function backendOf(config: RepoConfig): 'pg' | 'pglite' {
+  if (typeof config.adapter === 'object') return config.adapter.kind
+  return config.adapter ?? (config.url || config.hostname ? 'pg' : 'pglite')
+}
+
+export function defineRepo(config: RepoConfig = {}): Repo {
+  const backend = backendOf(config)
+  let starting: Promise<Adapter> | undefined
+  const ctx: RepoContext = {
+    name: config.name ?? 'repo',
+    adapter: typeof config.adapter === 'object' ? config.adapter : undefined,
+    tx: new AsyncLocalStorage<TxState>(),
+    run: createRunner(config.name ?? 'repo', config.log),
+    start() {
+      starting ??= (async () => {
+        const a =
+          typeof config.adapter === 'object'
+            ? config.adapter
+            : backend === 'pg'
+              ? createPgAdapter(config)
+              : await createPgliteAdapter({ dataDir: config.dataDir })
+        ctx.adapter = a
+        return a
+      })()
+      return starting
+    },
+  }
+
+  const repo: Repo = {
+    name: ctx.name,
+    config,
+    backend,
+    start: async () => void (await ctx.start()),
+    async stop() {
+      const a = ctx.adapter
+      ctx.adapter = undefined
+      starting = undefined
+      if (a) await a.close()
+    },
+    all: (q) => all(ctx, q),
+    one: (q) => one(ctx, q),
+    get: (schema, id) => get(ctx, schema, id),
+    getBy: (schema, clauses) => getBy(ctx, schema, clauses),
+    insert: (cs, opts) => insert(ctx, cs, opts),
+    update: (cs) => update(ctx, cs),
+    delete: ((a: Changeset | AnySchema, record?: Record<string, unknown>) =>
+      remove(ctx, isChangeset(a) ? a : emptyChangeset(a, record as never))) as Repo['delete'],
+    insertAll: (schema, rows) => insertAll(ctx, schema, rows),
+    updateAll: (q, set) => updateAll(ctx, q, set),
+    deleteAll: (q) => deleteAll(ctx, q),
+    preload: (async (schema: AnySchema, records: unknown, assocs: string | readonly string[]) => {
+      const single = !Array.isArray(records)
+      const res = await preload(ctx, schema, (single ? [records] : records) as never, assocs)
+      return res.ok && single ? ok(res.value[0]) : res
+    }) as Repo['preload'],
+    transaction: (fn) => transaction(ctx, () => fn(repo)),
+    rollback: (value) => rollback(ctx, value),
+    multi: (m) => runMulti(ctx, repo, m as never),
+    async query<R extends Row>(sql: string, params: readonly unknown[] = []) {
+      try {
+        return ok((await exec(ctx, sql, [...params], 'db.query')) as QueryResult<R>)
+      } catch (e) {
+        return failure(e)
+      }
+    },
+  }
+  return repo
+}

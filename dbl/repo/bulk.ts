@@ -1,0 +1,75 @@
+/**
+ * Bulk operations (Ecto's insert_all / update_all / delete_all): no changesets, no casting, one
+ * statement. Keys must be schema fields; jsonb values are serialised. `insertAll` fills
+ * `inserted_at` / `updated_at` when the schema has them and a row doesn't.
+ */
+import type { DbError } from '../db_error.ts'
+import type { Query } from '../query.ts'
+import { compileDeleteAll, compileUpdateAll } from '../query_compile.ts'
+import { ok, type Result } from '../result.ts'
+import type { AnySchema, RecordOf } from '../schema.ts'
+import { dumpValue, kx, marker, sqlOf } from '../sql.ts'
+import { exec, failure, type RepoContext } from './context.ts'
+
+function checkKeys(schema: AnySchema, row: object, what: string): void {
+  for (const k of Object.keys(row)) {
+    if (!Object.hasOwn(schema.fieldsByName, k)) throw new Error(`${what}: schema ${schema.table} has no field ${JSON.stringify(k)}`)
+  }
+}
+
+export async function insertAll<S extends AnySchema>(
+  ctx: RepoContext,
+  schema: S,
+  rows: readonly Partial<RecordOf<S>>[],
+): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>> {
+  if (rows.length === 0) return ok({ count: 0, rows: [] })
+  const now = new Date()
+  const stamps = ['inserted_at', 'updated_at'].filter((t) => schema.fieldsByName[t])
+  const fields = new Set<string>(stamps)
+  for (const r of rows) {
+    checkKeys(schema, r, 'insertAll')
+    for (const k of Object.keys(r)) fields.add(k)
+  }
+  const columns = [...fields].sort()
+  const values: unknown[] = []
+  // Row count varies per call, so this shape is compiled each time rather than cached.
+  const data = rows.map((r) => {
+    const src = r as Record<string, unknown>
+    const out: Record<string, unknown> = {}
+    for (const c of columns) {
+      const v = src[c] == null && stamps.includes(c) ? now : src[c]
+      // A field missing from this row takes the column default (knex writes DEFAULT for undefined).
+      if (v === undefined) continue
+      out[c] = marker(values.length)
+      values.push(dumpValue(schema.fieldsByName[c]!, v))
+    }
+    return out
+  })
+  const native = kx(schema.table).insert(data).returning(sqlOf(schema).columns as string[]).toSQL().toNative()
+  const params = native.bindings.map((b) => values[(b as number) - marker(0)])
+  try {
+    const res = await exec(ctx, native.sql, params, `INSERT ${schema.table}`)
+    return ok({ count: res.rowCount, rows: res.rows as RecordOf<S>[] })
+  } catch (e) {
+    return failure(e)
+  }
+}
+
+export async function updateAll<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>, set: Partial<RecordOf<S>>): Promise<Result<{ count: number }, DbError>> {
+  checkKeys(q.schema, set, 'updateAll')
+  const { sql, params } = compileUpdateAll(q, set as Record<string, unknown>)
+  try {
+    return ok({ count: (await exec(ctx, sql, params, `UPDATE ${q.schema.table}`)).rowCount })
+  } catch (e) {
+    return failure(e)
+  }
+}
+
+export async function deleteAll<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<{ count: number }, DbError>> {
+  const { sql, params } = compileDeleteAll(q)
+  try {
+    return ok({ count: (await exec(ctx, sql, params, `DELETE ${q.schema.table}`)).rowCount })
+  } catch (e) {
+    return failure(e)
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * What every repository operation shares: the adapter (created by `start`), the transaction in
+ * progress for the current async call chain, and the query runner (telemetry.ts).
+ *
+ * Transactions use AsyncLocalStorage: inside `repo.transaction(fn)` every repo call made by `fn`,
+ * however deep, runs on the transaction's connection, without passing a handle around.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { Adapter, Connection, QueryResult } from '../adapters/adapter.ts'
+import { isServerError, toDbError, type DbError } from '../db_error.ts'
+import { err, type Err } from '../result.ts'
+import type { Runner } from './telemetry.ts'
+
+export interface TxState {
+  readonly conn: Connection
+  /** Set when a nested transaction rolled back: the outer one can then only roll back too. */
+  tainted: { readonly value: unknown } | undefined
+}
+
+export interface RepoContext {
+  readonly name: string
+  adapter: Adapter | undefined
+  start(): Promise<Adapter>
+  readonly tx: AsyncLocalStorage<TxState>
+  readonly run: Runner
+}
+
+/** Runs one statement on the current transaction's connection, or on the adapter. */
+export async function exec(ctx: RepoContext, sql: string, params: unknown[], label?: string): Promise<QueryResult> {
+  const conn = ctx.tx.getStore()?.conn ?? ctx.adapter ?? (await ctx.start())
+  return ctx.run(conn, sql, params, label)
+}
+
+/**
+ * Errors the server raised because of the statement or its values become `{ ok: false }`; others
+ * (connection lost, a bug) are rethrown, because no caller can handle them as data.
+ */
+export function failure(error: unknown): Err<DbError> {
+  if (isServerError(error)) return err(toDbError(error))
+  throw error
+}

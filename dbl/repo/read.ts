@@ -1,0 +1,79 @@
+/** Reads: `all`, `one`, `get`, `getBy`. */
+import { castersOf, INVALID } from '../cast.ts'
+import type { DbError } from '../db_error.ts'
+import { and, cond, from, limit, where, type Cond, type Query } from '../query.ts'
+import { compileSelect } from '../query_compile.ts'
+import { err, ok, type Result } from '../result.ts'
+import type { AnySchema, RecordOf } from '../schema.ts'
+import { compiled, kx, marker, sqlOf } from '../sql.ts'
+import { exec, failure, type RepoContext } from './context.ts'
+
+export async function all<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<R[], DbError>> {
+  const { sql, params } = compileSelect(q)
+  try {
+    return ok((await exec(ctx, sql, params, `SELECT ${q.schema.table}`)).rows as R[])
+  } catch (e) {
+    return failure(e)
+  }
+}
+
+/** Exactly one row: none is `not_found`, more than one is `multiple_results` (Ecto raises for both). */
+export async function one<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>> {
+  // Two rows are enough to tell one from many (a count query always has one).
+  const res = await all(ctx, q.limit === undefined && !q.count ? limit(q, 2) : q)
+  if (!res.ok) return res
+  if (res.value.length === 0) return err('not_found')
+  if (res.value.length > 1) return err('multiple_results')
+  return ok(res.value[0]!)
+}
+
+// An error here cannot come from the id (it was cast first), so it is infrastructure: reject.
+function unexpected(e: unknown): never {
+  const f = failure(e)
+  throw Object.assign(new Error(`vela.dbl: ${f.error.message}`), { dbError: f.error })
+}
+
+/**
+ * The record with this primary key. The id is cast to the key's type first: one that cannot be
+ * (`'abc'` for an id) matches nothing, so it is `not_found` too, without a query.
+ */
+export async function get<S extends AnySchema>(ctx: RepoContext, schema: S, id: unknown): Promise<Result<RecordOf<S>, 'not_found'>> {
+  const pk = schema.primaryKey
+  const value = id === null || id === undefined ? INVALID : castersOf(schema)[pk]!(id)
+  if (value === INVALID) return err('not_found')
+  const c = compiled(`get ${schema.table}`, () => kx(schema.table).select(sqlOf(schema).columns).where(pk, marker(0)))
+  let rows: unknown[]
+  try {
+    rows = (await exec(ctx, c.sql, [value], `SELECT ${schema.table}`)).rows
+  } catch (e) {
+    unexpected(e)
+  }
+  return rows.length ? ok(rows[0] as RecordOf<S>) : err('not_found')
+}
+
+/** The first record matching every clause (`null` = IS NULL). Values are cast like `get`'s id. */
+export async function getBy<S extends AnySchema>(
+  ctx: RepoContext,
+  schema: S,
+  clauses: { readonly [K in keyof RecordOf<S>]?: RecordOf<S>[K] | null },
+): Promise<Result<RecordOf<S>, 'not_found'>> {
+  const casters = castersOf(schema)
+  const conds: Cond[] = []
+  for (const [field, raw] of Object.entries(clauses)) {
+    const caster = Object.hasOwn(casters, field) ? casters[field] : undefined
+    if (!caster) throw new Error(`schema ${schema.table} has no field ${JSON.stringify(field)}`)
+    if (raw === undefined) throw new Error(`getBy { ${field}: undefined }: a value is missing (use null for IS NULL)`)
+    const value = raw === null ? null : caster(raw)
+    if (value === INVALID) return err('not_found')
+    // Always equality (a list value is an array column's value here, not IN).
+    conds.push(value === null ? cond(field, 'is null') : cond(field, '=', value))
+  }
+  const { sql, params } = compileSelect(limit(where(from(schema), and(...conds) as never), 1))
+  let rows: unknown[]
+  try {
+    rows = (await exec(ctx, sql, params, `SELECT ${schema.table}`)).rows
+  } catch (e) {
+    unexpected(e)
+  }
+  return rows.length ? ok(rows[0] as RecordOf<S>) : err('not_found')
+}

@@ -1,0 +1,80 @@
+/**
+ * Query telemetry (spec §6.1) and tracing. The runner is chosen once, when the repo is defined:
+ * with `log` off the path to the driver is the driver call plus one check for a registered
+ * OpenTelemetry SDK. No clock is read unless someone listens.
+ */
+import { ProxyTracerProvider, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api'
+import type { Connection, QueryResult } from '../adapters/adapter.ts'
+
+/** The event a `log` function receives for every query: exactly these keys. */
+export interface QueryEvent {
+  readonly query: string
+  readonly params: readonly unknown[]
+  readonly result: 'ok' | 'error'
+  readonly numRows: number
+  readonly durationUs: number
+  readonly repo: string
+}
+
+/** `true`: one `console.info` line per query; a function: receives each event; `false`/absent: nothing. */
+export type LogOption = boolean | ((event: QueryEvent) => void)
+
+/** `label` names the span (`SELECT products`); raw queries use `db.query`. */
+export type Runner = (conn: Connection, sql: string, params: unknown[], label?: string) => Promise<QueryResult>
+
+// What an unset global tracer provider delegates to; anything else means an SDK is registered.
+const noopProvider = new ProxyTracerProvider().getDelegate()
+let tracer: Tracer | undefined
+
+function tracingOn(): boolean {
+  const provider = trace.getTracerProvider()
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== noopProvider
+}
+
+async function traced(conn: Connection, sql: string, params: unknown[], label: string | undefined): Promise<QueryResult> {
+  tracer ??= trace.getTracer('vela.dbl')
+  // startActiveSpan is not needed: a query has no children, and the parent comes from the active context.
+  const span = tracer.startSpan(label ?? 'db.query', {
+    kind: SpanKind.CLIENT,
+    attributes: { 'db.system': 'postgresql', 'db.statement': sql },
+  })
+  try {
+    const res = await conn.query(sql, params)
+    span.setAttribute('db.response.returned_rows', res.rowCount)
+    return res
+  } catch (error) {
+    span.recordException(error as Error)
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message })
+    throw error
+  } finally {
+    span.end()
+  }
+}
+
+function logLine(e: QueryEvent): void {
+  console.info(`[${e.repo}] ${e.result === 'ok' ? 'OK' : 'ERROR'} ${e.durationUs}µs ${e.numRows} row(s): ${e.query} ${JSON.stringify(e.params)}`)
+}
+
+export function createRunner(repo: string, log: LogOption | undefined): Runner {
+  const emit = log === true ? logLine : typeof log === 'function' ? log : undefined
+  if (!emit) {
+    return (conn, sql, params, label) => (tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params))
+  }
+  return async (conn, sql, params, label) => {
+    const start = performance.now()
+    let result: 'ok' | 'error' = 'error'
+    let numRows = 0
+    try {
+      const res = await (tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params))
+      result = 'ok'
+      numRows = res.rowCount
+      return res
+    } finally {
+      const durationUs = Math.round((performance.now() - start) * 1000)
+      // A failing log handler must not turn a successful query into a failure.
+      try {
+        emit({ query: sql, params, result, numRows, durationUs, repo })
+      } catch {}
+    }
+  }
+}

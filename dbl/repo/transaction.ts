@@ -1,0 +1,60 @@
+/**
+ * `repo.transaction(fn)`. Everything `fn` does through the repo runs in one transaction (the
+ * connection travels in AsyncLocalStorage, see context.ts). It rolls back when:
+ * - `fn` calls `repo.rollback(value)`: the result is `{ ok: false, error: value }`;
+ * - `fn` returns a failed result (`{ ok: false, error }`): that result is returned as is;
+ * - `fn` throws: the error is rethrown after the rollback.
+ * Otherwise it commits: a result returned by `fn` is passed through, any other value `v` becomes
+ * `{ ok: true, value: v }`. A nested call reuses the outer transaction; if the nested one rolls
+ * back, the outer one can no longer commit and returns the nested failure (Ecto's behaviour).
+ */
+import { err, isResult, ok, type Err, type Ok, type Result } from '../result.ts'
+import type { RepoContext, TxState } from './context.ts'
+
+/** The result of a transaction whose function returns `T`. */
+export type TransactionResult<T> = (T extends Result<infer V, infer E> ? Ok<V> | Err<E> : Ok<T>) | Err<unknown>
+
+class Rollback {
+  constructor(readonly value: unknown) {}
+}
+
+export function rollback(ctx: RepoContext, value: unknown): never {
+  if (!ctx.tx.getStore()) throw new Error('repo.rollback() called outside a transaction')
+  throw new Rollback(value)
+}
+
+function asResult(value: unknown): Result<unknown, unknown> {
+  return isResult(value) ? value : ok(value)
+}
+
+export async function transaction<T>(ctx: RepoContext, fn: () => Promise<T> | T): Promise<TransactionResult<T>> {
+  const outer = ctx.tx.getStore()
+  if (outer) return nested(outer, fn) as Promise<TransactionResult<T>>
+  const adapter = ctx.adapter ?? (await ctx.start())
+  try {
+    const value = await adapter.transaction(async (conn) => {
+      const state: TxState = { conn, tainted: undefined }
+      const v = await ctx.tx.run(state, fn)
+      // Throwing makes the adapter roll back; the catch below turns it back into a result.
+      if (state.tainted) throw new Rollback(state.tainted.value)
+      if (isResult(v) && !v.ok) throw new Rollback(v.error)
+      return v
+    })
+    return asResult(value) as TransactionResult<T>
+  } catch (e) {
+    if (e instanceof Rollback) return err(e.value) as TransactionResult<T>
+    throw e
+  }
+}
+
+async function nested(state: TxState, fn: () => Promise<unknown> | unknown): Promise<Result<unknown, unknown>> {
+  try {
+    const v = await fn()
+    if (isResult(v) && !v.ok) state.tainted ??= { value: v.error }
+    return asResult(v)
+  } catch (e) {
+    state.tainted ??= { value: e instanceof Rollback ? e.value : e }
+    if (e instanceof Rollback) return err(e.value)
+    throw e
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * `insert`, `update` and `delete` of changesets. Before any SQL: an invalid changeset comes straight
+ * back; `string` values longer than their VARCHAR size become field errors. A violated declared
+ * constraint comes back as a field error (constraints.ts). Association changes make the write one
+ * transaction: the parent first, then each child with the parent's key as its foreign key.
+ */
+import { resolveAssoc } from '../assoc.ts'
+import { addError, putChange, varcharError, type Action, type Changeset, type FieldOf } from '../changeset.ts'
+import { constraintError } from '../constraints.ts'
+import { isServerError, toDbError, type DbError } from '../db_error.ts'
+import { err, ok, type Result } from '../result.ts'
+import type { AnySchema, RecordOf } from '../schema.ts'
+import { compiled, dumpValue, kx, marker, paramsFor, sqlOf } from '../sql.ts'
+import { exec, type RepoContext } from './context.ts'
+import { transaction } from './transaction.ts'
+
+export type WriteResult<S extends AnySchema> = Result<RecordOf<S>, Changeset<S> | DbError>
+
+export interface InsertOptions<S extends AnySchema> {
+  /** Upsert: on a conflict over `target`, update the `replace` fields from the new row. */
+  readonly onConflict?: { readonly target: readonly FieldOf<S>[]; readonly replace: readonly FieldOf<S>[] }
+}
+
+function withAction<S extends AnySchema>(cs: Changeset<S>, action: Action): Changeset<S> {
+  return cs.action === action ? cs : { ...cs, action }
+}
+
+/** VARCHAR sizes, checked again here because `change`/`putChange` bypass `cast`. */
+function sizeErrors<S extends AnySchema>(cs: Changeset<S>): Changeset<S> {
+  let out = cs
+  for (const [name, value] of Object.entries(cs.changes)) {
+    const f = cs.schema.fieldsByName[name]!
+    if (f.type !== 'string' || typeof value !== 'string') continue
+    const e = varcharError(name, value, f.size ?? 255)
+    if (e && !out.errors.some((x) => x.field === name && x.message === e.message)) out = addError(out, name, e.message, e.meta)
+  }
+  return out
+}
+
+function hasChildren(cs: Changeset): boolean {
+  return Object.values(cs.assocChanges).some((list) => list.length > 0)
+}
+
+/** Maps a driver error to a result: a declared constraint gives the changeset, others a DbError; infrastructure errors rethrow. */
+function writeFailure<S extends AnySchema>(cs: Changeset<S>, e: unknown): Result<never, Changeset<S> | DbError> {
+  if (!isServerError(e)) throw e
+  const dbError = toDbError(e)
+  return err(constraintError(cs, dbError) ?? dbError)
+}
+
+async function insertRow(ctx: RepoContext, schema: AnySchema, row: Record<string, unknown>, opts: InsertOptions<AnySchema>): Promise<RecordOf<AnySchema>> {
+  const fields = Object.keys(row).sort()
+  const conflict = opts.onConflict
+  const key = `insert ${schema.table} ${fields.join(',')}${conflict ? ` on ${conflict.target.join(',')} set ${conflict.replace.join(',')}` : ''}`
+  const c = compiled(key, () => {
+    const data: Record<string, number> = {}
+    fields.forEach((f, i) => (data[f] = marker(i)))
+    const q = kx(schema.table).insert(data).returning(sqlOf(schema).columns as string[])
+    return conflict ? q.onConflict(conflict.target as string[]).merge(conflict.replace as string[]) : q
+  })
+  const values = fields.map((f) => dumpValue(schema.fieldsByName[f]!, row[f]))
+  const res = await exec(ctx, c.sql, paramsFor(c, values), `INSERT ${schema.table}`)
+  return res.rows[0] as RecordOf<AnySchema>
+}
+
+export async function insert<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>, opts: InsertOptions<S> = {}): Promise<WriteResult<S>> {
+  const cs = sizeErrors(withAction(input, 'insert'))
+  if (!cs.valid || cs.errors.length) return err(cs)
+  if (hasChildren(cs)) return inTransaction(ctx, cs, () => insertWithChildren(ctx, cs, opts))
+  return insertOne(ctx, cs, opts)
+}
+
+async function insertOne<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, opts: InsertOptions<S>): Promise<WriteResult<S>> {
+  const schema = cs.schema
+  const row: Record<string, unknown> = {}
+  const merged = { ...cs.data, ...cs.changes } as Record<string, unknown>
+  for (const f of schema.fields) {
+    const v = merged[f.name]
+    if (v !== undefined && !(f.primaryKey && v === null)) row[f.name] = v
+  }
+  const now = new Date()
+  for (const t of ['inserted_at', 'updated_at']) if (schema.fieldsByName[t] && row[t] == null) row[t] = now
+  try {
+    return ok((await insertRow(ctx, schema, row, opts)) as RecordOf<S>)
+  } catch (e) {
+    return writeFailure(cs, e)
+  }
+}
+
+async function inTransaction<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, fn: () => Promise<WriteResult<S>>): Promise<WriteResult<S>> {
+  const res = await transaction(ctx, fn)
+  return res as WriteResult<S>
+}
+
+async function insertWithChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, opts: InsertOptions<S>): Promise<WriteResult<S>> {
+  const parent = await insertOne(ctx, cs, opts)
+  if (!parent.ok) return parent
+  return saveChildren(ctx, cs, parent.value)
+}
+
+/** Inserts or updates each child with the parent's key; the first failure returns the parent changeset carrying it. */
+async function saveChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, parent: RecordOf<S>): Promise<WriteResult<S>> {
+  const out: Record<string, unknown> = { ...parent }
+  for (const [name, children] of Object.entries(cs.assocChanges)) {
+    const assoc = resolveAssoc(cs.schema, name)
+    const key = (parent as Record<string, unknown>)[cs.schema.primaryKey]
+    const saved: unknown[] = []
+    for (let i = 0; i < children.length; i++) {
+      const child = putChange(children[i]!, assoc.foreignKey as never, key as never)
+      const res = child.action === 'update' ? await update(ctx, child) : await insert(ctx, child)
+      if (!res.ok) {
+        if (!isChangesetError(res.error)) return res as WriteResult<S>
+        const list = [...children]
+        list[i] = res.error
+        return err({ ...cs, assocChanges: { ...cs.assocChanges, [name]: list }, valid: false })
+      }
+      saved.push(res.value)
+    }
+    out[name] = assoc.kind === 'hasOne' ? (saved[0] ?? null) : saved
+  }
+  return ok(out as RecordOf<S>)
+}
+
+function isChangesetError(e: unknown): e is Changeset {
+  return typeof e === 'object' && e !== null && (e as { kind?: unknown }).kind === 'vela.changeset'
+}
+
+function stale<S extends AnySchema>(cs: Changeset<S>): Result<never, Changeset<S>> {
+  // Ecto's stale_error_field: the row to update or delete is gone.
+  return err(addError(cs, cs.schema.primaryKey, 'is stale', { stale: true }))
+}
+
+/** UPDATE of the changed fields by primary key (plus `updated_at`); no changes = no query. */
+export async function update<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>): Promise<WriteResult<S>> {
+  const cs = sizeErrors(withAction(input, 'update'))
+  if (!cs.valid || cs.errors.length) return err(cs)
+  const schema = cs.schema
+  const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
+  if (id === undefined || id === null) throw new Error(`update: the changeset's data has no ${schema.primaryKey}; insert it instead`)
+  const changes: Record<string, unknown> = { ...cs.changes }
+  const fields = Object.keys(changes)
+  if (fields.length === 0 && !hasChildren(cs)) return ok({ ...cs.data } as RecordOf<S>)
+  if (hasChildren(cs)) {
+    return inTransaction(ctx, cs, async () => {
+      const parent = await update(ctx, { ...cs, assocChanges: {} })
+      return parent.ok ? saveChildren(ctx, cs, parent.value) : (parent as WriteResult<S>)
+    })
+  }
+  if (schema.fieldsByName.updated_at && !('updated_at' in changes)) changes.updated_at = new Date()
+  const set = Object.keys(changes).sort()
+  const c = compiled(`update ${schema.table} ${set.join(',')}`, () => {
+    const data: Record<string, number> = {}
+    set.forEach((f, i) => (data[f] = marker(i)))
+    return kx(schema.table).update(data).where(schema.primaryKey, marker(set.length)).returning(sqlOf(schema).columns as string[])
+  })
+  const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
+  values.push(id)
+  try {
+    const res = await exec(ctx, c.sql, paramsFor(c, values), `UPDATE ${schema.table}`)
+    return res.rows.length ? ok(res.rows[0] as RecordOf<S>) : stale(cs)
+  } catch (e) {
+    return writeFailure(cs, e)
+  }
+}
+
+/** DELETE by primary key; the value is the deleted row. A violated declared constraint (noAssocConstraint) is a field error. */
+export async function remove<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>): Promise<WriteResult<S>> {
+  const cs = withAction(input, 'delete')
+  if (!cs.valid) return err(cs)
+  const schema = cs.schema
+  const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
+  if (id === undefined || id === null) throw new Error(`delete: the record has no ${schema.primaryKey}`)
+  const c = compiled(`delete ${schema.table}`, () => kx(schema.table).where(schema.primaryKey, marker(0)).del().returning(sqlOf(schema).columns as string[]))
+  try {
+    const res = await exec(ctx, c.sql, [id], `DELETE ${schema.table}`)
+    return res.rows.length ? ok(res.rows[0] as RecordOf<S>) : stale(cs)
+  } catch (e) {
+    return writeFailure(cs, e)
+  }
+}

@@ -1,0 +1,80 @@
+import { trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { defineRepo } from '../../repo.ts'
+import type { QueryEvent } from '../../repo/telemetry.ts'
+import type { SuiteContext } from '../repo-cases.ts'
+import { Product } from '../schemas.ts'
+import { productCs } from './read_write.ts'
+
+interface Recorded {
+  name: string
+  attributes: Record<string, unknown>
+  status?: number
+  ended: boolean
+}
+
+/** A minimal tracer provider, enough to see what the repo would hand to an OpenTelemetry SDK. */
+function recordingProvider(spans: Recorded[]): TracerProvider {
+  const tracer = {
+    startSpan(name: string, opts?: { attributes?: Record<string, unknown> }) {
+      const rec: Recorded = { name, attributes: { ...opts?.attributes }, ended: false }
+      spans.push(rec)
+      const span = {
+        setAttribute: (k: string, v: unknown) => ((rec.attributes[k] = v), span),
+        setStatus: (s: { code: number }) => ((rec.status = s.code), span),
+        recordException: () => {},
+        end: () => void (rec.ended = true),
+      }
+      return span as unknown as Span
+    },
+  } as unknown as Tracer
+  return { getTracer: () => tracer }
+}
+
+export function telemetryCases(t: SuiteContext): void {
+  describe('query telemetry', () => {
+    afterEach(() => {
+      trace.disable()
+      vi.restoreAllMocks()
+    })
+
+    it('a log function receives exactly the spec keys for each query, ok or error', async () => {
+      const events: QueryEvent[] = []
+      const repo = defineRepo({ adapter: t.adapter, name: 'Shop.Repo', log: (e) => events.push(e) })
+      await repo.insert(productCs({ name: 'Tea', price: 1 }))
+      await repo.get(Product, 1)
+      await repo.query('select nope')
+      expect(events).toHaveLength(3)
+      for (const e of events) expect(Object.keys(e).sort()).toEqual(['durationUs', 'numRows', 'params', 'query', 'repo', 'result'])
+      expect(events[0]).toMatchObject({ query: expect.stringMatching(/^insert into "products"/), result: 'ok', numRows: 1, repo: 'Shop.Repo' })
+      expect(events[1]).toMatchObject({ params: [1], result: 'ok', numRows: 1 })
+      expect(events[2]).toMatchObject({ query: 'select nope', params: [], result: 'error', numRows: 0 })
+      for (const e of events) expect(Number.isInteger(e.durationUs) && e.durationUs >= 0).toBe(true)
+    })
+
+    it('log: true writes one info line per query; a throwing handler does not fail the query', async () => {
+      const info = vi.spyOn(console, 'info').mockImplementation(() => {})
+      const repo = defineRepo({ adapter: t.adapter, name: 'R', log: true })
+      await repo.get(Product, 1)
+      expect(info).toHaveBeenCalledTimes(1)
+      expect(String(info.mock.calls[0]![0])).toMatch(/^\[R\] OK \d+µs 0 row\(s\): select .* from "products" where "id" = \$1 \[1\]$/)
+      const throwing = defineRepo({ adapter: t.adapter, log: () => { throw new Error('handler bug') } })
+      expect(await throwing.get(Product, 1)).toEqual({ ok: false, error: 'not_found' })
+    })
+
+    it('with an OpenTelemetry provider registered, each query is a span named after verb and table', async () => {
+      const spans: Recorded[] = []
+      expect(trace.setGlobalTracerProvider(recordingProvider(spans))).toBe(true)
+      await t.repo.insert(productCs({ name: 'Tea', price: 1 }))
+      await t.repo.get(Product, 1)
+      await t.repo.query('select nope')
+      expect(spans.map((s) => s.name)).toEqual(['INSERT products', 'SELECT products', 'db.query'])
+      expect(spans[1]!.attributes).toMatchObject({ 'db.system': 'postgresql', 'db.statement': expect.stringMatching(/^select /) })
+      expect(spans[2]!.status).toBe(2)
+      expect(spans.every((s) => s.ended)).toBe(true)
+      trace.disable()
+      await t.repo.get(Product, 1)
+      expect(spans).toHaveLength(3)
+    })
+  })
+}

@@ -1,0 +1,45 @@
+/**
+ * The repository case suite, run once per backend (pglite.test.ts, postgres.test.ts): the same
+ * cases against embedded PGlite and a PostgreSQL server. `open` gives a fresh, empty database.
+ */
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+import type { Adapter } from '../adapters/adapter.ts'
+import { defineRepo, type Repo } from '../repo.ts'
+import { assocCases } from './cases/assoc.ts'
+import { badInputCases } from './cases/bad_input.ts'
+import { constraintCases } from './cases/constraints.ts'
+import { readWriteCases } from './cases/read_write.ts'
+import { telemetryCases } from './cases/telemetry.ts'
+import { transactionCases } from './cases/transactions.ts'
+import { ddl, tables } from './schemas.ts'
+
+export interface SuiteContext {
+  adapter: Adapter
+  repo: Repo
+  /** Rows in a table, read straight through the adapter (not through the code under test). */
+  count(table: string): Promise<number>
+}
+
+export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
+  const t = {} as SuiteContext
+  let close: () => Promise<void> = async () => {}
+  beforeAll(async () => {
+    const opened = await open()
+    close = opened.close
+    t.adapter = opened.adapter
+    for (const statement of ddl) await t.adapter.query(statement)
+    t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
+    t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
+  })
+  beforeEach(async () => {
+    await t.adapter.query(`truncate ${tables.join(', ')} restart identity cascade`)
+  })
+  afterAll(() => close())
+
+  readWriteCases(t)
+  constraintCases(t)
+  transactionCases(t)
+  assocCases(t)
+  badInputCases(t)
+  telemetryCases(t)
+}
