@@ -1,0 +1,129 @@
+/**
+ * Load generation and server processes for the benchmarks: every measurement is a fresh server
+ * process, driven by wrk (or autocannon when wrk is not installed) on loopback.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface LoadTarget {
+  name: string
+  method: 'GET' | 'POST'
+  path: string
+  headers?: Record<string, string>
+  body?: string
+  /** The status every response must have, checked before and during the load. */
+  expectStatus: number
+}
+
+export interface LoadResult {
+  rps: number
+  /** Responses with another status than expected (wrk counts non-2xx/3xx). */
+  errors: number
+}
+
+export const hasWrk = spawnSync('wrk', ['--version']).error === undefined
+
+const tmp = mkdtempSync(join(tmpdir(), 'vela-bench-'))
+
+function luaFor(t: LoadTarget): string | undefined {
+  if (t.method === 'GET' && !t.headers) return undefined
+  const file = join(tmp, `${t.name.replace(/\W+/g, '_')}.lua`)
+  const lines = [`wrk.method = ${JSON.stringify(t.method)}`]
+  if (t.body !== undefined) lines.push(`wrk.body = ${JSON.stringify(t.body)}`)
+  for (const [k, v] of Object.entries(t.headers ?? {})) lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+  writeFileSync(file, lines.join('\n') + '\n')
+  return file
+}
+
+export async function runLoad(port: number, t: LoadTarget, seconds: number, connections = 50): Promise<LoadResult> {
+  const url = `http://127.0.0.1:${port}${t.path}`
+  if (hasWrk) {
+    const lua = luaFor(t)
+    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, ...(lua ? ['-s', lua] : []), url]
+    const out = await run('wrk', args)
+    const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN)
+    const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
+    return { rps, errors }
+  }
+  const args = ['autocannon', '-j', '-c', String(connections), '-d', String(seconds), '-m', t.method]
+  for (const [k, v] of Object.entries(t.headers ?? {})) args.push('-H', `${k}=${v}`)
+  if (t.body !== undefined) args.push('-b', t.body)
+  const res = JSON.parse(await run('npx', [...args, url])) as { requests: { average: number }; non2xx: number }
+  return { rps: res.requests.average, errors: res.non2xx }
+}
+
+function run(cmd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    p.stdout.on('data', (d) => (out += d))
+    p.on('error', reject)
+    p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} exited ${code}`))))
+  })
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+async function waitForPort(port: number, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before listening`)
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1')
+      s.once('connect', () => (s.destroy(), resolve(true)))
+      s.once('error', () => resolve(false))
+    })
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`server did not listen on ${port} within ${timeoutMs} ms`)
+}
+
+export interface ServerProcess {
+  port: number
+  stop(): Promise<void>
+}
+
+/** Starts `file` (TypeScript, through tsx) as a fresh process with PORT set. */
+export async function startServer(file: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    env: { ...process.env, ...env, PORT: String(port), NODE_ENV: 'production', VELA_ENV: 'prod' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  await waitForPort(port, child)
+  return {
+    port,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGKILL')
+      }),
+  }
+}
+
+/** Sends one request and checks its status, so a broken server cannot post a fast number. */
+export async function check(port: number, t: LoadTarget): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}${t.path}`, { method: t.method, headers: t.headers, body: t.body })
+  await res.arrayBuffer()
+  if (res.status !== t.expectStatus) throw new Error(`${t.name}: expected ${t.expectStatus}, got ${res.status}`)
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}

@@ -1,0 +1,67 @@
+/**
+ * Runtime benchmark: bare node:http, bare h3, Fastify and Vela serving the same three routes.
+ * Rounds are interleaved (every server once per round, each a fresh process) and the medians are
+ * compared, so drift of the machine during the run hits every server alike.
+ *
+ *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50)
+ */
+import { fileURLToPath } from 'node:url'
+import type { LoadTarget } from './load.ts'
+import { check, hasWrk, median, runLoad, startServer } from './load.ts'
+import { TOKEN } from './servers/fixtures.ts'
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const seconds = Number(process.env.BENCH_SECONDS ?? 3)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+
+const servers = ['node', 'h3', 'fastify', 'vela'] as const
+const targets: LoadTarget[] = [
+  { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
+  { name: 'GET /api/products/:id', method: 'GET', path: '/api/products/42', expectStatus: 200 },
+  {
+    name: 'POST /api/products (JSON)',
+    method: 'POST',
+    path: '/api/products',
+    headers: { 'content-type': 'application/json', authorization: TOKEN },
+    body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }),
+    expectStatus: 201,
+  },
+]
+
+export async function benchRuntime(): Promise<void> {
+  console.log(`runtime: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
+  const results: Record<string, Record<string, number[]>> = {}
+  for (let r = 0; r < rounds; r++) {
+    for (const server of servers) {
+      const proc = await startServer(fileURLToPath(new URL(`./servers/${server}.ts`, import.meta.url)))
+      try {
+        for (const t of targets) {
+          await check(proc.port, t)
+          await runLoad(proc.port, t, 1, connections) // warm-up (JIT)
+          const res = await runLoad(proc.port, t, seconds, connections)
+          if (res.errors > 0) throw new Error(`${server} ${t.name}: ${res.errors} responses with an unexpected status`)
+          ;((results[t.name] ??= {})[server] ??= []).push(res.rps)
+        }
+      } finally {
+        await proc.stop()
+      }
+    }
+    process.stdout.write(`  round ${r + 1}/${rounds} done\n`)
+  }
+  const rows = targets.map((t) => {
+    const m = Object.fromEntries(servers.map((s) => [s, median(results[t.name]![s]!)]))
+    return {
+      route: t.name,
+      'node req/s': Math.round(m.node!),
+      'h3 req/s': Math.round(m.h3!),
+      'fastify req/s': Math.round(m.fastify!),
+      'vela req/s': Math.round(m.vela!),
+      'vela/h3': +(m.vela! / m.h3!).toFixed(3),
+      'vela/fastify': +(m.vela! / m.fastify!).toFixed(3),
+      'h3/node': +(m.h3! / m.node!).toFixed(3),
+    }
+  })
+  console.table(rows)
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchRuntime()

@@ -1,0 +1,22 @@
+/** Fastify with the same three routes: a second baseline. */
+import Fastify from 'fastify'
+import { TOKEN, products } from './fixtures.ts'
+
+let nextId = 1000
+const app = Fastify({ logger: false })
+app.get('/heartbeat', async (_req, reply) => reply.code(200).send())
+app.get<{ Params: { id: string } }>('/api/products/:id', async (req, reply) => {
+  const p = products.get(Number(req.params.id))
+  if (!p) return reply.code(404).send({ error: 'not found' })
+  return p
+})
+app.post<{ Body: { name: string; price: number } }>(
+  '/api/products',
+  {
+    onRequest: async (req, reply) => {
+      if (req.headers.authorization !== TOKEN) await reply.code(401).send({ error: 'unauthorized' })
+    },
+  },
+  async (req, reply) => reply.code(201).send({ id: nextId++, name: req.body.name, price: req.body.price, description: null }),
+)
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })

@@ -1,0 +1,161 @@
+/**
+ * `createApp(config)`: compiles the routes once and returns the app's `fetch`. The lifecycle of a
+ * request, in order (README "Request lifecycle"):
+ *
+ *   stream handlers → URL checks (400 malformed, 414 too long) → routing (404 / 405 + allow)
+ *   → the route's pipeline (server/pipeline/run.ts) → response
+ */
+import { H3Event } from 'h3'
+import type { ViewReply } from '../replies.ts'
+import type { RouteInfo, VelaRequest } from '../request.ts'
+import { VelaRequest as Request_ } from '../request.ts'
+import { httpError } from '../errors/http-error.ts'
+import { errorPage } from '../errors/error-page.ts'
+import { statusPage } from '../pipeline/failure.ts'
+import type { PipelineContext, RouteRunner } from '../pipeline/run.ts'
+import { createRouteRunner } from '../pipeline/run.ts'
+import type { CompiledGroup, CompiledRoute, RouteTable } from '../router/compile.ts'
+import { compileRoutes } from '../router/compile.ts'
+import { buildMatcher } from '../router/dispatch.ts'
+import type { Handler, StaticRouteHandler } from '../router/types.ts'
+import type { AppConfig, ResolvedConfig } from './config.ts'
+import { resolveConfig } from './config.ts'
+import type { FetchHandler } from './stream-handlers.ts'
+import { composeStreamHandlers } from './stream-handlers.ts'
+
+export interface VelaApp {
+  readonly config: ResolvedConfig
+  /** The compiled route table: for listings, the audit and OpenAPI. */
+  readonly routeTable: RouteTable
+  /** Answers one request: the whole lifecycle, no socket needed. */
+  readonly fetch: FetchHandler
+  /** Runs the app's `start` hook. */
+  start(): Promise<void>
+  /** Runs the app's `stop` hook (close pools, flush telemetry). */
+  stop(): Promise<void>
+}
+
+export interface CreateAppOptions {
+  env?: NodeJS.ProcessEnv
+  /** Renders `view(...)` replies; set by the views module. */
+  renderView?: (reply: ViewReply, req: VelaRequest) => Promise<string>
+  log?: (message: string, error: unknown) => void
+}
+
+interface Target {
+  readonly route: CompiledRoute
+  readonly run: RouteRunner
+  preflight?: RouteRunner
+}
+
+const kMalformedURL = Symbol.for('h3.internal.event.malformed')
+const NO_BINDINGS: Record<string, string> = Object.freeze({}) as Record<string, string>
+
+export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
+  const config = resolveConfig(appConfig, opts.env)
+  const table = compileRoutes({
+    routes: appConfig.routes,
+    controllers: appConfig.controllers,
+    globalPlugins: config.plugins,
+    environment: config.environment,
+  })
+  const ctx: PipelineContext = {
+    app: config.bootstrapApplication,
+    environment: config.environment,
+    bodyLimit: config.server.bodyLimit,
+    jsonLib: config.jsonLib,
+    useStacktrace: config.useStacktrace,
+    renderView: opts.renderView,
+    log: opts.log ?? ((message, error) => console.error(`[vela] ${message}:`, error)),
+  }
+  const handlerOf = (route: CompiledRoute): Handler => {
+    if (route.kind === 'static') return (route.handler as StaticRouteHandler).handle
+    if (route.kind === 'ws') return () => { throw httpError(426, 'Upgrade Required: this route speaks WebSocket', { upgrade: 'websocket' }) }
+    return route.handler as Handler
+  }
+  const match = buildMatcher<Target>(table.routes, (route) => ({ route, run: createRouteRunner(route, handlerOf(route), ctx) }), config.dispatchBackend)
+  const maxUrl = config.server.maxUrlLength
+
+  // Groups that define status routes, longest prefix first: an unrouted request gets the page of
+  // the most specific group whose prefix it falls under.
+  const statusGroups = table.groups.filter((g) => g.statusRoutes.size > 0).sort((a, b) => b.prefix.length - a.prefix.length)
+  const groupFor = (path: string, status: number): CompiledGroup | undefined =>
+    statusGroups.find((g) => g.statusRoutes.has(status) && (g.prefix === '' || path === g.prefix || path.startsWith(g.prefix.endsWith('/') ? g.prefix : `${g.prefix}/`)))
+
+  const unrouted = (event: H3Event, status: number, message?: string, headers?: Record<string, string>): Promise<Response> => {
+    const path = event.url.pathname
+    const group = groupFor(path, status)
+    const custom = group?.statusRoutes.get(status)
+    const info: RouteInfo = { path, prefix: group?.prefix ?? '', controller: custom?.identity.controller ?? 'vela', action: custom?.identity.action ?? String(status) }
+    const req = new Request_(event, info, NO_BINDINGS, undefined, ctx.bodyLimit)
+    return statusPage(ctx, status, req, group, message, undefined, headers)
+  }
+
+  const route: FetchHandler = (request) => {
+    const event = new H3Event(request)
+    const url = event.url
+    if ((event as unknown as Record<symbol, boolean>)[kMalformedURL]) {
+      return Promise.resolve(errorPage(ctx, request.headers.get('accept'), 400, 'Bad Request: invalid percent-encoding in the URL path'))
+    }
+    const path = url.pathname
+    if (path.length + url.search.length > maxUrl) {
+      return Promise.resolve(errorPage(ctx, request.headers.get('accept'), 414, `URI Too Long: the request target exceeds ${maxUrl} bytes`))
+    }
+    const found = match(path)
+    if (!found) return unrouted(event, 404)
+    const method = request.method
+    let target = found.data.byMethod[method]
+    let run = target?.run
+    if (!target) {
+      const allow = found.data.allow
+      if (method !== 'OPTIONS') return unrouted(event, 405, undefined, { allow })
+      // A CORS preflight goes through the group's plugins even when the route lists no OPTIONS.
+      target = found.data.first
+      run = target.preflight ??= createRouteRunner(
+        { ...target.route, group: { ...target.route.group, security: false } },
+        () => { throw httpError(405, undefined, { allow }) },
+        ctx,
+      )
+    }
+    let bindings = NO_BINDINGS
+    let pathInfo: string | undefined
+    const params = found.params
+    if (params) {
+      try {
+        bindings = {}
+        for (const k in params) {
+          const raw = params[k]!
+          const value = raw.includes('%') ? decodeURIComponent(raw) : raw
+          if (k === '_') pathInfo = value
+          else if (k !== '0') bindings[k] = value
+        }
+      } catch {
+        return Promise.resolve(errorPage(ctx, request.headers.get('accept'), 400, 'Bad Request: invalid percent-encoding in the URL path'))
+      }
+    }
+    if (found.data.wildcard && pathInfo === undefined) pathInfo = ''
+    return run!(event, bindings, pathInfo)
+  }
+
+  // The route pipelines catch their own errors; this guards the routing step itself.
+  const dispatch: FetchHandler = (request) => {
+    try {
+      return route(request)
+    } catch (err) {
+      ctx.log(`500 on ${request.method} ${request.url} before routing`, err)
+      return Promise.resolve(errorPage(ctx, request.headers.get('accept'), 500, undefined, err))
+    }
+  }
+
+  return {
+    config,
+    routeTable: table,
+    fetch: composeStreamHandlers(config, dispatch),
+    async start() {
+      await appConfig.start?.({ config })
+    },
+    async stop() {
+      await appConfig.stop?.()
+    },
+  }
+}

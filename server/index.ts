@@ -1,0 +1,37 @@
+/**
+ * `vela`: the runtime. Everything an application imports to define routes, handlers, plugins and
+ * the app itself.
+ */
+export { defineApp, resolveConfig } from './app/config.ts'
+export type { AppConfig, JsonLib, MetricsEvent, ResolvedConfig, ServerConfig } from './app/config.ts'
+export { createApp } from './app/create-app.ts'
+export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
+export { defineStreamHandler } from './app/stream-handlers.ts'
+export type { FetchHandler, StreamHandler } from './app/stream-handlers.ts'
+export { listen } from './listen.ts'
+export type { Listener, ListenOptions } from './listen.ts'
+export { json, status, redirect, view, sendfile, isReply } from './replies.ts'
+export type { Reply, JsonReply, StatusReply, RedirectReply, ViewReply, FileReply, ViewOptions } from './replies.ts'
+export { httpError, HttpError, isHttpError } from './errors/http-error.ts'
+export { VelaRequest } from './request.ts'
+export type { RouteInfo, QueryValue } from './request.ts'
+export { defineRoutes } from './router/types.ts'
+export type {
+  Handler,
+  HandlerIdentity,
+  HandlerResult,
+  Route,
+  RouteGroup,
+  RouteMethod,
+  RouteOptions,
+  RouteSource,
+  SecurityCallback,
+  SecurityResult,
+  StatusRoute,
+} from './router/types.ts'
+export { definePlugin, ok, breakPhase, stop, fail } from './pipeline/plugin.ts'
+export type { Plugin, PluginEntry, PluginEnv, PluginInfo, PluginResult, Phase } from './pipeline/plugin.ts'
+export { requestPlugin } from './plugins/request.ts'
+export type { RequestPluginOptions } from './plugins/request.ts'
+export { corsPlugin } from './plugins/cors.ts'
+export type { CorsPluginOptions } from './plugins/cors.ts'

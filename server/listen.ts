@@ -1,0 +1,66 @@
+/**
+ * The production listener: node:http through srvx, with keep-alive, header and request timeouts
+ * from the config, and a close that stops accepting, lets in-flight requests finish (up to a
+ * timeout) and then drops what is left.
+ */
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { serve } from 'srvx/node'
+import type { VelaApp } from './app/create-app.ts'
+
+export interface Listener {
+  readonly url: string
+  readonly port: number
+  readonly server: Server
+  /** Stops accepting; waits for in-flight requests up to `timeoutMs` (default 10 s), then closes the rest. */
+  close(opts?: { timeoutMs?: number }): Promise<void>
+}
+
+export interface ListenOptions {
+  port?: number
+  host?: string
+}
+
+let rejectionGuard = false
+
+export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Listener> {
+  const s = app.config.server
+  const srv = serve({
+    fetch: app.fetch,
+    port: opts.port ?? s.port,
+    hostname: opts.host ?? s.host,
+    silent: true,
+    gracefulShutdown: false,
+    node: { requestTimeout: s.requestTimeout, headersTimeout: s.headersTimeout, keepAliveTimeout: s.keepAliveTimeout },
+  })
+  await srv.ready()
+  const server = srv.node!.server as Server
+  server.keepAliveTimeout = s.keepAliveTimeout
+  // A promise a handler forgot to await must not take the whole server down with it.
+  if (!rejectionGuard) {
+    rejectionGuard = true
+    process.on('unhandledRejection', (reason) => console.error('[vela] unhandled promise rejection:', reason))
+  }
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
+    port: address.port,
+    server,
+    async close({ timeoutMs = 10_000 } = {}) {
+      const closed = srv.close()
+      server.closeIdleConnections()
+      let timer: NodeJS.Timeout | undefined
+      const forced = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          server.closeAllConnections()
+          resolve()
+        }, timeoutMs)
+        timer.unref()
+      })
+      await Promise.race([closed, forced])
+      clearTimeout(timer)
+      await closed
+    },
+  }
+}

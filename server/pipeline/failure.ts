@@ -1,0 +1,69 @@
+/**
+ * What a request that failed gets: `httpError` answers with its status, anything thrown (or a
+ * plugin's `error` result) is a logged 500. A group's status route (`[404, handler]`) replaces the
+ * built-in page for that status; if the status route itself fails, the built-in page is sent.
+ */
+import type { CompiledGroup } from '../router/compile.ts'
+import type { ErrorPageContext } from '../errors/error-page.ts'
+import { errorPage, statusText } from '../errors/error-page.ts'
+import { HttpError } from '../errors/http-error.ts'
+import { isReply } from '../replies.ts'
+import type { VelaRequest } from '../request.ts'
+import type { RespondContext } from '../respond.ts'
+import { respond } from '../respond.ts'
+
+/** A plugin returned `fail(reason)`. */
+export class PluginFailure extends Error {
+  constructor(
+    readonly pluginName: string,
+    readonly reason: unknown,
+  ) {
+    super(`plugin ${pluginName} failed: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason })
+  }
+}
+
+export interface FailureContext extends ErrorPageContext, RespondContext {
+  readonly log: (message: string, error: unknown) => void
+}
+
+function describe(req: VelaRequest): string {
+  return `${req.method} ${req.path} (${req.route.controller}.${req.route.action})`
+}
+
+export async function failureResponse(ctx: FailureContext, err: unknown, req: VelaRequest, group: CompiledGroup | undefined): Promise<Response> {
+  if (err instanceof HttpError) {
+    if (err.body !== undefined && typeof err.body !== 'string') {
+      return new Response(ctx.jsonLib.encode(err.body), {
+        status: err.status,
+        headers: { 'content-type': 'application/json; charset=utf-8', ...err.headers },
+      })
+    }
+    return statusPage(ctx, err.status, req, group, typeof err.body === 'string' ? err.body : undefined, undefined, err.headers)
+  }
+  ctx.log(`500 on ${describe(req)}`, err)
+  const message = ctx.useStacktrace && err instanceof Error ? err.message : undefined
+  return statusPage(ctx, 500, req, group, message, err)
+}
+
+export async function statusPage(
+  ctx: FailureContext,
+  status: number,
+  req: VelaRequest,
+  group: CompiledGroup | undefined,
+  message?: string,
+  error?: unknown,
+  headers?: Readonly<Record<string, string>>,
+): Promise<Response> {
+  const custom = group?.statusRoutes.get(status)
+  if (custom) {
+    try {
+      let reply = await custom.handler(req)
+      if (isReply(reply) && reply.status === 200) reply = { ...reply, status }
+      if (isReply(reply) || reply instanceof Response) return await respond(reply, req, ctx)
+      throw new Error(`status route ${status} returned ${String(reply)}, which is not a reply`)
+    } catch (err) {
+      ctx.log(`status route ${status} of group ${JSON.stringify(group!.prefix)} failed`, err)
+    }
+  }
+  return errorPage(ctx, req.headers.get('accept'), status, message ?? statusText(status), error, headers)
+}

@@ -1,0 +1,104 @@
+/**
+ * Plugins (the spec's `fw_plugin` behaviour). A plugin has `preRequest` and/or `postRequest`
+ * callbacks and `info`. It is registered per phase as `['pre_request', plugin, options]`; a plugin
+ * needing both phases is registered twice. Each registration keeps its own state across requests:
+ * it starts as `init(options)` and becomes whatever state the callback returns.
+ *
+ * Two callback forms are accepted, told apart by the number of declared parameters:
+ * - `(req, env, options, state)` — the full form (any function not declaring exactly two parameters);
+ * - `(req, options)` — the two-argument form of older plugins; its state is left unchanged.
+ * So a full-form callback that ignores the last two arguments should still declare them (`_options, _state`).
+ */
+import type { JsonLib } from '../app/config.ts'
+import type { Reply } from '../replies.ts'
+import type { RouteInfo, VelaRequest } from '../request.ts'
+import type { MaybePromise } from '../router/types.ts'
+
+export type Phase = 'pre_request' | 'post_request'
+
+export interface PluginInfo {
+  title: string
+  version: string
+  author: string
+  description: string
+  /** Option name → what it does, for `vela middleware` and docs. */
+  options: Readonly<Record<string, string>>
+}
+
+/** What the pipeline tells a plugin about where it runs. */
+export interface PluginEnv {
+  readonly app: string
+  readonly environment: string
+  readonly phase: Phase
+  readonly route: RouteInfo
+  /** The app's JSON library: plugins encode and decode with it. */
+  readonly jsonLib: JsonLib
+}
+
+export type PluginResult<S = unknown> =
+  /** Continue with the next plugin (or the handler). */
+  | { readonly result: 'ok'; readonly req?: VelaRequest; readonly state?: S }
+  /** Skip the rest of this phase's plugins; go on to the handler (pre) or the response (post). */
+  | { readonly result: 'break'; readonly req?: VelaRequest; readonly state?: S }
+  /** End the pipeline now and send `reply`. */
+  | { readonly result: 'stop'; readonly reply: Reply | Response; readonly state?: S }
+  /** A 500 error response; `reason` is logged (and shown with `useStacktrace`). */
+  | { readonly result: 'error'; readonly reason: unknown }
+
+export const ok = <S>(req?: VelaRequest, state?: S): PluginResult<S> => ({ result: 'ok', req, state })
+export const breakPhase = <S>(req?: VelaRequest, state?: S): PluginResult<S> => ({ result: 'break', req, state })
+export const stop = <S>(reply: Reply | Response, state?: S): PluginResult<S> => ({ result: 'stop', reply, state })
+export const fail = (reason: unknown): PluginResult<never> => ({ result: 'error', reason })
+
+// Options are whatever the registration passes; plugins declare their own option types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRequest = VelaRequest<any>
+
+export type FullCallback<O, S> = (req: AnyRequest, env: PluginEnv, options: O, state: S) => MaybePromise<PluginResult<S>>
+export type TwoArgCallback<O> = (req: AnyRequest, options: O) => MaybePromise<PluginResult<unknown>>
+export type PluginCallback<O, S> = FullCallback<O, S> | TwoArgCallback<O>
+
+export interface Plugin<O = Record<string, unknown>, S = unknown> {
+  readonly kind: 'vela.plugin'
+  readonly name: string
+  readonly info: PluginInfo
+  readonly init?: (options: O) => S
+  readonly preRequest?: PluginCallback<O, S>
+  readonly postRequest?: PluginCallback<O, S>
+}
+
+export type PluginDefinition<O, S> = Omit<Plugin<O, S>, 'kind'>
+
+export function definePlugin<O = Record<string, unknown>, S = undefined>(def: PluginDefinition<O, S>): Plugin<O, S> {
+  if (!def.preRequest && !def.postRequest) throw new Error(`plugin ${def.name}: needs preRequest or postRequest`)
+  return { kind: 'vela.plugin', ...def }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PluginEntry = readonly [phase: Phase, plugin: Plugin<any, any>, options?: Record<string, unknown>]
+
+/** One registration made ready to run: the callback in the full form and its own state slot. */
+export interface PluginStep {
+  readonly phase: Phase
+  readonly plugin: Plugin<unknown, unknown>
+  readonly options: Record<string, unknown>
+  state: unknown
+  readonly call: (req: VelaRequest, env: PluginEnv, step: PluginStep) => MaybePromise<PluginResult>
+}
+
+export function compilePluginEntries(entries: readonly PluginEntry[], where: string): PluginStep[] {
+  return entries.map((entry, i) => {
+    const [phase, plugin, options = {}] = entry
+    if (phase !== 'pre_request' && phase !== 'post_request') {
+      throw new Error(`${where}: plugin entry ${i} has phase ${JSON.stringify(phase)}; use 'pre_request' or 'post_request'`)
+    }
+    if (plugin?.kind !== 'vela.plugin') throw new Error(`${where}: plugin entry ${i} is not a plugin made by definePlugin`)
+    const fn = phase === 'pre_request' ? plugin.preRequest : plugin.postRequest
+    if (!fn) throw new Error(`${where}: plugin ${plugin.name} has no ${phase === 'pre_request' ? 'preRequest' : 'postRequest'} callback`)
+    const call: PluginStep['call'] =
+      fn.length === 2
+        ? (req, _env, step) => (fn as TwoArgCallback<unknown>)(req, step.options)
+        : (req, env, step) => (fn as FullCallback<unknown, unknown>)(req, env, step.options, step.state)
+    return { phase, plugin, options, state: plugin.init ? plugin.init(options) : undefined, call }
+  })
+}

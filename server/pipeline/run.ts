@@ -1,0 +1,151 @@
+/**
+ * The request lifecycle of one route, built once per route at start-up:
+ *
+ *   pre-request plugins → security callback → handler → post-request plugins → response
+ *
+ * - A pre plugin may continue (`ok`), skip the rest of the phase (`break`), answer now (`stop`)
+ *   or fail (`fail` → 500).
+ * - Security: `true` or an object allows (the object becomes `req.authData`), `false` is a 401,
+ *   a reply is sent as is; a throw is a 500.
+ * - The handler must return a reply or a `Response`; anything else is a 500 naming the controller.
+ * - Post plugins see `req.reply` and may replace it; `stop(reply)` replaces it and ends the phase.
+ * Sync callbacks are not awaited, so a route without async work costs no extra microtasks.
+ */
+import type { H3Event } from 'h3'
+import type { CompiledRoute } from '../router/compile.ts'
+import type { Handler } from '../router/types.ts'
+import { isReply } from '../replies.ts'
+import type { Reply } from '../replies.ts'
+import { VelaRequest } from '../request.ts'
+import { respond } from '../respond.ts'
+import type { FailureContext } from './failure.ts'
+import { PluginFailure, failureResponse, statusPage } from './failure.ts'
+import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
+
+export interface PipelineContext extends FailureContext {
+  readonly app: string
+  readonly environment: string
+  readonly bodyLimit: number
+}
+
+export type RouteRunner = (event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined) => Promise<Response>
+
+const EMPTY_AUTH = Object.freeze({})
+
+function isThenable<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function'
+}
+
+function describeValue(v: unknown): string {
+  if (v === undefined) return 'undefined'
+  if (typeof v === 'function') return `a function (${v.name || 'anonymous'})`
+  try {
+    const s = JSON.stringify(v)
+    return s && s.length > 80 ? `${s.slice(0, 80)}…` : String(s)
+  } catch {
+    return Object.prototype.toString.call(v)
+  }
+}
+
+function checkResult(r: unknown, step: PluginStep): PluginResult {
+  const tag = (r as PluginResult | undefined)?.result
+  if (tag === 'ok' || tag === 'break' || tag === 'stop' || tag === 'error') return r as PluginResult
+  throw new Error(`plugin ${step.plugin.name} (${step.phase}) returned ${describeValue(r)}; expected ok(), breakPhase(), stop(reply) or fail(reason)`)
+}
+
+/** Runs one phase. Returns a reply when a plugin stopped the pipeline, else the (possibly replaced) request. */
+async function runPhase(steps: readonly PluginStep[], req: VelaRequest, env: PluginEnv): Promise<VelaRequest | { stopped: Reply | Response }> {
+  for (const step of steps) {
+    let raw = step.call(req, env, step)
+    if (isThenable(raw)) raw = await raw
+    const r = checkResult(raw, step)
+    if (r.result === 'error') throw new PluginFailure(step.plugin.name, r.reason)
+    if (r.state !== undefined) step.state = r.state
+    if (r.result === 'stop') return { stopped: r.reply }
+    if (r.req) req = r.req
+    if (r.result === 'break') break
+  }
+  return req
+}
+
+export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: PipelineContext): RouteRunner {
+  const { group, info } = route
+  const { pre, post, security } = group
+  const preEnv: PluginEnv = { app: ctx.app, environment: ctx.environment, phase: 'pre_request', route: info, jsonLib: ctx.jsonLib }
+  const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
+  const bodyLimit = ctx.bodyLimit
+
+  async function pipeline(event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Response> {
+    let req = new VelaRequest(event, info, bindings, pathInfo, bodyLimit)
+    req.authData = EMPTY_AUTH
+    try {
+      if (pre.length) {
+        const out = await runPhase(pre, req, preEnv)
+        if (!(out instanceof VelaRequest)) return await respond(out.stopped, req, ctx)
+        req = out
+      }
+      if (security) {
+        let verdict = security(req)
+        if (isThenable(verdict)) verdict = await verdict
+        if (verdict !== true) {
+          if (verdict === false) return await statusPage(ctx, 401, req, group)
+          if (isReply(verdict) || verdict instanceof Response) return await respond(verdict, req, ctx)
+          if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
+            throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
+          }
+          req.authData = verdict
+        }
+      }
+      let reply = handler(req)
+      if (isThenable(reply)) reply = await reply
+      if (!isReply(reply) && !(reply instanceof Response)) {
+        throw new Error(
+          `${info.controller}.${info.action} returned ${describeValue(reply)}, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response`,
+        )
+      }
+      if (post.length) {
+        req.reply = reply
+        const out = await runPhase(post, req, postEnv)
+        if (out instanceof VelaRequest) reply = out.reply ?? reply
+        else reply = out.stopped
+      }
+      const res = respond(reply, req, ctx)
+      return isThenable(res) ? await res : res
+    } catch (err) {
+      return failureResponse(ctx, err, req, group)
+    }
+  }
+
+  return async function runRoute(event, bindings, pathInfo) {
+    const res = await pipeline(event, bindings, pathInfo)
+    return withPreparedHeaders(event, res)
+  }
+}
+
+const kEventRes = Symbol.for('h3.internal.event.res')
+const kEventResHeaders = Symbol.for('h3.internal.event.res.headers')
+
+/**
+ * Headers set through h3 utilities on the event (`setCookie`, `appendCorsHeaders`,
+ * `setResponseHeader`) are merged into whatever response the pipeline produced, errors included.
+ */
+export function withPreparedHeaders(event: H3Event, res: Response): Response {
+  const prepared = (event as unknown as Record<symbol, Record<symbol, Headers | undefined> | undefined>)[kEventRes]?.[kEventResHeaders]
+  if (!prepared) return res
+  let target = res
+  try {
+    mergeInto(res.headers, prepared)
+  } catch {
+    // Responses from fetch() or Response.redirect() have immutable headers: copy.
+    target = new Response(res.body, { status: res.status, statusText: res.statusText, headers: res.headers })
+    mergeInto(target.headers, prepared)
+  }
+  return target
+}
+
+function mergeInto(headers: Headers, extra: Headers) {
+  for (const [name, value] of extra) {
+    if (name === 'set-cookie') headers.append(name, value)
+    else headers.set(name, value)
+  }
+}

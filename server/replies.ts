@@ -1,0 +1,94 @@
+/**
+ * Reply helpers: what handlers return (the spec's handler tuples). A reply is a plain description;
+ * `server/respond.ts` turns it into the HTTP response once the post-request plugins have seen it.
+ *
+ * | helper                             | effect                                                     |
+ * |------------------------------------|------------------------------------------------------------|
+ * | `json(data)`                       | 200, `application/json` (also for POST: use the 3-arg form for 201) |
+ * | `json(status, headers, body)`      | given status, extra headers merged over the JSON content type |
+ * | `status(code)`                     | bare status, empty body                                    |
+ * | `status(code, headers, body)`      | object body JSON-encoded; string body sent as is           |
+ * | `redirect(path)`                   | 302 with `location` (or the given 3xx status)              |
+ * | `view(vars, opts?)`                | renders a Liquid template (see the views module)           |
+ * | `sendfile(path, opts?)`            | streams a file                                             |
+ */
+
+export type Headers = Readonly<Record<string, string>>
+
+interface ReplyBase {
+  readonly status: number
+  readonly headers: Headers | undefined
+}
+
+export interface JsonReply<T = unknown> extends ReplyBase {
+  readonly kind: 'json'
+  readonly body: T
+}
+export interface StatusReply<B = unknown> extends ReplyBase {
+  readonly kind: 'status'
+  /** `undefined` = empty body; a string is sent as is; anything else is JSON-encoded. */
+  readonly body: B
+}
+export interface RedirectReply extends ReplyBase {
+  readonly kind: 'redirect'
+  readonly location: string
+  readonly body: undefined
+}
+export interface ViewReply extends ReplyBase {
+  readonly kind: 'view'
+  readonly vars: Readonly<Record<string, unknown>>
+  /** Template name without `.liquid`; `undefined` = the controller's default view. */
+  readonly view: string | undefined
+  readonly body: undefined
+}
+export interface FileReply extends ReplyBase {
+  readonly kind: 'file'
+  readonly path: string
+  readonly body: undefined
+}
+
+export type Reply = JsonReply | StatusReply | RedirectReply | ViewReply | FileReply
+
+/** Marks reply objects so that a security callback's auth data can never be mistaken for one. */
+const kReply: unique symbol = Symbol.for('vela.reply')
+
+function brand<R extends Reply>(reply: R): R {
+  ;(reply as unknown as Record<symbol, true>)[kReply] = true
+  return reply
+}
+
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kReply] === true
+}
+
+export function json<T>(data: T): JsonReply<T>
+export function json<T>(status: number, headers: Headers, body: T): JsonReply<T>
+export function json(...args: [unknown] | [number, Headers, unknown]): JsonReply {
+  if (args.length === 1) return brand({ kind: 'json', status: 200, headers: undefined, body: args[0] })
+  return brand({ kind: 'json', status: args[0], headers: args[1], body: args[2] })
+}
+
+export function status(code: number): StatusReply<undefined>
+export function status<B>(code: number, headers: Headers, body: B): StatusReply<B>
+export function status(code: number, headers?: Headers, body?: unknown): StatusReply {
+  return brand({ kind: 'status', status: code, headers, body })
+}
+
+export function redirect(location: string, code: 301 | 302 | 303 | 307 | 308 = 302): RedirectReply {
+  return brand({ kind: 'redirect', status: code, headers: undefined, location, body: undefined })
+}
+
+export interface ViewOptions {
+  /** Template name in `src/views/` without `.liquid`. */
+  view?: string
+  status?: number
+  headers?: Headers
+}
+
+export function view(vars: Readonly<Record<string, unknown>> = {}, opts: ViewOptions = {}): ViewReply {
+  return brand({ kind: 'view', status: opts.status ?? 200, headers: opts.headers, vars, view: opts.view, body: undefined })
+}
+
+export function sendfile(path: string, opts: { status?: number; headers?: Headers } = {}): FileReply {
+  return brand({ kind: 'file', status: opts.status ?? 200, headers: opts.headers, path, body: undefined })
+}

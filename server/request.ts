@@ -1,0 +1,109 @@
+/**
+ * The request object handlers, plugins and security callbacks receive (the spec's request map).
+ * Everything that costs something to compute (query, cookies, peer, host) is a lazy getter, so a
+ * handler pays only for what it reads.
+ */
+import type { H3Event } from 'h3'
+import { getQuery, parseCookies } from 'h3'
+import type { Reply } from './replies.ts'
+import { readRawBody } from './request-body.ts'
+
+/** Where the request was routed: feeds listings, spans, audit lines and default views. */
+export interface RouteInfo {
+  /** The route's full path pattern, prefix included (`/api/products/:id`). */
+  readonly path: string
+  readonly prefix: string
+  readonly controller: string
+  readonly action: string
+}
+
+export type QueryValue = string | string[]
+
+const decoder = new TextDecoder()
+
+export class VelaRequest<A = unknown> {
+  /** Path parameters (`:id` → `bindings.id`), URL-decoded strings. */
+  readonly bindings: Readonly<Record<string, string>>
+  /** The rest of the path matched by a trailing `[...]`, URL-decoded (`''` when nothing follows). */
+  readonly pathInfo: string | undefined
+  readonly route: RouteInfo
+  /** Decoded JSON body: set by the request plugin with `decodeJsonBody`. */
+  json: unknown = undefined
+  /** Raw body text, when something read it. */
+  body: string | undefined = undefined
+  /** Set from the group's security callback result. */
+  authData: A = undefined as A
+  /** Cookie session data (session plugin). */
+  session: Record<string, unknown> | undefined = undefined
+  /** During post-request plugins: the reply about to be sent. Replace it to change the response. */
+  reply: Reply | Response | undefined = undefined
+
+  #params: Record<string, unknown> | undefined
+  #query: Record<string, QueryValue> | undefined
+  #cookies: Record<string, string> | undefined
+  readonly #bodyLimit: number
+
+  constructor(
+    /** The h3 event: an escape hatch to h3 utilities and the web `Request`. */
+    readonly event: H3Event,
+    route: RouteInfo,
+    bindings: Readonly<Record<string, string>>,
+    pathInfo: string | undefined,
+    bodyLimit: number,
+  ) {
+    this.route = route
+    this.bindings = bindings
+    this.pathInfo = pathInfo
+    this.#bodyLimit = bodyLimit
+  }
+
+  /** Decoded body (JSON object or form fields) when the request plugin read one; `{}` otherwise. */
+  get params(): Record<string, unknown> {
+    return (this.#params ??= {})
+  }
+  set params(value: Record<string, unknown>) {
+    this.#params = value
+  }
+  /** Uppercase HTTP method. */
+  get method(): string {
+    return this.event.req.method
+  }
+  /** The URL path as received (not decoded). */
+  get path(): string {
+    return this.event.url.pathname
+  }
+  get url(): URL {
+    return this.event.url
+  }
+  get headers(): Headers {
+    return this.event.req.headers
+  }
+  /** Query string values; a repeated key gives an array. */
+  get query(): Readonly<Record<string, QueryValue>> {
+    return (this.#query ??= getQuery(this.event) as Record<string, QueryValue>)
+  }
+  get cookies(): Readonly<Record<string, string>> {
+    return (this.#cookies ??= parseCookies(this.event) as Record<string, string>)
+  }
+  /** The client's address as seen on the socket (no proxy headers trusted). */
+  get peer(): string {
+    const req = this.event.req as Request & { ip?: string }
+    return req.ip ?? '127.0.0.1'
+  }
+  get host(): string {
+    return this.event.url.hostname
+  }
+  get port(): number {
+    const url = this.event.url
+    return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80
+  }
+  get scheme(): 'http' | 'https' {
+    return this.event.url.protocol === 'https:' ? 'https' : 'http'
+  }
+
+  /** Reads the whole body (once) under the app's size limit; a body over it is a 413. */
+  async readBody(): Promise<string> {
+    if (this.body === undefined) this.body = decoder.decode(await readRawBody(this.event, this.#bodyLimit))
+    return this.body
+  }
+}

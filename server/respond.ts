@@ -1,0 +1,80 @@
+/**
+ * Turns a reply into the HTTP response. Runs after the post-request plugins, so they see (and may
+ * replace) the reply first. Bodies of HEAD, 204 and 304 responses are dropped.
+ */
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { FastResponse } from 'srvx'
+import type { JsonLib } from './app/config.ts'
+import type { Reply, ViewReply } from './replies.ts'
+import type { VelaRequest } from './request.ts'
+
+export interface RespondContext {
+  readonly jsonLib: JsonLib
+  /** Renders a view reply to HTML; supplied by the views module. */
+  renderView?: (reply: ViewReply, req: VelaRequest) => Promise<string>
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE })
+// Without a length node would answer an empty body with chunked encoding.
+const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-length': '0' })
+const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'text/html; charset=utf-8' })
+
+/** User headers may be any case; the wire wants one entry per name. */
+function merge(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined) {
+  if (!extra) return base
+  const out: Record<string, string> = { ...base }
+  for (const k in extra) out[k.toLowerCase()] = extra[k]!
+  return out
+}
+
+function emptyBodyHeaders(status: number, headers: Readonly<Record<string, string>> | undefined) {
+  return status === 204 || status === 304 || status < 200 ? lower(headers) : merge(EMPTY_HEADERS, headers)
+}
+
+function lower(headers: Readonly<Record<string, string>> | undefined) {
+  return headers ? merge({}, headers) : undefined
+}
+
+const noBody = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304
+
+export function respond(reply: Reply | Response, req: VelaRequest, ctx: RespondContext): Response | Promise<Response> {
+  if (reply instanceof Response) return reply
+  const method = req.method
+  switch (reply.kind) {
+    case 'json': {
+      const body = noBody(method, reply.status) ? null : ctx.jsonLib.encode(reply.body)
+      return new FastResponse(body, { status: reply.status, headers: merge(JSON_HEADERS, reply.headers) })
+    }
+    case 'status': {
+      const b = reply.body
+      if (b === undefined || b === null || noBody(method, reply.status)) {
+        return new FastResponse(null, { status: reply.status, headers: emptyBodyHeaders(reply.status, reply.headers) })
+      }
+      if (typeof b === 'string' || b instanceof Uint8Array) {
+        return new FastResponse(b as BodyInit, { status: reply.status, headers: lower(reply.headers) })
+      }
+      return new FastResponse(ctx.jsonLib.encode(b), { status: reply.status, headers: merge(JSON_HEADERS, reply.headers) })
+    }
+    case 'redirect':
+      return new FastResponse(null, { status: reply.status, headers: { location: reply.location, 'content-length': '0' } })
+    case 'view':
+      return renderView(reply, req, ctx)
+    case 'file':
+      return sendFile(reply.path, reply.status, reply.headers, method)
+  }
+}
+
+async function renderView(reply: ViewReply, req: VelaRequest, ctx: RespondContext): Promise<Response> {
+  if (!ctx.renderView) throw new Error('a handler returned view(...) but this app has no views configured')
+  const html = await ctx.renderView(reply, req)
+  return new FastResponse(noBody(req.method, reply.status) ? null : html, { status: reply.status, headers: merge(HTML_HEADERS, reply.headers) })
+}
+
+async function sendFile(path: string, status: number, headers: Readonly<Record<string, string>> | undefined, method: string) {
+  const info = await stat(path)
+  if (!info.isFile()) throw new Error(`sendfile: ${path} is not a file`)
+  const h = merge({ 'content-length': String(info.size), 'content-type': 'application/octet-stream' }, headers)
+  return new FastResponse(method === 'HEAD' ? null : (createReadStream(path) as unknown as ReadableStream), { status, headers: h })
+}

@@ -1,0 +1,168 @@
+/**
+ * Compiles route modules into the route table, once at start-up: full paths, methods, the code
+ * identity of every handler, the group each route runs under, and a start-up error for any method
+ * and path declared twice (naming both places).
+ */
+import type { ModuleMap } from '../app/config.ts'
+import type { PluginEntry, PluginStep } from '../pipeline/plugin.ts'
+import { compilePluginEntries } from '../pipeline/plugin.ts'
+import type { RouteInfo } from '../request.ts'
+import type {
+  Handler,
+  HandlerIdentity,
+  Route,
+  RouteGroup,
+  RouteOptions,
+  RouteSource,
+  SecurityCallback,
+  StaticRouteHandler,
+  StatusRoute,
+  WebSocketRouteHandler,
+} from './types.ts'
+
+/** Every standard method a route without `methods` answers to (uppercase, as on the wire). */
+export const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
+
+export interface CompiledGroup {
+  readonly prefix: string
+  readonly security: false | SecurityCallback
+  /** `undefined` when the group inherits the global list. */
+  readonly ownPlugins: readonly PluginEntry[] | undefined
+  readonly pre: readonly PluginStep[]
+  readonly post: readonly PluginStep[]
+  readonly statusRoutes: ReadonlyMap<number, { handler: Handler; identity: HandlerIdentity }>
+  /** Where the group was declared, for messages. */
+  readonly source: string
+}
+
+export interface CompiledRoute {
+  /** Full path as declared (prefix + route path), e.g. `/api/products/:id` or `/docs/[...]`. */
+  readonly path: string
+  /** Uppercase methods, or `'all'`. */
+  readonly methods: readonly string[] | 'all'
+  readonly kind: 'http' | 'ws' | 'static'
+  readonly handler: Handler | StaticRouteHandler | WebSocketRouteHandler
+  readonly options: RouteOptions
+  readonly group: CompiledGroup
+  readonly info: RouteInfo
+  readonly source: string
+}
+
+export interface RouteTable {
+  readonly routes: readonly CompiledRoute[]
+  readonly groups: readonly CompiledGroup[]
+  readonly globalPre: readonly PluginStep[]
+  readonly globalPost: readonly PluginStep[]
+}
+
+/** `src/controllers/products_controller.ts` → `products_controller`. */
+export function moduleName(key: string): string {
+  const base = key.split(/[\\/]/).pop() ?? key
+  return base.replace(/\.[cm]?[jt]sx?$/, '')
+}
+
+export function buildIdentities(controllers: ModuleMap<Record<string, unknown>> = {}): Map<unknown, HandlerIdentity> {
+  const map = new Map<unknown, HandlerIdentity>()
+  for (const [key, mod] of Object.entries(controllers)) {
+    const controller = moduleName(key)
+    for (const [action, value] of Object.entries(mod)) {
+      if ((typeof value === 'function' || (typeof value === 'object' && value !== null)) && !map.has(value)) {
+        map.set(value, { controller, action })
+      }
+    }
+  }
+  return map
+}
+
+/** Joins prefix and path into one canonical pattern: leading slash, no duplicate or trailing slashes. */
+export function joinPath(prefix: string, path: string): string {
+  const joined = `/${prefix}/${path}`.replace(/\/{2,}/g, '/')
+  return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined
+}
+
+function groupsOf(source: RouteSource | { default: RouteSource }, environment: string): readonly RouteGroup[] {
+  const value = typeof source === 'object' && source !== null && 'default' in source ? source.default : source
+  const resolved = typeof value === 'function' ? value(environment) : value
+  return Array.isArray(resolved) ? resolved : [resolved as RouteGroup]
+}
+
+const isStatusRoute = (r: Route | StatusRoute): r is StatusRoute => typeof r[0] === 'number'
+
+export function compileRoutes(opts: {
+  routes: ModuleMap<RouteSource | { default: RouteSource }>
+  controllers?: ModuleMap<Record<string, unknown>>
+  globalPlugins: readonly PluginEntry[]
+  environment: string
+}): RouteTable {
+  const identities = buildIdentities(opts.controllers)
+  const globalSteps = compilePluginEntries(opts.globalPlugins, 'global plugins')
+  const globalPre = globalSteps.filter((s) => s.phase === 'pre_request')
+  const globalPost = globalSteps.filter((s) => s.phase === 'post_request')
+  const routes: CompiledRoute[] = []
+  const groups: CompiledGroup[] = []
+  const seen = new Map<string, string>()
+
+  for (const [key, mod] of Object.entries(opts.routes)) {
+    const file = moduleName(key)
+    const identify = (h: unknown): HandlerIdentity => identities.get(h) ?? { controller: `routes/${file}`, action: 'anonymous' }
+    groupsOf(mod, opts.environment).forEach((group, gi) => {
+      const where = `${key} group ${gi} (prefix ${JSON.stringify(group.prefix)})`
+      if (typeof group.prefix !== 'string') throw new Error(`${where}: prefix must be a string (may be empty)`)
+      if (group.security !== false && typeof group.security !== 'function') {
+        throw new Error(`${where}: security must be false or a function`)
+      }
+      const own = group.plugins ? compilePluginEntries(group.plugins, where) : undefined
+      const statusRoutes = new Map<number, { handler: Handler; identity: HandlerIdentity }>()
+      const compiled: CompiledGroup = {
+        prefix: group.prefix,
+        security: group.security,
+        ownPlugins: group.plugins,
+        pre: own ? own.filter((s) => s.phase === 'pre_request') : globalPre,
+        post: own ? own.filter((s) => s.phase === 'post_request') : globalPost,
+        statusRoutes,
+        source: where,
+      }
+      groups.push(compiled)
+      group.routes.forEach((route, ri) => {
+        const at = `${key} group ${gi} route ${ri}`
+        if (isStatusRoute(route)) {
+          statusRoutes.set(route[0], { handler: route[1], identity: identify(route[1]) })
+          return
+        }
+        const [path, handler, options = {}] = route
+        if (typeof path !== 'string') throw new Error(`${at}: path must be a string`)
+        const kind = routeKind(handler, options, at)
+        const full = joinPath(group.prefix, path)
+        const methods = options.methods?.length ? options.methods.map((m) => m.toUpperCase()) : 'all'
+        for (const m of methods === 'all' ? STANDARD_METHODS : methods) {
+          const dupKey = `${m} ${full.replace(/:[^/]+/g, ':')}`
+          const earlier = seen.get(dupKey)
+          if (earlier) throw new Error(`route ${m} ${full} is declared twice: at ${earlier} and at ${at}`)
+          seen.set(dupKey, at)
+        }
+        const identity = kind === 'static' ? { controller: 'static', action: 'serve' } : identify(handler)
+        routes.push({
+          path: full,
+          methods,
+          kind,
+          handler,
+          options,
+          group: compiled,
+          info: { path: full, prefix: group.prefix, controller: identity.controller, action: identity.action },
+          source: at,
+        })
+      })
+    })
+  }
+  return { routes, groups, globalPre, globalPost }
+}
+
+function routeKind(handler: unknown, options: RouteOptions, at: string): CompiledRoute['kind'] {
+  if (options.protocol === 'ws') {
+    if ((handler as WebSocketRouteHandler)?.kind !== 'vela.websocket') throw new Error(`${at}: a ws route needs a handler made by defineWebSocket`)
+    return 'ws'
+  }
+  if (typeof handler === 'function') return 'http'
+  if ((handler as StaticRouteHandler)?.kind === 'vela.static') return 'static'
+  throw new Error(`${at}: handler must be a function, staticDir(...) or, with protocol 'ws', a WebSocket handler`)
+}
