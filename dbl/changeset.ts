@@ -60,7 +60,8 @@ function assertFields(schema: AnySchema, fields: readonly string[]): void {
 }
 
 function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true
+  // A field missing from the data (a new record) is null, as in an Ecto struct.
+  if ((a ?? null) === (b ?? null)) return true
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime()
   if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return JSON.stringify(a) === JSON.stringify(b)
   return false
