@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest'
 import type { AppConfig } from '../../server/app/config.ts'
-import type { VelaApp } from '../../server/app/create-app.ts'
+import type { CreateAppOptions, VelaApp } from '../../server/app/create-app.ts'
 import { createApp } from '../../server/app/create-app.ts'
 import type { InjectOptions, TestServer } from '../../server/testing/index.ts'
 import { inject, startTestServer } from '../../server/testing/index.ts'
@@ -17,10 +17,19 @@ export interface ModeContext {
   readonly app: VelaApp
 }
 
-export function describeModes(name: string, config: AppConfig | (() => AppConfig), cases: (t: ModeContext) => void): void {
+export function describeModes(
+  name: string,
+  config: AppConfig | (() => AppConfig),
+  cases: (t: ModeContext) => void,
+  options: CreateAppOptions = {},
+): void {
   for (const mode of ['in-process', 'http'] as const) {
     describe(`${name} [${mode}]`, () => {
-      const app = createApp(typeof config === 'function' ? config() : config, { env: {}, log: process.env.VELA_TEST_LOG ? undefined : () => {} })
+      const app = createApp(typeof config === 'function' ? config() : config, {
+        env: {},
+        log: process.env.VELA_TEST_LOG ? undefined : () => {},
+        ...options,
+      })
       let server: TestServer | undefined
       if (mode === 'http') {
         beforeAll(async () => {
