@@ -7,6 +7,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from 'srvx/node'
 import type { VelaApp } from './app/create-app.ts'
+import { answerClientErrors } from './client-errors.ts'
 
 export interface Listener {
   readonly url: string
@@ -31,11 +32,18 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
     hostname: opts.host ?? s.host,
     silent: true,
     gracefulShutdown: false,
-    node: { requestTimeout: s.requestTimeout, headersTimeout: s.headersTimeout, keepAliveTimeout: s.keepAliveTimeout },
+    node: {
+      requestTimeout: s.requestTimeout,
+      headersTimeout: s.headersTimeout,
+      keepAliveTimeout: s.keepAliveTimeout,
+      // How often node enforces the two timeouts above (its default, 30 s, would let short ones slip).
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(Math.min(s.headersTimeout, s.requestTimeout) / 4))),
+    },
   })
   await srv.ready()
   const server = srv.node!.server as Server
   server.keepAliveTimeout = s.keepAliveTimeout
+  answerClientErrors(server)
   // A promise a handler forgot to await must not take the whole server down with it.
   if (!rejectionGuard) {
     rejectionGuard = true

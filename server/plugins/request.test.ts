@@ -1,0 +1,73 @@
+// The request plugin (DESIGN.md §3): JSON and form decoding into req.params / req.json, parseQs, 415.
+import { expect, it } from 'vitest'
+import { describeModes } from '../../test/support/modes.ts'
+import { json } from '../replies.ts'
+import { requestPlugin } from './request.ts'
+import type { RequestPluginOptions } from './request.ts'
+
+const echo = (req: { params: unknown; json: unknown }) => json({ params: req.params, json: req.json ?? null })
+const group = (prefix: string, options: RequestPluginOptions) => ({
+  prefix,
+  security: false as const,
+  plugins: [['pre_request', requestPlugin, options] as const],
+  routes: [['/', echo] as const],
+})
+
+describeModes(
+  'request plugin',
+  {
+    bootstrapApplication: 'request',
+    routes: {
+      r: [
+        group('/json', { decodeJsonBody: true }),
+        group('/form', { readUrlencodedBody: true }),
+        group('/both', { decodeJsonBody: true, readUrlencodedBody: true, parseQs: true }),
+        group('/pass', { decodeJsonBody: true, pass: ['text/*'] }),
+        group('/off', {}),
+      ],
+    },
+  },
+  (t) => {
+    const post = (url: string, type: string | undefined, body: string, method = 'POST') =>
+      t.request({ method, url, headers: type ? { 'content-type': type } : {}, body })
+
+    it('decodeJsonBody: application/json (any parameters) sets req.json and req.params', async () => {
+      const res = await post('/json', 'application/json; charset=utf-8', '{"name":"Widget","price":1999}')
+      expect(await res.json()).toEqual({ params: { name: 'Widget', price: 1999 }, json: { name: 'Widget', price: 1999 } })
+      const put = await post('/json', 'application/json', '{"a":1}', 'PUT')
+      expect(await put.json()).toEqual({ params: { a: 1 }, json: { a: 1 } })
+    })
+    it('a JSON array or scalar sets req.json only', async () => {
+      expect(await (await post('/json', 'application/json', '[1,2]')).json()).toEqual({ params: {}, json: [1, 2] })
+    })
+    it('GET and DELETE bodies are not decoded; no body leaves params empty', async () => {
+      expect(await (await t.request({ method: 'DELETE', url: '/json', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })).json()).toEqual({ params: {}, json: null })
+      expect(await (await t.request({ method: 'POST', url: '/json' })).json()).toEqual({ params: {}, json: null })
+    })
+    it('an empty JSON body is a 400', async () => {
+      const res = await t.request({ method: 'POST', url: '/json', headers: { 'content-type': 'application/json', 'content-length': '2' }, body: '  ' })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({ error: 'Bad Request: the JSON body is empty' })
+    })
+    it('readUrlencodedBody: a form body becomes req.params; repeated fields become arrays', async () => {
+      const res = await post('/form', 'application/x-www-form-urlencoded', 'title=Hello+world&body=caf%C3%A9&tag=a&tag=b')
+      expect(await res.json()).toEqual({ params: { title: 'Hello world', body: 'café', tag: ['a', 'b'] }, json: null })
+    })
+    it('parseQs merges the query string; body fields win', async () => {
+      const res = await t.request({ method: 'POST', url: '/both?page=2&name=query', headers: { 'content-type': 'application/json' }, body: '{"name":"body"}' })
+      expect(await res.json()).toEqual({ params: { page: '2', name: 'body' }, json: { name: 'body' } })
+      expect(await (await t.request('/both?q=x')).json()).toEqual({ params: { q: 'x' }, json: null })
+    })
+    it('a body of a type no enabled decoder reads is a 415 that says what to send', async () => {
+      const res = await post('/json', 'text/plain', '{"name":"Widget"}')
+      expect(res.status).toBe(415)
+      expect(await res.json()).toEqual({ error: 'Unsupported Media Type: content type text/plain is not accepted here; send application/json' })
+      const none = await t.request({ method: 'POST', url: '/form', body: new TextEncoder().encode('a=1') })
+      expect(none.status).toBe(415)
+    })
+    it('pass lets listed types through undecoded; no decoders enabled means nothing is checked', async () => {
+      expect((await post('/pass', 'text/csv', 'a,b')).status).toBe(200)
+      expect((await post('/off', 'text/plain', 'x')).status).toBe(200)
+    })
+  },
+)

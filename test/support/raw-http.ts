@@ -1,0 +1,56 @@
+/**
+ * Raw HTTP over a socket, for requests that fetch() would refuse to send or would normalise
+ * (bad methods, `..` segments, invalid escapes, oversized request lines).
+ */
+import net from 'node:net'
+
+export interface RawResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+  /** Everything the server sent. */
+  raw: string
+}
+
+export function parseRaw(raw: string): RawResponse {
+  const end = raw.indexOf('\r\n\r\n')
+  const head = end === -1 ? raw : raw.slice(0, end)
+  const [statusLine, ...lines] = head.split('\r\n')
+  const headers: Record<string, string> = {}
+  for (const l of lines) {
+    const i = l.indexOf(':')
+    if (i > 0) headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim()
+  }
+  return { status: Number(statusLine?.split(' ')[1] ?? 0), headers, body: end === -1 ? '' : raw.slice(end + 4), raw }
+}
+
+/** Sends `request` as is and resolves with the first response (read until close or idle). */
+export function rawRequest(port: number, request: string | Buffer, idleMs = 500): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    let data = ''
+    let timer: NodeJS.Timeout | undefined
+    const done = () => {
+      clearTimeout(timer)
+      socket.destroy()
+      resolve(parseRaw(data))
+    }
+    const arm = () => {
+      clearTimeout(timer)
+      timer = setTimeout(done, idleMs)
+    }
+    socket.on('connect', () => {
+      socket.write(request)
+      arm()
+    })
+    socket.on('data', (d) => {
+      data += d.toString('latin1')
+      const r = parseRaw(data)
+      const len = Number(r.headers['content-length'] ?? NaN)
+      if (!Number.isNaN(len) && Buffer.byteLength(r.body, 'latin1') >= len) done()
+      else arm()
+    })
+    socket.on('end', done)
+    socket.on('error', (err) => (data ? done() : reject(err)))
+  })
+}
