@@ -6,6 +6,7 @@
 import type { PluginEntry } from '../pipeline/plugin.ts'
 import type { RouteSource } from '../router/types.ts'
 import type { StreamHandler } from './stream-handlers.ts'
+import type { ViewsConfig } from '../views/renderer.ts'
 
 export interface JsonLib {
   encode(value: unknown): string
@@ -60,6 +61,8 @@ export interface AppConfig {
   dispatchBackend?: 'compiled' | 'tree'
   /** Route modules: `{ 'src/routes/api.ts': module }` or `{ api: group }`. */
   routes: ModuleMap<RouteSource | { default: RouteSource }>
+  /** Liquid templates for `view(...)` replies (default `{ dir: 'src/views' }`). */
+  views?: ViewsConfig
   /** Controller modules: their exported functions get `{ controller, action }` identities. */
   controllers?: ModuleMap<Record<string, unknown>>
   /** Called once the server is listening (run migrations, warm caches). */

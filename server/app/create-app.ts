@@ -22,6 +22,7 @@ import type { AppConfig, ResolvedConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
 import type { FetchHandler } from './stream-handlers.ts'
 import { composeStreamHandlers } from './stream-handlers.ts'
+import { createViewRenderer } from '../views/renderer.ts'
 
 export interface VelaApp {
   readonly config: ResolvedConfig
@@ -65,7 +66,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     bodyLimit: config.server.bodyLimit,
     jsonLib: config.jsonLib,
     useStacktrace: config.useStacktrace,
-    renderView: opts.renderView,
+    renderView: opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev' }),
     log: opts.log ?? ((message, error) => console.error(`[vela] ${message}:`, error)),
   }
   const handlerOf = (route: CompiledRoute): Handler => {
