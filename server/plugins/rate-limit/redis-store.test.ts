@@ -1,0 +1,111 @@
+// Spec §8 / issue 3: a Redis store lets several instances share one limit. Runs against the
+// Redis on 127.0.0.1:6379 (VELA_TEST_REDIS_URL); skipped locally without it, a failure under CI.
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REDIS_URL, serviceAvailable } from '../../../test/support/services.ts'
+import { createApp } from '../../app/create-app.ts'
+import { json } from '../../replies.ts'
+import type { TestServer } from '../../testing/index.ts'
+import { startTestServer } from '../../testing/index.ts'
+import { rateLimitPlugin } from './index.ts'
+import { RedisStore } from './redis-store.ts'
+
+const available = await serviceAvailable('redis')
+
+describe.skipIf(!available)('rate-limit Redis store: two app instances share one limit', () => {
+  const prefix = `vela-test:${randomUUID()}:`
+  const clients: Redis[] = []
+  const servers: TestServer[] = []
+  let runs = 0
+
+  /** One "instance": its own Redis connection, its own app, its own server. */
+  async function instance(maxRequests: number, windowMs: number, route: string) {
+    const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
+    await client.connect()
+    clients.push(client)
+    // One key space per route here, since the key is the peer IP (the same for every test).
+    const store = new RedisStore({ client, prefix: `${prefix}${route}:` })
+    const app = createApp(
+      {
+        bootstrapApplication: 'rl-redis',
+        routes: {
+          r: {
+            prefix: route,
+            security: false,
+            plugins: [['pre_request', rateLimitPlugin, { maxRequests, windowMs, store }]],
+            routes: [['/', () => (runs++, json({ ok: true }))]],
+          },
+        },
+      },
+      { env: {}, log: () => {} },
+    )
+    const server = await startTestServer(app)
+    servers.push(server)
+    return server
+  }
+
+  let a: TestServer, b: TestServer
+  beforeAll(async () => {
+    a = await instance(4, 60_000, '/shared')
+    b = await instance(4, 60_000, '/shared')
+  })
+  afterAll(async () => {
+    const admin = new Redis(REDIS_URL)
+    const keys = await admin.keys(`${prefix}*`)
+    if (keys.length) await admin.del(...keys)
+    await admin.quit()
+    await Promise.all(servers.map((s) => s.close({ timeoutMs: 1000 })))
+    await Promise.all(clients.map((c) => c.quit()))
+  })
+
+  it('requests spread over both instances count against one limit; the 5th is a 429 on either', async () => {
+    runs = 0
+    const statuses = []
+    for (const server of [a, b, a, b]) statuses.push((await server.request('/shared')).status)
+    expect(statuses).toEqual([200, 200, 200, 200])
+    const onA = await a.request('/shared')
+    const onB = await b.request('/shared')
+    expect([onA.status, onB.status]).toEqual([429, 429])
+    expect(await onB.json()).toEqual({ error: expect.stringMatching(/^Too Many Requests - rate limit exceeded, retry in \d+ s$/) })
+    expect(Number(onA.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(runs).toBe(4)
+  })
+
+  it('the counter key carries the window as its expiry', async () => {
+    const admin = new Redis(REDIS_URL)
+    const keys = await admin.keys(`${prefix}/shared:*`)
+    expect(keys).toEqual([`${prefix}/shared:127.0.0.1`])
+    const ttl = await admin.pttl(keys[0]!)
+    await admin.quit()
+    expect(ttl).toBeGreaterThan(50_000)
+    expect(ttl).toBeLessThanOrEqual(60_000)
+  })
+
+  it('concurrent requests to both instances: exactly maxRequests pass (the increment is atomic)', async () => {
+    const c = await instance(10, 60_000, '/burst')
+    const d = await instance(10, 60_000, '/burst')
+    const all = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? c : d).request('/burst').then((r) => r.status)))
+    expect(all.filter((s) => s === 200).length).toBe(10)
+    expect(all.filter((s) => s === 429).length).toBe(20)
+  })
+
+  it('the shared window ends for every instance at once', async () => {
+    const e = await instance(1, 300, '/short')
+    const f = await instance(1, 300, '/short')
+    expect((await e.request('/short')).status).toBe(200)
+    expect((await f.request('/short')).status).toBe(429)
+    await new Promise((r) => setTimeout(r, 350))
+    expect((await f.request('/short')).status).toBe(200)
+    expect((await e.request('/short')).status).toBe(429)
+  })
+
+  it('a fresh Redis without the cached script still works (NOSCRIPT falls back to EVAL)', async () => {
+    const admin = new Redis(REDIS_URL)
+    await admin.script('FLUSH')
+    await admin.quit()
+    const store = new RedisStore({ client: clients[0]!, prefix })
+    expect((await store.increment('noscript', 1000)).count).toBe(1)
+    expect((await store.increment('noscript', 1000)).count).toBe(2)
+  })
+})

@@ -1,0 +1,54 @@
+/**
+ * The Redis rate-limit store: all instances pointing at one Redis share one counter per key.
+ * One Lua script does INCR, sets the window's expiry on the first hit and reads the time left,
+ * atomically, so two instances racing on a fresh key cannot both start a window, and a key can
+ * never be left without an expiry (which would block a client forever). The script is sent once
+ * and then called by its SHA.
+ */
+import { createHash } from 'node:crypto'
+import type { Redis } from 'ioredis'
+import type { RateLimitHit, RateLimitStore } from './store.ts'
+
+export interface RedisStoreOptions {
+  /** A connected ioredis client; the app owns it (close it in the app's `stop` hook). */
+  client: Redis
+  /** Prepended to every key (default `vela:rl:`), so several apps can share one Redis. */
+  prefix?: string
+}
+
+// KEYS[1] = counter, ARGV[1] = window in ms. Returns { count, ms left }.
+const SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`
+const SHA = createHash('sha1').update(SCRIPT).digest('hex')
+
+export class RedisStore implements RateLimitStore {
+  readonly #client: Redis
+  readonly prefix: string
+
+  constructor(options: RedisStoreOptions) {
+    if (!options?.client) throw new Error('RedisStore: `client` (an ioredis client) is required')
+    this.#client = options.client
+    this.prefix = options.prefix ?? 'vela:rl:'
+  }
+
+  async increment(key: string, windowMs: number): Promise<RateLimitHit> {
+    const k = this.prefix + key
+    let out: unknown
+    try {
+      out = await this.#client.evalsha(SHA, 1, k, windowMs)
+    } catch (err) {
+      // First call on this Redis (or after SCRIPT FLUSH): send the script itself, which caches it.
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err
+      out = await this.#client.eval(SCRIPT, 1, k, windowMs)
+    }
+    const [count, ttl] = out as [number, number]
+    return { count, resetAt: Date.now() + ttl }
+  }
+}
