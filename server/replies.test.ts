@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeModes } from '../test/support/modes.ts'
 import { json, redirect, sendfile, status, view } from './replies.ts'
-import type { Handler } from './router/types.ts'
+import type { Handler, RouteGroup } from './router/types.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'vela-replies-'))
 writeFileSync(join(dir, 'hello.txt'), 'hello file')
@@ -15,10 +15,10 @@ const notes_controller = {
   named: () => view({ title: 'Edit' }, { view: 'notes_edit', status: 202, headers: { 'x-view': 'yes' } }),
 } satisfies Record<string, Handler>
 
-const routes = {
+const routes: Record<string, RouteGroup> = {
   replies: {
     prefix: '',
-    security: false as const,
+    security: false,
     routes: [
       ['/json', () => json({ hello: 'world', n: [1, 2] })],
       ['/json-created', () => json(201, { 'X-Extra': 'yes', 'Content-Type': 'application/vnd.api+json' }, { id: 7 })],

@@ -2,7 +2,8 @@
  * Plugins (the spec's `fw_plugin` behaviour). A plugin has `preRequest` and/or `postRequest`
  * callbacks and `info`. It is registered per phase as `['pre_request', plugin, options]`; a plugin
  * needing both phases is registered twice. Each registration keeps its own state across requests:
- * it starts as `init(options)` and becomes whatever state the callback returns.
+ * it starts as `init(options, ctx)` and becomes whatever state the callback returns. `init` runs at
+ * start-up (in `createApp`), so a plugin that cannot work with its options throws there.
  *
  * Two callback forms are accepted, told apart by the number of declared parameters:
  * - `(req, env, options, state)` — the full form (any function not declaring exactly two parameters);
@@ -35,6 +36,13 @@ export interface PluginEnv {
   readonly jsonLib: JsonLib
 }
 
+/** What `init` learns about the app at start-up. */
+export interface PluginInitContext {
+  readonly environment: string
+  /** The process environment the app was created with (`createApp`'s `env` option). */
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
 export type PluginResult<S = unknown> =
   /** Continue with the next plugin (or the handler). */
   | { readonly result: 'ok'; readonly req?: VelaRequest; readonly state?: S }
@@ -62,7 +70,7 @@ export interface Plugin<O = Record<string, unknown>, S = unknown> {
   readonly kind: 'vela.plugin'
   readonly name: string
   readonly info: PluginInfo
-  readonly init?: (options: O) => S
+  readonly init?: (options: O, ctx: PluginInitContext) => S
   readonly preRequest?: PluginCallback<O, S>
   readonly postRequest?: PluginCallback<O, S>
 }
@@ -75,18 +83,18 @@ export function definePlugin<O = Record<string, unknown>, S = undefined>(def: Pl
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type PluginEntry = readonly [phase: Phase, plugin: Plugin<any, any>, options?: Record<string, unknown>]
+export type PluginEntry = readonly [phase: Phase, plugin: Plugin<any, any>, options?: object]
 
 /** One registration made ready to run: the callback in the full form and its own state slot. */
 export interface PluginStep {
   readonly phase: Phase
   readonly plugin: Plugin<unknown, unknown>
-  readonly options: Record<string, unknown>
+  readonly options: object
   state: unknown
   readonly call: (req: VelaRequest, env: PluginEnv, step: PluginStep) => MaybePromise<PluginResult>
 }
 
-export function compilePluginEntries(entries: readonly PluginEntry[], where: string): PluginStep[] {
+export function compilePluginEntries(entries: readonly PluginEntry[], where: string, ctx: PluginInitContext): PluginStep[] {
   return entries.map((entry, i) => {
     const [phase, plugin, options = {}] = entry
     if (phase !== 'pre_request' && phase !== 'post_request') {
@@ -99,6 +107,6 @@ export function compilePluginEntries(entries: readonly PluginEntry[], where: str
       fn.length === 2
         ? (req, _env, step) => (fn as TwoArgCallback<unknown>)(req, step.options)
         : (req, env, step) => (fn as FullCallback<unknown, unknown>)(req, env, step.options, step.state)
-    return { phase, plugin, options, state: plugin.init ? plugin.init(options) : undefined, call }
+    return { phase, plugin, options, state: plugin.init ? plugin.init(options, ctx) : undefined, call }
   })
 }

@@ -2,6 +2,7 @@
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { json, status } from '../replies.ts'
+import type { VelaRequest } from '../request.ts'
 import type { PluginEntry } from './plugin.ts'
 import { breakPhase, definePlugin, fail, ok, stop } from './plugin.ts'
 
@@ -34,8 +35,8 @@ const counter = definePlugin<{ start: number }, number>({
 const legacy = definePlugin<{ header: string }>({
   name: 'legacy',
   info,
-  preRequest: (req, options) => {
-    req.params = { ...req.params, legacy: req.headers.get((options as { header: string }).header) }
+  preRequest: (req: VelaRequest, options: { header: string }) => {
+    req.params = { ...req.params, legacy: req.headers.get(options.header) }
     return ok(req)
   },
 })

@@ -1,0 +1,9 @@
+import { json, status } from 'vela'
+import type { VelaRequest } from 'vela'
+
+/** GET /heartbeat: 200, no body (load balancers probe it). */
+export const heartbeat = () => status(200)
+
+/** GET /api/info: what is answering and where the request was routed. */
+export const info = (req: VelaRequest) =>
+  json({ app: 'playground', controller: req.route.controller, action: req.route.action, node: process.version })
