@@ -1,0 +1,25 @@
+/**
+ * `npm run bench [-- suite …]`: runs the benchmark suites one after another, each in its own
+ * process so one suite's servers and heap never disturb the next. Suites: runtime (Vela vs bare h3,
+ * Fastify and node:http), web (views and static files), dbl (repository vs bare pg / PGlite).
+ * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS (see each suite).
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const all = ['runtime', 'web', 'dbl']
+const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all
+let failed = false
+for (const suite of chosen) {
+  const file = fileURLToPath(new URL(`./${suite}.ts`, import.meta.url))
+  if (!all.includes(suite) || !existsSync(file)) {
+    console.error(`bench: unknown suite ${JSON.stringify(suite)}; suites: ${all.filter((s) => existsSync(fileURLToPath(new URL(`./${s}.ts`, import.meta.url)))).join(', ')}`)
+    failed = true
+    continue
+  }
+  console.log(`\n== ${suite} ==`)
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file], { stdio: 'inherit' })
+  if (r.status !== 0) failed = true
+}
+process.exitCode = failed ? 1 : 0
