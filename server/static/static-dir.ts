@@ -1,0 +1,97 @@
+/**
+ * `staticDir(dir)`: serves the files under `dir` behind a `[...]` route (`['/docs/[...]',
+ * staticDir('priv/assets')]`). GET and HEAD, content types by extension, weak ETag and
+ * Last-Modified with 304s, `index.html` for a directory (and for the route's own path).
+ *
+ * Containment, in layers, so that no spelling of a path reaches a file outside `dir`:
+ * - the router hands over `req.pathInfo` decoded exactly once (`%252e` stays the literal `%2e`);
+ * - NUL bytes and backslashes are refused, and so is every segment starting with a dot (`.`,
+ *   `..`, dotfiles such as `.env`);
+ * - the joined path must still lie under `dir`, and so must its `realpath`, so a symlink (or a
+ *   symlinked `index.html`) leading out of `dir` is a 404 like a missing file.
+ */
+import { createReadStream } from 'node:fs'
+import { readFile, realpath, stat } from 'node:fs/promises'
+import type { Stats } from 'node:fs'
+import { join, resolve, sep } from 'node:path'
+import { FastResponse } from 'srvx'
+import { httpError } from '../errors/http-error.ts'
+import type { VelaRequest } from '../request.ts'
+import type { StaticRouteHandler } from '../router/types.ts'
+import { contentTypeFor } from './mime.ts'
+
+export interface StaticDirOptions {
+  /** File served for a directory (default `index.html`); `false` makes directories 404. */
+  index?: string | false
+  /** Adds `cache-control: public, max-age=<seconds>`. */
+  maxAge?: number
+}
+
+// Files up to this size are read in one call; larger ones are streamed.
+const READ_WHOLE = 64 * 1024
+
+const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
+
+export function staticDir(dir: string, opts: StaticDirOptions = {}): StaticRouteHandler {
+  const root = resolve(dir)
+  const index = opts.index ?? 'index.html'
+  const cacheControl = opts.maxAge !== undefined ? `public, max-age=${opts.maxAge}` : undefined
+  // The directory may be created after start-up (generated assets): resolve it on first use.
+  let realRoot: Promise<string> | undefined
+
+  /** The real path of a regular file under the root, or undefined. */
+  async function locate(segments: string[]): Promise<{ file: string; info: Stats } | undefined> {
+    const base = await (realRoot ??= realpath(root).catch((err) => ((realRoot = undefined), Promise.reject(err))))
+    let file = join(root, ...segments)
+    if (!inside(root, file)) return undefined
+    for (let hop = 0; hop < 2; hop++) {
+      const real = await realpath(file).catch(() => undefined)
+      if (!real || !inside(base, real)) return undefined
+      const info = await stat(real)
+      if (info.isFile()) return { file: real, info }
+      if (!info.isDirectory() || index === false || hop === 1) return undefined
+      file = join(real, index)
+    }
+    return undefined
+  }
+
+  async function handle(req: VelaRequest): Promise<Response> {
+    const method = req.method
+    if (method !== 'GET' && method !== 'HEAD') throw httpError(405, undefined, { allow: 'GET, HEAD' })
+    const rel = req.pathInfo ?? ''
+    if (rel.includes('\0') || rel.includes('\\')) throw httpError(404)
+    const segments = rel.split('/').filter((s) => s !== '')
+    if (segments.some((s) => s.startsWith('.'))) throw httpError(404)
+    const found = await locate(segments).catch(() => undefined)
+    if (!found) throw httpError(404)
+    const { file, info } = found
+    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`
+    const lastModified = info.mtime.toUTCString()
+    const headers: Record<string, string> = { etag, 'last-modified': lastModified }
+    if (cacheControl) headers['cache-control'] = cacheControl
+    if (notModified(req.headers, etag, info.mtime)) return new FastResponse(null, { status: 304, headers })
+    headers['content-type'] = contentTypeFor(file)
+    headers['content-length'] = String(info.size)
+    if (method === 'HEAD') return new FastResponse(null, { status: 200, headers })
+    const body = info.size <= READ_WHOLE ? await readFile(file) : (createReadStream(file) as unknown as ReadableStream)
+    return new FastResponse(body, { status: 200, headers })
+  }
+
+  return { kind: 'vela.static', handle }
+}
+
+/** RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since; ETags compare weakly. */
+function notModified(headers: Headers, etag: string, mtime: Date): boolean {
+  const inm = headers.get('if-none-match')
+  if (inm !== null) {
+    const bare = etag.slice(2)
+    return inm.split(',').some((t) => {
+      const tag = t.trim()
+      return tag === '*' || tag.replace(/^W\//, '') === bare
+    })
+  }
+  const ims = headers.get('if-modified-since')
+  if (ims === null) return false
+  const since = Date.parse(ims)
+  return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since
+}
