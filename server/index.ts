@@ -34,10 +34,12 @@ export type {
   StatusRoute,
 } from './router/types.ts'
 export { definePlugin, ok, breakPhase, stop, fail } from './pipeline/plugin.ts'
-export type { Plugin, PluginEntry, PluginEnv, PluginInfo, PluginResult, Phase } from './pipeline/plugin.ts'
+export type { Plugin, PluginEntry, PluginEnv, PluginInfo, PluginInitContext, PluginResult, Phase } from './pipeline/plugin.ts'
 export { requestPlugin } from './plugins/request.ts'
 export type { RequestPluginOptions } from './plugins/request.ts'
 export { corsPlugin } from './plugins/cors.ts'
 export type { CorsPluginOptions } from './plugins/cors.ts'
 export { rateLimitPlugin, MemoryStore, RedisStore } from './plugins/rate-limit/index.ts'
 export type { RateLimitOptions, RateLimitStore, RateLimitHit, MemoryStoreOptions, RedisStoreOptions } from './plugins/rate-limit/index.ts'
+export { sessionPlugin, sessionPlugins } from './session/plugin.ts'
+export type { SessionData, SessionOptions } from './session/plugin.ts'

@@ -59,6 +59,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     controllers: appConfig.controllers,
     globalPlugins: config.plugins,
     environment: config.environment,
+    env: opts.env ?? process.env,
   })
   const ctx: PipelineContext = {
     app: config.bootstrapApplication,

@@ -93,9 +93,12 @@ export function compileRoutes(opts: {
   controllers?: ModuleMap<Record<string, unknown>>
   globalPlugins: readonly PluginEntry[]
   environment: string
+  /** Passed to plugins' `init` (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>
 }): RouteTable {
   const identities = buildIdentities(opts.controllers)
-  const globalSteps = compilePluginEntries(opts.globalPlugins, 'global plugins')
+  const initCtx = { environment: opts.environment, env: opts.env ?? process.env }
+  const globalSteps = compilePluginEntries(opts.globalPlugins, 'global plugins', initCtx)
   const globalPre = globalSteps.filter((s) => s.phase === 'pre_request')
   const globalPost = globalSteps.filter((s) => s.phase === 'post_request')
   const routes: CompiledRoute[] = []
@@ -111,7 +114,7 @@ export function compileRoutes(opts: {
       if (group.security !== false && typeof group.security !== 'function') {
         throw new Error(`${where}: security must be false or a function`)
       }
-      const own = group.plugins ? compilePluginEntries(group.plugins, where) : undefined
+      const own = group.plugins ? compilePluginEntries(group.plugins, where, initCtx) : undefined
       const statusRoutes = new Map<number, { handler: Handler; identity: HandlerIdentity }>()
       const compiled: CompiledGroup = {
         prefix: group.prefix,

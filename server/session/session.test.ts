@@ -1,0 +1,152 @@
+// Issue 3 sessions / DESIGN.md §3 (`req.session`): sealed cookie sessions, HttpOnly, SameSite=Lax,
+// Secure under https; secret from options or VELA_SESSION_SECRET, required outside dev/test.
+import { describe, expect, it, vi } from 'vitest'
+import { describeModes } from '../../test/support/modes.ts'
+import { createApp } from '../app/create-app.ts'
+import { json, status } from '../replies.ts'
+import type { VelaRequest } from '../request.ts'
+import { inject } from '../testing/index.ts'
+import { sessionPlugins } from './plugin.ts'
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789'
+
+const routes = {
+  s: {
+    prefix: '',
+    security: false as const,
+    plugins: sessionPlugins({ secret: SECRET }),
+    routes: [
+      ['/count', (req: VelaRequest) => {
+        req.session!.count = ((req.session!.count as number) ?? 0) + 1
+        return json({ count: req.session!.count })
+      }],
+      ['/read', (req: VelaRequest) => json({ session: req.session })],
+      ['/login', (req: VelaRequest) => {
+        req.session = { ...req.session, user: 'alice', roles: ['admin'] }
+        return status(204)
+      }],
+      ['/forget-roles', (req: VelaRequest) => {
+        delete req.session!.roles
+        return status(204)
+      }],
+      ['/logout', (req: VelaRequest) => {
+        req.session = {}
+        return status(204)
+      }],
+      ['/fail', (req: VelaRequest) => {
+        req.session!.lost = true
+        throw new Error('handler failed')
+      }],
+    ] as const,
+  },
+}
+
+/** The cookies a response sets, as `name=value` pairs for the next request's Cookie header. */
+function cookieHeader(res: Response, previous = ''): string {
+  const jar = new Map(previous ? previous.split('; ').map((c) => c.split('=', 2) as [string, string]) : [])
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';', 1)
+    const at = pair!.indexOf('=')
+    const value = pair!.slice(at + 1)
+    if (value === '' || /max-age=0/i.test(line)) jar.delete(pair!.slice(0, at))
+    else jar.set(pair!.slice(0, at), value)
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+}
+
+describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t) => {
+  it('req.session is written to a sealed cookie and read back on the next request', async () => {
+    let cookie = ''
+    for (const expected of [1, 2, 3]) {
+      const res = await t.request({ url: '/count', headers: { cookie } })
+      expect(await res.json()).toEqual({ count: expected })
+      cookie = cookieHeader(res, cookie)
+    }
+    expect(cookie).toMatch(/^vela_session=Fe26\.2\*/)
+  })
+
+  it('the cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over http', async () => {
+    const res = await t.request('/count')
+    const [line] = res.headers.getSetCookie()
+    expect(line).toMatch(/; HttpOnly/i)
+    expect(line).toMatch(/; SameSite=Lax/i)
+    expect(line).toMatch(/; Path=\//i)
+    expect(line).not.toMatch(/; Secure/i)
+  })
+
+  it('the client can neither read nor forge the session: the cookie is encrypted, a tampered one gives an empty session', async () => {
+    const login = await t.request('/login')
+    const cookie = cookieHeader(login)
+    expect(decodeURIComponent(cookie)).not.toContain('alice')
+    expect(await (await t.request({ url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+    const value = cookie.slice('vela_session='.length)
+    const flipped = value.slice(0, 60) + (value[60] === 'A' ? 'B' : 'A') + value.slice(61)
+    expect(await (await t.request({ url: '/read', headers: { cookie: `vela_session=${flipped}` } })).json()).toEqual({ session: {} })
+  })
+
+  it('a request that does not change the session sets no cookie', async () => {
+    const cookie = cookieHeader(await t.request('/login'))
+    const res = await t.request({ url: '/read', headers: { cookie } })
+    expect(res.headers.getSetCookie()).toEqual([])
+  })
+
+  it('a deleted key stays deleted; an emptied session deletes the cookie', async () => {
+    let cookie = cookieHeader(await t.request('/login'))
+    cookie = cookieHeader(await t.request({ url: '/forget-roles', headers: { cookie } }), cookie)
+    expect(await (await t.request({ url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice' } })
+    const logout = await t.request({ url: '/logout', headers: { cookie } })
+    const [line] = logout.headers.getSetCookie()
+    expect(line).toMatch(/^vela_session=;/)
+    expect(line).toMatch(/Max-Age=0/i)
+    expect(cookieHeader(logout, cookie)).toBe('')
+  })
+
+  it('changes made by a handler that fails are not saved', async () => {
+    const res = await t.request('/fail')
+    expect(res.status).toBe(500)
+    expect(res.headers.getSetCookie()).toEqual([])
+  })
+})
+
+describe('session plugin: https and secrets', () => {
+  const app = (env: Record<string, string>, options = {}, environment?: string) =>
+    createApp({ bootstrapApplication: 's', environment, routes: { s: { ...routes.s, plugins: sessionPlugins(options) } } }, { env, log: () => {} })
+
+  it('the cookie is Secure when the request came over https', async () => {
+    const res = await inject(app({}, { secret: SECRET }), 'https://example.test/count')
+    expect(res.headers.getSetCookie()[0]).toMatch(/; Secure/i)
+  })
+
+  it('VELA_SESSION_SECRET is used when the option is absent: two instances with it read each other\'s cookies', async () => {
+    const env = { VELA_SESSION_SECRET: SECRET }
+    const cookie = cookieHeader(await inject(app(env), '/login'))
+    expect(await (await inject(app(env), { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+    // …and an instance with another secret does not.
+    const other = app({ VELA_SESSION_SECRET: `${SECRET}-other` })
+    expect(await (await inject(other, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
+  })
+
+  it('outside dev and test a missing secret is a start-up error', () => {
+    expect(() => app({}, {}, 'prod')).toThrow(/session: no secret in environment "prod"; set VELA_SESSION_SECRET/)
+    expect(() => app({ VELA_ENV: 'staging' }, {})).toThrow(/no secret in environment "staging"/)
+    expect(() => app({ VELA_SESSION_SECRET: SECRET }, {}, 'prod')).not.toThrow()
+  })
+
+  it('a secret shorter than 32 characters is a start-up error in every environment', () => {
+    expect(() => app({}, { secret: 'short' })).toThrow('session: the session plugin option `secret` must be a string of at least 32 characters (got 5 characters)')
+    expect(() => app({ VELA_SESSION_SECRET: 'x'.repeat(31) }, {}, 'prod')).toThrow(/VELA_SESSION_SECRET must be a string of at least 32 characters \(got 31/)
+  })
+
+  it('in development a missing secret is generated once per process, with a warning', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const first = app({})
+      const second = app({})
+      const cookie = cookieHeader(await inject(first, '/login'))
+      expect(await (await inject(second, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+      expect(warn.mock.calls.filter(([m]) => String(m).includes('generated one')).length).toBe(1)
+    } finally {
+      warn.mockRestore()
+    }
+  })
+})
