@@ -23,6 +23,7 @@ import { resolveConfig } from './config.ts'
 import type { FetchHandler } from './stream-handlers.ts'
 import { composeStreamHandlers } from './stream-handlers.ts'
 import { createViewRenderer } from '../views/renderer.ts'
+import { metricsSetupWarning } from '../metrics/metrics-handler.ts'
 
 export interface VelaApp {
   readonly config: ResolvedConfig
@@ -54,6 +55,8 @@ const NO_BINDINGS: Record<string, string> = Object.freeze({}) as Record<string, 
 
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)
+  const metricsWarning = metricsSetupWarning(config)
+  if (metricsWarning) console.warn(`[vela] ${metricsWarning}`)
   const table = compileRoutes({
     routes: appConfig.routes,
     controllers: appConfig.controllers,

@@ -1,0 +1,132 @@
+// Metrics hook (spec 4.5, last paragraph): metricsCallback called once per finished request with
+// status, body length actually sent, hrtime bounds and the merged user data of plugins.
+import { expect, it, vi } from 'vitest'
+import { describeModes } from '../../test/support/modes.ts'
+import { createApp } from '../app/create-app.ts'
+import type { MetricsEvent } from '../app/config.ts'
+import { definePlugin, ok } from '../pipeline/plugin.ts'
+import { json, status } from '../replies.ts'
+import type { RouteGroup } from '../router/types.ts'
+import { inject } from '../testing/index.ts'
+import { metricsStreamHandler, setMetricsUserData } from './metrics-handler.ts'
+
+const tagger = definePlugin({
+  name: 'tagger',
+  preRequest(req) {
+    setMetricsUserData(req, { tenant: 'acme', step: 1 })
+    setMetricsUserData(req, { step: 2, route: req.route.path })
+    return ok()
+  },
+})
+
+const streamed = 'chunk-'.repeat(1000)
+const group: RouteGroup = {
+  prefix: '',
+  security: false,
+  plugins: [['pre_request', tagger, {}]],
+  routes: [
+    ['/json', () => json({ hello: 'world' })],
+    ['/teapot', () => status(418, { 'content-type': 'text/plain' }, 'short and stout')],
+    ['/empty', () => status(204)],
+    [
+      '/stream',
+      () =>
+        new Response(
+          new ReadableStream({
+            start(c) {
+              for (let i = 0; i < 1000; i++) c.enqueue(new TextEncoder().encode('chunk-'))
+              c.close()
+            },
+          }),
+        ),
+    ],
+    ['/unicode', () => status(200, { 'content-type': 'text/plain; charset=utf-8' }, 'héllo ✓')],
+  ],
+}
+
+const events: MetricsEvent[] = []
+let throwing = false
+const metricsCallback = (e: MetricsEvent) => {
+  events.push(e)
+  if (throwing) throw new Error('callback exploded')
+}
+
+async function settle(n: number) {
+  // The callback runs when the node response finishes, just after the client has the body.
+  for (let i = 0; i < 100 && events.length < n; i++) await new Promise((r) => setTimeout(r, 5))
+}
+
+describeModes(
+  'metrics hook',
+  { bootstrapApplication: 'metrics', server: { streamHandlers: [metricsStreamHandler, 'default'], options: { metricsCallback } }, routes: { m: group } },
+  (t) => {
+    const call = async (url: string, method = 'GET') => {
+      events.length = 0
+      const res = await t.request({ url, method })
+      const body = await res.text()
+      await settle(1)
+      await new Promise((r) => setTimeout(r, 20)) // a second call would show up here
+      expect(events, url).toHaveLength(1)
+      return { res, body, event: events[0]! }
+    }
+    it('once per request with status, body length and hrtime bounds', async () => {
+      const before = process.hrtime.bigint()
+      const { res, body, event } = await call('/json')
+      expect(res.status).toBe(200)
+      expect(event.respStatus).toBe(200)
+      expect(event.respBodyLength).toBe(Buffer.byteLength(body))
+      expect(event.reqStart).toBeGreaterThanOrEqual(before)
+      expect(event.reqEnd).toBeGreaterThanOrEqual(event.reqStart)
+      expect(event.reqEnd).toBeLessThanOrEqual(process.hrtime.bigint())
+    })
+    it('user data from a plugin: repeated calls merge', async () => {
+      const { event } = await call('/json')
+      expect(event.userData).toEqual({ tenant: 'acme', step: 2, route: '/json' })
+    })
+    it('other statuses, empty bodies, HEAD, unrouted requests', async () => {
+      expect((await call('/teapot')).event).toMatchObject({ respStatus: 418, respBodyLength: 15 })
+      expect((await call('/empty')).event).toMatchObject({ respStatus: 204, respBodyLength: 0 })
+      expect((await call('/json', 'HEAD')).event).toMatchObject({ respStatus: 200, respBodyLength: 0 })
+      const missing = await call('/nowhere')
+      expect(missing.event).toMatchObject({ respStatus: 404, respBodyLength: Buffer.byteLength(missing.body), userData: {} })
+    })
+    it('streamed and multi-byte bodies count the bytes sent', async () => {
+      expect((await call('/stream')).event.respBodyLength).toBe(streamed.length)
+      expect((await call('/unicode')).event.respBodyLength).toBe(Buffer.byteLength('héllo ✓'))
+    })
+    it('a throwing callback is logged and the response is unaffected', async () => {
+      const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+      throwing = true
+      try {
+        const { res, body } = await call('/json')
+        expect(res.status).toBe(200)
+        expect(body).toBe('{"hello":"world"}')
+        expect(error).toHaveBeenCalledWith(expect.stringContaining('metricsCallback failed'), expect.objectContaining({ message: 'callback exploded' }))
+        const again = await call('/teapot')
+        expect(again.body).toBe('short and stout')
+      } finally {
+        throwing = false
+        error.mockRestore()
+      }
+    })
+  },
+)
+
+it('metricsCallback without the metrics stream handler warns at start-up instead of staying silent', async () => {
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  try {
+    const app = createApp({ bootstrapApplication: 'm', server: { options: { metricsCallback } }, routes: { m: group } }, { env: {}, log: () => {} })
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('does not list metricsStreamHandler'))
+    events.length = 0
+    expect((await inject(app, '/json')).status).toBe(200)
+    expect(events).toHaveLength(0)
+  } finally {
+    warn.mockRestore()
+  }
+})
+
+it('without a callback the handler adds nothing to the chain', () => {
+  const next = async () => new Response('x')
+  const app = createApp({ bootstrapApplication: 'm', routes: { m: group } }, { env: {} })
+  expect(metricsStreamHandler.wrap(next, app.config)).toBe(next)
+})
