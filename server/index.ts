@@ -44,3 +44,5 @@ export { rateLimitPlugin, MemoryStore, RedisStore } from './plugins/rate-limit/i
 export type { RateLimitOptions, RateLimitStore, RateLimitHit, MemoryStoreOptions, RedisStoreOptions } from './plugins/rate-limit/index.ts'
 export { sessionPlugin, sessionPlugins } from './session/plugin.ts'
 export type { SessionData, SessionOptions } from './session/plugin.ts'
+export { csrfPlugin, CSRF_FORM_FIELD, CSRF_HEADER } from './plugins/csrf.ts'
+export type { CsrfPluginOptions } from './plugins/csrf.ts'

@@ -35,6 +35,8 @@ export class VelaRequest<A = unknown> {
   authData: A = undefined as A
   /** Cookie session data (session plugin). */
   session: Record<string, unknown> | undefined = undefined
+  /** This session's CSRF token (csrf plugin): put it in forms as `_csrf_token` or send it as `x-csrf-token`. */
+  csrfToken: string | undefined = undefined
   /** During post-request plugins: the reply about to be sent. Replace it to change the response. */
   reply: Reply | Response | undefined = undefined
 

@@ -1,0 +1,128 @@
+// Issue 3 CSRF: token in the session, checked on POST/PUT/PATCH/DELETE from `_csrf_token` or
+// `x-csrf-token`, 403 `Forbidden - CSRF token invalid`, excluded path prefixes.
+import { expect, it } from 'vitest'
+import { describeModes } from '../../test/support/modes.ts'
+import type { PluginEntry } from '../pipeline/plugin.ts'
+import { json } from '../replies.ts'
+import type { VelaRequest } from '../request.ts'
+import { sessionPlugin } from '../session/plugin.ts'
+import { csrfPlugin } from './csrf.ts'
+import { requestPlugin } from './request.ts'
+
+const session = { secret: 'csrf-test-secret-long-enough-for-iron-0123' }
+const plugins: PluginEntry[] = [
+  ['pre_request', requestPlugin, { readUrlencodedBody: true, decodeJsonBody: true }],
+  ['pre_request', sessionPlugin, session],
+  ['pre_request', csrfPlugin, { exclude: ['/api'] }],
+  ['post_request', sessionPlugin, session],
+]
+let handled = 0
+const handler = (req: VelaRequest) => {
+  handled++
+  return json({ token: req.csrfToken, method: req.method })
+}
+const all = ['get', 'post', 'put', 'patch', 'delete'] as const
+
+function sessionCookie(res: Response): string {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith('vela_session='))
+  if (!line) throw new Error('no session cookie set')
+  return line.split(';', 1)[0]!
+}
+
+describeModes(
+  'csrf plugin',
+  {
+    bootstrapApplication: 'csrf',
+    routes: {
+      c: [
+        { prefix: '', security: false, plugins, routes: [['/form', handler, { methods: all }], ['/apis', handler, { methods: all }]] },
+        { prefix: '/api', security: false, plugins, routes: [['/things', handler, { methods: all }]] },
+        { prefix: '/nosession', security: false, plugins: [['pre_request', csrfPlugin, {}]], routes: [['/', handler]] },
+      ],
+    },
+  },
+  (t) => {
+    /** A fresh visitor: GET the form, keep the session cookie and the token. */
+    async function visit() {
+      const res = await t.request('/form')
+      const { token } = (await res.json()) as { token: string }
+      return { cookie: sessionCookie(res), token }
+    }
+    const forbidden = { error: 'Forbidden - CSRF token invalid' }
+
+    it('a GET gets a token (req.csrfToken), kept in the session: the next request sees the same one', async () => {
+      const { cookie, token } = await visit()
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      const again = await t.request({ url: '/form', headers: { cookie } })
+      expect(((await again.json()) as { token: string }).token).toBe(token)
+      expect(again.headers.getSetCookie()).toEqual([])
+      const other = await visit()
+      expect(other.token).not.toBe(token)
+    })
+
+    it('a POST with the token in the form field _csrf_token passes', async () => {
+      const { cookie, token } = await visit()
+      const res = await t.request({
+        method: 'POST',
+        url: '/form',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `title=hello&_csrf_token=${encodeURIComponent(token)}`,
+      })
+      expect(res.status).toBe(200)
+    })
+
+    it('POST, PUT, PATCH and DELETE with the token in x-csrf-token pass', async () => {
+      const { cookie, token } = await visit()
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        const res = await t.request({ method, url: '/form', headers: { cookie, 'x-csrf-token': token } })
+        expect([method, res.status]).toEqual([method, 200])
+      }
+    })
+
+    it('without a token, with a wrong one, one of another session or no session at all: 403 and the handler does not run', async () => {
+      const { cookie, token } = await visit()
+      const stranger = await visit()
+      const wrongSameLength = (token[0] === 'A' ? 'B' : 'A') + token.slice(1)
+      const attempts: Array<Record<string, string>> = [
+        { cookie },
+        { cookie, 'x-csrf-token': wrongSameLength },
+        { cookie, 'x-csrf-token': token.slice(0, 20) },
+        { cookie, 'x-csrf-token': stranger.token },
+        { 'x-csrf-token': token },
+      ]
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        for (const headers of attempts) {
+          const before = handled
+          const res = await t.request({ method, url: '/form', headers })
+          expect(res.status).toBe(403)
+          expect(await res.json()).toEqual(forbidden)
+          expect(handled).toBe(before)
+        }
+      }
+    })
+
+    it('a wrong form field is a 403 too; a browser (Accept: text/html) gets an HTML page', async () => {
+      const { cookie } = await visit()
+      const res = await t.request({
+        method: 'POST',
+        url: '/form',
+        headers: { cookie, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+        body: '_csrf_token=forged',
+      })
+      expect(res.status).toBe(403)
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(await res.text()).toContain('Forbidden - CSRF token invalid')
+    })
+
+    it('excluded prefixes are not checked (/api and below), a path merely starting with the same letters is', async () => {
+      expect((await t.request({ method: 'POST', url: '/api/things', body: { a: 1 } })).status).toBe(200)
+      expect((await t.request({ method: 'DELETE', url: '/api/things' })).status).toBe(200)
+      const apis = await t.request({ method: 'POST', url: '/apis', body: { a: 1 } })
+      expect(apis.status).toBe(403)
+    })
+
+    it('without the session plugin before it, the plugin fails with a 500 (never lets the request through)', async () => {
+      expect((await t.request('/nosession')).status).toBe(500)
+    })
+  },
+)
