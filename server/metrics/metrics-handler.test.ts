@@ -6,13 +6,15 @@ import { createApp } from '../app/create-app.ts'
 import type { MetricsEvent } from '../app/config.ts'
 import { definePlugin, ok } from '../pipeline/plugin.ts'
 import { json, status } from '../replies.ts'
+import type { VelaRequest } from '../request.ts'
 import type { RouteGroup } from '../router/types.ts'
 import { inject } from '../testing/index.ts'
 import { metricsStreamHandler, setMetricsUserData } from './metrics-handler.ts'
 
 const tagger = definePlugin({
   name: 'tagger',
-  preRequest(req) {
+  info: { title: 'Tagger', version: '0.0.0', author: 'test', description: 'adds metrics user data', options: {} },
+  preRequest(req: VelaRequest) {
     setMetricsUserData(req, { tenant: 'acme', step: 1 })
     setMetricsUserData(req, { step: 2, route: req.route.path })
     return ok()
