@@ -15,6 +15,8 @@ export type { Reply, JsonReply, StatusReply, RedirectReply, ViewReply, FileReply
 export { createViewRenderer, defaultViewName } from './views/renderer.ts'
 export type { RenderView, ViewsConfig } from './views/renderer.ts'
 export { metricsStreamHandler, setMetricsUserData } from './metrics/metrics-handler.ts'
+export { withCompression } from './compress/compress.ts'
+export type { CompressOptions } from './compress/compress.ts'
 export { staticDir } from './static/static-dir.ts'
 export type { StaticDirOptions } from './static/static-dir.ts'
 export { httpError, HttpError, isHttpError } from './errors/http-error.ts'

@@ -7,6 +7,7 @@ import type { PluginEntry } from '../pipeline/plugin.ts'
 import type { RouteSource } from '../router/types.ts'
 import type { StreamHandler } from './stream-handlers.ts'
 import type { ViewsConfig } from '../views/renderer.ts'
+import type { CompressOptions } from '../compress/compress.ts'
 
 export interface JsonLib {
   encode(value: unknown): string
@@ -38,7 +39,8 @@ export interface ServerConfig {
   /** A client must send the whole request within this many ms (default 60000). */
   requestTimeout?: number
   options?: {
-    compress?: boolean
+    /** gzip/brotli for textual bodies at or above `threshold` bytes (default 1024) when the client accepts it. */
+    compress?: boolean | CompressOptions
     metricsCallback?: (event: MetricsEvent) => void
   }
 }

@@ -24,6 +24,7 @@ import type { FetchHandler } from './stream-handlers.ts'
 import { composeStreamHandlers } from './stream-handlers.ts'
 import { createViewRenderer } from '../views/renderer.ts'
 import { metricsSetupWarning } from '../metrics/metrics-handler.ts'
+import { withCompression } from '../compress/compress.ts'
 
 export interface VelaApp {
   readonly config: ResolvedConfig
@@ -80,6 +81,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   }
   const match = buildMatcher<Target>(table.routes, (route) => ({ route, run: createRouteRunner(route, handlerOf(route), ctx) }), config.dispatchBackend)
   const maxUrl = config.server.maxUrlLength
+  const compress = config.server.options.compress
 
   // Groups that define status routes, longest prefix first: an unrouted request gets the page of
   // the most specific group whose prefix it falls under.
@@ -155,7 +157,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   return {
     config,
     routeTable: table,
-    fetch: composeStreamHandlers(config, dispatch),
+    fetch: composeStreamHandlers(config, compress ? withCompression(dispatch, compress === true ? {} : compress) : dispatch),
     async start() {
       await appConfig.start?.({ config })
     },
