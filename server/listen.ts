@@ -8,12 +8,19 @@ import type { AddressInfo } from 'node:net'
 import { serve } from 'srvx/node'
 import type { VelaApp } from './app/create-app.ts'
 import { answerClientErrors } from './client-errors.ts'
+import type { WebSocketServer } from './websocket/node.ts'
+import { attachWebSockets } from './websocket/node.ts'
 
 export interface Listener {
   readonly url: string
   readonly port: number
   readonly server: Server
-  /** Stops accepting; waits for in-flight requests up to `timeoutMs` (default 10 s), then closes the rest. */
+  /** The WebSocket connections of `ws` routes. */
+  readonly websockets: WebSocketServer
+  /**
+   * Stops accepting; closes WebSockets with 1001; waits for in-flight requests up to `timeoutMs`
+   * (default 10 s), then closes the rest.
+   */
   close(opts?: { timeoutMs?: number }): Promise<void>
 }
 
@@ -44,6 +51,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
   const server = srv.node!.server as Server
   server.keepAliveTimeout = s.keepAliveTimeout
   answerClientErrors(server)
+  const websockets = attachWebSockets(server, app)
   // A promise a handler forgot to await must not take the whole server down with it.
   if (!rejectionGuard) {
     rejectionGuard = true
@@ -55,9 +63,12 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
     url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
     port: address.port,
     server,
+    websockets,
     async close({ timeoutMs = 10_000 } = {}) {
       const closed = srv.close()
       server.closeIdleConnections()
+      // Open WebSockets would keep the server open forever: tell their clients we are going away.
+      const wsClosed = websockets.closeAll({ code: 1001, timeoutMs })
       let timer: NodeJS.Timeout | undefined
       const forced = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
@@ -68,7 +79,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
       })
       await Promise.race([closed, forced])
       clearTimeout(timer)
-      await closed
+      await Promise.all([closed, wsClosed])
     },
   }
 }

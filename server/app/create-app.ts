@@ -22,6 +22,8 @@ import type { AppConfig, ResolvedConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
 import type { FetchHandler } from './stream-handlers.ts'
 import { composeStreamHandlers } from './stream-handlers.ts'
+import type { UpgradeHandler } from '../websocket/upgrade.ts'
+import { createUpgradeHandler } from '../websocket/upgrade.ts'
 import { createViewRenderer } from '../views/renderer.ts'
 import { metricsSetupWarning } from '../metrics/metrics-handler.ts'
 import { withCompression } from '../compress/compress.ts'
@@ -32,6 +34,11 @@ export interface VelaApp {
   readonly routeTable: RouteTable
   /** Answers one request: the whole lifecycle, no socket needed. */
   readonly fetch: FetchHandler
+  /**
+   * Decides a WebSocket upgrade through the route table and the ws route's plugins and security;
+   * the listener performs it (server/websocket/node.ts). Upgrades bypass stream handlers.
+   */
+  readonly upgrade: UpgradeHandler
   /** Runs the app's `start` hook. */
   start(): Promise<void>
   /** Runs the app's `stop` hook (close pools, flush telemetry). */
@@ -157,6 +164,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   return {
     config,
     routeTable: table,
+    upgrade: createUpgradeHandler({ routes: table.routes, ctx, backend: config.dispatchBackend, fallback: dispatch }),
     fetch: composeStreamHandlers(config, compress ? withCompression(dispatch, compress === true ? {} : compress) : dispatch),
     async start() {
       await appConfig.start?.({ config })

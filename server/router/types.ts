@@ -6,6 +6,7 @@
 import type { Reply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import type { PluginEntry } from '../pipeline/plugin.ts'
+import type { WebSocketHooks } from '../websocket/define.ts'
 
 export type MaybePromise<T> = T | Promise<T>
 
@@ -17,8 +18,10 @@ export type HandlerResult = Reply | Response
 
 export type Handler<A = unknown> = (req: VelaRequest<A>) => MaybePromise<HandlerResult>
 
-/** A handler object for WebSocket routes (`protocol: 'ws'`); defined by the WebSocket module. */
-export interface WebSocketRouteHandler {
+/** A handler object for WebSocket routes (`protocol: 'ws'`): `defineWebSocket` (server/websocket/define.ts). */
+// The route list holds handlers of any auth data type; each handler is typed where it is defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface WebSocketRouteHandler extends WebSocketHooks<any> {
   readonly kind: 'vela.websocket'
 }
 

@@ -1,0 +1,50 @@
+/**
+ * WebSocket route handlers (`protocol: 'ws'` routes), on crossws peers.
+ *
+ *   ['/chat/:room', defineWebSocket<{ user: string }>({
+ *     open(peer) { peer.send(`hello ${peer.context.authData.user}`) },
+ *     message(peer, message) { peer.send(message.text()) },
+ *   }), { protocol: 'ws' }]
+ *
+ * The upgrade request goes through the group's pre-request plugins and security callback first
+ * (server/websocket/upgrade.ts): a rejection is answered over HTTP before upgrading. What the
+ * hooks then get on `peer.context`: `authData` (the security callback's object, `{}` when it
+ * returned `true` or there is none), `bindings` (path parameters) and `req` (the upgrade request
+ * as plugins left it: `req.session`, `req.query`, `req.headers`…).
+ *
+ * A hook that throws (or rejects) is logged and the connection is closed with 1011.
+ */
+import type { Message, Peer, WSError } from 'crossws'
+import type { VelaRequest } from '../request.ts'
+import type { MaybePromise } from '../router/types.ts'
+
+export interface WebSocketContext<A = unknown> {
+  readonly authData: A
+  readonly bindings: Readonly<Record<string, string>>
+  readonly req: VelaRequest<A>
+}
+
+/** A crossws peer whose `context` is the Vela upgrade context. */
+export type WebSocketPeer<A = unknown> = Omit<Peer, 'context'> & { readonly context: WebSocketContext<A> }
+
+export interface WebSocketHooks<A = unknown> {
+  /** The connection is open. */
+  open?: (peer: WebSocketPeer<A>) => MaybePromise<void>
+  /** A message arrived: `message.text()`, `message.json()`, `message.uint8Array()`. */
+  message?: (peer: WebSocketPeer<A>, message: Message) => MaybePromise<void>
+  /** The connection closed (`code` 1001 when the server shut down). */
+  close?: (peer: WebSocketPeer<A>, details: { code?: number; reason?: string }) => MaybePromise<void>
+  error?: (peer: WebSocketPeer<A>, error: WSError) => MaybePromise<void>
+}
+
+export interface WebSocketHandler<A = unknown> extends WebSocketHooks<A> {
+  readonly kind: 'vela.websocket'
+}
+
+export function defineWebSocket<A = unknown>(hooks: WebSocketHooks<A>): WebSocketHandler<A> {
+  for (const name of Object.keys(hooks)) {
+    if (!['open', 'message', 'close', 'error'].includes(name)) throw new Error(`defineWebSocket: unknown hook ${JSON.stringify(name)}; use open, message, close or error`)
+    if (typeof (hooks as Record<string, unknown>)[name] !== 'function') throw new Error(`defineWebSocket: hook ${name} must be a function`)
+  }
+  return { kind: 'vela.websocket', ...hooks }
+}

@@ -1,0 +1,130 @@
+/**
+ * WebSockets on a node:http server: listens to `upgrade` events, asks the app whether to accept
+ * (`app.upgrade`, the route table and pipeline), answers refusals over HTTP and hands accepted
+ * sockets to crossws, which runs the route's hooks. Keeps every open socket, so shutdown can close
+ * them with 1001 (Going Away).
+ */
+import type { IncomingMessage, Server } from 'node:http'
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { TLSSocket } from 'node:tls'
+import type { Hooks, Peer } from 'crossws'
+import nodeAdapter from 'crossws/adapters/node'
+import type { WebSocketContext, WebSocketHandler, WebSocketHooks } from './define.ts'
+import type { UpgradeDecision } from './upgrade.ts'
+
+export interface WebSocketServer {
+  /** Sockets currently open. */
+  readonly openCount: number
+  /** Closes every open socket with `code` (default 1001) and resolves once all are closed or `timeoutMs` passed (then the rest are dropped). */
+  closeAll(opts?: { code?: number; reason?: string; timeoutMs?: number }): Promise<void>
+}
+
+interface UpgradableApp {
+  upgrade(request: Request): Promise<UpgradeDecision>
+}
+
+type Log = (message: string, error: unknown) => void
+
+/** A web Request for the upgrade's IncomingMessage, with the peer address the app reads as `req.peer`. */
+function toRequest(req: IncomingMessage): Request {
+  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http'
+  const headers = new Headers()
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
+  const request = new Request(new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`), { method: req.method, headers })
+  Object.defineProperty(request, 'ip', { value: req.socket.remoteAddress })
+  return request
+}
+
+/** Writes a whole HTTP response on a socket that was never handed to node's response writer, then closes it. */
+async function writeResponse(socket: Duplex, res: Response): Promise<void> {
+  const body = Buffer.from(await res.arrayBuffer())
+  const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`]
+  for (const [name, value] of res.headers) if (name !== 'content-length' && name !== 'connection') lines.push(`${name}: ${value}`)
+  lines.push(`content-length: ${body.length}`, 'connection: close')
+  socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), body]))
+}
+
+interface Vela {
+  vela: { handler: WebSocketHandler; context: WebSocketContext; headers: Headers; log: Log }
+}
+
+function contextOf(peer: Peer): Vela {
+  return peer.context as unknown as Vela
+}
+
+export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = (m, e) => console.error(`[vela] ${m}:`, e)): WebSocketServer {
+  // A hook failing must not take the process down: log it, close the socket with 1011.
+  const call = <K extends keyof WebSocketHooks>(name: K, peer: Peer, ...args: unknown[]) => {
+    const { handler, context, log: appLog } = contextOf(peer).vela
+    const fn = handler[name] as ((...a: unknown[]) => unknown) | undefined
+    if (!fn) return
+    const failed = (err: unknown) => {
+      appLog(`WebSocket ${name} hook of ${context.req.route.path} failed`, err)
+      if (name !== 'close') peer.close(1011, 'Internal Error')
+    }
+    const vpeer = Object.create(peer, { context: { value: context } })
+    try {
+      const out = fn.call(handler, vpeer, ...args) as Promise<unknown> | undefined
+      if (out && typeof out.then === 'function') out.then(undefined, failed)
+    } catch (err) {
+      failed(err)
+    }
+  }
+  const hooks: Partial<Hooks> = {
+    // Headers plugins set on the upgrade request (a session cookie) go out with the 101.
+    upgrade: (request) => ({ headers: (request.context as unknown as Vela).vela.headers }),
+    open: (peer) => call('open', peer),
+    message: (peer, message) => call('message', peer, message),
+    close: (peer, details) => call('close', peer, details),
+    error: (peer, error) => call('error', peer, error),
+  }
+  const adapter = nodeAdapter({ hooks })
+  const open = new Set<Duplex>()
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
+    let request: Request
+    try {
+      request = toRequest(req)
+    } catch {
+      void writeResponse(socket, Response.json({ error: 'Bad Request: invalid request target' }, { status: 400 }))
+      return
+    }
+    app.upgrade(request).then(
+      (decision) => {
+        if (!decision.accept) return writeResponse(socket, decision.response)
+        open.add(socket)
+        socket.once('close', () => open.delete(socket))
+        // crossws takes the request's `context` as the peer's context.
+        const vela = { handler: decision.handler, context: decision.context, headers: decision.headers, log: decision.log }
+        return adapter.handleUpgrade(req, socket, head, Object.assign(request, { context: { vela } }))
+      },
+      (err) => {
+        log(`WebSocket upgrade of ${req.url} failed`, err)
+        return writeResponse(socket, Response.json({ error: 'Internal Server Error' }, { status: 500 }))
+      },
+    )
+  })
+
+  return {
+    get openCount() {
+      return open.size
+    },
+    async closeAll({ code = 1001, reason = 'Server shutting down', timeoutMs = 5000 } = {}) {
+      if (open.size === 0) return
+      const closed = Promise.all([...open].map((s) => new Promise((resolve) => s.once('close', resolve))))
+      adapter.closeAll(code, reason)
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          for (const s of open) s.destroy()
+          resolve()
+        }, timeoutMs)
+        timer.unref()
+      })
+      await Promise.race([closed, late])
+      clearTimeout(timer)
+    },
+  }
+}
