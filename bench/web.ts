@@ -1,0 +1,72 @@
+/**
+ * Web bench (issue 3): a rendered view (layout + partial + a 20-item loop, escaped) and a static
+ * file (7 KB CSS), Vela against bare h3 — for the view, h3 calling liquidjs directly; for the file,
+ * h3's own `serveStatic` over node:fs. Rounds are interleaved (each server once per round, each a
+ * fresh process) and medians compared, as in bench/runtime.ts.
+ *
+ *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50)
+ */
+import { fileURLToPath } from 'node:url'
+import type { LoadTarget } from './load.ts'
+import { check, hasWrk, median, runLoad, startServer } from './load.ts'
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const seconds = Number(process.env.BENCH_SECONDS ?? 3)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+
+const servers = ['h3', 'vela'] as const
+const targets: LoadTarget[] = [
+  { name: 'GET /notes (view)', method: 'GET', path: '/notes', expectStatus: 200 },
+  { name: 'GET /assets/app.css (static)', method: 'GET', path: '/assets/app.css', expectStatus: 200 },
+]
+
+/** Both servers must send the same bytes, or the comparison measures different work. */
+async function sameBodies(ports: Record<string, number>) {
+  for (const t of targets) {
+    const bodies = await Promise.all(servers.map(async (s) => (await fetch(`http://127.0.0.1:${ports[s]}${t.path}`)).text()))
+    if (bodies[0] !== bodies[1]) throw new Error(`${t.name}: h3 and vela bodies differ (${bodies[0]!.length} vs ${bodies[1]!.length} chars)`)
+  }
+}
+
+export async function benchWeb(): Promise<void> {
+  console.log(`web: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
+  const results: Record<string, Record<string, number[]>> = {}
+  for (let r = 0; r < rounds; r++) {
+    if (r === 0) {
+      const procs = await Promise.all(servers.map((s) => startServer(fileURLToPath(new URL(`./web-servers/${s}.ts`, import.meta.url)))))
+      try {
+        await sameBodies(Object.fromEntries(servers.map((s, i) => [s, procs[i]!.port])))
+      } finally {
+        await Promise.all(procs.map((p) => p.stop()))
+      }
+    }
+    for (const server of servers) {
+      const proc = await startServer(fileURLToPath(new URL(`./web-servers/${server}.ts`, import.meta.url)))
+      try {
+        for (const t of targets) {
+          await check(proc.port, t)
+          await runLoad(proc.port, t, 1, connections) // warm-up (JIT)
+          const res = await runLoad(proc.port, t, seconds, connections)
+          if (res.errors > 0) throw new Error(`${server} ${t.name}: ${res.errors} responses with an unexpected status`)
+          ;((results[t.name] ??= {})[server] ??= []).push(res.rps)
+        }
+      } finally {
+        await proc.stop()
+      }
+    }
+    process.stdout.write(`  round ${r + 1}/${rounds} done\n`)
+  }
+  console.table(
+    targets.map((t) => {
+      const m = Object.fromEntries(servers.map((s) => [s, median(results[t.name]![s]!)]))
+      return {
+        route: t.name,
+        'h3 req/s': Math.round(m.h3!),
+        'vela req/s': Math.round(m.vela!),
+        'vela/h3': +(m.vela! / m.h3!).toFixed(3),
+      }
+    }),
+  )
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchWeb()
