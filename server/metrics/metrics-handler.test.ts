@@ -1,5 +1,6 @@
 // Metrics hook (spec 4.5, last paragraph): metricsCallback called once per finished request with
 // status, body length actually sent, hrtime bounds and the merged user data of plugins.
+import { gzipSync } from 'node:zlib'
 import { expect, it, vi } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { createApp } from '../app/create-app.ts'
@@ -132,3 +133,27 @@ it('without a callback the handler adds nothing to the chain', () => {
   const app = createApp({ bootstrapApplication: 'm', routes: { m: group } }, { env: {} })
   expect(metricsStreamHandler.wrap(next, app.config)).toBe(next)
 })
+
+const bigGroup: RouteGroup = { prefix: '', security: false, routes: [['/big', () => json({ filler: 'metrics '.repeat(500) })]] }
+describeModes(
+  'metrics hook with compression',
+  {
+    bootstrapApplication: 'metrics',
+    server: { streamHandlers: [metricsStreamHandler, 'default'], options: { metricsCallback, compress: true } },
+    routes: { m: bigGroup },
+  },
+  (t) => {
+    it('the body length is the compressed bytes sent', async () => {
+      events.length = 0
+      const res = await t.request({ url: '/big', headers: { 'accept-encoding': 'gzip' } })
+      expect(res.headers.get('content-encoding')).toBe('gzip')
+      await res.arrayBuffer()
+      // The same bytes the compressor produced (gzip at its defaults is deterministic).
+      const sent = gzipSync(JSON.stringify({ filler: 'metrics '.repeat(500) })).byteLength
+      await settle(1)
+      expect(events).toHaveLength(1)
+      expect(events[0]!.respBodyLength).toBe(sent)
+      expect(sent).toBeLessThan(200)
+    })
+  },
+)
