@@ -98,8 +98,8 @@ describeModes('staticDir path traversal', { bootstrapApplication: 'traversal', r
     if (t.mode === 'http') {
       const { port } = new URL(((await t.request('/docs/')).url))
       for (const [target, expected] of corpus) {
-        const res = await rawRequest(Number(port), target)
-        assertSafe(target, res.status, res.body.toString('latin1'), expected)
+        const res = await rawRequest(Number(port), `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)
+        assertSafe(target, res.status, res.raw, expected)
       }
     } else {
       for (const [target] of corpus) {

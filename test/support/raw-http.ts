@@ -1,29 +1,56 @@
 /**
- * One request over a raw TCP socket, byte for byte: `fetch` and `new URL` normalise `..` and
- * backslashes before sending, so traversal spellings can only be tested this way.
+ * Raw HTTP over a socket, for requests that fetch() would refuse to send or would normalise
+ * (bad methods, `..` segments, invalid escapes, oversized request lines).
  */
 import net from 'node:net'
 
 export interface RawResponse {
   status: number
-  head: string
-  body: Buffer
+  headers: Record<string, string>
+  body: string
+  /** Everything the server sent. */
+  raw: string
 }
 
-export function rawRequest(port: number, target: string, method = 'GET', headers: Record<string, string> = {}): Promise<RawResponse> {
+export function parseRaw(raw: string): RawResponse {
+  const end = raw.indexOf('\r\n\r\n')
+  const head = end === -1 ? raw : raw.slice(0, end)
+  const [statusLine, ...lines] = head.split('\r\n')
+  const headers: Record<string, string> = {}
+  for (const l of lines) {
+    const i = l.indexOf(':')
+    if (i > 0) headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim()
+  }
+  return { status: Number(statusLine?.split(' ')[1] ?? 0), headers, body: end === -1 ? '' : raw.slice(end + 4), raw }
+}
+
+/** Sends `request` as is and resolves with the first response (read until close or idle). */
+export function rawRequest(port: number, request: string | Buffer, idleMs = 500): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1')
-    const chunks: Buffer[] = []
-    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
-    socket.on('connect', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`, 'latin1'))
-    socket.on('data', (c: Buffer) => chunks.push(c))
-    socket.on('error', reject)
-    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer to ${method} ${target}`)))
-    socket.on('end', () => {
-      const all = Buffer.concat(chunks)
-      const split = all.indexOf('\r\n\r\n')
-      const head = all.subarray(0, split === -1 ? all.length : split).toString('latin1')
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), head, body: all.subarray(split + 4) })
+    let data = ''
+    let timer: NodeJS.Timeout | undefined
+    const done = () => {
+      clearTimeout(timer)
+      socket.destroy()
+      resolve(parseRaw(data))
+    }
+    const arm = () => {
+      clearTimeout(timer)
+      timer = setTimeout(done, idleMs)
+    }
+    socket.on('connect', () => {
+      socket.write(request)
+      arm()
     })
+    socket.on('data', (d) => {
+      data += d.toString('latin1')
+      const r = parseRaw(data)
+      const len = Number(r.headers['content-length'] ?? NaN)
+      if (!Number.isNaN(len) && Buffer.byteLength(r.body, 'latin1') >= len) done()
+      else arm()
+    })
+    socket.on('end', done)
+    socket.on('error', (err) => (data ? done() : reject(err)))
   })
 }
