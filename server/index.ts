@@ -53,3 +53,5 @@ export type { WebSocketContext, WebSocketHandler, WebSocketHooks, WebSocketPeer 
 export { attachWebSockets } from './websocket/node.ts'
 export type { WebSocketServer } from './websocket/node.ts'
 export type { UpgradeDecision, UpgradeHandler } from './websocket/upgrade.ts'
+export { installShutdown } from './shutdown.ts'
+export type { ShutdownHandle, ShutdownOptions } from './shutdown.ts'

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from 'srvx/node'
 import type { VelaApp } from './app/create-app.ts'
 import { answerClientErrors } from './client-errors.ts'
+import { trackConnections } from './drain.ts'
 import type { WebSocketServer } from './websocket/node.ts'
 import { attachWebSockets } from './websocket/node.ts'
 
@@ -52,6 +53,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
   server.keepAliveTimeout = s.keepAliveTimeout
   answerClientErrors(server)
   const websockets = attachWebSockets(server, app)
+  const connections = trackConnections(server)
   // A promise a handler forgot to await must not take the whole server down with it.
   if (!rejectionGuard) {
     rejectionGuard = true
@@ -66,7 +68,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
     websockets,
     async close({ timeoutMs = 10_000 } = {}) {
       const closed = srv.close()
-      server.closeIdleConnections()
+      const stopSweep = connections.drain()
       // Open WebSockets would keep the server open forever: tell their clients we are going away.
       const wsClosed = websockets.closeAll({ code: 1001, timeoutMs })
       let timer: NodeJS.Timeout | undefined
@@ -80,6 +82,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
       await Promise.race([closed, forced])
       clearTimeout(timer)
       await Promise.all([closed, wsClosed])
+      stopSweep()
     },
   }
 }

@@ -1,0 +1,95 @@
+/**
+ * Graceful shutdown on SIGTERM and SIGINT (what orchestrators and Ctrl-C send):
+ *
+ *   1. stop accepting connections (the listening socket closes at once: new clients are refused);
+ *   2. close open WebSockets with 1001 Going Away;
+ *   3. let in-flight requests finish, up to `timeoutMs` (default 10 s); then drop what is left;
+ *   4. run the app's stop hook (`app.stop()`: close pools, flush telemetry);
+ *   5. exit 0 (1 if closing or the stop hook failed, or the whole thing overran its deadline).
+ *
+ * A second signal while shutting down exits at once with 1 (the impatient Ctrl-C Ctrl-C).
+ *
+ *   const app = createApp(config)
+ *   const listener = await listen(app)
+ *   await app.start()
+ *   installShutdown(listener, app, { timeoutMs: 15_000 })
+ */
+import type { Listener } from './listen.ts'
+
+export interface ShutdownOptions {
+  /** How long in-flight requests may take to finish (default 10000 ms). */
+  timeoutMs?: number
+  /** How long the app's stop hook may take on top of that (default 10000 ms). */
+  stopTimeoutMs?: number
+  /** Default `['SIGTERM', 'SIGINT']`. */
+  signals?: readonly NodeJS.Signals[]
+  /** Default `process.exit`; tests pass their own. */
+  exit?: (code: number) => void
+  log?: (message: string, error?: unknown) => void
+}
+
+export interface ShutdownHandle {
+  /** Runs the shutdown now (as a signal would); resolves when the exit function was called. */
+  shutdown(reason?: string): Promise<void>
+  /** Removes the signal handlers. */
+  uninstall(): void
+}
+
+export function installShutdown(
+  listener: Pick<Listener, 'close'>,
+  app: { stop(): Promise<void> },
+  opts: ShutdownOptions = {},
+): ShutdownHandle {
+  const { timeoutMs = 10_000, stopTimeoutMs = 10_000, signals = ['SIGTERM', 'SIGINT'] } = opts
+  const exit = opts.exit ?? ((code: number) => process.exit(code))
+  const log = opts.log ?? ((message: string, error?: unknown) => (error === undefined ? console.log(message) : console.error(message, error)))
+  let running: Promise<void> | undefined
+
+  async function run(reason: string): Promise<void> {
+    // Whatever hangs (a stop hook waiting on a dead database), the process still ends.
+    const deadline = setTimeout(() => {
+      log('[vela] shutdown overran its deadline; exiting')
+      exit(1)
+    }, timeoutMs + stopTimeoutMs + 1000)
+    deadline.unref()
+    let code = 0
+    // close() stops the listening socket synchronously, so once this line is logged new
+    // connections are refused.
+    const closing = listener.close({ timeoutMs })
+    log(`[vela] ${reason}: shutting down; stopped accepting connections, in-flight requests have ${timeoutMs} ms`)
+    try {
+      await closing
+    } catch (err) {
+      log('[vela] closing the listener failed', err)
+      code = 1
+    }
+    try {
+      await app.stop()
+    } catch (err) {
+      log('[vela] the stop hook failed', err)
+      code = 1
+    }
+    clearTimeout(deadline)
+    uninstall()
+    log(`[vela] shutdown complete`)
+    exit(code)
+  }
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (running) {
+      log(`[vela] ${signal} again: exiting now`)
+      exit(1)
+      return
+    }
+    running = run(signal)
+  }
+  const uninstall = () => {
+    for (const s of signals) process.off(s, onSignal)
+  }
+  for (const s of signals) process.on(s, onSignal)
+
+  return {
+    shutdown: (reason = 'shutdown requested') => (running ??= run(reason)),
+    uninstall,
+  }
+}
