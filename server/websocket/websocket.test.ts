@@ -8,7 +8,8 @@ import type { PluginEntry } from '../pipeline/plugin.ts'
 import { rateLimitPlugin } from '../plugins/rate-limit/index.ts'
 import { json, redirect, status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
-import { sessionPlugins } from '../session/plugin.ts'
+import { csrfPlugin } from '../plugins/csrf.ts'
+import { sessionPlugin, sessionPlugins } from '../session/plugin.ts'
 import type { TestServer } from '../testing/index.ts'
 import { startTestServer } from '../testing/index.ts'
 import { defineWebSocket } from './define.ts'
@@ -41,6 +42,9 @@ const security = (req: VelaRequest) => {
   return false
 }
 const limit: PluginEntry = ['pre_request', rateLimitPlugin, { maxRequests: 2 }]
+const sessionOptions = { secret: 'websocket-test-secret-0123456789abcdef' }
+// The csrf plugin puts a new token in the session, so the upgrade changes the session.
+const withCsrf: PluginEntry[] = [['pre_request', sessionPlugin, sessionOptions], ['pre_request', csrfPlugin, {}], ['post_request', sessionPlugin, sessionOptions]]
 
 const app = createApp(
   {
@@ -50,6 +54,7 @@ const app = createApp(
         { prefix: '/rooms', security, plugins: [...sessionPlugins({ secret: 'websocket-test-secret-0123456789abcdef' })], routes: [['/:room', echo, { protocol: 'ws' }]] },
         { prefix: '/open', security: false, routes: [['/', open, { protocol: 'ws' }]] },
         { prefix: '/limited', security: false, plugins: [limit], routes: [['/', open, { protocol: 'ws' }]] },
+        { prefix: '/csrf', security: false, plugins: withCsrf, routes: [['/', open, { protocol: 'ws' }]] },
         { prefix: '/http', security: false, routes: [['/', () => json({ plain: true })]] },
       ],
     },
@@ -120,6 +125,12 @@ describe('WebSocket routes over a real server', () => {
     await expect(connect(`${base}/limited`)).rejects.toMatchObject({ status: 429 })
     a.ws.close()
     b.ws.close()
+  })
+
+  it('cookies plugins set during the upgrade (a changed session) go out with the 101', async () => {
+    const { ws, headers } = await connect(`${base}/csrf`)
+    expect(String(headers['set-cookie'])).toMatch(/^vela_session=Fe26\.2\*.*HttpOnly/i)
+    ws.close()
   })
 
   it('an upgrade to an unknown path is a 404 and the connection is closed; to an HTTP route, its HTTP answer', async () => {

@@ -141,6 +141,14 @@ describe('rate-limit options and memory store', () => {
     expect(store.size).toBe(1)
   })
 
+  it('a failing store makes the request a 500 (the plugin never stops limiting silently)', async () => {
+    const broken = { increment: () => Promise.reject(new Error('redis down')) }
+    const app = createApp({ bootstrapApplication: 'broken', routes: { r: limited('/x', { store: broken }) } }, { env: {}, log: () => {} })
+    const { inject } = await import('../../testing/index.ts')
+    const res = await inject(app, '/x')
+    expect(res.status).toBe(500)
+  })
+
   it('one store passed to two registrations gives them one shared limit', async () => {
     const store = new MemoryStore()
     const app = createApp(
