@@ -66,8 +66,8 @@ export function createViewRenderer(opts: ViewRendererOptions): RenderView {
     } else {
       templates = load(name, controller)
     }
-    const csrf = (req as unknown as { csrfToken?: unknown }).csrfToken
-    const scope = { ...reply.vars, csrf_token: typeof csrf === 'string' ? csrf : (reply.vars.csrf_token ?? '') }
+    // The CSRF plugin sets req.csrfToken; without it a view still gets the variable, empty.
+    const scope = { ...reply.vars, csrf_token: req.csrfToken ?? reply.vars.csrf_token ?? '' }
     return liquid.render(await templates, scope) as Promise<string>
   }
 }
