@@ -5,7 +5,7 @@ import { and, cond, from, limit, where, type Cond, type Query } from '../query.t
 import { compileSelect } from '../query_compile.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { compiled, kx, marker, sqlOf } from '../sql.ts'
+import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'
 import { exec, failure, type RepoContext } from './context.ts'
 
 export async function all<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<R[], DbError>> {
@@ -33,6 +33,9 @@ function unexpected(e: unknown): never {
   throw Object.assign(new Error(`vela.dbl: ${f.error.message}`), { dbError: f.error })
 }
 
+// The hottest statement: kept per schema, so a get builds no cache key.
+const getStatements = new WeakMap<AnySchema, Compiled>()
+
 /**
  * The record with this primary key. The id is cast to the key's type first: one that cannot be
  * (`'abc'` for an id) matches nothing, so it is `not_found` too, without a query.
@@ -41,7 +44,8 @@ export async function get<S extends AnySchema>(ctx: RepoContext, schema: S, id: 
   const pk = schema.primaryKey
   const value = id === null || id === undefined ? INVALID : castersOf(schema)[pk]!(id)
   if (value === INVALID) return err('not_found')
-  const c = compiled(`get ${schema.table}`, () => kx(schema.table).select(sqlOf(schema).columns).where(pk, marker(0)))
+  let c = getStatements.get(schema)
+  if (!c) getStatements.set(schema, (c = compiled(`get ${schema.table}`, () => kx(schema.table).select(sqlOf(schema).columns).where(pk, marker(0)))))
   let rows: unknown[]
   try {
     rows = (await exec(ctx, c.sql, [value], `SELECT ${schema.table}`)).rows

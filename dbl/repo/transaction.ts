@@ -15,7 +15,10 @@ import type { RepoContext, TxState } from './context.ts'
 export type TransactionResult<T> = (T extends Result<infer V, infer E> ? Ok<V> | Err<E> : Ok<T>) | Err<unknown>
 
 class Rollback {
-  constructor(readonly value: unknown) {}
+  readonly value: unknown
+  constructor(value: unknown) {
+    this.value = value
+  }
 }
 
 export function rollback(ctx: RepoContext, value: unknown): never {
