@@ -22,6 +22,9 @@ export function badInputCases(t: SuiteContext): void {
       // LIKE patterns are parameters too: the quote cannot end the string.
       expect(await t.repo.all(where(from(Product), 'name', 'like', "%'; DROP%"))).toMatchObject({ ok: true, value: [{ name: nasty[0] }] })
       expect(await t.repo.all(where(from(Product), 'name', 'ilike', "x' or '1'='1"))).toEqual({ ok: true, value: [] })
+      // A list parameter (IN) is one PostgreSQL array: its quoting is the driver's, and must hold too.
+      const listed = await t.repo.all(orderBy(where(from(Product), 'name', 'in', nasty), 'price'))
+      expect(listed.ok && listed.value.map((p) => p.name)).toEqual(nasty)
       expect(await t.repo.query('select $1::text as v', [nasty[0]])).toMatchObject({ ok: true, value: { rows: [{ v: nasty[0] }] } })
       expect(await t.count('products')).toBe(nasty.length)
     })

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import { cast, errorsToJson, type Changeset } from '../../changeset.ts'
 import { newMulti } from '../../multi.ts'
-import { err, ok } from '../../result.ts'
+import { err, ok, type Err, type Ok } from '../../result.ts'
 import type { SuiteContext } from '../repo-cases.ts'
 import { Post, User } from '../schemas.ts'
 import { productCs } from './read_write.ts'
@@ -17,6 +17,7 @@ export function transactionCases(t: SuiteContext): void {
         return 'done'
       })
       expect(r).toEqual({ ok: true, value: 'done' })
+      expectTypeOf(r).toEqualTypeOf<Ok<string> | Err<unknown>>()
       expect(await t.count('products')).toBe(2)
     })
 
