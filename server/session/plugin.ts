@@ -13,6 +13,8 @@
  * Changes are saved when the post-request phase runs, i.e. when the handler returned a reply; a
  * request that ends in an error or a pre-plugin `stop` keeps the session as it was.
  * Values must survive JSON (strings, numbers, booleans, arrays, plain objects).
+ * Cost: sealing derives keys with PBKDF2 (h3's 8192 iterations), a few ms per write; reads of a
+ * cookie seen before come from an unseal cache (cache.ts) and cost about nothing.
  *
  * Options: `secret` (≥ 32 characters; else `VELA_SESSION_SECRET`; see secret.ts for what happens
  * without either), `cookieName` (default `vela_session`), `maxAge` (seconds; default: a browser
@@ -22,6 +24,7 @@ import type { H3Event, SessionConfig } from 'h3'
 import { clearSession, getSession, updateSession } from 'h3'
 import type { PluginEntry } from '../pipeline/plugin.ts'
 import { definePlugin, ok } from '../pipeline/plugin.ts'
+import { SessionCache } from './cache.ts'
 import { resolveSessionSecret } from './secret.ts'
 
 export interface SessionOptions {
@@ -34,12 +37,17 @@ export interface SessionOptions {
 interface SessionState {
   readonly http: SessionConfig
   readonly https: SessionConfig
+  readonly cache: SessionCache
 }
 
 export type SessionData = Record<string, unknown>
 
 // The session as unsealed, to tell in the post phase whether the handler changed it.
 const loaded = new WeakMap<H3Event, string>()
+// h3 marks a session it made because the cookie was absent or did not unseal.
+const kSessionNew = Symbol.for('h3.internal.session.new')
+// h3 splits large sessions over several cookies; those are not cached (the marker is not the value).
+const CHUNKED = '__chunked__'
 
 function configFor(secret: string, options: SessionOptions, secure: boolean): SessionConfig {
   return {
@@ -75,11 +83,20 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
     return {
       http: configFor(secret, options, secure === true),
       https: configFor(secret, options, secure !== false),
+      cache: new SessionCache(10_000, options.maxAge),
     }
   },
   async preRequest(req, _env, _options, state) {
     const config = req.scheme === 'https' ? state.https : state.http
+    const name = config.name!
+    const sealed = req.cookies[name]
+    const cacheable = sealed !== undefined && !sealed.startsWith(CHUNKED)
+    const hit = cacheable ? state.cache.get(sealed) : undefined
+    // A hit goes where h3 keeps the request's session, so getSession (and a later
+    // updateSession) use it instead of unsealing again.
+    if (hit) ((req.event.context.sessions ??= {}) as Record<string, unknown>)[name] = hit
     const session = await getSession(req.event, config)
+    if (cacheable && !hit && !(session as unknown as Record<symbol, unknown>)[kSessionNew]) state.cache.set(sealed, session)
     const data = { ...session.data } as SessionData
     loaded.set(req.event, JSON.stringify(data))
     req.session = data

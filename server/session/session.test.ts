@@ -137,6 +137,15 @@ describe('session plugin: https and secrets', () => {
     expect(() => app({ VELA_SESSION_SECRET: 'x'.repeat(31) }, {}, 'prod')).toThrow(/VELA_SESSION_SECRET must be a string of at least 32 characters \(got 31/)
   })
 
+  it('with maxAge a session ends after that many seconds, also when read again and again', async () => {
+    const short = app({}, { secret: SECRET, maxAge: 1 })
+    const cookie = cookieHeader(await inject(short, '/login'))
+    expect(await (await inject(short, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+    expect(await (await inject(short, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+    await new Promise((r) => setTimeout(r, 1100))
+    expect(await (await inject(short, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
+  })
+
   it('in development a missing secret is generated once per process, with a warning', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     try {
