@@ -13,6 +13,10 @@
  * as plugins left it: `req.session`, `req.query`, `req.headers`…).
  *
  * A hook that throws (or rejects) is logged and the connection is closed with 1011.
+ *
+ * Browsers send cookies with cross-site WebSocket requests and the same-origin policy does not
+ * apply to them: a security callback that trusts the session should also check
+ * `req.headers.get('origin')` against the app's own origin.
  */
 import type { Message, Peer, WSError } from 'crossws'
 import type { VelaRequest } from '../request.ts'
