@@ -3,7 +3,7 @@
  * with `log` off the path to the driver is the driver call plus one check for a registered
  * OpenTelemetry SDK. No clock is read unless someone listens.
  */
-import { ProxyTracerProvider, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api'
+import { ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { Connection, QueryResult } from '../adapters/adapter.ts'
 
 /** The event a `log` function receives for every query: exactly these keys. */
@@ -24,7 +24,6 @@ export type Runner = (conn: Connection, sql: string, params: unknown[], label?: 
 
 // What an unset global tracer provider delegates to; anything else means an SDK is registered.
 const noopProvider = new ProxyTracerProvider().getDelegate()
-let tracer: Tracer | undefined
 
 function tracingOn(): boolean {
   const provider = trace.getTracerProvider()
@@ -32,7 +31,8 @@ function tracingOn(): boolean {
 }
 
 async function traced(conn: Connection, sql: string, params: unknown[], label: string | undefined): Promise<QueryResult> {
-  tracer ??= trace.getTracer('vela.dbl')
+  // Not cached: the provider may be replaced (tests, SDK restarts); SDKs cache tracers by name.
+  const tracer = trace.getTracer('vela.dbl')
   // startActiveSpan is not needed: a query has no children, and the parent comes from the active context.
   const span = tracer.startSpan(label ?? 'db.query', {
     kind: SpanKind.CLIENT,
