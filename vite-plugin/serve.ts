@@ -1,12 +1,14 @@
 /**
  * `vela serve`: loads `<root>/src/app.ts`, compiles its routes and listens on the configured port
- * (8080, or PORT). Prints the URL once listening; stops cleanly on SIGINT/SIGTERM.
+ * (8080, or PORT). Prints the URL once listening; shuts down gracefully on SIGINT/SIGTERM
+ * (server/shutdown.ts).
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { AppConfig } from '../server/app/config.ts'
 import { createApp } from '../server/app/create-app.ts'
 import { listen } from '../server/listen.ts'
+import { installShutdown } from '../server/shutdown.ts'
 
 export async function serve(root: string): Promise<void> {
   const entry = resolve(root, 'src/app.ts')
@@ -15,15 +17,6 @@ export async function serve(root: string): Promise<void> {
   const app = createApp(mod.default)
   const listener = await listen(app)
   await app.start()
+  installShutdown(listener, app)
   console.log(`vela: ${app.config.bootstrapApplication} (${app.config.environment}) listening on ${listener.url}`)
-  let stopping = false
-  const shutdown = async () => {
-    if (stopping) return
-    stopping = true
-    await listener.close()
-    await app.stop()
-    process.exit(0)
-  }
-  process.once('SIGINT', shutdown)
-  process.once('SIGTERM', shutdown)
 }
