@@ -60,6 +60,8 @@ export interface Repo {
   stop(): Promise<void>
   /** Which backend `start` chose. */
   readonly backend: 'pg' | 'pglite'
+  /** The adapter the repo runs on (started if needed): for the migrator and raw driver access. */
+  adapter(): Promise<Adapter>
   all<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R[], DbError>>
   one<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>>
   get<S extends AnySchema>(schema: S, id: unknown): Promise<Result<RecordOf<S>, 'not_found'>>
@@ -116,6 +118,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     config,
     backend,
     start: async () => void (await ctx.start()),
+    adapter: () => ctx.start(),
     async stop() {
       const a = ctx.adapter
       ctx.adapter = undefined

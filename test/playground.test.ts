@@ -1,29 +1,57 @@
-// `npm start` boots the playground: the README's first command must stay true.
+// `npm start` boots the playground on the embedded database: the README's first command must stay true.
 import { spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { freePort } from '../bench/load.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+let base = ''
+let stop: () => Promise<unknown> = async () => {}
 
-it('npm start boots the playground on PORT and answers GET /heartbeat with 200 and no body', async () => {
+beforeAll(async () => {
   const port = await freePort()
-  const child = spawn('npm', ['start', '--silent'], { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // A fresh embedded database for this run, so the assertions don't depend on earlier runs.
+  const dataDir = fileURLToPath(new URL(`../playground/.data/test-${port}`, import.meta.url))
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATABASE_URL: '', VELA_PLAYGROUND_DATA: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (d) => (output += d))
   child.stderr.on('data', (d) => (output += d))
-  try {
-    const deadline = Date.now() + 20_000
-    while (!output.includes('listening on') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100))
-    expect(output).toContain(`listening on http://127.0.0.1:${port}`)
-    const res = await fetch(`http://127.0.0.1:${port}/heartbeat`)
-    expect(res.status).toBe(200)
-    expect(await res.text()).toBe('')
-    const info = await fetch(`http://127.0.0.1:${port}/api/info`)
-    expect(await info.json()).toMatchObject({ app: 'playground', controller: 'health_controller', action: 'info' })
-  } finally {
-    const exited = new Promise((r) => child.once('exit', r))
-    child.kill('SIGTERM')
-    await exited
+  const deadline = Date.now() + 45_000
+  while (!output.includes('listening on') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100))
+  stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    }
+    rmSync(dataDir, { recursive: true, force: true })
   }
-}, 30_000)
+  expect(output).toContain(`listening on http://127.0.0.1:${port}`)
+  base = `http://127.0.0.1:${port}`
+}, 60_000)
+afterAll(() => stop())
+
+it('GET /heartbeat answers 200 with no body', async () => {
+  const res = await fetch(`${base}/heartbeat`)
+  expect(res.status).toBe(200)
+  expect(await res.text()).toBe('')
+})
+
+it('the products API runs on embedded PGlite with the generated migration applied', async () => {
+  const created = await fetch(`${base}/api/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Widget', price: 1999 }) })
+  expect(created.status).toBe(201)
+  const product = (await created.json()) as { id: number }
+  expect(product).toEqual({ id: expect.any(Number), name: 'Widget', price: 1999, description: null })
+  expect(await (await fetch(`${base}/api/products/${product.id}`)).json()).toEqual(product)
+  const invalid = await fetch(`${base}/api/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ price: 'cheap' }) })
+  expect(invalid.status).toBe(422)
+  expect(await invalid.json()).toEqual({ errors: { name: ["can't be blank"], price: ['is invalid'] } })
+  expect((await fetch(`${base}/api/products/999999`)).status).toBe(404)
+  expect((await fetch(`${base}/api/products/${product.id}`, { method: 'DELETE' })).status).toBe(204)
+  expect((await fetch(`${base}/api/products/${product.id}`)).status).toBe(404)
+})

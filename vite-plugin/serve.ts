@@ -15,8 +15,9 @@ export async function serve(root: string): Promise<void> {
   const mod = (await import(pathToFileURL(entry).href)) as { default?: AppConfig }
   if (!mod.default) throw new Error(`${entry} must default-export the app: export default defineApp({ … })`)
   const app = createApp(mod.default)
-  const listener = await listen(app)
+  // The start hook (open pools, run migrations) finishes before the first request is accepted.
   await app.start()
+  const listener = await listen(app)
   installShutdown(listener, app)
   console.log(`vela: ${app.config.bootstrapApplication} (${app.config.environment}) listening on ${listener.url}`)
 }

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs'
 import { PGlite, types } from '@electric-sql/pglite'
 import type { Adapter, QueryResult, Row } from './adapter.ts'
 
@@ -14,6 +15,8 @@ const parsers = {
 
 /** Embedded PostgreSQL (WASM): no server to install. One connection; queries are serialised by PGlite. */
 export async function createPgliteAdapter(opts: PgliteAdapterOptions = {}): Promise<Adapter> {
+  // PGlite creates the data folder itself but not its parents.
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true })
   const db = await PGlite.create(opts.dataDir, { parsers })
   type Querier = Pick<PGlite, 'query'>
   const run = async <R extends Row>(q: Querier, sql: string, params?: readonly unknown[]) => {

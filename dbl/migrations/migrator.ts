@@ -83,12 +83,18 @@ function sortedUnique(migrations: readonly Migration[]): Migration[] {
   return sorted
 }
 
+/** An adapter, or a repository (`defineRepo`): the migrator runs on the repo's adapter. */
+export type MigrationTarget = Adapter | { adapter(): Promise<Adapter> }
+
+const adapterOf = (t: MigrationTarget): Promise<Adapter> => ('kind' in t ? Promise.resolve(t) : t.adapter())
+
 /**
  * Applies every pending migration in version order; stops at the first failure (which is rolled
  * back; the ones before it stay applied). Returns what this call applied.
  */
-export async function migrate(adapter: Adapter, migrations: readonly Migration[], opts: MigratorOptions = {}): Promise<AppliedMigration[]> {
+export async function migrate(target: MigrationTarget, migrations: readonly Migration[], opts: MigratorOptions = {}): Promise<AppliedMigration[]> {
   const ordered = sortedUnique(migrations)
+  const adapter = await adapterOf(target)
   return withLock(adapter, async (conn) => {
     const applied = new Set((await appliedRows(conn)).map((r) => r.version))
     const done: AppliedMigration[] = []
@@ -108,13 +114,14 @@ export async function migrate(adapter: Adapter, migrations: readonly Migration[]
 
 /** Reverts the last `steps` applied migrations (newest first) by running their `down()`. */
 export async function rollback(
-  adapter: Adapter,
+  target: MigrationTarget,
   migrations: readonly Migration[],
   opts: MigratorOptions & { steps?: number } = {},
 ): Promise<AppliedMigration[]> {
   const steps = opts.steps ?? 1
   if (!Number.isInteger(steps) || steps < 1) throw new Error(`rollback: steps must be a positive integer, got ${steps}`)
   const byVersion = new Map(sortedUnique(migrations).map((m) => [m.version, m]))
+  const adapter = await adapterOf(target)
   return withLock(adapter, async (conn) => {
     const applied = (await appliedRows(conn)).reverse().slice(0, steps)
     const done: AppliedMigration[] = []
@@ -130,7 +137,8 @@ export async function rollback(
 }
 
 /** Every known migration with its state, plus applied versions whose file is gone. Changes nothing. */
-export async function status(adapter: Adapter, migrations: readonly Migration[]): Promise<MigrationStatus[]> {
+export async function status(target: MigrationTarget, migrations: readonly Migration[]): Promise<MigrationStatus[]> {
+  const adapter = await adapterOf(target)
   const exists = await adapter.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t")
   const rows = exists.rows[0]?.t ? await appliedRows(adapter) : []
   const appliedAt = new Map(rows.map((r) => [r.version, r]))

@@ -1,12 +1,24 @@
-import { defineApp, requestPlugin } from 'vela'
+import { fileURLToPath } from 'node:url'
+import { defineApp } from 'vela'
+import { loadMigrations, migrate } from 'vela/dbl'
 import * as health_controller from './controllers/health_controller.ts'
+import * as products_controller from './controllers/products_controller.ts'
+import { repo } from './repo.ts'
+import apiRoutes from './routes/api.ts'
 import publicRoutes from './routes/public.ts'
 
 // Until the Vite plugin discovers src/routes and src/controllers, the app lists them here, keyed
 // by file path exactly as import.meta.glob would.
 export default defineApp({
   bootstrapApplication: 'playground',
-  plugins: [['pre_request', requestPlugin, { decodeJsonBody: true, readUrlencodedBody: true }]],
-  routes: { 'src/routes/public.ts': publicRoutes },
-  controllers: { 'src/controllers/health_controller.ts': health_controller },
+  routes: { 'src/routes/public.ts': publicRoutes, 'src/routes/api.ts': apiRoutes },
+  controllers: {
+    'src/controllers/health_controller.ts': health_controller,
+    'src/controllers/products_controller.ts': products_controller,
+  },
+  async start() {
+    await repo.start()
+    await migrate(repo, await loadMigrations(fileURLToPath(new URL('./migrations', import.meta.url))))
+  },
+  stop: () => repo.stop(),
 })

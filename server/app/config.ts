@@ -67,7 +67,7 @@ export interface AppConfig {
   views?: ViewsConfig
   /** Controller modules: their exported functions get `{ controller, action }` identities. */
   controllers?: ModuleMap<Record<string, unknown>>
-  /** Called once the server is listening (run migrations, warm caches). */
+  /** Called before the server accepts requests (open pools, run migrations, warm caches). */
   start?: (app: { config: ResolvedConfig }) => void | Promise<void>
   /** Called on shutdown (close pools, flush telemetry). */
   stop?: () => void | Promise<void>

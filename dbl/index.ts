@@ -1,0 +1,71 @@
+/**
+ * `vela/dbl`: the database layer. Schemas, changesets, the query builder, the repository and
+ * migrations (declarative operations, the migrator and the generator that diffs schemas).
+ */
+export { defineSchema, belongsTo, hasOne, hasMany, timestamps, isSchema } from './schema.ts'
+export type {
+  AnySchema,
+  Association,
+  AssociationKind,
+  Field,
+  FieldOptions,
+  FieldSpec,
+  FieldType,
+  IndexSpec,
+  RecordOf,
+  ScalarType,
+  Schema,
+  SchemaDefinition,
+  ValueOf,
+} from './schema.ts'
+export { ok, err, isResult } from './result.ts'
+export type { Ok, Err, Result } from './result.ts'
+export { cast, change, putChange, getField, getChange, addError, applyChanges, errorsToJson, errorMessage, isChangeset } from './changeset.ts'
+export type { Changeset, FieldError, ErrorsJson, Action, Params, FieldOf } from './changeset.ts'
+export { validateRequired, validateLength, validateNumber, validateFormat, validateInclusion, validateExclusion, validateChange } from './validations.ts'
+export type { LengthOptions, NumberOptions } from './validations.ts'
+export { uniqueConstraint, foreignKeyConstraint, checkConstraint, exclusionConstraint, noAssocConstraint } from './constraints.ts'
+export { castAssoc, putAssoc } from './assoc.ts'
+export type { CastAssocOptions } from './assoc.ts'
+export { from, where, cond, and, or, not, orderBy, limit, offset, select, count, isQuery } from './query.ts'
+export type { Query, Cond, Clauses, Op, Direction } from './query.ts'
+export { newMulti } from './multi.ts'
+export type { Multi, MultiFailure } from './multi.ts'
+export { defineRepo } from './repo.ts'
+export type { Repo, RepoConfig } from './repo.ts'
+export { isDbError } from './db_error.ts'
+export type { DbError, ConstraintKind } from './db_error.ts'
+export type { QueryEvent, LogOption } from './repo/telemetry.ts'
+export type { TransactionResult } from './repo/transaction.ts'
+export type { InsertOptions, WriteResult } from './repo/write.ts'
+export type { Preloaded } from './repo/preload.ts'
+export { createPgAdapter } from './adapters/pg.ts'
+export type { PgAdapterOptions } from './adapters/pg.ts'
+export { createPgliteAdapter } from './adapters/pglite.ts'
+export type { PgliteAdapterOptions } from './adapters/pglite.ts'
+export type { Adapter, Connection, QueryResult, Row } from './adapters/adapter.ts'
+
+// Migrations. The migrator's rollback and status are renamed here: `repo.rollback(value)` already
+// means "abort this transaction".
+export {
+  createTable,
+  dropTable,
+  alterTable,
+  addColumn,
+  dropColumn,
+  renameColumn,
+  modifyColumn,
+  createIndex,
+  dropIndex,
+  execute,
+  defineMigration,
+} from './migrations/operations.ts'
+export type { Operation, Column, ColumnChange, ColumnModification, MigrationModule } from './migrations/operations.ts'
+export { migrate, rollback as rollbackMigrations, status as migrationStatus } from './migrations/migrator.ts'
+export type { MigrationStatus, AppliedMigration, MigratorOptions, MigrationTarget } from './migrations/migrator.ts'
+export { loadMigrations } from './migrations/load.ts'
+export type { Migration } from './migrations/load.ts'
+export { generateMigration } from './migrations/generate.ts'
+export type { GenerateOptions, GenerateResult } from './migrations/generate.ts'
+export { MigrationDecisionError } from './migrations/diff.ts'
+export type { Decisions } from './migrations/diff.ts'

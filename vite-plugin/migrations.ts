@@ -1,0 +1,59 @@
+/**
+ * `vela migrations generate` and `vela migrate [--status | --rollback [n]]` for an app folder:
+ * schemas come from `src/schemas/*.ts` (every exported schema), migrations live in
+ * `src/migrations/`, and the repository is the `repo` export of `src/repo.ts`.
+ */
+import { readdir } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Repo } from '../dbl/repo.ts'
+import type { AnySchema } from '../dbl/schema.ts'
+import { isSchema } from '../dbl/schema.ts'
+import type { Decisions } from '../dbl/migrations/diff.ts'
+import { generateMigration } from '../dbl/migrations/generate.ts'
+import { loadMigrations } from '../dbl/migrations/load.ts'
+import { migrate, rollback, status } from '../dbl/migrations/migrator.ts'
+
+const importFile = (file: string) => import(pathToFileURL(file).href) as Promise<Record<string, unknown>>
+
+export async function loadSchemas(root: string): Promise<AnySchema[]> {
+  const dir = resolve(root, 'src/schemas')
+  const files = (await readdir(dir).catch(() => [])).filter((f) => /\.[cm]?[jt]s$/.test(f)).sort()
+  const schemas: AnySchema[] = []
+  for (const f of files) for (const value of Object.values(await importFile(join(dir, f)))) if (isSchema(value)) schemas.push(value)
+  return schemas
+}
+
+export async function loadRepo(root: string): Promise<Repo> {
+  const file = resolve(root, 'src/repo.ts')
+  const mod = await importFile(file)
+  const repo = (mod.repo ?? mod.default) as Repo | undefined
+  if (!repo || typeof repo.adapter !== 'function') throw new Error(`${file} must export the repository as \`repo\`: export const repo = defineRepo({ … })`)
+  return repo
+}
+
+export const migrationsDir = (root: string) => resolve(root, 'src/migrations')
+
+export async function generate(root: string, decisions: Decisions = {}): Promise<void> {
+  const result = await generateMigration({ schemas: await loadSchemas(root), migrationsDir: migrationsDir(root), decisions })
+  for (const w of result.warnings) console.warn(`warning: ${w}`)
+  console.log(result.written ? `Generated ${result.written}` : 'Migrations already match the schemas: nothing generated')
+}
+
+export async function runMigrations(root: string, mode: { status?: boolean; rollback?: number }): Promise<void> {
+  const repo = await loadRepo(root)
+  const migrations = await loadMigrations(migrationsDir(root))
+  try {
+    if (mode.status) {
+      for (const m of await status(repo, migrations)) console.log(`${(m.applied ? 'up' : 'pending').padEnd(8)} ${m.version} ${m.name}${m.file ? '' : ' (file missing)'}`)
+    } else if (mode.rollback) {
+      const done = await rollback(repo, migrations, { steps: mode.rollback })
+      console.log(done.length ? done.map((m) => `rolled back ${m.version} ${m.name}`).join('\n') : 'nothing to roll back')
+    } else {
+      const done = await migrate(repo, migrations)
+      console.log(done.length ? done.map((m) => `migrated ${m.version} ${m.name}`).join('\n') : 'already up to date')
+    }
+  } finally {
+    await repo.stop()
+  }
+}
