@@ -13,14 +13,26 @@ function tooLarge(limit: number) {
   return httpError(413, `Payload Too Large: the request body exceeds the limit of ${limit} bytes`)
 }
 
-export async function readRawBody(event: H3Event, limit: number): Promise<Uint8Array> {
+const nodeRequestOf = (event: H3Event) => (event.runtime?.node as { req?: IncomingMessage } | undefined)?.req
+
+/** A header from node's parsed headers (lowercase name), or undefined off node or when absent. */
+export function nodeHeader(event: H3Event, name: string): string | undefined {
+  const value = nodeRequestOf(event)?.headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+export function readRawBody(event: H3Event, limit: number): Promise<Uint8Array> {
   const req = event.req
-  const declared = req.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
-  const node = (event.runtime?.node as { req?: IncomingMessage } | undefined)?.req
+  const node = nodeRequestOf(event)
+  const declared = node ? node.headers['content-length'] : req.headers.get('content-length')
+  if (declared != null && Number(declared) > limit) return Promise.reject(tooLarge(limit))
   if (node) return readNode(node, limit)
-  if (!req.body) return empty
-  const reader = req.body.getReader()
+  if (!req.body) return Promise.resolve(empty)
+  return readWeb(req.body, limit)
+}
+
+async function readWeb(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {

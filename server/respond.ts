@@ -23,10 +23,9 @@ const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
 
 /** User headers may be any case; the wire wants one entry per name. */
 function merge(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined) {
-  if (!extra) return base
-  const out: Record<string, string> = { ...base }
-  for (const k in extra) out[k.toLowerCase()] = extra[k]!
-  return out
+  let out: Record<string, string> | undefined
+  for (const k in extra) (out ??= { ...base })[k.toLowerCase()] = extra[k]!
+  return out ?? base
 }
 
 function emptyBodyHeaders(status: number, headers: Readonly<Record<string, string>> | undefined) {

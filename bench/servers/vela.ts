@@ -21,7 +21,7 @@ const open: RouteGroup = {
 }
 const writes: RouteGroup = {
   prefix: '/api',
-  security: (req) => (req.headers.get('authorization') === TOKEN ? { user: 'bench' } : false),
+  security: (req) => (req.header('authorization') === TOKEN ? { user: 'bench' } : false),
   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
   routes: [
     [

@@ -53,19 +53,38 @@ function checkResult(r: unknown, step: PluginStep): PluginResult {
   throw new Error(`plugin ${step.plugin.name} (${step.phase}) returned ${describeValue(r)}; expected ok(), breakPhase(), stop(reply) or fail(reason)`)
 }
 
-/** Runs one phase. Returns a reply when a plugin stopped the pipeline, else the (possibly replaced) request. */
-async function runPhase(steps: readonly PluginStep[], req: VelaRequest, env: PluginEnv): Promise<VelaRequest | { stopped: Reply | Response }> {
-  for (const step of steps) {
-    let raw = step.call(req, env, step)
-    if (isThenable(raw)) raw = await raw
-    const r = checkResult(raw, step)
-    if (r.result === 'error') throw new PluginFailure(step.plugin.name, r.reason)
-    if (r.state !== undefined) step.state = r.state
-    if (r.result === 'stop') return { stopped: r.reply }
-    if (r.req) req = r.req
-    if (r.result === 'break') break
+type PhaseOutcome = VelaRequest | { stopped: Reply | Response }
+
+/**
+ * Runs one phase: the (possibly replaced) request, or the reply of a plugin that stopped the
+ * pipeline. Stays synchronous while the plugins do, and continues asynchronously from the first
+ * plugin that returns a promise.
+ */
+function runPhase(steps: readonly PluginStep[], req: VelaRequest, env: PluginEnv, from = 0): PhaseOutcome | Promise<PhaseOutcome> {
+  for (let i = from; i < steps.length; i++) {
+    const step = steps[i]!
+    const raw = step.call(req, env, step)
+    if (isThenable(raw)) return raw.then((r) => afterStep(steps, i, req, env, r))
+    const next = applyResult(step, req, raw)
+    if (!(next instanceof VelaRequest)) return next.end
+    req = next
   }
   return req
+}
+
+function afterStep(steps: readonly PluginStep[], i: number, req: VelaRequest, env: PluginEnv, raw: PluginResult): PhaseOutcome | Promise<PhaseOutcome> {
+  const next = applyResult(steps[i]!, req, raw)
+  return next instanceof VelaRequest ? runPhase(steps, next, env, i + 1) : next.end
+}
+
+/** Records the step's state; gives the request for the next step, or the phase's outcome when the step ends the phase. */
+function applyResult(step: PluginStep, req: VelaRequest, raw: unknown): VelaRequest | { end: PhaseOutcome } {
+  const r = checkResult(raw, step)
+  if (r.result === 'error') throw new PluginFailure(step.plugin.name, r.reason)
+  if (r.state !== undefined) step.state = r.state
+  if (r.result === 'stop') return { end: { stopped: r.reply } }
+  if (r.result === 'break') return { end: r.req ?? req }
+  return r.req ?? req
 }
 
 export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: PipelineContext): RouteRunner {
@@ -75,21 +94,23 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
   const bodyLimit = ctx.bodyLimit
 
-  async function pipeline(event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Response> {
+  return async function runRoute(event, bindings, pathInfo) {
     let req = new VelaRequest(event, info, bindings, pathInfo, bodyLimit)
     req.authData = EMPTY_AUTH
+    let res: Response | Promise<Response>
     try {
       if (pre.length) {
-        const out = await runPhase(pre, req, preEnv)
-        if (!(out instanceof VelaRequest)) return await respond(out.stopped, req, ctx)
+        let out = runPhase(pre, req, preEnv)
+        if (isThenable(out)) out = await out
+        if (!(out instanceof VelaRequest)) return withPreparedHeaders(event, await respond(out.stopped, req, ctx))
         req = out
       }
       if (security) {
         let verdict = security(req)
         if (isThenable(verdict)) verdict = await verdict
         if (verdict !== true) {
-          if (verdict === false) return await statusPage(ctx, 401, req, group)
-          if (isReply(verdict) || verdict instanceof Response) return await respond(verdict, req, ctx)
+          if (verdict === false) return withPreparedHeaders(event, await statusPage(ctx, 401, req, group))
+          if (isReply(verdict) || verdict instanceof Response) return withPreparedHeaders(event, await respond(verdict, req, ctx))
           if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
             throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
           }
@@ -105,19 +126,15 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
       }
       if (post.length) {
         req.reply = reply
-        const out = await runPhase(post, req, postEnv)
-        if (out instanceof VelaRequest) reply = out.reply ?? reply
-        else reply = out.stopped
+        let out = runPhase(post, req, postEnv)
+        if (isThenable(out)) out = await out
+        reply = out instanceof VelaRequest ? (out.reply ?? reply) : out.stopped
       }
-      const res = respond(reply, req, ctx)
-      return isThenable(res) ? await res : res
+      res = respond(reply, req, ctx)
+      if (isThenable(res)) res = await res
     } catch (err) {
-      return failureResponse(ctx, err, req, group)
+      res = await failureResponse(ctx, err, req, group)
     }
-  }
-
-  return async function runRoute(event, bindings, pathInfo) {
-    const res = await pipeline(event, bindings, pathInfo)
     return withPreparedHeaders(event, res)
   }
 }

@@ -28,9 +28,15 @@ export interface RequestPluginOptions {
 const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS'])
 
 function hasBody(req: VelaRequest): boolean {
-  const h = req.headers
-  const len = h.get('content-length')
-  return (len !== null && len !== '0') || h.has('transfer-encoding')
+  const len = req.header('content-length')
+  return (len !== undefined && len !== '0') || req.header('transfer-encoding') !== undefined
+}
+
+/** `Application/JSON; charset=utf-8` → `application/json`. */
+function mediaType(contentType: string | undefined): string {
+  if (!contentType) return ''
+  const semi = contentType.indexOf(';')
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase()
 }
 
 function formToObject(text: string): Record<string, string | string[]> {
@@ -60,29 +66,33 @@ export const requestPlugin = definePlugin<RequestPluginOptions>({
       pass: 'content types let through undecoded (others with a body are a 415)',
     },
   },
-  async preRequest(req, env, options, _state) {
+  // Synchronous unless there is a body to read: most requests cost no promise here.
+  preRequest(req, env, options, _state) {
     if (options.parseQs) req.params = { ...req.query }
     if (NO_BODY_METHODS.has(req.method) || !hasBody(req)) return ok(req)
-    const type = (req.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
+    const type = mediaType(req.header('content-type'))
     if (options.decodeJsonBody && (type === 'application/json' || type.endsWith('+json'))) {
-      const text = await req.readBody()
-      if (text.trim() === '') throw httpError(400, 'Bad Request: the JSON body is empty')
-      let value: unknown
-      try {
-        value = env.jsonLib.decode(text)
-      } catch (err) {
-        throw httpError(400, `Bad Request: malformed JSON body (${err instanceof Error ? err.message : String(err)})`)
-      }
-      req.json = value
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-        req.params = options.parseQs ? { ...req.params, ...(value as Record<string, unknown>) } : (value as Record<string, unknown>)
-      }
-      return ok(req)
+      return req.readBody().then((text) => {
+        let value: unknown
+        try {
+          value = env.jsonLib.decode(text)
+        } catch (err) {
+          if (text.trim() === '') throw httpError(400, 'Bad Request: the JSON body is empty')
+          throw httpError(400, `Bad Request: malformed JSON body (${err instanceof Error ? err.message : String(err)})`)
+        }
+        req.json = value
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+          req.params = options.parseQs ? { ...req.params, ...(value as Record<string, unknown>) } : (value as Record<string, unknown>)
+        }
+        return ok(req)
+      })
     }
     if (options.readUrlencodedBody && type === 'application/x-www-form-urlencoded') {
-      const form = formToObject(await req.readBody())
-      req.params = options.parseQs ? { ...req.params, ...form } : form
-      return ok(req)
+      return req.readBody().then((text) => {
+        const form = formToObject(text)
+        req.params = options.parseQs ? { ...req.params, ...form } : form
+        return ok(req)
+      })
     }
     if (passes(type, options.pass ?? [])) return ok(req)
     const accepted = [options.decodeJsonBody && 'application/json', options.readUrlencodedBody && 'application/x-www-form-urlencoded', ...(options.pass ?? [])].filter(Boolean)
