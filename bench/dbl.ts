@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { POSTGRES_URL } from '../test/support/services.ts'
 import { DDL, SEED } from './dbl/fixtures.ts'
+import { bundleServer } from './load.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
@@ -47,9 +48,10 @@ async function admin(url: string, sql: string): Promise<void> {
   }
 }
 
-function startServer(mode: Mode, dbUrl: string): Promise<{ port: number; child: ChildProcess }> {
-  const script = fileURLToPath(new URL('./dbl/server.ts', import.meta.url))
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+const bundled = bundleServer(fileURLToPath(new URL('./dbl/server.ts', import.meta.url)))
+
+async function startServer(mode: Mode, dbUrl: string): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [await bundled], {
     env: { ...process.env, BENCH_MODE: mode, BENCH_PG_URL: dbUrl },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

@@ -103,7 +103,7 @@ export interface ServerProcess {
  * imports), so no server pays for a development loader: tsx injects a name-keeping helper into
  * every closure of the code it transforms, which the packages from node_modules never pay.
  */
-async function build(file: string): Promise<string> {
+export async function bundleServer(file: string): Promise<string> {
   const { build } = await import('esbuild')
   // Inside the repo, so the bundle's imports resolve from node_modules.
   const outfile = fileURLToPath(new URL(`../node_modules/.cache/vela-bench/${file.replace(/\W+/g, '_')}.mjs`, import.meta.url))
@@ -114,7 +114,7 @@ async function build(file: string): Promise<string> {
 /** Starts `file` (TypeScript, bundled once by `build`) as a fresh process with PORT set. */
 export async function startServer(file: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort()
-  const bundle = (built[file] ??= build(file))
+  const bundle = (built[file] ??= bundleServer(file))
   const child = spawn(process.execPath, [await bundle], {
     env: { ...process.env, ...env, PORT: String(port), NODE_ENV: 'production', VELA_ENV: 'prod' },
     stdio: ['ignore', 'inherit', 'inherit'],
