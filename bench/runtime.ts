@@ -1,5 +1,6 @@
 /**
- * Runtime benchmark: bare node:http, bare h3, Fastify and Vela serving the same three routes.
+ * Runtime benchmark: bare node:http, a bare srvx fetch handler (the web-API layer under h3), bare
+ * h3, Fastify and Vela serving the same three routes.
  * Rounds are interleaved (every server once per round, each a fresh process) and the medians are
  * compared, so drift of the machine during the run hits every server alike.
  *
@@ -14,7 +15,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
-const servers = ['node', 'h3', 'fastify', 'vela'] as const
+const servers = ['node', 'srvx', 'h3', 'fastify', 'vela'] as const
 const targets: LoadTarget[] = [
   { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
   { name: 'GET /api/products/:id', method: 'GET', path: '/api/products/42', expectStatus: 200 },
@@ -53,11 +54,13 @@ export async function benchRuntime(): Promise<void> {
     return {
       route: t.name,
       'node req/s': Math.round(m.node!),
+      'srvx req/s': Math.round(m.srvx!),
       'h3 req/s': Math.round(m.h3!),
       'fastify req/s': Math.round(m.fastify!),
       'vela req/s': Math.round(m.vela!),
       'vela/h3': +(m.vela! / m.h3!).toFixed(3),
       'vela/fastify': +(m.vela! / m.fastify!).toFixed(3),
+      'vela/srvx': +(m.vela! / m.srvx!).toFixed(3),
       'h3/node': +(m.h3! / m.node!).toFixed(3),
     }
   })
