@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import type { LoadTarget } from './load.ts'
 import { check, hasWrk, median, runLoad, startServer } from './load.ts'
 
+const webEnv = { BENCH_WEB_DIR: fileURLToPath(new URL('./web-servers', import.meta.url)) }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -33,7 +34,7 @@ export async function benchWeb(): Promise<void> {
   const results: Record<string, Record<string, number[]>> = {}
   for (let r = 0; r < rounds; r++) {
     if (r === 0) {
-      const procs = await Promise.all(servers.map((s) => startServer(fileURLToPath(new URL(`./web-servers/${s}.ts`, import.meta.url)))))
+      const procs = await Promise.all(servers.map((s) => startServer(fileURLToPath(new URL(`./web-servers/${s}.ts`, import.meta.url)), webEnv)))
       try {
         await sameBodies(Object.fromEntries(servers.map((s, i) => [s, procs[i]!.port])))
       } finally {
@@ -41,7 +42,7 @@ export async function benchWeb(): Promise<void> {
       }
     }
     for (const server of servers) {
-      const proc = await startServer(fileURLToPath(new URL(`./web-servers/${server}.ts`, import.meta.url)))
+      const proc = await startServer(fileURLToPath(new URL(`./web-servers/${server}.ts`, import.meta.url)), webEnv)
       try {
         for (const t of targets) {
           await check(proc.port, t)

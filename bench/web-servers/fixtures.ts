@@ -1,8 +1,11 @@
+import { join } from 'node:path'
 /** The same data, templates and assets for both web-bench servers. */
 import { fileURLToPath } from 'node:url'
 
-export const viewsDir = fileURLToPath(new URL('./views', import.meta.url))
-export const assetsDir = fileURLToPath(new URL('./assets', import.meta.url))
+// The servers run bundled elsewhere (bench/load.ts), so the bench passes this folder's path.
+const here = process.env.BENCH_WEB_DIR ?? fileURLToPath(new URL('.', import.meta.url))
+export const viewsDir = join(here, 'views')
+export const assetsDir = join(here, 'assets')
 
 // 20 notes, one carrying markup so escaping has work to do.
 export const notes = Array.from({ length: 20 }, (_, i) => ({

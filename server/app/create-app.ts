@@ -16,7 +16,7 @@ import type { PipelineContext, RouteRunner } from '../pipeline/run.ts'
 import { createRouteRunner } from '../pipeline/run.ts'
 import type { CompiledGroup, CompiledRoute, RouteTable } from '../router/compile.ts'
 import { compileRoutes } from '../router/compile.ts'
-import { buildMatcher } from '../router/dispatch.ts'
+import { buildMatcher, decodeParams } from '../router/dispatch.ts'
 import type { Handler, StaticRouteHandler } from '../router/types.ts'
 import type { AppConfig, ResolvedConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
@@ -131,24 +131,13 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
         ctx,
       )
     }
-    let bindings = NO_BINDINGS
-    let pathInfo: string | undefined
-    const params = found.params
-    if (params) {
-      try {
-        bindings = {}
-        for (const k in params) {
-          const raw = params[k]!
-          const value = raw.includes('%') ? decodeURIComponent(raw) : raw
-          if (k === '_') pathInfo = value
-          else if (k !== '0') bindings[k] = value
-        }
-      } catch {
-        return Promise.resolve(errorPage(ctx, request.headers.get('accept'), 400, 'Bad Request: invalid percent-encoding in the URL path'))
-      }
+    let decoded
+    try {
+      decoded = decodeParams(found)
+    } catch {
+      return Promise.resolve(errorPage(ctx, request.headers.get('accept'), 400, 'Bad Request: invalid percent-encoding in the URL path'))
     }
-    if (found.data.wildcard && pathInfo === undefined) pathInfo = ''
-    return run!(event, bindings, pathInfo)
+    return run!(event, decoded.bindings, decoded.pathInfo)
   }
 
   // The route pipelines catch their own errors; this guards the routing step itself.

@@ -61,3 +61,28 @@ export function buildMatcher<R>(
   }
   return (path) => findRoute(router, '', path) as Match<R> | undefined
 }
+
+export interface DecodedParams {
+  readonly bindings: Record<string, string>
+  /** The rest of the path after a trailing `[...]`; `undefined` for routes without one. */
+  readonly pathInfo: string | undefined
+}
+
+const NO_BINDINGS: Record<string, string> = Object.freeze({}) as Record<string, string>
+
+/** URL-decodes a match's params into bindings and the wildcard rest. Throws `URIError` on bad percent-encoding. */
+export function decodeParams(match: Match<unknown>): DecodedParams {
+  const params = match.params
+  let pathInfo: string | undefined
+  let bindings = NO_BINDINGS
+  if (params) {
+    bindings = {}
+    for (const k in params) {
+      const raw = params[k]!
+      const value = raw.includes('%') ? decodeURIComponent(raw) : raw
+      if (k === '_') pathInfo = value
+      else if (k !== '0') bindings[k] = value // rou3 also gives an unnamed `**` as `0`
+    }
+  }
+  return { bindings, pathInfo: match.data.wildcard ? (pathInfo ?? '') : pathInfo }
+}

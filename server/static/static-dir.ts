@@ -38,6 +38,20 @@ export function staticDir(dir: string, opts: StaticDirOptions = {}): StaticRoute
   const cacheControl = opts.maxAge !== undefined ? `public, max-age=${opts.maxAge}` : undefined
   // The directory may be created after start-up (generated assets): resolve it on first use.
   let realRoot: Promise<string> | undefined
+  // Requested path → its real path, checked to lie under the root, reused for one second: a busy
+  // file costs one realpath a second instead of one a request, and a symlink swapped in later is
+  // seen within that second. A vanished file fails its stat and is forgotten. Bounded.
+  const realPaths = new Map<string, { real: string; checkedAt: number }>()
+  const realpathInside = async (file: string, base: string) => {
+    const now = Date.now()
+    const cached = realPaths.get(file)
+    if (cached && now - cached.checkedAt < 1000) return cached.real
+    const real = await realpath(file).catch(() => undefined)
+    if (!real || !inside(base, real)) return realPaths.delete(file), undefined
+    if (realPaths.size >= 1000) realPaths.clear()
+    realPaths.set(file, { real, checkedAt: now })
+    return real
+  }
 
   /** The real path of a regular file under the root, or undefined. */
   async function locate(segments: string[]): Promise<{ file: string; info: Stats } | undefined> {
@@ -45,9 +59,9 @@ export function staticDir(dir: string, opts: StaticDirOptions = {}): StaticRoute
     let file = join(root, ...segments)
     if (!inside(root, file)) return undefined
     for (let hop = 0; hop < 2; hop++) {
-      const real = await realpath(file).catch(() => undefined)
-      if (!real || !inside(base, real)) return undefined
-      const info = await stat(real)
+      const real = await realpathInside(file, base)
+      if (!real) return undefined
+      const info = await stat(real).catch((err) => (realPaths.delete(file), Promise.reject(err)))
       if (info.isFile()) return { file: real, info }
       if (!info.isDirectory() || index === false || hop === 1) return undefined
       file = join(real, index)

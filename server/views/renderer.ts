@@ -8,8 +8,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { Liquid } from 'liquidjs'
-import type { Template } from 'liquidjs'
+import type { Liquid, Template } from 'liquidjs'
 import type { ViewReply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 
@@ -36,14 +35,20 @@ export function defaultViewName(controller: string): string {
 
 export function createViewRenderer(opts: ViewRendererOptions): RenderView {
   const dir = resolve(opts.dir ?? 'src/views')
-  const liquid = new Liquid({
-    root: dir,
-    extname: '.liquid',
-    outputEscape: 'escape',
-    cache: opts.cache,
-    // Layouts and partials may only come from the views directory.
-    relativeReference: false,
-  })
+  // liquidjs is loaded on the first render: an API without views never pays for it.
+  let engine: Promise<Liquid> | undefined
+  const liquidEngine = () =>
+    (engine ??= import('liquidjs').then(
+      ({ Liquid }) =>
+        new Liquid({
+          root: dir,
+          extname: '.liquid',
+          outputEscape: 'escape',
+          cache: opts.cache,
+          // Layouts and partials may only come from the views directory.
+          relativeReference: false,
+        }),
+    ))
   const parsed = new Map<string, Promise<Template[]>>()
 
   async function load(name: string, controller: string): Promise<Template[]> {
@@ -51,7 +56,7 @@ export function createViewRenderer(opts: ViewRendererOptions): RenderView {
     if (!VIEW_NAME.test(name)) throw new Error(`view name ${JSON.stringify(name)} (from ${controller}) is not a plain template name`)
     const found = await stat(file).then((s) => s.isFile(), () => false)
     if (!found) throw new Error(`view ${JSON.stringify(name)} not found: looked for ${file} (rendering for ${controller})`)
-    return liquid.parseFile(name)
+    return (await liquidEngine()).parseFile(name)
   }
 
   return async function renderView(reply, req) {
@@ -68,6 +73,7 @@ export function createViewRenderer(opts: ViewRendererOptions): RenderView {
     }
     // The CSRF plugin sets req.csrfToken; without it a view still gets the variable, empty.
     const scope = { ...reply.vars, csrf_token: req.csrfToken ?? reply.vars.csrf_token ?? '' }
-    return liquid.render(await templates, scope) as Promise<string>
+    const parsedTemplates = await templates // (load() has started the engine)
+    return (await liquidEngine()).render(parsedTemplates, scope) as Promise<string>
   }
 }

@@ -15,7 +15,7 @@ import type { PipelineContext, RouteRunner } from '../pipeline/run.ts'
 import { createRouteRunner } from '../pipeline/run.ts'
 import type { VelaRequest } from '../request.ts'
 import type { CompiledRoute } from '../router/compile.ts'
-import { buildMatcher } from '../router/dispatch.ts'
+import { buildMatcher, decodeParams } from '../router/dispatch.ts'
 import type { FetchHandler } from '../app/stream-handlers.ts'
 import type { WebSocketContext, WebSocketHandler } from './define.ts'
 
@@ -48,12 +48,6 @@ const acceptUpgrade = (req: VelaRequest) => {
 // Headers of the placeholder that describe its (empty) body, not the 101.
 const BODY_HEADERS = new Set(['content-length', 'content-type', 'transfer-encoding'])
 
-function decodeBindings(params: Record<string, string> | undefined): Record<string, string> {
-  const bindings: Record<string, string> = {}
-  for (const k in params) if (k !== '_' && k !== '0') bindings[k] = params[k]!.includes('%') ? decodeURIComponent(params[k]!) : params[k]!
-  return bindings
-}
-
 export function createUpgradeHandler(opts: {
   routes: readonly CompiledRoute[]
   ctx: PipelineContext
@@ -74,7 +68,7 @@ export function createUpgradeHandler(opts: {
     let bindings: Record<string, string> = {}
     try {
       found = isWebSocket ? match(event.url.pathname) : undefined
-      if (found) bindings = decodeBindings(found.params)
+      if (found) bindings = decodeParams(found).bindings
     } catch {
       found = undefined // malformed percent-encoding: the HTTP path answers it (400)
     }
