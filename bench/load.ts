@@ -143,3 +143,40 @@ export const median = (xs: number[]) => {
   const m = s.length >> 1
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
+
+export interface RoundsOptions {
+  readonly servers: readonly string[]
+  readonly targets: readonly LoadTarget[]
+  readonly rounds: number
+  readonly seconds: number
+  readonly connections: number
+  /** The TypeScript file of a server. */
+  readonly fileOf: (server: string) => string
+  readonly env?: Record<string, string>
+}
+
+/**
+ * Interleaved rounds: every round starts each server as a fresh process, warms each route up for
+ * a second, then measures it. Returns req/s per target and server, one value per round.
+ */
+export async function measureRounds(o: RoundsOptions): Promise<Record<string, Record<string, number[]>>> {
+  const results: Record<string, Record<string, number[]>> = {}
+  for (let r = 0; r < o.rounds; r++) {
+    for (const server of o.servers) {
+      const proc = await startServer(o.fileOf(server), o.env)
+      try {
+        for (const t of o.targets) {
+          await check(proc.port, t)
+          await runLoad(proc.port, t, 1, o.connections) // warm-up (JIT)
+          const res = await runLoad(proc.port, t, o.seconds, o.connections)
+          if (res.errors > 0) throw new Error(`${server} ${t.name}: ${res.errors} responses with an unexpected status`)
+          ;((results[t.name] ??= {})[server] ??= []).push(res.rps)
+        }
+      } finally {
+        await proc.stop()
+      }
+    }
+    process.stdout.write(`  round ${r + 1}/${o.rounds} done\n`)
+  }
+  return results
+}

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import type { LoadTarget } from './load.ts'
-import { check, hasWrk, median, runLoad, startServer } from './load.ts'
+import { hasWrk, measureRounds, median } from './load.ts'
 import { TOKEN } from './servers/fixtures.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -31,24 +31,14 @@ const targets: LoadTarget[] = [
 
 export async function benchRuntime(): Promise<void> {
   console.log(`runtime: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
-  const results: Record<string, Record<string, number[]>> = {}
-  for (let r = 0; r < rounds; r++) {
-    for (const server of servers) {
-      const proc = await startServer(fileURLToPath(new URL(`./servers/${server}.ts`, import.meta.url)))
-      try {
-        for (const t of targets) {
-          await check(proc.port, t)
-          await runLoad(proc.port, t, 1, connections) // warm-up (JIT)
-          const res = await runLoad(proc.port, t, seconds, connections)
-          if (res.errors > 0) throw new Error(`${server} ${t.name}: ${res.errors} responses with an unexpected status`)
-          ;((results[t.name] ??= {})[server] ??= []).push(res.rps)
-        }
-      } finally {
-        await proc.stop()
-      }
-    }
-    process.stdout.write(`  round ${r + 1}/${rounds} done\n`)
-  }
+  const results = await measureRounds({
+    servers,
+    targets,
+    rounds,
+    seconds,
+    connections,
+    fileOf: (server) => fileURLToPath(new URL(`./servers/${server}.ts`, import.meta.url)),
+  })
   const rows = targets.map((t) => {
     const m = Object.fromEntries(servers.map((s) => [s, median(results[t.name]![s]!)]))
     return {

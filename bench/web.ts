@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import type { LoadTarget } from './load.ts'
-import { check, hasWrk, median, runLoad, startServer } from './load.ts'
+import { hasWrk, measureRounds, median, startServer } from './load.ts'
 
 const webEnv = { BENCH_WEB_DIR: fileURLToPath(new URL('./web-servers', import.meta.url)) }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -31,32 +31,14 @@ async function sameBodies(ports: Record<string, number>) {
 
 export async function benchWeb(): Promise<void> {
   console.log(`web: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
-  const results: Record<string, Record<string, number[]>> = {}
-  for (let r = 0; r < rounds; r++) {
-    if (r === 0) {
-      const procs = await Promise.all(servers.map((s) => startServer(fileURLToPath(new URL(`./web-servers/${s}.ts`, import.meta.url)), webEnv)))
-      try {
-        await sameBodies(Object.fromEntries(servers.map((s, i) => [s, procs[i]!.port])))
-      } finally {
-        await Promise.all(procs.map((p) => p.stop()))
-      }
-    }
-    for (const server of servers) {
-      const proc = await startServer(fileURLToPath(new URL(`./web-servers/${server}.ts`, import.meta.url)), webEnv)
-      try {
-        for (const t of targets) {
-          await check(proc.port, t)
-          await runLoad(proc.port, t, 1, connections) // warm-up (JIT)
-          const res = await runLoad(proc.port, t, seconds, connections)
-          if (res.errors > 0) throw new Error(`${server} ${t.name}: ${res.errors} responses with an unexpected status`)
-          ;((results[t.name] ??= {})[server] ??= []).push(res.rps)
-        }
-      } finally {
-        await proc.stop()
-      }
-    }
-    process.stdout.write(`  round ${r + 1}/${rounds} done\n`)
+  const fileOf = (server: string) => fileURLToPath(new URL(`./web-servers/${server}.ts`, import.meta.url))
+  const procs = await Promise.all(servers.map((s) => startServer(fileOf(s), webEnv)))
+  try {
+    await sameBodies(Object.fromEntries(servers.map((s, i) => [s, procs[i]!.port])))
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()))
   }
+  const results = await measureRounds({ servers, targets, rounds, seconds, connections, fileOf, env: webEnv })
   console.table(
     targets.map((t) => {
       const m = Object.fromEntries(servers.map((s) => [s, median(results[t.name]![s]!)]))
