@@ -1,11 +1,12 @@
 /**
- * The production listener: node:http through srvx, with keep-alive, header and request timeouts
+ * The production listener: node:http answering through `app.handleNode` (h3 events and srvx's
+ * node adapter, with a direct path for plain route hits), with keep-alive, header and request timeouts
  * from the config, and a close that stops accepting, lets in-flight requests finish (up to a
  * timeout) and then drops what is left.
  */
+import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { serve } from 'srvx/node'
 import type { VelaApp } from './app/create-app.ts'
 import { answerClientErrors } from './client-errors.ts'
 import { trackConnections } from './drain.ts'
@@ -34,23 +35,24 @@ let rejectionGuard = false
 
 export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Listener> {
   const s = app.config.server
-  const srv = serve({
-    fetch: app.fetch,
-    port: opts.port ?? s.port,
-    hostname: opts.host ?? s.host,
-    silent: true,
-    gracefulShutdown: false,
-    node: {
+  const server = createServer(
+    {
       requestTimeout: s.requestTimeout,
       headersTimeout: s.headersTimeout,
       keepAliveTimeout: s.keepAliveTimeout,
       // How often node enforces the two timeouts above (its default, 30 s, would let short ones slip).
       connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(Math.min(s.headersTimeout, s.requestTimeout) / 4))),
     },
-  })
-  await srv.ready()
-  const server = srv.node!.server as Server
+    app.handleNode,
+  )
   server.keepAliveTimeout = s.keepAliveTimeout
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen({ port: opts.port ?? s.port, host: opts.host ?? s.host }, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
   answerClientErrors(server)
   const websockets = attachWebSockets(server, app)
   const connections = trackConnections(server)
@@ -67,7 +69,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
     server,
     websockets,
     async close({ timeoutMs = 10_000 } = {}) {
-      const closed = srv.close()
+      const closed = new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())))
       const stopSweep = connections.drain()
       // Open WebSockets would keep the server open forever: tell their clients we are going away.
       const wsClosed = websockets.closeAll({ code: 1001, timeoutMs })

@@ -21,12 +21,19 @@ export function nodeHeader(event: H3Event, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value
 }
 
+/** Reads node's request body; a declared or counted length over `limit` is a 413. */
+export function readNodeBody(node: IncomingMessage, limit: number): Promise<Uint8Array> {
+  const declared = node.headers['content-length']
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit))
+  return readNode(node, limit)
+}
+
 export function readRawBody(event: H3Event, limit: number): Promise<Uint8Array> {
-  const req = event.req
   const node = nodeRequestOf(event)
-  const declared = node ? node.headers['content-length'] : req.headers.get('content-length')
-  if (declared != null && Number(declared) > limit) return Promise.reject(tooLarge(limit))
-  if (node) return readNode(node, limit)
+  if (node) return readNodeBody(node, limit)
+  const req = event.req
+  const declared = req.headers.get('content-length')
+  if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit))
   if (!req.body) return Promise.resolve(empty)
   return readWeb(req.body, limit)
 }

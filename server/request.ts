@@ -3,10 +3,23 @@
  * Everything that costs something to compute (query, cookies, peer, host) is a lazy getter, so a
  * handler pays only for what it reads.
  */
-import type { H3Event } from 'h3'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { H3Event } from 'h3'
 import { getQuery, parseCookies } from 'h3'
+import { NodeRequest } from 'srvx/node'
 import type { Reply } from './replies.ts'
-import { nodeHeader, readRawBody } from './request-body.ts'
+import { nodeHeader, readNodeBody, readRawBody } from './request-body.ts'
+
+/**
+ * A request that came straight from node's listener (the fast path of `app.handleNode`): the h3
+ * event, with its web `Request` and parsed URL, is only made if something asks for it.
+ */
+export interface NodeOrigin {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  /** The URL path, already checked (no percent-escapes on this path). */
+  readonly path: string
+}
 
 /** Where the request was routed: feeds listings, spans, audit lines and default views. */
 export interface RouteInfo {
@@ -45,20 +58,32 @@ export class VelaRequest<A = unknown> {
   #params: Record<string, unknown> | undefined
   #query: Record<string, QueryValue> | undefined
   #cookies: Record<string, string> | undefined
+  #event: H3Event | undefined
+  readonly #node: NodeOrigin | undefined
   readonly #bodyLimit: number
 
   constructor(
-    /** The h3 event: an escape hatch to h3 utilities and the web `Request`. */
-    readonly event: H3Event,
+    origin: H3Event | NodeOrigin,
     route: RouteInfo,
     bindings: Readonly<Record<string, string>>,
     pathInfo: string | undefined,
     bodyLimit: number,
   ) {
+    if (origin instanceof H3Event) this.#event = origin
+    else this.#node = origin
     this.route = route
     this.bindings = bindings
     this.pathInfo = pathInfo
     this.#bodyLimit = bodyLimit
+  }
+
+  /** The h3 event: an escape hatch to h3 utilities and the web `Request` (made on first use). */
+  get event(): H3Event {
+    return (this.#event ??= new H3Event(new NodeRequest({ req: this.#node!.req, res: this.#node!.res })))
+  }
+  /** The event if one was made: headers set through h3 utilities live on it. */
+  get eventIfMade(): H3Event | undefined {
+    return this.#event
   }
 
   /** Decoded body (JSON object or form fields) when the request plugin read one; `{}` otherwise. */
@@ -70,11 +95,11 @@ export class VelaRequest<A = unknown> {
   }
   /** Uppercase HTTP method. */
   get method(): string {
-    return this.event.req.method
+    return this.#node ? this.#node.req.method! : this.#event!.req.method
   }
   /** The URL path as received (not decoded). */
   get path(): string {
-    return this.event.url.pathname
+    return this.#node ? this.#node.path : this.#event!.url.pathname
   }
   get url(): URL {
     return this.event.url
@@ -87,7 +112,11 @@ export class VelaRequest<A = unknown> {
    * node's parsed headers when running on node: cheaper than `headers.get` on the hot path.
    */
   header(name: string): string | undefined {
-    return nodeHeader(this.event, name) ?? this.event.req.headers.get(name) ?? undefined
+    if (this.#node) {
+      const value = this.#node.req.headers[name]
+      return Array.isArray(value) ? value.join(', ') : value
+    }
+    return nodeHeader(this.#event!, name) ?? this.#event!.req.headers.get(name) ?? undefined
   }
   /** Query string values; a repeated key gives an array. */
   get query(): Readonly<Record<string, QueryValue>> {
@@ -98,7 +127,8 @@ export class VelaRequest<A = unknown> {
   }
   /** The client's address as seen on the socket (no proxy headers trusted). */
   get peer(): string {
-    const req = this.event.req as Request & { ip?: string }
+    if (this.#node) return this.#node.req.socket.remoteAddress ?? '127.0.0.1'
+    const req = this.#event!.req as Request & { ip?: string }
     return req.ip ?? '127.0.0.1'
   }
   get host(): string {
@@ -115,6 +145,7 @@ export class VelaRequest<A = unknown> {
   /** Reads the whole body (once) under the app's size limit; a body over it is a 413. */
   readBody(): Promise<string> {
     if (this.body !== undefined) return Promise.resolve(this.body)
-    return readRawBody(this.event, this.#bodyLimit).then((bytes) => (this.body = toText(bytes)))
+    const bytes = this.#node ? readNodeBody(this.#node.req, this.#bodyLimit) : readRawBody(this.event, this.#bodyLimit)
+    return bytes.then((b) => (this.body = toText(b)))
   }
 }

@@ -5,7 +5,9 @@
  *   stream handlers → URL checks (400 malformed, 414 too long) → routing (404 / 405 + allow)
  *   → the route's pipeline (server/pipeline/run.ts) → response
  */
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { H3Event } from 'h3'
+import { FastResponse, sendNodeResponse, toNodeHandler } from 'srvx/node'
 import type { ViewReply } from '../replies.ts'
 import type { RouteInfo, VelaRequest } from '../request.ts'
 import { VelaRequest as Request_ } from '../request.ts'
@@ -39,6 +41,13 @@ export interface VelaApp {
    * the listener performs it (server/websocket/node.ts). Upgrades bypass stream handlers.
    */
   readonly upgrade: UpgradeHandler
+  /**
+   * Answers one request from node's HTTP server. The common case (a route and method that match,
+   * a path without percent-escapes, no stream handlers or compression) runs the route straight
+   * from node's request, making the h3 event only if something uses it; everything else goes
+   * through `fetch` via srvx's node adapter, with the same results.
+   */
+  readonly handleNode: (req: IncomingMessage, res: ServerResponse) => void
   /** Runs the app's `start` hook. */
   start(): Promise<void>
   /** Runs the app's `stop` hook (close pools, flush telemetry). */
@@ -60,6 +69,31 @@ interface Target {
 
 const kMalformedURL = Symbol.for('h3.internal.event.malformed')
 const NO_BINDINGS: Record<string, string> = Object.freeze({}) as Record<string, string>
+
+type NodeShaped = { status: number; statusText?: string; headers: string[]; body: unknown }
+
+/**
+ * Writes a response to node: a string or bytes body goes out with `end(body)` (node sends the
+ * head and the body in one write); streams and native Responses go through srvx.
+ */
+function writeNodeResponse(res: ServerResponse, response: Response): void | Promise<void> {
+  const toNode = (response as Response & { _toNodeResponse?: () => NodeShaped })._toNodeResponse
+  if (!toNode) return sendNodeResponse(res, response)
+  const out = toNode.call(response)
+  const body = out.body
+  if (body == null || typeof body === 'string' || body instanceof Uint8Array) {
+    res.writeHead(out.status, out.headers)
+    res.end(body ?? undefined)
+    return
+  }
+  return sendNodeResponse(res, new FastResponse(body as BodyInit, { status: out.status, headers: pairs(out.headers) }))
+}
+
+function pairs(flat: string[]): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!])
+  return out
+}
 
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)
@@ -150,11 +184,43 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     }
   }
 
+  const fetch = composeStreamHandlers(config, compress ? withCompression(dispatch, compress === true ? {} : compress) : dispatch)
+  const viaFetch = toNodeHandler(fetch) as (req: IncomingMessage, res: ServerResponse) => void
+  const direct = config.server.streamHandlers.every((h) => h === 'default') && !compress
+
+  const handleNode = (req: IncomingMessage, res: ServerResponse): void => {
+    const raw = req.url ?? ''
+    const q = raw.indexOf('?')
+    const path = q === -1 ? raw : raw.slice(0, q)
+    // Absolute-form targets, escapes to check or canonicalise, 404/405/OPTIONS and long URLs take
+    // the full path, which answers them exactly as fetch() does.
+    if (raw.charCodeAt(0) !== 47 || path.includes('%') || raw.length > maxUrl) return viaFetch(req, res)
+    const found = match(path)
+    const target = found?.data.byMethod[req.method!]
+    if (!target) return viaFetch(req, res)
+    const { bindings, pathInfo } = decodeParams(found!)
+    // The route runner never rejects (it answers errors itself); writing can fail (client gone).
+    target.run({ req, res, path }, bindings, pathInfo).then((response) => {
+      try {
+        const sending = writeNodeResponse(res, response)
+        if (sending) sending.catch((err) => failedToSend(req, res, err))
+      } catch (err) {
+        failedToSend(req, res, err)
+      }
+    })
+  }
+
+  const failedToSend = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
+    ctx.log(`failed to answer ${req.method} ${req.url}`, err)
+    res.destroy()
+  }
+
   return {
     config,
     routeTable: table,
     upgrade: createUpgradeHandler({ routes: table.routes, ctx, backend: config.dispatchBackend, fallback: dispatch }),
-    fetch: composeStreamHandlers(config, compress ? withCompression(dispatch, compress === true ? {} : compress) : dispatch),
+    fetch,
+    handleNode: direct ? handleNode : viaFetch,
     async start() {
       await appConfig.start?.({ config })
     },

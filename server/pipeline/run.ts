@@ -17,6 +17,7 @@ import type { Handler } from '../router/types.ts'
 import { isReply } from '../replies.ts'
 import type { Reply } from '../replies.ts'
 import { VelaRequest } from '../request.ts'
+import type { NodeOrigin } from '../request.ts'
 import { respond } from '../respond.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
@@ -28,7 +29,7 @@ export interface PipelineContext extends FailureContext {
   readonly bodyLimit: number
 }
 
-export type RouteRunner = (event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined) => Promise<Response>
+export type RouteRunner = (origin: H3Event | NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined) => Promise<Response>
 
 const EMPTY_AUTH = Object.freeze({})
 
@@ -94,23 +95,23 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
   const bodyLimit = ctx.bodyLimit
 
-  return async function runRoute(event, bindings, pathInfo) {
-    let req = new VelaRequest(event, info, bindings, pathInfo, bodyLimit)
+  return async function runRoute(origin, bindings, pathInfo) {
+    let req = new VelaRequest(origin, info, bindings, pathInfo, bodyLimit)
     req.authData = EMPTY_AUTH
     let res: Response | Promise<Response>
     try {
       if (pre.length) {
         let out = runPhase(pre, req, preEnv)
         if (isThenable(out)) out = await out
-        if (!(out instanceof VelaRequest)) return withPreparedHeaders(event, await respond(out.stopped, req, ctx))
+        if (!(out instanceof VelaRequest)) return withPreparedHeaders(req.eventIfMade, await respond(out.stopped, req, ctx))
         req = out
       }
       if (security) {
         let verdict = security(req)
         if (isThenable(verdict)) verdict = await verdict
         if (verdict !== true) {
-          if (verdict === false) return withPreparedHeaders(event, await statusPage(ctx, 401, req, group))
-          if (isReply(verdict) || verdict instanceof Response) return withPreparedHeaders(event, await respond(verdict, req, ctx))
+          if (verdict === false) return withPreparedHeaders(req.eventIfMade, await statusPage(ctx, 401, req, group))
+          if (isReply(verdict) || verdict instanceof Response) return withPreparedHeaders(req.eventIfMade, await respond(verdict, req, ctx))
           if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
             throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
           }
@@ -135,7 +136,7 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
     } catch (err) {
       res = await failureResponse(ctx, err, req, group)
     }
-    return withPreparedHeaders(event, res)
+    return withPreparedHeaders(req.eventIfMade, res)
   }
 }
 
@@ -146,7 +147,8 @@ const kEventResHeaders = Symbol.for('h3.internal.event.res.headers')
  * Headers set through h3 utilities on the event (`setCookie`, `appendCorsHeaders`,
  * `setResponseHeader`) are merged into whatever response the pipeline produced, errors included.
  */
-export function withPreparedHeaders(event: H3Event, res: Response): Response {
+export function withPreparedHeaders(event: H3Event | undefined, res: Response): Response {
+  if (!event) return res
   const prepared = (event as unknown as Record<symbol, Record<symbol, Headers | undefined> | undefined>)[kEventRes]?.[kEventResHeaders]
   if (!prepared) return res
   let target = res
