@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +22,8 @@ export interface LoadTarget {
 
 export interface LoadResult {
   rps: number
+  /** Requests completed during the run. */
+  requests: number
   /** Responses with another status than expected (wrk counts non-2xx/3xx). */
   errors: number
 }
@@ -49,13 +51,15 @@ export async function runLoad(port: number, t: LoadTarget, seconds: number, conn
     const out = await run('wrk', args)
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN)
     const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
-    return { rps, errors }
+    const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN)
+    return { rps, requests, errors }
   }
   const args = ['autocannon', '-j', '-c', String(connections), '-d', String(seconds), '-m', t.method]
   for (const [k, v] of Object.entries(t.headers ?? {})) args.push('-H', `${k}=${v}`)
   if (t.body !== undefined) args.push('-b', t.body)
   const res = JSON.parse(await run('npx', [...args, url])) as { requests: { average: number }; non2xx: number }
-  return { rps: res.requests.average, errors: res.non2xx }
+  const r = res as typeof res & { requests: { total: number } }
+  return { rps: res.requests.average, requests: r.requests.total, errors: res.non2xx }
 }
 
 function run(cmd: string, args: string[]): Promise<string> {
@@ -95,7 +99,20 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs = 30_000
 
 export interface ServerProcess {
   port: number
+  /** CPU time (user + system) the server process has used so far, in µs; NaN where /proc is missing. */
+  cpuMicros(): number
   stop(): Promise<void>
+}
+
+// utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
+function cpuMicrosOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10_000
+  } catch {
+    return NaN
+  }
 }
 
 /**
@@ -122,6 +139,7 @@ export async function startServer(file: string, env: Record<string, string> = {}
   await waitForPort(port, child)
   return {
     port,
+    cpuMicros: () => cpuMicrosOf(child.pid!),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve()
@@ -155,22 +173,33 @@ export interface RoundsOptions {
   readonly env?: Record<string, string>
 }
 
+export interface RoundResults {
+  /** req/s per target and server, one value per round. */
+  rps: Record<string, Record<string, number[]>>
+  /** Server CPU time per request (µs), same shape: steadier than req/s on a busy machine. */
+  cpu: Record<string, Record<string, number[]>>
+}
+
 /**
  * Interleaved rounds: every round starts each server as a fresh process, warms each route up for
- * a second, then measures it. Returns req/s per target and server, one value per round.
+ * a second, then measures it: requests per second, and the server's CPU time per request.
  */
-export async function measureRounds(o: RoundsOptions): Promise<Record<string, Record<string, number[]>>> {
+export async function measureRounds(o: RoundsOptions): Promise<RoundResults> {
   const results: Record<string, Record<string, number[]>> = {}
+  const cpu: Record<string, Record<string, number[]>> = {}
   for (let r = 0; r < o.rounds; r++) {
     for (const server of o.servers) {
       const proc = await startServer(o.fileOf(server), o.env)
       try {
         for (const t of o.targets) {
           await check(proc.port, t)
-          await runLoad(proc.port, t, 1, o.connections) // warm-up (JIT)
+          await runLoad(proc.port, t, 2, o.connections) // warm-up: the JIT settles before measuring
+          const before = proc.cpuMicros()
           const res = await runLoad(proc.port, t, o.seconds, o.connections)
+          const used = proc.cpuMicros() - before
           if (res.errors > 0) throw new Error(`${server} ${t.name}: ${res.errors} responses with an unexpected status`)
           ;((results[t.name] ??= {})[server] ??= []).push(res.rps)
+          ;((cpu[t.name] ??= {})[server] ??= []).push(used / res.requests)
         }
       } finally {
         await proc.stop()
@@ -178,5 +207,5 @@ export async function measureRounds(o: RoundsOptions): Promise<Record<string, Re
     }
     process.stdout.write(`  round ${r + 1}/${o.rounds} done\n`)
   }
-  return results
+  return { rps: results, cpu }
 }

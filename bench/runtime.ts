@@ -39,22 +39,33 @@ export async function benchRuntime(): Promise<void> {
     connections,
     fileOf: (server) => fileURLToPath(new URL(`./servers/${server}.ts`, import.meta.url)),
   })
-  const rows = targets.map((t) => {
-    const m = Object.fromEntries(servers.map((s) => [s, median(results[t.name]![s]!)]))
-    return {
-      route: t.name,
-      'node req/s': Math.round(m.node!),
-      'srvx req/s': Math.round(m.srvx!),
-      'h3 req/s': Math.round(m.h3!),
-      'fastify req/s': Math.round(m.fastify!),
-      'vela req/s': Math.round(m.vela!),
-      'vela/h3': +(m.vela! / m.h3!).toFixed(3),
-      'vela/fastify': +(m.vela! / m.fastify!).toFixed(3),
-      'vela/srvx': +(m.vela! / m.srvx!).toFixed(3),
-      'h3/node': +(m.h3! / m.node!).toFixed(3),
-    }
-  })
-  console.table(rows)
+  const ratio = (a: number, b: number) => +(a / b).toFixed(3)
+  console.log('\nrequests per second (median of rounds); ratios > 1 mean Vela is faster')
+  console.table(
+    targets.map((t) => {
+      const m = Object.fromEntries(servers.map((s) => [s, median(results.rps[t.name]![s]!)]))
+      return {
+        route: t.name,
+        ...Object.fromEntries(servers.map((s) => [s, Math.round(m[s]!)])),
+        'vela/h3': ratio(m.vela!, m.h3!),
+        'vela/fastify': ratio(m.vela!, m.fastify!),
+        'h3/node': ratio(m.h3!, m.node!),
+      }
+    }),
+  )
+  // CPU time per request does not depend on how much CPU the load generator left the server.
+  console.log('server CPU µs per request (median of rounds); ratios > 1 mean Vela does less work')
+  console.table(
+    targets.map((t) => {
+      const c = Object.fromEntries(servers.map((s) => [s, median(results.cpu[t.name]![s]!)]))
+      return {
+        route: t.name,
+        ...Object.fromEntries(servers.map((s) => [s, +c[s]!.toFixed(2)])),
+        'h3/vela': ratio(c.h3!, c.vela!),
+        'fastify/vela': ratio(c.fastify!, c.vela!),
+      }
+    }),
+  )
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchRuntime()

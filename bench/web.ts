@@ -41,7 +41,7 @@ export async function benchWeb(): Promise<void> {
   const results = await measureRounds({ servers, targets, rounds, seconds, connections, fileOf, env: webEnv })
   console.table(
     targets.map((t) => {
-      const m = Object.fromEntries(servers.map((s) => [s, median(results[t.name]![s]!)]))
+      const m = Object.fromEntries(servers.map((s) => [s, median(results.rps[t.name]![s]!)]))
       return {
         route: t.name,
         'h3 req/s': Math.round(m.h3!),
