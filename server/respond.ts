@@ -38,31 +38,44 @@ function lower(headers: Readonly<Record<string, string>> | undefined) {
 
 const noBody = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304
 
-export function respond(reply: Reply | Response, req: VelaRequest, ctx: RespondContext): Response | Promise<Response> {
-  if (reply instanceof Response) return reply
-  const method = req.method
+/** A reply encoded without I/O: what goes on the wire. `body: null` means none. */
+export interface EncodedReply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>> | undefined
+  readonly body: string | Uint8Array | null
+}
+
+/** Encodes json, status and redirect replies; `undefined` for views and files, which need I/O. */
+export function encodeReply(reply: Reply, method: string, ctx: RespondContext): EncodedReply | undefined {
   switch (reply.kind) {
     case 'json': {
       const body = noBody(method, reply.status) ? null : ctx.jsonLib.encode(reply.body)
-      return new FastResponse(body, { status: reply.status, headers: merge(JSON_HEADERS, reply.headers) })
+      return { status: reply.status, headers: merge(JSON_HEADERS, reply.headers), body }
     }
     case 'status': {
       const b = reply.body
       if (b === undefined || b === null || noBody(method, reply.status)) {
-        return new FastResponse(null, { status: reply.status, headers: emptyBodyHeaders(reply.status, reply.headers) })
+        return { status: reply.status, headers: emptyBodyHeaders(reply.status, reply.headers), body: null }
       }
-      if (typeof b === 'string' || b instanceof Uint8Array) {
-        return new FastResponse(b as BodyInit, { status: reply.status, headers: lower(reply.headers) })
-      }
-      return new FastResponse(ctx.jsonLib.encode(b), { status: reply.status, headers: merge(JSON_HEADERS, reply.headers) })
+      if (typeof b === 'string' || b instanceof Uint8Array) return { status: reply.status, headers: lower(reply.headers), body: b }
+      return { status: reply.status, headers: merge(JSON_HEADERS, reply.headers), body: ctx.jsonLib.encode(b) }
     }
     case 'redirect':
-      return new FastResponse(null, { status: reply.status, headers: { location: reply.location, 'content-length': '0' } })
-    case 'view':
-      return renderView(reply, req, ctx)
-    case 'file':
-      return sendFile(reply.path, reply.status, reply.headers, method)
+      return { status: reply.status, headers: { location: reply.location, 'content-length': '0' }, body: null }
+    default:
+      return undefined
   }
+}
+
+export const toResponse = (e: EncodedReply): Response => new FastResponse(e.body as BodyInit | null, { status: e.status, headers: e.headers })
+
+export function respond(reply: Reply | Response, req: VelaRequest, ctx: RespondContext): Response | Promise<Response> {
+  if (reply instanceof Response) return reply
+  const encoded = encodeReply(reply, req.method, ctx)
+  if (encoded) return toResponse(encoded)
+  if (reply.kind === 'view') return renderView(reply, req, ctx)
+  if (reply.kind === 'file') return sendFile(reply.path, reply.status, reply.headers, req.method)
+  throw new Error(`unknown reply kind ${JSON.stringify((reply as { kind?: unknown }).kind)}`)
 }
 
 async function renderView(reply: ViewReply, req: VelaRequest, ctx: RespondContext): Promise<Response> {

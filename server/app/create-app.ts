@@ -20,6 +20,7 @@ import type { CompiledGroup, CompiledRoute, RouteTable } from '../router/compile
 import { compileRoutes } from '../router/compile.ts'
 import { buildMatcher, decodeParams } from '../router/dispatch.ts'
 import type { Handler, StaticRouteHandler } from '../router/types.ts'
+import type { EncodedReply } from '../respond.ts'
 import type { AppConfig, ResolvedConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
 import type { FetchHandler } from './stream-handlers.ts'
@@ -87,6 +88,18 @@ function writeNodeResponse(res: ServerResponse, response: Response): void | Prom
     return
   }
   return sendNodeResponse(res, new FastResponse(body as BodyInit, { status: out.status, headers: pairs(out.headers) }))
+}
+
+/** An encoded reply, as node writes it fastest: the head and the body in one `end()`. */
+function writeEncoded(res: ServerResponse, e: EncodedReply): void {
+  if (e.body === null) {
+    res.writeHead(e.status, e.headers)
+    res.end()
+    return
+  }
+  const length = String(typeof e.body === 'string' ? Buffer.byteLength(e.body) : e.body.byteLength)
+  res.writeHead(e.status, e.headers ? { ...e.headers, 'content-length': length } : { 'content-length': length })
+  res.end(e.body)
 }
 
 function pairs(flat: string[]): [string, string][] {
@@ -200,9 +213,9 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     if (!target) return viaFetch(req, res)
     const { bindings, pathInfo } = decodeParams(found!)
     // The route runner never rejects (it answers errors itself); writing can fail (client gone).
-    target.run({ req, res, path }, bindings, pathInfo).then((response) => {
+    target.run.node({ req, res, path }, bindings, pathInfo).then((outcome) => {
       try {
-        const sending = writeNodeResponse(res, response)
+        const sending = outcome instanceof Response ? writeNodeResponse(res, outcome) : writeEncoded(res, outcome)
         if (sending) sending.catch((err) => failedToSend(req, res, err))
       } catch (err) {
         failedToSend(req, res, err)

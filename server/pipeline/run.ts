@@ -18,7 +18,8 @@ import { isReply } from '../replies.ts'
 import type { Reply } from '../replies.ts'
 import { VelaRequest } from '../request.ts'
 import type { NodeOrigin } from '../request.ts'
-import { respond } from '../respond.ts'
+import { encodeReply, respond, toResponse } from '../respond.ts'
+import type { EncodedReply } from '../respond.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
 import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
@@ -29,7 +30,12 @@ export interface PipelineContext extends FailureContext {
   readonly bodyLimit: number
 }
 
-export type RouteRunner = (origin: H3Event | NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined) => Promise<Response>
+export interface RouteRunner {
+  /** Runs the route for an h3 event; always a `Response`. */
+  (event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Response>
+  /** Runs the route straight from node's request: a `Response`, or an encoded reply to write as is. */
+  node(origin: NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Response | EncodedReply>
+}
 
 const EMPTY_AUTH = Object.freeze({})
 
@@ -88,6 +94,9 @@ function applyResult(step: PluginStep, req: VelaRequest, raw: unknown): VelaRequ
   return r.req ?? req
 }
 
+/** A pipeline's result: a ready `Response`, or an encoded reply not yet turned into one. */
+type Outcome = Response | EncodedReply
+
 export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: PipelineContext): RouteRunner {
   const { group, info } = route
   const { pre, post, security } = group
@@ -95,23 +104,37 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
   const bodyLimit = ctx.bodyLimit
 
-  return async function runRoute(origin, bindings, pathInfo) {
+  // Plain replies are encoded without making a Response: the node path writes them as they are.
+  const render = (reply: Reply | Response, req: VelaRequest): Outcome | Promise<Response> =>
+    reply instanceof Response ? reply : (encodeReply(reply, req.method, ctx) ?? respond(reply, req, ctx))
+
+  async function pipeline(origin: H3Event | NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Outcome> {
     let req = new VelaRequest(origin, info, bindings, pathInfo, bodyLimit)
     req.authData = EMPTY_AUTH
-    let res: Response | Promise<Response>
+    let outcome: Outcome
     try {
+      outcome = await decide()
+    } catch (err) {
+      outcome = await failureResponse(ctx, err, req, group)
+    }
+    // Headers set through h3 utilities live on the event, if one was made.
+    const event = req.eventIfMade
+    if (!event) return outcome
+    return withPreparedHeaders(event, outcome instanceof Response ? outcome : toResponse(outcome))
+
+    async function decide(): Promise<Outcome> {
       if (pre.length) {
         let out = runPhase(pre, req, preEnv)
         if (isThenable(out)) out = await out
-        if (!(out instanceof VelaRequest)) return withPreparedHeaders(req.eventIfMade, await respond(out.stopped, req, ctx))
+        if (!(out instanceof VelaRequest)) return render(out.stopped, req)
         req = out
       }
       if (security) {
         let verdict = security(req)
         if (isThenable(verdict)) verdict = await verdict
         if (verdict !== true) {
-          if (verdict === false) return withPreparedHeaders(req.eventIfMade, await statusPage(ctx, 401, req, group))
-          if (isReply(verdict) || verdict instanceof Response) return withPreparedHeaders(req.eventIfMade, await respond(verdict, req, ctx))
+          if (verdict === false) return statusPage(ctx, 401, req, group)
+          if (isReply(verdict) || verdict instanceof Response) return render(verdict, req)
           if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
             throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
           }
@@ -131,13 +154,16 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
         if (isThenable(out)) out = await out
         reply = out instanceof VelaRequest ? (out.reply ?? reply) : out.stopped
       }
-      res = respond(reply, req, ctx)
-      if (isThenable(res)) res = await res
-    } catch (err) {
-      res = await failureResponse(ctx, err, req, group)
+      return render(reply, req)
     }
-    return withPreparedHeaders(req.eventIfMade, res)
   }
+
+  const run = (async (event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined) => {
+    const outcome = await pipeline(event, bindings, pathInfo)
+    return outcome instanceof Response ? outcome : toResponse(outcome)
+  }) as RouteRunner
+  run.node = (origin, bindings, pathInfo) => pipeline(origin, bindings, pathInfo)
+  return run
 }
 
 const kEventRes = Symbol.for('h3.internal.event.res')
