@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { H3Event } from 'h3'
-import { FastResponse, sendNodeResponse, toNodeHandler } from 'srvx/node'
+import { toNodeHandler } from 'srvx/node'
 import type { ViewReply } from '../replies.ts'
 import type { RouteInfo, VelaRequest } from '../request.ts'
 import { VelaRequest as Request_ } from '../request.ts'
@@ -19,8 +19,8 @@ import { createRouteRunner } from '../pipeline/run.ts'
 import type { CompiledGroup, CompiledRoute, RouteTable } from '../router/compile.ts'
 import { compileRoutes } from '../router/compile.ts'
 import { buildMatcher, decodeParams } from '../router/dispatch.ts'
+import { createNodeHandler } from './node-handler.ts'
 import type { Handler, StaticRouteHandler } from '../router/types.ts'
-import type { EncodedReply } from '../respond.ts'
 import type { AppConfig, ResolvedConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
 import type { FetchHandler } from './stream-handlers.ts'
@@ -62,7 +62,7 @@ export interface CreateAppOptions {
   log?: (message: string, error: unknown) => void
 }
 
-interface Target {
+export interface Target {
   readonly route: CompiledRoute
   readonly run: RouteRunner
   preflight?: RouteRunner
@@ -70,43 +70,6 @@ interface Target {
 
 const kMalformedURL = Symbol.for('h3.internal.event.malformed')
 const NO_BINDINGS: Record<string, string> = Object.freeze({}) as Record<string, string>
-
-type NodeShaped = { status: number; statusText?: string; headers: string[]; body: unknown }
-
-/**
- * Writes a response to node: a string or bytes body goes out with `end(body)` (node sends the
- * head and the body in one write); streams and native Responses go through srvx.
- */
-function writeNodeResponse(res: ServerResponse, response: Response): void | Promise<void> {
-  const toNode = (response as Response & { _toNodeResponse?: () => NodeShaped })._toNodeResponse
-  if (!toNode) return sendNodeResponse(res, response)
-  const out = toNode.call(response)
-  const body = out.body
-  if (body == null || typeof body === 'string' || body instanceof Uint8Array) {
-    res.writeHead(out.status, out.headers)
-    res.end(body ?? undefined)
-    return
-  }
-  return sendNodeResponse(res, new FastResponse(body as BodyInit, { status: out.status, headers: pairs(out.headers) }))
-}
-
-/** An encoded reply, as node writes it fastest: the head and the body in one `end()`. */
-function writeEncoded(res: ServerResponse, e: EncodedReply): void {
-  if (e.body === null) {
-    res.writeHead(e.status, e.headers)
-    res.end()
-    return
-  }
-  const length = String(typeof e.body === 'string' ? Buffer.byteLength(e.body) : e.body.byteLength)
-  res.writeHead(e.status, e.headers ? { ...e.headers, 'content-length': length } : { 'content-length': length })
-  res.end(e.body)
-}
-
-function pairs(flat: string[]): [string, string][] {
-  const out: [string, string][] = []
-  for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!])
-  return out
-}
 
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)
@@ -201,39 +164,14 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   const viaFetch = toNodeHandler(fetch) as (req: IncomingMessage, res: ServerResponse) => void
   const direct = config.server.streamHandlers.every((h) => h === 'default') && !compress
 
-  const handleNode = (req: IncomingMessage, res: ServerResponse): void => {
-    const raw = req.url ?? ''
-    const q = raw.indexOf('?')
-    const path = q === -1 ? raw : raw.slice(0, q)
-    // Absolute-form targets, escapes to check or canonicalise, 404/405/OPTIONS and long URLs take
-    // the full path, which answers them exactly as fetch() does.
-    if (raw.charCodeAt(0) !== 47 || path.includes('%') || raw.length > maxUrl) return viaFetch(req, res)
-    const found = match(path)
-    const target = found?.data.byMethod[req.method!]
-    if (!target) return viaFetch(req, res)
-    const { bindings, pathInfo } = decodeParams(found!)
-    // The route runner never rejects (it answers errors itself); writing can fail (client gone).
-    target.run.node({ req, res, path }, bindings, pathInfo).then((outcome) => {
-      try {
-        const sending = outcome instanceof Response ? writeNodeResponse(res, outcome) : writeEncoded(res, outcome)
-        if (sending) sending.catch((err) => failedToSend(req, res, err))
-      } catch (err) {
-        failedToSend(req, res, err)
-      }
-    })
-  }
-
-  const failedToSend = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
-    ctx.log(`failed to answer ${req.method} ${req.url}`, err)
-    res.destroy()
-  }
+  const handleNode = direct ? createNodeHandler({ match, maxUrlLength: maxUrl, fallback: viaFetch, log: ctx.log }) : viaFetch
 
   return {
     config,
     routeTable: table,
     upgrade: createUpgradeHandler({ routes: table.routes, ctx, backend: config.dispatchBackend, fallback: dispatch }),
     fetch,
-    handleNode: direct ? handleNode : viaFetch,
+    handleNode,
     async start() {
       await appConfig.start?.({ config })
     },
