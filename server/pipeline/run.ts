@@ -111,9 +111,53 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   async function pipeline(origin: H3Event | NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Outcome> {
     let req = new VelaRequest(origin, info, bindings, pathInfo, bodyLimit)
     req.authData = EMPTY_AUTH
-    let outcome: Outcome
+    let outcome: Outcome | Promise<Outcome>
     try {
-      outcome = await decide()
+      // One block, left with `break` once the outcome is known: no extra async frame per request.
+      decide: {
+        if (pre.length) {
+          let out = runPhase(pre, req, preEnv)
+          if (isThenable(out)) out = await out
+          if (!(out instanceof VelaRequest)) {
+            outcome = render(out.stopped, req)
+            break decide
+          }
+          req = out
+        }
+        if (security) {
+          let verdict = security(req)
+          if (isThenable(verdict)) verdict = await verdict
+          if (verdict !== true) {
+            if (verdict === false) {
+              outcome = statusPage(ctx, 401, req, group)
+              break decide
+            }
+            if (isReply(verdict) || verdict instanceof Response) {
+              outcome = render(verdict, req)
+              break decide
+            }
+            if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
+              throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
+            }
+            req.authData = verdict
+          }
+        }
+        let reply = handler(req)
+        if (isThenable(reply)) reply = await reply
+        if (!isReply(reply) && !(reply instanceof Response)) {
+          throw new Error(
+            `${info.controller}.${info.action} returned ${describeValue(reply)}, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response`,
+          )
+        }
+        if (post.length) {
+          req.reply = reply
+          let out = runPhase(post, req, postEnv)
+          if (isThenable(out)) out = await out
+          reply = out instanceof VelaRequest ? (out.reply ?? reply) : out.stopped
+        }
+        outcome = render(reply, req)
+      }
+      if (isThenable(outcome)) outcome = await outcome
     } catch (err) {
       outcome = await failureResponse(ctx, err, req, group)
     }
@@ -121,41 +165,6 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
     const event = req.eventIfMade
     if (!event) return outcome
     return withPreparedHeaders(event, outcome instanceof Response ? outcome : toResponse(outcome))
-
-    async function decide(): Promise<Outcome> {
-      if (pre.length) {
-        let out = runPhase(pre, req, preEnv)
-        if (isThenable(out)) out = await out
-        if (!(out instanceof VelaRequest)) return render(out.stopped, req)
-        req = out
-      }
-      if (security) {
-        let verdict = security(req)
-        if (isThenable(verdict)) verdict = await verdict
-        if (verdict !== true) {
-          if (verdict === false) return statusPage(ctx, 401, req, group)
-          if (isReply(verdict) || verdict instanceof Response) return render(verdict, req)
-          if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
-            throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
-          }
-          req.authData = verdict
-        }
-      }
-      let reply = handler(req)
-      if (isThenable(reply)) reply = await reply
-      if (!isReply(reply) && !(reply instanceof Response)) {
-        throw new Error(
-          `${info.controller}.${info.action} returned ${describeValue(reply)}, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response`,
-        )
-      }
-      if (post.length) {
-        req.reply = reply
-        let out = runPhase(post, req, postEnv)
-        if (isThenable(out)) out = await out
-        reply = out instanceof VelaRequest ? (out.reply ?? reply) : out.stopped
-      }
-      return render(reply, req)
-    }
   }
 
   const run = (async (event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined) => {
