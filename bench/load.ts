@@ -170,7 +170,8 @@ export interface RoundsOptions {
   readonly connections: number
   /** The TypeScript file of a server. */
   readonly fileOf: (server: string) => string
-  readonly env?: Record<string, string>
+  /** Environment of a server's process. */
+  readonly envOf?: (server: string) => Record<string, string>
 }
 
 export interface RoundResults {
@@ -189,7 +190,7 @@ export async function measureRounds(o: RoundsOptions): Promise<RoundResults> {
   const cpu: Record<string, Record<string, number[]>> = {}
   for (let r = 0; r < o.rounds; r++) {
     for (const server of o.servers) {
-      const proc = await startServer(o.fileOf(server), o.env)
+      const proc = await startServer(o.fileOf(server), o.envOf?.(server))
       try {
         for (const t of o.targets) {
           await check(proc.port, t)

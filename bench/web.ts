@@ -38,7 +38,7 @@ export async function benchWeb(): Promise<void> {
   } finally {
     await Promise.all(procs.map((p) => p.stop()))
   }
-  const results = await measureRounds({ servers, targets, rounds, seconds, connections, fileOf, env: webEnv })
+  const results = await measureRounds({ servers, targets, rounds, seconds, connections, fileOf, envOf: () => webEnv })
   console.table(
     targets.map((t) => {
       const m = Object.fromEntries(servers.map((s) => [s, median(results.rps[t.name]![s]!)]))

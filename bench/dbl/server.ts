@@ -3,7 +3,7 @@
  * (bare node:http) is the same for all:
  *   pg / pglite            the statements run directly on a pg Pool / a PGlite instance
  *   repo-pg / repo-pglite  the same operations through defineRepo (cast + validate + Repo.insert, Repo.get)
- * Routes: GET /products/:id and POST /products (JSON body). Prints `listening <port>` when ready.
+ * Routes: GET /products/:id and POST /products (JSON body). Listens on PORT (or a free port) and prints `listening <port>` when ready.
  */
 import http from 'node:http'
 import { PGlite } from '@electric-sql/pglite'
@@ -97,6 +97,6 @@ const server = http.createServer((req, res) => {
   }
   reply(404, { error: 'no route' })
 })
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   console.log(`listening ${(server.address() as { port: number }).port}`)
 })

@@ -8,7 +8,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { createPgAdapter } from '../adapters/pg.ts'
-import { freshPostgresDatabase, OPERATIONS_MODULE, postgres, tempDir } from './test/support.ts'
+import { freshPostgresDatabase } from '../../test/support/services.ts'
+import { OPERATIONS_MODULE, postgres, tempDir } from './test/support.ts'
 
 const CHILD = fileURLToPath(new URL('./test/migrate-child.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -52,7 +53,7 @@ const available = await postgres.available()
 
 describe.skipIf(!available)('concurrent migrations', () => {
   test('three processes starting together apply each migration exactly once and all exit 0', async () => {
-    const db = await freshPostgresDatabase()
+    const db = await freshPostgresDatabase('vela_mig')
     const tmp = await tempDir()
     const children: Child[] = []
     try {

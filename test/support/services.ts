@@ -35,3 +35,26 @@ export async function serviceAvailable(name: 'postgres' | 'redis'): Promise<bool
   console.warn(`[vela tests] ${message}: skipping the tests that need it`)
   return false
 }
+
+/**
+ * A fresh database on the PostgreSQL server (`<prefix>_<random>`), so runs never see each other's
+ * rows; `drop()` removes it. CREATE/DROP DATABASE run on a maintenance connection of `serverUrl`.
+ */
+export async function freshPostgresDatabase(prefix = 'vela_test', serverUrl = POSTGRES_URL): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg')
+  const { randomBytes } = await import('node:crypto')
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl })
+    await client.connect()
+    try {
+      await client.query(sql)
+    } finally {
+      await client.end()
+    }
+  }
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`
+  await admin(`CREATE DATABASE ${name}`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}

@@ -5,12 +5,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import type { Adapter } from '../../adapters/adapter.ts'
 import { createPgAdapter } from '../../adapters/pg.ts'
 import { createPgliteAdapter } from '../../adapters/pglite.ts'
-import { POSTGRES_URL, serviceAvailable } from '../../../test/support/services.ts'
+import { freshPostgresDatabase, serviceAvailable } from '../../../test/support/services.ts'
 
 /** Absolute path of the helpers, used as the import specifier of generated files in tests. */
 export const OPERATIONS_MODULE = fileURLToPath(new URL('../operations.ts', import.meta.url))
@@ -44,27 +43,11 @@ export const pglite: Backend = {
   },
 }
 
-/** A fresh database on the server; `dispose` drops it. */
-export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `vela_mig_${randomBytes(6).toString('hex')}`
-  const admin = createPgAdapter({ url: POSTGRES_URL, poolSize: 1 })
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(POSTGRES_URL)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await admin.close()
-    },
-  }
-}
-
 export const postgres: Backend = {
   name: 'postgres',
   available: () => serviceAvailable('postgres'),
   async open() {
-    const db = await freshPostgresDatabase()
+    const db = await freshPostgresDatabase('vela_mig')
     const adapter = createPgAdapter({ url: db.url, poolSize: 4 })
     return {
       adapter,
