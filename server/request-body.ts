@@ -13,13 +13,8 @@ function tooLarge(limit: number) {
   return httpError(413, `Payload Too Large: the request body exceeds the limit of ${limit} bytes`)
 }
 
-const nodeRequestOf = (event: H3Event) => (event.runtime?.node as { req?: IncomingMessage } | undefined)?.req
-
-/** A header from node's parsed headers (lowercase name), or undefined off node or when absent. */
-export function nodeHeader(event: H3Event, name: string): string | undefined {
-  const value = nodeRequestOf(event)?.headers[name]
-  return Array.isArray(value) ? value.join(', ') : value
-}
+/** node's request behind an h3 event, when the event came from node's listener. */
+export const nodeRequestOf = (event: H3Event) => (event.runtime?.node as { req?: IncomingMessage } | undefined)?.req
 
 /** Reads node's request body; a declared or counted length over `limit` is a 413. */
 export function readNodeBody(node: IncomingMessage, limit: number): Promise<Uint8Array> {

@@ -8,7 +8,7 @@ import { H3Event } from 'h3'
 import { getQuery, parseCookies } from 'h3'
 import { NodeRequest } from 'srvx/node'
 import type { Reply } from './replies.ts'
-import { nodeHeader, readNodeBody, readRawBody } from './request-body.ts'
+import { nodeRequestOf, readNodeBody, readRawBody } from './request-body.ts'
 
 /**
  * A request that came straight from node's listener (the fast path of `app.handleNode`): the h3
@@ -112,11 +112,10 @@ export class VelaRequest<A = unknown> {
    * node's parsed headers when running on node: cheaper than `headers.get` on the hot path.
    */
   header(name: string): string | undefined {
-    if (this.#node) {
-      const value = this.#node.req.headers[name]
-      return Array.isArray(value) ? value.join(', ') : value
-    }
-    return nodeHeader(this.#event!, name) ?? this.#event!.req.headers.get(name) ?? undefined
+    const node = this.#node?.req ?? nodeRequestOf(this.#event!)
+    if (!node) return this.#event!.req.headers.get(name) ?? undefined
+    const value = node.headers[name]
+    return Array.isArray(value) ? value.join(', ') : value
   }
   /** Query string values; a repeated key gives an array. */
   get query(): Readonly<Record<string, QueryValue>> {

@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises'
 import { FastResponse } from 'srvx'
 import type { JsonLib } from './app/config.ts'
 import type { Reply, ViewReply } from './replies.ts'
+import { contentTypeFor } from './static/mime.ts'
 import type { VelaRequest } from './request.ts'
 
 export interface RespondContext {
@@ -87,6 +88,6 @@ async function renderView(reply: ViewReply, req: VelaRequest, ctx: RespondContex
 async function sendFile(path: string, status: number, headers: Readonly<Record<string, string>> | undefined, method: string) {
   const info = await stat(path)
   if (!info.isFile()) throw new Error(`sendfile: ${path} is not a file`)
-  const h = merge({ 'content-length': String(info.size), 'content-type': 'application/octet-stream' }, headers)
+  const h = merge({ 'content-length': String(info.size), 'content-type': contentTypeFor(path) }, headers)
   return new FastResponse(method === 'HEAD' ? null : (createReadStream(path) as unknown as ReadableStream), { status, headers: h })
 }

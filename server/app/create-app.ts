@@ -18,7 +18,7 @@ import type { PipelineContext, RouteRunner } from '../pipeline/run.ts'
 import { createRouteRunner } from '../pipeline/run.ts'
 import type { CompiledGroup, CompiledRoute, RouteTable } from '../router/compile.ts'
 import { compileRoutes } from '../router/compile.ts'
-import { buildMatcher, decodeParams } from '../router/dispatch.ts'
+import { NO_BINDINGS, buildMatcher, decodeParams } from '../router/dispatch.ts'
 import { createNodeHandler } from './node-handler.ts'
 import type { Handler, StaticRouteHandler } from '../router/types.ts'
 import type { AppConfig, ResolvedConfig } from './config.ts'
@@ -69,7 +69,6 @@ export interface Target {
 }
 
 const kMalformedURL = Symbol.for('h3.internal.event.malformed')
-const NO_BINDINGS: Record<string, string> = Object.freeze({}) as Record<string, string>
 
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)

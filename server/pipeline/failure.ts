@@ -7,7 +7,7 @@ import type { CompiledGroup } from '../router/compile.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
 import { errorPage, statusText } from '../errors/error-page.ts'
 import { HttpError } from '../errors/http-error.ts'
-import { isReply } from '../replies.ts'
+import { isReply, status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import type { RespondContext } from '../respond.ts'
 import { respond } from '../respond.ts'
@@ -32,12 +32,8 @@ function describe(req: VelaRequest): string {
 
 export async function failureResponse(ctx: FailureContext, err: unknown, req: VelaRequest, group: CompiledGroup | undefined): Promise<Response> {
   if (err instanceof HttpError) {
-    if (err.body !== undefined && typeof err.body !== 'string') {
-      return new Response(ctx.jsonLib.encode(err.body), {
-        status: err.status,
-        headers: { 'content-type': 'application/json; charset=utf-8', ...err.headers },
-      })
-    }
+    // A body given with the error is sent like status(code, headers, body) would send it.
+    if (err.body !== undefined && typeof err.body !== 'string') return respond(status(err.status, err.headers ?? {}, err.body), req, ctx)
     return statusPage(ctx, err.status, req, group, typeof err.body === 'string' ? err.body : undefined, undefined, err.headers)
   }
   ctx.log(`500 on ${describe(req)}`, err)

@@ -68,7 +68,8 @@ export interface DecodedParams {
   readonly pathInfo: string | undefined
 }
 
-const NO_BINDINGS: Record<string, string> = Object.freeze({}) as Record<string, string>
+/** Bindings of a route without params: one frozen object shared by every such request. */
+export const NO_BINDINGS: Record<string, string> = Object.freeze({}) as Record<string, string>
 
 /** URL-decodes a match's params into bindings and the wildcard rest. Throws `URIError` on bad percent-encoding. */
 export function decodeParams(match: Match<unknown>): DecodedParams {
