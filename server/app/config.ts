@@ -89,7 +89,7 @@ export function defineApp<const C extends AppConfig>(config: C): C {
   return config
 }
 
-export const defaultJsonLib: JsonLib = { encode: (v) => JSON.stringify(v), decode: (t) => JSON.parse(t) }
+const defaultJsonLib: JsonLib = { encode: (v) => JSON.stringify(v), decode: (t) => JSON.parse(t) }
 
 export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   if (!config || typeof config.bootstrapApplication !== 'string' || config.bootstrapApplication === '') {

@@ -182,7 +182,7 @@ const kEventResHeaders = Symbol.for('h3.internal.event.res.headers')
  * Headers set through h3 utilities on the event (`setCookie`, `appendCorsHeaders`,
  * `setResponseHeader`) are merged into whatever response the pipeline produced, errors included.
  */
-export function withPreparedHeaders(event: H3Event, res: Response): Response {
+function withPreparedHeaders(event: H3Event, res: Response): Response {
   const prepared = (event as unknown as Record<symbol, Record<symbol, Headers | undefined> | undefined>)[kEventRes]?.[kEventResHeaders]
   if (!prepared) return res
   let target = res

@@ -61,7 +61,7 @@ export function moduleName(key: string): string {
   return base.replace(/\.[cm]?[jt]sx?$/, '')
 }
 
-export function buildIdentities(controllers: ModuleMap<Record<string, unknown>> = {}): Map<unknown, HandlerIdentity> {
+function buildIdentities(controllers: ModuleMap<Record<string, unknown>> = {}): Map<unknown, HandlerIdentity> {
   const map = new Map<unknown, HandlerIdentity>()
   for (const [key, mod] of Object.entries(controllers)) {
     const controller = moduleName(key)
@@ -75,7 +75,7 @@ export function buildIdentities(controllers: ModuleMap<Record<string, unknown>> 
 }
 
 /** Joins prefix and path into one canonical pattern: leading slash, no duplicate or trailing slashes. */
-export function joinPath(prefix: string, path: string): string {
+function joinPath(prefix: string, path: string): string {
   const joined = `/${prefix}/${path}`.replace(/\/{2,}/g, '/')
   return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined
 }
