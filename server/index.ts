@@ -15,6 +15,7 @@ export type { Reply, JsonReply, StatusReply, RedirectReply, ViewReply, FileReply
 export { createViewRenderer, defaultViewName } from './views/renderer.ts'
 export type { RenderView, ViewsConfig } from './views/renderer.ts'
 export { metricsStreamHandler, setMetricsUserData } from './metrics/metrics-handler.ts'
+export { whenResponseEnds } from './metrics/response-end.ts'
 export { withCompression } from './compress/compress.ts'
 export type { CompressOptions } from './compress/compress.ts'
 export { staticDir } from './static/static-dir.ts'

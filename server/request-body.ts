@@ -1,13 +1,15 @@
 /**
- * Reads a request body with a size limit. `Content-Length` over the limit is refused before a byte
- * is read; a chunked body is counted as it arrives and reading stops at the limit. On node the
- * IncomingMessage is read directly (the web stream wrapper costs a copy per chunk).
+ * Reads a request body, as UTF-8 text, with a size limit. `Content-Length` over the limit is
+ * refused before a byte is read; a chunked body is counted as it arrives and reading stops at the
+ * limit. On node the IncomingMessage is read directly (the web stream wrapper costs a copy per chunk).
  */
 import type { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
 import { httpError } from './errors/http-error.ts'
 
-const empty = new Uint8Array(0)
+const decoder = new TextDecoder()
+// Node's Buffer decodes UTF-8 natively; other runtimes' chunks go through TextDecoder.
+const toText = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes.toString('utf8') : decoder.decode(bytes))
 
 function tooLarge(limit: number) {
   return httpError(413, `Payload Too Large: the request body exceeds the limit of ${limit} bytes`)
@@ -16,24 +18,29 @@ function tooLarge(limit: number) {
 /** node's request behind an h3 event, when the event came from node's listener. */
 export const nodeRequestOf = (event: H3Event) => (event.runtime?.node as { req?: IncomingMessage } | undefined)?.req
 
-/** Reads node's request body; a declared or counted length over `limit` is a 413. */
-export function readNodeBody(node: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = node.headers['content-length']
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit))
-  return readNode(node, limit)
+/** Where a reader keeps the text it read, before its promise resolves (saves a `.then` per body). */
+export interface BodySink {
+  body: string | undefined
 }
 
-export function readRawBody(event: H3Event, limit: number): Promise<Uint8Array> {
+/** Reads node's request body; a declared or counted length over `limit` is a 413. */
+export function readNodeBody(node: IncomingMessage, limit: number, sink: BodySink): Promise<string> {
+  const declared = node.headers['content-length']
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit))
+  return readNode(node, limit, sink)
+}
+
+export function readEventBody(event: H3Event, limit: number, sink: BodySink): Promise<string> {
   const node = nodeRequestOf(event)
-  if (node) return readNodeBody(node, limit)
+  if (node) return readNodeBody(node, limit, sink)
   const req = event.req
   const declared = req.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) return Promise.reject(tooLarge(limit))
-  if (!req.body) return Promise.resolve(empty)
-  return readWeb(req.body, limit)
+  if (!req.body) return Promise.resolve((sink.body = ''))
+  return readWeb(req.body, limit, sink)
 }
 
-async function readWeb(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+async function readWeb(body: ReadableStream<Uint8Array>, limit: number, sink: BodySink): Promise<string> {
   const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -47,11 +54,11 @@ async function readWeb(body: ReadableStream<Uint8Array>, limit: number): Promise
     }
     chunks.push(value)
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+  return (sink.body = toText(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
 }
 
-function readNode(req: IncomingMessage, limit: number): Promise<Uint8Array> {
-  if (req.readableEnded) return Promise.resolve(empty)
+function readNode(req: IncomingMessage, limit: number, sink: BodySink): Promise<string> {
+  if (req.readableEnded) return Promise.resolve((sink.body = ''))
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -74,7 +81,7 @@ function readNode(req: IncomingMessage, limit: number): Promise<Uint8Array> {
     }
     const onEnd = () => {
       cleanup()
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
+      resolve((sink.body = toText(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))))
     }
     const onError = (err: Error) => {
       cleanup()
@@ -84,6 +91,7 @@ function readNode(req: IncomingMessage, limit: number): Promise<Uint8Array> {
       cleanup()
       reject(httpError(400, 'Bad Request: the connection closed before the body was complete'))
     }
-    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose)
+    // `on`, not `once`: cleanup removes all four, and `once` wraps each listener in another closure.
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose)
   })
 }

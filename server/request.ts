@@ -8,7 +8,7 @@ import { H3Event } from 'h3'
 import { getQuery, parseCookies } from 'h3'
 import { NodeRequest } from 'srvx/node'
 import type { Reply } from './replies.ts'
-import { nodeRequestOf, readNodeBody, readRawBody } from './request-body.ts'
+import { nodeRequestOf, readEventBody, readNodeBody } from './request-body.ts'
 
 /**
  * A request that came straight from node's listener (the fast path of `app.handleNode`): the h3
@@ -31,10 +31,6 @@ export interface RouteInfo {
 }
 
 export type QueryValue = string | string[]
-
-const decoder = new TextDecoder()
-// Node's Buffer decodes UTF-8 natively; other runtimes' chunks go through TextDecoder.
-const toText = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes.toString('utf8') : decoder.decode(bytes))
 
 export class VelaRequest<A = unknown> {
   /** Path parameters (`:id` → `bindings.id`), URL-decoded strings. */
@@ -59,6 +55,7 @@ export class VelaRequest<A = unknown> {
   #query: Record<string, QueryValue> | undefined
   #cookies: Record<string, string> | undefined
   #event: H3Event | undefined
+  #reading: Promise<string> | undefined
   readonly #node: NodeOrigin | undefined
   readonly #bodyLimit: number
 
@@ -144,7 +141,7 @@ export class VelaRequest<A = unknown> {
   /** Reads the whole body (once) under the app's size limit; a body over it is a 413. */
   readBody(): Promise<string> {
     if (this.body !== undefined) return Promise.resolve(this.body)
-    const bytes = this.#node ? readNodeBody(this.#node.req, this.#bodyLimit) : readRawBody(this.event, this.#bodyLimit)
-    return bytes.then((b) => (this.body = toText(b)))
+    // The reader sets `this.body` itself; a second call while reading shares the first read.
+    return (this.#reading ??= this.#node ? readNodeBody(this.#node.req, this.#bodyLimit, this) : readEventBody(this.event, this.#bodyLimit, this))
   }
 }

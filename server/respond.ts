@@ -21,6 +21,7 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
 // Without a length node would answer an empty body with chunked encoding.
 const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-length': '0' })
 const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'text/html; charset=utf-8' })
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
 
 /** User headers may be any case; the wire wants one entry per name. */
 function merge(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined) {
@@ -30,11 +31,7 @@ function merge(base: Readonly<Record<string, string>>, extra: Readonly<Record<st
 }
 
 function emptyBodyHeaders(status: number, headers: Readonly<Record<string, string>> | undefined) {
-  return status === 204 || status === 304 || status < 200 ? lower(headers) : merge(EMPTY_HEADERS, headers)
-}
-
-function lower(headers: Readonly<Record<string, string>> | undefined) {
-  return headers ? merge({}, headers) : undefined
+  return merge(status === 204 || status === 304 || status < 200 ? NO_HEADERS : EMPTY_HEADERS, headers)
 }
 
 const noBody = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304
@@ -42,24 +39,45 @@ const noBody = (method: string, status: number) => method === 'HEAD' || status =
 /** A reply encoded without I/O: what goes on the wire. `body: null` means none. */
 export interface EncodedReply {
   readonly status: number
+  /** Lowercase names; `content-length` is set whenever there is a body. */
   readonly headers: Readonly<Record<string, string>> | undefined
   readonly body: string | Uint8Array | null
+}
+
+const byteLength = (body: string | Uint8Array) => String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
+
+/** Headers for a body: the base, the user's headers (lowercased) and the body's length. */
+function sized(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined, body: string | Uint8Array) {
+  const out: Record<string, string> = { ...base }
+  for (const k in extra) out[k.toLowerCase()] = extra[k]!
+  out['content-length'] = byteLength(body)
+  return out
+}
+
+function isEmpty(headers: Readonly<Record<string, string>> | undefined): boolean {
+  for (const _ in headers) return false
+  return true
+}
+
+function encodedJson(status: number, headers: Readonly<Record<string, string>> | undefined, body: string): EncodedReply {
+  // The common case, a JSON reply without headers of its own, is one literal: nothing to copy.
+  if (isEmpty(headers)) return { status, headers: { 'content-type': JSON_TYPE, 'content-length': byteLength(body) }, body }
+  return { status, headers: sized(JSON_HEADERS, headers, body), body }
 }
 
 /** Encodes json, status and redirect replies; `undefined` for views and files, which need I/O. */
 export function encodeReply(reply: Reply, method: string, ctx: RespondContext): EncodedReply | undefined {
   switch (reply.kind) {
-    case 'json': {
-      const body = noBody(method, reply.status) ? null : ctx.jsonLib.encode(reply.body)
-      return { status: reply.status, headers: merge(JSON_HEADERS, reply.headers), body }
-    }
+    case 'json':
+      if (noBody(method, reply.status)) return { status: reply.status, headers: merge(JSON_HEADERS, reply.headers), body: null }
+      return encodedJson(reply.status, reply.headers, ctx.jsonLib.encode(reply.body))
     case 'status': {
       const b = reply.body
       if (b === undefined || b === null || noBody(method, reply.status)) {
         return { status: reply.status, headers: emptyBodyHeaders(reply.status, reply.headers), body: null }
       }
-      if (typeof b === 'string' || b instanceof Uint8Array) return { status: reply.status, headers: lower(reply.headers), body: b }
-      return { status: reply.status, headers: merge(JSON_HEADERS, reply.headers), body: ctx.jsonLib.encode(b) }
+      if (typeof b === 'string' || b instanceof Uint8Array) return { status: reply.status, headers: sized(NO_HEADERS, reply.headers, b), body: b }
+      return encodedJson(reply.status, reply.headers, ctx.jsonLib.encode(b))
     }
     case 'redirect':
       return { status: reply.status, headers: { location: reply.location, 'content-length': '0' }, body: null }

@@ -58,3 +58,11 @@ it('the environment reaches route functions: (env) => groups', async () => {
   const app = createApp({ bootstrapApplication: 'x', routes: { r: (env: string) => ({ prefix: '', security: false, routes: [['/env', () => json({ env })]] }) } }, { env: { VELA_ENV: 'test' } })
   expect(await (await inject(app, '/env')).json()).toEqual({ env: 'test' })
 })
+
+it('routes are optional (the Vite plugin discovers src/routes): an app without any answers 404', async () => {
+  const app = createApp({ bootstrapApplication: 'empty' }, { env: {} })
+  expect(app.routeTable.routes).toEqual([])
+  const res = await inject(app, '/anything')
+  expect(res.status).toBe(404)
+  expect(await res.json()).toEqual({ error: 'Not Found' })
+})

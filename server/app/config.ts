@@ -61,8 +61,11 @@ export interface AppConfig {
   useStacktrace?: boolean
   /** Router implementation holding the compiled routes: `compiled` (generated matcher, default) or `tree` (radix tree walk). */
   dispatchBackend?: 'compiled' | 'tree'
-  /** Route modules: `{ 'src/routes/api.ts': module }` or `{ api: group }`. */
-  routes: ModuleMap<RouteSource | { default: RouteSource }>
+  /**
+   * Route modules: `{ 'src/routes/api.ts': module }` or `{ api: group }`. Optional: under the Vite
+   * plugin, `src/routes/*.ts` are discovered and merged in.
+   */
+  routes?: ModuleMap<RouteSource | { default: RouteSource }>
   /** Liquid templates for `view(...)` replies (default `{ dir: 'src/views' }`). */
   views?: ViewsConfig
   /** Controller modules: their exported functions get `{ controller, action }` identities. */

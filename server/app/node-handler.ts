@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { FastResponse, sendNodeResponse } from 'srvx/node'
 import type { EncodedReply } from '../respond.ts'
 import type { Matcher } from '../router/dispatch.ts'
-import { decodeParams } from '../router/dispatch.ts'
+import { NO_BINDINGS, decodeParams } from '../router/dispatch.ts'
 import type { Target } from './create-app.ts'
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
@@ -30,16 +30,22 @@ export function createNodeHandler(opts: {
     const found = match(path)
     const target = found?.data.byMethod[req.method!]
     if (!target) return fallback(req, res)
-    const { bindings, pathInfo } = decodeParams(found!)
-    // The route runner never rejects (it answers errors itself); writing can fail (client gone).
-    target.run.node({ req, res, path }, bindings, pathInfo).then((outcome) => {
-      try {
-        const sending = outcome instanceof Response ? writeNodeResponse(res, outcome) : writeEncoded(res, outcome)
-        if (sending) sending.catch((err) => failedToSend(req, res, err))
-      } catch (err) {
-        failedToSend(req, res, err)
-      }
-    })
+    // No escapes on this path: unless a `[...]` rest needs splitting off, rou3's params (a fresh
+    // object per match) are the bindings as they are.
+    const decoded = found!.data.wildcard ? decodeParams(found!) : undefined
+    // The route runner never throws or rejects (it answers errors itself); writing can fail (client gone).
+    const outcome = target.run.node({ req, res, path }, decoded ? decoded.bindings : (found!.params ?? NO_BINDINGS), decoded?.pathInfo)
+    if (outcome instanceof Promise) outcome.then((o) => send(req, res, o), (err: unknown) => failedToSend(req, res, err))
+    else send(req, res, outcome)
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, outcome: Response | EncodedReply): void {
+    try {
+      const sending = outcome instanceof Response ? writeNodeResponse(res, outcome) : writeEncoded(res, outcome)
+      if (sending) sending.catch((err) => failedToSend(req, res, err))
+    } catch (err) {
+      failedToSend(req, res, err)
+    }
   }
 
   function failedToSend(req: IncomingMessage, res: ServerResponse, err: unknown) {
@@ -69,14 +75,8 @@ function writeNodeResponse(res: ServerResponse, response: Response): void | Prom
 
 /** An encoded reply, as node writes it fastest: the head and the body in one `end()`. */
 function writeEncoded(res: ServerResponse, e: EncodedReply): void {
-  if (e.body === null) {
-    res.writeHead(e.status, e.headers)
-    res.end()
-    return
-  }
-  const length = String(typeof e.body === 'string' ? Buffer.byteLength(e.body) : e.body.byteLength)
-  res.writeHead(e.status, e.headers ? { ...e.headers, 'content-length': length } : { 'content-length': length })
-  res.end(e.body)
+  res.writeHead(e.status, e.headers)
+  res.end(e.body ?? undefined)
 }
 
 function pairs(flat: string[]): [string, string][] {

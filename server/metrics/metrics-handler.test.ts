@@ -97,6 +97,15 @@ describeModes(
       expect((await call('/stream')).event.respBodyLength).toBe(streamed.length)
       expect((await call('/unicode')).event.respBodyLength).toBe(Buffer.byteLength('héllo ✓'))
     })
+    it('a response whose body the client abandons is still reported, once', async () => {
+      events.length = 0
+      const res = await t.request('/stream')
+      await res.body!.cancel()
+      await settle(1)
+      await new Promise((r) => setTimeout(r, 20))
+      expect(events).toHaveLength(1)
+      expect(events[0]!.respStatus).toBe(200)
+    })
     it('a throwing callback is logged and the response is unaffected', async () => {
       const error = vi.spyOn(console, 'error').mockImplementation(() => {})
       throwing = true

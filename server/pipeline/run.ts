@@ -9,7 +9,7 @@
  *   a reply is sent as is; a throw is a 500.
  * - The handler must return a reply or a `Response`; anything else is a 500 naming the controller.
  * - Post plugins see `req.reply` and may replace it; `stop(reply)` replaces it and ends the phase.
- * Sync callbacks are not awaited, so a route without async work costs no extra microtasks.
+ * Sync callbacks are not awaited, so a route without async work runs without a promise.
  */
 import type { H3Event } from 'h3'
 import type { CompiledRoute } from '../router/compile.ts'
@@ -33,13 +33,17 @@ export interface PipelineContext extends FailureContext {
 export interface RouteRunner {
   /** Runs the route for an h3 event; always a `Response`. */
   (event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Response>
-  /** Runs the route straight from node's request: a `Response`, or an encoded reply to write as is. */
-  node(origin: NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Response | EncodedReply>
+  /**
+   * Runs the route straight from node's request: a `Response`, or an encoded reply to write as is;
+   * a promise only when a callback returned one. Never throws or rejects: failures are answered.
+   */
+  node(origin: NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Response | EncodedReply | Promise<Response | EncodedReply>
 }
 
 const EMPTY_AUTH = Object.freeze({})
 
-function isThenable<T>(v: T | Promise<T>): v is Promise<T> {
+/** A promise, or any object with a `then` method (some libraries return their own). */
+function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
   return typeof (v as { then?: unknown } | null)?.then === 'function'
 }
 
@@ -62,28 +66,6 @@ function checkResult(r: unknown, step: PluginStep): PluginResult {
 
 type PhaseOutcome = VelaRequest | { stopped: Reply | Response }
 
-/**
- * Runs one phase: the (possibly replaced) request, or the reply of a plugin that stopped the
- * pipeline. Stays synchronous while the plugins do, and continues asynchronously from the first
- * plugin that returns a promise.
- */
-function runPhase(steps: readonly PluginStep[], req: VelaRequest, env: PluginEnv, from = 0): PhaseOutcome | Promise<PhaseOutcome> {
-  for (let i = from; i < steps.length; i++) {
-    const step = steps[i]!
-    const raw = step.call(req, env, step)
-    if (isThenable(raw)) return raw.then((r) => afterStep(steps, i, req, env, r))
-    const next = applyResult(step, req, raw)
-    if (!(next instanceof VelaRequest)) return next.end
-    req = next
-  }
-  return req
-}
-
-function afterStep(steps: readonly PluginStep[], i: number, req: VelaRequest, env: PluginEnv, raw: PluginResult): PhaseOutcome | Promise<PhaseOutcome> {
-  const next = applyResult(steps[i]!, req, raw)
-  return next instanceof VelaRequest ? runPhase(steps, next, env, i + 1) : next.end
-}
-
 /** Records the step's state; gives the request for the next step, or the phase's outcome when the step ends the phase. */
 function applyResult(step: PluginStep, req: VelaRequest, raw: unknown): VelaRequest | { end: PhaseOutcome } {
   const r = checkResult(raw, step)
@@ -96,6 +78,9 @@ function applyResult(step: PluginStep, req: VelaRequest, raw: unknown): VelaRequ
 
 /** A pipeline's result: a ready `Response`, or an encoded reply not yet turned into one. */
 type Outcome = Response | EncodedReply
+type Verdict = boolean | object | Reply | Response
+/** What comes after a step: it takes the step's value and the request, and gives the outcome. */
+type Next<T> = (value: T, req: VelaRequest) => Outcome | Promise<Outcome>
 
 export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: PipelineContext): RouteRunner {
   const { group, info } = route
@@ -104,76 +89,112 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
   const bodyLimit = ctx.bodyLimit
 
+  // The steps below are written in continuation-passing style: each calls the next directly while
+  // the user's callbacks return plain values, so a route whose callbacks are all synchronous runs
+  // to its outcome without a promise. From the first callback that returns one, the rest runs in
+  // that promise's single `.then` (no hop per step), which also answers a throw or a rejection.
+
+  function resume<T>(pending: PromiseLike<T>, next: Next<T>, req: VelaRequest): Promise<Outcome> {
+    return Promise.resolve(pending).then(
+      (value) => {
+        try {
+          return next(value, req)
+        } catch (err) {
+          return failed(err, req)
+        }
+      },
+      (err: unknown) => failed(err, req),
+    )
+  }
+
+  const failed = (err: unknown, req: VelaRequest): Promise<Outcome> => failureResponse(ctx, err, req, group).then((res) => finish(res, req))
+
+  /** Runs one phase's plugins from `from`, then `next` with the (possibly replaced) request or the reply of a plugin that stopped. */
+  function runPhase(steps: readonly PluginStep[], env: PluginEnv, req: VelaRequest, next: Next<PhaseOutcome>, from = 0): Outcome | Promise<Outcome> {
+    for (let i = from; i < steps.length; i++) {
+      const step = steps[i]!
+      const raw = step.call(req, env, step)
+      if (isThenable(raw)) {
+        return resume(raw, (r, current) => {
+          const after = applyResult(step, current, r)
+          return after instanceof VelaRequest ? runPhase(steps, env, after, next, i + 1) : next(after.end, current)
+        }, req)
+      }
+      const after = applyResult(step, req, raw)
+      if (!(after instanceof VelaRequest)) return next(after.end, req)
+      req = after
+    }
+    return next(req, req)
+  }
+
+  function afterPre(out: PhaseOutcome, req: VelaRequest): Outcome | Promise<Outcome> {
+    return out instanceof VelaRequest ? secure(out) : finish(render(out.stopped, req), req)
+  }
+
+  function secure(req: VelaRequest): Outcome | Promise<Outcome> {
+    if (!security) return handle(req)
+    const verdict = security(req)
+    return isThenable(verdict) ? resume(verdict, afterSecurity, req) : afterSecurity(verdict, req)
+  }
+
+  function afterSecurity(verdict: Verdict, req: VelaRequest): Outcome | Promise<Outcome> {
+    if (verdict === true) return handle(req)
+    if (verdict === false) return finish(statusPage(ctx, 401, req, group), req)
+    if (isReply(verdict) || verdict instanceof Response) return finish(render(verdict, req), req)
+    if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
+      throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
+    }
+    req.authData = verdict
+    return handle(req)
+  }
+
+  function handle(req: VelaRequest): Outcome | Promise<Outcome> {
+    const reply = handler(req)
+    return isThenable(reply) ? resume(reply, afterHandler, req) : afterHandler(reply, req)
+  }
+
+  function afterHandler(reply: unknown, req: VelaRequest): Outcome | Promise<Outcome> {
+    if (!isReply(reply) && !(reply instanceof Response)) {
+      throw new Error(`${info.controller}.${info.action} returned ${describeValue(reply)}, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response`)
+    }
+    if (!post.length) return finish(render(reply, req), req)
+    req.reply = reply
+    // Post plugins replace the reply through `req.reply`; one that clears it leaves the handler's.
+    return runPhase(post, postEnv, req, (out, current) =>
+      out instanceof VelaRequest ? finish(render(out.reply ?? reply, out), out) : finish(render(out.stopped, current), current),
+    )
+  }
+
   // Plain replies are encoded without making a Response: the node path writes them as they are.
   const render = (reply: Reply | Response, req: VelaRequest): Outcome | Promise<Response> =>
     reply instanceof Response ? reply : (encodeReply(reply, req.method, ctx) ?? respond(reply, req, ctx))
 
-  async function pipeline(origin: H3Event | NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Outcome> {
-    let req = new VelaRequest(origin, info, bindings, pathInfo, bodyLimit)
-    req.authData = EMPTY_AUTH
-    let outcome: Outcome | Promise<Outcome>
-    try {
-      // One block, left with `break` once the outcome is known: no extra async frame per request.
-      decide: {
-        if (pre.length) {
-          let out = runPhase(pre, req, preEnv)
-          if (isThenable(out)) out = await out
-          if (!(out instanceof VelaRequest)) {
-            outcome = render(out.stopped, req)
-            break decide
-          }
-          req = out
-        }
-        if (security) {
-          let verdict = security(req)
-          if (isThenable(verdict)) verdict = await verdict
-          if (verdict !== true) {
-            if (verdict === false) {
-              outcome = statusPage(ctx, 401, req, group)
-              break decide
-            }
-            if (isReply(verdict) || verdict instanceof Response) {
-              outcome = render(verdict, req)
-              break decide
-            }
-            if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
-              throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
-            }
-            req.authData = verdict
-          }
-        }
-        let reply = handler(req)
-        if (isThenable(reply)) reply = await reply
-        if (!isReply(reply) && !(reply instanceof Response)) {
-          throw new Error(
-            `${info.controller}.${info.action} returned ${describeValue(reply)}, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response`,
-          )
-        }
-        if (post.length) {
-          req.reply = reply
-          let out = runPhase(post, req, postEnv)
-          if (isThenable(out)) out = await out
-          reply = out instanceof VelaRequest ? (out.reply ?? reply) : out.stopped
-        }
-        outcome = render(reply, req)
-      }
-      if (isThenable(outcome)) outcome = await outcome
-    } catch (err) {
-      outcome = await failureResponse(ctx, err, req, group)
-    }
-    // Headers set through h3 utilities live on the event, if one was made.
+  /** The outcome as sent: headers set through h3 utilities live on the event, if one was made. */
+  function finish(outcome: Outcome | Promise<Outcome>, req: VelaRequest): Outcome | Promise<Outcome> {
+    if (isThenable(outcome)) return resume(outcome, finish, req)
     const event = req.eventIfMade
-    if (!event) return outcome
-    return withPreparedHeaders(event, outcome instanceof Response ? outcome : toResponse(outcome))
+    return event ? withPreparedHeaders(event, asResponse(outcome)) : outcome
   }
 
-  const run = (async (event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined) => {
-    const outcome = await pipeline(event, bindings, pathInfo)
-    return outcome instanceof Response ? outcome : toResponse(outcome)
+  function pipeline(origin: H3Event | NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Outcome | Promise<Outcome> {
+    const req = new VelaRequest(origin, info, bindings, pathInfo, bodyLimit)
+    req.authData = EMPTY_AUTH
+    try {
+      return pre.length ? runPhase(pre, preEnv, req, afterPre) : secure(req)
+    } catch (err) {
+      return failed(err, req)
+    }
+  }
+
+  const run = ((event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined) => {
+    const outcome = pipeline(event, bindings, pathInfo)
+    return outcome instanceof Promise ? outcome.then(asResponse) : Promise.resolve(asResponse(outcome))
   }) as RouteRunner
-  run.node = (origin, bindings, pathInfo) => pipeline(origin, bindings, pathInfo)
+  run.node = pipeline
   return run
 }
+
+const asResponse = (outcome: Outcome): Response => (outcome instanceof Response ? outcome : toResponse(outcome))
 
 const kEventRes = Symbol.for('h3.internal.event.res')
 const kEventResHeaders = Symbol.for('h3.internal.event.res.headers')

@@ -1,10 +1,13 @@
 /**
- * The CSRF plugin: a per-session token (synchronizer token pattern). The token lives in the
- * session under `_csrf_token` (made on first use) and is exposed as `req.csrfToken`, which views
- * get as `csrf_token`. A POST, PUT, PATCH or DELETE must send it back, in the header
+ * The CSRF plugin: a per-session token (synchronizer token pattern). The secret lives in the
+ * session under `_csrf_token` (made on first use); `req.csrfToken`, which views get as
+ * `csrf_token`, is that secret masked with a fresh random pad on every request (as Phoenix does),
+ * so a page never carries the same bytes twice and compression cannot leak the secret (BREACH).
+ * A POST, PUT, PATCH or DELETE must send a token of this session back, in the header
  * `x-csrf-token` or the form field `_csrf_token`; otherwise the answer is a 403
  * `Forbidden - CSRF token invalid` (JSON or HTML by Accept) and the handler does not run.
- * The comparison is constant-time (`crypto.timingSafeEqual`).
+ * Any masked token of the session is accepted (several open forms keep working); the comparison
+ * is constant-time (`crypto.timingSafeEqual`).
  *
  * Register it after the session plugin's pre-request entry (the token is kept in the session)
  * and after the request plugin (which decodes the form field into `req.params`):
@@ -45,11 +48,24 @@ function submittedToken(req: VelaRequest): string | undefined {
   return typeof field === 'string' ? field : undefined
 }
 
-/** Constant-time for tokens of the expected length; the length itself is not a secret. */
-function sameToken(expected: string, given: string): boolean {
-  const a = Buffer.from(expected)
-  const b = Buffer.from(given)
-  return a.length === b.length && timingSafeEqual(a, b)
+const SECRET_BYTES = 32
+
+/** `pad ‖ (pad XOR secret)`, base64url: a different string for the same secret every time. */
+function mask(secret: Buffer): string {
+  const pad = randomBytes(SECRET_BYTES)
+  const out = Buffer.allocUnsafe(2 * SECRET_BYTES)
+  pad.copy(out)
+  for (let i = 0; i < SECRET_BYTES; i++) out[SECRET_BYTES + i] = pad[i]! ^ secret[i]!
+  return out.toString('base64url')
+}
+
+/** Unmasks a submitted token and compares it with the secret in constant time. */
+function matches(secret: Buffer, given: string): boolean {
+  const raw = Buffer.from(given, 'base64url')
+  if (raw.length !== 2 * SECRET_BYTES || secret.length !== SECRET_BYTES) return false
+  const unmasked = Buffer.allocUnsafe(SECRET_BYTES)
+  for (let i = 0; i < SECRET_BYTES; i++) unmasked[i] = raw[i]! ^ raw[SECRET_BYTES + i]!
+  return timingSafeEqual(unmasked, secret)
 }
 
 export const csrfPlugin = definePlugin<CsrfPluginOptions>({
@@ -66,15 +82,16 @@ export const csrfPlugin = definePlugin<CsrfPluginOptions>({
     if (!session) {
       return fail(new Error('the csrf plugin keeps its token in the session: register the session plugin (pre_request) before it'))
     }
-    let token = session[CSRF_SESSION_KEY]
-    if (typeof token !== 'string' || token === '') {
-      token = randomBytes(32).toString('base64url')
-      session[CSRF_SESSION_KEY] = token
+    let stored = session[CSRF_SESSION_KEY]
+    if (typeof stored !== 'string' || Buffer.from(stored, 'base64url').length !== SECRET_BYTES) {
+      stored = randomBytes(SECRET_BYTES).toString('base64url')
+      session[CSRF_SESSION_KEY] = stored
     }
-    req.csrfToken = token as string
+    const secret = Buffer.from(stored as string, 'base64url')
+    req.csrfToken = mask(secret)
     if (!CHECKED_METHODS.has(req.method) || excluded(req.path, options.exclude ?? [])) return ok(req)
     const given = submittedToken(req)
-    if (given === undefined || !sameToken(token as string, given)) throw httpError(403, 'Forbidden - CSRF token invalid')
+    if (given === undefined || !matches(secret, given)) throw httpError(403, 'Forbidden - CSRF token invalid')
     return ok(req)
   },
 })

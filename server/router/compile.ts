@@ -89,7 +89,7 @@ function groupsOf(source: RouteSource | { default: RouteSource }, environment: s
 const isStatusRoute = (r: Route | StatusRoute): r is StatusRoute => typeof r[0] === 'number'
 
 export function compileRoutes(opts: {
-  routes: ModuleMap<RouteSource | { default: RouteSource }>
+  routes?: ModuleMap<RouteSource | { default: RouteSource }>
   controllers?: ModuleMap<Record<string, unknown>>
   globalPlugins: readonly PluginEntry[]
   environment: string
@@ -105,7 +105,7 @@ export function compileRoutes(opts: {
   const groups: CompiledGroup[] = []
   const seen = new Map<string, string>()
 
-  for (const [key, mod] of Object.entries(opts.routes)) {
+  for (const [key, mod] of Object.entries(opts.routes ?? {})) {
     const file = moduleName(key)
     const identify = (h: unknown): HandlerIdentity => identities.get(h) ?? { controller: `routes/${file}`, action: 'anonymous' }
     groupsOf(mod, opts.environment).forEach((group, gi) => {

@@ -13,8 +13,11 @@
  * Changes are saved when the post-request phase runs, i.e. when the handler returned a reply; a
  * request that ends in an error or a pre-plugin `stop` keeps the session as it was.
  * Values must survive JSON (strings, numbers, booleans, arrays, plain objects).
- * Cost: sealing derives keys with PBKDF2 (h3's 8192 iterations), a few ms per write; reads of a
- * cookie seen before come from an unseal cache (cache.ts) and cost about nothing.
+ * Cost: iron derives its keys with one PBKDF2 round (iron's own default; h3 raises it to 8192).
+ * The secret must be random and at least 32 characters, so stretching it protects nothing, while
+ * 8192 rounds would make every write, and every new or forged cookie, cost 5–10 ms of CPU: an
+ * easy denial of service by anonymous requests. Reads of a cookie seen before come from an
+ * unseal cache (cache.ts) and cost about nothing.
  *
  * Options: `secret` (≥ 32 characters; else `VELA_SESSION_SECRET`; see secret.ts for what happens
  * without either), `cookieName` (default `vela_session`), `maxAge` (seconds; default: a browser
@@ -25,7 +28,7 @@ import { clearSession, getSession, updateSession } from 'h3'
 import type { PluginEntry } from '../pipeline/plugin.ts'
 import { definePlugin, ok } from '../pipeline/plugin.ts'
 import { SessionCache } from './cache.ts'
-import { resolveSessionSecret } from './secret.ts'
+import { MIN_SECRET_LENGTH, resolveSessionSecret } from './secret.ts'
 
 export interface SessionOptions {
   secret?: string
@@ -57,9 +60,17 @@ function configFor(secret: string, options: SessionOptions, secure: boolean): Se
     // Only the cookie carries the session: h3 would also accept it from an `x-<name>-session` header.
     sessionHeader: false,
     legacySealFallback: false,
+    // Partial on purpose: h3 spreads it over its defaults and the ttl it derives from maxAge.
+    seal: SEAL as unknown as SessionConfig['seal'],
     cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure },
   }
 }
+
+// iron's defaults with one key-derivation round (see "Cost" above).
+const SEAL = {
+  encryption: { saltBits: 256, algorithm: 'aes-256-cbc', iterations: 1, minPasswordlength: MIN_SECRET_LENGTH },
+  integrity: { saltBits: 256, algorithm: 'sha256', iterations: 1, minPasswordlength: MIN_SECRET_LENGTH },
+} as const
 
 const isEmpty = (data: SessionData | undefined | null) => !data || Object.keys(data).length === 0
 

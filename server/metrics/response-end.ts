@@ -1,0 +1,88 @@
+/**
+ * When a response is finished and how many body bytes it sent, for stream handlers that report
+ * on requests (the metrics hook, vela/telemetry). On node the bytes are counted where they leave,
+ * on node's response ('finish', or 'close' when the client went away), so streamed and compressed
+ * bodies count as sent; in-process (`inject`, no node response) the web body is counted as it is
+ * read, and the response is finished when the body has been read to its end (or cancelled).
+ */
+import type { ServerResponse } from 'node:http'
+
+interface NodeCarrier {
+  runtime?: { node?: { res?: ServerResponse } }
+}
+
+/** Calls `done(bytes)` once when `res` has been sent; returns the response to hand on. */
+export function whenResponseEnds(request: Request, res: Response, done: (bytes: number) => void): Response {
+  const nodeRes = (request as unknown as NodeCarrier).runtime?.node?.res
+  if (nodeRes) {
+    countNodeBody(nodeRes, request.method === 'HEAD' || res.status === 204 || res.status === 304, done)
+    return res
+  }
+  return countWebBody(res, done)
+}
+
+function countNodeBody(res: ServerResponse, bodiless: boolean, done: (bytes: number) => void): void {
+  let bytes = 0
+  if (!bodiless) {
+    const write = res.write
+    const end = res.end
+    const add = (chunk: unknown, encoding: unknown) => {
+      if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+      else if (chunk instanceof Uint8Array) bytes += chunk.byteLength
+    }
+    res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+      add(chunk, rest[0])
+      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest)
+    } as ServerResponse['write']
+    res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+      if (typeof chunk !== 'function') add(chunk, rest[0])
+      return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest)
+    } as ServerResponse['end']
+  }
+  let reported = false
+  const once = () => {
+    if (reported) return
+    reported = true
+    done(bytes)
+  }
+  res.once('finish', once)
+  res.once('close', once)
+}
+
+function countWebBody(res: Response, done: (bytes: number) => void): Response {
+  if (!res.body) {
+    done(0)
+    return res
+  }
+  const reader = res.body.getReader()
+  let bytes = 0
+  let reported = false
+  const report = () => {
+    if (reported) return
+    reported = true
+    done(bytes)
+  }
+  // A pull stream rather than a TransformStream: a reader that gives up (cancel) finishes the
+  // response too, which a transformer cannot see on Node 20.
+  const counted = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await reader.read()
+        if (next.done) {
+          controller.close()
+          return report()
+        }
+        bytes += next.value.byteLength
+        controller.enqueue(next.value)
+      } catch (err) {
+        controller.error(err)
+        report()
+      }
+    },
+    cancel(reason) {
+      report()
+      return reader.cancel(reason)
+    },
+  })
+  return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers })
+}
