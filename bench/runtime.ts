@@ -4,7 +4,8 @@
  * Rounds are interleaved (every server once per round, each a fresh process) and the medians are
  * compared, so drift of the machine during the run hits every server alike.
  *
- *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50)
+ *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50),
+ *   BENCH_SERVERS (which of the extra baselines node and srvx to run, comma-separated, or `none`; default both)
  */
 import { fileURLToPath } from 'node:url'
 import type { LoadTarget } from './load.ts'
@@ -15,7 +16,11 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
-const servers = ['node', 'srvx', 'h3', 'fastify', 'vela'] as const
+const allServers = ['node', 'srvx', 'h3', 'fastify', 'vela'] as const
+// Vela, h3 and Fastify always run (the ratios need them); BENCH_SERVERS picks which extra baselines do.
+const servers = process.env.BENCH_SERVERS
+  ? allServers.filter((s) => s === 'vela' || s === 'h3' || s === 'fastify' || process.env.BENCH_SERVERS!.split(',').includes(s))
+  : allServers
 const targets: LoadTarget[] = [
   { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
   { name: 'GET /api/products/:id', method: 'GET', path: '/api/products/42', expectStatus: 200 },
@@ -49,7 +54,7 @@ export async function benchRuntime(): Promise<void> {
         ...Object.fromEntries(servers.map((s) => [s, Math.round(m[s]!)])),
         'vela/h3': ratio(m.vela!, m.h3!),
         'vela/fastify': ratio(m.vela!, m.fastify!),
-        'h3/node': ratio(m.h3!, m.node!),
+        ...(m.node ? { 'h3/node': ratio(m.h3!, m.node) } : {}),
       }
     }),
   )

@@ -1,12 +1,23 @@
-/** Vela with the same three routes: the request plugin decodes the POST body, a security callback checks the token. */
+/**
+ * Vela with the same three routes: the request plugin decodes the POST body, a security callback
+ * checks the token. With BENCH_TELEMETRY=on (the telemetry bench) the app also lists vela/telemetry's
+ * stream handler and plugin, and setup() batches spans to an exporter that drops them (there is
+ * no collector here), so that bench measures making spans and metrics, not shipping them.
+ */
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace'
 import { createApp, json, listen, requestPlugin, status } from '../../server/index.ts'
-import type { RouteGroup } from '../../server/index.ts'
+import type { PluginEntry, RouteGroup } from '../../server/index.ts'
+import { setup, telemetryPlugin, telemetryStreamHandler } from '../../telemetry/index.ts'
 import { TOKEN, products } from './fixtures.ts'
+
+const telemetry = process.env.BENCH_TELEMETRY === 'on'
+const traced: PluginEntry[] = telemetry ? [['pre_request', telemetryPlugin, {}]] : []
 
 let nextId = 1000
 const open: RouteGroup = {
   prefix: '',
   security: false,
+  plugins: traced,
   routes: [
     ['/heartbeat', () => status(200), { methods: ['get'] }],
     [
@@ -22,7 +33,7 @@ const open: RouteGroup = {
 const writes: RouteGroup = {
   prefix: '/api',
   security: (req) => (req.header('authorization') === TOKEN ? { user: 'bench' } : false),
-  plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+  plugins: [...traced, ['pre_request', requestPlugin, { decodeJsonBody: true }]],
   routes: [
     [
       '/products',
@@ -34,5 +45,13 @@ const writes: RouteGroup = {
     ],
   ],
 }
-const app = createApp({ bootstrapApplication: 'bench', routes: { bench: [open, writes] } })
+if (telemetry) {
+  const drop = { export: (_spans: unknown, done: (r: { code: 0 }) => void) => done({ code: 0 }), shutdown: async () => {} }
+  await setup({ serviceName: 'bench', spanProcessors: [new BatchSpanProcessor({ exporter: drop })] })
+}
+const app = createApp({
+  bootstrapApplication: 'bench',
+  server: telemetry ? { streamHandlers: [telemetryStreamHandler, 'default'] } : {},
+  routes: { bench: [open, writes] },
+})
 await listen(app, { port: Number(process.env.PORT), host: '127.0.0.1' })

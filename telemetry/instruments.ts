@@ -1,0 +1,157 @@
+/**
+ * The four HTTP server instruments of spec 6.2, kept twice on purpose:
+ *
+ * - in a prom-client registry, for the text exposition (`GET /metrics`), recorded through the
+ *   cheap series of series.ts (a request resolves its series once). The registry lets us name
+ *   the series and labels exactly as the spec shows them (`http_server_request_duration_seconds`
+ *   with `method`, `scheme`, `server_address`, `server_port`, `response_status_code`); the OTel
+ *   Prometheus exporter derives names from the OTel instrument (no `_seconds` suffix, labels are the
+ *   attribute keys verbatim) and adds `otel_scope_name` labels and a `target_info` series.
+ * - on an OpenTelemetry meter, with the semantic-convention attribute names, only when an OTLP
+ *   metrics export (or another metric reader) is configured: with no reader nothing would read them.
+ */
+import type { Attributes, Histogram as OtelHistogram, Meter, UpDownCounter } from '@opentelemetry/api'
+import {
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_URL_SCHEME,
+} from '@opentelemetry/semantic-conventions'
+import { Registry } from 'prom-client'
+import type { HistogramSeries } from './series.ts'
+import { GaugeMetric, HistogramMetric } from './series.ts'
+
+/** What identifies the server side of a request: the labels of the active-requests gauge. */
+export interface ServerLabels {
+  readonly method: string
+  readonly scheme: string
+  readonly serverAddress: string
+  readonly serverPort: number
+}
+
+export interface FinishedRequest {
+  readonly status: number
+  readonly durationS: number
+  /** Undefined when the request body's size is not known (chunked, no content-length). */
+  readonly requestBytes: number | undefined
+  readonly responseBytes: number
+}
+
+/** One server's series (method, scheme, address, port), found once per request. */
+export interface ServerMetrics {
+  /** The request started: counts it as active. */
+  started(): void
+  /** The request finished: no longer active; duration and body sizes recorded under its status. */
+  finished(done: FinishedRequest): void
+}
+
+export interface HttpInstruments {
+  readonly registry: Registry
+  /** The series of this server; made on first use and kept (label sets are bounded: `_OTHER` methods). */
+  server(labels: ServerLabels): ServerMetrics
+}
+
+// The semantic conventions' advice for http.server.request.duration (seconds).
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
+// Body sizes: 0 B to 10 MiB in powers of four.
+const SIZE_BUCKETS = [0, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 10485760]
+
+export function createHttpInstruments(meter: Meter | undefined): HttpInstruments {
+  const registry = new Registry()
+  const duration = new HistogramMetric('http_server_request_duration_seconds', 'Duration of HTTP server requests.', DURATION_BUCKETS, registry)
+  const active = new GaugeMetric('http_server_active_requests', 'Number of active HTTP server requests.', registry)
+  const requestSize = new HistogramMetric('http_server_request_body_size_bytes', 'Size of HTTP server request bodies.', SIZE_BUCKETS, registry)
+  const responseSize = new HistogramMetric('http_server_response_body_size_bytes', 'Size of HTTP server response bodies.', SIZE_BUCKETS, registry)
+  const otel = meter ? createOtelInstruments(meter) : undefined
+  const servers = new Map<string, ServerMetrics>()
+
+  function makeServer(key: string, s: ServerLabels): ServerMetrics {
+    const labels = { method: s.method, scheme: s.scheme, server_address: s.serverAddress, server_port: s.serverPort }
+    const activeSeries = active.series(key, labels)
+    const attrs = otel ? otelAttributes(s) : undefined
+    // Per status: the three histogram series (and the OTel attributes with the status).
+    const byStatus = new Map<number, { duration: HistogramSeries; requestSize: HistogramSeries; responseSize: HistogramSeries; attrs?: Attributes }>()
+    const forStatus = (status: number) => {
+      let entry = byStatus.get(status)
+      if (!entry) {
+        const withStatus = { ...labels, response_status_code: status }
+        const statusKey = `${key} ${status}`
+        entry = {
+          duration: duration.series(statusKey, withStatus),
+          requestSize: requestSize.series(statusKey, withStatus),
+          responseSize: responseSize.series(statusKey, withStatus),
+          attrs: attrs && { ...attrs, [ATTR_HTTP_RESPONSE_STATUS_CODE]: status },
+        }
+        byStatus.set(status, entry)
+      }
+      return entry
+    }
+    return {
+      started() {
+        activeSeries.value++
+        otel?.active.add(1, attrs)
+      },
+      finished(done) {
+        activeSeries.value--
+        const series = forStatus(done.status)
+        series.duration.observe(done.durationS)
+        if (done.requestBytes !== undefined) series.requestSize.observe(done.requestBytes)
+        series.responseSize.observe(done.responseBytes)
+        if (otel) {
+          otel.active.add(-1, attrs)
+          otel.duration.record(done.durationS, series.attrs)
+          if (done.requestBytes !== undefined) otel.requestSize.record(done.requestBytes, series.attrs)
+          otel.responseSize.record(done.responseBytes, series.attrs)
+        }
+      },
+    }
+  }
+
+  return {
+    registry,
+    server(s) {
+      const key = `${s.method} ${s.scheme} ${s.serverAddress} ${s.serverPort}`
+      let found = servers.get(key)
+      if (!found) servers.set(key, (found = makeServer(key, s)))
+      return found
+    },
+  }
+}
+
+interface OtelInstruments {
+  duration: OtelHistogram
+  active: UpDownCounter
+  requestSize: OtelHistogram
+  responseSize: OtelHistogram
+}
+
+function createOtelInstruments(meter: Meter): OtelInstruments {
+  return {
+    duration: meter.createHistogram('http.server.request.duration', {
+      unit: 's',
+      description: 'Duration of HTTP server requests.',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    }),
+    active: meter.createUpDownCounter('http.server.active_requests', { unit: '{request}', description: 'Number of active HTTP server requests.' }),
+    requestSize: meter.createHistogram('http.server.request.body.size', {
+      unit: 'By',
+      description: 'Size of HTTP server request bodies.',
+      advice: { explicitBucketBoundaries: SIZE_BUCKETS },
+    }),
+    responseSize: meter.createHistogram('http.server.response.body.size', {
+      unit: 'By',
+      description: 'Size of HTTP server response bodies.',
+      advice: { explicitBucketBoundaries: SIZE_BUCKETS },
+    }),
+  }
+}
+
+function otelAttributes(s: ServerLabels): Attributes {
+  return {
+    [ATTR_HTTP_REQUEST_METHOD]: s.method,
+    [ATTR_URL_SCHEME]: s.scheme,
+    [ATTR_SERVER_ADDRESS]: s.serverAddress,
+    [ATTR_SERVER_PORT]: s.serverPort,
+  }
+}

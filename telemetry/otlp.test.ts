@@ -1,0 +1,161 @@
+// End to end over OTLP http/protobuf (spec 6.2 "Setup" 2–3): the real batch processor and OTLP
+// exporters post to a collector stand-in on an ephemeral port; the bodies are decoded with
+// protobufjs against the OTLP message definitions (the subset these assertions read).
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import protobuf from 'protobufjs'
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
+import { createApp } from '../server/app/create-app.ts'
+import { json } from '../server/replies.ts'
+import type { VelaRequest } from '../server/request.ts'
+import { inject } from '../server/testing/index.ts'
+import { telemetryPlugin } from './plugin.ts'
+import type { Telemetry } from './setup.ts'
+import { setup } from './setup.ts'
+import { telemetryStreamHandler } from './stream-handler.ts'
+import { eventually } from './test-support.ts'
+
+// opentelemetry-proto: collector/trace/v1, collector/metrics/v1, trace/v1, metrics/v1, common/v1.
+const { root } = protobuf.parse(`
+  syntax = "proto3";
+  message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+  message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
+  message ScopeSpans { InstrumentationScope scope = 1; repeated Span spans = 2; }
+  message Span {
+    bytes trace_id = 1; bytes span_id = 2; bytes parent_span_id = 4; string name = 5; int32 kind = 6;
+    fixed64 start_time_unix_nano = 7; fixed64 end_time_unix_nano = 8; repeated KeyValue attributes = 9; Status status = 15;
+  }
+  message Status { string message = 2; int32 code = 3; }
+  message ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics = 1; }
+  message ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; }
+  message ScopeMetrics { InstrumentationScope scope = 1; repeated Metric metrics = 2; }
+  message Metric { string name = 1; string description = 2; string unit = 3; }
+  message Resource { repeated KeyValue attributes = 1; }
+  message InstrumentationScope { string name = 1; string version = 2; }
+  message KeyValue { string key = 1; AnyValue value = 2; }
+  message AnyValue { oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; } }
+`)
+
+interface KeyValue { key: string; value: { stringValue?: string; intValue?: number; boolValue?: boolean } }
+interface DecodedSpan { traceId: Uint8Array; spanId: Uint8Array; parentSpanId?: Uint8Array; name: string; kind: number; attributes: KeyValue[]; status?: { code?: number } }
+interface DecodedTraces { resourceSpans: { resource: { attributes: KeyValue[] }; scopeSpans: { scope: { name: string }; spans: DecodedSpan[] }[] }[] }
+interface DecodedMetrics { resourceMetrics: { scopeMetrics: { scope: { name: string }; metrics: { name: string; unit?: string }[] }[] }[] }
+
+function decode<T>(type: string, body: Buffer): T {
+  const t = root.lookupType(type)
+  return t.toObject(t.decode(body), { longs: Number }) as T
+}
+const attrs = (list: KeyValue[]) => Object.fromEntries(list.map((kv) => [kv.key, kv.value.stringValue ?? kv.value.intValue ?? kv.value.boolValue]))
+const hex = (b: Uint8Array | undefined) => Buffer.from(b ?? []).toString('hex')
+
+// The collector stand-in: records every POST and answers an empty (successful) export response.
+interface Received { path: string; contentType: string | undefined; body: Buffer }
+const received: Received[] = []
+const collector = createServer((req, res) => {
+  const chunks: Buffer[] = []
+  req.on('data', (c: Buffer) => chunks.push(c))
+  req.on('end', () => {
+    received.push({ path: req.url ?? '', contentType: req.headers['content-type'], body: Buffer.concat(chunks) })
+    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end()
+  })
+})
+let endpoint: string
+beforeAll(async () => {
+  await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r))
+  endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>((r) => collector.close(() => r())))
+
+let telemetry: Telemetry | undefined
+afterEach(async () => {
+  await telemetry?.shutdown()
+  telemetry = undefined
+  vi.unstubAllEnvs()
+  received.length = 0
+})
+
+const items_controller = { show: (req: VelaRequest) => json({ id: req.bindings.id }) }
+const app = createApp(
+  {
+    bootstrapApplication: 'shop',
+    server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+    plugins: [['pre_request', telemetryPlugin, {}]],
+    routes: { r: { prefix: '', security: false, routes: [['/items/:id', items_controller.show]] } },
+    controllers: { 'src/controllers/items_controller.ts': items_controller },
+  },
+  { env: {}, log: () => {} },
+)
+const request = async (headers: Record<string, string> = {}) => {
+  const res = await inject(app, { url: '/items/9', headers })
+  expect(await res.json()).toEqual({ id: '9' })
+}
+const posted = (path: string) => eventually(() => received.find((r) => r.path === path))
+
+it('spans are batched and posted to <endpoint>/v1/traces as OTLP protobuf', async () => {
+  telemetry = await setup({ endpoint: `${endpoint}/`, serviceName: 'shop-e2e' })
+  const traceId = '0af7651916cd43dd8448eb211c80319c'
+  await request({ traceparent: `00-${traceId}-b7ad6b7169203331-01`, 'user-agent': 'e2e' })
+  expect(received).toEqual([]) // batched: nothing sent before the flush
+  await telemetry.forceFlush()
+  const post = await posted('/v1/traces')
+  expect(post?.contentType).toBe('application/x-protobuf')
+  const decoded = decode<DecodedTraces>('ExportTraceServiceRequest', post!.body)
+  const [resourceSpans] = decoded.resourceSpans
+  expect(attrs(resourceSpans!.resource.attributes)).toMatchObject({ 'service.name': 'shop-e2e', 'telemetry.sdk.language': 'nodejs' })
+  const spans = resourceSpans!.scopeSpans.flatMap((s) => s.spans)
+  expect(spans).toHaveLength(1)
+  const span = spans[0]!
+  expect(span.name).toBe('GET items_controller:show')
+  expect(span.kind).toBe(2) // SPAN_KIND_SERVER
+  expect(hex(span.traceId)).toBe(traceId)
+  expect(hex(span.parentSpanId)).toBe('b7ad6b7169203331')
+  expect(attrs(span.attributes)).toEqual({
+    'http.request.method': 'GET',
+    'url.path': '/items/9',
+    'url.scheme': 'http',
+    'server.address': 'localhost',
+    'server.port': 80,
+    'network.peer.address': '127.0.0.1',
+    'user_agent.original': 'e2e',
+    'http.response.status_code': 200,
+    'vela.app': 'shop',
+    'vela.controller': 'items_controller',
+    'vela.action': 'show',
+    'http.route': '/items/:id',
+  })
+  expect(span.status?.code ?? 0).toBe(0) // STATUS_CODE_UNSET
+  // No metrics over OTLP unless exportIntervalMs is given.
+  await telemetry.shutdown()
+  expect(received.filter((r) => r.path !== '/v1/traces')).toEqual([])
+})
+
+it('without the endpoint option the standard OTEL_EXPORTER_OTLP_* variables choose the URL', async () => {
+  vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint)
+  telemetry = await setup()
+  await request()
+  await telemetry.shutdown() // shutdown flushes the batch
+  expect((await posted('/v1/traces'))?.body.length).toBeGreaterThan(0)
+
+  received.length = 0
+  vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', `${endpoint}/custom/traces`)
+  telemetry = await setup()
+  await request()
+  await telemetry.shutdown()
+  expect(await posted('/custom/traces')).toBeDefined()
+  expect(received.map((r) => r.path)).toEqual(['/custom/traces'])
+})
+
+it('with exportIntervalMs the HTTP metrics are exported over OTLP to <endpoint>/v1/metrics', async () => {
+  telemetry = await setup({ endpoint, exportIntervalMs: 50, spanProcessors: [] })
+  await request()
+  const post = await posted('/v1/metrics')
+  expect(post?.contentType).toBe('application/x-protobuf')
+  const decoded = decode<DecodedMetrics>('ExportMetricsServiceRequest', post!.body)
+  const metrics = decoded.resourceMetrics.flatMap((r) => r.scopeMetrics).filter((s) => s.scope.name === 'vela').flatMap((s) => s.metrics)
+  expect(Object.fromEntries(metrics.map((m) => [m.name, m.unit]))).toEqual({
+    'http.server.request.duration': 's',
+    'http.server.active_requests': '{request}',
+    'http.server.request.body.size': 'By',
+    'http.server.response.body.size': 'By',
+  })
+})

@@ -1,0 +1,35 @@
+/**
+ * `telemetryPlugin` (the spec's `otel_fw_plugin`): a pre-request plugin that tells the request span
+ * where the request was routed. On the active span (the stream handler's, or any server span an
+ * instrumentation made active) it sets `vela.app`, `vela.controller`, `vela.action` and
+ * `http.route`, and renames it `<METHOD> <controller>:<action>` (`GET products_controller:show`).
+ *
+ *   plugins: [['pre_request', telemetryPlugin, {}], ...]
+ *
+ * Requests that match no route never reach plugins; their spans keep the name `HTTP <METHOD>`.
+ */
+import { trace } from '@opentelemetry/api'
+import { ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions'
+import type { PluginEnv } from '../server/pipeline/plugin.ts'
+import { definePlugin, ok } from '../server/pipeline/plugin.ts'
+import type { VelaRequest } from '../server/request.ts'
+
+export const telemetryPlugin = definePlugin<Record<string, never>>({
+  name: 'telemetry',
+  info: {
+    title: 'Telemetry',
+    version: '0.1.0',
+    author: 'vela',
+    description: 'Names the request span after the route: vela.app, vela.controller, vela.action, http.route',
+    options: {},
+  },
+  preRequest(req: VelaRequest, env: PluginEnv, _options, _state) {
+    const span = trace.getActiveSpan()
+    if (span?.isRecording()) {
+      const { controller, action, path } = env.route
+      span.setAttributes({ 'vela.app': env.app, 'vela.controller': controller, 'vela.action': action, [ATTR_HTTP_ROUTE]: path })
+      span.updateName(`${req.method} ${controller}:${action}`)
+    }
+    return ok()
+  },
+})

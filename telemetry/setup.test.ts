@@ -1,0 +1,140 @@
+// setup() and its handle: what it registers, what it starts, and that shutdown() undoes it all.
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { ProxyTracerProvider, context, metrics, propagation, trace } from '@opentelemetry/api'
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace'
+import { BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace'
+import { afterEach, expect, it } from 'vitest'
+import { createApp } from '../server/app/create-app.ts'
+import { json } from '../server/replies.ts'
+import { inject } from '../server/testing/index.ts'
+import type { Telemetry } from './setup.ts'
+import { setup } from './setup.ts'
+import { telemetryStreamHandler } from './stream-handler.ts'
+
+const app = createApp(
+  { bootstrapApplication: 'a', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } } },
+  { env: {}, log: () => {} },
+)
+const hit = async () => {
+  const res = await inject(app, '/x')
+  expect(await res.json()).toEqual({ x: 1 })
+}
+const noopDelegate = new ProxyTracerProvider().getDelegate()
+const globalTracerDelegate = () => (trace.getTracerProvider() as ProxyTracerProvider).getDelegate()
+
+let handles: Telemetry[] = []
+afterEach(async () => {
+  await Promise.all(handles.map((h) => h.shutdown()))
+  handles = []
+})
+const start = async (...args: Parameters<typeof setup>) => {
+  const h = await setup(...args)
+  handles.push(h)
+  return h
+}
+
+it('setup() registers the global providers and starts no server; shutdown() unregisters them', async () => {
+  const t = await start({ spanProcessors: [] })
+  expect(t.prometheusUrl).toBeUndefined()
+  expect(t.meterProvider).toBeUndefined()
+  expect(globalTracerDelegate()).toBe(t.tracerProvider)
+  expect(propagation.fields()).toEqual(['traceparent', 'tracestate'])
+  // The context manager is AsyncLocalStorage: an active span survives an await.
+  const span = trace.getTracer('t').startSpan('outer')
+  const seen = await context.with(trace.setSpan(context.active(), span), async () => {
+    await new Promise((r) => setTimeout(r, 1))
+    return trace.getActiveSpan()
+  })
+  expect(seen).toBe(span)
+  await t.shutdown()
+  expect(globalTracerDelegate()).toBe(noopDelegate)
+  expect(propagation.fields()).toEqual([])
+  expect(await context.with(trace.setSpan(context.active(), span), async () => trace.getActiveSpan())).toBeUndefined()
+})
+
+it('with exportIntervalMs or metricReaders there is a global meter provider too', async () => {
+  const t = await start({ spanProcessors: [], exportIntervalMs: 60_000, endpoint: 'http://127.0.0.1:9' })
+  expect(t.meterProvider).toBeDefined()
+  expect(metrics.getMeterProvider()).toBe(t.meterProvider)
+  await t.shutdown()
+  expect(metrics.getMeterProvider()).not.toBe(t.meterProvider)
+})
+
+it('one set-up at a time; after shutdown() a new one works', async () => {
+  const first = await start({ spanProcessors: [] })
+  await expect(setup()).rejects.toThrow(/already called/)
+  await first.shutdown()
+  await first.shutdown() // idempotent
+  const exporter = new InMemorySpanExporter()
+  await start({ spanProcessors: [new SimpleSpanProcessor({ exporter })] })
+  await hit()
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['HTTP GET'])
+})
+
+it('without a running set-up the stream handler passes requests straight through', async () => {
+  const exporter = new InMemorySpanExporter()
+  const t = await start({ spanProcessors: [new SimpleSpanProcessor({ exporter })] })
+  await t.shutdown()
+  await hit()
+  expect(exporter.getFinishedSpans()).toEqual([])
+  expect(await t.metrics()).not.toMatch(/^http_server_request_duration_seconds_count/m)
+})
+
+it('shutdown() flushes spans still waiting in the batch processor', async () => {
+  const exported: ReadableSpan[] = []
+  const exporter: SpanExporter = {
+    export: (spans, done) => {
+      exported.push(...spans)
+      done({ code: 0 })
+    },
+    shutdown: async () => {},
+  }
+  const t = await start({ spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 60_000 })] })
+  await hit()
+  await hit()
+  expect(exported).toEqual([])
+  await t.shutdown()
+  expect(exported.map((s) => s.name)).toEqual(['HTTP GET', 'HTTP GET'])
+})
+
+it('a prometheus port already in use fails setup() and leaves nothing registered', async () => {
+  const blocker = createServer()
+  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r))
+  try {
+    const port = (blocker.address() as AddressInfo).port
+    await expect(setup({ spanProcessors: [], prometheus: { port, host: '127.0.0.1' } })).rejects.toThrow(/EADDRINUSE/)
+    expect(globalTracerDelegate()).toBe(noopDelegate)
+    const t = await start({ spanProcessors: [] }) // not blocked by the failed attempt
+    expect(t).toBeDefined()
+  } finally {
+    await new Promise((r) => blocker.close(r))
+  }
+})
+
+it("wired through the app's start and stop hooks, as the README shows", async () => {
+  const exporter = new InMemorySpanExporter()
+  let telemetry: Telemetry | undefined
+  const wired = createApp(
+    {
+      bootstrapApplication: 'wired',
+      server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+      routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } },
+      async start() {
+        telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })], prometheus: { port: 0, host: '127.0.0.1' } })
+      },
+      async stop() {
+        await telemetry?.shutdown()
+      },
+    },
+    { env: {}, log: () => {} },
+  )
+  await wired.start()
+  await (await inject(wired, '/x')).text()
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['HTTP GET'])
+  const scraped = await (await fetch(telemetry!.prometheusUrl!)).text()
+  expect(scraped).toMatch(/^http_server_request_duration_seconds_count\{method="GET",scheme="http",server_address="localhost",server_port="80",response_status_code="200"\} 1$/m)
+  await wired.stop()
+  await expect(fetch(telemetry!.prometheusUrl!)).rejects.toThrow()
+  expect(globalTracerDelegate()).toBe(noopDelegate)
+})

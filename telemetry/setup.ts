@@ -1,0 +1,109 @@
+/**
+ * `setup(options?)`: turns telemetry on for the process (spec 6.2 "Setup", 4.4). Call it from the
+ * app's `start` hook and `shutdown()` the handle from its `stop` hook:
+ *
+ *   let telemetry: Telemetry | undefined
+ *   defineApp({ ..., server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+ *     async start() { telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } }) },
+ *     async stop() { await telemetry?.shutdown() } })
+ *
+ * It builds the SDK providers (providers.ts) and the HTTP instruments (instruments.ts), registers
+ * them as the process-wide OpenTelemetry providers, and with `prometheus` serves `GET /metrics`.
+ * Without `prometheus` no server is started; `metrics()` still gives the exposition text.
+ * Until `setup()` runs (and after `shutdown()`), `telemetryStreamHandler` passes requests through.
+ * One set-up at a time: a second `setup()` before `shutdown()` throws.
+ */
+import type { Tracer, TextMapPropagator } from '@opentelemetry/api'
+import type { MetricReader, MeterProvider } from '@opentelemetry/sdk-metrics'
+import type { SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import type { Registry } from 'prom-client'
+import type { HttpInstruments } from './instruments.ts'
+import { createHttpInstruments } from './instruments.ts'
+import type { PrometheusOptions, PrometheusServer } from './prometheus.ts'
+import { servePrometheus } from './prometheus.ts'
+import { createProviders } from './providers.ts'
+
+export interface TelemetryOptions {
+  /** `service.name` of the resource; default `OTEL_SERVICE_NAME`, else the SDK's `unknown_service:node`. */
+  serviceName?: string
+  /**
+   * OTLP base URL (`http://collector:4318`): traces go to `<endpoint>/v1/traces`, metrics to
+   * `<endpoint>/v1/metrics`. Default: the standard `OTEL_EXPORTER_OTLP_*` variables.
+   */
+  endpoint?: string
+  /** Export metrics over OTLP every this many milliseconds. Default: no OTLP metrics. */
+  exportIntervalMs?: number
+  /** Serve `GET /metrics` (Prometheus text exposition) on this port. */
+  prometheus?: PrometheusOptions
+  /** Replaces the default batch processor + OTLP exporter (tests, other exporters; `[]` exports nothing). */
+  spanProcessors?: readonly SpanProcessor[]
+  /** Extra metric readers (an OpenTelemetry Prometheus exporter, an in-memory reader in tests). */
+  metricReaders?: readonly MetricReader[]
+}
+
+export interface Telemetry {
+  readonly tracerProvider: TracerProvider
+  /** Present with `exportIntervalMs` or `metricReaders`. */
+  readonly meterProvider: MeterProvider | undefined
+  /** The prom-client registry holding the HTTP metrics; register your own metrics on it to expose them. */
+  readonly registry: Registry
+  /** `http://host:port/metrics` when `prometheus` was given. */
+  readonly prometheusUrl: string | undefined
+  /** The Prometheus text exposition, served or not. */
+  metrics(): Promise<string>
+  /** Exports the spans (and metrics) recorded so far. */
+  forceFlush(): Promise<void>
+  /** Flushes, stops the exporters and the metrics server, and unregisters the global providers. */
+  shutdown(): Promise<void>
+}
+
+/** What the stream handler needs per request. */
+export interface ActiveTelemetry {
+  readonly tracer: Tracer
+  readonly propagator: TextMapPropagator
+  readonly instruments: HttpInstruments
+}
+
+let active: ActiveTelemetry | undefined
+
+/** The running set-up, if any (read by the stream handler on every request). */
+export function activeTelemetry(): ActiveTelemetry | undefined {
+  return active
+}
+
+export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
+  if (active) throw new Error('vela/telemetry: setup() was already called; shutdown() the first handle before setting up again')
+  const providers = createProviders(options)
+  const { tracerProvider, meterProvider } = providers
+  const instruments = createHttpInstruments(meterProvider?.getMeter('vela'))
+  let server: PrometheusServer | undefined
+  try {
+    if (options.prometheus) server = await servePrometheus(instruments.registry, options.prometheus)
+  } catch (err) {
+    providers.unregister()
+    await Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()])
+    throw err
+  }
+  const mine: ActiveTelemetry = { tracer: tracerProvider.getTracer('vela'), propagator: providers.propagator, instruments }
+  active = mine
+
+  let closing: Promise<void> | undefined
+  return {
+    tracerProvider,
+    meterProvider,
+    registry: instruments.registry,
+    prometheusUrl: server?.url,
+    metrics: () => instruments.registry.metrics(),
+    async forceFlush() {
+      await Promise.all([tracerProvider.forceFlush(), meterProvider?.forceFlush()])
+    },
+    shutdown() {
+      return (closing ??= (async () => {
+        if (active === mine) active = undefined
+        providers.unregister()
+        // The providers' shutdown flushes what the batch processor and the readers still hold.
+        await Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown(), server?.close()])
+      })())
+    },
+  }
+}

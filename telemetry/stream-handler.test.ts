@@ -1,0 +1,173 @@
+// The request span (spec 6.2 "Span rules" 1–3): shape, traceparent, error status, 404s, and the
+// span being the active context of the route's handler (so dbl query spans are its children).
+// Real SDK, in-memory exporter; every case in-process (inject) and over real HTTP.
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import type { ReadableSpan } from '@opentelemetry/sdk-trace'
+import { expect, it } from 'vitest'
+import type { Adapter } from '../dbl/adapters/adapter.ts'
+import { defineRepo } from '../dbl/repo.ts'
+import { httpError } from '../server/errors/http-error.ts'
+import { json, status } from '../server/replies.ts'
+import type { RouteGroup } from '../server/router/types.ts'
+import { describeModes } from '../test/support/modes.ts'
+import { setup } from './setup.ts'
+import { telemetryStreamHandler } from './stream-handler.ts'
+import { finishedSpans, useInMemorySpans } from './test-support.ts'
+
+const exporter = useInMemorySpans()
+
+// A database that answers every query with no rows: the repo's own runner (and its spans) run for real.
+const fakeAdapter: Adapter = {
+  kind: 'pg',
+  query: async () => ({ rows: [], rowCount: 0 }),
+  transaction: (fn) => fn(fakeAdapter),
+  session: (fn) => fn(fakeAdapter),
+  close: async () => {},
+}
+const repo = defineRepo({ adapter: fakeAdapter })
+
+const group: RouteGroup = {
+  prefix: '',
+  security: false,
+  routes: [
+    ['/products/:id', (req) => json({ id: req.bindings.id })],
+    ['/throws', () => { throw new Error('kaput') }],
+    ['/unavailable', () => status(503)],
+    ['/teapot', () => { throw httpError(418) }],
+    [
+      '/children',
+      async () => {
+        await new Promise((r) => setTimeout(r, 1)) // the context must survive an await
+        trace.getTracer('test').startActiveSpan('handler work', (span) => span.end())
+        await repo.query('select 1')
+        return json({ ok: true })
+      },
+    ],
+  ],
+}
+
+const serverSpans = (spans: ReadableSpan[]) => spans.filter((s) => s.kind === SpanKind.SERVER)
+
+describeModes('telemetry stream handler', { bootstrapApplication: 'shop', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: group } }, (t) => {
+  const get = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await t.request({ url, headers })
+    await res.text()
+    const [span, ...more] = serverSpans(await finishedSpans(exporter, 1))
+    expect(more).toEqual([])
+    expect(span, `a server span for ${url}`).toBeDefined()
+    return { res, span: span! }
+  }
+
+  it('one SERVER span named HTTP <METHOD> with the request attributes, then the status', async () => {
+    const { res, span } = await get('/products/7?x=1', { 'user-agent': 'vela-test/1.0' })
+    expect(res.status).toBe(200)
+    const port = t.mode === 'http' ? Number(new URL(res.url).port) : 80
+    expect(span.name).toBe('HTTP GET')
+    expect(span.kind).toBe(SpanKind.SERVER)
+    expect(span.attributes).toEqual({
+      'http.request.method': 'GET',
+      'url.path': '/products/7',
+      'url.scheme': 'http',
+      'server.address': t.mode === 'http' ? '127.0.0.1' : 'localhost',
+      'server.port': port,
+      'network.peer.address': '127.0.0.1',
+      'user_agent.original': 'vela-test/1.0',
+      'http.response.status_code': 200,
+    })
+    expect(span.status.code).toBe(SpanStatusCode.UNSET)
+    expect(span.parentSpanContext).toBeUndefined()
+    expect(span.ended).toBe(true)
+  })
+
+  it('an incoming W3C traceparent makes the span a child of the upstream span', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+    const upstream = '00f067aa0ba902b7'
+    const { span } = await get('/products/1', { traceparent: `00-${traceId}-${upstream}-01` })
+    expect(span.spanContext().traceId).toBe(traceId)
+    expect(span.parentSpanContext?.spanId).toBe(upstream)
+    expect(span.parentSpanContext?.isRemote).toBe(true)
+    expect(span.spanContext().spanId).not.toBe(upstream)
+  })
+
+  it('a malformed traceparent starts a new trace', async () => {
+    const { span } = await get('/products/1', { traceparent: '00-nothex-00f067aa0ba902b7-01' })
+    expect(span.parentSpanContext).toBeUndefined()
+    expect(span.spanContext().traceId).toMatch(/^[0-9a-f]{32}$/)
+  })
+
+  it('status 500 and above marks the span as error; below it does not', async () => {
+    const thrown = await get('/throws')
+    expect(thrown.res.status).toBe(500)
+    expect(thrown.span.attributes['http.response.status_code']).toBe(500)
+    expect(thrown.span.status.code).toBe(SpanStatusCode.ERROR)
+    exporter.reset()
+    const unavailable = await get('/unavailable')
+    expect(unavailable.span.attributes['http.response.status_code']).toBe(503)
+    expect(unavailable.span.status.code).toBe(SpanStatusCode.ERROR)
+    exporter.reset()
+    const teapot = await get('/teapot')
+    expect(teapot.span.attributes['http.response.status_code']).toBe(418)
+    expect(teapot.span.status.code).toBe(SpanStatusCode.UNSET)
+  })
+
+  it('requests that match no route still get a span (404, 405)', async () => {
+    const missing = await get('/nowhere')
+    expect(missing.res.status).toBe(404)
+    expect(missing.span).toMatchObject({ name: 'HTTP GET', attributes: expect.objectContaining({ 'url.path': '/nowhere', 'http.response.status_code': 404 }) })
+    exporter.reset()
+    const res = await t.request({ url: '/products/1', method: 'DELETE' })
+    await res.text()
+    const [span] = serverSpans(await finishedSpans(exporter, 1))
+    expect(span).toMatchObject({ name: 'HTTP DELETE', attributes: expect.objectContaining({ 'http.response.status_code': res.status }) })
+  })
+
+  it('a method outside the standard ones is reported as _OTHER, with the original beside it', async () => {
+    const res = await t.request({ url: '/products/1', method: 'PROPFIND' })
+    await res.text()
+    const [span] = serverSpans(await finishedSpans(exporter, 1))
+    expect(span!.name).toBe('HTTP PROPFIND')
+    expect(span!.attributes).toMatchObject({ 'http.request.method': '_OTHER', 'http.request.method_original': 'PROPFIND' })
+  })
+
+  it("the handler runs in the request span's context: its spans and dbl's query spans are children", async () => {
+    const res = await t.request('/children')
+    expect(await res.json()).toEqual({ ok: true })
+    const spans = await finishedSpans(exporter, 3)
+    const [server] = serverSpans(spans)
+    const work = spans.find((s) => s.name === 'handler work')
+    const query = spans.find((s) => s.name === 'db.query')
+    for (const child of [work, query]) {
+      expect(child?.spanContext().traceId).toBe(server!.spanContext().traceId)
+      expect(child?.parentSpanContext?.spanId).toBe(server!.spanContext().spanId)
+    }
+    expect(query?.attributes['db.statement']).toBe('select 1')
+  })
+
+  it('concurrent requests keep their own spans and contexts', async () => {
+    const all = await Promise.all([1, 2, 3, 4].map(() => t.request('/children').then((r) => r.text())))
+    expect(all).toHaveLength(4)
+    const spans = await finishedSpans(exporter, 12)
+    const servers = serverSpans(spans)
+    expect(servers).toHaveLength(4)
+    expect(new Set(servers.map((s) => s.spanContext().traceId)).size).toBe(4)
+    for (const s of spans.filter((x) => x.kind !== SpanKind.SERVER)) {
+      const parent = servers.find((p) => p.spanContext().spanId === s.parentSpanContext?.spanId)
+      expect(parent?.spanContext().traceId).toBe(s.spanContext().traceId)
+    }
+  })
+
+  if (t.mode === 'in-process') {
+    it('the span ends when the response body has been sent, not when the handler returns', async () => {
+      const res = await t.request('/products/1')
+      await new Promise((r) => setTimeout(r, 20))
+      expect(exporter.getFinishedSpans()).toHaveLength(0)
+      await res.text()
+      expect(serverSpans(exporter.getFinishedSpans())).toHaveLength(1)
+    })
+    it('a response whose body the client cancels still ends its span', async () => {
+      const res = await t.request('/products/1')
+      await res.body!.cancel()
+      expect(serverSpans(await finishedSpans(exporter, 1))).toHaveLength(1)
+    })
+  }
+})
