@@ -13,10 +13,13 @@ beforeAll(async () => {
   const port = await freePort()
   // A fresh embedded database for this run, so the assertions don't depend on earlier runs.
   const dataDir = fileURLToPath(new URL(`../playground/.data/test-${port}`, import.meta.url))
+  // Its own process group: npm does not pass SIGTERM on to the server it started, so the signal
+  // goes to the whole group (npm, the shell, the server) instead of leaving the server running.
   const child = spawn('npm', ['start', '--silent'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), DATABASE_URL: '', VELA_PLAYGROUND_DATA: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   })
   let output = ''
   child.stdout.on('data', (d) => (output += d))
@@ -25,9 +28,10 @@ beforeAll(async () => {
   while (!output.includes('listening on') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100))
   stop = async () => {
     if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
+      // 'close': every process holding the output pipes (the server included) has exited.
+      const closed = new Promise((r) => child.once('close', r))
+      process.kill(-child.pid!, 'SIGTERM')
+      await closed
     }
     rmSync(dataDir, { recursive: true, force: true })
   }

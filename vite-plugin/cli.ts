@@ -1,17 +1,27 @@
 /**
- * `vela <command>`: serve, migrations generate, migrate. The remaining commands of DESIGN.md §5
- * come with the Vite plugin.
+ * `vela <command>`: serve and release (the Vite plugin), migrations generate and migrate, and the
+ * inspection commands (commands/). `gen_resource` of DESIGN.md §5 is not built yet.
  */
+import { isInspectCommand, runInspectCommand } from './commands/run.ts'
 import { generate, runMigrations } from './migrations.ts'
+import { relative } from 'node:path'
+import { release } from './build.ts'
 import { serve } from './serve.ts'
 
 const usage = `usage: vela <command> [options]
 
 commands:
-  serve                      start the app on PORT or 8080
+  serve                      dev server on PORT or 8080: Vite + vela(), edits hot-swapped (vela/vite)
+  release                    vite build with vela(): dist/server/index.mjs, run it with plain node
   migrations generate        diff src/schemas against src/migrations; write a migration if they differ
       [--rename t.new=old] [--drop-column t.c] [--drop-table t]   decisions for renames and drops
   migrate [--status | --rollback [n]]   apply pending migrations, list them, or revert the last n
+  routes [--json]            the compiled routing table
+  middleware [--json]        global plugins, then per group: prefix, security, plugins, routes
+  audit [--json]             routes without security (exit code 1 when there are warnings)
+  config [--json]            every framework config value, defaults marked (default)
+  openapi [--output openapi.json] [--title <app>] [--api-version 0.1.0]
+                             OpenAPI 3.0.3 document plus swagger.html (and its assets) beside it
 
 options:
   --root <dir>               the app folder (default: the current directory)`
@@ -29,6 +39,9 @@ try {
     case 'serve':
       await serve(root)
       break
+    case 'release':
+      console.log(`Built ${relative(process.cwd(), await release(root)) || '.'}`)
+      break
     case 'migrations':
       if (args[0] !== 'generate') throw new Error(`unknown subcommand ${JSON.stringify(args[0] ?? '')}; try: vela migrations generate`)
       await generate(root, {
@@ -42,6 +55,13 @@ try {
       await runMigrations(root, { status: args.includes('--status'), rollback: steps })
       break
     }
+    case 'routes':
+    case 'middleware':
+    case 'audit':
+    case 'config':
+    case 'openapi':
+      if (isInspectCommand(command)) process.exitCode = await runInspectCommand(command, root, args)
+      break
     case undefined:
     case 'help':
     case '--help':

@@ -1,23 +1,16 @@
 /**
- * `vela serve`: loads `<root>/src/app.ts`, compiles its routes and listens on the configured port
- * (8080, or PORT). Prints the URL once listening; shuts down gracefully on SIGINT/SIGTERM
- * (server/shutdown.ts).
+ * `vela serve`: the development server (dev-server.ts) for the app in `root`: Vite in middleware
+ * mode with `vela()`, the app booted eagerly (its start hook runs before the first request is
+ * accepted) and hot-swapped on edits, on the configured port (8080, or PORT). Prints the URL once
+ * listening; shuts down gracefully on SIGINT/SIGTERM (server/shutdown.ts), running the app's stop
+ * hook and closing Vite.
  */
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import type { AppConfig } from '../server/app/config.ts'
-import { createApp } from '../server/app/create-app.ts'
-import { listen } from '../server/listen.ts'
 import { installShutdown } from '../server/shutdown.ts'
+import { startDevServer } from './dev-server.ts'
 
 export async function serve(root: string): Promise<void> {
-  const entry = resolve(root, 'src/app.ts')
-  const mod = (await import(pathToFileURL(entry).href)) as { default?: AppConfig }
-  if (!mod.default) throw new Error(`${entry} must default-export the app: export default defineApp({ … })`)
-  const app = createApp(mod.default)
-  // The start hook (open pools, run migrations) finishes before the first request is accepted.
-  await app.start()
-  const listener = await listen(app)
-  installShutdown(listener, app)
-  console.log(`vela: ${app.config.bootstrapApplication} (${app.config.environment}) listening on ${listener.url}`)
+  const server = await startDevServer({ root })
+  const config = server.devApp.current.config
+  installShutdown(server.listener, { stop: () => server.vite.close() })
+  console.log(`vela: ${config.bootstrapApplication} (${config.environment}) listening on ${server.url}`)
 }

@@ -7,8 +7,9 @@ import { repo } from './repo.ts'
 import apiRoutes from './routes/api.ts'
 import publicRoutes from './routes/public.ts'
 
-// Until the Vite plugin discovers src/routes and src/controllers, the app lists them here, keyed
-// by file path exactly as import.meta.glob would.
+// The Vite plugin discovers src/routes and src/controllers by itself (vite-plugin/discover.ts);
+// listing them here too, keyed by file path as discovery keys them, keeps the app loadable
+// without Vite (in-process tests, plain node).
 export default defineApp({
   bootstrapApplication: 'playground',
   routes: { 'src/routes/public.ts': publicRoutes, 'src/routes/api.ts': apiRoutes },

@@ -1,0 +1,43 @@
+/**
+ * The virtual modules the plugin serves, shared by dev and build:
+ *
+ * - `virtual:vela/app`: imports the app's `src/app.ts`, discovers `src/routes/*.ts` and
+ *   `src/controllers/*.ts` with `import.meta.glob`, merges them into the config (discover.ts) and
+ *   exports `config` and `create(opts?)` (the runtime's `createApp`). It imports `createApp` from
+ *   `vela`, the same module the app's code imports, so replies, errors and requests are the
+ *   runtime's own classes on both sides (`instanceof` holds).
+ * - `virtual:vela/server`: the production entry (`dist/server/index.mjs`): creates the app, runs its
+ *   start hook, listens on the configured port (8080, or PORT) and installs the graceful shutdown.
+ */
+import { fileURLToPath } from 'node:url'
+import { DISCOVERY_GLOBS } from './discover.ts'
+
+export const APP_ENTRY = 'virtual:vela/app'
+export const SERVER_ENTRY = 'virtual:vela/server'
+
+const here = (path: string) => JSON.stringify(fileURLToPath(new URL(path, import.meta.url)))
+
+export function appEntrySource(appFile = '/src/app.ts'): string {
+  return [
+    `import * as appModule from ${JSON.stringify(appFile)}`,
+    `import { createApp } from 'vela'`,
+    `import { withDiscovered } from ${here('./discover.ts')}`,
+    `const routes = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.routes)}, { eager: true })`,
+    `const controllers = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.controllers)}, { eager: true })`,
+    `export const config = withDiscovered(appModule.default, { routes, controllers })`,
+    `export const create = (opts) => createApp(config, opts)`,
+  ].join('\n')
+}
+
+export function serverEntrySource(): string {
+  return [
+    `import { create } from ${JSON.stringify(APP_ENTRY)}`,
+    `import { listen } from 'vela'`,
+    `import { installShutdown } from ${here('../server/shutdown.ts')}`,
+    `const app = create()`,
+    `await app.start()`,
+    `const listener = await listen(app)`,
+    `installShutdown(listener, app)`,
+    'console.log(`vela: ${app.config.bootstrapApplication} (${app.config.environment}) listening on ${listener.url}`)',
+  ].join('\n')
+}

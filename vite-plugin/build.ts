@@ -1,0 +1,81 @@
+/**
+ * `vite build` with `vela()`: an SSR build of the production entry (`virtual:vela/server`) into
+ * `dist/server/index.mjs`, one ESM file with every dependency bundled (`ssr.noExternal: true`) so
+ * it runs with plain `node` and no `node_modules`. Packages that cannot be bundled (native addons)
+ * go in the app's `ssr.external`; embedded PGlite's wasm and data files are copied beside the
+ * server file. The user's own `build.outDir` / `build.ssr` / `ssr.noExternal` win over these
+ * defaults. Files the app itself reads at run time relative to its sources (e.g. migrations loaded
+ * from `src/migrations` with `loadMigrations`) are not part of the bundle.
+ */
+import { copyFileSync, existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import type { UserConfig } from 'vite'
+import { SERVER_ENTRY } from './app-entry.ts'
+
+const KNEX_OPTIONAL_DRIVERS = [/^mariadb(\/|$)/, /^mysql2?(\/|$)/, /^oracledb$/, /^tedious$/, /^sqlite3$/, /^better-sqlite3$/, /^pg-query-stream$/, /^pg-native$/]
+
+/** The config files Vite looks for in an app's root. */
+export const CONFIG_FILES = ['vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
+
+export function buildConfig(config: UserConfig): UserConfig {
+  return {
+    build: {
+      // `ssr: <path>` would be resolved as a file under the root; a virtual entry goes in as input.
+      ssr: config.build?.ssr ?? true,
+      outDir: config.build?.outDir ?? 'dist/server',
+      target: 'node20',
+      rolldownOptions: {
+        ...(config.build?.ssr ? {} : { input: SERVER_ENTRY }),
+        // knex requires the driver of each dialect only when that dialect is used; the others
+        // are not installed and stay out of the bundle.
+        external: KNEX_OPTIONAL_DRIVERS,
+        // One file: dynamic imports (liquidjs' loader) are inlined.
+        output: { entryFileNames: 'index.mjs', format: 'es', codeSplitting: false },
+      },
+    },
+    ssr: { noExternal: config.ssr?.noExternal ?? true, target: 'node' },
+  }
+}
+
+/**
+ * `vela release`: `vite build` for the app in `root`, with its `vite.config.*` (which must use
+ * `vela()`), or with `vela()` alone when it has none. Returns the server file written.
+ */
+export async function release(root: string): Promise<string> {
+  const { build } = await import('vite')
+  const { default: vela } = await import('./index.ts')
+  const dir = resolve(root)
+  const hasConfig = CONFIG_FILES.some((f) => existsSync(resolve(dir, f)))
+  await build({ root: dir, configFile: hasConfig ? undefined : false, plugins: hasConfig ? [] : [vela()], logLevel: 'warn' })
+  const out = resolve(dir, 'dist/server/index.mjs')
+  if (!existsSync(out)) throw new Error(`${dir}: the build wrote no dist/server/index.mjs; does the Vite config use vela() (and keep build.outDir)?`)
+  return out
+}
+
+/**
+ * Files bundled packages read beside themselves at run time (`new URL('./x', import.meta.url)`),
+ * copied next to the server file: embedded PGlite's WebAssembly and data files.
+ */
+const RUNTIME_ASSETS = [{ pkg: '@electric-sql/pglite', dir: 'dist', files: ['pglite.wasm', 'pglite.data', 'initdb.wasm'] }]
+
+export function copyRuntimeAssets(root: string, outDir: string, code: string): string[] {
+  const copied: string[] = []
+  for (const { pkg, dir, files } of RUNTIME_ASSETS) {
+    if (!files.some((f) => code.includes(`"./${f}"`))) continue
+    const from = findUp(resolve(root), join('node_modules', pkg, dir))
+    if (!from) continue
+    for (const f of files) {
+      if (!existsSync(join(from, f))) continue
+      copyFileSync(join(from, f), join(outDir, f))
+      copied.push(f)
+    }
+  }
+  return copied
+}
+
+function findUp(start: string, rel: string): string | undefined {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, rel))) return join(dir, rel)
+    if (dirname(dir) === dir) return undefined
+  }
+}

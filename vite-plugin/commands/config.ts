@@ -1,0 +1,85 @@
+/**
+ * `vela config`: every framework config value (spec 2.1, `ResolvedConfig`) after defaults and the
+ * environment overrides, one per line; a value that comes from the built-in defaults is marked
+ * `(default)`, one taken from `VELA_ENV` or `PORT` says so.
+ *
+ *   bootstrapApplication           playground
+ *   environment                    dev (default)
+ *   server.port                    8080 (default)
+ *   server.host                    (all interfaces) (default)
+ *   server.streamHandlers          [default] (default)
+ *   …
+ *   plugins                        [] (default)
+ *   jsonLib                        built-in JSON (default)
+ *   useStacktrace                  false (default)
+ *   dispatchBackend                compiled (default)
+ *
+ * Lists show names (`[metrics, default]`, `[pre_request request {"decodeJsonBody":true}]`), a
+ * function shows as `<function name>`. `--json`: `{ "config": [{ key, value, default, source }] }`
+ * with `value` JSON-safe (functions as `"<function name>"`), `default` a boolean and `source` one of
+ * `default`, `app`, `env` (`VELA_ENV` / `PORT`).
+ */
+import type { ResolvedConfig } from '../../server/app/config.ts'
+import { align, describePlugin, toJsonValue } from './describe.ts'
+
+export interface ConfigEntry {
+  readonly key: string
+  readonly value: unknown
+  readonly default: boolean
+  readonly source: 'default' | 'app' | 'env'
+}
+
+const jsonLibLabel = (config: ResolvedConfig) => (config.defaults.has('jsonLib') ? 'built-in JSON' : 'custom { encode, decode }')
+
+export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): ConfigEntry[] {
+  const s = config.server
+  const options = s.options
+  const entry = (key: string, value: unknown, envVar?: string): ConfigEntry => {
+    const fromEnv = envVar !== undefined && !!env[envVar]
+    const isDefault = !fromEnv && config.defaults.has(key)
+    return { key, value: toJsonValue(value), default: isDefault, source: fromEnv ? 'env' : isDefault ? 'default' : 'app' }
+  }
+  const optionEntry = (name: 'compress' | 'metricsCallback', fallback: unknown): ConfigEntry => {
+    const set = options[name] !== undefined
+    return { key: `server.options.${name}`, value: toJsonValue(set ? options[name] : fallback), default: !set, source: set ? 'app' : 'default' }
+  }
+  return [
+    entry('bootstrapApplication', config.bootstrapApplication),
+    entry('environment', config.environment, 'VELA_ENV'),
+    entry('server.port', s.port, 'PORT'),
+    entry('server.host', s.host),
+    entry('server.streamHandlers', s.streamHandlers.map((h) => (h === 'default' ? 'default' : h.name))),
+    entry('server.bodyLimit', s.bodyLimit),
+    entry('server.maxUrlLength', s.maxUrlLength),
+    entry('server.keepAliveTimeout', s.keepAliveTimeout),
+    entry('server.headersTimeout', s.headersTimeout),
+    entry('server.requestTimeout', s.requestTimeout),
+    optionEntry('compress', false),
+    optionEntry('metricsCallback', null),
+    entry('plugins', config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} }))),
+    entry('jsonLib', jsonLibLabel(config)),
+    entry('useStacktrace', config.useStacktrace),
+    entry('dispatchBackend', config.dispatchBackend),
+  ]
+}
+
+function valueText(entry: ConfigEntry): string {
+  const v = entry.value
+  if (entry.key === 'server.host' && v === null) return '(all interfaces)'
+  if (entry.key === 'plugins') {
+    const list = v as { phase: string; plugin: string; options: unknown }[]
+    return `[${list.map((p) => `${p.phase} ${p.plugin} ${JSON.stringify(p.options)}`).join(', ')}]`
+  }
+  if (Array.isArray(v)) return `[${v.join(', ')}]`
+  if (v === null) return '(none)'
+  if (typeof v === 'object') return JSON.stringify(v)
+  return String(v)
+}
+
+export function formatConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): string {
+  const rows = configEntries(config, env).map((e) => {
+    const mark = e.default ? ' (default)' : e.source === 'env' ? ` (from ${e.key === 'environment' ? 'VELA_ENV' : 'PORT'})` : ''
+    return [e.key, valueText(e) + mark]
+  })
+  return align(rows).join('\n')
+}

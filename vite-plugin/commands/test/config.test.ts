@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { resolveConfig } from '../../../server/app/config.ts'
+import { metricsStreamHandler, requestPlugin } from '../../../server/index.ts'
+import { configEntries, formatConfig } from '../config.ts'
+import { FIXTURE, runCli } from './run-cli.ts'
+
+describe('config', () => {
+  it('marks every value that kept its built-in default', () => {
+    const config = resolveConfig({ bootstrapApplication: 'shop', routes: {} }, {})
+    const lines = formatConfig(config, {}).split('\n')
+    expect(lines[0]).toMatch(/^bootstrapApplication\s+shop$/)
+    expect(lines.slice(1).every((l) => l.endsWith(' (default)'))).toBe(true)
+    expect(lines.map((l) => l.split(/\s{2,}/)[0])).toEqual([
+      'bootstrapApplication',
+      'environment',
+      'server.port',
+      'server.host',
+      'server.streamHandlers',
+      'server.bodyLimit',
+      'server.maxUrlLength',
+      'server.keepAliveTimeout',
+      'server.headersTimeout',
+      'server.requestTimeout',
+      'server.options.compress',
+      'server.options.metricsCallback',
+      'plugins',
+      'jsonLib',
+      'useStacktrace',
+      'dispatchBackend',
+    ])
+    expect(lines).toContain('environment                     dev (default)')
+    expect(lines).toContain('server.port                     8080 (default)')
+    expect(lines).toContain('dispatchBackend                 compiled (default)')
+  })
+
+  it('values set by the app are shown without the mark; functions by name; env overrides say where they come from', () => {
+    function onMetrics() {}
+    const app = {
+      bootstrapApplication: 'shop',
+      environment: 'prod',
+      server: { port: 9000, streamHandlers: [metricsStreamHandler, 'default'] as const, options: { compress: true, metricsCallback: onMetrics } },
+      plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]] as const,
+      jsonLib: { encode: JSON.stringify, decode: JSON.parse },
+      useStacktrace: true,
+      dispatchBackend: 'tree' as const,
+      routes: {},
+    }
+    const env = { VELA_ENV: 'staging' }
+    const entries = Object.fromEntries(configEntries(resolveConfig(app, env), env).map((e) => [e.key, e]))
+    expect(entries['environment']).toEqual({ key: 'environment', value: 'staging', default: false, source: 'env' })
+    expect(entries['server.port']).toEqual({ key: 'server.port', value: 9000, default: false, source: 'app' })
+    expect(entries['server.streamHandlers']!.value).toEqual([metricsStreamHandler.name, 'default'])
+    expect(entries['server.options.metricsCallback']!.value).toBe('<function onMetrics>')
+    expect(entries['server.options.compress']).toMatchObject({ value: true, default: false })
+    expect(entries['jsonLib']).toMatchObject({ value: 'custom { encode, decode }', default: false })
+    expect(entries['server.bodyLimit']).toMatchObject({ default: true, source: 'default' })
+    const text = formatConfig(resolveConfig(app, env), env)
+    expect(text).toMatch(/^environment\s+staging \(from VELA_ENV\)$/m)
+    expect(text).toMatch(/^plugins\s+\[pre_request request \{"decodeJsonBody":true\}\]$/m)
+    expect(text).toMatch(/^useStacktrace\s+true$/m)
+  })
+
+  it('end to end: `vela config` and `--json` on the fixture app', async () => {
+    const res = await runCli(['config', '--root', FIXTURE])
+    expect(res.code).toBe(0)
+    expect(res.stderr).toBe('')
+    expect(res.stdout).toMatch(/^bootstrapApplication\s+fixture$/m)
+    expect(res.stdout).toMatch(/^server\.port\s+4010$/m)
+    expect(res.stdout).toMatch(/^server\.bodyLimit\s+1048576 \(default\)$/m)
+    const fromEnv = await runCli(['config', '--json', '--root', FIXTURE], { PORT: '9100' })
+    const port = JSON.parse(fromEnv.stdout).config.find((e: { key: string }) => e.key === 'server.port')
+    expect(port).toEqual({ key: 'server.port', value: 9100, default: false, source: 'env' })
+  })
+})

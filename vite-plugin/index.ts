@@ -1,0 +1,91 @@
+/**
+ * `vela/vite`: the Vite plugin. `plugins: [vela()]` in the app's `vite.config.ts`.
+ *
+ * - Discovery: `src/routes/*.ts` and `src/controllers/*.ts` are loaded and merged into the config
+ *   `src/app.ts` default-exports (discover.ts, app-entry.ts).
+ * - Dev (`configureServer`): the app is created and its start hook run while Vite starts, through
+ *   the SSR environment's module runner; module edits under `src/` swap the app in place
+ *   (dev-app.ts). In middleware mode (`vela serve`, dev-server.ts) the caller listens on the app's
+ *   port with the runtime's listener. With Vite's own server (`vite`), every request goes to the
+ *   app (it is registered before Vite's middlewares) and WebSocket upgrades to the app's `ws`
+ *   routes; Vite's port defaults to PORT or 8080 (the app's `server.port` is read only once the app
+ *   is loaded, too late for Vite's listener: set `server.port` in the Vite config instead).
+ * - **Choice:** the app is a backend, so Vite's client HMR socket is off (`server.ws: false`): every
+ *   upgrade on the port belongs to the app, and there is no browser client to notify.
+ * - Build (`vite build`): an SSR build of `virtual:vela/server` into `dist/server/index.mjs`, with
+ *   every dependency bundled (`ssr.noExternal: true`) so plain `node dist/server/index.mjs` runs it
+ *   (build.ts).
+ */
+import type { Server } from 'node:http'
+import type { Plugin, ViteDevServer } from 'vite'
+import { attachWebSockets } from '../server/websocket/node.ts'
+import { APP_ENTRY, SERVER_ENTRY, appEntrySource, serverEntrySource } from './app-entry.ts'
+import { buildConfig, copyRuntimeAssets } from './build.ts'
+import type { DevApp, DevAppOptions } from './dev-app.ts'
+import { createDevApp } from './dev-app.ts'
+
+export interface VelaPluginOptions {
+  /** The app's config module, from the Vite root (default `/src/app.ts`). */
+  app?: string
+  /** Options for the dev app (logging, debounce, `createApp` options). */
+  dev?: DevAppOptions
+}
+
+// Kept on the server object under a registered symbol: Vite bundles a config file together with
+// the local modules it imports, so the plugin in the config and `vela serve` may be two copies of
+// this module; and `configureServer` gets a proxy of the server `createServer` returns.
+const kDevApp = Symbol.for('vela.vite.devApp')
+type WithDevApp = ViteDevServer & { [kDevApp]?: DevApp }
+
+/** The app a dev server runs (after `configureServer`), for `vela serve` and tests. */
+export function devAppOf(server: ViteDevServer): DevApp | undefined {
+  return (server as WithDevApp)[kDevApp]
+}
+
+export default function vela(options: VelaPluginOptions = {}): Plugin {
+  const ids = new Map([
+    [APP_ENTRY, () => appEntrySource(options.app)],
+    [SERVER_ENTRY, serverEntrySource],
+  ])
+  return {
+    name: 'vela',
+    config(config, { command }) {
+      const port = Number(process.env.PORT) || 8080
+      return {
+        appType: 'custom',
+        server: {
+          ws: false,
+          ...(config.server?.port === undefined ? { port, strictPort: true } : {}),
+          // The embedded database writes under .data; build output is not source either.
+          watch: { ignored: ['**/.data/**', '**/dist/**'] },
+        },
+        // vela ships TypeScript: from node_modules it must go through the runner, not node.
+        ...(command === 'build' ? buildConfig(config) : { ssr: { noExternal: ['vela'] } }),
+      }
+    },
+    resolveId(id) {
+      return ids.has(id) ? `\0${id}` : undefined
+    },
+    load(id) {
+      return id.startsWith('\0') ? ids.get(id.slice(1))?.() : undefined
+    },
+    writeBundle(output, bundle) {
+      if (this.environment.config.consumer !== 'server' || !output.dir) return
+      const code = Object.values(bundle).map((chunk) => (chunk.type === 'chunk' ? chunk.code : '')).join('\n')
+      copyRuntimeAssets(this.environment.config.root, output.dir, code)
+    },
+    async configureServer(server) {
+      const devApp = await createDevApp(server, options.dev)
+      ;(server as WithDevApp)[kDevApp] = devApp
+      const close = server.close.bind(server)
+      server.close = async () => {
+        await devApp.close()
+        await close()
+      }
+      if (!server.config.server.middlewareMode && server.httpServer) {
+        server.middlewares.use((req, res) => devApp.app.handleNode(req, res))
+        attachWebSockets(server.httpServer as Server, devApp.app)
+      }
+    },
+  }
+}
