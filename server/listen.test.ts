@@ -6,6 +6,7 @@ import { createApp } from './app/create-app.ts'
 import { json, status } from './replies.ts'
 import { startTestServer } from './testing/index.ts'
 
+let slowArrived = 0
 const app = createApp(
   {
     bootstrapApplication: 'listen',
@@ -16,7 +17,7 @@ const app = createApp(
         security: false,
         routes: [
           ['/heartbeat', () => status(200)],
-          ['/slow', async () => (await new Promise((r) => setTimeout(r, 300)), json({ slow: true }))],
+          ['/slow', async () => (slowArrived++, await new Promise((r) => setTimeout(r, 300)), json({ slow: true }))],
           ['/crash', () => { throw new TypeError('cannot read properties of undefined') }],
           [
             '/floating',
@@ -58,7 +59,8 @@ it('keeps connections alive between requests, with the configured keep-alive tim
 it('close(): in-flight requests finish, then new connections are refused', async () => {
   const server = await startTestServer(app)
   const inFlight = Promise.all([1, 2, 3].map(() => server.request('/slow')))
-  await new Promise((r) => setTimeout(r, 50))
+  // Close once all three are inside their handler (not after a guessed delay).
+  while (slowArrived < 3) await new Promise((r) => setTimeout(r, 5))
   const closing = server.close({ timeoutMs: 5000 })
   const responses = await inFlight
   expect(responses.map((r) => r.status)).toEqual([200, 200, 200])
