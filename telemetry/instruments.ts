@@ -48,9 +48,19 @@ export interface ServerMetrics {
 
 export interface HttpInstruments {
   readonly registry: Registry
-  /** The series of this server; made on first use and kept (label sets are bounded: `_OTHER` methods). */
+  /**
+   * The series of this server; made on first use and kept. Label sets are bounded: unknown methods
+   * are `_OTHER`, and past MAX_SERVERS label sets new hosts are `_OTHER` with port 0.
+   */
   server(labels: ServerLabels): ServerMetrics
 }
+
+/**
+ * Distinct (method, scheme, address, port) label sets kept before new ones are folded into
+ * `server_address="_OTHER", server_port="0"`: a client sending made-up Host headers must not grow
+ * the exposition (and memory) without bound. A real server answers to a handful of names.
+ */
+export const MAX_SERVERS = 100
 
 // The semantic conventions' advice for http.server.request.duration (seconds).
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
@@ -113,7 +123,16 @@ export function createHttpInstruments(meter: Meter | undefined): HttpInstruments
     server(s) {
       const key = `${s.method} ${s.scheme} ${s.serverAddress} ${s.serverPort}`
       let found = servers.get(key)
-      if (!found) servers.set(key, (found = makeServer(key, s)))
+      if (found) return found
+      if (servers.size < MAX_SERVERS) {
+        servers.set(key, (found = makeServer(key, s)))
+        return found
+      }
+      // Address and port come from the client's Host header: past the cap, new ones share one series.
+      const other = { method: s.method, scheme: s.scheme, serverAddress: '_OTHER', serverPort: 0 }
+      const otherKey = `${s.method} ${s.scheme} _OTHER 0`
+      found = servers.get(otherKey)
+      if (!found) servers.set(otherKey, (found = makeServer(otherKey, other)))
       return found
     },
   }

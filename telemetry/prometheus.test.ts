@@ -8,6 +8,7 @@ import type { TestServer } from '../server/testing/index.ts'
 import { inject, startTestServer } from '../server/testing/index.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
+import { MAX_SERVERS } from './instruments.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
 
@@ -127,6 +128,20 @@ it('request and response body sizes in bytes', async () => {
   })
   expect(one(samples!, 'http_server_request_body_size_bytes_sum', labels).value).toBe(Buffer.byteLength(body))
   expect(one(samples!, 'http_server_response_body_size_bytes_sum', labels).value).toBe(Buffer.byteLength(text))
+})
+
+it('made-up Host headers cannot grow the exposition without bound: past the cap they share one series', async () => {
+  const before = (await scrape()).filter((s) => s.name === 'http_server_active_requests').length
+  for (let i = 0; i < MAX_SERVERS + 50; i++) {
+    const res = await inject(app, { url: `http://h${i}.invalid/hello` })
+    await res.text()
+  }
+  const samples = await scrape()
+  const gauges = samples.filter((s) => s.name === 'http_server_active_requests')
+  expect(gauges.length).toBe(MAX_SERVERS + 1)
+  const other = one(samples, 'http_server_request_duration_seconds_count', { method: 'GET', server_address: '_OTHER', server_port: '0', response_status_code: '200' })
+  // The series already made before this test, then the first new hosts, took the kept places.
+  expect(other.value).toBe(before + 50)
 })
 
 it('the metrics server answers only GET /metrics', async () => {

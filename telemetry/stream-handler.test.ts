@@ -3,11 +3,14 @@
 // Real SDK, in-memory exporter; every case in-process (inject) and over real HTTP.
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace'
-import { expect, it } from 'vitest'
+import { connect } from 'node:net'
+import { describe, expect, it } from 'vitest'
 import type { Adapter } from '../dbl/adapters/adapter.ts'
 import { defineRepo } from '../dbl/repo.ts'
 import { httpError } from '../server/errors/http-error.ts'
+import { createApp } from '../server/app/create-app.ts'
 import { json, status } from '../server/replies.ts'
+import { startTestServer } from '../server/testing/index.ts'
 import type { RouteGroup } from '../server/router/types.ts'
 import { describeModes } from '../test/support/modes.ts'
 import { setup } from './setup.ts'
@@ -168,6 +171,52 @@ describeModes('telemetry stream handler', { bootstrapApplication: 'shop', server
       const res = await t.request('/products/1')
       await res.body!.cancel()
       expect(serverSpans(await finishedSpans(exporter, 1))).toHaveLength(1)
+    })
+  }
+})
+
+// Over a socket, the app traces on node's request (wrapNode) unless something needs the whole
+// request as a web Request: compression does, which puts the same app on the fetch path. Raw
+// requests with unusual targets and Host headers must give the same span on both.
+describe('node path and fetch path give the same span', () => {
+  const appOn = (compress: boolean) =>
+    createApp({ bootstrapApplication: 'shop', server: { streamHandlers: [telemetryStreamHandler, 'default'], options: { compress } }, routes: { r: group } })
+  const raw = (port: number, head: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(`${head}\r\n\r\n`))
+      let out = ''
+      socket.on('data', (d) => (out += d))
+      socket.on('end', () => resolve(out))
+      socket.on('error', reject)
+    })
+  const cases = [
+    ['IPv6 Host with a port', 'GET /products/3 HTTP/1.1\r\nHost: [::1]:8443\r\nConnection: close', { 'server.address': '[::1]', 'server.port': 8443, 'url.path': '/products/3' }],
+    ['Host without a port, upper case', 'GET /products/3?q=1 HTTP/1.1\r\nHost: Shop.Example\r\nConnection: close', { 'server.address': 'shop.example', 'server.port': 80 }],
+    ['absolute-form target (its authority wins over Host)', 'GET http://api.example:8080/products/4 HTTP/1.1\r\nHost: other.example\r\nConnection: close', { 'server.address': 'api.example', 'server.port': 8080, 'url.path': '/products/4' }],
+    // Without Host, the address the request came in on (the two servers' ports differ).
+    ['HTTP/1.0 without Host', 'GET /products/6 HTTP/1.0', { 'server.address': '127.0.0.1', 'server.port': 'the listening port', 'url.path': '/products/6' }],
+    ['HEAD', 'HEAD /products/5 HTTP/1.1\r\nHost: shop.example:3000\r\nConnection: close', { 'http.request.method': 'HEAD', 'server.port': 3000, 'http.response.status_code': 200 }],
+  ] as const
+
+  for (const [name, head, expected] of cases) {
+    it(name, async () => {
+      const attributes = []
+      for (const compress of [false, true]) {
+        const server = await startTestServer(appOn(compress))
+        try {
+          expect(await raw(server.port, head)).toMatch(/^HTTP\/1\.1 200 /)
+          const [span] = serverSpans(await finishedSpans(exporter, 1))
+          expect(span?.name, `${compress ? 'fetch' : 'node'} path`).toBe(`HTTP ${head.split(' ')[0]}`)
+          const port = span!.attributes['server.port']
+          attributes.push({ ...span!.attributes, 'server.port': port === server.port ? 'the listening port' : port })
+          exporter.reset()
+        } finally {
+          await server.close()
+        }
+      }
+      const [node, fetched] = attributes
+      expect(node).toMatchObject(expected)
+      expect(node).toEqual(fetched)
     })
   }
 })

@@ -8,6 +8,10 @@
  * span active (`context.with`), so the route's handler, the telemetry plugin and `vela/dbl`'s
  * query spans see it. The span ends, and the metrics are recorded, when the response has been
  * sent (response-end.ts). Without `setup()` requests pass straight through.
+ *
+ * Requests from node's listener are traced from node's request and response (`wrapNode`), so the
+ * app keeps its direct node path; in-process requests from their web Request (`wrap`). Both give
+ * the same span and metrics.
  */
 import type { Context, TextMapGetter } from '@opentelemetry/api'
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
@@ -22,10 +26,11 @@ import {
   ATTR_URL_SCHEME,
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions'
-import type { FetchHandler } from '../server/app/stream-handlers.ts'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import type { TLSSocket } from 'node:tls'
+import type { FetchHandler, NodeHandler } from '../server/app/stream-handlers.ts'
 import { defineStreamHandler } from '../server/app/stream-handlers.ts'
-import type { ServerLabels } from './instruments.ts'
-import { whenResponseEnds } from '../server/metrics/response-end.ts'
+import { whenNodeResponseEnds, whenResponseEnds } from '../server/metrics/response-end.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'
 
@@ -37,73 +42,171 @@ export const telemetryStreamHandler = defineStreamHandler({
       return t ? traced(t, request, next) : next(request)
     }
   },
+  // Node's listener: the same span and metrics from node's request and response, so the app keeps
+  // its direct node path (no web Request made per request).
+  wrapNode(next: NodeHandler): NodeHandler {
+    return function telemetry(req, res) {
+      const t = activeTelemetry()
+      if (t) tracedNode(t, req, res, next)
+      else next(req, res)
+    }
+  },
 })
 
 // As the semantic conventions ask, other methods are reported as `_OTHER` (in metric labels too),
 // so a client inventing methods cannot create series without bound; the span name keeps the method.
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'])
 
-const headerGetter: TextMapGetter<Headers> = {
+const webHeaders: TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,
   keys: (headers) => [...headers.keys()],
 }
+const nodeHeaders: TextMapGetter<IncomingHttpHeaders> = {
+  get: (headers, key) => headers[key],
+  keys: (headers) => Object.keys(headers),
+}
 
-function traced(t: ActiveTelemetry, request: Request, next: FetchHandler): Promise<Response> {
+/** What the request span and the metrics are made of, read from a web or a node request. */
+interface RequestFacts {
+  readonly method: string
+  readonly path: string
+  readonly scheme: 'http' | 'https'
+  readonly host: string
+  readonly port: number
+  readonly peer: string | undefined
+  readonly userAgent: string | undefined
+  readonly requestBytes: number | undefined
+}
+
+/** Starts the request span and counts the request as active; the caller runs the rest inside `span`. */
+function startRequest(t: ActiveTelemetry, facts: RequestFacts, parent: Context) {
   const startedAt = performance.now()
-  const url = new URL(request.url)
-  const scheme = url.protocol === 'https:' ? 'https' : 'http'
-  const method = KNOWN_METHODS.has(request.method) ? request.method : '_OTHER'
-  const server: ServerLabels = {
-    method,
-    scheme,
-    serverAddress: url.hostname,
-    serverPort: url.port ? Number(url.port) : scheme === 'https' ? 443 : 80,
-  }
-  const parent: Context = t.propagator.extract(ROOT_CONTEXT, request.headers, headerGetter)
+  const method = KNOWN_METHODS.has(facts.method) ? facts.method : '_OTHER'
   const span = t.tracer.startSpan(
-    `HTTP ${request.method}`,
+    `HTTP ${facts.method}`,
     {
       kind: SpanKind.SERVER,
       attributes: {
         [ATTR_HTTP_REQUEST_METHOD]: method,
-        [ATTR_HTTP_REQUEST_METHOD_ORIGINAL]: method === request.method ? undefined : request.method,
-        [ATTR_URL_PATH]: url.pathname,
-        [ATTR_URL_SCHEME]: scheme,
-        [ATTR_SERVER_ADDRESS]: server.serverAddress,
-        [ATTR_SERVER_PORT]: server.serverPort,
-        [ATTR_NETWORK_PEER_ADDRESS]: (request as Request & { ip?: string }).ip,
-        [ATTR_USER_AGENT_ORIGINAL]: request.headers.get('user-agent') ?? undefined,
+        [ATTR_HTTP_REQUEST_METHOD_ORIGINAL]: method === facts.method ? undefined : facts.method,
+        [ATTR_URL_PATH]: facts.path,
+        [ATTR_URL_SCHEME]: facts.scheme,
+        [ATTR_SERVER_ADDRESS]: facts.host,
+        [ATTR_SERVER_PORT]: facts.port,
+        [ATTR_NETWORK_PEER_ADDRESS]: facts.peer,
+        [ATTR_USER_AGENT_ORIGINAL]: facts.userAgent,
       },
     },
     parent,
   )
-  const metrics = t.instruments.server(server)
+  const metrics = t.instruments.server({ method, scheme: facts.scheme, serverAddress: facts.host, serverPort: facts.port })
   metrics.started()
-  const requestBytes = requestBodySize(request.headers)
-
-  const finish = (status: number, responseBytes: number) => {
-    span.end()
-    metrics.finished({ status, durationS: (performance.now() - startedAt) / 1000, requestBytes, responseBytes })
+  return {
+    context: trace.setSpan(parent, span),
+    /** The response status is known. */
+    answered(status: number) {
+      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status)
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+    },
+    /** The response has been sent (or abandoned). */
+    finished(status: number, responseBytes: number) {
+      span.end()
+      metrics.finished({ status, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBytes, responseBytes })
+    },
+    /** A stream handler further in threw: the runtime answers failures itself, so this is rare. */
+    failed(err: unknown) {
+      span.recordException(err as Error)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message })
+      this.finished(500, 0)
+    },
   }
+}
+
+function traced(t: ActiveTelemetry, request: Request, next: FetchHandler): Promise<Response> {
+  const url = new URL(request.url)
+  const scheme = url.protocol === 'https:' ? 'https' : 'http'
+  const headers = request.headers
+  const started = startRequest(
+    t,
+    {
+      method: request.method,
+      path: url.pathname,
+      scheme,
+      host: url.hostname,
+      port: url.port ? Number(url.port) : defaultPort(scheme),
+      peer: (request as Request & { ip?: string }).ip,
+      userAgent: headers.get('user-agent') ?? undefined,
+      requestBytes: requestBodySize(headers.get('content-length'), headers.has('transfer-encoding')),
+    },
+    t.propagator.extract(ROOT_CONTEXT, headers, webHeaders),
+  )
   const answered = (res: Response): Response => {
     // Read now: srvx's fast response forgets its status once node has sent it.
     const status = res.status
-    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status)
-    if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
-    return whenResponseEnds(request, res, (bytes) => finish(status, bytes))
+    started.answered(status)
+    return whenResponseEnds(request, res, (bytes) => started.finished(status, bytes))
   }
   const failed = (err: unknown): never => {
-    // The runtime turns failures into error pages, so this is a stream handler further in throwing.
-    span.recordException(err as Error)
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message })
-    finish(500, 0)
+    started.failed(err)
     throw err
   }
   try {
-    return context.with(trace.setSpan(parent, span), next, undefined, request).then(answered, failed)
+    return context.with(started.context, next, undefined, request).then(answered, failed)
   } catch (err) {
     return failed(err)
   }
+}
+
+function tracedNode(t: ActiveTelemetry, req: IncomingMessage, res: ServerResponse, next: NodeHandler): void {
+  const headers = req.headers
+  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http'
+  const started = startRequest(
+    t,
+    {
+      method: req.method!,
+      ...targetOf(req, scheme),
+      scheme,
+      peer: req.socket.remoteAddress,
+      userAgent: headers['user-agent'],
+      requestBytes: requestBodySize(headers['content-length'] ?? null, headers['transfer-encoding'] !== undefined),
+    },
+    t.propagator.extract(ROOT_CONTEXT, headers, nodeHeaders),
+  )
+  whenNodeResponseEnds(res, req.method === 'HEAD', (bytes) => {
+    const status = res.statusCode
+    started.answered(status)
+    // node sends no body with these, whatever was passed to end().
+    started.finished(status, status === 204 || status === 304 ? 0 : bytes)
+  })
+  context.with(started.context, next, undefined, req, res)
+}
+
+const defaultPort = (scheme: string) => (scheme === 'https' ? 443 : 80)
+
+/**
+ * Path, host and port of a node request, as the URL srvx builds for the fetch path gives them: an
+ * origin-form target (`/path?q`) with the `Host` header (else the socket's local address), an
+ * absolute-form target (`http://host/path`) on its own, ignoring `Host` as RFC 9112 §3.2.2 asks.
+ */
+function targetOf(req: IncomingMessage, scheme: string): { path: string; host: string; port: number } {
+  const target = req.url ?? '/'
+  if (target.charCodeAt(0) !== 47) {
+    try {
+      const url = new URL(target)
+      return { path: url.pathname, host: url.hostname, port: url.port ? Number(url.port) : defaultPort(url.protocol.slice(0, -1)) }
+    } catch {
+      // Not a URL either: reported as sent, with the Host header.
+    }
+  }
+  const q = target.indexOf('?')
+  const path = q === -1 ? target : target.slice(0, q)
+  const header = req.headers.host
+  if (!header) return { path, host: req.socket.localAddress ?? 'localhost', port: req.socket.localPort ?? defaultPort(scheme) }
+  // `[::1]:8080` keeps its brackets, as URL.hostname does.
+  const colon = header.lastIndexOf(':')
+  if (colon === -1 || colon < header.lastIndexOf(']')) return { path, host: header.toLowerCase(), port: defaultPort(scheme) }
+  const port = Number(header.slice(colon + 1))
+  return { path, host: header.slice(0, colon).toLowerCase(), port: Number.isInteger(port) && port > 0 && port < 65536 ? port : defaultPort(scheme) }
 }
 
 /**
@@ -111,11 +214,10 @@ function traced(t: ActiveTelemetry, request: Request, next: FetchHandler): Promi
  * that nor `transfer-encoding` (HTTP/1.1 then has no body). A chunked body's size is not known
  * without reading it here, which would take it from the app, so it is not recorded.
  */
-function requestBodySize(headers: Headers): number | undefined {
-  const length = headers.get('content-length')
-  if (length !== null) {
-    const n = Number(length)
+function requestBodySize(contentLength: string | null, chunked: boolean): number | undefined {
+  if (contentLength !== null) {
+    const n = Number(contentLength)
     return Number.isSafeInteger(n) && n >= 0 ? n : undefined
   }
-  return headers.has('transfer-encoding') ? undefined : 0
+  return chunked ? undefined : 0
 }

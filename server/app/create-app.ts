@@ -5,7 +5,6 @@
  *   stream handlers → URL checks (400 malformed, 414 too long) → routing (404 / 405 + allow)
  *   → the route's pipeline (server/pipeline/run.ts) → response
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import { H3Event } from 'h3'
 import { toNodeHandler } from 'srvx/node'
 import type { ViewReply } from '../replies.ts'
@@ -23,8 +22,8 @@ import { createNodeHandler } from './node-handler.ts'
 import type { Handler, StaticRouteHandler } from '../router/types.ts'
 import type { AppConfig, ResolvedConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
-import type { FetchHandler } from './stream-handlers.ts'
-import { composeStreamHandlers } from './stream-handlers.ts'
+import type { FetchHandler, NodeHandler } from './stream-handlers.ts'
+import { composeNodeStreamHandlers, composeStreamHandlers } from './stream-handlers.ts'
 import type { UpgradeHandler } from '../websocket/upgrade.ts'
 import { createUpgradeHandler } from '../websocket/upgrade.ts'
 import { createViewRenderer } from '../views/renderer.ts'
@@ -44,11 +43,11 @@ export interface VelaApp {
   readonly upgrade: UpgradeHandler
   /**
    * Answers one request from node's HTTP server. The common case (a route and method that match,
-   * a path without percent-escapes, no stream handlers or compression) runs the route straight
-   * from node's request, making the h3 event only if something uses it; everything else goes
-   * through `fetch` via srvx's node adapter, with the same results.
+   * a path without percent-escapes, no compression, stream handlers that all have `wrapNode`) runs
+   * the route straight from node's request, making the h3 event only if something uses it;
+   * everything else goes through `fetch` via srvx's node adapter, with the same results.
    */
-  readonly handleNode: (req: IncomingMessage, res: ServerResponse) => void
+  readonly handleNode: NodeHandler
   /** Runs the app's `start` hook. */
   start(): Promise<void>
   /** Runs the app's `stop` hook (close pools, flush telemetry). */
@@ -160,10 +159,13 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   }
 
   const fetch = composeStreamHandlers(config, compress ? withCompression(dispatch, compress === true ? {} : compress) : dispatch)
-  const viaFetch = toNodeHandler(fetch) as (req: IncomingMessage, res: ServerResponse) => void
-  const direct = config.server.streamHandlers.every((h) => h === 'default') && !compress
-
-  const handleNode = direct ? createNodeHandler({ match, maxUrlLength: maxUrl, fallback: viaFetch, log: ctx.log }) : viaFetch
+  // Node's listener takes the direct path unless compression or a fetch-only stream handler
+  // needs the whole request as a web Request; inside node-shaped stream handlers, the direct
+  // path's fallback is the dispatcher without them (they have already run).
+  const direct = compress
+    ? undefined
+    : composeNodeStreamHandlers(config, createNodeHandler({ match, maxUrlLength: maxUrl, fallback: toNodeHandler(dispatch) as NodeHandler, log: ctx.log }))
+  const handleNode = direct ?? (toNodeHandler(fetch) as NodeHandler)
 
   return {
     config,

@@ -2,34 +2,57 @@
  * Stream handlers wrap the whole request, outside routing (the spec's cowboy stream handlers): a
  * metrics or tracing handler sees every request, including 404s, and the final response.
  * `server.streamHandlers` lists them outermost first; `'default'` is the dispatcher and comes last.
+ *
+ * A handler has a fetch-shaped `wrap` (in-process requests, and every request when some handler
+ * has nothing else) and may add a node-shaped `wrapNode`: when every listed handler has one,
+ * requests from node's listener keep the direct node path (node-handler.ts) inside them.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ResolvedConfig } from './config.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 export interface StreamHandler {
   readonly kind: 'vela.stream-handler'
   readonly name: string
   /** Called once at start-up with the next handler in the chain; returns this handler's fetch. */
   readonly wrap: (next: FetchHandler, config: ResolvedConfig) => FetchHandler
+  /**
+   * The same handler for node's listener. `next` never throws; the handler sees the response on
+   * `res` (its status, and 'finish' or 'close' when it has been sent).
+   */
+  readonly wrapNode?: (next: NodeHandler, config: ResolvedConfig) => NodeHandler
 }
 
 export function defineStreamHandler(def: Omit<StreamHandler, 'kind'>): StreamHandler {
   return { kind: 'vela.stream-handler', ...def }
 }
 
-export function composeStreamHandlers(config: ResolvedConfig, dispatch: FetchHandler): FetchHandler {
+/** The listed handlers, innermost first, checked. */
+function handlersOf(config: ResolvedConfig): StreamHandler[] {
   const list = config.server.streamHandlers
   const at = list.indexOf('default')
   if (at !== -1 && at !== list.length - 1) {
     throw new Error(`server.streamHandlers: 'default' must come last; ${list.slice(at + 1).map((h) => (h === 'default' ? h : h.name)).join(', ')} would never run`)
   }
-  let fetch = dispatch
+  const handlers: StreamHandler[] = []
   for (let i = list.length - 1; i >= 0; i--) {
     const h = list[i]!
     if (h === 'default') continue
     if (h?.kind !== 'vela.stream-handler') throw new Error(`server.streamHandlers[${i}] is not a stream handler made by defineStreamHandler`)
-    fetch = h.wrap(fetch, config)
+    handlers.push(h)
   }
-  return fetch
+  return handlers
+}
+
+export function composeStreamHandlers(config: ResolvedConfig, dispatch: FetchHandler): FetchHandler {
+  return handlersOf(config).reduce((next, h) => h.wrap(next, config), dispatch)
+}
+
+/** The node-shaped chain around `dispatch`, or undefined when a listed handler has no `wrapNode`. */
+export function composeNodeStreamHandlers(config: ResolvedConfig, dispatch: NodeHandler): NodeHandler | undefined {
+  const handlers = handlersOf(config)
+  if (!handlers.every((h) => h.wrapNode)) return undefined
+  return handlers.reduce((next, h) => h.wrapNode!(next, config), dispatch)
 }

@@ -15,13 +15,17 @@ interface NodeCarrier {
 export function whenResponseEnds(request: Request, res: Response, done: (bytes: number) => void): Response {
   const nodeRes = (request as unknown as NodeCarrier).runtime?.node?.res
   if (nodeRes) {
-    countNodeBody(nodeRes, request.method === 'HEAD' || res.status === 204 || res.status === 304, done)
+    whenNodeResponseEnds(nodeRes, request.method === 'HEAD' || res.status === 204 || res.status === 304, done)
     return res
   }
   return countWebBody(res, done)
 }
 
-function countNodeBody(res: ServerResponse, bodiless: boolean, done: (bytes: number) => void): void {
+/**
+ * Calls `done(bytes)` once when node's `res` has been sent ('finish') or abandoned ('close'),
+ * counting the body bytes written unless the response is `bodiless` (HEAD, 204, 304).
+ */
+export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, done: (bytes: number) => void): void {
   let bytes = 0
   if (!bodiless) {
     const write = res.write
