@@ -83,6 +83,11 @@ export class VelaRequest<A = unknown> {
     return this.#event
   }
 
+  /** node's request when the app runs on node's listener (either path); undefined in-process. */
+  get nodeRequest(): IncomingMessage | undefined {
+    return this.#node?.req ?? nodeRequestOf(this.#event!)
+  }
+
   /** Decoded body (JSON object or form fields) when the request plugin read one; `{}` otherwise. */
   get params(): Record<string, unknown> {
     return (this.#params ??= {})

@@ -4,16 +4,17 @@
  * finished request then calls the callback once with `{ userData, reqStart, reqEnd, respStatus,
  * respBodyLength }`. A plugin adds data with `setMetricsUserData(req, map)`; calls merge.
  *
- * "Finished" and the body length are taken where the bytes leave: on the node response ('finish',
- * or 'close' when the client went away) counting what was written, so streamed and compressed
- * bodies count as sent. Without a node response (in-process `inject`) the web body is counted
- * as it is read. A callback that throws is logged; the response is already on its way.
+ * "Finished" and the body length are taken where the bytes leave: on the node response ('close',
+ * after it was sent or when the client went away) counting what was written, so streamed and
+ * compressed bodies count as sent. Without a node response (in-process `inject`) the web body is
+ * counted as it is read. A callback that throws is logged; the response is already on its way.
+ * The handler has a node-shaped form too, so the app keeps its direct node path.
  */
 import type { MetricsEvent, ResolvedConfig } from '../app/config.ts'
-import type { FetchHandler } from '../app/stream-handlers.ts'
+import type { FetchHandler, NodeHandler } from '../app/stream-handlers.ts'
 import { defineStreamHandler } from '../app/stream-handlers.ts'
 import type { VelaRequest } from '../request.ts'
-import { whenResponseEnds } from './response-end.ts'
+import { whenNodeResponseEnds, whenResponseEnds } from './response-end.ts'
 
 const kMetrics = Symbol('vela.metrics')
 
@@ -23,25 +24,16 @@ interface Tracked {
 
 /** Merges `map` into the metrics user data of this request (no-op without the metrics handler). */
 export function setMetricsUserData(req: VelaRequest, map: Readonly<Record<string, unknown>>): void {
-  const data = (req.event.req as unknown as Tracked)[kMetrics]
+  // The node path keeps the data on node's request, the fetch path on the web Request.
+  const data = (req.nodeRequest as Tracked | undefined)?.[kMetrics] ?? (req.event.req as unknown as Tracked)[kMetrics]
   if (data) Object.assign(data, map)
 }
 
 export const metricsStreamHandler = defineStreamHandler({
   name: 'metrics',
   wrap(next: FetchHandler, config: ResolvedConfig): FetchHandler {
-    const callback = config.server.options.metricsCallback
-    if (!callback) return next
-
-    const report = (event: MetricsEvent) => {
-      try {
-        const r = callback(event) as unknown
-        if (typeof (r as Promise<unknown> | undefined)?.then === 'function') (r as Promise<unknown>).catch(logFailure)
-      } catch (err) {
-        logFailure(err)
-      }
-    }
-
+    const report = reporter(config)
+    if (!report) return next
     return async function metrics(request) {
       const reqStart = process.hrtime.bigint()
       const userData: Record<string, unknown> = {}
@@ -53,7 +45,37 @@ export const metricsStreamHandler = defineStreamHandler({
       )
     }
   },
+  wrapNode(next: NodeHandler, config: ResolvedConfig): NodeHandler {
+    const report = reporter(config)
+    if (!report) return next
+    return function metrics(req, res) {
+      const reqStart = process.hrtime.bigint()
+      const userData: Record<string, unknown> = {}
+      ;(req as Tracked)[kMetrics] = userData
+      whenNodeResponseEnds(res, req.method === 'HEAD', (length) => {
+        const status = res.statusCode
+        // node sends no body with these, whatever was passed to end().
+        const respBodyLength = status === 204 || status === 304 ? 0 : length
+        report({ userData, reqStart, reqEnd: process.hrtime.bigint(), respStatus: status, respBodyLength })
+      })
+      next(req, res)
+    }
+  },
 })
+
+/** Calls the configured callback with one event, never letting it fail the request. */
+function reporter(config: ResolvedConfig): ((event: MetricsEvent) => void) | undefined {
+  const callback = config.server.options.metricsCallback
+  if (!callback) return undefined
+  return (event) => {
+    try {
+      const r = callback(event) as unknown
+      if (typeof (r as Promise<unknown> | undefined)?.then === 'function') (r as Promise<unknown>).catch(logFailure)
+    } catch (err) {
+      logFailure(err)
+    }
+  }
+}
 
 function logFailure(err: unknown) {
   console.error('[vela] metricsCallback failed (the response was not affected):', err)

@@ -1,7 +1,7 @@
 /**
  * When a response is finished and how many body bytes it sent, for stream handlers that report
  * on requests (the metrics hook, vela/telemetry). On node the bytes are counted where they leave,
- * on node's response ('finish', or 'close' when the client went away), so streamed and compressed
+ * on node's response ('close', after it was sent or when the client went away), so streamed and compressed
  * bodies count as sent; in-process (`inject`, no node response) the web body is counted as it is
  * read, and the response is finished when the body has been read to its end (or cancelled).
  */
@@ -22,7 +22,7 @@ export function whenResponseEnds(request: Request, res: Response, done: (bytes: 
 }
 
 /**
- * Calls `done(bytes)` once when node's `res` has been sent ('finish') or abandoned ('close'),
+ * Calls `done(bytes)` once when node's `res` has been sent or abandoned ('close' either way),
  * counting the body bytes written unless the response is `bodiless` (HEAD, 204, 304).
  */
 export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, done: (bytes: number) => void): void {
@@ -43,14 +43,8 @@ export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, don
       return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest)
     } as ServerResponse['end']
   }
-  let reported = false
-  const once = () => {
-    if (reported) return
-    reported = true
-    done(bytes)
-  }
-  res.once('finish', once)
-  res.once('close', once)
+  // node emits 'close' once per response, after 'finish' or when the connection went away first.
+  res.once('close', () => done(bytes))
 }
 
 function countWebBody(res: Response, done: (bytes: number) => void): Response {
