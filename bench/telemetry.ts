@@ -1,7 +1,16 @@
 /**
- * Telemetry bench: the cost of vela/telemetry on GET /api/products/:id — the runtime bench's Vela
- * app (bench/servers/vela.ts) with the telemetry stream handler, plugin and SDK (spans built and
- * batched, metrics recorded) and without. Interleaved rounds of fresh processes, medians, as in bench/runtime.ts.
+ * Telemetry bench: the cost of tracing on GET /api/products/:id, for Vela and for the Fastify
+ * baseline, each with telemetry off and on, in one run (interleaved rounds of fresh processes,
+ * medians, as in bench/runtime.ts).
+ *
+ * - Vela on: the runtime bench's app (bench/servers/vela.ts) with vela/telemetry's stream handler
+ *   and plugin: a span per request, renamed after the controller and action, plus the four HTTP
+ *   metrics of spec 6.2 as Prometheus series.
+ * - Fastify on: OpenTelemetry's HTTP instrumentation (a span per request, the duration histogram
+ *   on the OTel meter), the usual way to trace a Fastify app.
+ *
+ * Both use the same SDK set-up (bench/servers/telemetry-setup.ts): every span sampled, batched,
+ * then dropped instead of exported.
  *
  *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50)
  */
@@ -11,7 +20,8 @@ import { hasWrk, measureRounds, median } from './load.ts'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-const servers = ['without', 'with'] as const
+const frameworks = ['vela', 'fastify'] as const
+const servers = ['vela', 'vela+otel', 'fastify', 'fastify+otel'] as const
 const target = { name: 'GET /api/products/:id', method: 'GET' as const, path: '/api/products/42', expectStatus: 200 }
 
 export async function benchTelemetry(): Promise<void> {
@@ -22,21 +32,26 @@ export async function benchTelemetry(): Promise<void> {
     rounds,
     seconds,
     connections,
-    fileOf: () => fileURLToPath(new URL('./servers/vela.ts', import.meta.url)),
-    envOf: (server) => ({ BENCH_TELEMETRY: server === 'with' ? 'on' : 'off' }),
+    fileOf: (server) => fileURLToPath(new URL(`./servers/${server.replace('+otel', '')}.ts`, import.meta.url)),
+    envOf: (server) => ({ BENCH_TELEMETRY: server.endsWith('+otel') ? 'on' : 'off' }),
   })
-  const rps = Object.fromEntries(servers.map((s) => [s, median(results.rps[target.name]![s]!)]))
-  const cpu = Object.fromEntries(servers.map((s) => [s, median(results.cpu[target.name]![s]!)]))
-  console.table([
-    {
-      route: target.name,
-      'without req/s': Math.round(rps.without!),
-      'with req/s': Math.round(rps.with!),
-      'with/without': +(rps.with! / rps.without!).toFixed(3),
-      'CPU µs/req without': +cpu.without!.toFixed(2),
-      'CPU µs/req with': +cpu.with!.toFixed(2),
-    },
-  ])
+  const rps = (s: (typeof servers)[number]) => median(results.rps[target.name]![s]!)
+  const cpu = (s: (typeof servers)[number]) => median(results.cpu[target.name]![s]!)
+  console.table(
+    frameworks.map((f) => ({
+      framework: f,
+      'off req/s': Math.round(rps(f)),
+      'on req/s': Math.round(rps(`${f}+otel`)),
+      'on/off': +(rps(`${f}+otel`) / rps(f)).toFixed(3),
+      'CPU µs/req off': +cpu(f).toFixed(2),
+      'CPU µs/req on': +cpu(`${f}+otel`).toFixed(2),
+      'µs added': +(cpu(`${f}+otel`) - cpu(f)).toFixed(2),
+    })),
+  )
+  console.log(
+    `traced Vela / traced Fastify: ${(rps('vela+otel') / rps('fastify+otel')).toFixed(3)} (req/s), ` +
+      `${(cpu('fastify+otel') / cpu('vela+otel')).toFixed(3)} (Fastify's CPU per request / Vela's)`,
+  )
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchTelemetry()

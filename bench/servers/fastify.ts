@@ -1,6 +1,19 @@
-/** Fastify with the same three routes: a second baseline. */
-import Fastify from 'fastify'
+/**
+ * Fastify with the same three routes: a second baseline. With BENCH_TELEMETRY=on (the telemetry
+ * bench) it is traced the way Fastify apps usually are: OpenTelemetry's HTTP instrumentation (a
+ * server span per request, the duration histogram on the OTel meter), on the same SDK set-up.
+ */
 import { TOKEN, products } from './fixtures.ts'
+import { setupBenchTelemetry, telemetryOn } from './telemetry-setup.ts'
+
+if (telemetryOn) {
+  await setupBenchTelemetry({ otelMetrics: true })
+  const { registerInstrumentations } = await import('@opentelemetry/instrumentation')
+  const { HttpInstrumentation } = await import('@opentelemetry/instrumentation-http')
+  registerInstrumentations({ instrumentations: [new HttpInstrumentation()] })
+}
+// Imported after the instrumentation is registered, so that its `require('node:http')` is patched.
+const { default: Fastify } = await import('fastify')
 
 let nextId = 1000
 const app = Fastify({ logger: false })

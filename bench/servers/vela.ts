@@ -1,16 +1,14 @@
 /**
  * Vela with the same three routes: the request plugin decodes the POST body, a security callback
  * checks the token. With BENCH_TELEMETRY=on (the telemetry bench) the app also lists vela/telemetry's
- * stream handler and plugin, and setup() batches spans to an exporter that drops them (there is
- * no collector here), so that bench measures making spans and metrics, not shipping them.
+ * stream handler and plugin (telemetry-setup.ts).
  */
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace'
 import { createApp, json, listen, requestPlugin, status } from '../../server/index.ts'
 import type { PluginEntry, RouteGroup } from '../../server/index.ts'
-import { setup, telemetryPlugin, telemetryStreamHandler } from '../../telemetry/index.ts'
+import { telemetryPlugin, telemetryStreamHandler } from '../../telemetry/index.ts'
 import { TOKEN, products } from './fixtures.ts'
+import { setupBenchTelemetry, telemetryOn as telemetry } from './telemetry-setup.ts'
 
-const telemetry = process.env.BENCH_TELEMETRY === 'on'
 const traced: PluginEntry[] = telemetry ? [['pre_request', telemetryPlugin, {}]] : []
 
 let nextId = 1000
@@ -45,10 +43,7 @@ const writes: RouteGroup = {
     ],
   ],
 }
-if (telemetry) {
-  const drop = { export: (_spans: unknown, done: (r: { code: 0 }) => void) => done({ code: 0 }), shutdown: async () => {} }
-  await setup({ serviceName: 'bench', spanProcessors: [new BatchSpanProcessor({ exporter: drop })] })
-}
+if (telemetry) await setupBenchTelemetry()
 const app = createApp({
   bootstrapApplication: 'bench',
   server: telemetry ? { streamHandlers: [telemetryStreamHandler, 'default'] } : {},

@@ -1,0 +1,28 @@
+/**
+ * Telemetry for the bench servers when BENCH_TELEMETRY=on (the telemetry bench): the same SDK set-up
+ * for every framework, through vela/telemetry's `setup()` (tracer provider, AsyncLocalStorage
+ * context manager, W3C propagator), with a batch span processor whose exporter drops the spans
+ * (there is no collector here), so the bench measures making spans and metrics, not shipping them.
+ */
+import type { PushMetricExporter } from '@opentelemetry/sdk-metrics'
+import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace'
+import { setup } from '../../telemetry/index.ts'
+
+export const telemetryOn = process.env.BENCH_TELEMETRY === 'on'
+
+const done = (_items: unknown, callback: (r: { code: 0 }) => void) => callback({ code: 0 })
+
+/**
+ * `otelMetrics`: also register an OpenTelemetry meter provider (read once a minute, then dropped),
+ * for baselines whose HTTP metrics are OpenTelemetry instruments. Vela's HTTP metrics are its own
+ * prom-client series and need none.
+ */
+export async function setupBenchTelemetry(opts: { otelMetrics?: boolean } = {}): Promise<void> {
+  const dropMetrics: PushMetricExporter = { export: done, forceFlush: async () => {}, shutdown: async () => {} }
+  await setup({
+    serviceName: 'bench',
+    spanProcessors: [new BatchSpanProcessor({ exporter: { export: done, shutdown: async () => {} } })],
+    metricReaders: opts.otelMetrics ? [new PeriodicExportingMetricReader({ exporter: dropMetrics, exportIntervalMillis: 60_000 })] : [],
+  })
+}
