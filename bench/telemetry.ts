@@ -3,11 +3,12 @@
  * baseline, each with telemetry off and on, in one run (interleaved rounds of fresh processes,
  * medians, as in bench/runtime.ts).
  *
- * - Vela on: the runtime bench's app (bench/servers/vela.ts) with vela/telemetry's stream handler
+ * - Vela on (servers/vela-otel.ts): the runtime bench's app with vela/telemetry's stream handler
  *   and plugin: a span per request, renamed after the controller and action, plus the four HTTP
  *   metrics of spec 6.2 as Prometheus series.
- * - Fastify on: OpenTelemetry's HTTP instrumentation (a span per request, the duration histogram
- *   on the OTel meter), the usual way to trace a Fastify app.
+ * - Fastify on (servers/fastify-otel.ts): OpenTelemetry's HTTP instrumentation (a span per
+ *   request, the duration histogram on the OTel meter), the usual way to trace a Fastify app.
+ * - Off: the runtime bench's servers as they are, without any telemetry module loaded.
  *
  * Both use the same SDK set-up (bench/servers/telemetry-setup.ts): every span sampled, batched,
  * then dropped instead of exported.
@@ -32,8 +33,7 @@ export async function benchTelemetry(): Promise<void> {
     rounds,
     seconds,
     connections,
-    fileOf: (server) => fileURLToPath(new URL(`./servers/${server.replace('+otel', '')}.ts`, import.meta.url)),
-    envOf: (server) => ({ BENCH_TELEMETRY: server.endsWith('+otel') ? 'on' : 'off' }),
+    fileOf: (server) => fileURLToPath(new URL(`./servers/${server.replace('+', '-')}.ts`, import.meta.url)),
   })
   const rps = (s: (typeof servers)[number]) => median(results.rps[target.name]![s]!)
   const cpu = (s: (typeof servers)[number]) => median(results.cpu[target.name]![s]!)

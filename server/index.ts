@@ -7,7 +7,7 @@ export type { AppConfig, JsonLib, MetricsEvent, ResolvedConfig, ServerConfig } f
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
 export { defineStreamHandler } from './app/stream-handlers.ts'
-export type { FetchHandler, StreamHandler } from './app/stream-handlers.ts'
+export type { FetchHandler, NodeHandler, StreamHandler } from './app/stream-handlers.ts'
 export { listen } from './listen.ts'
 export type { Listener, ListenOptions } from './listen.ts'
 export { json, status, redirect, view, sendfile, isReply } from './replies.ts'

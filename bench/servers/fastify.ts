@@ -1,18 +1,9 @@
 /**
- * Fastify with the same three routes: a second baseline. With BENCH_TELEMETRY=on (the telemetry
- * bench) it is traced the way Fastify apps usually are: OpenTelemetry's HTTP instrumentation (a
- * server span per request, the duration histogram on the OTel meter), on the same SDK set-up.
+ * Fastify with the same three routes: a second baseline. Fastify is imported dynamically so that
+ * fastify-otel.ts can register OpenTelemetry's HTTP instrumentation before it loads.
  */
 import { TOKEN, products } from './fixtures.ts'
-import { setupBenchTelemetry, telemetryOn } from './telemetry-setup.ts'
 
-if (telemetryOn) {
-  await setupBenchTelemetry({ otelMetrics: true })
-  const { registerInstrumentations } = await import('@opentelemetry/instrumentation')
-  const { HttpInstrumentation } = await import('@opentelemetry/instrumentation-http')
-  registerInstrumentations({ instrumentations: [new HttpInstrumentation()] })
-}
-// Imported after the instrumentation is registered, so that its `require('node:http')` is patched.
 const { default: Fastify } = await import('fastify')
 
 let nextId = 1000

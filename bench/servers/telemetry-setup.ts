@@ -1,6 +1,6 @@
 /**
- * Telemetry for the bench servers when BENCH_TELEMETRY=on (the telemetry bench): the same SDK set-up
- * for every framework, through vela/telemetry's `setup()` (tracer provider, AsyncLocalStorage
+ * Telemetry for the traced bench servers (vela-otel.ts, fastify-otel.ts): the same SDK set-up for
+ * every framework, through vela/telemetry's `setup()` (tracer provider, AsyncLocalStorage
  * context manager, W3C propagator), with a batch span processor whose exporter drops the spans
  * (there is no collector here), so the bench measures making spans and metrics, not shipping them.
  */
@@ -8,8 +8,6 @@ import type { PushMetricExporter } from '@opentelemetry/sdk-metrics'
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace'
 import { setup } from '../../telemetry/index.ts'
-
-export const telemetryOn = process.env.BENCH_TELEMETRY === 'on'
 
 const done = (_items: unknown, callback: (r: { code: 0 }) => void) => callback({ code: 0 })
 

@@ -1,0 +1,49 @@
+/**
+ * The Vela bench app, the same three routes as every other server: the request plugin decodes the
+ * POST body, a security callback checks the token. `traced` adds a stream handler and a plugin to
+ * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain.
+ */
+import { createApp, json, requestPlugin, status } from '../../server/index.ts'
+import type { PluginEntry, RouteGroup, StreamHandler, VelaApp } from '../../server/index.ts'
+import { TOKEN, products } from './fixtures.ts'
+
+export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: PluginEntry }): VelaApp {
+  const plugins: PluginEntry[] = traced ? [traced.plugin] : []
+  let nextId = 1000
+  const open: RouteGroup = {
+    prefix: '',
+    security: false,
+    plugins,
+    routes: [
+      ['/heartbeat', () => status(200), { methods: ['get'] }],
+      [
+        '/api/products/:id',
+        (req) => {
+          const p = products.get(Number(req.bindings.id))
+          return p ? json(p) : status(404, {}, { error: 'not found' })
+        },
+        { methods: ['get'] },
+      ],
+    ],
+  }
+  const writes: RouteGroup = {
+    prefix: '/api',
+    security: (req) => (req.header('authorization') === TOKEN ? { user: 'bench' } : false),
+    plugins: [...plugins, ['pre_request', requestPlugin, { decodeJsonBody: true }]],
+    routes: [
+      [
+        '/products',
+        (req) => {
+          const body = req.params as { name: string; price: number }
+          return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
+        },
+        { methods: ['post'] },
+      ],
+    ],
+  }
+  return createApp({
+    bootstrapApplication: 'bench',
+    server: traced ? { streamHandlers: [traced.streamHandler, 'default'] } : {},
+    routes: { bench: [open, writes] },
+  })
+}

@@ -1,0 +1,12 @@
+/**
+ * The Vela bench app traced with vela/telemetry (the telemetry bench): its stream handler and
+ * plugin on every route, on the shared SDK set-up of telemetry-setup.ts.
+ */
+import { listen } from '../../server/index.ts'
+import { telemetryPlugin, telemetryStreamHandler } from '../../telemetry/index.ts'
+import { setupBenchTelemetry } from './telemetry-setup.ts'
+import { createBenchApp } from './vela-app.ts'
+
+await setupBenchTelemetry()
+const app = createBenchApp({ streamHandler: telemetryStreamHandler, plugin: ['pre_request', telemetryPlugin, {}] })
+await listen(app, { port: Number(process.env.PORT), host: '127.0.0.1' })
