@@ -2,7 +2,7 @@
  * `npm run bench [-- suite …]`: runs the benchmark suites one after another, each in its own
  * process so one suite's servers and heap never disturb the next. Suites: runtime (Vela vs bare h3,
  * Fastify and node:http), web (views and static files), dbl (repository vs bare pg / PGlite),
- * telemetry (the cost of vela/telemetry).
+ * telemetry (the cost of tracing, Vela against Fastify with OpenTelemetry's HTTP instrumentation).
  * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS (see each suite).
  */
 import { spawnSync } from 'node:child_process'
