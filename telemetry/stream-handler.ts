@@ -11,7 +11,8 @@
  *
  * Requests from node's listener are traced from node's request and response (`wrapNode`), so the
  * app keeps its direct node path; in-process requests from their web Request (`wrap`). Both give
- * the same span and metrics.
+ * the same span and metrics. A WebSocket upgrade gets its span too (`wrapUpgrade`), with status
+ * 101 when accepted, ending at the handshake.
  */
 import type { Context, TextMapGetter } from '@opentelemetry/api'
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
@@ -31,6 +32,7 @@ import type { TLSSocket } from 'node:tls'
 import type { FetchHandler, NodeHandler } from '../server/app/stream-handlers.ts'
 import { defineStreamHandler } from '../server/app/stream-handlers.ts'
 import { whenNodeResponseEnds, whenResponseEnds } from '../server/metrics/response-end.ts'
+import type { UpgradeDecision, UpgradeHandler } from '../server/websocket/upgrade.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'
 
@@ -49,6 +51,13 @@ export const telemetryStreamHandler = defineStreamHandler({
       const t = activeTelemetry()
       if (t) tracedNode(t, req, res, next)
       else next(req, res)
+    }
+  },
+  // A WebSocket handshake is an HTTP request too: its span ends with the 101 (or the refusal).
+  wrapUpgrade(next: UpgradeHandler): UpgradeHandler {
+    return function telemetry(request) {
+      const t = activeTelemetry()
+      return t ? tracedUpgrade(t, request, next) : next(request)
     }
   },
 })
@@ -77,6 +86,8 @@ interface RequestFacts {
   readonly userAgent: string | undefined
   readonly requestBytes: number | undefined
 }
+
+type StartedRequest = ReturnType<typeof startRequest>
 
 /** Starts the request span and counts the request as active; the caller runs the rest inside `span`. */
 function startRequest(t: ActiveTelemetry, facts: RequestFacts, parent: Context) {
@@ -122,39 +133,56 @@ function startRequest(t: ActiveTelemetry, facts: RequestFacts, parent: Context) 
   }
 }
 
-function traced(t: ActiveTelemetry, request: Request, next: FetchHandler): Promise<Response> {
+function webFacts(request: Request): RequestFacts {
   const url = new URL(request.url)
   const scheme = url.protocol === 'https:' ? 'https' : 'http'
   const headers = request.headers
-  const started = startRequest(
-    t,
-    {
-      method: request.method,
-      path: url.pathname,
-      scheme,
-      host: url.hostname,
-      port: url.port ? Number(url.port) : defaultPort(scheme),
-      peer: (request as Request & { ip?: string }).ip,
-      userAgent: headers.get('user-agent') ?? undefined,
-      requestBytes: requestBodySize(headers.get('content-length'), headers.has('transfer-encoding')),
-    },
-    t.propagator.extract(ROOT_CONTEXT, headers, webHeaders),
-  )
-  const answered = (res: Response): Response => {
+  return {
+    method: request.method,
+    path: url.pathname,
+    scheme,
+    host: url.hostname,
+    port: url.port ? Number(url.port) : defaultPort(scheme),
+    peer: (request as Request & { ip?: string }).ip,
+    userAgent: headers.get('user-agent') ?? undefined,
+    requestBytes: requestBodySize(headers.get('content-length'), headers.has('transfer-encoding')),
+  }
+}
+
+/** Runs `next` inside the request's span: resolves as `next` does, ends the span if it fails. */
+function within<T>(t: ActiveTelemetry, request: Request, next: (request: Request) => Promise<T>, then: (started: StartedRequest, value: T) => T): Promise<T> {
+  const started = startRequest(t, webFacts(request), t.propagator.extract(ROOT_CONTEXT, request.headers, webHeaders))
+  const failed = (err: unknown): Promise<never> => {
+    started.failed(err)
+    return Promise.reject(err)
+  }
+  try {
+    return context.with(started.context, next, undefined, request).then((value) => then(started, value), failed)
+  } catch (err) {
+    return failed(err)
+  }
+}
+
+function traced(t: ActiveTelemetry, request: Request, next: FetchHandler): Promise<Response> {
+  return within(t, request, next, (started, res) => {
     // Read now: srvx's fast response forgets its status once node has sent it.
     const status = res.status
     started.answered(status)
     return whenResponseEnds(request, res, (bytes) => started.finished(status, bytes))
-  }
-  const failed = (err: unknown): never => {
-    started.failed(err)
-    throw err
-  }
-  try {
-    return context.with(started.context, next, undefined, request).then(answered, failed)
-  } catch (err) {
-    return failed(err)
-  }
+  })
+}
+
+function tracedUpgrade(t: ActiveTelemetry, request: Request, next: UpgradeHandler): Promise<UpgradeDecision> {
+  return within(t, request, next, (started, decision) => {
+    if (decision.accept) {
+      started.answered(101)
+      started.finished(101, 0)
+      return decision
+    }
+    const status = decision.response.status
+    started.answered(status)
+    return { accept: false, response: whenResponseEnds(request, decision.response, (bytes) => started.finished(status, bytes)) }
+  })
 }
 
 function tracedNode(t: ActiveTelemetry, req: IncomingMessage, res: ServerResponse, next: NodeHandler): void {

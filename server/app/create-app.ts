@@ -23,7 +23,7 @@ import type { Handler, StaticRouteHandler } from '../router/types.ts'
 import type { AppConfig, ResolvedConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
 import type { FetchHandler, NodeHandler } from './stream-handlers.ts'
-import { composeNodeStreamHandlers, composeStreamHandlers } from './stream-handlers.ts'
+import { composeNodeStreamHandlers, composeStreamHandlers, composeUpgradeHandlers } from './stream-handlers.ts'
 import type { UpgradeHandler } from '../websocket/upgrade.ts'
 import { createUpgradeHandler } from '../websocket/upgrade.ts'
 import { createViewRenderer } from '../views/renderer.ts'
@@ -38,7 +38,8 @@ export interface VelaApp {
   readonly fetch: FetchHandler
   /**
    * Decides a WebSocket upgrade through the route table and the ws route's plugins and security;
-   * the listener performs it (server/websocket/node.ts). Upgrades bypass stream handlers.
+   * the listener performs it (server/websocket/node.ts). Only stream handlers with `wrapUpgrade`
+   * see upgrades.
    */
   readonly upgrade: UpgradeHandler
   /**
@@ -170,7 +171,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   return {
     config,
     routeTable: table,
-    upgrade: createUpgradeHandler({ routes: table.routes, ctx, backend: config.dispatchBackend, fallback: dispatch }),
+    upgrade: composeUpgradeHandlers(config, createUpgradeHandler({ routes: table.routes, ctx, backend: config.dispatchBackend, fallback: dispatch })),
     fetch,
     handleNode,
     async start() {

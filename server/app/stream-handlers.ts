@@ -6,8 +6,11 @@
  * A handler has a fetch-shaped `wrap` (in-process requests, and every request when some handler
  * has nothing else) and may add a node-shaped `wrapNode`: when every listed handler has one,
  * requests from node's listener keep the direct node path (node-handler.ts) inside them.
+ * WebSocket upgrades are not HTTP responses; a handler that reports on them too adds
+ * `wrapUpgrade` (handlers without it do not see upgrades).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { UpgradeHandler } from '../websocket/upgrade.ts'
 import type { ResolvedConfig } from './config.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -23,6 +26,11 @@ export interface StreamHandler {
    * `res` (its status, and 'finish' or 'close' when it has been sent).
    */
   readonly wrapNode?: (next: NodeHandler, config: ResolvedConfig) => NodeHandler
+  /**
+   * Around the decision on a WebSocket upgrade: `next` resolves to the accepted upgrade (then a
+   * 101) or to the response sent instead (whose body is read once, to be written on the socket).
+   */
+  readonly wrapUpgrade?: (next: UpgradeHandler, config: ResolvedConfig) => UpgradeHandler
 }
 
 export function defineStreamHandler(def: Omit<StreamHandler, 'kind'>): StreamHandler {
@@ -55,4 +63,9 @@ export function composeNodeStreamHandlers(config: ResolvedConfig, dispatch: Node
   const handlers = handlersOf(config)
   if (!handlers.every((h) => h.wrapNode)) return undefined
   return handlers.reduce((next, h) => h.wrapNode!(next, config), dispatch)
+}
+
+/** The upgrade decision inside the handlers that have `wrapUpgrade`. */
+export function composeUpgradeHandlers(config: ResolvedConfig, decide: UpgradeHandler): UpgradeHandler {
+  return handlersOf(config).reduce((next, h) => (h.wrapUpgrade ? h.wrapUpgrade(next, config) : next), decide)
 }

@@ -2,6 +2,7 @@
 // status, body length actually sent, hrtime bounds and the merged user data of plugins.
 import { gzipSync } from 'node:zlib'
 import { expect, it, vi } from 'vitest'
+import WebSocket from 'ws'
 import { describeModes } from '../../test/support/modes.ts'
 import { createApp } from '../app/create-app.ts'
 import type { MetricsEvent } from '../app/config.ts'
@@ -9,7 +10,8 @@ import { definePlugin, ok } from '../pipeline/plugin.ts'
 import { json, status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import type { RouteGroup } from '../router/types.ts'
-import { inject } from '../testing/index.ts'
+import { inject, startTestServer } from '../testing/index.ts'
+import { defineWebSocket } from '../websocket/define.ts'
 import { metricsStreamHandler, setMetricsUserData } from './metrics-handler.ts'
 
 const tagger = definePlugin({
@@ -166,3 +168,46 @@ describeModes(
     })
   },
 )
+
+it('WebSocket handshakes are reported: 101 with the plugins’ user data when accepted, the refusal’s status and body length otherwise', async () => {
+  const app = createApp(
+    {
+      bootstrapApplication: 'metrics',
+      server: { streamHandlers: [metricsStreamHandler, 'default'], options: { metricsCallback } },
+      routes: {
+        m: [
+          {
+            prefix: '/live',
+            security: (req: VelaRequest) => req.query.token === 'ok',
+            plugins: [['pre_request', tagger, {}]],
+            routes: [['/', defineWebSocket({ message: (peer, m) => void peer.send(m.text()) }), { protocol: 'ws' }]],
+          },
+        ],
+      },
+    },
+    { env: {}, log: () => {} },
+  )
+  const server = await startTestServer(app)
+  try {
+    events.length = 0
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/live?token=ok`)
+    await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))
+    ws.close()
+    await settle(1)
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({ respStatus: 101, respBodyLength: 0, userData: { tenant: 'acme', step: 2, route: '/live' } })
+
+    events.length = 0
+    const refused = new WebSocket(`${server.url.replace('http', 'ws')}/live`)
+    const status = await new Promise<number>((resolve) => {
+      refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+      refused.once('error', () => resolve(-1))
+    })
+    expect(status).toBe(401)
+    await settle(1)
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({ respStatus: 401, respBodyLength: JSON.stringify({ error: 'Unauthorized' }).length })
+  } finally {
+    await server.close({ timeoutMs: 1000 })
+  }
+})

@@ -8,12 +8,14 @@
  * after it was sent or when the client went away) counting what was written, so streamed and
  * compressed bodies count as sent. Without a node response (in-process `inject`) the web body is
  * counted as it is read. A callback that throws is logged; the response is already on its way.
- * The handler has a node-shaped form too, so the app keeps its direct node path.
+ * The handler has a node-shaped form too, so the app keeps its direct node path, and reports
+ * WebSocket handshakes (status 101 when accepted).
  */
 import type { MetricsEvent, ResolvedConfig } from '../app/config.ts'
 import type { FetchHandler, NodeHandler } from '../app/stream-handlers.ts'
 import { defineStreamHandler } from '../app/stream-handlers.ts'
 import type { VelaRequest } from '../request.ts'
+import type { UpgradeHandler } from '../websocket/upgrade.ts'
 import { whenNodeResponseEnds, whenResponseEnds } from './response-end.ts'
 
 const kMetrics = Symbol('vela.metrics')
@@ -59,6 +61,24 @@ export const metricsStreamHandler = defineStreamHandler({
         report({ userData, reqStart, reqEnd: process.hrtime.bigint(), respStatus: status, respBodyLength })
       })
       next(req, res)
+    }
+  },
+  // A WebSocket handshake: reported at the 101 (body length 0), or when the refusal was written.
+  wrapUpgrade(next: UpgradeHandler, config: ResolvedConfig): UpgradeHandler {
+    const report = reporter(config)
+    if (!report) return next
+    return async function metrics(request) {
+      const reqStart = process.hrtime.bigint()
+      const userData: Record<string, unknown> = {}
+      ;(request as unknown as Tracked)[kMetrics] = userData
+      const decision = await next(request)
+      const event = (respStatus: number, respBodyLength: number) => report({ userData, reqStart, reqEnd: process.hrtime.bigint(), respStatus, respBodyLength })
+      if (decision.accept) {
+        event(101, 0)
+        return decision
+      }
+      const status = decision.response.status
+      return { accept: false, response: whenResponseEnds(request, decision.response, (length) => event(status, length)) }
     }
   },
 })
