@@ -37,28 +37,21 @@ export const metricsStreamHandler = defineStreamHandler({
     const report = reporter(config)
     if (!report) return next
     return async function metrics(request) {
-      const reqStart = process.hrtime.bigint()
-      const userData: Record<string, unknown> = {}
-      ;(request as unknown as Tracked)[kMetrics] = userData
+      const finished = track(request, report)
       const res = await next(request)
       const status = res.status
-      return whenResponseEnds(request, res, (length) =>
-        report({ userData, reqStart, reqEnd: process.hrtime.bigint(), respStatus: status, respBodyLength: length }),
-      )
+      return whenResponseEnds(request, res, (length) => finished(status, length))
     }
   },
   wrapNode(next: NodeHandler, config: ResolvedConfig): NodeHandler {
     const report = reporter(config)
     if (!report) return next
     return function metrics(req, res) {
-      const reqStart = process.hrtime.bigint()
-      const userData: Record<string, unknown> = {}
-      ;(req as Tracked)[kMetrics] = userData
+      const finished = track(req, report)
       whenNodeResponseEnds(res, req.method === 'HEAD', (length) => {
         const status = res.statusCode
         // node sends no body with these, whatever was passed to end().
-        const respBodyLength = status === 204 || status === 304 ? 0 : length
-        report({ userData, reqStart, reqEnd: process.hrtime.bigint(), respStatus: status, respBodyLength })
+        finished(status, status === 204 || status === 304 ? 0 : length)
       })
       next(req, res)
     }
@@ -68,23 +61,33 @@ export const metricsStreamHandler = defineStreamHandler({
     const report = reporter(config)
     if (!report) return next
     return async function metrics(request) {
-      const reqStart = process.hrtime.bigint()
-      const userData: Record<string, unknown> = {}
-      ;(request as unknown as Tracked)[kMetrics] = userData
+      const finished = track(request, report)
       const decision = await next(request)
-      const event = (respStatus: number, respBodyLength: number) => report({ userData, reqStart, reqEnd: process.hrtime.bigint(), respStatus, respBodyLength })
       if (decision.accept) {
-        event(101, 0)
+        finished(101, 0)
         return decision
       }
       const status = decision.response.status
-      return { accept: false, response: whenResponseEnds(request, decision.response, (length) => event(status, length)) }
+      return { accept: false, response: whenResponseEnds(request, decision.response, (length) => finished(status, length)) }
     }
   },
 })
 
+type Report = (event: MetricsEvent) => void
+
+/**
+ * Starts one request's event: its user data is kept on `carrier` (node's request or the web
+ * Request, where setMetricsUserData finds it); the returned function reports the finished request.
+ */
+function track(carrier: object, report: Report): (respStatus: number, respBodyLength: number) => void {
+  const reqStart = process.hrtime.bigint()
+  const userData: Record<string, unknown> = {}
+  ;(carrier as Tracked)[kMetrics] = userData
+  return (respStatus, respBodyLength) => report({ userData, reqStart, reqEnd: process.hrtime.bigint(), respStatus, respBodyLength })
+}
+
 /** Calls the configured callback with one event, never letting it fail the request. */
-function reporter(config: ResolvedConfig): ((event: MetricsEvent) => void) | undefined {
+function reporter(config: ResolvedConfig): Report | undefined {
   const callback = config.server.options.metricsCallback
   if (!callback) return undefined
   return (event) => {
