@@ -38,6 +38,14 @@ const group: RouteGroup = {
     ['/unavailable', () => status(503)],
     ['/teapot', () => { throw httpError(418) }],
     [
+      '/posted',
+      async (req) => {
+        const body = await req.readBody() // node's 'data' events run outside the request's context
+        trace.getTracer('test').startActiveSpan('after the body', (span) => span.end())
+        return json({ got: body })
+      },
+    ],
+    [
       '/children',
       async () => {
         await new Promise((r) => setTimeout(r, 1)) // the context must survive an await
@@ -144,6 +152,15 @@ describeModes('telemetry stream handler', { bootstrapApplication: 'shop', server
       expect(child?.parentSpanContext?.spanId).toBe(server!.spanContext().spanId)
     }
     expect(query?.attributes['db.statement']).toBe('select 1')
+  })
+
+  it('work after reading the request body still runs in the request span', async () => {
+    const res = await t.request({ url: '/posted', method: 'POST', body: 'x'.repeat(100_000), headers: { 'content-type': 'text/plain' } })
+    expect(JSON.parse(await res.text()).got).toHaveLength(100_000)
+    const spans = await finishedSpans(exporter, 2)
+    const [server] = serverSpans(spans)
+    const child = spans.find((s) => s.name === 'after the body')
+    expect(child?.parentSpanContext?.spanId).toBe(server!.spanContext().spanId)
   })
 
   it('concurrent requests keep their own spans and contexts', async () => {
