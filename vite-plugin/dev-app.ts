@@ -22,6 +22,8 @@ import type { ModuleRunner } from 'vite/module-runner'
 import { createServerModuleRunner } from 'vite'
 import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
 import { APP_ENTRY } from './app-entry.ts'
+import type { Generation } from './dev-hot.ts'
+import { DevHot } from './dev-hot.ts'
 
 export interface DevApp {
   /** Answers through whichever app is current (waiting for a swap in progress). */
@@ -40,6 +42,8 @@ export interface DevAppOptions {
   createOptions?: CreateAppOptions
   log?: (message: string) => void
   debounceMs?: number
+  /** How long a dispose callback may take before the swap goes on without it (default 5000 ms). */
+  disposeTimeoutMs?: number
 }
 
 interface AppEntry {
@@ -51,11 +55,15 @@ const MODULE_FILE = /\.(ts|js|mts|mjs|json)$/
 export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}): Promise<DevApp> {
   const log = opts.log ?? ((m: string) => console.log(`vela: ${m}`))
   const env = vite.environments.ssr
-  // Our own runner without HMR: swaps are driven from here, not by Vite's HMR payloads.
-  const runner: ModuleRunner = createServerModuleRunner(env, { hmr: false })
+  // Our own runner without HMR: swaps are driven from here, not by Vite's HMR payloads; its
+  // evaluator gives each module the `import.meta.hot` of dev-hot.ts instead.
+  const hot = new DevHot(opts.disposeTimeoutMs ?? 5000)
+  const runner: ModuleRunner = createServerModuleRunner(env, { hmr: false, evaluator: hot.evaluator })
   const srcDir = resolve(vite.config.root, 'src')
 
-  const load = async (): Promise<VelaApp> => {
+  /** Evaluates a new generation of the app's modules; returns its app and the generation it replaces. */
+  const load = async (): Promise<{ app: VelaApp; replaced: Generation }> => {
+    const replaced = hot.begin()
     runner.evaluatedModules.clear()
     // Every module of the app is transformed again from what is on disk now: a swap must not
     // depend on Vite's watcher having seen the edit first (its events can lag on a busy machine).
@@ -66,19 +74,25 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     }
     const entryNode = graph.getModuleById(`\0${APP_ENTRY}`)
     if (entryNode) graph.invalidateModule(entryNode)
-    const entry = (await runner.import(APP_ENTRY)) as AppEntry
-    return entry.create(opts.createOptions)
+    try {
+      const entry = (await runner.import(APP_ENTRY)) as AppEntry
+      return { app: entry.create(opts.createOptions), replaced }
+    } catch (err) {
+      await hot.rollback(replaced)
+      throw err
+    }
   }
 
-  let current = await load()
+  let current = (await load()).app
   await current.start()
 
   let swapping: Promise<void> | undefined
   let queued = false
   const swap = async (reason: string) => {
     let next: VelaApp
+    let replaced: Generation
     try {
-      next = await load()
+      ;({ app: next, replaced } = await load())
     } catch (err) {
       console.error(`vela: ${reason}: the new code failed to load; still serving the previous version:`, err)
       return
@@ -88,6 +102,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     } catch (err) {
       console.error('vela: the previous app’s stop hook failed:', err)
     }
+    await hot.dispose(replaced)
     try {
       await next.start()
     } catch (err) {
@@ -157,6 +172,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       try {
         await current.stop()
       } finally {
+        await hot.dispose(hot.begin())
         await runner.close()
       }
     })())

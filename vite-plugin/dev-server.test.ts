@@ -1,10 +1,12 @@
 // The development server against a temporary copy of the fixture app: discovery, hot swaps on
-// edits (old app stopped, new one started, no restart), failed edits, WebSocket upgrades.
+// edits (old app stopped, new one started, no restart), failed edits, WebSocket upgrades; and, with
+// the `hot` fixture, `import.meta.hot`: module-scope resources of replaced generations disposed.
 import { cpSync, mkdtempSync, rmSync, symlinkSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { DevServer } from './dev-server.ts'
 import { startDevServer } from './dev-server.ts'
@@ -149,4 +151,172 @@ it('upgrades WebSockets through the dev server, to the current app', async () =>
     refused.once('error', () => resolve(-1))
   })
   expect(status).not.toBe(101)
+})
+
+describe('import.meta.hot: the resources of replaced modules are disposed (fixture `hot`)', () => {
+  interface Status {
+    label: string
+    generation: number
+    lastDisposed: number | null
+    port: number
+  }
+  const g = globalThis as { velaHotFixture?: { log: string[]; ticks: number[]; ports: number[]; failDispose?: 'throw' | 'hang' } }
+  let hotDir = ''
+  let hot: DevServer
+  const state = () => g.velaHotFixture!
+  const status = async (): Promise<Status> => (await fetch(`${hot.url}/status`)).json() as Promise<Status>
+  const editHot = (from: string, to: string) => {
+    const path = join(hotDir, 'src/controllers/status_controller.ts')
+    writeFileSync(path, readFileSync(path, 'utf8').replace(from, to))
+  }
+  /** Polls until the app answers with `label` (the watcher-triggered swap is asynchronous). */
+  const labelled = async (label: string) => {
+    const deadline = Date.now() + 5000
+    while ((await status()).label !== label && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+    return status()
+  }
+  /** Runs `fn` once swaps are over, with watcher events held back so that no swap starts meanwhile. */
+  const still = async <T>(fn: () => Promise<T>): Promise<T> => {
+    await new Promise((r) => setTimeout(r, 150))
+    await hot.devApp.settled()
+    const watcher = hot.vite.watcher
+    const emit = watcher.emit
+    const held: Parameters<typeof emit>[] = []
+    watcher.emit = ((...args: Parameters<typeof emit>) => (held.push(args), true)) as typeof emit
+    try {
+      return await fn()
+    } finally {
+      watcher.emit = emit
+      for (const args of held) watcher.emit(...args)
+    }
+  }
+  /** What a TCP connection to `port` reads, or the connection error's code. */
+  const knock = (port: number) =>
+    new Promise<string>((resolve) => {
+      let data = ''
+      connect(port, '127.0.0.1')
+        .on('data', (d) => (data += d))
+        .on('end', () => resolve(data))
+        .on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'))
+    })
+  const ticksOf = (generations: number[]) => generations.map((n) => state().ticks[n])
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+  const capture = async (fn: () => Promise<void>): Promise<string> => {
+    const errors: unknown[][] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => void errors.push(args)
+    try {
+      await fn()
+    } finally {
+      console.error = original
+    }
+    return errors.map((args) => args.map(String).join(' ')).join('\n')
+  }
+
+  beforeAll(async () => {
+    hotDir = mkdtempSync(join(tmpdir(), 'vela-hot-'))
+    cpSync(fileURLToPath(new URL('./test/fixtures/hot', import.meta.url)), hotDir, { recursive: true })
+    mkdirSync(join(hotDir, 'node_modules'))
+    symlinkSync(repo, join(hotDir, 'node_modules/vela'), 'dir')
+    hot = await startDevServer({
+      root: hotDir,
+      port: 0,
+      plugins: [vela({ dev: { debounceMs: 20, disposeTimeoutMs: 300, log: () => {} } })],
+    })
+  })
+  afterAll(async () => {
+    await hot?.close({ timeoutMs: 1000 })
+    rmSync(hotDir, { recursive: true, force: true })
+  })
+
+  it('an edit releases the interval and the server every module of the old generation opened; the new ones run', async () => {
+    const first = await still(async () => {
+      const s = await status()
+      expect(s).toMatchObject({ label: 'one', lastDisposed: null })
+      const [before] = ticksOf([s.generation])
+      await sleep(60)
+      expect(ticksOf([s.generation])[0]).toBeGreaterThan(before!)
+      expect(await knock(s.port)).toBe('hot')
+      return s
+    })
+    // The edited file is the controller; the ticker and the listener are modules it imports.
+    editHot("label = 'one'", "label = 'two'")
+    expect((await labelled('two')).label).toBe('two')
+    await still(async () => {
+      const now = await status()
+      expect(now.generation).toBeGreaterThan(first.generation)
+      // `data` outlives the swap: the counter went on, and the last dispose callback's note is there.
+      expect(now.lastDisposed).toBe(now.generation - 1)
+      const old = Array.from({ length: now.generation - 1 }, (_, i) => i + 1)
+      const frozen = ticksOf(old)
+      const [running] = ticksOf([now.generation])
+      await sleep(60)
+      expect(ticksOf(old)).toEqual(frozen)
+      expect(ticksOf([now.generation])[0]).toBeGreaterThan(running!)
+      expect(await knock(first.port)).toBe('ECONNREFUSED')
+      expect(await knock(now.port)).toBe('hot')
+      // Old app stopped, then the replaced modules disposed (the slow one awaited), then the new start.
+      expect(state().log.join(', ')).toMatch(/^start(, stop, dispose listener, start)+$/)
+    })
+  })
+
+  it('a dispose callback that throws is logged; the others run and the swap completes', async () => {
+    const before = await still(status)
+    state().failDispose = 'throw'
+    const errors = await capture(async () => {
+      editHot("label = 'two'", "label = 'three'")
+      expect((await labelled('three')).label).toBe('three')
+      await still(async () => {})
+    })
+    state().failDispose = undefined
+    expect(errors).toMatch(/dispose callback of .*fragile\.ts failed:.*fragile dispose failed/)
+    // fragile.ts is disposed first (imported last): the listener's callback still ran after it.
+    expect(await knock(before.port)).toBe('ECONNREFUSED')
+    expect(state().log.slice(-3)).toEqual(['stop', 'dispose listener', 'start'])
+  })
+
+  it('a dispose callback that never settles is given up after the timeout', async () => {
+    const before = await still(status)
+    state().failDispose = 'hang'
+    const errors = await capture(async () => {
+      editHot("label = 'three'", "label = 'four'")
+      expect((await labelled('four')).label).toBe('four')
+      await still(async () => {})
+    })
+    state().failDispose = undefined
+    expect(errors).toMatch(/fragile\.ts did not settle within 300 ms/)
+    expect(await knock(before.port)).toBe('ECONNREFUSED')
+    expect(await knock((await status()).port)).toBe('hot')
+  })
+
+  it('a load that fails releases what its modules opened; the serving generation keeps its resources', async () => {
+    await still(async () => {
+      const before = await status()
+      const opened = state().ports.length
+      editHot("export const label = 'four'", "export const label = 'four'\nif (label) throw new Error('broken')")
+      await sleep(50)
+      const errors = await capture(() => hot.devApp.reload('test'))
+      expect(errors).toMatch(/broken/)
+      // The failed generation's listener had opened (its module ran before the throw) and is closed.
+      const failed = state().ports.slice(opened)
+      expect(failed.length).toBeGreaterThan(0)
+      for (const port of failed) expect(await knock(port)).toBe('ECONNREFUSED')
+      expect(await status()).toEqual(before)
+      expect(await knock(before.port)).toBe('hot')
+      const [running] = ticksOf([before.generation])
+      await sleep(60)
+      expect(ticksOf([before.generation])[0]).toBeGreaterThan(running!)
+    })
+    editHot("\nif (label) throw new Error('broken')", '')
+    expect((await labelled('four')).generation).toBeGreaterThan(0)
+  })
+
+  it('closing the dev server disposes the serving generation', async () => {
+    const now = await still(status)
+    await hot.close({ timeoutMs: 1000 })
+    expect(await knock(now.port)).toBe('ECONNREFUSED')
+    const [stopped] = ticksOf([now.generation])
+    await sleep(60)
+    expect(ticksOf([now.generation])[0]).toBe(stopped)
+  })
 })
