@@ -1,8 +1,9 @@
 /**
  * `vela <command>`: serve and release (the Vite plugin), migrations generate and migrate, and the
- * inspection commands (commands/). `gen_resource` of DESIGN.md §5 is not built yet.
+ * inspection commands (commands/), gen_resource (commands/gen-resource.ts).
  */
 import { isInspectCommand, runInspectCommand } from './commands/run.ts'
+import { runGenResource } from './commands/gen-resource.ts'
 import { generate, runMigrations } from './migrations.ts'
 import { relative } from 'node:path'
 import { release } from './build.ts'
@@ -22,6 +23,8 @@ commands:
   config [--json]            every framework config value, defaults marked (default)
   openapi [--output openapi.json] [--title <app>] [--api-version 0.1.0]
                              OpenAPI 3.0.3 document plus swagger.html (and its assets) beside it
+  gen_resource --name <plural> --actions <list>   e.g. --name products --actions index,show,create
+                             controller stubs and priv/schemas/<singular>.json; prints the routes
 
 options:
   --root <dir>               the app folder (default: the current directory)`
@@ -61,6 +64,9 @@ try {
     case 'config':
     case 'openapi':
       if (isInspectCommand(command)) process.exitCode = await runInspectCommand(command, root, args)
+      break
+    case 'gen_resource':
+      process.exitCode = await runGenResource(root, args)
       break
     case undefined:
     case 'help':
