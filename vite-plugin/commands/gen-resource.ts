@@ -12,14 +12,14 @@
  *   pasted before the code is written fails loudly instead of looking like success.
  * - Reserved words (`delete`, `new`) cannot name a function: the stub is `deleteAction`, exported
  *   as `delete`, so the route reads `products.delete` and the action reports `delete`.
- * - When the OpenAPI convention (openapi.ts `singular`, which only drops `s`/`ies`) would not find
- *   the schema (`boxes` → `boxe`), the printed routes name it: `schema: 'box'`.
+ * - The singular (inflect.ts) is the one `vela openapi` uses to tie `<plural>_controller` to
+ *   `priv/schemas/<singular>.json`, so the generated routes are documented with the schema.
  * - Nothing is overwritten: if either file exists, nothing is written.
  */
 import { access, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import type { RouteMethod } from '../../server/router/types.ts'
-import { singular as openApiSingular } from './openapi.ts'
+import { singularize } from './inflect.ts'
 
 export const GEN_RESOURCE_USAGE = 'usage: vela gen_resource --name <plural> --actions <comma list> [--root <dir>]'
 
@@ -27,36 +27,6 @@ export const GEN_RESOURCE_USAGE = 'usage: vela gen_resource --name <plural> --ac
 export class UsageError extends Error {}
 
 // ---- names -----------------------------------------------------------------------------------
-
-/** Plurals the suffix rules get wrong, by their last `_` segment. */
-const IRREGULAR: Readonly<Record<string, string>> = {
-  people: 'person', children: 'child', men: 'man', women: 'woman', mice: 'mouse',
-  movies: 'movie', cookies: 'cookie', zombies: 'zombie', calories: 'calorie', caches: 'cache',
-  statuses: 'status', buses: 'bus', viruses: 'virus', bonuses: 'bonus', campuses: 'campus',
-  analyses: 'analysis', crises: 'crisis', theses: 'thesis', quizzes: 'quiz', heroes: 'hero',
-  leaves: 'leaf', knives: 'knife', lives: 'life', wives: 'wife', halves: 'half', shelves: 'shelf', wolves: 'wolf',
-}
-/** Words whose plural is the word itself. */
-const UNCOUNTABLE = new Set(['news', 'series', 'species', 'data', 'metadata', 'media', 'equipment', 'information', 'feedback', 'staff', 'sheep', 'fish', 'deer'])
-const SINGULAR_OF_IRREGULAR = new Set(Object.values(IRREGULAR))
-
-/**
- * `products` → `product`, `categories` → `category`, `boxes` → `box`, `addresses` → `address`,
- * `people` → `person`, `line_items` → `line_item` (the last `_` segment is the noun);
- * `undefined` when the name does not look plural (`product`, `address`, `status`).
- */
-export function singularize(plural: string): string | undefined {
-  const cut = plural.lastIndexOf('_') + 1
-  const head = plural.slice(0, cut)
-  const word = plural.slice(cut)
-  const one = (s: string) => head + s
-  if (UNCOUNTABLE.has(word)) return plural
-  if (Object.hasOwn(IRREGULAR, word)) return one(IRREGULAR[word]!)
-  if (SINGULAR_OF_IRREGULAR.has(word) || /(ss|is)$/.test(word) || !word.endsWith('s') || word === 's') return undefined
-  if (/[^aeiou]ies$/.test(word)) return one(`${word.slice(0, -3)}y`)
-  if (/(x|ch|sh|ss|zz)es$/.test(word)) return one(word.slice(0, -2))
-  return one(word.slice(0, -1))
-}
 
 /** Words that cannot name a function in an ES module (reserved, strict-mode reserved, `eval`, `arguments`). */
 const RESERVED = new Set(
@@ -99,8 +69,6 @@ export interface ResourcePlan {
   readonly controllerFile: string
   readonly schemaFile: string
   readonly actions: readonly ResourceAction[]
-  /** Set when the OpenAPI naming convention would not tie the controller to the schema. */
-  readonly routeSchema: string | undefined
 }
 
 function actionOf(plural: string, one: string, name: string): Omit<ResourceAction, 'name' | 'local'> {
@@ -110,10 +78,10 @@ function actionOf(plural: string, one: string, name: string): Omit<ResourceActio
   switch (name) {
     case 'index': return { path: list, methods: ['get'], hint: `the list, answered as \`json({ ${plural}: [...] })\`` }
     case 'new': return { path: `${list}/new`, methods: ['get'], hint: `the form for a new ${one}` }
-    case 'create': return { path: list, methods: ['post'], hint: `creates a ${one} from \`req.json\` (decoded by \`requestPlugin\` with \`decodeJsonBody\`), answered as \`json(201, {}, ${one})\`; 422 when invalid` }
+    case 'create': return { path: list, methods: ['post'], hint: `creates a ${one} from \`req.params\` (decoded by \`requestPlugin\` with \`decodeJsonBody\`), answered as \`json(201, {}, ${one})\`; 422 when invalid` }
     case 'show': return { path: item, methods: ['get'], hint: `the ${one} ${id}, answered as \`json(${one})\`; 404 when there is none` }
     case 'edit': return { path: `${item}/edit`, methods: ['get'], hint: `the form to edit the ${one} ${id}` }
-    case 'update': return { path: item, methods: ['put', 'patch'], hint: `changes the ${one} ${id} from \`req.json\`, answered as \`json(${one})\`; 404, 422` }
+    case 'update': return { path: item, methods: ['put', 'patch'], hint: `changes the ${one} ${id} from \`req.params\`, answered as \`json(${one})\`; 404, 422` }
     case 'delete': return { path: item, methods: ['delete'], hint: `deletes the ${one} ${id}, answered with \`status(204)\`; 404 when there is none` }
     default: return { path: `${list}/${name}`, methods: ['get'], hint: 'a custom action (generated as a GET collection route: change the route as needed)' }
   }
@@ -147,7 +115,6 @@ export function planResource(name: string, actions: string): ResourcePlan {
     controllerFile: `src/controllers/${controller}.ts`,
     schemaFile: `priv/schemas/${one}.json`,
     actions: parseActions(name, one, actions),
-    routeSchema: openApiSingular(name) === one ? undefined : one,
   }
 }
 
@@ -196,10 +163,9 @@ ${[prop('id', 'integer', 'Identifier, assigned by the database'), prop('name', '
 
 /** The import line for a file in src/routes/ and one route tuple per action (the runtime's `Route`). */
 export function routeDefinitions(plan: ResourcePlan): { importLine: string; routes: string[] } {
-  const schema = plan.routeSchema ? `, schema: '${plan.routeSchema}'` : ''
   return {
     importLine: `import * as ${plan.plural} from '../controllers/${plan.controller}.ts'`,
-    routes: plan.actions.map((a) => `['${a.path}', ${plan.plural}.${a.name}, { methods: [${a.methods.map((m) => `'${m}'`).join(', ')}]${schema} }],`),
+    routes: plan.actions.map((a) => `['${a.path}', ${plan.plural}.${a.name}, { methods: [${a.methods.map((m) => `'${m}'`).join(', ')}] }],`),
   }
 }
 

@@ -16,8 +16,8 @@
  * - Schemas: `components.schemas.<name>` for each `priv/schemas/<name>.json` (`$schema` and `$id`
  *   dropped: OpenAPI 3.0 schema objects do not have them). A route uses the schema named by
  *   `options.schema`, else the one its controller names by convention: `products_controller` ↔
- *   `product` (the controller name without `_controller`, singular: `ies` → `y`, trailing `s`
- *   dropped), when that schema exists.
+ *   `product` (the controller name without `_controller`, made singular by inflect.ts: `boxes` →
+ *   `box`, `people` → `person`; a name that is not plural is used as it is), when that schema exists.
  * - Responses: a GET list route (its path does not end in a parameter) answers 200 `application/json`
  *   `{ <plural>: [<schema>] }` (`{ products: [...] }`, the reference app's shape), other GETs
  *   200 OK (with the schema when there is one); a POST create route (path not ending in a parameter)
@@ -26,6 +26,7 @@
  *   the same statuses are listed without content.
  */
 import type { CompiledRoute, RouteTable } from '../../server/router/compile.ts'
+import { singularize } from './inflect.ts'
 
 export type JsonSchema = Record<string, unknown>
 
@@ -49,13 +50,12 @@ const WILDCARD_METHODS = ['get', 'post', 'put', 'patch', 'delete']
 /** `products_controller` → `products`; other names unchanged. */
 export const resourceOf = (controller: string): string => controller.replace(/_controller$/, '')
 
-/** `products` → `product`, `categories` → `category`. */
-export const singular = (word: string): string => (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') ? word.slice(0, -1) : word)
 
 /** The schema a route documents: `options.schema`, else the controller's by convention, if it exists. */
 export function schemaFor(route: CompiledRoute, schemas: Readonly<Record<string, JsonSchema>>): string | undefined {
   if (route.options.schema) return route.options.schema
-  const name = singular(resourceOf(route.info.controller))
+  const resource = resourceOf(route.info.controller)
+  const name = singularize(resource) ?? resource
   return Object.hasOwn(schemas, name) ? name : undefined
 }
 

@@ -11,7 +11,8 @@ import type { AppConfig } from '../../../server/app/config.ts'
 import { createApp } from '../../../server/app/create-app.ts'
 import { inject } from '../../../server/testing/index.ts'
 import { loadDiscovered, withDiscovered } from '../../discover.ts'
-import { UsageError, controllerText, planResource, routeDefinitions, schemaText, singularize } from '../gen-resource.ts'
+import { UsageError, controllerText, planResource, routeDefinitions, schemaText } from '../gen-resource.ts'
+import { singularize } from '../inflect.ts'
 import { runCli } from './run-cli.ts'
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))
@@ -44,7 +45,7 @@ describe('planResource', () => {
       ['delete', 'delete', '/products/:id'],
       ['publish', 'get', '/products/publish'],
     ])
-    expect(plan).toMatchObject({ controllerFile: 'src/controllers/products_controller.ts', schemaFile: 'priv/schemas/product.json', routeSchema: undefined })
+    expect(plan).toMatchObject({ controllerFile: 'src/controllers/products_controller.ts', schemaFile: 'priv/schemas/product.json' })
   })
 
   it('refuses bad resource names and actions with a message saying why', () => {
@@ -130,8 +131,8 @@ export { deleteAction as delete }
     })
   })
 
-  it('names the schema on the routes when the OpenAPI naming convention would miss it (boxes → box)', () => {
-    expect(routeDefinitions(planResource('boxes', 'show')).routes).toEqual(["['/boxes/:id', boxes.show, { methods: ['get'], schema: 'box' }],"])
+  it('routes need no schema option: vela openapi finds boxes_controller ↔ box.json by the same singular', () => {
+    expect(routeDefinitions(planResource('boxes', 'show')).routes).toEqual(["['/boxes/:id', boxes.show, { methods: ['get'] }],"])
   })
 })
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { staticDir, status } from '../../../server/index.ts'
 import { inspectApp } from '../load.ts'
 import type { OpenApiDocument } from '../openapi.ts'
-import { buildOpenApi, openApiPath, singular } from '../openapi.ts'
+import { buildOpenApi, openApiPath } from '../openapi.ts'
 import { swaggerHtml } from '../openapi-write.ts'
 import { FIXTURE, PLAYGROUND, runCli } from './run-cli.ts'
 
@@ -41,10 +41,24 @@ const { table } = inspectApp({
 const doc = (): OpenApiDocument => buildOpenApi(table, { title: 'Shop', version: '1.2.3', schemas: { widget: { $schema: 'http://json-schema.org/draft-07/schema#', ...widget } } })
 
 describe('openapi document', () => {
-  it('helpers: :param → {param}, singular names', () => {
+  it('helpers: :param → {param}', () => {
     expect(openApiPath('/api/shops/:shopId/orders/:id')).toEqual({ path: '/api/shops/{shopId}/orders/{id}', params: ['shopId', 'id'] })
     expect(openApiPath('/files/[...]')).toEqual({ path: '/files/{path}', params: ['path'] })
-    expect([singular('products'), singular('categories'), singular('product')]).toEqual(['product', 'category', 'product'])
+  })
+
+  it('a controller is tied to its schema by the English singular: boxes ↔ box, people ↔ person, status ↔ status', () => {
+    // Distinct functions: a handler's identity is the controller that exports it.
+    const controllers = { boxes_controller: { show: () => status(200) }, people_controller: { show: () => status(200) }, status_controller: { show: () => status(200) } }
+    const { table: t } = inspectApp({
+      bootstrapApplication: 's',
+      routes: { 'src/routes/r.ts': { prefix: '', security: false, routes: Object.keys(controllers).map((c) => [`/${c}/:id`, controllers[c as keyof typeof controllers].show, { methods: ['get'] }] as const) } },
+      controllers: Object.fromEntries(Object.entries(controllers).map(([c, m]) => [`src/controllers/${c}.ts`, m])),
+    })
+    const d = buildOpenApi(t, { title: 't', version: '1', schemas: { box: widget, person: widget, status: widget } })
+    const refOf = (path: string) => JSON.stringify(d.paths[path]!.get!.responses)
+    expect(refOf('/boxes_controller/{id}')).toContain('#/components/schemas/box"')
+    expect(refOf('/people_controller/{id}')).toContain('#/components/schemas/person"')
+    expect(refOf('/status_controller/{id}')).toContain('#/components/schemas/status"')
   })
 
   it('info, paths with operationIds, path params, convention-tied schema, responses per rule 5, components', () => {
