@@ -6,14 +6,20 @@
  *   exports `config` and `create(opts?)` (the runtime's `createApp`). It imports `createApp` from
  *   `vela`, the same module the app's code imports, so replies, errors and requests are the
  *   runtime's own classes on both sides (`instanceof` holds).
- * - `virtual:vela/server`: the production entry (`dist/server/index.mjs`): creates the app, runs its
+ * - `virtual:vela/server`: the production entry (`dist/server/index.mjs`): sets the release
+ *   profile's default environment (`virtual:vela/profile`, profile.ts), creates the app, runs its
  *   start hook, listens on the configured port (8080, or PORT) and installs the graceful shutdown.
+ * - `virtual:vela/migrations`: `migrations`, the app's `src/migrations/*` compiled in
+ *   (bundled-migrations.ts), ready for `migrate(repo, migrations)`.
  */
 import { fileURLToPath } from 'node:url'
+import { MIGRATIONS_GLOB } from './bundled-migrations.ts'
 import { DISCOVERY_GLOBS } from './discover.ts'
+import { PROFILE_ENTRY } from './profile.ts'
 
 export const APP_ENTRY = 'virtual:vela/app'
 export const SERVER_ENTRY = 'virtual:vela/server'
+export const MIGRATIONS_ENTRY = 'virtual:vela/migrations'
 
 const here = (path: string) => JSON.stringify(fileURLToPath(new URL(path, import.meta.url)))
 
@@ -31,6 +37,8 @@ export function appEntrySource(appFile = '/src/app.ts'): string {
 
 export function serverEntrySource(): string {
   return [
+    // First: ES modules run in import order, so the environment is set before any app module runs.
+    `import ${JSON.stringify(PROFILE_ENTRY)}`,
     `import { create } from ${JSON.stringify(APP_ENTRY)}`,
     `import { listen } from 'vela'`,
     `import { installShutdown } from ${here('../server/shutdown.ts')}`,
@@ -39,5 +47,12 @@ export function serverEntrySource(): string {
     `const listener = await listen(app)`,
     `installShutdown(listener, app)`,
     'console.log(`vela: ${app.config.bootstrapApplication} (${app.config.environment}) listening on ${listener.url}`)',
+  ].join('\n')
+}
+
+export function migrationsEntrySource(): string {
+  return [
+    `import { migrationsFromModules } from ${here('./bundled-migrations.ts')}`,
+    `export const migrations = migrationsFromModules(import.meta.glob(${JSON.stringify(MIGRATIONS_GLOB)}, { eager: true }))`,
   ].join('\n')
 }

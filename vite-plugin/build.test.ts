@@ -52,4 +52,6 @@ it('vela release builds the app with its vite.config.ts into <root>/dist/server/
   const { stdout } = await promisify(execFile)(process.execPath, ['vite-plugin/bin.mjs', 'release', '--root', root], { cwd: repo })
   expect(stdout.trim()).toBe('Built vite-plugin/test/fixtures/basic/dist/server/index.mjs')
   expect(existsSync(join(root, 'dist/server/index.mjs'))).toBe(true)
+  // No priv/schemas/: no OpenAPI document is generated.
+  expect(existsSync(join(root, 'priv'))).toBe(false)
 }, 30_000)

@@ -13,7 +13,9 @@ const usage = `usage: vela <command> [options]
 
 commands:
   serve                      dev server on PORT or 8080: Vite + vela(), edits hot-swapped (vela/vite)
-  release                    vite build with vela(): dist/server/index.mjs, run it with plain node
+  release [--profile <name>] vite build with vela(): priv/assets/openapi.json (+ explorer) when
+                             priv/schemas/ exists, then dist/server/index.mjs, run it with plain node;
+                             the profile is Vite's mode and the server's default VELA_ENV
   migrations generate        diff src/schemas against src/migrations; write a migration if they differ
       [--rename t.new=old] [--drop-column t.c] [--drop-table t]   decisions for renames and drops
   migrate [--status | --rollback [n]]   apply pending migrations, list them, or revert the last n
@@ -42,9 +44,14 @@ try {
     case 'serve':
       await serve(root)
       break
-    case 'release':
-      console.log(`Built ${relative(process.cwd(), await release(root)) || '.'}`)
+    case 'release': {
+      const profile = flag('profile')
+      if (args.includes('--profile') && (profile === undefined || profile.startsWith('--'))) throw new Error('--profile needs a name, e.g. --profile prod')
+      const built = await release(root, { profile })
+      for (const file of built.generated) console.log(`Generated ${relative(process.cwd(), file)}`)
+      console.log(`Built ${relative(process.cwd(), built.server) || '.'}`)
       break
+    }
     case 'migrations':
       if (args[0] !== 'generate') throw new Error(`unknown subcommand ${JSON.stringify(args[0] ?? '')}; try: vela migrations generate`)
       await generate(root, {

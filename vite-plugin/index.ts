@@ -14,13 +14,19 @@
  *   upgrade on the port belongs to the app, and there is no browser client to notify.
  * - Build (`vite build`): an SSR build of `virtual:vela/server` into `dist/server/index.mjs`, with
  *   every dependency bundled (`ssr.noExternal: true`) so plain `node dist/server/index.mjs` runs it
- *   (build.ts).
+ *   (build.ts). An explicit `mode` (`vela release --profile <name>`) is the environment the bundle
+ *   defaults to (profile.ts). `writeBundle` writes `priv/assets/openapi.json` and its explorer when
+ *   the app has `priv/schemas/` (openapi-build.ts). `virtual:vela/migrations` compiles the app's
+ *   migrations in (bundled-migrations.ts).
  */
 import type { Server } from 'node:http'
+import { relative } from 'node:path'
 import type { Plugin, ViteDevServer } from 'vite'
 import { attachWebSockets } from '../server/websocket/node.ts'
-import { APP_ENTRY, SERVER_ENTRY, appEntrySource, serverEntrySource } from './app-entry.ts'
+import { APP_ENTRY, MIGRATIONS_ENTRY, SERVER_ENTRY, appEntrySource, migrationsEntrySource, serverEntrySource } from './app-entry.ts'
 import { buildConfig, copyRuntimeAssets } from './build.ts'
+import { GENERATED, writeBuildOpenApi } from './openapi-build.ts'
+import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
 
@@ -43,13 +49,19 @@ export function devAppOf(server: ViteDevServer): DevApp | undefined {
 }
 
 export default function vela(options: VelaPluginOptions = {}): Plugin {
+  // The release profile: the build's explicit `mode`, if any (profile.ts).
+  let profile: string | undefined
   const ids = new Map([
     [APP_ENTRY, () => appEntrySource(options.app)],
     [SERVER_ENTRY, serverEntrySource],
+    [PROFILE_ENTRY, () => profileSource(profile)],
+    [MIGRATIONS_ENTRY, migrationsEntrySource],
   ])
   return {
     name: 'vela',
     config(config, { command }) {
+      // `config.mode` is only set when given (`--mode`, `vela release --profile`, the config file).
+      if (command === 'build') profile = config.mode === undefined ? undefined : checkProfile(config.mode)
       const port = Number(process.env.PORT) || 8080
       return {
         appType: 'custom',
@@ -69,10 +81,12 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
     load(id) {
       return id.startsWith('\0') ? ids.get(id.slice(1))?.() : undefined
     },
-    writeBundle(output, bundle) {
+    async writeBundle(output, bundle) {
       if (this.environment.config.consumer !== 'server' || !output.dir) return
+      const { root, logger } = this.environment.config
       const code = Object.values(bundle).map((chunk) => (chunk.type === 'chunk' ? chunk.code : '')).join('\n')
-      copyRuntimeAssets(this.environment.config.root, output.dir, code)
+      copyRuntimeAssets(root, output.dir, code)
+      for (const file of await writeBuildOpenApi(root, profile)) logger.info(`${GENERATED}${relative(root, file)}`)
     },
     async configureServer(server) {
       const devApp = await createDevApp(server, options.dev)

@@ -1,6 +1,5 @@
-import { fileURLToPath } from 'node:url'
 import { defineApp } from 'vela'
-import { loadMigrations, migrate } from 'vela/dbl'
+import { migrate } from 'vela/dbl'
 import * as health_controller from './controllers/health_controller.ts'
 import * as products_controller from './controllers/products_controller.ts'
 import { repo } from './repo.ts'
@@ -19,7 +18,10 @@ export default defineApp({
   },
   async start() {
     await repo.start()
-    await migrate(repo, await loadMigrations(fileURLToPath(new URL('./migrations', import.meta.url))))
+    // src/migrations compiled in by vela/vite, so a built server (`vela release`) migrates too.
+    // Imported here, not at the top: the CLI loads this file with node, where it does not exist.
+    const { migrations } = await import('virtual:vela/migrations')
+    await migrate(repo, migrations)
   },
   stop: () => repo.stop(),
 })
