@@ -45,6 +45,13 @@ export interface IndexSpec {
 
 export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany'
 
+/**
+ * What the database does with referencing rows when the referenced row is deleted (Ecto's
+ * `on_delete`): `no_action` (the default, Ecto's `:nothing`) and `restrict` refuse the delete,
+ * `cascade` deletes them too, `set_null` empties their foreign key.
+ */
+export type OnDelete = 'no_action' | 'restrict' | 'cascade' | 'set_null'
+
 export interface Association {
   readonly kind: AssociationKind
   /** Lazy, so two schemas may refer to each other. */
@@ -55,9 +62,14 @@ export interface Association {
    * i.e. the table name without a trailing `s`, plus `_id`).
    */
   readonly foreignKey?: string
+  /**
+   * belongsTo only: the generated migration makes the foreign key column reference the related
+   * table's primary key, with this ON DELETE rule.
+   */
+  readonly onDelete?: OnDelete
 }
 
-export function belongsTo(schema: () => AnySchema, opts: { foreignKey?: string } = {}): Association {
+export function belongsTo(schema: () => AnySchema, opts: { foreignKey?: string; onDelete?: OnDelete } = {}): Association {
   return { kind: 'belongsTo', schema, ...opts }
 }
 export function hasOne(schema: () => AnySchema, opts: { foreignKey?: string } = {}): Association {

@@ -8,7 +8,13 @@
  * machines; `timestamptz` is an absolute instant on every driver and PGlite alike.
  */
 import type { FieldType } from '../schema.ts'
-import type { Column } from './operations.ts'
+import type { Column, OnDelete, References } from './operations.ts'
+
+export interface ResolvedReferences {
+  readonly table: string
+  readonly column: string
+  readonly onDelete: OnDelete
+}
 
 /** A column with every option resolved; what models hold and the diff compares. */
 export interface ResolvedColumn {
@@ -20,6 +26,8 @@ export interface ResolvedColumn {
   readonly default: unknown
   /** Only kept when it matters: a `string` (or array of `string`) whose size is not 255. */
   readonly size: number | undefined
+  /** The foreign key, if any. */
+  readonly references: ResolvedReferences | undefined
 }
 
 const MAX_IDENTIFIER = 63
@@ -62,7 +70,32 @@ export function resolveColumn(column: Column): ResolvedColumn {
     nullable: primaryKey ? false : (column.nullable ?? type !== 'id'),
     default: column.default === null ? undefined : column.default,
     size,
+    references: column.references ? resolveReferences(column.references, `column ${column.name}`) : undefined,
   }
+}
+
+const ON_DELETE: Record<OnDelete, string> = { no_action: 'NO ACTION', restrict: 'RESTRICT', cascade: 'CASCADE', set_null: 'SET NULL' }
+
+export function resolveReferences(refs: References, where: string): ResolvedReferences {
+  const onDelete = refs.onDelete ?? 'no_action'
+  if (!Object.hasOwn(ON_DELETE, onDelete)) {
+    throw new Error(`${where}: onDelete ${JSON.stringify(onDelete)} is not one of ${Object.keys(ON_DELETE).join(', ')}`)
+  }
+  if (typeof refs.table !== 'string' || refs.table === '') throw new Error(`${where}: references needs a \`table\``)
+  return { table: refs.table, column: refs.column ?? 'id', onDelete }
+}
+
+export const onDeleteSql = (onDelete: OnDelete): string => ON_DELETE[onDelete]
+
+/** PostgreSQL's default name for the foreign key on `table.column`; every migration uses it. */
+export function fkeyName(table: string, column: string): string {
+  return `${table}_${column}_fkey`
+}
+
+/** Equal when the same constraint would be written; undefined = none. */
+export function sameReferences(a: ResolvedReferences | undefined, b: ResolvedReferences | undefined): boolean {
+  if (!a || !b) return a === b
+  return a.table === b.table && a.column === b.column && a.onDelete === b.onDelete
 }
 
 /** The SQL type; `serial` picks BIGSERIAL for `id` where a column is created. */

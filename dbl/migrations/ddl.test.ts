@@ -52,6 +52,7 @@ describe('DDL compiler', () => {
       `ALTER TABLE "t" ADD COLUMN "n" integer NOT NULL DEFAULT '3'`,
       'ALTER TABLE "t" DROP COLUMN "old"',
       'ALTER TABLE "t" RENAME COLUMN "a" TO "b"',
+      `DO $vela$ BEGIN IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = '"t"'::regclass AND conname = 't_a_fkey') THEN ALTER TABLE "t" RENAME CONSTRAINT "t_a_fkey" TO "t_b_fkey"; END IF; END $vela$`,
       'ALTER TABLE "t" ALTER COLUMN "c" DROP NOT NULL',
       'ALTER TABLE "t" ALTER COLUMN "d" DROP DEFAULT',
       'ALTER TABLE "t" ALTER COLUMN "e" DROP DEFAULT',
@@ -60,6 +61,39 @@ describe('DDL compiler', () => {
       'ALTER TABLE "t" ALTER COLUMN "e" SET NOT NULL',
       'ALTER TABLE "t" ALTER COLUMN "f" TYPE integer USING "f"::integer',
     ])
+  })
+
+  test('foreign keys: named <table>_<column>_fkey, ON DELETE always written; modifyColumn adds, replaces and drops them', () => {
+    expect(operationSql(createTable('posts', [
+      { name: 'id', type: 'id', primaryKey: true },
+      { name: 'user_id', type: 'integer', nullable: false, references: { table: 'users' } },
+      { name: 'parent_id', type: 'integer', references: { table: 'posts', onDelete: 'cascade' } },
+      { name: 'code', type: 'string', references: { table: 'codes', column: 'code', onDelete: 'set_null' } },
+    ]))).toEqual([
+      'CREATE TABLE "posts" ("id" bigserial PRIMARY KEY, "user_id" integer NOT NULL CONSTRAINT "posts_user_id_fkey" REFERENCES "users" ("id") ON DELETE NO ACTION, ' +
+        '"parent_id" integer CONSTRAINT "posts_parent_id_fkey" REFERENCES "posts" ("id") ON DELETE CASCADE, ' +
+        '"code" varchar(255) CONSTRAINT "posts_code_fkey" REFERENCES "codes" ("code") ON DELETE SET NULL)',
+    ])
+    expect(operationSql(alterTable('posts', [
+      addColumn({ name: 'editor_id', type: 'integer', references: { table: 'users', onDelete: 'restrict' } }),
+      modifyColumn('user_id', { references: { table: 'users', onDelete: 'cascade' } }),
+      modifyColumn('parent_id', { references: null }),
+      modifyColumn('code', { type: 'text', references: { table: 'codes', column: 'code' } }),
+    ]))).toEqual([
+      'ALTER TABLE "posts" ADD COLUMN "editor_id" integer CONSTRAINT "posts_editor_id_fkey" REFERENCES "users" ("id") ON DELETE RESTRICT',
+      'ALTER TABLE "posts" DROP CONSTRAINT IF EXISTS "posts_user_id_fkey"',
+      'ALTER TABLE "posts" ADD CONSTRAINT "posts_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE CASCADE',
+      'ALTER TABLE "posts" DROP CONSTRAINT "posts_parent_id_fkey"',
+      // The old key goes before the type change, the new one after it.
+      'ALTER TABLE "posts" DROP CONSTRAINT IF EXISTS "posts_code_fkey"',
+      'ALTER TABLE "posts" ALTER COLUMN "code" TYPE text',
+      'ALTER TABLE "posts" ADD CONSTRAINT "posts_code_fkey" FOREIGN KEY ("code") REFERENCES "codes" ("code") ON DELETE NO ACTION',
+    ])
+    expect(() => operationSql(createTable('p', [{ name: 'u', type: 'integer', references: { table: 'users', onDelete: 'nothing' as never } }]))).toThrow(
+      'column u: onDelete "nothing" is not one of no_action, restrict, cascade, set_null',
+    )
+    // A name PostgreSQL would truncate is refused rather than silently differing from ours.
+    expect(() => operationSql(createTable('t'.repeat(55), [{ name: 'user_id', type: 'integer', references: { table: 'users' } }]))).toThrow('longer than 63 bytes')
   })
 
   test('indexes and table drops', () => {

@@ -8,7 +8,15 @@
  */
 import type { FieldType } from '../schema.ts'
 import type { Column, ColumnChange, Operation } from './operations.ts'
-import { defaultSql, ident, resolveColumn, sqlType, untypedDefaultSql, type ResolvedColumn } from './columns.ts'
+import {
+  defaultSql, fkeyName, ident, onDeleteSql, resolveColumn, resolveReferences, sqlType, untypedDefaultSql,
+  type ResolvedColumn, type ResolvedReferences,
+} from './columns.ts'
+
+/** `REFERENCES "users" ("id") ON DELETE …`; ON DELETE is always written, so the file says it. */
+function referencesSql(refs: ResolvedReferences): string {
+  return `REFERENCES ${ident(refs.table)} (${ident(refs.column)}) ON DELETE ${onDeleteSql(refs.onDelete)}`
+}
 
 function columnDefinition(table: string, column: ResolvedColumn, inlinePrimaryKey: boolean): string {
   const parts = [ident(column.name), sqlType(column.type, column.size)]
@@ -16,6 +24,7 @@ function columnDefinition(table: string, column: ResolvedColumn, inlinePrimaryKe
   else if (!column.nullable) parts.push('NOT NULL')
   const def = defaultSql(column.default, column.type, `column ${table}.${column.name}`)
   if (def !== undefined) parts.push(`DEFAULT ${def}`)
+  if (column.references) parts.push(`CONSTRAINT ${ident(fkeyName(table, column.name))} ${referencesSql(column.references)}`)
   return parts.join(' ')
 }
 
@@ -44,7 +53,7 @@ function alterSql(table: string, change: ColumnChange): string[] {
     case 'dropColumn':
       return [`${t} DROP COLUMN ${ident(change.name)}`]
     case 'renameColumn':
-      return [`${t} RENAME COLUMN ${ident(change.from)} TO ${ident(change.to)}`]
+      return [`${t} RENAME COLUMN ${ident(change.from)} TO ${ident(change.to)}`, ...renameFkeySql(table, change.from, change.to)]
     case 'modifyColumn':
       return modifySql(table, change.name, change.set)
   }
@@ -57,6 +66,12 @@ function modifySql(table: string, name: string, set: Extract<ColumnChange, { cha
   const changesDefault = set.default !== undefined
   if (set.size !== undefined && set.type === undefined) throw new Error(`${where}: \`size\` needs \`type\` next to it`)
   if (set.type === 'id') throw new Error(`${where}: a column cannot become an id (BIGSERIAL); add a new id column instead`)
+  const fkey = () => ident(fkeyName(table, name))
+  // The old foreign key goes before a type change and the new one comes last, so PostgreSQL checks
+  // the existing rows against the final type. IF EXISTS: replacing and adding are one operation.
+  if (set.references !== undefined) {
+    out.push(`ALTER TABLE ${ident(table)} DROP CONSTRAINT ${set.references === null ? '' : 'IF EXISTS '}${fkey()}`)
+  }
   // The old default is dropped before a type change: PostgreSQL would otherwise try to cast it.
   if (changesDefault) out.push(`${col} DROP DEFAULT`)
   if (set.type !== undefined) {
@@ -73,8 +88,28 @@ function modifySql(table: string, name: string, set: Extract<ColumnChange, { cha
     out.push(`${col} SET DEFAULT ${literal}`)
   }
   if (set.nullable !== undefined) out.push(`${col} ${set.nullable ? 'DROP' : 'SET'} NOT NULL`)
-  if (out.length === 0) throw new Error(`${where}: nothing to modify (give type, nullable or default)`)
+  if (set.references) {
+    const refs = resolveReferences(set.references, where)
+    out.push(`ALTER TABLE ${ident(table)} ADD CONSTRAINT ${fkey()} FOREIGN KEY (${ident(name)}) ${referencesSql(refs)}`)
+  }
+  if (out.length === 0) throw new Error(`${where}: nothing to modify (give type, nullable, default or references)`)
   return out
+}
+
+/**
+ * PostgreSQL keeps a constraint's name when its column is renamed, so `<t>_<old>_fkey` would stay
+ * and a later `references: null` (which drops `<t>_<new>_fkey`) would miss it. The rename carries
+ * the constraint along. Operations compile without a model, so whether the column has a foreign key
+ * is asked of the catalog at migrate time; a name too long for PostgreSQL was never created by us.
+ */
+function renameFkeySql(table: string, from: string, to: string): string[] {
+  const [old, neu] = [fkeyName(table, from), fkeyName(table, to)]
+  if (Buffer.byteLength(old) > 63 || Buffer.byteLength(neu) > 63) return []
+  const text = (s: string) => `'${s.replaceAll("'", "''")}'`
+  return [
+    `DO $vela$ BEGIN IF EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = ${text(ident(table))}::regclass AND conname = ${text(old)}) ` +
+      `THEN ALTER TABLE ${ident(table)} RENAME CONSTRAINT ${ident(old)} TO ${ident(neu)}; END IF; END $vela$`,
+  ]
 }
 
 function textBase(type: FieldType): boolean {

@@ -5,12 +5,13 @@
  * a decision (see `MigrationDecisionError`). `down()` is the same diff run backwards with every
  * decision inverted, so the two directions cannot disagree about what a change means.
  */
-import { defaultSql, sqlType, type ResolvedColumn } from './columns.ts'
-import type { Model, TableModel } from './model.ts'
+import { defaultSql, sameReferences, sqlType, type ResolvedColumn, type ResolvedReferences } from './columns.ts'
+import { applyOperation, cloneModel, type Model, type TableModel } from './model.ts'
 import {
   addColumn, alterTable, createIndex, createTable, dropColumn, dropIndex, dropTable, modifyColumn, renameColumn,
-  type Column, type ColumnChange, type ColumnModification, type IndexDefinition, type Operation,
+  type Column, type ColumnChange, type ColumnModification, type IndexDefinition, type Operation, type References,
 } from './operations.ts'
+import { creationOrder, isDeferred } from './table_order.ts'
 
 export interface Decisions {
   /** `{ 'table.new_name': 'old_name' }`: the column was renamed (also given by `renamedFrom` on the field). */
@@ -65,7 +66,13 @@ export function columnOf(c: ResolvedColumn): Column {
     ...(c.nullable !== nullableByDefault ? { nullable: c.nullable } : {}),
     ...(c.default !== undefined ? { default: c.default } : {}),
     ...(c.size !== undefined ? { size: c.size } : {}),
+    ...(c.references ? { references: referencesOf(c.references) } : {}),
   }
+}
+
+/** References as a migration file writes them: `column` and `onDelete` only when not the default. */
+function referencesOf(r: ResolvedReferences): References {
+  return { table: r.table, ...(r.column !== 'id' ? { column: r.column } : {}), ...(r.onDelete !== 'no_action' ? { onDelete: r.onDelete } : {}) }
 }
 
 const typeKey = (c: ResolvedColumn) => sqlType(c.type, c.size)
@@ -84,6 +91,7 @@ function modification(from: ResolvedColumn, to: ResolvedColumn): ColumnModificat
     ...(setType ? { type: to.type, ...(to.size !== undefined ? { size: to.size } : {}) } : {}),
     ...(from.nullable !== to.nullable ? { nullable: to.nullable } : {}),
     ...(setDefault ? { default: to.default ?? null } : {}),
+    ...(!sameReferences(from.references, to.references) ? { references: to.references ? referencesOf(to.references) : null } : {}),
   }
   return Object.keys(set).length > 0 ? set : undefined
 }
@@ -154,14 +162,28 @@ export interface ModelDiff {
   readonly ambiguities: Ambiguity[]
 }
 
-/** One direction of the diff. Ambiguities are returned, not thrown, so callers can collect them all. */
+/** One `alterTable` per table, setting (or with `null`, dropping) the listed foreign keys. */
+function foreignKeyChanges(model: Model, refs: readonly { table: string; column: string }[], drop: boolean): Operation[] {
+  const tables = [...new Set(refs.map((r) => r.table))]
+  return tables.map((table) => {
+    const columns = refs.filter((r) => r.table === table).map((r) => model.get(table)!.columns.find((c) => c.name === r.column)!)
+    return alterTable(table, columns.map((c) => modifyColumn(c.name, { references: drop ? null : referencesOf(c.references!) })))
+  })
+}
+
+/**
+ * One direction of the diff. Ambiguities are returned, not thrown, so callers can collect them all.
+ * Order: new tables (each after the tables it references), changes to kept tables, foreign keys a
+ * cycle kept out of `createTable`, then dropped tables (referencing ones first).
+ */
 export function diffModels(from: Model, to: Model, decisions: Decisions = {}): ModelDiff {
   const operations: Operation[] = []
   const warnings: string[] = []
   const ambiguities: Ambiguity[] = []
-  for (const t of to.values()) {
-    if (from.has(t.name)) continue
-    operations.push(createTable(t.name, t.columns.map(columnOf)))
+  const created = creationOrder([...to.values()].filter((t) => !from.has(t.name)))
+  for (const t of created.order) {
+    const columns = t.columns.map((c) => (isDeferred(created.deferred, t.name, c.name) ? { ...c, references: undefined } : c))
+    operations.push(createTable(t.name, columns.map(columnOf)))
     for (const ix of t.indexes) operations.push(createIndex(t.name, ix.columns, { unique: ix.unique, name: ix.name }))
   }
   for (const t of to.values()) {
@@ -172,10 +194,13 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
     warnings.push(...d.warnings)
     if (d.ambiguity) ambiguities.push(d.ambiguity)
   }
+  operations.push(...foreignKeyChanges(to, created.deferred, false))
+  const dropped = creationOrder([...from.values()].filter((t) => !to.has(t.name) && decisions.dropTables?.includes(t.name)))
+  operations.push(...foreignKeyChanges(from, dropped.deferred, true))
+  operations.push(...[...dropped.order].reverse().map((t) => dropTable(t.name)))
   for (const t of from.values()) {
     if (to.has(t.name)) continue
-    if (decisions.dropTables?.includes(t.name)) operations.push(dropTable(t.name))
-    else {
+    if (!decisions.dropTables?.includes(t.name)) {
       warnings.push(
         `table "${t.name}" is in the migrations but no schema uses it; it is kept. ` +
           `To drop it with its data, pass decisions { dropTables: ['${t.name}'] } (CLI: --drop-table ${t.name})`,
@@ -209,5 +234,15 @@ export function planMigration(from: Model, to: Model, decisions: Decisions = {})
   }
   const target = new Map([...from].filter(([name]) => to.has(name) || decisions.dropTables?.includes(name)))
   const backward = diffModels(to, target, { renames, dropColumns, dropTables })
+  // Replaying both directions refuses what PostgreSQL would refuse at migrate time (a table
+  // dropped while something still references it, …), so such a plan is never written.
+  const after = replay(from, forward.operations, 'up()')
+  replay(after, backward.operations, 'down()')
   return { up: forward.operations, down: backward.operations, warnings: forward.warnings }
+}
+
+function replay(model: Model, ops: readonly Operation[], which: string): Model {
+  const copy = cloneModel(model)
+  for (const op of ops) applyOperation(copy, op, `Migration not generated: its ${which} would fail`)
+  return copy
 }

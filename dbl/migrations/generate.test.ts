@@ -4,50 +4,12 @@
  * and generate again expecting nothing. Finally roll the last migration back and check the catalog
  * again, which proves the generated `down()`.
  */
-import { readdir, readFile } from 'node:fs/promises'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { defineSchema, type AnySchema } from '../schema.ts'
-import type { Decisions } from './diff.ts'
+import { readFile } from 'node:fs/promises'
+import { expect, test } from 'vitest'
+import { defineSchema } from '../schema.ts'
 import { generateMigration } from './generate.ts'
-import { loadMigrations } from './load.ts'
-import { migrate, rollback } from './migrator.ts'
-import { modelFromMigrations } from './model.ts'
-import type { Operation } from './operations.ts'
-import { expectCatalogMatches } from './test/catalog.ts'
-import { backends, OPERATIONS_MODULE, tempDir, type Database } from './test/support.ts'
-import type { Connection } from '../adapters/adapter.ts'
-
-interface Step {
-  readonly schemas: readonly AnySchema[]
-  readonly decisions?: Decisions
-  /** File name suffix expected, or null for "nothing written". */
-  readonly name: string | null
-  /** Compact form of the generated up() operations. */
-  readonly ops?: readonly string[]
-  readonly warnings?: readonly RegExp[]
-  /** The generator must stop with this message and write nothing. */
-  readonly error?: RegExp
-  /** SQL run after this step is applied (e.g. rows that must survive the next step). */
-  readonly seed?: readonly string[]
-  /** Checks on the data after this step is applied. */
-  readonly verify?: (conn: Connection) => Promise<void>
-}
-interface Case { readonly name: string; readonly steps: readonly Step[] }
-
-/** `createTable products`, `addColumn products.sku`, `modifyColumn products.price{type,default}`… */
-function summary(ops: readonly Operation[]): string[] {
-  return ops.flatMap((op) => {
-    if (op.op !== 'alterTable') return [`${op.op} ${'table' in op ? op.table : ''}${op.op === 'createIndex' || op.op === 'dropIndex' ? `.${op.name}` : ''}`]
-    return op.changes.map((c) => {
-      if (c.change === 'addColumn') return `addColumn ${op.table}.${c.column.name}`
-      if (c.change === 'renameColumn') return `renameColumn ${op.table}.${c.from}->${c.to}`
-      if (c.change === 'dropColumn') return `dropColumn ${op.table}.${c.name}`
-      return `modifyColumn ${op.table}.${c.name}{${Object.keys(c.set).join(',')}}`
-    })
-  })
-}
-
-const rows = async (conn: Connection, sql: string) => (await conn.query(sql)).rows
+import { roundTrips, rows, type Case } from './test/round_trip.ts'
+import { tempDir } from './test/support.ts'
 
 const products = (fields: Record<string, unknown>, indexes: { columns: string[]; unique?: boolean; name?: string }[] = []) =>
   defineSchema({ table: 'products', fields: { id: 'id', ...(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Record<string, 'string'>) }, indexes })
@@ -204,59 +166,8 @@ const cases: Case[] = [
   },
 ]
 
-for (const backend of backends) {
-  const available = await backend.available()
-  describe.skipIf(!available)(`generated migrations on ${backend.name}`, () => {
-    let db: Database
-    beforeAll(async () => { db = await backend.open() })
-    afterAll(async () => { await db?.dispose() })
-    beforeEach(async () => { await db.reset() })
 
-    for (const c of cases) {
-      test(c.name, async () => {
-        const tmp = await tempDir()
-        try {
-          const now = new Date('2024-05-01T10:00:00Z')
-          for (const [i, step] of c.steps.entries()) {
-            const at = `step ${i + 1}`
-            const gen = () => generateMigration({ schemas: step.schemas, migrationsDir: tmp.dir, now, decisions: step.decisions, importFrom: OPERATIONS_MODULE })
-            if (step.error) {
-              const before = await readdir(tmp.dir)
-              await expect(gen(), at).rejects.toThrow(step.error)
-              expect(await readdir(tmp.dir), `${at}: nothing written`).toEqual(before)
-              continue
-            }
-            const result = await gen()
-            expect(result.name, at).toBe(step.name)
-            if (step.name) expect(result.written, at).toMatch(new RegExp(`/m\\d{14}_${step.name}\\.ts$`))
-            else expect(result.written, at).toBe(null)
-            if (step.ops) expect(summary(result.operations), at).toEqual(step.ops)
-            for (const w of step.warnings ?? []) expect(result.warnings.some((x) => w.test(x)), `${at}: warning ${w} in ${JSON.stringify(result.warnings)}`).toBe(true)
-            if (!step.warnings) expect(result.warnings.filter((w) => !w.includes('is kept')), at).toEqual([])
-
-            const migrations = await loadMigrations(tmp.dir)
-            await migrate(db.adapter, migrations)
-            for (const sql of step.seed ?? []) await db.adapter.query(sql)
-            await step.verify?.(db.adapter)
-            await expectCatalogMatches(db.adapter, modelFromMigrations(migrations))
-            const again = await generateMigration({ schemas: step.schemas, migrationsDir: tmp.dir, now, decisions: step.decisions, importFrom: OPERATIONS_MODULE })
-            expect(again.written, `${at}: nothing left to diff`).toBe(null)
-          }
-          // down() of the last migration brings the catalog back to the model before it.
-          const migrations = await loadMigrations(tmp.dir)
-          if (migrations.length > 1) {
-            await rollback(db.adapter, migrations)
-            await expectCatalogMatches(db.adapter, modelFromMigrations(migrations.slice(0, -1)))
-          }
-          await rollback(db.adapter, migrations, { steps: migrations.length })
-          await expectCatalogMatches(db.adapter, new Map())
-        } finally {
-          await tmp.remove()
-        }
-      })
-    }
-  })
-}
+await roundTrips('generated migrations', cases)
 
 test('the written file is readable TypeScript importing the helpers from vela/dbl by default', async () => {
   const tmp = await tempDir()

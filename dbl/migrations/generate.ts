@@ -43,7 +43,7 @@ export async function generateMigration(opts: GenerateOptions): Promise<Generate
     importModule: opts.importModule,
   })
   const current = modelFromMigrations(migrations)
-  const target = modelFromSchemas(opts.schemas)
+  const target = modelFromSchemas(opts.schemas, warnings)
   const decisions: Decisions = {
     ...opts.decisions,
     // An explicit decision wins over the field option.

@@ -2,10 +2,14 @@
  * The database as the migrations describe it: tables → columns and indexes. Built two ways — by
  * replaying migrations' `up()` operations in order, and from the schemas — so the diff compares two
  * values of the same shape. Replay follows PostgreSQL's own rules where they matter to a diff
- * (dropping a column drops the indexes that use it; renaming a column renames it inside indexes).
+ * (dropping a column drops the indexes that use it; renaming a column renames it inside indexes and
+ * in the foreign keys pointing at it) and refuses what PostgreSQL would refuse about foreign keys
+ * (see foreign_keys.ts).
  */
 import type { AnySchema } from '../schema.ts'
-import { resolveColumn, type ResolvedColumn } from './columns.ts'
+import { resolveAssoc } from '../assoc.ts'
+import { resolveColumn, resolveReferences, type ResolvedColumn } from './columns.ts'
+import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename } from './foreign_keys.ts'
 import type { ColumnChange, IndexDefinition, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
 
@@ -30,14 +34,17 @@ function columnIndex(t: TableModel, name: string, where: string): number {
   return i
 }
 
-function applyChange(t: TableModel, change: ColumnChange, where: string): void {
+function applyChange(model: Model, t: TableModel, change: ColumnChange, where: string): void {
   switch (change.change) {
     case 'addColumn': {
       if (t.columns.some((c) => c.name === change.column.name)) throw new Error(`${where}: table "${t.name}" already has a column "${change.column.name}"`)
-      t.columns.push(resolveColumn(change.column))
+      const column = resolveColumn(change.column)
+      checkReference(model, t, column, where)
+      t.columns.push(column)
       return
     }
     case 'dropColumn':
+      checkColumnDrop(model, t.name, change.name, where)
       t.columns.splice(columnIndex(t, change.name, where), 1)
       t.indexes = t.indexes.filter((ix) => !ix.columns.includes(change.name))
       return
@@ -46,6 +53,7 @@ function applyChange(t: TableModel, change: ColumnChange, where: string): void {
       if (t.columns.some((c) => c.name === change.to)) throw new Error(`${where}: table "${t.name}" already has a column "${change.to}"`)
       t.columns[i] = { ...t.columns[i]!, name: change.to }
       t.indexes = t.indexes.map((ix) => ({ ...ix, columns: ix.columns.map((c) => (c === change.from ? change.to : c)) }))
+      followRename(model, t.name, change.from, change.to)
       return
     }
     case 'modifyColumn': {
@@ -53,13 +61,17 @@ function applyChange(t: TableModel, change: ColumnChange, where: string): void {
       const old = t.columns[i]!
       const { set } = change
       const typed = set.type !== undefined ? resolveColumn({ name: old.name, type: set.type, size: set.size }) : old
-      t.columns[i] = {
+      if (set.references === null && !old.references) throw new Error(`${where}: column ${t.name}.${old.name} has no foreign key to drop`)
+      const column: ResolvedColumn = {
         ...old,
         type: typed.type,
         size: typed.size,
         nullable: old.primaryKey ? false : (set.nullable ?? old.nullable),
         default: set.default === undefined ? old.default : set.default === null ? undefined : set.default,
+        references: set.references === undefined ? old.references : set.references === null ? undefined : resolveReferences(set.references, where),
       }
+      checkReference(model, t, column, where)
+      t.columns[i] = column
       return
     }
   }
@@ -73,17 +85,21 @@ function findIndex(model: Model, name: string): TableModel | undefined {
 /** Applies one operation to the model in place. `where` prefixes errors (the migration's file). */
 export function applyOperation(model: Model, op: Operation, where: string): void {
   switch (op.op) {
-    case 'createTable':
+    case 'createTable': {
       if (model.has(op.table)) throw new Error(`${where}: table "${op.table}" already exists`)
-      model.set(op.table, { name: op.table, columns: op.columns.map(resolveColumn), indexes: [] })
+      const t: TableModel = { name: op.table, columns: op.columns.map(resolveColumn), indexes: [] }
+      for (const c of t.columns) checkReference(model, t, c, where)
+      model.set(op.table, t)
       return
+    }
     case 'dropTable':
       table(model, op.table, where)
+      checkTableDrop(model, op.table, where)
       model.delete(op.table)
       return
     case 'alterTable': {
       const t = table(model, op.table, where)
-      for (const change of op.changes) applyChange(t, change, where)
+      for (const change of op.changes) applyChange(model, t, change, where)
       return
     }
     case 'createIndex': {
@@ -96,6 +112,7 @@ export function applyOperation(model: Model, op: Operation, where: string): void
     case 'dropIndex': {
       const t = table(model, op.table, where)
       if (!t.indexes.some((ix) => ix.name === op.name)) throw new Error(`${where}: table "${op.table}" has no index "${op.name}"`)
+      checkIndexDrop(model, t, op.name, where)
       t.indexes = t.indexes.filter((ix) => ix.name !== op.name)
       return
     }
@@ -119,8 +136,12 @@ export function modelFromMigrations(migrations: readonly Migration[]): Model {
   return model
 }
 
-/** The model the schemas ask for. Function defaults are cast-time only and have no column default. */
-export function modelFromSchemas(schemas: readonly AnySchema[]): Model {
+/**
+ * The model the schemas ask for. Function defaults are cast-time only and have no column default.
+ * A `belongsTo` makes its foreign key column reference the related table's primary key; one that
+ * cannot (no such field, or a related table no schema here uses) adds no foreign key and a warning.
+ */
+export function modelFromSchemas(schemas: readonly AnySchema[], warnings: string[] = []): Model {
   const model: Model = new Map()
   for (const s of schemas) {
     if (model.has(s.table)) throw new Error(`two schemas use the table "${s.table}"`)
@@ -137,7 +158,34 @@ export function modelFromSchemas(schemas: readonly AnySchema[]): Model {
     const indexes = s.indexes.map((ix) => ({ table: s.table, columns: [...ix.columns], unique: ix.unique, name: ix.name }))
     model.set(s.table, { name: s.table, columns, indexes })
   }
+  for (const s of schemas) addBelongsTo(model, s, warnings)
   return model
+}
+
+function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
+  const t = model.get(s.table)!
+  for (const [name, a] of Object.entries(s.associations)) {
+    if (a.kind !== 'belongsTo') continue
+    let assoc
+    try {
+      assoc = resolveAssoc(s, name)
+    } catch (e) {
+      warnings.push(`${(e as Error).message}; no foreign key is generated for it`)
+      continue
+    }
+    const { related, foreignKey } = assoc
+    if (!model.has(related.table)) {
+      warnings.push(`association ${s.table}.${name}: no schema given uses the table "${related.table}"; no foreign key is generated for ${s.table}.${foreignKey}`)
+      continue
+    }
+    const i = t.columns.findIndex((c) => c.name === foreignKey)
+    const refs = resolveReferences({ table: related.table, column: related.primaryKey, onDelete: a.onDelete }, `association ${s.table}.${name}`)
+    const existing = t.columns[i]!.references
+    if (existing && (existing.table !== refs.table || existing.onDelete !== refs.onDelete)) {
+      throw new Error(`schema ${s.table}: two belongsTo associations use the column "${foreignKey}" with different references`)
+    }
+    t.columns[i] = { ...t.columns[i]!, references: refs }
+  }
 }
 
 /** `renamedFrom` field options, as `{ 'table.new': 'old' }` (the same shape as the CLI decision). */

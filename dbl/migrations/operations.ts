@@ -4,7 +4,22 @@
  * replay (`model.ts`) and the file printer (`render.ts`) — so a migration is never "just SQL" the
  * generator cannot see (except `execute`, which is opaque on purpose).
  */
-import type { FieldType } from '../schema.ts'
+import type { FieldType, OnDelete } from '../schema.ts'
+
+export type { OnDelete }
+
+/**
+ * A foreign key: the column's value must be a `column` value of `table` (or NULL). The constraint
+ * is named `<this table>_<this column>_fkey`, PostgreSQL's own default, so hand-written and
+ * generated migrations name it alike.
+ */
+export interface References {
+  readonly table: string
+  /** Defaults to `id`. */
+  readonly column?: string
+  /** Defaults to `no_action` (Ecto's `:nothing`): deleting a still referenced row fails. */
+  readonly onDelete?: OnDelete
+}
 
 /** A column, in the same vocabulary as a schema field. */
 export interface Column {
@@ -17,17 +32,22 @@ export interface Column {
   readonly default?: unknown
   /** VARCHAR size for `string` columns (default 255). */
   readonly size?: number
+  /** A foreign key (generated from `belongsTo` associations). */
+  readonly references?: References
 }
 
 /**
  * Only the keys present change. `default: null` drops the default; `type` and `size` change the
- * column type together (a missing `size` means the type's default size).
+ * column type together (a missing `size` means the type's default size); `references: null` drops
+ * the foreign key.
  */
 export interface ColumnModification {
   readonly type?: FieldType
   readonly size?: number
   readonly nullable?: boolean
   readonly default?: unknown
+  /** A foreign key to add or replace (the old one, if any, is dropped first); `null` drops it. */
+  readonly references?: References | null
 }
 
 export type ColumnChange =

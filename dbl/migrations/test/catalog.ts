@@ -27,6 +27,25 @@ function expectedValue(type: FieldType, value: unknown): unknown {
 
 export interface CatalogColumn { table: string; column: string; type: string; nullable: boolean; default: string | null }
 export interface CatalogIndex { table: string; name: string; unique: boolean; columns: string[] }
+/** One-column foreign keys; `onDelete` is pg_constraint.confdeltype spelled as our vocabulary. */
+export interface CatalogForeignKey { table: string; name: string; column: string; refTable: string; refColumn: string; onDelete: string }
+
+const ON_DELETE: Record<string, string> = { a: 'no_action', r: 'restrict', c: 'cascade', n: 'set_null', d: 'set_default' }
+
+export async function readForeignKeys(conn: Connection): Promise<CatalogForeignKey[]> {
+  const { rows } = await conn.query<{ table: string; name: string; column: string; ref_table: string; ref_column: string; deltype: string }>(`
+    SELECT t.relname AS table, con.conname AS name, a.attname AS column, rt.relname AS ref_table, ra.attname AS ref_column,
+           con.confdeltype::text AS deltype
+    FROM pg_constraint con
+    JOIN pg_class t ON t.oid = con.conrelid
+    JOIN pg_class rt ON rt.oid = con.confrelid
+    JOIN pg_namespace n ON n.oid = t.relnamespace
+    JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+    JOIN pg_attribute ra ON ra.attrelid = con.confrelid AND ra.attnum = con.confkey[1]
+    WHERE con.contype = 'f' AND n.nspname = 'public'
+    ORDER BY t.relname, con.conname`)
+  return rows.map((r) => ({ table: r.table, name: r.name, column: r.column, refTable: r.ref_table, refColumn: r.ref_column, onDelete: ON_DELETE[r.deltype] ?? r.deltype }))
+}
 
 export async function readCatalog(conn: Connection): Promise<{ columns: CatalogColumn[]; indexes: CatalogIndex[] }> {
   const columns = await conn.query<{ table: string; column: string; type: string; is_nullable: string; column_default: string | null }>(`
@@ -52,7 +71,7 @@ export async function readCatalog(conn: Connection): Promise<{ columns: CatalogC
   }
 }
 
-/** Asserts the database holds exactly the model: tables, column types, nullability, defaults, indexes. */
+/** Asserts the database holds exactly the model: tables, column types, nullability, defaults, indexes, foreign keys. */
 export async function expectCatalogMatches(conn: Connection, model: Model): Promise<void> {
   const catalog = await readCatalog(conn)
   const expectedColumns: Omit<CatalogColumn, 'default'>[] = []
@@ -80,4 +99,10 @@ export async function expectCatalogMatches(conn: Connection, model: Model): Prom
   const expectedIndexes = [...model.values()].flatMap((t) => t.indexes.map((ix) => ({ table: t.name, name: ix.name, unique: ix.unique, columns: [...ix.columns] })))
   const ixKey = (i: CatalogIndex) => `${i.table}.${i.name}`
   expect(catalog.indexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b)))).toEqual(expectedIndexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b))))
+  // Named as PostgreSQL would name them itself, so a later migration can drop them by that name.
+  const expectedKeys = [...model.values()].flatMap((t) => t.columns.flatMap((c) => c.references
+    ? [{ table: t.name, name: `${t.name}_${c.name}_fkey`, column: c.name, refTable: c.references.table, refColumn: c.references.column, onDelete: c.references.onDelete }]
+    : []))
+  const fkKey = (k: CatalogForeignKey) => `${k.table}.${k.name}`
+  expect((await readForeignKeys(conn)).sort((a, b) => fkKey(a).localeCompare(fkKey(b)))).toEqual(expectedKeys.sort((a, b) => fkKey(a).localeCompare(fkKey(b))))
 }

@@ -1,0 +1,111 @@
+import { describe, expect, test } from 'vitest'
+import { belongsTo, defineSchema, type AnySchema } from '../schema.ts'
+import { planMigration } from './diff.ts'
+import { applyOperation, modelFromSchemas, type Model } from './model.ts'
+import { addColumn, alterTable, createIndex, createTable, dropColumn, dropIndex, dropTable, modifyColumn, renameColumn, type Operation } from './operations.ts'
+
+const replay = (ops: Operation[]): Model => {
+  const model: Model = new Map()
+  for (const op of ops) applyOperation(model, op, 'm')
+  return model
+}
+const id = { name: 'id', type: 'id', primaryKey: true } as const
+const createUsers = createTable('users', [id, { name: 'email', type: 'string' }])
+const createPosts = createTable('posts', [id, { name: 'user_id', type: 'integer', references: { table: 'users' } }])
+
+const User = defineSchema({ table: 'users', fields: { id: 'id', email: 'string' } })
+const post = (assoc: Parameters<typeof belongsTo>[1] | null, fields: Record<string, 'integer'> = { user_id: 'integer' }) =>
+  defineSchema({ table: 'posts', fields: { id: 'id', ...fields }, associations: assoc ? { user: belongsTo((): AnySchema => User, assoc) } : {} })
+
+describe('foreign keys from belongsTo', () => {
+  test('a belongsTo column references the related primary key, with its onDelete; a custom foreignKey too', () => {
+    const m = modelFromSchemas([post({ onDelete: 'cascade' }), User])
+    expect(m.get('posts')!.columns[1]!.references).toEqual({ table: 'users', column: 'id', onDelete: 'cascade' })
+    const custom = modelFromSchemas([User, post({ foreignKey: 'author' }, { author: 'integer' })])
+    expect(custom.get('posts')!.columns[1]).toMatchObject({ name: 'author', references: { table: 'users', column: 'id', onDelete: 'no_action' } })
+  })
+
+  test('a belongsTo without its field, or to a table no schema here uses, generates no foreign key and says why', () => {
+    const warnings: string[] = []
+    const m = modelFromSchemas([User, post({ foreignKey: 'owner_id' })], warnings)
+    expect(m.get('posts')!.columns.map((c) => c.references)).toEqual([undefined, undefined])
+    const alone = modelFromSchemas([post({})], warnings)
+    expect(alone.get('posts')!.columns[1]!.references).toBe(undefined)
+    expect(warnings).toEqual([
+      'association posts.user: posts has no field "owner_id"; no foreign key is generated for it',
+      'association posts.user: no schema given uses the table "users"; no foreign key is generated for posts.user_id',
+    ])
+  })
+})
+
+describe('diff order with foreign keys', () => {
+  test('a new table comes after the new table it references; down() drops it first', () => {
+    const plan = planMigration(new Map(), modelFromSchemas([post({}), User]))
+    expect(plan.up.map((op) => `${op.op} ${'table' in op ? op.table : ''}`)).toEqual(['createTable users', 'createTable posts'])
+    expect(plan.up[1]).toEqual(createPosts)
+    expect(plan.down).toEqual([dropTable('posts'), dropTable('users')])
+  })
+
+  test('a cycle: tables created without the forward key, which is added afterwards; down() drops it before the tables', () => {
+    const A: AnySchema = defineSchema({ table: 'a', fields: { id: 'id', b_id: 'integer', parent_id: 'integer' }, associations: { b: belongsTo(() => B), parent: belongsTo(() => A) } })
+    const B: AnySchema = defineSchema({ table: 'b', fields: { id: 'id', a_id: 'integer' }, associations: { a: belongsTo(() => A, { onDelete: 'set_null' }) } })
+    const plan = planMigration(new Map(), modelFromSchemas([A, B]))
+    expect(plan.up).toEqual([
+      // A self reference needs no deferring: the table exists by the time its constraint is made.
+      createTable('a', [id, { name: 'b_id', type: 'integer' }, { name: 'parent_id', type: 'integer', references: { table: 'a' } }]),
+      createTable('b', [id, { name: 'a_id', type: 'integer', references: { table: 'a', onDelete: 'set_null' } }]),
+      alterTable('a', [modifyColumn('b_id', { references: { table: 'b' } })]),
+    ])
+    expect(plan.down).toEqual([alterTable('a', [modifyColumn('b_id', { references: null })]), dropTable('b'), dropTable('a')])
+  })
+
+  test('references added, changed and removed on an existing column are modifyColumn, undone by down()', () => {
+    const from = replay([createUsers, createTable('posts', [id, { name: 'user_id', type: 'integer' }])])
+    const added = planMigration(from, modelFromSchemas([User, post({})]))
+    expect(added.up).toEqual([alterTable('posts', [modifyColumn('user_id', { references: { table: 'users' } })])])
+    expect(added.down).toEqual([alterTable('posts', [modifyColumn('user_id', { references: null })])])
+    const withKey = replay([createUsers, createPosts])
+    const changed = planMigration(withKey, modelFromSchemas([User, post({ onDelete: 'restrict' })]))
+    expect(changed.up).toEqual([alterTable('posts', [modifyColumn('user_id', { references: { table: 'users', onDelete: 'restrict' } })])])
+    expect(changed.down).toEqual([alterTable('posts', [modifyColumn('user_id', { references: { table: 'users' } })])])
+    expect(planMigration(withKey, modelFromSchemas([User, post(null)])).up).toEqual([alterTable('posts', [modifyColumn('user_id', { references: null })])])
+  })
+
+  test('dropping both tables drops the referencing one first; dropping only the referenced one is refused at generate time', () => {
+    const from = replay([createUsers, createPosts])
+    const both = planMigration(from, new Map(), { dropTables: ['users', 'posts'] })
+    expect(both.up).toEqual([dropTable('posts'), dropTable('users')])
+    expect(both.down).toEqual([createUsers, createPosts])
+    // posts is kept (no decision) and still references users.
+    expect(() => planMigration(from, new Map(), { dropTables: ['users'] })).toThrow(
+      'Migration not generated: its up() would fail: table "users" is still referenced by posts.user_id; drop those columns or their references (or those tables) first',
+    )
+  })
+})
+
+describe('model replay of foreign keys', () => {
+  test('renaming a referenced column moves the references; renaming the key column keeps its own', () => {
+    const m = replay([createUsers, createPosts, alterTable('users', [renameColumn('id', 'uid')]), alterTable('posts', [renameColumn('user_id', 'author_id')])])
+    expect(m.get('posts')!.columns[1]).toMatchObject({ name: 'author_id', references: { table: 'users', column: 'uid' } })
+  })
+
+  test('what PostgreSQL would refuse is an error naming the migration and the reference', () => {
+    expect(() => replay([createPosts])).toThrow('m: posts.user_id references users.id, but table "users" does not exist at this point of the migrations (create it first)')
+    const m = replay([createUsers, createPosts])
+    const fails = (op: Operation) => () => applyOperation(m, op, 'm')
+    expect(fails(dropTable('users'))).toThrow('m: table "users" is still referenced by posts.user_id')
+    expect(fails(alterTable('users', [dropColumn('id')]))).toThrow('m: column users.id is still referenced by posts.user_id; drop those references first')
+    expect(fails(alterTable('posts', [addColumn({ name: 'x', type: 'string', references: { table: 'users', column: 'email' } })]))).toThrow(
+      'posts.x references users.email, which is neither its table\'s one-column primary key nor unique on its own',
+    )
+    expect(fails(alterTable('posts', [addColumn({ name: 'y', type: 'string', references: { table: 'users', column: 'nope' } })]))).toThrow('table "users" has no column "nope"')
+    expect(fails(alterTable('users', [modifyColumn('email', { references: null })]))).toThrow('m: column users.email has no foreign key to drop')
+    applyOperation(m, createIndex('users', ['email'], { unique: true }), 'm')
+    applyOperation(m, alterTable('posts', [addColumn({ name: 'email', type: 'string', references: { table: 'users', column: 'email' } })]), 'm')
+    expect(fails(dropIndex('users', 'users_email_index'))).toThrow('m: index "users_email_index" keeps users.email unique for the foreign keys of posts.email')
+    // Dropping the referencing column takes its key along, after which the referenced table can go.
+    applyOperation(m, alterTable('posts', [dropColumn('user_id'), dropColumn('email')]), 'm')
+    applyOperation(m, dropTable('users'), 'm')
+    expect(m.has('users')).toBe(false)
+  })
+})

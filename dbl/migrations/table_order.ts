@@ -1,0 +1,41 @@
+/**
+ * The order in which the diff creates (and, reversed, drops) a set of tables: each table after the
+ * tables its foreign keys point at, because PostgreSQL refuses a reference to a table that does not
+ * exist yet. Tables that point at each other (A → B → A) cannot all be ordered: the first table of
+ * such a cycle is created without the foreign keys that point forward, and those are added once
+ * every table exists ("deferred"). When dropping, the deferred keys are dropped first instead.
+ */
+import type { ColumnRef } from './foreign_keys.ts'
+import type { TableModel } from './model.ts'
+
+export interface TableOrder {
+  readonly order: readonly TableModel[]
+  /** Foreign keys left out of `createTable`, to be added after all the tables exist. */
+  readonly deferred: readonly ColumnRef[]
+}
+
+/** Deterministic: among the tables ready at each step, the first in the given order goes first. */
+export function creationOrder(tables: readonly TableModel[]): TableOrder {
+  const inSet = new Set(tables.map((t) => t.name))
+  const done = new Set<string>()
+  const waitsOn = (t: TableModel) =>
+    t.columns.filter((c) => c.references && c.references.table !== t.name && inSet.has(c.references.table) && !done.has(c.references.table))
+  const pending = [...tables]
+  const order: TableModel[] = []
+  const deferred: ColumnRef[] = []
+  while (pending.length > 0) {
+    let i = pending.findIndex((t) => waitsOn(t).length === 0)
+    if (i < 0) {
+      // Every pending table waits on another: a cycle. Break it at the first one.
+      i = 0
+      for (const c of waitsOn(pending[0]!)) deferred.push({ table: pending[0]!.name, column: c.name })
+    }
+    const [next] = pending.splice(i, 1)
+    order.push(next!)
+    done.add(next!.name)
+  }
+  return { order, deferred }
+}
+
+export const isDeferred = (deferred: readonly ColumnRef[], table: string, column: string): boolean =>
+  deferred.some((d) => d.table === table && d.column === column)
