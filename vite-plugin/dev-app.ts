@@ -4,11 +4,23 @@
  *
  * A swap, in order: clear the runner's module cache (every module of the app is evaluated afresh,
  * so nothing from the old code survives: a new repo, new plugin state) → import the entry and
- * create the new app (routes compiled) → run the old app's `stop` hook (pools closed, ports freed:
- * the resources of the replaced modules) → run the new app's `start` hook → serve with it. Requests
- * arriving during the swap wait for it and are answered by the new app. If the new code does not
- * load or compile, the error is logged and the old app keeps serving; if its start hook fails, the
- * error is logged and the new app serves anyway (as a fresh `vela serve` would not even start).
+ * create the new app (routes compiled) → run the old app's `stop` hook (pools closed, ports freed)
+ * → run the dispose callbacks of every module of the replaced generation (`import.meta.hot.dispose`,
+ * dev-hot.ts) → run the new app's `start` hook → serve with it. Requests arriving during the swap
+ * wait for it and are answered by the new app. If the new code does not load or compile, the error
+ * is logged, the dispose callbacks of the modules it did evaluate run, and the old app keeps
+ * serving with its resources; if its start hook fails, the error is logged and the new app serves
+ * anyway (as a fresh `vela serve` would not even start).
+ *
+ * **Choice**, the order around the dispose callbacks: the new generation is evaluated while the old
+ * one still serves, so that code that fails to load costs nothing; the callbacks run after the old
+ * `stop` hook, which may still need what they release (a pool to drain through, a subscription to
+ * unsubscribe from), and before the new `start` hook, which may need it freed (a fixed port, a
+ * database file's lock). So a module-scope resource created at import time coexists for a moment
+ * with its replacement: anything exclusive (a fixed port) belongs in the `start` hook or is opened
+ * lazily. Every module of the generation is disposed, not only the edited file's, since every
+ * module is evaluated afresh. Closing the dev server runs the serving app's `stop` hook, then its
+ * generation's dispose callbacks.
  *
  * What triggers a swap: a change, addition or removal of a module file (`.ts`, `.js`, `.mts`,
  * `.mjs`, `.json`) under the app's `src/` — routes, controllers, plugins, schemas, `app.ts`.
