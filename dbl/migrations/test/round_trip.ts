@@ -1,9 +1,8 @@
 /**
  * The generator's closed loop, shared by the round-trip suites: for each case, generate a
  * migration per step, apply it to a real database (PGlite and the PostgreSQL server), check the
- * catalog against the replayed model, and generate again expecting nothing. Finally roll the last
- * migration back and check the catalog again, which proves the generated `down()`, then roll
- * everything back to an empty database.
+ * catalog against the replayed model, and generate again expecting nothing. Finally roll the
+ * migrations back one by one, checking the catalog after each, which proves every generated `down()`.
  */
 import { readdir } from 'node:fs/promises'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
@@ -90,14 +89,13 @@ export async function roundTrips(title: string, cases: readonly Case[]): Promise
               const again = await generateMigration({ schemas: step.schemas, migrationsDir: tmp.dir, now, decisions: step.decisions, importFrom: OPERATIONS_MODULE })
               expect(again.written, `${at}: nothing left to diff`).toBe(null)
             }
-            // down() of the last migration brings the catalog back to the model before it.
+            // Each down(), newest first, brings the catalog back to the model before its migration,
+            // down to the empty database.
             const migrations = await loadMigrations(tmp.dir)
-            if (migrations.length > 1) {
+            for (let n = migrations.length - 1; n >= 0; n--) {
               await rollback(db.adapter, migrations)
-              await expectCatalogMatches(db.adapter, modelFromMigrations(migrations.slice(0, -1)))
+              await expectCatalogMatches(db.adapter, modelFromMigrations(migrations.slice(0, n)))
             }
-            await rollback(db.adapter, migrations, { steps: migrations.length })
-            await expectCatalogMatches(db.adapter, new Map())
           } finally {
             await tmp.remove()
           }
