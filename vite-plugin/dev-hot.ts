@@ -13,7 +13,8 @@
  * - `dispose(cb)`: every callback a generation registers (several per module allowed) runs when
  *   that generation is replaced or the dev server closes: last registered first (dependents before
  *   the modules they import, as these evaluate first), one at a time, each awaited; an error or a
- *   callback still pending after the timeout is logged and the next one runs.
+ *   callback still pending after the timeout is logged and the next one runs. One registered once
+ *   its generation is gone (from a timer of the old code) runs at once.
  * - `data`: one object per module file, the same object across generations (as Vite keeps it), so
  *   the new generation sees at evaluation what the old one stored before the swap, and what the
  *   old one's dispose callbacks store from its `start` hook on. Dropped once the file's module is
@@ -36,6 +37,7 @@ type DisposeCallback = (data: HotData) => unknown
 export class Generation {
   readonly paths = new Set<string>()
   readonly disposers: Array<{ path: string; cb: DisposeCallback }> = []
+  disposed = false
 }
 
 export class DevHot {
@@ -79,23 +81,27 @@ export class DevHot {
 
   /** Runs a replaced generation's dispose callbacks, last registered first, each awaited. */
   async dispose(gen: Generation): Promise<void> {
-    for (const { path, cb } of gen.disposers.splice(0).reverse()) {
-      let timer: NodeJS.Timeout | undefined
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          console.error(`vela: a dispose callback of ${path} did not settle within ${this.timeoutMs} ms; swapping anyway`)
-          resolve()
-        }, this.timeoutMs)
-      })
-      try {
-        await Promise.race([Promise.resolve().then(() => cb(this.dataOf(path))), timeout])
-      } catch (err) {
-        console.error(`vela: a dispose callback of ${path} failed:`, err)
-      } finally {
-        clearTimeout(timer)
-      }
-    }
+    gen.disposed = true
+    for (const { path, cb } of gen.disposers.splice(0).reverse()) await this.run(path, cb)
     for (const path of gen.paths) if (!this.current.paths.has(path)) this.data.delete(path)
+  }
+
+  /** One callback: awaited up to the timeout; a failure is logged, never thrown. */
+  private async run(path: string, cb: DisposeCallback): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        console.error(`vela: a dispose callback of ${path} did not settle within ${this.timeoutMs} ms; going on without it`)
+        resolve()
+      }, this.timeoutMs)
+    })
+    try {
+      await Promise.race([Promise.resolve().then(() => cb(this.dataOf(path))), timeout])
+    } catch (err) {
+      console.error(`vela: a dispose callback of ${path} failed:`, err)
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   private dataOf(path: string): HotData {
@@ -114,7 +120,8 @@ export class DevHot {
       get data() {
         return data()
       },
-      dispose: (cb: DisposeCallback) => void gen.disposers.push({ path, cb }),
+      // Registered by a module whose generation is already gone (from a late callback): run it now.
+      dispose: (cb: DisposeCallback) => void (gen.disposed ? this.run(path, cb) : gen.disposers.push({ path, cb })),
       accept: ignore,
       acceptExports: ignore,
       invalidate: ignore,

@@ -163,7 +163,14 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
     lastDisposed: number | null
     port: number
   }
-  const g = globalThis as { velaHotFixture?: { log: string[]; ticks: number[]; ports: number[]; failDispose?: 'throw' | 'hang' } }
+  interface FixtureState {
+    log: string[]
+    ticks: number[]
+    ports: number[]
+    failDispose?: 'throw' | 'hang'
+    hot?: { dispose(cb: () => void): void }
+  }
+  const g = globalThis as { velaHotFixture?: FixtureState }
   let hotDir = ''
   let hot: DevServer
   const state = () => g.velaHotFixture!
@@ -290,6 +297,24 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
     expect(errors).toMatch(/fragile\.ts did not settle within 300 ms/)
     expect(await knock(before.port)).toBe('ECONNREFUSED')
     expect(await knock((await status()).port)).toBe('hot')
+  })
+
+  it('a dispose callback registered after its generation was replaced runs at once', async () => {
+    await still(async () => {
+      const old = state().hot!
+      let ran = 0
+      old.dispose(() => void ran++)
+      await hot.devApp.reload('test')
+      expect(ran).toBe(1)
+      // From a late timer or request of the old code: its generation is gone, nothing would run it.
+      old.dispose(() => void ran++)
+      await sleep(20)
+      expect(ran).toBe(2)
+      // The serving generation's callbacks wait for its own replacement.
+      state().hot!.dispose(() => void ran++)
+      await sleep(20)
+      expect(ran).toBe(2)
+    })
   })
 
   it('a load that fails releases what its modules opened; the serving generation keeps its resources', async () => {
