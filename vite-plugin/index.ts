@@ -14,7 +14,8 @@
  *   upgrade on the port belongs to the app, and there is no browser client to notify.
  * - Build (`vite build`): an SSR build of `virtual:vela/server` into `dist/server/index.mjs`, with
  *   every dependency bundled (`ssr.noExternal: true`) so plain `node dist/server/index.mjs` runs it
- *   (build.ts). An explicit `mode` (`vela release --profile <name>`) is the environment the bundle
+ *   (build.ts). `buildStart` writes the migration `src/schemas` needs, or fails the build when it
+ *   needs a rename/drop decision (migrations.ts). An explicit `mode` (`vela release --profile <name>`) is the environment the bundle
  *   defaults to (profile.ts). `writeBundle` writes `priv/assets/openapi.json` and its explorer when
  *   the app has `priv/schemas/` (openapi-build.ts). `virtual:vela/migrations` compiles the app's
  *   migrations in (bundled-migrations.ts).
@@ -25,6 +26,7 @@ import type { Plugin, ViteDevServer } from 'vite'
 import { attachWebSockets } from '../server/websocket/node.ts'
 import { APP_ENTRY, MIGRATIONS_ENTRY, SERVER_ENTRY, appEntrySource, migrationsEntrySource, serverEntrySource } from './app-entry.ts'
 import { buildConfig, copyRuntimeAssets } from './build.ts'
+import { generateForBuild } from './migrations.ts'
 import { GENERATED, writeBuildOpenApi } from './openapi-build.ts'
 import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
@@ -80,6 +82,13 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
     },
     load(id) {
       return id.startsWith('\0') ? ids.get(id.slice(1))?.() : undefined
+    },
+    async buildStart() {
+      const { command, consumer, root, logger } = this.environment.config
+      if (command !== 'build' || consumer !== 'server') return
+      const result = await generateForBuild(root)
+      for (const w of result?.warnings ?? []) logger.warn(`[vela migrations] ${w}`)
+      if (result?.written) logger.info(`${GENERATED}${relative(root, result.written)}`)
     },
     async writeBundle(output, bundle) {
       if (this.environment.config.consumer !== 'server' || !output.dir) return

@@ -1,8 +1,10 @@
 /**
  * `vela migrations generate` and `vela migrate [--status | --rollback [n]]` for an app folder:
  * schemas come from `src/schemas/*.ts` (every exported schema), migrations live in
- * `src/migrations/`, and the repository is the `repo` export of `src/repo.ts`.
+ * `src/migrations/`, and the repository is the `repo` export of `src/repo.ts`. The build runs the
+ * generator too (`generateForBuild`, the plugin's `buildStart`).
  */
+import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -10,6 +12,8 @@ import type { Repo } from '../dbl/repo.ts'
 import type { AnySchema } from '../dbl/schema.ts'
 import { isSchema } from '../dbl/schema.ts'
 import type { Decisions } from '../dbl/migrations/diff.ts'
+import { MigrationDecisionError } from '../dbl/migrations/diff.ts'
+import type { GenerateResult } from '../dbl/migrations/generate.ts'
 import { generateMigration } from '../dbl/migrations/generate.ts'
 import { loadMigrations } from '../dbl/migrations/load.ts'
 import { migrate, rollback, status } from '../dbl/migrations/migrator.ts'
@@ -38,6 +42,26 @@ export async function generate(root: string, decisions: Decisions = {}): Promise
   const result = await generateMigration({ schemas: await loadSchemas(root), migrationsDir: migrationsDir(root), decisions })
   for (const w of result.warnings) console.warn(`warning: ${w}`)
   console.log(result.written ? `Generated ${result.written}` : 'Migrations already match the schemas: nothing generated')
+}
+
+/**
+ * `buildStart`: when the app has `src/schemas/`, writes the migration its schemas need (before the
+ * bundle compiles `src/migrations` in). A change that needs a decision (a possible rename, a drop)
+ * is never guessed: the build fails with the generator's message and the command to run.
+ */
+export async function generateForBuild(root: string): Promise<GenerateResult | undefined> {
+  if (!existsSync(resolve(root, 'src/schemas'))) return undefined
+  try {
+    return await generateMigration({ schemas: await loadSchemas(root), migrationsDir: migrationsDir(root) })
+  } catch (err) {
+    if (!(err instanceof MigrationDecisionError)) throw err
+    const stop = new Error(
+      `${err.message}\nThe build does not decide this: run \`vela migrations generate\` with the --rename or --drop-column flags above (or add renamedFrom to the field), then build again.`,
+    )
+    // An expected stop, not a crash: the build's report shows the message without a stack.
+    stop.stack = undefined
+    throw stop
+  }
 }
 
 export async function runMigrations(root: string, mode: { status?: boolean; rollback?: number }): Promise<void> {
