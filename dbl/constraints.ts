@@ -54,6 +54,24 @@ export function foreignKeyConstraint<S extends AnySchema>(cs: Changeset<S>, fiel
 }
 
 /**
+ * Ecto's `assoc_constraint`: "does not exist" on the belongsTo association itself (`user`, not
+ * `user_id`), for forms that show the association. Default constraint `<table>_<foreign key>_fkey`,
+ * the name generated migrations give it.
+ */
+export function assocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
+  const a = cs.schema.associations[assoc]
+  if (!a || a.kind !== 'belongsTo') throw new Error(`schema ${cs.schema.table} has no belongsTo association "${assoc}"`)
+  const fk = a.foreignKey ?? `${assoc}_id`
+  return declare(cs, {
+    type: 'foreign_key',
+    constraint: opts.name ?? `${cs.schema.table}_${fk}_fkey`,
+    aliases: [],
+    field: assoc,
+    message: opts.message ?? 'does not exist',
+  })
+}
+
+/**
  * "are still associated with this entry": deleting a parent that children still reference. The
  * error goes on the association name; default constraint `<child table>_<foreign key>_fkey`.
  */

@@ -9,6 +9,7 @@ export type {
   AssociationKind,
   Field,
   FieldOptions,
+  OnDelete,
   FieldSpec,
   FieldType,
   IndexSpec,
@@ -24,7 +25,7 @@ export { cast, change, putChange, getField, getChange, addError, applyChanges, e
 export type { Changeset, FieldError, ErrorsJson, Action, Params, FieldOf } from './changeset.ts'
 export { validateRequired, validateLength, validateNumber, validateFormat, validateInclusion, validateExclusion, validateChange } from './validations.ts'
 export type { LengthOptions, NumberOptions } from './validations.ts'
-export { uniqueConstraint, foreignKeyConstraint, checkConstraint, exclusionConstraint, noAssocConstraint } from './constraints.ts'
+export { uniqueConstraint, foreignKeyConstraint, assocConstraint, checkConstraint, exclusionConstraint, noAssocConstraint } from './constraints.ts'
 export { castAssoc, putAssoc } from './assoc.ts'
 export type { CastAssocOptions } from './assoc.ts'
 export { from, where, cond, and, or, not, orderBy, limit, offset, select, count, isQuery } from './query.ts'
@@ -60,7 +61,7 @@ export {
   execute,
   defineMigration,
 } from './migrations/operations.ts'
-export type { Operation, Column, ColumnChange, ColumnModification, MigrationModule } from './migrations/operations.ts'
+export type { Operation, Column, ColumnChange, ColumnModification, MigrationModule, References } from './migrations/operations.ts'
 export { migrate, rollback as rollbackMigrations, status as migrationStatus } from './migrations/migrator.ts'
 export type { MigrationStatus, AppliedMigration, MigratorOptions, MigrationTarget } from './migrations/migrator.ts'
 export { loadMigrations } from './migrations/load.ts'

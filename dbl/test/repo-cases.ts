@@ -8,6 +8,7 @@ import { defineRepo, type Repo } from '../repo.ts'
 import { assocCases } from './cases/assoc.ts'
 import { badInputCases } from './cases/bad_input.ts'
 import { constraintCases } from './cases/constraints.ts'
+import { foreignKeyCases } from './cases/foreign_keys.ts'
 import { readWriteCases } from './cases/read_write.ts'
 import { telemetryCases } from './cases/telemetry.ts'
 import { transactionCases } from './cases/transactions.ts'
@@ -38,6 +39,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
 
   readWriteCases(t)
   constraintCases(t)
+  foreignKeyCases(t)
   transactionCases(t)
   assocCases(t)
   badInputCases(t)
