@@ -13,9 +13,10 @@ const usage = `usage: vela <command> [options]
 
 commands:
   serve                      dev server on PORT or 8080: Vite + vela(), edits hot-swapped (vela/vite)
-  release [--profile <name>] vite build with vela(): priv/assets/openapi.json (+ explorer) when
-                             priv/schemas/ exists, then dist/server/index.mjs, run it with plain node;
-                             the profile is Vite's mode and the server's default VELA_ENV
+  release [--profile <name>] vite build with vela(): the migration src/schemas needs, then
+                             dist/server/index.mjs (run it with plain node), and priv/assets/openapi.json
+                             (+ explorer) when priv/schemas/ exists; the profile is Vite's mode and
+                             the server's default VELA_ENV
   migrations generate        diff src/schemas against src/migrations; write a migration if they differ
       [--rename t.new=old] [--drop-column t.c] [--drop-table t]   decisions for renames and drops
   migrate [--status | --rollback [n]]   apply pending migrations, list them, or revert the last n

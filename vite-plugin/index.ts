@@ -15,10 +15,11 @@
  * - Build (`vite build`): an SSR build of `virtual:vela/server` into `dist/server/index.mjs`, with
  *   every dependency bundled (`ssr.noExternal: true`) so plain `node dist/server/index.mjs` runs it
  *   (build.ts). `buildStart` writes the migration `src/schemas` needs, or fails the build when it
- *   needs a rename/drop decision (migrations.ts). An explicit `mode` (`vela release --profile <name>`) is the environment the bundle
- *   defaults to (profile.ts). `writeBundle` writes `priv/assets/openapi.json` and its explorer when
- *   the app has `priv/schemas/` (openapi-build.ts). `virtual:vela/migrations` compiles the app's
- *   migrations in (bundled-migrations.ts).
+ *   needs a rename/drop decision (migrations.ts). An explicit `mode` (`vela release --profile
+ *   <name>`) is the environment the bundle defaults to (profile.ts). `writeBundle` writes
+ *   `priv/assets/openapi.json` and its explorer when the app has `priv/schemas/`
+ *   (openapi-build.ts). `virtual:vela/migrations` compiles the app's migrations in
+ *   (bundled-migrations.ts).
  */
 import type { Server } from 'node:http'
 import { relative } from 'node:path'
