@@ -6,7 +6,7 @@
  * staticDir('priv/assets')]` (resolved against the working directory, so ship `priv/` with
  * `dist/` and start the server from the app folder). The routes are those the built server
  * serves in its default environment: the app is loaded as `vela openapi` loads it, with `VELA_ENV`
- * defaulting to the release profile.
+ * set to the release profile when there is one.
  */
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -26,7 +26,8 @@ export async function writeBuildOpenApi(root: string, profile?: string): Promise
   const entry = resolve(root, 'src/app.ts')
   const mod = (await import(pathToFileURL(entry).href)) as { default?: AppConfig }
   if (!mod.default) throw new Error(`${entry} must default-export the app: export default defineApp({ … })`)
-  const env = { ...process.env, VELA_ENV: process.env.VELA_ENV || profile }
+  // The profile is the environment the bundle is built for; without one, as `vela openapi` runs.
+  const env = profile === undefined ? process.env : { ...process.env, VELA_ENV: profile }
   const { config, table } = inspectApp(withDiscovered(mod.default, await loadDiscovered(resolve(root))), env)
   return writeOpenApi(root, config.bootstrapApplication, table, { output: BUILD_OPENAPI_OUTPUT })
 }

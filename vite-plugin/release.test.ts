@@ -42,11 +42,12 @@ describe('vela release --profile staging', () => {
   it('the built server runs in the staging environment, unless VELA_ENV says otherwise', async () => {
     const staging = await startBuilt(join(root, 'dist/server'))
     expect(staging.output()).toContain('vela: notes (staging) listening on')
-    expect(await (await fetch(`${staging.url}/api/env`)).json()).toEqual({ env: 'staging' })
+    // The profile is Vite's mode too: .env.staging's VITE_ values are inlined.
+    expect(await (await fetch(`${staging.url}/api/env`)).json()).toEqual({ env: 'staging', mode: 'staging', greeting: 'hello from staging' })
     expect(await staging.stop()).toBe(0)
 
     const prod = await startBuilt(join(root, 'dist/server'), { VELA_ENV: 'prod' })
-    expect(await (await fetch(`${prod.url}/api/env`)).json()).toEqual({ env: 'prod' })
+    expect(await (await fetch(`${prod.url}/api/env`)).json()).toEqual({ env: 'prod', mode: 'staging', greeting: 'hello from staging' })
     expect(await prod.stop()).toBe(0)
   }, 30_000)
 
@@ -87,6 +88,6 @@ it('a plain vite build writes the OpenAPI files too, and without a mode leaves t
   expect(readdirSync(join(root, 'priv/assets')).sort()).toEqual([...ASSETS].sort())
   expect(JSON.parse(readFileSync(join(root, 'priv/assets/openapi.json'), 'utf8')).paths['/api/notes'].get).toBeDefined()
   const server = await startBuilt(join(root, 'dist/server'))
-  expect(await (await fetch(`${server.url}/api/env`)).json()).toEqual({ env: 'dev' })
+  expect(await (await fetch(`${server.url}/api/env`)).json()).toEqual({ env: 'dev', mode: 'production', greeting: null })
   expect(await server.stop()).toBe(0)
 }, 60_000)
