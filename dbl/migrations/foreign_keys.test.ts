@@ -76,6 +76,10 @@ describe('diff order with foreign keys', () => {
     const both = planMigration(from, new Map(), { dropTables: ['users', 'posts'] })
     expect(both.up).toEqual([dropTable('posts'), dropTable('users')])
     expect(both.down).toEqual([createUsers, createPosts])
+    // posts stays in the schemas, but its belongsTo now points at a table no schema uses: its key goes first.
+    const onlyUsers = planMigration(from, modelFromSchemas([post({}, { user_id: 'integer' })]), { dropTables: ['users'] })
+    expect(onlyUsers.up).toEqual([alterTable('posts', [modifyColumn('user_id', { references: null })]), dropTable('users')])
+    expect(onlyUsers.down).toEqual([createUsers, alterTable('posts', [modifyColumn('user_id', { references: { table: 'users' } })])])
     // posts is kept (no decision) and still references users.
     expect(() => planMigration(from, new Map(), { dropTables: ['users'] })).toThrow(
       'Migration not generated: its up() would fail: table "users" is still referenced by posts.user_id; drop those columns or their references (or those tables) first',
@@ -99,6 +103,9 @@ describe('model replay of foreign keys', () => {
       'posts.x references users.email, which is neither its table\'s one-column primary key nor unique on its own',
     )
     expect(fails(alterTable('posts', [addColumn({ name: 'y', type: 'string', references: { table: 'users', column: 'nope' } })]))).toThrow('table "users" has no column "nope"')
+    expect(fails(alterTable('posts', [addColumn({ name: 'z', type: 'uuid', references: { table: 'users' } })]))).toThrow(
+      'm: posts.z references users.id, but uuid and id cannot be compared (give posts.z the type of users.id)',
+    )
     expect(fails(alterTable('users', [modifyColumn('email', { references: null })]))).toThrow('m: column users.email has no foreign key to drop')
     applyOperation(m, createIndex('users', ['email'], { unique: true }), 'm')
     applyOperation(m, alterTable('posts', [addColumn({ name: 'email', type: 'string', references: { table: 'users', column: 'email' } })]), 'm')

@@ -3,7 +3,8 @@
  * (a reference to a table not created yet, dropping a table or column something still references)
  * fails at replay — when the generator runs — with the place named, rather than at migrate time.
  */
-import type { ResolvedColumn } from './columns.ts'
+import { storedType, typeLabel, type ResolvedColumn } from './columns.ts'
+import type { FieldType } from '../schema.ts'
 import type { Model, TableModel } from './model.ts'
 
 export interface ColumnRef {
@@ -35,10 +36,22 @@ export function checkReference(model: Model, self: TableModel, column: ResolvedC
   const target = refs.table === self.name ? self : model.get(refs.table)
   const at = `${where}: ${self.name}.${column.name} references ${refs.table}.${refs.column}`
   if (!target) throw new Error(`${at}, but table "${refs.table}" does not exist at this point of the migrations (create it first)`)
-  if (!target.columns.some((c) => c.name === refs.column)) throw new Error(`${at}, but table "${refs.table}" has no column "${refs.column}"`)
+  const referenced = target.columns.find((c) => c.name === refs.column)
+  if (!referenced) throw new Error(`${at}, but table "${refs.table}" has no column "${refs.column}"`)
+  if (family(column.type) !== family(referenced.type)) {
+    throw new Error(`${at}, but ${typeLabel(column.type)} and ${typeLabel(referenced.type)} cannot be compared (give ${self.name}.${column.name} the type of ${refs.table}.${refs.column})`)
+  }
   if (!isUniqueColumn(target, refs.column)) {
     throw new Error(`${at}, which is neither its table's one-column primary key nor unique on its own`)
   }
+}
+
+/** Types PostgreSQL compares without a cast: an integer column may reference a BIGSERIAL id, a VARCHAR a text. */
+function family(type: FieldType): string {
+  const t = storedType(type)
+  if (t === 'id' || t === 'integer') return 'integer'
+  if (t === 'string' || t === 'text') return 'text'
+  return typeLabel(t)
 }
 
 function isUniqueColumn(t: TableModel, column: string): boolean {

@@ -67,6 +67,20 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'a belongsTo with a new column adds the column with its foreign key',
+    steps: [
+      { schemas: [User, defineSchema({ table: 'posts', fields: { id: 'id', title: 'string' } })], name: 'update_schema', seed: seed.slice(0, 1) },
+      {
+        schemas: [User, posts({ onDelete: 'restrict' })], name: 'alter_posts', ops: ['addColumn posts.user_id'],
+        verify: async (c) => {
+          await refused(c, "INSERT INTO posts (title, user_id) VALUES ('orphan', 99)")
+          await c.query("INSERT INTO posts (title, user_id) VALUES ('hello', 1)")
+          await refused(c, 'DELETE FROM users')
+        },
+      },
+    ],
+  },
+  {
     name: 'tables referencing each other: created, then the cycle closed; down() opens it before dropping',
     steps: [{
       schemas: [A, B], name: 'update_schema', ops: ['createTable a', 'createTable b', 'modifyColumn a.b_id{references}'],
