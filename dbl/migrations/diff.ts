@@ -12,49 +12,9 @@ import {
   type Column, type ColumnChange, type ColumnModification, type IndexDefinition, type Operation, type References,
 } from './operations.ts'
 import { creationOrder, isDeferred } from './table_order.ts'
+import { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'
 
-export interface Decisions {
-  /** `{ 'table.new_name': 'old_name' }`: the column was renamed (also given by `renamedFrom` on the field). */
-  readonly renames?: Readonly<Record<string, string>>
-  /** `['table.column']`: this column is dropped with its data, even though another one appears. */
-  readonly dropColumns?: readonly string[]
-  /** Tables no schema uses any more that may be dropped with their data. */
-  readonly dropTables?: readonly string[]
-}
-
-export interface Ambiguity {
-  readonly table: string
-  readonly disappearing: readonly string[]
-  readonly appearing: readonly string[]
-}
-
-/** Thrown when the diff needs a decision it was not given; nothing is written. */
-export class MigrationDecisionError extends Error {
-  constructor(readonly ambiguities: readonly Ambiguity[]) {
-    super(decisionMessage(ambiguities))
-    this.name = 'MigrationDecisionError'
-  }
-}
-
-function decisionMessage(list: readonly Ambiguity[]): string {
-  const lines = ['Migration not generated: a column disappears while another appears in the same table, which may be a rename. Decide for each:']
-  for (const { table, disappearing, appearing } of list) {
-    const olds = disappearing.map((c) => `"${c}"`).join(', ')
-    lines.push(`  table "${table}": ${olds} disappear${disappearing.length === 1 ? 's' : ''}; ${appearing.map((c) => `"${c}"`).join(', ')} appear${appearing.length === 1 ? 's' : ''}`)
-    for (const neu of appearing) {
-      for (const old of disappearing) {
-        lines.push(
-          `    - "${neu}" is "${old}" renamed (data kept): add renamedFrom: '${old}' to the field "${neu}" of the ${table} schema,` +
-            ` or pass decisions { renames: { '${table}.${neu}': '${old}' } } (CLI: --rename ${table}.${neu}=${old})`,
-        )
-      }
-    }
-    for (const old of disappearing) {
-      lines.push(`    - "${old}" is dropped with its data: pass decisions { dropColumns: ['${table}.${old}'] } (CLI: --drop-column ${table}.${old})`)
-    }
-  }
-  return lines.join('\n')
-}
+export { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'
 
 /** The column as a migration file writes it: only options that differ from their defaults. */
 export function columnOf(c: ResolvedColumn): Column {
@@ -141,6 +101,9 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions): Tabl
     if (before.primaryKey !== col.primaryKey) warnings.push(`${table}.${col.name}: primary key changes are not generated; write that migration by hand`)
     const set = modification(before, col)
     if (set) changes.push(modifyColumn(col.name, set))
+    if (!before.references && col.references) {
+      warnings.push(`${table}.${col.name} gets a foreign key to ${col.references.table}.${col.references.column}: the migration fails if a row of ${table} has a ${col.name} that matches none`)
+    }
   }
 
   // Indexes are matched by name; one whose definition changed is dropped and created again.

@@ -31,9 +31,11 @@ describe('foreign keys from belongsTo', () => {
     expect(m.get('posts')!.columns.map((c) => c.references)).toEqual([undefined, undefined])
     const alone = modelFromSchemas([post({})], warnings)
     expect(alone.get('posts')!.columns[1]!.references).toBe(undefined)
+    modelFromSchemas([User, post({ onDelete: 'set_null' }, { user_id: { type: 'integer', nullable: false } as never })], warnings)
     expect(warnings).toEqual([
       'association posts.user: posts has no field "owner_id"; no foreign key is generated for it',
       'association posts.user: no schema given uses the table "users"; no foreign key is generated for posts.user_id',
+      'association posts.user: onDelete set_null on the NOT NULL column posts.user_id; deleting a referenced users row will fail',
     ])
   })
 })
@@ -107,8 +109,11 @@ describe('model replay of foreign keys', () => {
       'm: posts.z references users.id, but uuid and id cannot be compared (give posts.z the type of users.id)',
     )
     expect(fails(alterTable('users', [modifyColumn('email', { references: null })]))).toThrow('m: column users.email has no foreign key to drop')
+    expect(fails(alterTable('posts', [modifyColumn('user_id', { type: 'uuid' })]))).toThrow('posts.user_id references users.id, but uuid and id cannot be compared')
     applyOperation(m, createIndex('users', ['email'], { unique: true }), 'm')
     applyOperation(m, alterTable('posts', [addColumn({ name: 'email', type: 'string', references: { table: 'users', column: 'email' } })]), 'm')
+    expect(fails(alterTable('users', [modifyColumn('email', { type: 'uuid' })]))).toThrow('m: posts.email references users.email, but string and uuid cannot be compared')
+    expect(m.get('users')!.columns[1]!.type).toBe('string')
     expect(fails(dropIndex('users', 'users_email_index'))).toThrow('m: index "users_email_index" keeps users.email unique for the foreign keys of posts.email')
     // Dropping the referencing column takes its key along, after which the referenced table can go.
     applyOperation(m, alterTable('posts', [dropColumn('user_id'), dropColumn('email')]), 'm')

@@ -9,7 +9,7 @@
 import type { AnySchema } from '../schema.ts'
 import { resolveAssoc } from '../assoc.ts'
 import { resolveColumn, resolveReferences, type ResolvedColumn } from './columns.ts'
-import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename } from './foreign_keys.ts'
+import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename, referencing } from './foreign_keys.ts'
 import type { ColumnChange, IndexDefinition, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
 
@@ -72,6 +72,16 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
       }
       checkReference(model, t, column, where)
       t.columns[i] = column
+      try {
+        // A type change must still suit the foreign keys pointing at this column.
+        for (const r of referencing(model, t.name, column.name)) {
+          const other = model.get(r.table)!
+          checkReference(model, other, other.columns.find((c) => c.name === r.column)!, where)
+        }
+      } catch (e) {
+        t.columns[i] = old
+        throw e
+      }
       return
     }
   }
@@ -183,6 +193,9 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
     const existing = t.columns[i]!.references
     if (existing && (existing.table !== refs.table || existing.onDelete !== refs.onDelete)) {
       throw new Error(`schema ${s.table}: two belongsTo associations use the column "${foreignKey}" with different references`)
+    }
+    if (refs.onDelete === 'set_null' && !t.columns[i]!.nullable) {
+      warnings.push(`association ${s.table}.${name}: onDelete set_null on the NOT NULL column ${s.table}.${foreignKey}; deleting a referenced ${related.table} row will fail`)
     }
     t.columns[i] = { ...t.columns[i]!, references: refs }
   }
