@@ -6,6 +6,7 @@
  * decision inverted, so the two directions cannot disagree about what a change means.
  */
 import { defaultSql, sameReferences, sqlType, type ResolvedColumn, type ResolvedReferences } from './columns.ts'
+import { isUniqueColumn } from './foreign_keys.ts'
 import { applyOperation, cloneModel, type Model, type TableModel } from './model.ts'
 import {
   addColumn, alterTable, createIndex, createTable, dropColumn, dropIndex, dropTable, modifyColumn, renameColumn,
@@ -136,19 +137,28 @@ function foreignKeyChanges(model: Model, refs: readonly { table: string; column:
 
 /**
  * One direction of the diff. Ambiguities are returned, not thrown, so callers can collect them all.
- * Order: new tables (each after the tables it references), changes to kept tables, foreign keys a
- * cycle kept out of `createTable`, then dropped tables (referencing ones first).
+ * Order: new tables (each after the tables it references), foreign keys of dropped tables that must
+ * go first, changes to kept tables, foreign keys kept out of `createTable` (a cycle's), then dropped
+ * tables (referencing ones first).
  */
 export function diffModels(from: Model, to: Model, decisions: Decisions = {}): ModelDiff {
   const operations: Operation[] = []
   const warnings: string[] = []
   const ambiguities: Ambiguity[] = []
-  const created = creationOrder([...to.values()].filter((t) => !from.has(t.name)))
+  // A key between a new (or dropped) table and a kept one waits for (or goes before) the kept
+  // table's changes when the column it points at is only there, and unique, after (or before) them.
+  const settledIn = (m: Model) => (_: TableModel, c: ResolvedColumn) => {
+    const target = c.references!.table
+    return from.has(target) && to.has(target) && !isUniqueColumn(m.get(target)!, c.references!.column)
+  }
+  const created = creationOrder([...to.values()].filter((t) => !from.has(t.name)), settledIn(from))
+  const dropped = creationOrder([...from.values()].filter((t) => !to.has(t.name) && decisions.dropTables?.includes(t.name)), settledIn(to))
   for (const t of created.order) {
     const columns = t.columns.map((c) => (isDeferred(created.deferred, t.name, c.name) ? { ...c, references: undefined } : c))
     operations.push(createTable(t.name, columns.map(columnOf)))
     for (const ix of t.indexes) operations.push(createIndex(t.name, ix.columns, { unique: ix.unique, name: ix.name }))
   }
+  operations.push(...foreignKeyChanges(from, dropped.deferred, true))
   for (const t of to.values()) {
     const before = from.get(t.name)
     if (!before) continue
@@ -158,8 +168,6 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
     if (d.ambiguity) ambiguities.push(d.ambiguity)
   }
   operations.push(...foreignKeyChanges(to, created.deferred, false))
-  const dropped = creationOrder([...from.values()].filter((t) => !to.has(t.name) && decisions.dropTables?.includes(t.name)))
-  operations.push(...foreignKeyChanges(from, dropped.deferred, true))
   operations.push(...[...dropped.order].reverse().map((t) => dropTable(t.name)))
   for (const t of from.values()) {
     if (to.has(t.name)) continue

@@ -40,6 +40,13 @@ describe('foreign keys from belongsTo', () => {
   })
 })
 
+test('a belongsTo whose related schema is not the one given for its table, with another key, is an error', () => {
+  const Other = defineSchema({ table: 'users', fields: { uid: { type: 'id', primaryKey: true } } })
+  expect(() => modelFromSchemas([Other, post({})])).toThrow(
+    'schema posts, association user: posts.user_id references users.id, but table "users" has no column "id"',
+  )
+})
+
 describe('diff order with foreign keys', () => {
   test('a new table comes after the new table it references; down() drops it first', () => {
     const plan = planMigration(new Map(), modelFromSchemas([post({}), User]))
@@ -59,6 +66,18 @@ describe('diff order with foreign keys', () => {
       alterTable('a', [modifyColumn('b_id', { references: { table: 'b' } })]),
     ])
     expect(plan.down).toEqual([alterTable('a', [modifyColumn('b_id', { references: null })]), dropTable('b'), dropTable('a')])
+  })
+
+  test('a new table referencing a kept column renamed in the same migration gets its key after the rename; down() drops it before', () => {
+    const Member = defineSchema({ table: 'users', fields: { uid: { type: 'id', primaryKey: true, renamedFrom: 'id' }, email: 'string' } })
+    const Badge = defineSchema({ table: 'badges', fields: { id: 'id', user_id: 'integer' }, associations: { user: belongsTo((): AnySchema => Member) } })
+    const plan = planMigration(replay([createUsers]), modelFromSchemas([Member, Badge]), { renames: { 'users.uid': 'id' } })
+    expect(plan.up).toEqual([
+      createTable('badges', [id, { name: 'user_id', type: 'integer' }]),
+      alterTable('users', [renameColumn('id', 'uid')]),
+      alterTable('badges', [modifyColumn('user_id', { references: { table: 'users', column: 'uid' } })]),
+    ])
+    expect(plan.down).toEqual([alterTable('badges', [modifyColumn('user_id', { references: null })]), alterTable('users', [renameColumn('uid', 'id')]), dropTable('badges')])
   })
 
   test('references added, changed and removed on an existing column are modifyColumn, undone by down()', () => {

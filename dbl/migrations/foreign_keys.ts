@@ -54,7 +54,7 @@ function family(type: FieldType): string {
   return typeLabel(t)
 }
 
-function isUniqueColumn(t: TableModel, column: string): boolean {
+export function isUniqueColumn(t: TableModel, column: string): boolean {
   const keys = t.columns.filter((c) => c.primaryKey)
   if (keys.length === 1 && keys[0]!.name === column) return true
   return t.indexes.some((ix) => ix.unique && ix.columns.length === 1 && ix.columns[0] === column)

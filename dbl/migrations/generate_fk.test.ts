@@ -26,6 +26,9 @@ const posts = (opts: { assoc?: boolean; onDelete?: OnDelete; fk?: string; rename
 const A: AnySchema = defineSchema({ table: 'a', fields: { id: 'id', b_id: 'integer' }, associations: { b: belongsTo(() => B) } })
 const B: AnySchema = defineSchema({ table: 'b', fields: { id: 'id', a_id: 'integer' }, associations: { a: belongsTo(() => A, { onDelete: 'cascade' }) } })
 
+const Member = defineSchema({ table: 'users', fields: { uid: { type: 'id', primaryKey: true, renamedFrom: 'id' }, email: { type: 'string', nullable: false } } })
+const Badge = defineSchema({ table: 'badges', fields: { id: 'id', user_id: 'integer' }, associations: { user: belongsTo((): AnySchema => Member) } })
+
 const seed = ["INSERT INTO users (email) VALUES ('ann@x.io')", "INSERT INTO posts (title, user_id) VALUES ('hello', 1)"]
 const refused = (c: Connection, sql: string) => expect(c.query(sql)).rejects.toThrow(/posts_user_id_fkey/)
 
@@ -100,6 +103,17 @@ const cases: Case[] = [
       { schemas: [User, posts()], name: 'update_schema', seed },
       { schemas: [User, posts({ fk: 'author_id', renamedFrom: 'user_id' })], name: 'alter_posts', ops: ['renameColumn posts.user_id->author_id'] },
       { schemas: [User, posts({ fk: 'author_id', assoc: false })], name: 'alter_posts', ops: ['modifyColumn posts.author_id{references}'] },
+    ],
+  },
+  {
+    name: 'a new table referencing a primary key renamed in the same migration',
+    steps: [
+      { schemas: [User], name: 'create_users', seed: seed.slice(0, 1) },
+      {
+        schemas: [Member, Badge],
+        name: 'update_schema', ops: ['createTable badges', 'renameColumn users.id->uid', 'modifyColumn badges.user_id{references}'],
+        verify: async (c) => expect(c.query('INSERT INTO badges (user_id) VALUES (2)')).rejects.toThrow(/badges_user_id_fkey/),
+      },
     ],
   },
   {

@@ -198,6 +198,8 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
       warnings.push(`association ${s.table}.${name}: onDelete set_null on the NOT NULL column ${s.table}.${foreignKey}; deleting a referenced ${related.table} row will fail`)
     }
     t.columns[i] = { ...t.columns[i]!, references: refs }
+    // The related schema object may not be the one given for its table (its key may differ).
+    checkReference(model, t, t.columns[i]!, `schema ${s.table}, association ${name}`)
   }
 }
 

@@ -5,6 +5,7 @@
  * such a cycle is created without the foreign keys that point forward, and those are added once
  * every table exists ("deferred"). When dropping, the deferred keys are dropped first instead.
  */
+import type { ResolvedColumn } from './columns.ts'
 import type { ColumnRef } from './foreign_keys.ts'
 import type { TableModel } from './model.ts'
 
@@ -14,15 +15,19 @@ export interface TableOrder {
   readonly deferred: readonly ColumnRef[]
 }
 
-/** Deterministic: among the tables ready at each step, the first in the given order goes first. */
-export function creationOrder(tables: readonly TableModel[]): TableOrder {
+/**
+ * Deterministic: among the tables ready at each step, the first in the given order goes first.
+ * `later` names foreign keys to defer whatever the order (ones pointing at a column of a table
+ * outside the set that only exists, or is only unique, at the other end of the migration).
+ */
+export function creationOrder(tables: readonly TableModel[], later: (t: TableModel, c: ResolvedColumn) => boolean = () => false): TableOrder {
   const inSet = new Set(tables.map((t) => t.name))
   const done = new Set<string>()
+  const deferred: ColumnRef[] = tables.flatMap((t) => t.columns.filter((c) => c.references && later(t, c)).map((c) => ({ table: t.name, column: c.name })))
   const waitsOn = (t: TableModel) =>
-    t.columns.filter((c) => c.references && c.references.table !== t.name && inSet.has(c.references.table) && !done.has(c.references.table))
+    t.columns.filter((c) => c.references && c.references.table !== t.name && inSet.has(c.references.table) && !done.has(c.references.table) && !isDeferred(deferred, t.name, c.name))
   const pending = [...tables]
   const order: TableModel[] = []
-  const deferred: ColumnRef[] = []
   while (pending.length > 0) {
     let i = pending.findIndex((t) => waitsOn(t).length === 0)
     if (i < 0) {
