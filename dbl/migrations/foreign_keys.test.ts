@@ -40,11 +40,16 @@ describe('foreign keys from belongsTo', () => {
   })
 })
 
-test('a belongsTo whose related schema is not the one given for its table, with another key, is an error', () => {
+test('a belongsTo whose related schema is not the one given for its table, or two disagreeing on one column, is an error', () => {
   const Other = defineSchema({ table: 'users', fields: { uid: { type: 'id', primaryKey: true } } })
   expect(() => modelFromSchemas([Other, post({})])).toThrow(
     'schema posts, association user: posts.user_id references users.id, but table "users" has no column "id"',
   )
+  const twice = defineSchema({
+    table: 'posts', fields: { id: 'id', user_id: 'integer' },
+    associations: { user: belongsTo((): AnySchema => User), owner: belongsTo((): AnySchema => User, { foreignKey: 'user_id', onDelete: 'cascade' }) },
+  })
+  expect(() => modelFromSchemas([User, twice])).toThrow('schema posts: two belongsTo associations use the column "user_id" with different references')
 })
 
 describe('diff order with foreign keys', () => {

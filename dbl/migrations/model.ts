@@ -8,7 +8,7 @@
  */
 import type { AnySchema } from '../schema.ts'
 import { resolveAssoc } from '../assoc.ts'
-import { resolveColumn, resolveReferences, type ResolvedColumn } from './columns.ts'
+import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
 import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename, referencing } from './foreign_keys.ts'
 import type { ColumnChange, IndexDefinition, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
@@ -191,7 +191,7 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
     const i = t.columns.findIndex((c) => c.name === foreignKey)
     const refs = resolveReferences({ table: related.table, column: related.primaryKey, onDelete: a.onDelete }, `association ${s.table}.${name}`)
     const existing = t.columns[i]!.references
-    if (existing && (existing.table !== refs.table || existing.onDelete !== refs.onDelete)) {
+    if (existing && !sameReferences(existing, refs)) {
       throw new Error(`schema ${s.table}: two belongsTo associations use the column "${foreignKey}" with different references`)
     }
     if (refs.onDelete === 'set_null' && !t.columns[i]!.nullable) {
