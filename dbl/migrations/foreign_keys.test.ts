@@ -129,6 +129,9 @@ describe('model replay of foreign keys', () => {
       'posts.x references users.email, which is neither its table\'s one-column primary key nor unique on its own',
     )
     expect(fails(alterTable('posts', [addColumn({ name: 'y', type: 'string', references: { table: 'users', column: 'nope' } })]))).toThrow('table "users" has no column "nope"')
+    expect(fails(alterTable('posts', [addColumn({ name: 'u'.repeat(55), type: 'integer', references: { table: 'users' } })]))).toThrow(
+      `but its constraint name "posts_${'u'.repeat(55)}_fkey" is longer than 63 bytes; shorten the table or column name`,
+    )
     expect(fails(alterTable('posts', [addColumn({ name: 'z', type: 'uuid', references: { table: 'users' } })]))).toThrow(
       'm: posts.z references users.id, but uuid and id cannot be compared (give posts.z the type of users.id)',
     )

@@ -3,7 +3,7 @@
  * (a reference to a table not created yet, dropping a table or column something still references)
  * fails at replay — when the generator runs — with the place named, rather than at migrate time.
  */
-import { storedType, typeLabel, type ResolvedColumn } from './columns.ts'
+import { fkeyName, storedType, typeLabel, type ResolvedColumn } from './columns.ts'
 import type { FieldType } from '../schema.ts'
 import type { Model, TableModel } from './model.ts'
 
@@ -35,6 +35,9 @@ export function checkReference(model: Model, self: TableModel, column: ResolvedC
   if (!refs) return
   const target = refs.table === self.name ? self : model.get(refs.table)
   const at = `${where}: ${self.name}.${column.name} references ${refs.table}.${refs.column}`
+  const name = fkeyName(self.name, column.name)
+  // Refused here rather than by the DDL compiler at migrate time (PostgreSQL would truncate it).
+  if (Buffer.byteLength(name) > 63) throw new Error(`${at}, but its constraint name "${name}" is longer than 63 bytes; shorten the table or column name`)
   if (!target) throw new Error(`${at}, but table "${refs.table}" does not exist at this point of the migrations (create it first)`)
   const referenced = target.columns.find((c) => c.name === refs.column)
   if (!referenced) throw new Error(`${at}, but table "${refs.table}" has no column "${refs.column}"`)
