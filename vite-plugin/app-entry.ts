@@ -10,7 +10,8 @@
  *   profile's default environment (`virtual:vela/profile`, profile.ts), creates the app, runs its
  *   start hook, listens on the configured port (8080, or PORT) and installs the graceful shutdown.
  * - `virtual:vela/migrations`: `migrations`, the app's `src/migrations/*` compiled in
- *   (bundled-migrations.ts), ready for `migrate(repo, migrations)`.
+ *   (bundled-migrations.ts), ready for `migrate(repo, migrations)`. Its id is a path in
+ *   `src/migrations` (`MIGRATIONS_MODULE`, not a file on disk), so dev swaps re-read it.
  */
 import { fileURLToPath } from 'node:url'
 import { MIGRATIONS_GLOB } from './bundled-migrations.ts'
@@ -20,6 +21,8 @@ import { PROFILE_ENTRY } from './profile.ts'
 export const APP_ENTRY = 'virtual:vela/app'
 export const SERVER_ENTRY = 'virtual:vela/server'
 export const MIGRATIONS_ENTRY = 'virtual:vela/migrations'
+/** Where `virtual:vela/migrations` is placed, from the root (served by the plugin; not on disk). */
+export const MIGRATIONS_MODULE = 'src/migrations/__vela_migrations__.js'
 
 const here = (path: string) => JSON.stringify(fileURLToPath(new URL(path, import.meta.url)))
 

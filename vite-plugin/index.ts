@@ -22,10 +22,10 @@
  *   (bundled-migrations.ts).
  */
 import type { Server } from 'node:http'
-import { relative } from 'node:path'
+import { join, relative } from 'node:path'
 import type { Plugin, ViteDevServer } from 'vite'
 import { attachWebSockets } from '../server/websocket/node.ts'
-import { APP_ENTRY, MIGRATIONS_ENTRY, SERVER_ENTRY, appEntrySource, migrationsEntrySource, serverEntrySource } from './app-entry.ts'
+import { APP_ENTRY, MIGRATIONS_ENTRY, MIGRATIONS_MODULE, SERVER_ENTRY, appEntrySource, migrationsEntrySource, serverEntrySource } from './app-entry.ts'
 import { buildConfig, copyRuntimeAssets } from './build.ts'
 import { generateForBuild } from './migrations.ts'
 import { GENERATED, writeBuildOpenApi } from './openapi-build.ts'
@@ -58,8 +58,8 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
     [APP_ENTRY, () => appEntrySource(options.app)],
     [SERVER_ENTRY, serverEntrySource],
     [PROFILE_ENTRY, () => profileSource(profile)],
-    [MIGRATIONS_ENTRY, migrationsEntrySource],
   ])
+  const migrationsFile = (root: string) => join(root, MIGRATIONS_MODULE)
   return {
     name: 'vela',
     config(config, { command }) {
@@ -79,9 +79,14 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
       }
     },
     resolveId(id) {
-      return ids.has(id) ? `\0${id}` : undefined
+      if (ids.has(id)) return `\0${id}`
+      // virtual:vela/migrations is given a path in src/migrations (no such file exists): the dev
+      // server re-reads every module under src/ on a swap, so added and removed migrations are seen.
+      const file = migrationsFile(this.environment.config.root)
+      return id === MIGRATIONS_ENTRY || id === file || id === `/${MIGRATIONS_MODULE}` ? file : undefined
     },
     load(id) {
+      if (id === migrationsFile(this.environment.config.root)) return migrationsEntrySource()
       return id.startsWith('\0') ? ids.get(id.slice(1))?.() : undefined
     },
     async buildStart() {

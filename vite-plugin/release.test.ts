@@ -49,7 +49,7 @@ describe('vela release --profile staging', () => {
     const prod = await startBuilt(join(root, 'dist/server'), { VELA_ENV: 'prod' })
     expect(await (await fetch(`${prod.url}/api/env`)).json()).toEqual({ env: 'prod', mode: 'staging', greeting: 'hello from staging' })
     expect(await prod.stop()).toBe(0)
-  }, 30_000)
+  }, 90_000)
 
   it('the built server applies the bundled migrations to its database, with no src/ beside it', async () => {
     const data = mkdtempSync(join(tmpdir(), 'vela-notes-db-'))
@@ -68,7 +68,7 @@ describe('vela release --profile staging', () => {
     } finally {
       await db.close()
     }
-  }, 30_000)
+  }, 90_000)
 })
 
 it('vela release with a bad profile name fails with exit code 1 before building', async () => {

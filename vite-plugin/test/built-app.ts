@@ -40,7 +40,7 @@ export async function startBuilt(serverDir: string, env: NodeJS.ProcessEnv = {})
   child.stdout.on('data', (d) => (output += d))
   child.stderr.on('data', (d) => (output += d))
   const exited = new Promise<number | null>((r) => child.once('exit', r))
-  const deadline = Date.now() + 15_000
+  const deadline = Date.now() + 40_000
   while (!/listening on \S+/.test(output) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50))
   const url = /listening on (\S+)/.exec(output)?.[1]
   const stop = async () => {
