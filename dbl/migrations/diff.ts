@@ -63,13 +63,13 @@ interface TableDiff {
   readonly ambiguity: Ambiguity | undefined
 }
 
-function diffTable(from: TableModel, to: TableModel, decisions: Decisions): TableDiff {
+/** The decided renames of one kept table: old name → new name, with their operations and warnings. */
+function tableRenames(from: TableModel, to: TableModel, decisions: Decisions) {
   const table = to.name
   const warnings: string[] = []
   const changes: ColumnChange[] = []
   const fromNames = new Set(from.columns.map((c) => c.name))
   const toNames = new Set(to.columns.map((c) => c.name))
-  // Column name in `from` → name it has after this migration's renames.
   const renamed = new Map<string, string>()
   for (const col of to.columns) {
     const old = decisions.renames?.[`${table}.${col.name}`]
@@ -82,7 +82,18 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions): Tabl
     renamed.set(old, col.name)
     changes.push(renameColumn(old, col.name))
   }
-  const current = from.columns.map((c) => ({ ...c, name: renamed.get(c.name) ?? c.name }))
+  return { renamed, changes, warnings }
+}
+
+/** Rewrites a reference to a column renamed in this migration: PostgreSQL's keys follow renames. */
+type FollowRenames = (refs: ResolvedReferences | undefined) => ResolvedReferences | undefined
+
+function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follow: FollowRenames): TableDiff {
+  const table = to.name
+  const toNames = new Set(to.columns.map((c) => c.name))
+  // Column name in `from` → name it has after this migration's renames.
+  const { renamed, changes, warnings } = tableRenames(from, to, decisions)
+  const current = from.columns.map((c) => ({ ...c, name: renamed.get(c.name) ?? c.name, references: follow(c.references) }))
   const currentNames = new Set(current.map((c) => c.name))
   const disappearing = current.filter((c) => !toNames.has(c.name)).map((c) => c.name)
   const appearing = to.columns.filter((c) => !currentNames.has(c.name))
@@ -159,10 +170,13 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
     for (const ix of t.indexes) operations.push(createIndex(t.name, ix.columns, { unique: ix.unique, name: ix.name }))
   }
   operations.push(...foreignKeyChanges(from, dropped.deferred, true))
-  for (const t of to.values()) {
-    const before = from.get(t.name)
-    if (!before) continue
-    const d = diffTable(before, t, decisions)
+  const kept = [...to.values()].filter((t) => from.has(t.name))
+  const renames = new Map(kept.flatMap((t) => [...tableRenames(from.get(t.name)!, t, decisions).renamed].map(([old, neu]) => [`${t.name}.${old}`, neu])))
+  const follow: FollowRenames = (r) => (r && renames.has(`${r.table}.${r.column}`) ? { ...r, column: renames.get(`${r.table}.${r.column}`)! } : r)
+  // Referenced tables' changes first, so a key added to a column renamed there finds its new name.
+  for (const t of creationOrder(kept).order) {
+    const before = from.get(t.name)!
+    const d = diffTable(before, t, decisions, follow)
     operations.push(...d.operations)
     warnings.push(...d.warnings)
     if (d.ambiguity) ambiguities.push(d.ambiguity)

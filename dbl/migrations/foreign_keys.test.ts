@@ -85,6 +85,17 @@ describe('diff order with foreign keys', () => {
     expect(plan.down).toEqual([alterTable('badges', [modifyColumn('user_id', { references: null })]), alterTable('users', [renameColumn('uid', 'id')]), dropTable('badges')])
   })
 
+  test('keys pointing at a renamed column follow it (nothing to change); a key added to it comes after the rename', () => {
+    const Member = defineSchema({ table: 'users', fields: { uid: { type: 'id', primaryKey: true, renamedFrom: 'id' }, email: 'string' } })
+    const toMember = defineSchema({ table: 'posts', fields: { id: 'id', user_id: 'integer' }, associations: { user: belongsTo((): AnySchema => Member) } })
+    const renames = { 'users.uid': 'id' }
+    const followed = planMigration(replay([createUsers, createPosts]), modelFromSchemas([toMember, Member]), { renames })
+    expect(followed.up).toEqual([alterTable('users', [renameColumn('id', 'uid')])])
+    expect(followed.down).toEqual([alterTable('users', [renameColumn('uid', 'id')])])
+    const added = planMigration(replay([createUsers, createTable('posts', [id, { name: 'user_id', type: 'integer' }])]), modelFromSchemas([toMember, Member]), { renames })
+    expect(added.up).toEqual([alterTable('users', [renameColumn('id', 'uid')]), alterTable('posts', [modifyColumn('user_id', { references: { table: 'users', column: 'uid' } })])])
+  })
+
   test('references added, changed and removed on an existing column are modifyColumn, undone by down()', () => {
     const from = replay([createUsers, createTable('posts', [id, { name: 'user_id', type: 'integer' }])])
     const added = planMigration(from, modelFromSchemas([User, post({})]))

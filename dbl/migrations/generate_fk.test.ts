@@ -13,13 +13,13 @@ import type { Connection } from '../adapters/adapter.ts'
 
 const User = defineSchema({ table: 'users', fields: { id: 'id', email: { type: 'string', nullable: false } } })
 
-/** posts.<fk> (default user_id), with a belongsTo users unless `assoc: false`. */
-const posts = (opts: { assoc?: boolean; onDelete?: OnDelete; fk?: string; renamedFrom?: string } = {}) => {
+/** posts.<fk> (default user_id), with a belongsTo users (`to`, default User) unless `assoc: false`. */
+const posts = (opts: { assoc?: boolean; onDelete?: OnDelete; fk?: string; renamedFrom?: string; to?: AnySchema } = {}) => {
   const fk = opts.fk ?? 'user_id'
   return defineSchema({
     table: 'posts',
     fields: { id: 'id', title: 'string', [fk]: { type: 'integer', ...(opts.renamedFrom ? { renamedFrom: opts.renamedFrom } : {}) } },
-    associations: opts.assoc === false ? {} : { user: belongsTo((): AnySchema => User, { foreignKey: fk, onDelete: opts.onDelete }) },
+    associations: opts.assoc === false ? {} : { user: belongsTo((): AnySchema => opts.to ?? User, { foreignKey: fk, onDelete: opts.onDelete }) },
   })
 }
 
@@ -113,6 +113,16 @@ const cases: Case[] = [
         schemas: [Member, Badge],
         name: 'update_schema', ops: ['createTable badges', 'renameColumn users.id->uid', 'modifyColumn badges.user_id{references}'],
         verify: async (c) => expect(c.query('INSERT INTO badges (user_id) VALUES (2)')).rejects.toThrow(/badges_user_id_fkey/),
+      },
+    ],
+  },
+  {
+    name: 'a referenced primary key renamed: the keys pointing at it follow, nothing else is generated',
+    steps: [
+      { schemas: [User, posts()], name: 'update_schema', seed },
+      {
+        schemas: [posts({ to: Member }), Member], name: 'alter_users', ops: ['renameColumn users.id->uid'],
+        verify: async (c) => refused(c, "INSERT INTO posts (title, user_id) VALUES ('orphan', 99)"),
       },
     ],
   },
