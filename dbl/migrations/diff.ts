@@ -3,7 +3,9 @@
  * guess: a table missing from the schemas is only reported unless a `dropTables` decision names it,
  * and a column disappearing while another appears in the same table is a possible rename that needs
  * a decision (see `MigrationDecisionError`). `down()` is the same diff run backwards with every
- * decision inverted, so the two directions cannot disagree about what a change means.
+ * decision inverted, so the two directions cannot disagree about what a change means. Foreign keys
+ * decide the order of operations (see `diffModels`), and both directions are replayed on the model
+ * before anything is returned, so a plan PostgreSQL would refuse is an error here, not at migrate time.
  */
 import { defaultSql, sameReferences, sqlType, type ResolvedColumn, type ResolvedReferences } from './columns.ts'
 import { isUniqueColumn } from './foreign_keys.ts'
@@ -113,6 +115,10 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
     if (before.primaryKey !== col.primaryKey) warnings.push(`${table}.${col.name}: primary key changes are not generated; write that migration by hand`)
     const set = modification(before, col)
     if (set) changes.push(modifyColumn(col.name, set))
+    if (before.references && !col.references) {
+      // Also what a key written by hand in a migration, with no belongsTo behind it, comes to.
+      warnings.push(`${table}.${col.name} loses its foreign key to ${before.references.table}.${before.references.column}: no belongsTo of the ${table} schema declares it`)
+    }
     if (!before.references && col.references) {
       warnings.push(`${table}.${col.name} gets a foreign key to ${col.references.table}.${col.references.column}: the migration fails if a row of ${table} has a ${col.name} that matches none`)
     }

@@ -63,6 +63,7 @@ const cases: Case[] = [
       },
       {
         schemas: [User, posts({ assoc: false })], name: 'alter_posts', ops: ['modifyColumn posts.user_id{references}'],
+        warnings: [/^posts\.user_id loses its foreign key to users\.id: no belongsTo of the posts schema declares it$/],
         verify: async (c) => {
           await c.query("INSERT INTO posts (title, user_id) VALUES ('orphan', 99)")
           await c.query('DELETE FROM posts WHERE user_id = 99') // else the rollback could not re-add the key
@@ -102,7 +103,7 @@ const cases: Case[] = [
     steps: [
       { schemas: [User, posts()], name: 'update_schema', seed },
       { schemas: [User, posts({ fk: 'author_id', renamedFrom: 'user_id' })], name: 'alter_posts', ops: ['renameColumn posts.user_id->author_id'] },
-      { schemas: [User, posts({ fk: 'author_id', assoc: false })], name: 'alter_posts', ops: ['modifyColumn posts.author_id{references}'] },
+      { schemas: [User, posts({ fk: 'author_id', assoc: false })], name: 'alter_posts', ops: ['modifyColumn posts.author_id{references}'], warnings: [/posts\.author_id loses its foreign key to users\.id/] },
     ],
   },
   {
