@@ -101,7 +101,7 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
       const { root, logger } = this.environment.config
       const code = Object.values(bundle).map((chunk) => (chunk.type === 'chunk' ? chunk.code : '')).join('\n')
       copyRuntimeAssets(root, output.dir, code)
-      for (const file of await writeBuildOpenApi(root, profile)) logger.info(`${GENERATED}${relative(root, file)}`)
+      for (const file of await writeBuildOpenApi(root, profile, options.app)) logger.info(`${GENERATED}${relative(root, file)}`)
     },
     async configureServer(server) {
       const devApp = await createDevApp(server, options.dev)

@@ -17,14 +17,16 @@ import type { GenerateResult } from '../dbl/migrations/generate.ts'
 import { generateMigration } from '../dbl/migrations/generate.ts'
 import { loadMigrations } from '../dbl/migrations/load.ts'
 import { migrate, rollback, status } from '../dbl/migrations/migrator.ts'
+import type { ImportModule } from './build-import.ts'
+import { withBuildRunner } from './build-import.ts'
 
-const importFile = (file: string) => import(pathToFileURL(file).href) as Promise<Record<string, unknown>>
+const importFile: ImportModule = (file) => import(/* @vite-ignore */ pathToFileURL(file).href) as Promise<Record<string, unknown>>
 
-export async function loadSchemas(root: string): Promise<AnySchema[]> {
+export async function loadSchemas(root: string, load: ImportModule = importFile): Promise<AnySchema[]> {
   const dir = resolve(root, 'src/schemas')
   const files = (await readdir(dir).catch(() => [])).filter((f) => /\.[cm]?[jt]s$/.test(f)).sort()
   const schemas: AnySchema[] = []
-  for (const f of files) for (const value of Object.values(await importFile(join(dir, f)))) if (isSchema(value)) schemas.push(value)
+  for (const f of files) for (const value of Object.values(await load(join(dir, f)))) if (isSchema(value)) schemas.push(value)
   return schemas
 }
 
@@ -52,7 +54,10 @@ export async function generate(root: string, decisions: Decisions = {}): Promise
 export async function generateForBuild(root: string): Promise<GenerateResult | undefined> {
   if (!existsSync(resolve(root, 'src/schemas'))) return undefined
   try {
-    return await generateMigration({ schemas: await loadSchemas(root), migrationsDir: migrationsDir(root) })
+    // Through a module runner of its own: the build's process may have no TypeScript loader.
+    return await withBuildRunner(root, undefined, async (load) =>
+      generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), importModule: load }),
+    )
   } catch (err) {
     if (!(err instanceof MigrationDecisionError)) throw err
     const stop = new Error(

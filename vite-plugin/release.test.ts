@@ -2,7 +2,7 @@
 // OpenAPI files in priv/assets/, the profile as the built server's environment, and a built server
 // that migrates its database with no source tree beside it.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
@@ -91,3 +91,17 @@ it('a plain vite build writes the OpenAPI files too, and without a mode leaves t
   expect(await (await fetch(`${server.url}/api/env`)).json()).toEqual({ env: 'dev', mode: 'production', greeting: null })
   expect(await server.stop()).toBe(0)
 }, 60_000)
+
+it("Vite's own CLI (vite build --configLoader runner --mode staging) runs the same steps: migration, bundle, OpenAPI files", async () => {
+  const root = fixture()
+  const schema = join(root, 'src/schemas/note.ts')
+  writeFileSync(schema, readFileSync(schema, 'utf8').replace("body: { type: 'text', nullable: false } }", "body: { type: 'text', nullable: false }, title: 'string' }"))
+  const vite = join(process.cwd(), 'node_modules/vite/bin/vite.js')
+  const { stdout } = await run(process.execPath, [vite, 'build', '--configLoader', 'runner', '--mode', 'staging'], { cwd: root })
+  const generated = stdout.split('\n').filter((l) => l.startsWith('Generated '))
+  expect(generated).toEqual([expect.stringMatching(/^Generated src\/migrations\/m\d{14}_alter_notes\.ts$/), ...ASSETS.map((f) => `Generated priv/assets/${f}`)])
+  expect(readdirSync(join(root, 'src/migrations'))).toHaveLength(2)
+  const server = await startBuilt(join(root, 'dist/server'))
+  expect(await (await fetch(`${server.url}/api/env`)).json()).toEqual({ env: 'staging', mode: 'staging', greeting: 'hello from staging' })
+  expect(await server.stop()).toBe(0)
+}, 90_000)
