@@ -26,7 +26,7 @@ it('sorts by version, takes names from the file, and accepts named or default ex
 
 it('refuses a module without up() and down(), and two files with one version', () => {
   expect(() => migrationsFromModules({ '/src/migrations/m20260101000000_x.ts': { up } })).toThrow(
-    'migration /src/migrations/m20260101000000_x.ts must export up() and down() returning operations',
+    'migration /src/migrations/m20260101000000_x.ts does not export down(); a migration exports up() and down() returning operations',
   )
   expect(() =>
     migrationsFromModules({ '/src/migrations/m20260101000000_x.ts': { up, down }, '/src/migrations/m20260101000000_y.ts': { up, down } }),

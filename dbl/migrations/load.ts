@@ -59,28 +59,38 @@ export async function loadMigrations(dir: string, opts: LoadOptions = {}): Promi
     }
     found.push({ version: Number(match[1]), name: match[2]!, file })
   }
-  const byVersion = new Map<number, string>()
-  for (const f of found) {
-    const other = byVersion.get(f.version)
-    if (other) throw new Error(`two migrations share version ${f.version}: ${other} and ${f.file}`)
-    byVersion.set(f.version, f.file)
-  }
   const migrations: Migration[] = []
-  for (const f of found.sort((a, b) => a.version - b.version)) {
+  for (const f of sortedByVersion(found)) {
     const mod = await importMigration(f.file, opts.importModule ?? ((file) => import(pathToFileURL(file).href)))
-    migrations.push({ ...f, up: mod.up, down: mod.down })
+    migrations.push({ ...f, ...mod })
   }
   return migrations
 }
 
+/** Sorted by version; two files with the same version are an error naming both. */
+export function sortedByVersion<T extends { readonly version: number; readonly file?: string }>(list: readonly T[]): T[] {
+  const byVersion = new Map<number, T>()
+  for (const m of list) {
+    const other = byVersion.get(m.version)
+    if (other) throw new Error(`two migrations share version ${m.version}: ${other.file} and ${m.file}`)
+    byVersion.set(m.version, m)
+  }
+  return [...list].sort((a, b) => a.version - b.version)
+}
+
 async function importMigration(file: string, importModule: (file: string) => Promise<unknown>): Promise<MigrationModule> {
-  let mod: Record<string, unknown>
+  let mod: unknown
   try {
-    mod = (await importModule(file)) as Record<string, unknown>
+    mod = await importModule(file)
   } catch (err) {
     throw new Error(`migration ${file} could not be loaded: ${(err as Error).message}`, { cause: err })
   }
-  // Either `export function up/down` or `export default defineMigration({ up, down })`.
+  return migrationOfModule(file, mod)
+}
+
+/** `up` / `down` of a loaded migration module: `export function up/down` or `export default defineMigration({ up, down })`. */
+export function migrationOfModule(file: string, loaded: unknown): MigrationModule {
+  const mod = (loaded ?? {}) as Record<string, unknown>
   const source = typeof mod.up === 'function' || typeof mod.down === 'function' ? mod : (mod.default as Record<string, unknown> | undefined)
   const up = source?.up
   const down = source?.down
