@@ -6,6 +6,8 @@ export { defineSchema, belongsTo, hasOne, hasMany, timestamps, isSchema } from '
 export type {
   AnySchema,
   Association,
+  Associations,
+  AssociationsOf,
   AssociationKind,
   Field,
   FieldOptions,
@@ -39,7 +41,7 @@ export type { DbError, ConstraintKind } from './db_error.ts'
 export type { QueryEvent, LogOption } from './repo/telemetry.ts'
 export type { TransactionResult } from './repo/transaction.ts'
 export type { InsertOptions, WriteResult } from './repo/write.ts'
-export type { Preloaded } from './repo/preload.ts'
+export type { Preloaded, PreloadSpec, PreloadItem } from './repo/preload_spec.ts'
 export { createPgAdapter } from './adapters/pg.ts'
 export type { PgAdapterOptions } from './adapters/pg.ts'
 export { createPgliteAdapter } from './adapters/pglite.ts'

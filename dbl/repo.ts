@@ -24,7 +24,8 @@ import type { AnySchema, RecordOf } from './schema.ts'
 import { deleteAll, insertAll, updateAll } from './repo/bulk.ts'
 import { exec, failure, type RepoContext, type TxState } from './repo/context.ts'
 import { runMulti } from './repo/multi.ts'
-import { preload, type Preloaded } from './repo/preload.ts'
+import { preload } from './repo/preload.ts'
+import type { Preloaded, PreloadSpec } from './repo/preload_spec.ts'
 import { all, get, getBy, one } from './repo/read.ts'
 import { createRunner, type LogOption } from './repo/telemetry.ts'
 import { rollback, transaction, type TransactionResult } from './repo/transaction.ts'
@@ -74,8 +75,12 @@ export interface Repo {
   insertAll<S extends AnySchema>(schema: S, rows: readonly Partial<RecordOf<S>>[]): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>>
   updateAll<S extends AnySchema, R>(q: Query<S, R>, set: Partial<RecordOf<S>>): Promise<Result<{ count: number }, DbError>>
   deleteAll<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<{ count: number }, DbError>>
-  preload<S extends AnySchema, A extends string>(schema: S, records: readonly RecordOf<S>[], assocs: A | readonly A[]): Promise<Result<Preloaded<S, A>[], DbError>>
-  preload<S extends AnySchema, A extends string>(schema: S, record: RecordOf<S>, assocs: A | readonly A[]): Promise<Result<Preloaded<S, A>, DbError>>
+  /**
+   * Loads associations, nested as in Ecto (`['profile', { posts: ['comments'] }]`), one query per
+   * association per level; an unknown name throws before any query. See repo/preload_spec.ts.
+   */
+  preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, records: readonly RecordOf<S>[], spec: P): Promise<Result<Preloaded<S, P>[], DbError>>
+  preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, record: RecordOf<S>, spec: P): Promise<Result<Preloaded<S, P>, DbError>>
   /** See repo/transaction.ts for the exact commit / rollback rules. */
   transaction<T>(fn: (repo: Repo) => Promise<T> | T): Promise<TransactionResult<T>>
   /** Inside `transaction`: roll back and make the transaction return `{ ok: false, error: value }`. */
@@ -136,9 +141,9 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     insertAll: (schema, rows) => insertAll(ctx, schema, rows),
     updateAll: (q, set) => updateAll(ctx, q, set),
     deleteAll: (q) => deleteAll(ctx, q),
-    preload: (async (schema: AnySchema, records: unknown, assocs: string | readonly string[]) => {
+    preload: (async (schema: AnySchema, records: unknown, spec: PreloadSpec<AnySchema>) => {
       const single = !Array.isArray(records)
-      const res = await preload(ctx, schema, (single ? [records] : records) as never, assocs)
+      const res = await preload(ctx, schema, (single ? [records] : records) as never, spec)
       return res.ok && single ? ok(res.value[0]) : res
     }) as Repo['preload'],
     transaction: (fn) => transaction(ctx, () => fn(repo)),

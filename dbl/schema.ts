@@ -52,10 +52,15 @@ export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany'
  */
 export type OnDelete = 'no_action' | 'restrict' | 'cascade' | 'set_null'
 
-export interface Association {
-  readonly kind: AssociationKind
+/**
+ * `K` and `T` carry the kind and the related schema into the owner's type, so preloads are typed.
+ * Two schemas referring to each other need a cut somewhere (TypeScript cannot infer a cycle):
+ * write one side's thunk as `(): AnySchema => User`; the other may stay `() => Post`.
+ */
+export interface Association<K extends AssociationKind = AssociationKind, T extends AnySchema = AnySchema> {
+  readonly kind: K
   /** Lazy, so two schemas may refer to each other. */
-  readonly schema: () => AnySchema
+  readonly schema: () => T
   /**
    * belongsTo: the column on this table (default `<name>_id`).
    * hasOne / hasMany: the column on the other table (default `<this table singular>_id`,
@@ -69,22 +74,25 @@ export interface Association {
   readonly onDelete?: OnDelete
 }
 
-export function belongsTo(schema: () => AnySchema, opts: { foreignKey?: string; onDelete?: OnDelete } = {}): Association {
+export function belongsTo<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string; onDelete?: OnDelete } = {}): Association<'belongsTo', T> {
   return { kind: 'belongsTo', schema, ...opts }
 }
-export function hasOne(schema: () => AnySchema, opts: { foreignKey?: string } = {}): Association {
+export function hasOne<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string } = {}): Association<'hasOne', T> {
   return { kind: 'hasOne', schema, ...opts }
 }
-export function hasMany(schema: () => AnySchema, opts: { foreignKey?: string } = {}): Association {
+export function hasMany<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string } = {}): Association<'hasMany', T> {
   return { kind: 'hasMany', schema, ...opts }
 }
 
-export interface SchemaDefinition<F extends Record<string, FieldSpec>> {
+/** An association map, as `defineSchema` takes it. */
+export type Associations = Readonly<Record<string, Association>>
+
+export interface SchemaDefinition<F extends Record<string, FieldSpec>, A extends Associations = Associations> {
   readonly table: string
   /** Defaults to the field marked `primaryKey`, else `id`. */
   readonly primaryKey?: keyof F & string
   readonly fields: F
-  readonly associations?: Readonly<Record<string, Association>>
+  readonly associations?: A
   readonly indexes?: readonly IndexSpec[]
 }
 
@@ -99,21 +107,24 @@ export interface Field {
   readonly renamedFrom: string | undefined
 }
 
-export interface Schema<F extends Record<string, FieldSpec> = Record<string, FieldSpec>> {
+export interface Schema<F extends Record<string, FieldSpec> = Record<string, FieldSpec>, A extends Associations = Associations> {
   readonly kind: 'vela.schema'
   readonly table: string
   readonly primaryKey: string
   /** Normalised fields in declaration order. */
   readonly fields: readonly Field[]
   readonly fieldsByName: Readonly<Record<string, Field>>
-  readonly associations: Readonly<Record<string, Association>>
+  readonly associations: A
   readonly indexes: readonly Required<IndexSpec>[]
   /** Phantom: carries the literal field definitions for type inference only. */
   readonly '~fields'?: F
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySchema = Schema<any>
+export type AnySchema = Schema<any, Associations>
+
+/** A schema's association map type (for an `AnySchema`, any name of any kind). */
+export type AssociationsOf<S> = S extends Schema<infer _F, infer A> ? A : never
 
 type TypeOfField<S> = S extends FieldOptions<infer T> ? T : S extends FieldType ? S : never
 
@@ -144,11 +155,11 @@ type IsNotNull<S> = S extends { readonly primaryKey: true }
         : false
 
 /** The row shape a schema's records have when read back from the database. */
-export type RecordOf<S> = S extends Schema<infer F>
+export type RecordOf<S> = S extends Schema<infer F, infer _A>
   ? { [K in keyof F]: IsNotNull<F[K]> extends true ? ValueOf<TypeOfField<F[K]>> : ValueOf<TypeOfField<F[K]>> | null }
   : never
 
-export function defineSchema<const F extends Record<string, FieldSpec>>(def: SchemaDefinition<F>): Schema<F> {
+export function defineSchema<const F extends Record<string, FieldSpec>, const A extends Associations = {}>(def: SchemaDefinition<F, A>): Schema<F, A> {
   const fields: Field[] = Object.entries(def.fields).map(([name, spec]) => normaliseField(name, spec))
   const primaryKey = def.primaryKey ?? fields.find((f) => f.primaryKey)?.name ?? 'id'
   const byName: Record<string, Field> = {}
@@ -173,7 +184,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>>(def: Sch
     primaryKey,
     fields: fields.map((f) => byName[f.name]!),
     fieldsByName: byName,
-    associations: def.associations ?? {},
+    associations: def.associations ?? ({} as A),
     indexes,
   }
 }

@@ -1,29 +1,31 @@
 /**
- * `preload(schema, records, assocs)`: one query per association (Ecto's separate-query preload),
- * `WHERE key = ANY($1)` over the keys of all given records. Returns new records with the
- * association set: belongsTo / hasOne → the record or null, hasMany → a list ordered by key.
+ * `preload(schema, records, spec)`: Ecto's separate-query preload. One query per association per
+ * level (`WHERE key = ANY($1)` over the keys of every record at that level, duplicates and nulls
+ * dropped), so 100 posts with their comments and the comments' authors are three queries, never
+ * N+1. Returns new records with the associations set: belongsTo / hasOne → the record or null,
+ * hasMany → a list ordered by primary key. Spec shapes and types: preload_spec.ts.
  */
-import { resolveAssoc } from '../assoc.ts'
 import type { DbError } from '../db_error.ts'
 import { from, orderBy, where } from '../query.ts'
 import { compileSelect } from '../query_compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { exec, failure, type RepoContext } from './context.ts'
+import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload_spec.ts'
 
 type Row = Record<string, unknown>
 
-/** A record with its preloaded associations (their row types are not tracked by the schema type). */
-export type Preloaded<S extends AnySchema, A extends string> = RecordOf<S> & { [K in A]: unknown }
+const present = (k: unknown): boolean => k !== null && k !== undefined
 
-async function loadAssoc(ctx: RepoContext, schema: AnySchema, records: Row[], name: string): Promise<Result<Row[], DbError>> {
-  const assoc = resolveAssoc(schema, name)
+/** Loads one association (and, below it, its nested ones) for all `records` at once. */
+async function loadNode(ctx: RepoContext, records: readonly Row[], node: PreloadNode): Promise<Result<Row[], DbError>> {
+  const { assoc } = node
   const related = assoc.related
   const owning = assoc.kind === 'belongsTo'
   // belongsTo: match our foreign key against their primary key; otherwise our key against their foreign key.
-  const ourKey = owning ? assoc.foreignKey : schema.primaryKey
+  const ourKey = owning ? assoc.foreignKey : assoc.owner.primaryKey
   const theirKey = owning ? related.primaryKey : assoc.foreignKey
-  const keys = [...new Set(records.map((r) => r[ourKey]).filter((k) => k !== null && k !== undefined))]
+  const keys = [...new Set(records.map((r) => r[ourKey]).filter(present))]
   let found: Row[] = []
   if (keys.length) {
     const q = orderBy(where(from(related), theirKey as never, 'in', keys as never), related.primaryKey as never)
@@ -34,8 +36,11 @@ async function loadAssoc(ctx: RepoContext, schema: AnySchema, records: Row[], na
       return failure(e)
     }
   }
+  // The next level runs once over every row found here, whichever parent it belongs to.
+  const nested = await loadAll(ctx, found, node.children)
+  if (!nested.ok) return nested
   const groups = new Map<string, Row[]>()
-  for (const row of found) {
+  for (const row of nested.value) {
     const k = String(row[theirKey])
     const list = groups.get(k)
     if (list) list.push(row)
@@ -43,23 +48,29 @@ async function loadAssoc(ctx: RepoContext, schema: AnySchema, records: Row[], na
   }
   return ok(
     records.map((r) => {
-      const matches = r[ourKey] === null || r[ourKey] === undefined ? [] : (groups.get(String(r[ourKey])) ?? [])
-      return { ...r, [name]: assoc.kind === 'hasMany' ? matches : (matches[0] ?? null) }
+      const matches = present(r[ourKey]) ? (groups.get(String(r[ourKey])) ?? []) : []
+      return { ...r, [assoc.name]: assoc.kind === 'hasMany' ? matches : (matches[0] ?? null) }
     }),
   )
 }
 
-export async function preload<S extends AnySchema, A extends string>(
-  ctx: RepoContext,
-  schema: S,
-  records: readonly RecordOf<S>[],
-  assocs: A | readonly A[],
-): Promise<Result<Preloaded<S, A>[], DbError>> {
-  let rows = records as unknown as Row[]
-  for (const name of typeof assocs === 'string' ? [assocs] : assocs) {
-    const res = await loadAssoc(ctx, schema, rows, name)
+async function loadAll(ctx: RepoContext, records: readonly Row[], nodes: readonly PreloadNode[]): Promise<Result<Row[], DbError>> {
+  let rows = records as Row[]
+  for (const node of nodes) {
+    const res = await loadNode(ctx, rows, node)
     if (!res.ok) return res
     rows = res.value
   }
-  return ok(rows as Preloaded<S, A>[])
+  return ok(rows)
+}
+
+/** Throws for a name the schemas do not have (a programming error), before any query. */
+export async function preload<S extends AnySchema, const P extends PreloadSpec<S>>(
+  ctx: RepoContext,
+  schema: S,
+  records: readonly RecordOf<S>[],
+  spec: P,
+): Promise<Result<Preloaded<S, P>[], DbError>> {
+  const nodes = resolveSpec(schema, spec)
+  return (await loadAll(ctx, records as readonly Row[], nodes)) as Result<Preloaded<S, P>[], DbError>
 }

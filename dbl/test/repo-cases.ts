@@ -9,6 +9,7 @@ import { assocCases } from './cases/assoc.ts'
 import { badInputCases } from './cases/bad_input.ts'
 import { constraintCases } from './cases/constraints.ts'
 import { foreignKeyCases } from './cases/foreign_keys.ts'
+import { preloadCases } from './cases/preload.ts'
 import { readWriteCases } from './cases/read_write.ts'
 import { telemetryCases } from './cases/telemetry.ts'
 import { transactionCases } from './cases/transactions.ts'
@@ -42,6 +43,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   foreignKeyCases(t)
   transactionCases(t)
   assocCases(t)
+  preloadCases(t)
   badInputCases(t)
   telemetryCases(t)
 }

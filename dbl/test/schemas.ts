@@ -21,9 +21,10 @@ export const User = defineSchema({
     email: { type: 'string', nullable: false, size: 120 },
     ...timestamps(),
   },
+  // Typed one way (users → posts → comments, users → profile); the way back is cut with AnySchema.
   associations: {
-    posts: hasMany((): AnySchema => Post),
-    profile: hasOne((): AnySchema => Profile),
+    posts: hasMany(() => Post),
+    profile: hasOne(() => Profile),
   },
   indexes: [{ columns: ['email'], unique: true }],
 })
@@ -36,7 +37,13 @@ export const Post = defineSchema({
     user_id: 'integer',
     ...timestamps(),
   },
-  associations: { user: belongsTo((): AnySchema => User) },
+  associations: { user: belongsTo((): AnySchema => User), comments: hasMany(() => Comment) },
+})
+
+export const Comment = defineSchema({
+  table: 'comments',
+  fields: { id: 'id', body: { type: 'text', nullable: false }, post_id: 'integer', author_id: 'integer' },
+  associations: { post: belongsTo((): AnySchema => Post), author: belongsTo((): AnySchema => User, { foreignKey: 'author_id' }) },
 })
 
 export const Profile = defineSchema({
@@ -75,10 +82,12 @@ export const ddl = [
   `create table posts (id bigserial primary key, title varchar(255) not null,
      user_id integer references users(id), inserted_at timestamptz, updated_at timestamptz,
      constraint posts_title_check check (length(title) > 1))`,
+  `create table comments (id bigserial primary key, body text not null, post_id integer references posts(id),
+     author_id integer references users(id))`,
   `create table profiles (id bigserial primary key, bio text, user_id integer references users(id))`,
   `create table things (id bigserial primary key, label varchar(255), body text, count integer, ratio double precision,
      active boolean, happened_at timestamptz, day date, ref uuid, meta jsonb, tags varchar(255)[], scores integer[],
      status varchar(255))`,
 ]
 
-export const tables = ['profiles', 'posts', 'users', 'products', 'things']
+export const tables = ['profiles', 'comments', 'posts', 'users', 'products', 'things']
