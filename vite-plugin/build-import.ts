@@ -1,38 +1,56 @@
 /**
- * Loads the app's own modules (TypeScript) while a build runs, for `buildStart` (schemas and
- * migrations) and `writeBundle` (the app, for its OpenAPI document): through a Vite module runner
- * of its own, made for the call and closed after it. Plain `import()` would need a TypeScript
- * loader in the build's process, which `vite build --configLoader runner` does not leave behind
- * (the runner that loaded the config is closed by then). The app comes through
- * `virtual:vela/app`, discovery included, exactly as the bundle builds it, and its `createApp` is
- * the copy of `vela` its own modules use.
+ * Loads the app's own modules (TypeScript) through a Vite module runner made for the call and
+ * closed after it, with the app's Vite config: its `vite.config.*` when it has one (aliases, other
+ * plugins, `resolve` options, and the `vela()` it lists), else `vela()` alone, as `vela serve` and
+ * `vela release` decide. Modules are evaluated by the SSR environment, the one `vela serve` runs
+ * the app in, so virtual modules (`virtual:vela/migrations`) and aliases resolve as they do there.
+ * No dev server is created: the plugin's `configureServer` never runs, nor does the app's `start`.
+ *
+ * Used by the CLI (the inspection commands, `vela migrations generate`, `vela migrate`) and by the
+ * build (`buildStart`'s schemas and migrations, `writeBundle`'s app for its OpenAPI document),
+ * which cannot use plain `import()`: `vite build --configLoader runner` leaves no TypeScript loader
+ * in the process (the runner that loaded the config is closed by then).
  */
-import type { Plugin } from 'vite'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { InlineConfig } from 'vite'
 // Static: under `--configLoader runner` a dynamic import here would go to the closed runner.
 import { createRunnableDevEnvironment, resolveConfig } from 'vite'
-import { APP_ENTRY, appEntrySource } from './app-entry.ts'
+import { CONFIG_FILES } from './build.ts'
+import vela from './index.ts'
 
 export type ImportModule = (file: string) => Promise<Record<string, unknown>>
 
-export async function withBuildRunner<T>(root: string, appFile: string | undefined, fn: (load: ImportModule) => Promise<T>): Promise<T> {
-  const appEntry: Plugin = {
-    name: 'vela:build-import',
-    resolveId: (id) => (id === APP_ENTRY ? `\0${id}` : undefined),
-    load: (id) => (id === `\0${APP_ENTRY}` ? appEntrySource(appFile) : undefined),
-  }
+export interface AppRunnerOptions {
+  /** Vite's mode: which `.env.<mode>` files load and `import.meta.env.MODE` (default: `development`). */
+  readonly mode?: string
+  /**
+   * How Vite loads the config file (default `bundle`, which needs a TypeScript loader for `vela`:
+   * the CLI has tsx). The build passes `runner`, which needs none.
+   */
+  readonly configLoader?: InlineConfig['configLoader']
+  /** `vela({ app })` when the app has no config file (its config's own `vela()` otherwise). */
+  readonly app?: string
+}
+
+export async function withAppRunner<T>(root: string, opts: AppRunnerOptions, fn: (load: ImportModule) => Promise<T>): Promise<T> {
+  const dir = resolve(root)
+  const hasConfig = CONFIG_FILES.some((f) => existsSync(resolve(dir, f)))
   const config = await resolveConfig(
     {
-      root,
-      configFile: false,
-      envDir: false,
+      root: dir,
+      mode: opts.mode,
+      configFile: hasConfig ? undefined : false,
+      configLoader: opts.configLoader,
+      plugins: hasConfig ? [] : [vela({ app: opts.app })],
       logLevel: 'error',
-      plugins: [appEntry],
-      // vela ships TypeScript: it goes through the runner, not node, even from node_modules.
-      environments: { vela_build: { consumer: 'server', dev: { moduleRunnerTransform: true }, resolve: { noExternal: ['vela'] } } },
     },
     'serve',
   )
-  const env = createRunnableDevEnvironment('vela_build', config, { runnerOptions: { hmr: { logger: false } }, hot: false })
+  if (!config.plugins.some((p) => p.name === 'vela')) {
+    throw new Error(`${dir}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
+  }
+  const env = createRunnableDevEnvironment('ssr', config, { runnerOptions: { hmr: { logger: false } }, hot: false })
   await env.init()
   try {
     return await fn((file) => env.runner.import(file))

@@ -2,12 +2,13 @@
  * `vela migrations generate` and `vela migrate [--status | --rollback [n]]` for an app folder:
  * schemas come from `src/schemas/*.ts` (every exported schema), migrations live in
  * `src/migrations/`, and the repository is the `repo` export of `src/repo.ts`. The build runs the
- * generator too (`generateForBuild`, the plugin's `buildStart`).
+ * generator too (`generateForBuild`, the plugin's `buildStart`). All of them are loaded through a
+ * Vite module runner with the app's Vite config (build-import.ts), as `vela serve` loads them, so
+ * aliases and virtual modules resolve.
  */
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { Repo } from '../dbl/repo.ts'
 import type { AnySchema } from '../dbl/schema.ts'
 import { isSchema } from '../dbl/schema.ts'
@@ -18,11 +19,9 @@ import { generateMigration } from '../dbl/migrations/generate.ts'
 import { loadMigrations } from '../dbl/migrations/load.ts'
 import { migrate, rollback, status } from '../dbl/migrations/migrator.ts'
 import type { ImportModule } from './build-import.ts'
-import { withBuildRunner } from './build-import.ts'
+import { withAppRunner } from './build-import.ts'
 
-const importFile: ImportModule = (file) => import(/* @vite-ignore */ pathToFileURL(file).href) as Promise<Record<string, unknown>>
-
-export async function loadSchemas(root: string, load: ImportModule = importFile): Promise<AnySchema[]> {
+export async function loadSchemas(root: string, load: ImportModule): Promise<AnySchema[]> {
   const dir = resolve(root, 'src/schemas')
   const files = (await readdir(dir).catch(() => [])).filter((f) => /\.[cm]?[jt]s$/.test(f)).sort()
   const schemas: AnySchema[] = []
@@ -30,9 +29,9 @@ export async function loadSchemas(root: string, load: ImportModule = importFile)
   return schemas
 }
 
-export async function loadRepo(root: string): Promise<Repo> {
+export async function loadRepo(root: string, load: ImportModule): Promise<Repo> {
   const file = resolve(root, 'src/repo.ts')
-  const mod = await importFile(file)
+  const mod = await load(file)
   const repo = (mod.repo ?? mod.default) as Repo | undefined
   if (!repo || typeof repo.adapter !== 'function') throw new Error(`${file} must export the repository as \`repo\`: export const repo = defineRepo({ … })`)
   return repo
@@ -41,7 +40,9 @@ export async function loadRepo(root: string): Promise<Repo> {
 export const migrationsDir = (root: string) => resolve(root, 'src/migrations')
 
 export async function generate(root: string, decisions: Decisions = {}): Promise<void> {
-  const result = await generateMigration({ schemas: await loadSchemas(root), migrationsDir: migrationsDir(root), decisions })
+  const result = await withAppRunner(root, {}, async (load) =>
+    generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), decisions, importModule: load }),
+  )
   for (const w of result.warnings) console.warn(`warning: ${w}`)
   console.log(result.written ? `Generated ${result.written}` : 'Migrations already match the schemas: nothing generated')
 }
@@ -54,8 +55,8 @@ export async function generate(root: string, decisions: Decisions = {}): Promise
 export async function generateForBuild(root: string): Promise<GenerateResult | undefined> {
   if (!existsSync(resolve(root, 'src/schemas'))) return undefined
   try {
-    // Through a module runner of its own: the build's process may have no TypeScript loader.
-    return await withBuildRunner(root, undefined, async (load) =>
+    // `runner`: the build's process may have no TypeScript loader. The mode is a build's default.
+    return await withAppRunner(root, { mode: 'production', configLoader: 'runner' }, async (load) =>
       generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), importModule: load }),
     )
   } catch (err) {
@@ -70,19 +71,21 @@ export async function generateForBuild(root: string): Promise<GenerateResult | u
 }
 
 export async function runMigrations(root: string, mode: { status?: boolean; rollback?: number }): Promise<void> {
-  const repo = await loadRepo(root)
-  const migrations = await loadMigrations(migrationsDir(root))
-  try {
-    if (mode.status) {
-      for (const m of await status(repo, migrations)) console.log(`${(m.applied ? 'up' : 'pending').padEnd(8)} ${m.version} ${m.name}${m.file ? '' : ' (file missing)'}`)
-    } else if (mode.rollback) {
-      const done = await rollback(repo, migrations, { steps: mode.rollback })
-      console.log(done.length ? done.map((m) => `rolled back ${m.version} ${m.name}`).join('\n') : 'nothing to roll back')
-    } else {
-      const done = await migrate(repo, migrations)
-      console.log(done.length ? done.map((m) => `migrated ${m.version} ${m.name}`).join('\n') : 'already up to date')
+  await withAppRunner(root, {}, async (load) => {
+    const repo = await loadRepo(root, load)
+    try {
+      const migrations = await loadMigrations(migrationsDir(root), { importModule: load })
+      if (mode.status) {
+        for (const m of await status(repo, migrations)) console.log(`${(m.applied ? 'up' : 'pending').padEnd(8)} ${m.version} ${m.name}${m.file ? '' : ' (file missing)'}`)
+      } else if (mode.rollback) {
+        const done = await rollback(repo, migrations, { steps: mode.rollback })
+        console.log(done.length ? done.map((m) => `rolled back ${m.version} ${m.name}`).join('\n') : 'nothing to roll back')
+      } else {
+        const done = await migrate(repo, migrations)
+        console.log(done.length ? done.map((m) => `migrated ${m.version} ${m.name}`).join('\n') : 'already up to date')
+      }
+    } finally {
+      await repo.stop()
     }
-  } finally {
-    await repo.stop()
-  }
+  })
 }

@@ -10,9 +10,8 @@
  */
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { VelaApp } from '../server/app/create-app.ts'
-import { APP_ENTRY } from './app-entry.ts'
-import { withBuildRunner } from './build-import.ts'
+import { withAppRunner } from './build-import.ts'
+import { createAppIn } from './commands/load.ts'
 import { writeOpenApi } from './commands/openapi-write.ts'
 
 export const BUILD_OPENAPI_OUTPUT = 'priv/assets/openapi.json'
@@ -24,10 +23,9 @@ export async function writeBuildOpenApi(root: string, profile?: string, appFile?
   if (!existsSync(resolve(root, 'priv/schemas'))) return []
   // The profile is the environment the bundle is built for; without one, as `vela openapi` runs.
   const env = profile === undefined ? process.env : { ...process.env, VELA_ENV: profile }
-  return withBuildRunner(root, appFile, async (load) => {
-    // The app entry's `create` is `createApp` of the app's own copy of vela; the start hook is not run.
-    const { create } = (await load(APP_ENTRY)) as { create(opts: { env: NodeJS.ProcessEnv }): VelaApp }
-    const app = create({ env })
+  // `runner`: the build's process may have no TypeScript loader. The mode is the bundle's.
+  return withAppRunner(root, { mode: profile ?? 'production', configLoader: 'runner', app: appFile }, async (load) => {
+    const app = await createAppIn(load, env)
     return writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, { output: BUILD_OPENAPI_OUTPUT })
   })
 }

@@ -1,17 +1,18 @@
 /**
  * Loads an app for the inspection commands (`vela routes`, `middleware`, `audit`, `config`,
- * `openapi`): imports `<root>/src/app.ts`, merges the discovered `src/routes/*.ts` and
- * `src/controllers/*.ts` modules into it as the Vite plugin does (discover.ts, through node's
- * import instead of `import.meta.glob`), and creates it with the runtime's `createApp`. The
- * app's `start` hook is not called, so no database or server is touched; plugins' `init` does run
- * (it is part of compiling the table), as at start-up.
+ * `openapi`) the way `vela serve` and the build do: through a Vite module runner with the app's
+ * own Vite config (build-import.ts), importing `virtual:vela/app`, so discovery is the plugin's
+ * `import.meta.glob`, virtual modules and aliases resolve, and the app is created by its own copy
+ * of `createApp`. The app's `start` hook is not called, so no database or server is touched;
+ * plugins' `init` does run (it is part of compiling the table), as at start-up.
  */
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { AppConfig, ResolvedConfig } from '../../server/app/config.ts'
+import type { CreateAppOptions, VelaApp } from '../../server/app/create-app.ts'
 import { createApp } from '../../server/app/create-app.ts'
 import type { RouteTable } from '../../server/router/compile.ts'
-import { loadDiscovered, withDiscovered } from '../discover.ts'
+import { APP_ENTRY } from '../app-entry.ts'
+import type { ImportModule } from '../build-import.ts'
+import { withAppRunner } from '../build-import.ts'
 
 export interface LoadedApp {
   readonly config: ResolvedConfig
@@ -24,9 +25,15 @@ export function inspectApp(app: AppConfig, env: NodeJS.ProcessEnv = process.env)
   return { config, table: routeTable }
 }
 
+/** The app `virtual:vela/app` creates in a runner (its `create` is the app's own `createApp`); not started. */
+export async function createAppIn(load: ImportModule, env: NodeJS.ProcessEnv = process.env): Promise<VelaApp> {
+  const { create } = (await load(APP_ENTRY)) as { create(opts: CreateAppOptions): VelaApp }
+  return create({ env })
+}
+
 export async function loadApp(root: string): Promise<LoadedApp> {
-  const entry = resolve(root, 'src/app.ts')
-  const mod = (await import(pathToFileURL(entry).href)) as { default?: AppConfig }
-  if (!mod.default) throw new Error(`${entry} must default-export the app: export default defineApp({ … })`)
-  return inspectApp(withDiscovered(mod.default, await loadDiscovered(resolve(root))))
+  return withAppRunner(root, {}, async (load) => {
+    const app = await createAppIn(load)
+    return { config: app.config, table: app.routeTable }
+  })
 }
