@@ -29,7 +29,7 @@ import type { Preloaded, PreloadSpec } from './repo/preload_spec.ts'
 import { all, get, getBy, one } from './repo/read.ts'
 import { createRunner, type LogOption } from './repo/telemetry.ts'
 import { rollback, transaction, type TransactionResult } from './repo/transaction.ts'
-import { insert, remove, update, type InsertOptions, type WriteResult } from './repo/write.ts'
+import { insert, remove, update, type InsertOptions, type MaybeInsertResult, type OnConflictReplace, type WriteResult } from './repo/write.ts'
 import { emptyChangeset, isChangeset } from './changeset.ts'
 
 export interface RepoConfig {
@@ -67,7 +67,9 @@ export interface Repo {
   one<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>>
   get<S extends AnySchema>(schema: S, id: unknown): Promise<Result<RecordOf<S>, 'not_found'>>
   getBy<S extends AnySchema>(schema: S, clauses: Clauses<S>): Promise<Result<RecordOf<S>, 'not_found'>>
-  insert<S extends AnySchema>(cs: Changeset<S>, opts?: InsertOptions<S>): Promise<WriteResult<S>>
+  /** `onConflict: { target, replace }` upserts; `{ target?, action: 'nothing' }` skips the row: value `null` (repo/write.ts). */
+  insert<S extends AnySchema>(cs: Changeset<S>, opts?: { readonly onConflict?: OnConflictReplace<S> }): Promise<WriteResult<S>>
+  insert<S extends AnySchema>(cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>>
   update<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
   /** A changeset (to carry constraint declarations such as `noAssocConstraint`) or a schema and a record. */
   delete<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
@@ -134,7 +136,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     one: (q) => one(ctx, q),
     get: (schema, id) => get(ctx, schema, id),
     getBy: (schema, clauses) => getBy(ctx, schema, clauses),
-    insert: (cs, opts) => insert(ctx, cs, opts),
+    insert: ((cs: Changeset, opts?: InsertOptions<AnySchema>) => insert(ctx, cs, opts)) as Repo['insert'],
     update: (cs) => update(ctx, cs),
     delete: ((a: Changeset | AnySchema, record?: Record<string, unknown>) =>
       remove(ctx, isChangeset(a) ? a : emptyChangeset(a, record as never))) as Repo['delete'],

@@ -16,10 +16,29 @@ import { transaction } from './transaction.ts'
 
 export type WriteResult<S extends AnySchema> = Result<RecordOf<S>, Changeset<S> | DbError>
 
-export interface InsertOptions<S extends AnySchema> {
-  /** Upsert: on a conflict over `target`, update the `replace` fields from the new row. */
-  readonly onConflict?: { readonly target: readonly FieldOf<S>[]; readonly replace: readonly FieldOf<S>[] }
+/** Upsert: on a conflict over `target`, update the `replace` fields from the new row. */
+export interface OnConflictReplace<S extends AnySchema> {
+  readonly target: readonly FieldOf<S>[]
+  readonly replace: readonly FieldOf<S>[]
 }
+
+/**
+ * `INSERT … ON CONFLICT (target) DO NOTHING`: on a conflict over `target` (over any unique
+ * constraint when omitted) nothing is written and the insert's value is `null`, so the type makes
+ * the caller handle "already there". The existing row is not read back (Ecto returns the struct
+ * without an id instead); read it with `getBy` when needed.
+ */
+export interface OnConflictNothing<S extends AnySchema> {
+  readonly target?: readonly FieldOf<S>[]
+  readonly action: 'nothing'
+}
+
+export interface InsertOptions<S extends AnySchema> {
+  readonly onConflict?: OnConflictReplace<S> | OnConflictNothing<S>
+}
+
+/** An insert that may have been skipped (`onConflict: { action: 'nothing' }`): `ok(null)` then. */
+export type MaybeInsertResult<S extends AnySchema> = Result<RecordOf<S> | null, Changeset<S> | DbError>
 
 function withAction<S extends AnySchema>(cs: Changeset<S>, action: Action): Changeset<S> {
   return cs.action === action ? cs : { ...cs, action }
@@ -48,29 +67,42 @@ function writeFailure<S extends AnySchema>(cs: Changeset<S>, e: unknown): Result
   return err(constraintError(cs, dbError) ?? dbError)
 }
 
-async function insertRow(ctx: RepoContext, schema: AnySchema, row: Record<string, unknown>, opts: InsertOptions<AnySchema>): Promise<RecordOf<AnySchema>> {
+/** The ON CONFLICT clause's part of the statement cache key ('' without one); checks the option's shape. */
+function conflictKey(conflict: InsertOptions<AnySchema>['onConflict']): string {
+  if (!conflict) return ''
+  if ('action' in conflict) {
+    if (conflict.action !== 'nothing' || 'replace' in conflict) throw new Error(`insert onConflict: give { target, replace } or { target?, action: 'nothing' }`)
+    return ` on ${(conflict.target ?? []).join(',')} nothing`
+  }
+  return ` on ${conflict.target.join(',')} set ${conflict.replace.join(',')}`
+}
+
+/** The inserted row, or null when ON CONFLICT DO NOTHING skipped it (RETURNING gives no row then). */
+async function insertRow(ctx: RepoContext, schema: AnySchema, row: Record<string, unknown>, opts: InsertOptions<AnySchema>): Promise<RecordOf<AnySchema> | null> {
   const fields = Object.keys(row).sort()
   const conflict = opts.onConflict
-  const key = `insert ${schema.table} ${fields.join(',')}${conflict ? ` on ${conflict.target.join(',')} set ${conflict.replace.join(',')}` : ''}`
-  const c = compiled(key, () => {
+  const c = compiled(`insert ${schema.table} ${fields.join(',')}${conflictKey(conflict)}`, () => {
     const data: Record<string, number> = {}
     fields.forEach((f, i) => (data[f] = marker(i)))
     const q = kx(schema.table).insert(data).returning(sqlOf(schema).columns as string[])
-    return conflict ? q.onConflict(conflict.target as string[]).merge(conflict.replace as string[]) : q
+    if (!conflict) return q
+    if ('action' in conflict) return (conflict.target?.length ? q.onConflict(conflict.target as string[]) : q.onConflict()).ignore()
+    return q.onConflict(conflict.target as string[]).merge(conflict.replace as string[])
   })
   const values = fields.map((f) => dumpValue(schema.fieldsByName[f]!, row[f]))
   const res = await exec(ctx, c.sql, paramsFor(c, values), `INSERT ${schema.table}`)
-  return res.rows[0] as RecordOf<AnySchema>
+  return (res.rows[0] as RecordOf<AnySchema> | undefined) ?? null
 }
 
-export async function insert<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>, opts: InsertOptions<S> = {}): Promise<WriteResult<S>> {
+/** Without `onConflict: { action: 'nothing' }` the value is never null (repo.ts types it so). */
+export async function insert<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>, opts: InsertOptions<S> = {}): Promise<MaybeInsertResult<S>> {
   const cs = sizeErrors(withAction(input, 'insert'))
   if (!cs.valid || cs.errors.length) return err(cs)
   if (hasChildren(cs)) return inTransaction(ctx, cs, () => insertWithChildren(ctx, cs, opts))
   return insertOne(ctx, cs, opts)
 }
 
-async function insertOne<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, opts: InsertOptions<S>): Promise<WriteResult<S>> {
+async function insertOne<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>> {
   const schema = cs.schema
   const row: Record<string, unknown> = {}
   const merged = { ...cs.data, ...cs.changes } as Record<string, unknown>
@@ -81,20 +113,21 @@ async function insertOne<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>
   const now = new Date()
   for (const t of ['inserted_at', 'updated_at']) if (schema.fieldsByName[t] && row[t] == null) row[t] = now
   try {
-    return ok((await insertRow(ctx, schema, row, opts)) as RecordOf<S>)
+    return ok((await insertRow(ctx, schema, row, opts)) as RecordOf<S> | null)
   } catch (e) {
     return writeFailure(cs, e)
   }
 }
 
-async function inTransaction<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, fn: () => Promise<WriteResult<S>>): Promise<WriteResult<S>> {
+async function inTransaction<S extends AnySchema, R extends MaybeInsertResult<S>>(ctx: RepoContext, cs: Changeset<S>, fn: () => Promise<R>): Promise<R> {
   const res = await transaction(ctx, fn)
-  return res as WriteResult<S>
+  return res as R
 }
 
-async function insertWithChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, opts: InsertOptions<S>): Promise<WriteResult<S>> {
+/** A parent skipped by ON CONFLICT DO NOTHING has no key to give: its children are not inserted either. */
+async function insertWithChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>> {
   const parent = await insertOne(ctx, cs, opts)
-  if (!parent.ok) return parent
+  if (!parent.ok || parent.value === null) return parent
   return saveChildren(ctx, cs, parent.value)
 }
 

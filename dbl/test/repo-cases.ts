@@ -9,6 +9,7 @@ import { assocCases } from './cases/assoc.ts'
 import { badInputCases } from './cases/bad_input.ts'
 import { constraintCases } from './cases/constraints.ts'
 import { foreignKeyCases } from './cases/foreign_keys.ts'
+import { onConflictCases } from './cases/on_conflict.ts'
 import { preloadCases } from './cases/preload.ts'
 import { readWriteCases } from './cases/read_write.ts'
 import { telemetryCases } from './cases/telemetry.ts'
@@ -39,6 +40,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   afterAll(() => close())
 
   readWriteCases(t)
+  onConflictCases(t)
   constraintCases(t)
   foreignKeyCases(t)
   transactionCases(t)
