@@ -25,7 +25,7 @@ import { deleteAll, insertAll, updateAll } from './repo/bulk.ts'
 import { exec, failure, type RepoContext, type TxState } from './repo/context.ts'
 import { runMulti } from './repo/multi.ts'
 import { preload } from './repo/preload.ts'
-import type { Preloaded, PreloadSpec } from './repo/preload_spec.ts'
+import type { CheckSpec, Preloaded, PreloadSpec } from './repo/preload_spec.ts'
 import { all, get, getBy, one } from './repo/read.ts'
 import { createRunner, type LogOption } from './repo/telemetry.ts'
 import { rollback, transaction, type TransactionResult } from './repo/transaction.ts'
@@ -81,8 +81,8 @@ export interface Repo {
    * Loads associations, nested as in Ecto (`['profile', { posts: ['comments'] }]`), one query per
    * association per level; an unknown name throws before any query. See repo/preload_spec.ts.
    */
-  preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, records: readonly RecordOf<S>[], spec: P): Promise<Result<Preloaded<S, P>[], DbError>>
-  preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, record: RecordOf<S>, spec: P): Promise<Result<Preloaded<S, P>, DbError>>
+  preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, records: readonly RecordOf<S>[], spec: P & CheckSpec<S, P>): Promise<Result<Preloaded<S, P>[], DbError>>
+  preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, record: RecordOf<S>, spec: P & CheckSpec<S, P>): Promise<Result<Preloaded<S, P>, DbError>>
   /** See repo/transaction.ts for the exact commit / rollback rules. */
   transaction<T>(fn: (repo: Repo) => Promise<T> | T): Promise<TransactionResult<T>>
   /** Inside `transaction`: roll back and make the transaction return `{ ok: false, error: value }`. */

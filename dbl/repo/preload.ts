@@ -64,7 +64,7 @@ async function loadAll(ctx: RepoContext, records: readonly Row[], nodes: readonl
   return ok(rows)
 }
 
-/** Throws for a name the schemas do not have (a programming error), before any query. */
+/** Throws for a name the schemas do not have or rows without the keys (programming errors), before any query. */
 export async function preload<S extends AnySchema, const P extends PreloadSpec<S>>(
   ctx: RepoContext,
   schema: S,
@@ -72,5 +72,10 @@ export async function preload<S extends AnySchema, const P extends PreloadSpec<S
   spec: P,
 ): Promise<Result<Preloaded<S, P>[], DbError>> {
   const nodes = resolveSpec(schema, spec)
+  // Rows from a `select` without the key would silently get [] / null: refuse them instead.
+  for (const { assoc } of nodes) {
+    const key = assoc.kind === 'belongsTo' ? assoc.foreignKey : schema.primaryKey
+    if (records.some((r) => !Object.hasOwn(r, key))) throw new Error(`preload ${schema.table}.${assoc.name}: a record has no "${key}" field (select it)`)
+  }
   return (await loadAll(ctx, records as readonly Row[], nodes)) as Result<Preloaded<S, P>[], DbError>
 }

@@ -19,6 +19,17 @@ type RelatedOf<S, K> = AssociationsOf<S>[K & keyof AssociationsOf<S>] extends As
 export type PreloadItem<S extends AnySchema> = AssocName<S> | { readonly [K in AssocName<S>]?: PreloadSpec<RelatedOf<S, K>> }
 export type PreloadSpec<S extends AnySchema> = PreloadItem<S> | readonly PreloadItem<S>[]
 
+/**
+ * `P` again, with every object key that is not an association of its schema turned into `never`:
+ * the parameter is `P & CheckSpec<S, P>`, so `{ posts: [], nope: [] }` is an error on `nope`
+ * (the constraint alone lets extra keys of an object through).
+ */
+export type CheckSpec<S extends AnySchema, P> = P extends string
+  ? P
+  : P extends readonly unknown[]
+    ? { readonly [I in keyof P]: CheckSpec<S, P[I]> }
+    : { readonly [K in keyof P]: K extends AssocName<S> ? CheckSpec<RelatedOf<S, K>, P[K]> : never }
+
 /** The association names a spec loads at its top level. */
 type TopNames<P> = P extends string ? P : P extends readonly (infer E)[] ? TopNames<E> : keyof P & string
 /** What a spec asks to load inside association `K` (never: nothing nested). */

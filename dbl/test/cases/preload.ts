@@ -134,6 +134,10 @@ export function preloadCases(t: SuiteContext): void {
       await expect(c.repo.preload(User, users, [{ posts: [{ comments: ['nope'] }] }])).rejects.toThrow(
         'preload users.posts.comments: schema comments has no association "nope"',
       )
+      // @ts-expect-error -- an extra key beside a valid one is caught too
+      await expect(c.repo.preload(User, users, [{ posts: [], nope: [] }])).rejects.toThrow('schema users has no association "nope"')
+      // @ts-expect-error -- rows without the key (from a select) cannot be matched
+      await expect(c.repo.preload(User, [{ name: 'Ann' }], 'posts')).rejects.toThrow('preload users.posts: a record has no "id" field (select it)')
       // @ts-expect-error -- a number is not a spec
       await expect(c.repo.preload(User, users, [{ posts: [7] }])).rejects.toThrow('preload users.posts: 7 is not an association name')
       expect(c.events).toEqual([])
