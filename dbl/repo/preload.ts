@@ -3,7 +3,8 @@
  * level (`WHERE key = ANY($1)` over the keys of every record at that level, duplicates and nulls
  * dropped), so 100 posts with their comments and the comments' authors are three queries, never
  * N+1. Returns new records with the associations set: belongsTo / hasOne → the record or null,
- * hasMany → a list ordered by primary key. Spec shapes and types: preload_spec.ts.
+ * hasMany → a list ordered by primary key (a hasOne matching several rows takes the first of them).
+ * Spec shapes and types: preload_spec.ts.
  */
 import type { DbError } from '../db_error.ts'
 import { from, orderBy, where } from '../query.ts'
