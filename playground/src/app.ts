@@ -1,5 +1,8 @@
 import { defineApp } from 'vela'
 import { migrate } from 'vela/dbl'
+// src/migrations compiled in by vela/vite, so a built server (`vela release`) migrates too. The CLI
+// loads the app through Vite as `vela serve` does, so a virtual module can be imported here.
+import { migrations } from 'virtual:vela/migrations'
 import * as health_controller from './controllers/health_controller.ts'
 import * as products_controller from './controllers/products_controller.ts'
 import { repo } from './repo.ts'
@@ -7,8 +10,8 @@ import apiRoutes from './routes/api.ts'
 import publicRoutes from './routes/public.ts'
 
 // The Vite plugin discovers src/routes and src/controllers by itself (vite-plugin/discover.ts);
-// listing them here too, keyed by file path as discovery keys them, keeps the app loadable
-// without Vite (in-process tests, plain node).
+// listing them here too, keyed by file path as discovery keys them, adds nothing twice and keeps
+// the groups in the order written (public first).
 export default defineApp({
   bootstrapApplication: 'playground',
   routes: { 'src/routes/public.ts': publicRoutes, 'src/routes/api.ts': apiRoutes },
@@ -18,9 +21,6 @@ export default defineApp({
   },
   async start() {
     await repo.start()
-    // src/migrations compiled in by vela/vite, so a built server (`vela release`) migrates too.
-    // Imported here, not at the top: the CLI loads this file with node, where it does not exist.
-    const { migrations } = await import('virtual:vela/migrations')
     await migrate(repo, migrations)
   },
   stop: () => repo.stop(),

@@ -1,0 +1,84 @@
+// The CLI loads the app as `vela serve` and the build do, through Vite with the app's own
+// vite.config.ts: the `aliased` fixture imports `virtual:vela/migrations` at the top of src/app.ts
+// and reaches its repo, schema fields and controller through a `resolve.alias` only Vite knows.
+import { readFileSync, readdirSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from './commands/test/run-cli.ts'
+import { copyFixture } from './test/built-app.ts'
+
+const cleanup: string[] = []
+afterAll(() => cleanup.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+const fixture = () => {
+  const dir = copyFixture('aliased')
+  cleanup.push(dir)
+  return dir
+}
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vela-tasks-db-'))
+  cleanup.push(dir)
+  return dir
+}
+
+describe('inspection commands', () => {
+  it('`vela routes --json` lists the routes of an app using a virtual module and an alias', async () => {
+    const res = await runCli(['routes', '--json', '--root', fixture()])
+    expect(res.stderr).toBe('')
+    expect(res.code).toBe(0)
+    const { hosts } = JSON.parse(res.stdout) as { hosts: { host: string; routes: { methods: string[]; path: string; controller: string; action: string }[] }[] }
+    expect(hosts.map((h) => h.host)).toEqual(['*'])
+    expect(hosts[0]!.routes.map((r) => `${r.methods.join(',')} ${r.path} ${r.controller}.${r.action}`)).toEqual([
+      'GET /api/tasks tasks_controller.index',
+      'GET /api/tasks/:id tasks_controller.show',
+    ])
+  })
+
+  it('a vite.config.ts without vela() is an error naming the fix, exit code 1', async () => {
+    const root = fixture()
+    writeFileSync(join(root, 'vite.config.ts'), 'export default { plugins: [] }\n')
+    const res = await runCli(['routes', '--root', root])
+    expect(res.code).toBe(1)
+    expect(res.stdout).toBe('')
+    expect(res.stderr.trim()).toBe(`vela routes: ${root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
+  })
+})
+
+describe('migrations, with schemas and repo imported through the alias', () => {
+  const root = fixture()
+  const data = tempDir()
+  const env = { TASKS_DATA: data }
+  const [migration] = readdirSync(join(root, 'src/migrations'))
+  const version = /^m(\d{14})_/.exec(migration!)![1]!
+
+  it('`vela migrate --status`, `vela migrate`, then `--status` again: pending, applied, up', async () => {
+    expect(await runCli(['migrate', '--status', '--root', root], env)).toMatchObject({ code: 0, stdout: `pending  ${version} create_tasks\n` })
+    expect(await runCli(['migrate', '--root', root], env)).toMatchObject({ code: 0, stdout: `migrated ${version} create_tasks\n` })
+    expect(await runCli(['migrate', '--status', '--root', root], env)).toMatchObject({ code: 0, stdout: `up       ${version} create_tasks\n` })
+    const db = new PGlite(data)
+    try {
+      expect((await db.query('SELECT version::text, name FROM schema_migrations')).rows).toEqual([{ version, name: 'create_tasks' }])
+      await db.query("INSERT INTO tasks (title) VALUES ('written after the migration')")
+      expect((await db.query('SELECT id, title FROM tasks')).rows).toEqual([{ id: 1, title: 'written after the migration' }])
+    } finally {
+      await db.close()
+    }
+  }, 60_000)
+
+  it('`vela migrations generate` reads the schema fields shared through the alias', async () => {
+    expect(await runCli(['migrations', 'generate', '--root', root])).toMatchObject({
+      code: 0,
+      stdout: 'Migrations already match the schemas: nothing generated\n',
+    })
+    // A field added in the shared file (not in the schema file itself) needs a migration.
+    const fields = join(root, 'src/lib/fields.ts')
+    writeFileSync(fields, readFileSync(fields, 'utf8').replace("nullable: false } }", "nullable: false }, done: 'boolean' }"))
+    const res = await runCli(['migrations', 'generate', '--root', root])
+    expect(res.code).toBe(0)
+    const added = readdirSync(join(root, 'src/migrations')).filter((f) => f !== migration)
+    expect(added).toEqual([expect.stringMatching(/^m\d{14}_alter_tasks\.ts$/)])
+    expect(res.stdout).toBe(`Generated ${join(root, 'src/migrations', added[0]!)}\n`)
+    expect(readFileSync(join(root, 'src/migrations', added[0]!), 'utf8')).toContain("addColumn({ name: 'done', type: 'boolean' })")
+  }, 60_000)
+})
