@@ -17,8 +17,11 @@
  * gets its routes twice. Files whose names start with `_` or `.`, declaration files and tests
  * (`*.test.ts`, `*.spec.ts`) are not discovered: helpers shared by route files can live there.
  *
- * Under Vite (dev and build) the modules come from `import.meta.glob` (see app-entry.ts);
- * `loadDiscovered` does the same with the file system and any importer, for tools outside Vite.
+ * Under Vite (dev, build and the CLI, which loads the app through Vite: build-import.ts) the
+ * modules come from `import.meta.glob` (see app-entry.ts). `loadDiscovered` does the same with the
+ * file system and any importer; nothing in vela calls it any more, only
+ * commands/test/gen-resource.test.ts (the generated stubs through node's import), so it goes with
+ * `discoverFiles` and `isDiscoverable` once that test loads the app through Vite.
  */
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
