@@ -1,13 +1,15 @@
 // The CLI loads the app as `vela serve` and the build do, through Vite with the app's own
 // vite.config.ts: the `aliased` fixture imports `virtual:vela/migrations` at the top of src/app.ts
 // and reaches its repo, schema fields and controller through a `resolve.alias` only Vite knows.
-import { readFileSync, readdirSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from './commands/test/run-cli.ts'
-import { copyFixture } from './test/built-app.ts'
+import { BIN, copyFixture } from './test/built-app.ts'
 
 const cleanup: string[] = []
 afterAll(() => cleanup.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
@@ -82,3 +84,17 @@ describe('migrations, with schemas and repo imported through the alias', () => {
     expect(readFileSync(join(root, 'src/migrations', added[0]!), 'utf8')).toContain("addColumn({ name: 'done', type: 'boolean' })")
   }, 60_000)
 })
+
+it('`vela release` loads the app the same way: the migration from the aliased fields, the OpenAPI files, the bundle', async () => {
+  const root = fixture()
+  mkdirSync(join(root, 'priv/schemas'), { recursive: true })
+  writeFileSync(join(root, 'priv/schemas/task.json'), JSON.stringify({ title: 'Task', type: 'object', properties: { title: { type: 'string' } } }))
+  const fields = join(root, 'src/lib/fields.ts')
+  writeFileSync(fields, readFileSync(fields, 'utf8').replace("nullable: false } }", "nullable: false }, done: 'boolean' }"))
+  const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'release', '--root', root], { env: { ...process.env, VELA_ENV: '' } })
+  const rel = relative(process.cwd(), root)
+  const assets = ['openapi.json', 'swagger.html', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => `Generated ${rel}/priv/assets/${f}`)
+  expect(stdout.trim().split('\n')).toEqual([expect.stringMatching(/^Generated .*\/src\/migrations\/m\d{14}_alter_tasks\.ts$/), ...assets, `Built ${rel}/dist/server/index.mjs`])
+  const doc = JSON.parse(readFileSync(join(root, 'priv/assets/openapi.json'), 'utf8'))
+  expect(Object.keys(doc.paths)).toEqual(['/api/tasks', '/api/tasks/{id}'])
+}, 90_000)
