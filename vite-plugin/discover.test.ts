@@ -1,11 +1,9 @@
-// Discovery: which files count, how discovered modules merge with what src/app.ts lists, and the
-// identities the runtime derives from the keys.
-import { fileURLToPath } from 'node:url'
+// Discovery (which files count is tested through Vite, in dev-server.test.ts): how discovered
+// modules merge with what src/app.ts lists, and the identities the runtime derives from the keys.
 import { describe, expect, it } from 'vitest'
 import { compileRoutes } from '../server/router/compile.ts'
-import { discoverFiles, isDiscoverable, withDiscovered } from './discover.ts'
+import { withDiscovered } from './discover.ts'
 
-const fixture = fileURLToPath(new URL('./test/fixtures/basic', import.meta.url))
 const show = () => ({ kind: 'status', status: 200 }) as never
 const index = () => ({ kind: 'status', status: 200 }) as never
 const controllerModule = { show, index }
@@ -13,17 +11,6 @@ const routeModule = { default: { prefix: '/api', security: false as const, route
 
 const table = (config: ReturnType<typeof withDiscovered>) =>
   compileRoutes({ routes: config.routes, controllers: config.controllers, globalPlugins: [], environment: 'dev' })
-
-describe('discoverFiles', () => {
-  it('lists module files keyed by their path from the root, skipping _helpers, tests and declarations', async () => {
-    expect(await discoverFiles(fixture, 'src/controllers')).toEqual({
-      'src/controllers/greetings_controller.ts': `${fixture}/src/controllers/greetings_controller.ts`,
-    })
-    expect(Object.keys(await discoverFiles(fixture, 'src/routes'))).toEqual(['src/routes/env.ts', 'src/routes/main.ts'])
-    expect(await discoverFiles(fixture, 'src/missing')).toEqual({})
-    expect(['a.ts', 'b.mjs', '_x.ts', '.x.ts', 'x.d.ts', 'x.test.ts', 'x.spec.js', 'x.liquid'].filter(isDiscoverable)).toEqual(['a.ts', 'b.mjs'])
-  })
-})
 
 describe('withDiscovered', () => {
   it('gives discovered handlers their file-name identities (glob keys normalised)', () => {

@@ -17,15 +17,9 @@
  * gets its routes twice. Files whose names start with `_` or `.`, declaration files and tests
  * (`*.test.ts`, `*.spec.ts`) are not discovered: helpers shared by route files can live there.
  *
- * Under Vite (dev, build and the CLI, which loads the app through Vite: build-import.ts) the
- * modules come from `import.meta.glob` (see app-entry.ts). `loadDiscovered` does the same with the
- * file system and any importer; nothing in vela calls it any more, only
- * commands/test/gen-resource.test.ts (the generated stubs through node's import), so it goes with
- * `discoverFiles` and `isDiscoverable` once that test loads the app through Vite.
+ * The modules come from `import.meta.glob` (app-entry.ts) everywhere: dev, build and the CLI,
+ * which loads the app through Vite too (build-import.ts).
  */
-import { readdir } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { AppConfig, ModuleMap } from '../server/app/config.ts'
 
 /** The folders discovered, relative to the app root, and the globs Vite is given for them. */
@@ -39,11 +33,6 @@ export const DISCOVERY_GLOBS = {
 export interface Discovered {
   routes: ModuleMap<unknown>
   controllers: ModuleMap<Record<string, unknown>>
-}
-
-/** Whether a file in one of the discovered folders is a module to load. */
-export function isDiscoverable(name: string): boolean {
-  return /\.(ts|js|mts|mjs)$/.test(name) && !/^[_.]/.test(name) && !name.endsWith('.d.ts') && !/\.(test|spec)\.[^.]+$/.test(name)
 }
 
 /** `/src/routes/api.ts` (a glob key) → `src/routes/api.ts`; other keys unchanged. */
@@ -87,26 +76,4 @@ export function withDiscovered<C extends AppConfig>(config: C, discovered: Disco
     routes: mergeModules(config.routes, discovered.routes as NonNullable<AppConfig['routes']>),
     controllers: mergeModules(config.controllers, discovered.controllers),
   }
-}
-
-/** Files of one discovered folder, keyed by their path from the app root, in name order. */
-export async function discoverFiles(root: string, dir: string): Promise<Record<string, string>> {
-  const names = (await readdir(resolve(root, dir)).catch(() => [] as string[])).filter(isDiscoverable).sort()
-  return Object.fromEntries(names.map((n) => [`${dir}/${n}`, join(resolve(root, dir), n)]))
-}
-
-/**
- * Discovery outside Vite: loads every route and controller module of `root` with `importFile`
- * (default: node's `import`, which needs a TypeScript loader such as tsx for `.ts` files).
- */
-export async function loadDiscovered(
-  root: string,
-  importFile: (file: string) => Promise<unknown> = (file) => import(/* @vite-ignore */ pathToFileURL(file).href),
-): Promise<Discovered> {
-  const load = async (dir: string) => {
-    const out: Record<string, Record<string, unknown>> = {}
-    for (const [key, file] of Object.entries(await discoverFiles(root, dir))) out[key] = (await importFile(file)) as Record<string, unknown>
-    return out
-  }
-  return { routes: await load(ROUTES_DIR), controllers: await load(CONTROLLERS_DIR) }
 }

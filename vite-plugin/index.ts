@@ -90,9 +90,9 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
       return id.startsWith('\0') ? ids.get(id.slice(1))?.() : undefined
     },
     async buildStart() {
-      const { command, consumer, root, logger } = this.environment.config
+      const { command, consumer, root, logger, mode } = this.environment.config
       if (command !== 'build' || consumer !== 'server') return
-      const result = await generateForBuild(root)
+      const result = await generateForBuild(root, mode)
       for (const w of result?.warnings ?? []) logger.warn(`[vela migrations] ${w}`)
       if (result?.written) logger.info(`${GENERATED}${relative(root, result.written)}`)
     },

@@ -52,11 +52,11 @@ export async function generate(root: string, decisions: Decisions = {}): Promise
  * bundle compiles `src/migrations` in). A change that needs a decision (a possible rename, a drop)
  * is never guessed: the build fails with the generator's message and the command to run.
  */
-export async function generateForBuild(root: string): Promise<GenerateResult | undefined> {
+export async function generateForBuild(root: string, mode: string): Promise<GenerateResult | undefined> {
   if (!existsSync(resolve(root, 'src/schemas'))) return undefined
   try {
-    // `runner`: the build's process may have no TypeScript loader. The mode is a build's default.
-    return await withAppRunner(root, { mode: 'production', configLoader: 'runner' }, async (load) =>
+    // `runner`: the build's process may have no TypeScript loader. The build's mode: its `.env` files.
+    return await withAppRunner(root, { mode, configLoader: 'runner' }, async (load) =>
       generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), importModule: load }),
     )
   } catch (err) {

@@ -61,7 +61,7 @@ export async function loadMigrations(dir: string, opts: LoadOptions = {}): Promi
   }
   const migrations: Migration[] = []
   for (const f of sortedByVersion(found)) {
-    const mod = await importMigration(f.file, opts.importModule ?? ((file) => import(pathToFileURL(file).href)))
+    const mod = await importMigration(f.file, opts.importModule ?? ((file) => import(/* @vite-ignore */ pathToFileURL(file).href)))
     migrations.push({ ...f, ...mod })
   }
   return migrations

@@ -5,12 +5,11 @@ import { execFile } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL, fileURLToPath } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AppConfig } from '../../../server/app/config.ts'
-import { createApp } from '../../../server/app/create-app.ts'
 import { inject } from '../../../server/testing/index.ts'
-import { loadDiscovered, withDiscovered } from '../../discover.ts'
+import { withAppRunner } from '../../build-import.ts'
+import { createAppIn } from '../load.ts'
 import { UsageError, controllerText, planResource, routeDefinitions, schemaText } from '../gen-resource.ts'
 import { singularize } from '../inflect.ts'
 import { runCli } from './run-cli.ts'
@@ -219,14 +218,14 @@ import * as widgets from '../controllers/widgets_controller.ts'
   })
 
   it('the stubs answer 501 naming controller and action, through the app as discovered', async () => {
-    const mod = (await import(pathToFileURL(file('src/app.ts')).href)) as { default: AppConfig }
-    const app = createApp(withDiscovered(mod.default, await loadDiscovered(dir)), { env: {} })
-    const show = await inject(app, '/api/widgets/1')
-    expect(show.status).toBe(501)
-    expect(await show.json()).toEqual({ error: 'widgets_controller.show is not implemented yet' })
-    const del = await inject(app, { method: 'DELETE', url: '/api/gadgets/7' })
-    expect(del.status).toBe(501)
-    expect(await del.json()).toEqual({ error: 'gadgets_controller.delete is not implemented yet' })
+    // Loaded as the CLI and `vela serve` load it: through Vite, discovery included.
+    const [show, del] = await withAppRunner(dir, {}, async (load) => {
+      const app = await createAppIn(load, {})
+      const answer = async (res: Response) => ({ status: res.status, body: await res.json() })
+      return [await answer(await inject(app, '/api/widgets/1')), await answer(await inject(app, { method: 'DELETE', url: '/api/gadgets/7' }))]
+    })
+    expect(show).toEqual({ status: 501, body: { error: 'widgets_controller.show is not implemented yet' } })
+    expect(del).toEqual({ status: 501, body: { error: 'gadgets_controller.delete is not implemented yet' } })
   })
 
   it('the generated app type-checks, even with noUnusedLocals and noUnusedParameters', async () => {
