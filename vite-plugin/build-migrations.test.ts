@@ -1,22 +1,16 @@
 // The build's `buildStart`: src/schemas diffed against src/migrations. A plain change becomes a new
 // migration the bundle carries; a possible rename stops the build until the user decides.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { PGlite } from '@electric-sql/pglite'
-import { afterAll, expect, it } from 'vitest'
-import { BIN, copyFixture, startBuilt } from './test/built-app.ts'
+import { expect, it } from 'vitest'
+import { BIN, startBuilt, useTempDirs } from './test/built-app.ts'
 
 const run = promisify(execFile)
-const cleanup: string[] = []
-afterAll(() => cleanup.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
-const fixture = () => {
-  const dir = copyFixture('notes')
-  cleanup.push(dir)
-  return dir
-}
+const temp = useTempDirs()
+const fixture = () => temp.fixture('notes')
 /** Replaces the notes schema's fields. */
 const setFields = (root: string, fields: string) =>
   writeFileSync(join(root, 'src/schemas/note.ts'), `import { defineSchema } from 'vela/dbl'\n\nexport const Note = defineSchema({ table: 'notes', fields: ${fields} })\n`)
@@ -35,8 +29,7 @@ it('a column added to a schema: the build writes the migration, and the built se
   expect(stdout.split('\n')[0]).toBe(`Generated ${relative(process.cwd(), join(root, 'src/migrations', files[1]!))}`)
   expect(stdout).toContain(`Built ${relative(process.cwd(), join(root, 'dist/server/index.mjs'))}`)
 
-  const data = mkdtempSync(join(tmpdir(), 'vela-notes-db-'))
-  cleanup.push(data)
+  const data = temp.dir('vela-notes-db-')
   const server = await startBuilt(join(root, 'dist/server'), { NOTES_DATA: data })
   expect(await server.stop()).toBe(0)
   const db = new PGlite(data)

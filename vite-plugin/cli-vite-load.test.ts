@@ -1,28 +1,18 @@
 // The CLI loads the app as `vela serve` and the build do, through Vite with the app's own
 // vite.config.ts: the `aliased` fixture imports `virtual:vela/migrations` at the top of src/app.ts
 // and reaches its repo, schema fields and controller through a `resolve.alias` only Vite knows.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { PGlite } from '@electric-sql/pglite'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runCli } from './commands/test/run-cli.ts'
-import { BIN, copyFixture } from './test/built-app.ts'
+import { BIN, useTempDirs } from './test/built-app.ts'
 
-const cleanup: string[] = []
-afterAll(() => cleanup.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
-const fixture = () => {
-  const dir = copyFixture('aliased')
-  cleanup.push(dir)
-  return dir
-}
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'vela-tasks-db-'))
-  cleanup.push(dir)
-  return dir
-}
+const temp = useTempDirs()
+const fixture = () => temp.fixture('aliased')
+const tempDir = () => temp.dir('vela-tasks-db-')
 
 describe('inspection commands', () => {
   it('`vela routes --json` lists the routes of an app using a virtual module and an alias', async () => {

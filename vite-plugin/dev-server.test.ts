@@ -3,8 +3,6 @@
 // the `hot` fixture, `import.meta.hot`: module-scope resources of replaced generations disposed.
 import { cpSync, mkdtempSync, rmSync, symlinkSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +12,7 @@ import WebSocket from 'ws'
 import type { DevServer } from './dev-server.ts'
 import { startDevServer } from './dev-server.ts'
 import vela from './index.ts'
+import { startBuilt } from './test/built-app.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const events = ((globalThis as { velaFixtureEvents?: string[] }).velaFixtureEvents ??= [])
@@ -363,23 +362,18 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
 
 it('leaves import.meta.hot undefined in a build: the guarded code is dropped and the app runs without it', async () => {
   const out = mkdtempSync(join(tmpdir(), 'vela-hot-build-'))
-  let child: ChildProcess | undefined
   try {
     const root = fileURLToPath(new URL('./test/fixtures/hot', import.meta.url))
     await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: out, emptyOutDir: true } })
     expect(readFileSync(join(out, 'index.mjs'), 'utf8')).not.toMatch(/import\.meta\.hot|__vite_ssr_import_meta__/)
-    child = spawn(process.execPath, [join(out, 'index.mjs')], { cwd: out, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout!.on('data', (d) => (output += d))
-    child.stderr!.on('data', (d) => (output += d))
-    const deadline = Date.now() + 10_000
-    while (!/listening on (\S+)/.test(output) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50))
-    const url = /listening on (\S+)/.exec(output)?.[1]
-    expect(url, output).toBeDefined()
-    const res = await fetch(`${url}/status`)
-    expect(await res.json()).toMatchObject({ label: 'one', generation: 0, lastDisposed: null })
+    const server = await startBuilt(out)
+    try {
+      const res = await fetch(`${server.url}/status`)
+      expect(await res.json()).toMatchObject({ label: 'one', generation: 0, lastDisposed: null })
+    } finally {
+      await server.stop()
+    }
   } finally {
-    child?.kill('SIGKILL')
     rmSync(out, { recursive: true, force: true })
   }
 })

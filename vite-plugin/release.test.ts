@@ -2,24 +2,18 @@
 // OpenAPI files in priv/assets/, the profile as the built server's environment, and a built server
 // that migrates its database with no source tree beside it.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { PGlite } from '@electric-sql/pglite'
 import { build } from 'vite'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import vela from './index.ts'
-import { BIN, copyFixture, startBuilt } from './test/built-app.ts'
+import { BIN, startBuilt, useTempDirs } from './test/built-app.ts'
 
 const run = promisify(execFile)
-const cleanup: string[] = []
-afterAll(() => cleanup.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
-const fixture = () => {
-  const dir = copyFixture('notes')
-  cleanup.push(dir)
-  return dir
-}
+const temp = useTempDirs()
+const fixture = () => temp.fixture('notes')
 
 const ASSETS = ['openapi.json', 'swagger.html', 'swagger-ui.css', 'swagger-ui-bundle.js']
 
@@ -52,8 +46,7 @@ describe('vela release --profile staging', () => {
   }, 90_000)
 
   it('the built server applies the bundled migrations to its database, with no src/ beside it', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'vela-notes-db-'))
-    cleanup.push(data)
+    const data = temp.dir('vela-notes-db-')
     const server = await startBuilt(join(root, 'dist/server'), { NOTES_DATA: data })
     expect(await (await fetch(`${server.url}/api/notes`)).json()).toEqual({ notes: [] })
     expect(await server.stop()).toBe(0)

@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll } from 'vitest'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 export const BIN = join(REPO, 'vite-plugin/bin.mjs')
@@ -22,6 +23,14 @@ export function copyFixture(name: string): string {
   const output = [join(from, 'dist'), join(from, 'priv/assets')]
   cpSync(from, dir, { recursive: true, filter: (src) => !output.includes(src) })
   return dir
+}
+
+/** Temporary folders of one test file (fixture copies, data folders), removed after its tests. */
+export function useTempDirs(): { fixture(name: string): string; dir(prefix: string): string } {
+  const made: string[] = []
+  afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+  const keep = (dir: string) => (made.push(dir), dir)
+  return { fixture: (name) => keep(copyFixture(name)), dir: (prefix) => keep(mkdtempSync(join(tmpdir(), prefix))) }
 }
 
 export interface RunningServer {
