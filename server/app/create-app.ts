@@ -159,13 +159,17 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     }
   }
 
-  const fetch = composeStreamHandlers(config, compress ? withCompression(dispatch, compress === true ? {} : compress) : dispatch)
+  const streamFailed = (err: unknown, accept: string | null) => {
+    ctx.log('500: a stream handler failed', err)
+    return errorPage(ctx, accept, 500, undefined, err)
+  }
+  const fetch = composeStreamHandlers(config, compress ? withCompression(dispatch, compress === true ? {} : compress) : dispatch, streamFailed)
   // Node's listener takes the direct path unless compression or a fetch-only stream handler
   // needs the whole request as a web Request; inside node-shaped stream handlers, the direct
   // path's fallback is the dispatcher without them (they have already run).
   const direct = compress
     ? undefined
-    : composeNodeStreamHandlers(config, createNodeHandler({ match, maxUrlLength: maxUrl, fallback: toNodeHandler(dispatch) as NodeHandler, log: ctx.log }))
+    : composeNodeStreamHandlers(config, createNodeHandler({ match, maxUrlLength: maxUrl, fallback: toNodeHandler(dispatch) as NodeHandler, log: ctx.log }), streamFailed)
   const handleNode = direct ?? (toNodeHandler(fetch) as NodeHandler)
 
   return {

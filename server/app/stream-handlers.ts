@@ -10,6 +10,7 @@
  * `wrapUpgrade` (handlers without it do not see upgrades).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { sendNodeResponse } from 'srvx/node'
 import type { UpgradeHandler } from '../websocket/upgrade.ts'
 import type { ResolvedConfig } from './config.ts'
 
@@ -54,18 +55,52 @@ function handlersOf(config: ResolvedConfig): StreamHandler[] {
   return handlers
 }
 
-export function composeStreamHandlers(config: ResolvedConfig, dispatch: FetchHandler): FetchHandler {
-  return handlersOf(config).reduce((next, h) => h.wrap(next, config), dispatch)
+/**
+ * The answer to a request whose stream handler threw or rejected (a handler's bug): the app's
+ * 500 page. The chains below are guarded only when there are handlers (the dispatcher guards itself).
+ */
+export type StreamFailure = (error: unknown, accept: string | null) => Response
+
+export function composeStreamHandlers(config: ResolvedConfig, dispatch: FetchHandler, failed: StreamFailure): FetchHandler {
+  const handlers = handlersOf(config)
+  if (handlers.length === 0) return dispatch
+  const chain = handlers.reduce((next, h) => h.wrap(next, config), dispatch)
+  return (request) => {
+    const answer = (err: unknown) => failed(err, request.headers.get('accept'))
+    try {
+      return chain(request).then(undefined, answer)
+    } catch (err) {
+      return Promise.resolve(answer(err))
+    }
+  }
 }
 
 /** The node-shaped chain around `dispatch`, or undefined when a listed handler has no `wrapNode`. */
-export function composeNodeStreamHandlers(config: ResolvedConfig, dispatch: NodeHandler): NodeHandler | undefined {
+export function composeNodeStreamHandlers(config: ResolvedConfig, dispatch: NodeHandler, failed: StreamFailure): NodeHandler | undefined {
   const handlers = handlersOf(config)
+  if (handlers.length === 0) return dispatch
   if (!handlers.every((h) => h.wrapNode)) return undefined
-  return handlers.reduce((next, h) => h.wrapNode!(next, config), dispatch)
+  const chain = handlers.reduce((next, h) => h.wrapNode!(next, config), dispatch)
+  return (req, res) => {
+    try {
+      chain(req, res)
+    } catch (err) {
+      // Thrown after the response began: nothing sensible can follow on this connection.
+      if (res.headersSent) res.destroy()
+      else void sendNodeResponse(res, failed(err, req.headers.accept ?? null)).catch(() => res.destroy())
+    }
+  }
 }
 
-/** The upgrade decision inside the handlers that have `wrapUpgrade`. */
+/** The upgrade decision inside the handlers that have `wrapUpgrade`; a throw becomes a rejection (a 500). */
 export function composeUpgradeHandlers(config: ResolvedConfig, decide: UpgradeHandler): UpgradeHandler {
-  return handlersOf(config).reduce((next, h) => (h.wrapUpgrade ? h.wrapUpgrade(next, config) : next), decide)
+  const chain = handlersOf(config).reduce((next, h) => (h.wrapUpgrade ? h.wrapUpgrade(next, config) : next), decide)
+  if (chain === decide) return decide
+  return (request) => {
+    try {
+      return chain(request)
+    } catch (err) {
+      return Promise.reject(err)
+    }
+  }
 }
