@@ -201,10 +201,8 @@ function tracedNode(t: ActiveTelemetry, req: IncomingMessage, res: ServerRespons
     t.propagator.extract(ROOT_CONTEXT, headers, nodeHeaders),
   )
   whenNodeResponseEnds(res, req.method === 'HEAD', (bytes) => {
-    const status = res.statusCode
-    started.answered(status)
-    // node sends no body with these, whatever was passed to end().
-    started.finished(status, status === 204 || status === 304 ? 0 : bytes)
+    started.answered(res.statusCode)
+    started.finished(res.statusCode, bytes)
   })
   context.with(started.context, next, undefined, req, res)
 }

@@ -48,11 +48,7 @@ export const metricsStreamHandler = defineStreamHandler({
     if (!report) return next
     return function metrics(req, res) {
       const finished = track(req, report)
-      whenNodeResponseEnds(res, req.method === 'HEAD', (length) => {
-        const status = res.statusCode
-        // node sends no body with these, whatever was passed to end().
-        finished(status, status === 204 || status === 304 ? 0 : length)
-      })
+      whenNodeResponseEnds(res, req.method === 'HEAD', (length) => finished(res.statusCode, length))
       next(req, res)
     }
   },

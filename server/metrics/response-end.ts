@@ -23,7 +23,8 @@ export function whenResponseEnds(request: Request, res: Response, done: (bytes: 
 
 /**
  * Calls `done(bytes)` once when node's `res` has been sent or abandoned ('close' either way),
- * counting the body bytes written unless the response is `bodiless` (HEAD, 204, 304).
+ * counting the body bytes written unless the response is `bodiless` (HEAD, 204, 304); a status set
+ * to 204 or 304 later counts 0 too.
  */
 export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, done: (bytes: number) => void): void {
   let bytes = 0
@@ -44,7 +45,8 @@ export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, don
     } as ServerResponse['end']
   }
   // node emits 'close' once per response, after 'finish' or when the connection went away first.
-  res.once('close', () => done(bytes))
+  // A 204 or 304 is sent without a body, whatever was passed to end().
+  res.once('close', () => done(res.statusCode === 204 || res.statusCode === 304 ? 0 : bytes))
 }
 
 function countWebBody(res: Response, done: (bytes: number) => void): Response {
