@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['{server,dbl,telemetry,vite-plugin,test}/**/*.test.ts'],
+    globalSetup: ['test/support/build-package.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite instances are heavy (hundreds of MB); two workers fit the 2-core machines.

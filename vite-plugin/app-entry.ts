@@ -24,13 +24,15 @@ export const MIGRATIONS_ENTRY = 'virtual:vela/migrations'
 /** Where `virtual:vela/migrations` is placed, from the root (served by the plugin; not on disk). */
 export const MIGRATIONS_MODULE = 'src/migrations/__vela_migrations__.js'
 
-const here = (path: string) => JSON.stringify(fileURLToPath(new URL(path, import.meta.url)))
+// Modules of this folder, by file name without extension: `.ts` in the repo, `.js` once compiled.
+const EXT = import.meta.url.slice(import.meta.url.lastIndexOf('.'))
+const here = (name: string) => JSON.stringify(fileURLToPath(new URL(`${name}${EXT}`, import.meta.url)))
 
 export function appEntrySource(appFile = '/src/app.ts'): string {
   return [
     `import * as appModule from ${JSON.stringify(appFile)}`,
     `import { createApp } from 'vela'`,
-    `import { withDiscovered } from ${here('./discover.ts')}`,
+    `import { withDiscovered } from ${here('./discover')}`,
     `const routes = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.routes)}, { eager: true })`,
     `const controllers = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.controllers)}, { eager: true })`,
     `export const config = withDiscovered(appModule.default, { routes, controllers })`,
@@ -44,7 +46,7 @@ export function serverEntrySource(): string {
     `import ${JSON.stringify(PROFILE_ENTRY)}`,
     `import { create } from ${JSON.stringify(APP_ENTRY)}`,
     `import { listen } from 'vela'`,
-    `import { installShutdown } from ${here('../server/shutdown.ts')}`,
+    `import { installShutdown } from ${here('../server/shutdown')}`,
     `const app = create()`,
     `await app.start()`,
     `const listener = await listen(app)`,
@@ -55,7 +57,7 @@ export function serverEntrySource(): string {
 
 export function migrationsEntrySource(): string {
   return [
-    `import { migrationsFromModules } from ${here('./bundled-migrations.ts')}`,
+    `import { migrationsFromModules } from ${here('./bundled-migrations')}`,
     `export const migrations = migrationsFromModules(import.meta.glob(${JSON.stringify(MIGRATIONS_GLOB)}, { eager: true }))`,
   ].join('\n')
 }

@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// The `vela` command. The CLI's TypeScript, and `vela/vite` when Vite loads an app's vite.config.ts,
-// are loaded through tsx's ESM hooks; the app's own modules go through Vite (build-import.ts).
-import { register } from 'tsx/esm/api'
-
-register()
-await import('./cli.ts')
+// The `vela` command: the compiled CLI (npm run build writes dist/). An app's own modules,
+// vite.config.ts included, are loaded by Vite, so no TypeScript loader is needed here.
+await import('../dist/vite-plugin/cli.js')

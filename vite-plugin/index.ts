@@ -74,8 +74,7 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
           // The embedded database writes under .data; build output is not source either.
           watch: { ignored: ['**/.data/**', '**/dist/**'] },
         },
-        // vela ships TypeScript: from node_modules it must go through the runner, not node.
-        ...(command === 'build' ? buildConfig(config) : { ssr: { noExternal: ['vela'] } }),
+        ...(command === 'build' ? buildConfig(config) : {}),
       }
     },
     resolveId(id) {

@@ -1,0 +1,17 @@
+/**
+ * `vela/client`: types of the virtual modules `vela/vite` serves to an app, enabled the way Vite's
+ * own are (`vite/client`): `"types": ["node", "vela/client"]` in the app's tsconfig.json, or
+ * `/// <reference types="vela/client" />` in a `.d.ts` of the app.
+ */
+
+declare module 'virtual:vela/app' {
+  /** The app's `src/app.ts` config with the discovered `src/routes` and `src/controllers` merged in. */
+  export const config: import('vela').AppConfig
+  /** Creates the app from that config (routes compiled, plugins initialised; not started). */
+  export function create(opts?: import('vela').CreateAppOptions): import('vela').VelaApp
+}
+
+declare module 'virtual:vela/migrations' {
+  /** The app's `src/migrations/*`, compiled in and sorted by version: `migrate(repo, migrations)`. */
+  export const migrations: import('vela/dbl').Migration[]
+}
