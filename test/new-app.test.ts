@@ -1,0 +1,98 @@
+/**
+ * End to end, as a new user: the packed package, `vela new`, the tarball installed into the new app
+ * (no link to this repo), and the app's own toolchain unflagged (test/support/new-app.ts).
+ * PostgreSQL runs the built server a second time when it is reachable (required under CI).
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Packed, Started } from './support/new-app.ts'
+import { copyDist, folderBytes, freePort, installTarball, npx, packVela, startAndProbe, until, velaNew } from './support/new-app.ts'
+import { freshPostgresDatabase, serviceAvailable } from './support/services.ts'
+
+const hasPostgres = await serviceAvailable('postgres')
+const cleanup: Array<() => unknown> = []
+afterAll(async () => {
+  for (const fn of cleanup.reverse()) await fn()
+})
+
+let packed: Packed
+let app: string
+
+describe('a new app from the packed package', { timeout: 240_000 }, () => {
+  beforeAll(async () => {
+    packed = await packVela()
+    const parent = mkdtempSync(join(tmpdir(), 'vela-newapp-'))
+    cleanup.push(() => rmSync(parent, { recursive: true, force: true }), () => rmSync(join(packed.tarball, '..'), { recursive: true, force: true }))
+    app = await velaNew(parent, 'notes-app', packed.tarball)
+    await installTarball(app, packed.tarball)
+  }, 240_000)
+
+  test('the tarball holds the compiled package only', () => {
+    expect(packed.files).toBeLessThan(400)
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/vela/package.json'), 'utf8'))
+    expect(pkg.dependencies.tsx).toBeUndefined()
+    expect(JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).dependencies.vela).toMatch(/vela-0\.1\.0\.tgz$/)
+  })
+
+  test('tsc --noEmit type-checks the app', async () => {
+    await npx(app, 'tsc', ['--noEmit'])
+  })
+
+  test('vitest run passes the generated test', async () => {
+    const out = await npx(app, 'vitest', ['run'])
+    expect(out).toMatch(/Tests\s+\d+ passed/)
+  })
+
+  describe('vite build, then the server from a copy of dist/ alone', () => {
+    let dist: string
+    beforeAll(async () => {
+      await npx(app, 'vite', ['build'])
+      dist = copyDist(app)
+      cleanup.push(() => rmSync(dist, { recursive: true, force: true }))
+    }, 120_000)
+
+    const serveAndCheck = async (env: NodeJS.ProcessEnv) => {
+      const { value: server } = await startAndProbe(dist, process.execPath, ['server/index.mjs'], { PORT: String(await freePort()), ...env }, '/heartbeat')
+      try {
+        const page = await fetch(`${server.url}/`)
+        expect(page.status).toBe(200)
+        expect(page.headers.get('content-type')).toMatch(/text\/html/)
+        const explorer = await fetch(`${server.url}/docs/swagger.html`)
+        expect(explorer.status).toBe(200)
+        expect(await fetch(`${server.url}/docs/openapi.json`).then((r) => r.json())).toMatchObject({ openapi: '3.0.3' })
+        expect(server.output()).toMatch(/\(prod\) listening on/)
+      } finally {
+        await server.stop()
+      }
+    }
+
+    test('on embedded PGlite: an HTML page, the explorer, environment prod', async () => {
+      await serveAndCheck({ VELA_ENV: '' })
+    })
+
+    test.skipIf(!hasPostgres)('on PostgreSQL (DATABASE_URL)', async () => {
+      const db = await freshPostgresDatabase('vela_newapp')
+      try {
+        await serveAndCheck({ VELA_ENV: '', DATABASE_URL: db.url })
+      } finally {
+        await db.drop()
+      }
+    })
+  })
+
+  test('vite (dev) answers, then answers an edit without a restart', async () => {
+    const { value: dev } = await startAndProbe(app, join(app, 'node_modules/.bin/vite'), [], { PORT: String(await freePort()) }, '/heartbeat')
+    cleanup.push(() => dev.stop())
+    const controller = join(app, 'src/controllers/notes_controller.ts')
+    const before = readFileSync(controller, 'utf8')
+    expect(before).toContain('Notes')
+    writeFileSync(controller, before.replace('Notes', 'Edited notes'))
+    await until(`${dev.url}/`, (body) => body.includes('Edited notes'))
+    expect(dev.proc.exitCode).toBeNull()
+  })
+})
+
+export type { Started }

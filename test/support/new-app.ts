@@ -1,0 +1,146 @@
+/**
+ * A new user's first hour with Vela, step by step, from the packed package: `npm pack`, `vela new`
+ * run from the tarball (`npm exec`), the tarball installed into the new app (no link to this repo),
+ * then the app's own toolchain: `tsc --noEmit`, `vitest run`, `vite build`, the built server run
+ * from a copy of `dist/` alone, and `vite` (dev) answering an edit without a restart. Each step
+ * returns what it measured; test/new-app.test.ts asserts the behaviour, `npm run bench -- newapp`
+ * prints the figures.
+ */
+import type { ChildProcess } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { cpSync, mkdtempSync, readdirSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+const run = promisify(execFile)
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+export interface Timed<T> {
+  readonly ms: number
+  readonly value: T
+}
+
+export async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
+  const start = performance.now()
+  const value = await fn()
+  return { ms: Math.round(performance.now() - start), value }
+}
+
+/** Runs a command in `cwd`; rejects with its output when it exits non-zero. */
+export async function sh(cwd: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  try {
+    const { stdout, stderr } = await run(cmd, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })
+    return stdout + stderr
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string }
+    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`)
+  }
+}
+
+export interface Packed {
+  readonly tarball: string
+  readonly bytes: number
+  readonly files: number
+}
+
+/** `npm pack` of this repo (its `prepare` builds dist/) into a fresh temporary folder. */
+export async function packVela(): Promise<Packed> {
+  const dest = mkdtempSync(join(tmpdir(), 'vela-pack-'))
+  const out = await run(NPM, ['pack', '--json', '--pack-destination', dest], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 })
+  const [info] = JSON.parse(out.stdout.slice(out.stdout.indexOf('['))) as Array<{ filename: string; size: number; entryCount: number }>
+  return { tarball: join(dest, info!.filename), bytes: info!.size, files: info!.entryCount }
+}
+
+/** `vela new <name>` as a user runs it from the package (`npm exec --package=<tarball>`), in `parent`. */
+export async function velaNew(parent: string, name: string, tarball: string): Promise<string> {
+  await sh(parent, NPM, ['exec', '--yes', `--package=${tarball}`, '--', 'vela', 'new', name])
+  return join(parent, name)
+}
+
+/** Installs the tarball (and the app's other dependencies) into the app. */
+export const installTarball = (app: string, tarball: string) => sh(app, NPM, ['install', '--no-fund', '--no-audit', tarball])
+
+/** Runs one of the app's local binaries (`tsc`, `vitest`, `vite`). */
+export const npx = (app: string, bin: string, args: string[], env?: NodeJS.ProcessEnv) => sh(app, join(app, 'node_modules/.bin', bin), args, env)
+
+export function folderBytes(dir: string): number {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).reduce((sum, f) => {
+    const s = statSync(join(dir, f))
+    return s.isFile() ? sum + s.size : sum
+  }, 0)
+}
+
+/** A copy of the app's `dist/` alone, in a new folder with nothing else. */
+export function copyDist(app: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vela-dist-'))
+  cpSync(join(app, 'dist'), dir, { recursive: true })
+  return dir
+}
+
+export interface Started {
+  readonly url: string
+  readonly proc: ChildProcess
+  output(): string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts a long-running command and resolves once `probe` (a path) answers, with the time from
+ * spawn to that first answer.
+ */
+export async function startAndProbe(cwd: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, probe: string, timeoutMs = 60_000): Promise<Timed<Started>> {
+  const port = env.PORT!
+  const url = `http://127.0.0.1:${port}`
+  let out = ''
+  const start = performance.now()
+  const proc = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  proc.stdout!.on('data', (d) => (out += d))
+  proc.stderr!.on('data', (d) => (out += d))
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+  const started: Started = {
+    url,
+    proc,
+    output: () => out,
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM')
+      await exited
+    },
+  }
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited ${proc.exitCode} before answering:\n${out}`)
+    if (performance.now() - start > timeoutMs) {
+      await started.stop()
+      throw new Error(`${cmd} ${args.join(' ')} did not answer ${probe} within ${timeoutMs} ms:\n${out}`)
+    }
+    const ok = await fetch(url + probe).then((r) => r.status < 500, () => false)
+    if (ok) return { ms: Math.round(performance.now() - start), value: started }
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net')
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** Polls `url` until `accept(body)` holds; resolves with the time it took. */
+export async function until(url: string, accept: (body: string) => boolean, timeoutMs = 10_000): Promise<number> {
+  const start = performance.now()
+  for (;;) {
+    const body = await fetch(url).then((r) => r.text(), () => '')
+    if (accept(body)) return Math.round(performance.now() - start)
+    if (performance.now() - start > timeoutMs) throw new Error(`${url} never answered as expected; last body: ${body.slice(0, 500)}`)
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
