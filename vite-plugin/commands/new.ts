@@ -62,6 +62,9 @@ const NPM_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/
 
 class UsageError extends Error {}
 
+/** The app's folder (absolute) and name. */
+type Plan = { dir: string; name: string } | 'help'
+
 export async function runNew(args: string[], out: NewOutput = console): Promise<number> {
   let plan: Plan
   try {
@@ -91,9 +94,6 @@ export async function runNew(args: string[], out: NewOutput = console): Promise<
   out.log(`\nNext:\n  cd ${cd.includes(' ') ? JSON.stringify(cd) : cd}\n  npm install\n  npm run dev`)
   return 0
 }
-
-/** The app's folder (absolute) and name. */
-type Plan = { dir: string; name: string } | 'help'
 
 function parse(args: string[]): Plan {
   const { values, positionals } = parseArgs({
