@@ -1,9 +1,11 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
     include: ['{server,dbl,telemetry,vite-plugin,test}/**/*.test.ts'],
     globalSetup: ['test/support/build-package.ts'],
+    // The starter app's test (vela new) runs in a generated app, not here.
+    exclude: [...configDefaults.exclude, 'vite-plugin/template/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite instances are heavy (hundreds of MB); two workers fit the 2-core machines.

@@ -73,6 +73,7 @@ try {
     case 'openapi':
       if (isInspectCommand(command)) process.exitCode = await runInspectCommand(command, root, args)
       break
+    case 'new': process.exitCode = await (await import('./commands/new.ts')).runNew(args); break // temporary: the new parser calls runNew
     case 'gen_resource':
       process.exitCode = await runGenResource(root, args)
       break

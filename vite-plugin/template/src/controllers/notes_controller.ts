@@ -1,0 +1,46 @@
+import { json, redirect, status, view } from 'vela'
+import type { VelaRequest } from 'vela'
+import { cast, errorsToJson, from, isChangeset, orderBy, validateRequired } from 'vela/dbl'
+import type { RecordOf } from 'vela/dbl'
+import { repo } from '../repo.ts'
+import { Note } from '../schemas/note.ts'
+
+type NoteRecord = RecordOf<typeof Note>
+
+/** What a valid note is, in one place for the form and the API: a title, an optional body. */
+function changeset(params: Record<string, unknown>) {
+  return validateRequired(cast(Note, null, params, ['title', 'body']), ['title'])
+}
+
+/** Newest first. */
+async function allNotes(): Promise<NoteRecord[]> {
+  const res = await repo.all(orderBy(from(Note), ['id', 'desc']))
+  if (!res.ok) throw res.error
+  return res.value
+}
+
+/** GET /notes: the list and the form (src/views/notes.liquid). */
+export async function index() {
+  return view({ notes: await allNotes(), form: {}, errors: {} })
+}
+
+/** POST /notes from the form: back to the list, or the form again with its errors (422). */
+export async function createFromForm(req: VelaRequest) {
+  const res = await repo.insert(changeset(req.params))
+  if (res.ok) return redirect('/notes', 303)
+  if (!isChangeset(res.error)) throw res.error
+  return view({ notes: await allNotes(), form: req.params, errors: errorsToJson(res.error) }, { status: 422 })
+}
+
+/** GET /api/notes: `{ notes: [...] }`. */
+export async function list() {
+  return json({ notes: await allNotes() })
+}
+
+/** POST /api/notes `{ title, body? }`: 201 with the note, or 422 `{ errors: { title: ["can't be blank"] } }`. */
+export async function create(req: VelaRequest) {
+  const res = await repo.insert(changeset(req.params))
+  if (res.ok) return json(201, {}, res.value)
+  if (isChangeset(res.error)) return status(422, {}, { errors: errorsToJson(res.error) })
+  throw res.error
+}

@@ -1,0 +1,31 @@
+import { defineRoutes, redirect, requestPlugin, staticDir, status } from 'vela'
+import * as notes from '../controllers/notes_controller.ts'
+
+export default defineRoutes([
+  {
+    // HTML pages: the form posts application/x-www-form-urlencoded.
+    prefix: '',
+    security: false,
+    plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }]],
+    routes: [
+      ['/', () => redirect('/notes'), { methods: ['get'] }],
+      ['/notes', notes.index, { methods: ['get'] }],
+      ['/notes', notes.createFromForm, { methods: ['post'] }],
+      // For load balancers and uptime checks: 200, no body.
+      ['/heartbeat', () => status(200), { methods: ['get'] }],
+      // The API explorer and openapi.json, written by `vite build` (or `npx vela openapi --output
+      // priv/assets/openapi.json`) from priv/schemas: /docs/swagger.html.
+      ['/docs/[...]', staticDir('priv/assets')],
+    ],
+  },
+  {
+    // The JSON API.
+    prefix: '/api',
+    security: false,
+    plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+    routes: [
+      ['/notes', notes.list, { methods: ['get'] }],
+      ['/notes', notes.create, { methods: ['post'] }],
+    ],
+  },
+])
