@@ -88,9 +88,10 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     cleanup.push(() => dev.stop())
     const controller = join(app, 'src/controllers/notes_controller.ts')
     const before = readFileSync(controller, 'utf8')
-    expect(before).toContain('Notes')
-    writeFileSync(controller, before.replace('Notes', 'Edited notes'))
-    await until(`${dev.url}/`, (body) => body.includes('Edited notes'))
+    const list = 'return json({ notes: await allNotes() })'
+    expect(before).toContain(list)
+    writeFileSync(controller, before.replace(list, 'return json({ notes: await allNotes(), edited: true })'))
+    await until(`${dev.url}/api/notes`, (body) => body.includes('"edited":true'))
     expect(dev.proc.exitCode).toBeNull()
   })
 })
