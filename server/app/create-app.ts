@@ -51,7 +51,7 @@ export interface VelaApp {
    * everything else goes through `fetch` via srvx's node adapter, with the same results.
    */
   readonly handleNode: NodeHandler
-  /** Runs the app's `start` hook. */
+  /** Runs the plugins' `start` checks (run-time needs such as the session secret), then the app's `start` hook. */
   start(): Promise<void>
   /** Runs the app's `stop` hook (close pools, flush telemetry). */
   stop(): Promise<void>
@@ -188,6 +188,9 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     fetch,
     handleNode,
     async start() {
+      // Plugins' run-time checks (a session secret) first: a refused start has opened nothing.
+      const steps = new Set([...table.globalPre, ...table.globalPost, ...table.groups.flatMap((g) => [...g.pre, ...g.post])])
+      for (const step of steps) await step.plugin.start?.(step.options, step.state)
       await appConfig.start?.({ config })
     },
     async stop() {
