@@ -2,11 +2,14 @@
 // (views, priv/ with the OpenAPI files, beside the bundle), so a copy of dist/ alone, started in
 // another folder, serves every page; it runs as prod and needs its session secret only to start.
 import { execFile } from 'node:child_process'
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'vite'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { inject } from '../server/testing/index.ts'
+import { withAppRunner } from './build-import.ts'
+import { createAppIn } from './commands/load.ts'
 import vela from './index.ts'
 import { BIN, runBuiltToExit, startBuilt, useTempDirs } from './test/built-app.ts'
 
@@ -91,3 +94,15 @@ it('vela release --profile prod builds an app using sessionPlugins() with no sec
   const middleware = await run(process.execPath, [BIN, 'middleware', '--root', root], { env: prod })
   expect(middleware.stdout).toContain('session')
 }, 120_000)
+
+it("before a build, the app root is the Vite root: virtual:vela/app's create() finds the views and priv/ of the app, not of the working directory", async () => {
+  const root = temp.fixture('site')
+  mkdirSync(join(root, 'priv/assets'))
+  writeFileSync(join(root, 'priv/assets/hello.txt'), 'from the app folder')
+  expect(process.cwd()).not.toBe(root)
+  await withAppRunner(root, { configLoader: 'runner' }, async (load) => {
+    const app = await createAppIn(load, { ...process.env, VELA_SESSION_SECRET: SECRET })
+    expect(await (await inject(app, '/')).text()).toContain('<h1>Welcome</h1><p>visit 1</p>')
+    expect(await (await inject(app, '/docs/hello.txt')).text()).toBe('from the app folder')
+  })
+}, 60_000)
