@@ -3,12 +3,15 @@
  *
  * - `virtual:vela/app`: imports the app's `src/app.ts`, discovers `src/routes/*.ts` and
  *   `src/controllers/*.ts` with `import.meta.glob`, merges them into the config (discover.ts) and
- *   exports `config` and `create(opts?)` (the runtime's `createApp`). It imports `createApp` from
- *   `vela`, the same module the app's code imports, so replies, errors and requests are the
- *   runtime's own classes on both sides (`instanceof` holds).
- * - `virtual:vela/server`: the production entry (`dist/server/index.mjs`): sets the release
- *   profile's default environment (`virtual:vela/profile`, profile.ts), creates the app, runs its
- *   start hook, listens on the configured port (8080, or PORT) and installs the graceful shutdown.
+ *   exports `config` and `create(opts?)` (the runtime's `createApp`, with the Vite root as the app
+ *   root unless `opts.root` says otherwise). It imports `createApp` from `vela`, the same module
+ *   the app's code imports, so replies, errors and requests are the runtime's own classes on both
+ *   sides (`instanceof` holds).
+ * - `virtual:vela/server`: the production entry (`dist/server/index.mjs`): sets the build's default
+ *   environment (`virtual:vela/profile`, profile.ts), creates the app with the folder above the
+ *   server file (`dist/`, which the build fills with the views and `priv/`: build-files.ts) as its
+ *   root, runs its start hook (a failure, such as a missing session secret, prints one line and
+ *   exits 1), listens on the configured port (8080, or PORT) and installs the graceful shutdown.
  * - `virtual:vela/migrations`: `migrations`, the app's `src/migrations/*` compiled in
  *   (bundled-migrations.ts), ready for `migrate(repo, migrations)`. Its id is a path in
  *   `src/migrations` (`MIGRATIONS_MODULE`, not a file on disk), so dev swaps re-read it.
@@ -24,19 +27,20 @@ export const MIGRATIONS_ENTRY = 'virtual:vela/migrations'
 /** Where `virtual:vela/migrations` is placed, from the root (served by the plugin; not on disk). */
 export const MIGRATIONS_MODULE = 'src/migrations/__vela_migrations__.js'
 
-// Modules of this folder, by file name without extension: `.ts` in the repo, `.js` once compiled.
-const EXT = import.meta.url.slice(import.meta.url.lastIndexOf('.'))
-const here = (name: string) => JSON.stringify(fileURLToPath(new URL(`${name}${EXT}`, import.meta.url)))
+// Sibling modules by this file's own extension: `.ts` from source, `.js` once compiled.
+const EXT = /\.[cm]?[jt]s$/.exec(import.meta.url)?.[0] ?? '.js'
+const here = (path: string) => JSON.stringify(fileURLToPath(new URL(path.replace(/\.ts$/, EXT), import.meta.url)))
 
-export function appEntrySource(appFile = '/src/app.ts'): string {
+/** `root`: the app root `create()` gives `createApp` (the Vite root; none in a build, whose server entry passes its own). */
+export function appEntrySource(appFile = '/src/app.ts', root?: string): string {
   return [
     `import * as appModule from ${JSON.stringify(appFile)}`,
     `import { createApp } from 'vela'`,
-    `import { withDiscovered } from ${here('./discover')}`,
+    `import { withDiscovered } from ${here('./discover.ts')}`,
     `const routes = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.routes)}, { eager: true })`,
     `const controllers = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.controllers)}, { eager: true })`,
     `export const config = withDiscovered(appModule.default, { routes, controllers })`,
-    `export const create = (opts) => createApp(config, opts)`,
+    `export const create = (opts) => createApp(config, { root: ${root === undefined ? 'undefined' : JSON.stringify(root)}, ...opts })`,
   ].join('\n')
 }
 
@@ -44,20 +48,30 @@ export function serverEntrySource(): string {
   return [
     // First: ES modules run in import order, so the environment is set before any app module runs.
     `import ${JSON.stringify(PROFILE_ENTRY)}`,
+    `import { fileURLToPath } from 'node:url'`,
     `import { create } from ${JSON.stringify(APP_ENTRY)}`,
     `import { listen } from 'vela'`,
-    `import { installShutdown } from ${here('../server/shutdown')}`,
-    `const app = create()`,
-    `await app.start()`,
+    `import { installShutdown } from ${here('../server/shutdown.ts')}`,
+    // The app root is dist/, mirroring the app folder: dist/src/views, dist/priv (build-files.ts).
+    `const app = create({ root: fileURLToPath(new URL('..', import.meta.url)) })`,
+    'const name = `${app.config.bootstrapApplication} (${app.config.environment})`',
+    `try {`,
+    `  await app.start()`,
+    `} catch (err) {`,
+    // A configuration error (code ERR_VELA_CONFIG: a missing secret) is its message; others keep their stack.
+    '  console.error(`vela: ${name} could not start: ${err?.message ?? err}`)',
+    `  if (err?.code !== 'ERR_VELA_CONFIG') console.error(err)`,
+    `  process.exit(1)`,
+    `}`,
     `const listener = await listen(app)`,
     `installShutdown(listener, app)`,
-    'console.log(`vela: ${app.config.bootstrapApplication} (${app.config.environment}) listening on ${listener.url}`)',
+    'console.log(`vela: ${name} listening on ${listener.url}`)',
   ].join('\n')
 }
 
 export function migrationsEntrySource(): string {
   return [
-    `import { migrationsFromModules } from ${here('./bundled-migrations')}`,
+    `import { migrationsFromModules } from ${here('./bundled-migrations.ts')}`,
     `export const migrations = migrationsFromModules(import.meta.glob(${JSON.stringify(MIGRATIONS_GLOB)}, { eager: true }))`,
   ].join('\n')
 }

@@ -30,7 +30,7 @@ it('a column added to a schema: the build writes the migration, and the built se
   expect(stdout).toContain(`Built ${relative(process.cwd(), join(root, 'dist/server/index.mjs'))}`)
 
   const data = temp.dir('vela-notes-db-')
-  const server = await startBuilt(join(root, 'dist/server'), { NOTES_DATA: data })
+  const server = await startBuilt(join(root, 'dist'), { NOTES_DATA: data })
   expect(await server.stop()).toBe(0)
   const db = new PGlite(data)
   try {

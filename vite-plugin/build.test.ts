@@ -17,13 +17,15 @@ afterAll(() => {
   rmSync(join(root, 'dist'), { recursive: true, force: true })
 })
 
-it('builds dist/server/index.mjs, a single file node runs: start hook, discovered routes, port from PORT', async () => {
-  await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: out, emptyOutDir: true } })
-  expect(readdirSync(out)).toEqual(['index.mjs'])
+it('builds dist/server/index.mjs, a single file node runs as prod: start hook, discovered routes, port from PORT', async () => {
+  await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: join(out, 'server'), emptyOutDir: true } })
+  // No views, no priv/: the bundle is the whole output.
+  expect(readdirSync(out, { recursive: true })).toEqual(['server', 'server/index.mjs'])
 
   // Run from an empty folder: nothing but the bundle and node itself.
   const server = await startBuilt(out)
   expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  expect(server.output()).toContain(`vela: fixture (prod) listening on ${server.url}`)
   const res = await fetch(`${server.url}/hello`)
   expect(res.status).toBe(200)
   expect(await res.json()).toEqual({ message: 'hello' })

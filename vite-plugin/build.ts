@@ -2,14 +2,15 @@
  * `vite build` with `vela()`: an SSR build of the production entry (`virtual:vela/server`) into
  * `dist/server/index.mjs`, one ESM file with every dependency bundled (`ssr.noExternal: true`) so
  * it runs with plain `node` and no `node_modules`. Packages that cannot be bundled (native addons)
- * go in the app's `ssr.external`; embedded PGlite's wasm and data files are copied beside the
- * server file. The user's own `build.outDir` / `build.ssr` / `ssr.noExternal` win over these
- * defaults. Files the app itself reads at run time relative to its sources (e.g. migrations loaded
- * from `src/migrations` with `loadMigrations`) are not part of the bundle: import
+ * go in the app's `ssr.external`. The user's own `build.outDir` / `build.ssr` / `ssr.noExternal`
+ * win over these defaults. What the server reads at run time is put under `dist/`, the built
+ * server's app root (build-files.ts): PGlite's wasm and data files beside the server file, the
+ * views in `dist/src/views/`, `priv/` in `dist/priv/`. Other files the app reads relative to its
+ * sources (e.g. migrations loaded from `src/migrations` with `loadMigrations`) are not: import
  * `virtual:vela/migrations` instead (bundled-migrations.ts).
  */
-import { copyFileSync, existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { Logger, UserConfig } from 'vite'
 import { SERVER_ENTRY } from './app-entry.ts'
 import { GENERATED } from './openapi-build.ts'
@@ -72,32 +73,4 @@ export async function release(root: string, opts: ReleaseOptions = {}): Promise<
   const server = resolve(dir, 'dist/server/index.mjs')
   if (!existsSync(server)) throw new Error(`${dir}: the build wrote no dist/server/index.mjs; does the Vite config use vela() (and keep build.outDir)?`)
   return { server, generated }
-}
-
-/**
- * Files bundled packages read beside themselves at run time (`new URL('./x', import.meta.url)`),
- * copied next to the server file: embedded PGlite's WebAssembly and data files.
- */
-const RUNTIME_ASSETS = [{ pkg: '@electric-sql/pglite', dir: 'dist', files: ['pglite.wasm', 'pglite.data', 'initdb.wasm'] }]
-
-export function copyRuntimeAssets(root: string, outDir: string, code: string): string[] {
-  const copied: string[] = []
-  for (const { pkg, dir, files } of RUNTIME_ASSETS) {
-    if (!files.some((f) => code.includes(`"./${f}"`))) continue
-    const from = findUp(resolve(root), join('node_modules', pkg, dir))
-    if (!from) continue
-    for (const f of files) {
-      if (!existsSync(join(from, f))) continue
-      copyFileSync(join(from, f), join(outDir, f))
-      copied.push(f)
-    }
-  }
-  return copied
-}
-
-function findUp(start: string, rel: string): string | undefined {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, rel))) return join(dir, rel)
-    if (dirname(dir) === dir) return undefined
-  }
 }

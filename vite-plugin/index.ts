@@ -15,20 +15,22 @@
  * - Build (`vite build`): an SSR build of `virtual:vela/server` into `dist/server/index.mjs`, with
  *   every dependency bundled (`ssr.noExternal: true`) so plain `node dist/server/index.mjs` runs it
  *   (build.ts). `buildStart` writes the migration `src/schemas` needs, or fails the build when it
- *   needs a rename/drop decision (migrations.ts). An explicit `mode` (`vela release --profile
- *   <name>`) is the environment the bundle defaults to (profile.ts). `writeBundle` writes
- *   `priv/assets/openapi.json` and its explorer when the app has `priv/schemas/`
- *   (openapi-build.ts). `virtual:vela/migrations` compiles the app's migrations in
- *   (bundled-migrations.ts).
+ *   needs a rename/drop decision (migrations.ts). The bundle runs as `prod` unless an explicit
+ *   `mode` (`vela release --profile <name>`) or `VELA_ENV` at run time names another environment
+ *   (profile.ts). `writeBundle` writes `priv/assets/openapi.json` and its explorer when the app
+ *   has `priv/schemas/` (openapi-build.ts), then copies the views and `priv/` under `dist/`, the
+ *   built server's app root (build-files.ts). `virtual:vela/migrations` compiles the app's
+ *   migrations in (bundled-migrations.ts).
  */
 import type { Server } from 'node:http'
 import { join, relative } from 'node:path'
 import type { Plugin, ViteDevServer } from 'vite'
 import { attachWebSockets } from '../server/websocket/node.ts'
 import { APP_ENTRY, MIGRATIONS_ENTRY, MIGRATIONS_MODULE, SERVER_ENTRY, appEntrySource, migrationsEntrySource, serverEntrySource } from './app-entry.ts'
-import { buildConfig, copyRuntimeAssets } from './build.ts'
+import { buildConfig } from './build.ts'
+import { copyRuntimeAssets, mirrorAppFiles } from './build-files.ts'
 import { generateForBuild } from './migrations.ts'
-import { GENERATED, writeBuildOpenApi } from './openapi-build.ts'
+import { GENERATED, inspectForBuild } from './openapi-build.ts'
 import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
@@ -54,8 +56,9 @@ export function devAppOf(server: ViteDevServer): DevApp | undefined {
 export default function vela(options: VelaPluginOptions = {}): Plugin {
   // The release profile: the build's explicit `mode`, if any (profile.ts).
   let profile: string | undefined
-  const ids = new Map([
-    [APP_ENTRY, () => appEntrySource(options.app)],
+  const ids = new Map<string, (root: string | undefined) => string>([
+    // The Vite root is the app root; a build's server entry passes dist/ instead (app-entry.ts).
+    [APP_ENTRY, (root) => appEntrySource(options.app, root)],
     [SERVER_ENTRY, serverEntrySource],
     [PROFILE_ENTRY, () => profileSource(profile)],
   ])
@@ -86,7 +89,8 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
     },
     load(id) {
       if (id === migrationsFile(this.environment.config.root)) return migrationsEntrySource()
-      return id.startsWith('\0') ? ids.get(id.slice(1))?.() : undefined
+      const { command, root } = this.environment.config
+      return id.startsWith('\0') ? ids.get(id.slice(1))?.(command === 'build' ? undefined : root) : undefined
     },
     async buildStart() {
       const { command, consumer, root, logger, mode } = this.environment.config
@@ -100,7 +104,10 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
       const { root, logger } = this.environment.config
       const code = Object.values(bundle).map((chunk) => (chunk.type === 'chunk' ? chunk.code : '')).join('\n')
       copyRuntimeAssets(root, output.dir, code)
-      for (const file of await writeBuildOpenApi(root, profile, options.app)) logger.info(`${GENERATED}${relative(root, file)}`)
+      const { viewsDir, generated } = await inspectForBuild(root, profile, options.app)
+      for (const file of generated) logger.info(`${GENERATED}${relative(root, file)}`)
+      // After the OpenAPI files: dist/priv gets them too (build-files.ts).
+      mirrorAppFiles(root, output.dir, viewsDir, (message) => logger.warn(message))
     },
     async configureServer(server) {
       const devApp = await createDevApp(server, options.dev)

@@ -1,12 +1,16 @@
 /**
- * Release profiles (`vela release --profile <name>`, spec §4.6). **Choice:** a profile is Vite's
- * `mode` (so `.env.<name>` files load and `import.meta.env.MODE` is the name) and the environment
- * the built server runs in by default: the bundle starts with `VELA_ENV ||= <name>`, so
- * `config.environment` is the profile unless the process is given `VELA_ENV` at run time. Without
- * a profile (no explicit `mode`) the bundle leaves the environment alone: `dev` unless the app sets
- * `environment` or the process sets `VELA_ENV`. `prod` is the production environment.
+ * Release profiles (`vela release --profile <name>`, spec §4.6) and the environment a build runs
+ * in. **Choice:** a profile is Vite's `mode` (so `.env.<name>` files load and
+ * `import.meta.env.MODE` is the name) and the environment the built server runs in by default:
+ * the bundle starts with `VELA_ENV ||= <environment>`, so `config.environment` is that unless the
+ * process is given `VELA_ENV` at run time. Without a profile (no explicit `mode`), and for Vite's
+ * own default mode `production`, the environment is `prod`: a build is a production server unless
+ * told otherwise (an app's own `environment` key is overridden by it, as by `VELA_ENV`).
  */
 export const PROFILE_ENTRY = 'virtual:vela/profile'
+
+/** The environment a build runs in without a profile. */
+export const BUILD_ENVIRONMENT = 'prod'
 
 // Letters, digits, `-` and `_`: it names `.env.<name>` files and an environment. Vite reserves
 // `local` (the `.env.local` suffix).
@@ -20,7 +24,12 @@ export function checkProfile(name: string): string {
   )
 }
 
+/** The environment a bundle built with this profile (Vite mode) runs in by default. */
+export function buildEnvironment(profile: string | undefined): string {
+  return profile === undefined || profile === 'production' ? BUILD_ENVIRONMENT : checkProfile(profile)
+}
+
 /** The module the server entry imports first: it sets the default environment before the app loads. */
 export function profileSource(profile: string | undefined): string {
-  return profile === undefined ? 'export {}' : `process.env.VELA_ENV ||= ${JSON.stringify(checkProfile(profile))}`
+  return `process.env.VELA_ENV ||= ${JSON.stringify(buildEnvironment(profile))}`
 }

@@ -1,6 +1,6 @@
 // `vela release [--profile]` and `vite build` on an app with priv/schemas/ and migrations: the
-// OpenAPI files in priv/assets/, the profile as the built server's environment, and a built server
-// that migrates its database with no source tree beside it.
+// OpenAPI files in priv/assets/ (and dist/priv/assets/), the profile (else prod) as the built
+// server's environment, and a built server that migrates its database with no source tree beside it.
 import { execFile } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -34,20 +34,20 @@ describe('vela release --profile staging', () => {
   }, 60_000)
 
   it('the built server runs in the staging environment, unless VELA_ENV says otherwise', async () => {
-    const staging = await startBuilt(join(root, 'dist/server'))
+    const staging = await startBuilt(join(root, 'dist'))
     expect(staging.output()).toContain('vela: notes (staging) listening on')
     // The profile is Vite's mode too: .env.staging's VITE_ values are inlined.
     expect(await (await fetch(`${staging.url}/api/env`)).json()).toEqual({ env: 'staging', mode: 'staging', greeting: 'hello from staging' })
     expect(await staging.stop()).toBe(0)
 
-    const prod = await startBuilt(join(root, 'dist/server'), { VELA_ENV: 'prod' })
+    const prod = await startBuilt(join(root, 'dist'), { VELA_ENV: 'prod' })
     expect(await (await fetch(`${prod.url}/api/env`)).json()).toEqual({ env: 'prod', mode: 'staging', greeting: 'hello from staging' })
     expect(await prod.stop()).toBe(0)
   }, 90_000)
 
   it('the built server applies the bundled migrations to its database, with no src/ beside it', async () => {
     const data = temp.dir('vela-notes-db-')
-    const server = await startBuilt(join(root, 'dist/server'), { NOTES_DATA: data })
+    const server = await startBuilt(join(root, 'dist'), { NOTES_DATA: data })
     expect(await (await fetch(`${server.url}/api/notes`)).json()).toEqual({ notes: [] })
     expect(await server.stop()).toBe(0)
 
@@ -75,14 +75,21 @@ it('vela release with a bad profile name fails with exit code 1 before building'
   expect(existsSync(join(root, 'priv/assets'))).toBe(false)
 })
 
-it('a plain vite build writes the OpenAPI files too, and without a mode leaves the environment to the process (dev)', async () => {
+it('a plain vite build writes the OpenAPI files too (in priv/assets and dist/priv/assets), and without a mode runs as prod unless VELA_ENV says otherwise', async () => {
   const root = fixture()
   await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent' })
   expect(readdirSync(join(root, 'priv/assets')).sort()).toEqual([...ASSETS].sort())
+  expect(readdirSync(join(root, 'dist/priv/assets')).sort()).toEqual([...ASSETS].sort())
   expect(JSON.parse(readFileSync(join(root, 'priv/assets/openapi.json'), 'utf8')).paths['/api/notes'].get).toBeDefined()
-  const server = await startBuilt(join(root, 'dist/server'))
-  expect(await (await fetch(`${server.url}/api/env`)).json()).toEqual({ env: 'dev', mode: 'production', greeting: null })
+  const server = await startBuilt(join(root, 'dist'))
+  expect(server.output()).toContain('vela: notes (prod) listening on')
+  expect(await (await fetch(`${server.url}/api/env`)).json()).toEqual({ env: 'prod', mode: 'production', greeting: null })
   expect(await server.stop()).toBe(0)
+
+  const staging = await startBuilt(join(root, 'dist'), { VELA_ENV: 'staging' })
+  expect(staging.output()).toContain('vela: notes (staging) listening on')
+  expect(await (await fetch(`${staging.url}/api/env`)).json()).toEqual({ env: 'staging', mode: 'production', greeting: null })
+  expect(await staging.stop()).toBe(0)
 }, 60_000)
 
 it("Vite's own CLI (vite build --configLoader runner --mode staging) runs the same steps: migration, bundle, OpenAPI files", async () => {
@@ -94,7 +101,7 @@ it("Vite's own CLI (vite build --configLoader runner --mode staging) runs the sa
   const generated = stdout.split('\n').filter((l) => l.startsWith('Generated '))
   expect(generated).toEqual([expect.stringMatching(/^Generated src\/migrations\/m\d{14}_alter_notes\.ts$/), ...ASSETS.map((f) => `Generated priv/assets/${f}`)])
   expect(readdirSync(join(root, 'src/migrations'))).toHaveLength(2)
-  const server = await startBuilt(join(root, 'dist/server'))
+  const server = await startBuilt(join(root, 'dist'))
   expect(await (await fetch(`${server.url}/api/env`)).json()).toEqual({ env: 'staging', mode: 'staging', greeting: 'hello from staging' })
   expect(await server.stop()).toBe(0)
 }, 90_000)

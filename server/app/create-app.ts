@@ -5,6 +5,7 @@
  *   stream handlers → URL checks (400 malformed, 414 too long) → routing (404 / 405 + allow)
  *   → the route's pipeline (server/pipeline/run.ts) → response
  */
+import { resolve } from 'node:path'
 import { H3Event } from 'h3'
 import { toNodeHandler } from 'srvx/node'
 import type { ViewReply } from '../replies.ts'
@@ -27,6 +28,7 @@ import { composeNodeStreamHandlers, composeStreamHandlers, composeUpgradeHandler
 import type { UpgradeHandler } from '../websocket/upgrade.ts'
 import { createUpgradeHandler } from '../websocket/upgrade.ts'
 import { createViewRenderer } from '../views/renderer.ts'
+import { staticHandlerAt } from '../static/static-dir.ts'
 import { metricsSetupWarning } from '../metrics/metrics-handler.ts'
 import { withCompression } from '../compress/compress.ts'
 
@@ -49,7 +51,7 @@ export interface VelaApp {
    * everything else goes through `fetch` via srvx's node adapter, with the same results.
    */
   readonly handleNode: NodeHandler
-  /** Runs the app's `start` hook. */
+  /** Runs the plugins' `start` checks (run-time needs such as the session secret), then the app's `start` hook. */
   start(): Promise<void>
   /** Runs the app's `stop` hook (close pools, flush telemetry). */
   stop(): Promise<void>
@@ -57,6 +59,12 @@ export interface VelaApp {
 
 export interface CreateAppOptions {
   env?: NodeJS.ProcessEnv
+  /**
+   * The app root, where its files are: relative `views.dir` and `staticDir(...)` paths resolve
+   * against it (default: the working directory). The Vite plugin passes the Vite root; a built
+   * server the folder above `dist/server/index.mjs`.
+   */
+  root?: string
   /** Renders `view(...)` replies; set by the views module. */
   renderView?: (reply: ViewReply, req: VelaRequest) => Promise<string>
   log?: (message: string, error: unknown) => void
@@ -72,6 +80,7 @@ const kMalformedURL = Symbol.for('h3.internal.event.malformed')
 
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)
+  const root = resolve(opts.root ?? '.')
   const metricsWarning = metricsSetupWarning(config)
   if (metricsWarning) console.warn(`[vela] ${metricsWarning}`)
   const table = compileRoutes({
@@ -87,11 +96,11 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     bodyLimit: config.server.bodyLimit,
     jsonLib: config.jsonLib,
     useStacktrace: config.useStacktrace,
-    renderView: opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev' }),
+    renderView: opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev', root }),
     log: opts.log ?? ((message, error) => console.error(`[vela] ${message}:`, error)),
   }
   const handlerOf = (route: CompiledRoute): Handler => {
-    if (route.kind === 'static') return (route.handler as StaticRouteHandler).handle
+    if (route.kind === 'static') return staticHandlerAt(route.handler as StaticRouteHandler, root)
     if (route.kind === 'ws') return () => { throw httpError(426, 'Upgrade Required: this route speaks WebSocket', { upgrade: 'websocket' }) }
     return route.handler as Handler
   }
@@ -179,6 +188,9 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     fetch,
     handleNode,
     async start() {
+      // Plugins' run-time checks (a session secret) first: a refused start has opened nothing.
+      const steps = new Set([...table.globalPre, ...table.globalPost, ...table.groups.flatMap((g) => [...g.pre, ...g.post])])
+      for (const step of steps) await step.plugin.start?.(step.options, step.state)
       await appConfig.start?.({ config })
     },
     async stop() {

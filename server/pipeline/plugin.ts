@@ -3,7 +3,10 @@
  * callbacks and `info`. It is registered per phase as `['pre_request', plugin, options]`; a plugin
  * needing both phases is registered twice. Each registration keeps its own state across requests:
  * it starts as `init(options, ctx)` and becomes whatever state the callback returns. `init` runs at
- * start-up (in `createApp`), so a plugin that cannot work with its options throws there.
+ * start-up (in `createApp`), so a plugin that cannot work with its options throws there. An app is
+ * also created only to be inspected (a build, `vela routes`), so `init` must not need what only a
+ * running server has (secrets): check that in `start(options, state)`, run by `app.start()` before
+ * the app's own start hook; throwing there refuses the start.
  *
  * Two callback forms are accepted, told apart by the number of declared parameters:
  * - `(req, env, options, state)` — the full form (any function not declaring exactly two parameters);
@@ -71,6 +74,8 @@ export interface Plugin<O = Record<string, unknown>, S = unknown> {
   readonly name: string
   readonly info: PluginInfo
   readonly init?: (options: O, ctx: PluginInitContext) => S
+  /** Checks run-time needs (secrets) when the app starts serving, with `init`'s state. */
+  readonly start?: (options: O, state: S) => MaybePromise<void>
   readonly preRequest?: PluginCallback<O, S>
   readonly postRequest?: PluginCallback<O, S>
 }

@@ -22,6 +22,11 @@
  * Options: `secret` (≥ 32 characters; else `VELA_SESSION_SECRET`; see secret.ts for what happens
  * without either), `cookieName` (default `vela_session`), `maxAge` (seconds; default: a browser
  * session cookie, the seal never expires), `secure` (`'auto'` by scheme, or force true/false).
+ *
+ * **Choice:** the secret is a run-time need, so `init` (run when the app is created, also to build
+ * it or list its routes) does not look for it; the plugin's `start` hook does, when the app starts
+ * serving, and a missing or short one refuses the start. An app used without `start` (an `inject`
+ * test) resolves it on the first request instead.
  */
 import type { H3Event, SessionConfig } from 'h3'
 import { clearSession, getSession, updateSession } from 'h3'
@@ -37,9 +42,14 @@ export interface SessionOptions {
   secure?: 'auto' | boolean
 }
 
-interface SessionState {
+interface SealConfigs {
   readonly http: SessionConfig
   readonly https: SessionConfig
+}
+
+interface SessionState {
+  /** The cookie configs, made with the secret on the first call (which fails without one). */
+  readonly configs: () => SealConfigs
   readonly cache: SessionCache
 }
 
@@ -89,16 +99,19 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
     },
   },
   init(options, ctx) {
-    const secret = resolveSessionSecret({ secret: options.secret, environment: ctx.environment, env: ctx.env })
-    const secure = options.secure ?? 'auto'
-    return {
-      http: configFor(secret, options, secure === true),
-      https: configFor(secret, options, secure !== false),
-      cache: new SessionCache(10_000, options.maxAge),
+    let configs: SealConfigs | undefined
+    const make = (): SealConfigs => {
+      const secret = resolveSessionSecret({ secret: options.secret, environment: ctx.environment, env: ctx.env })
+      const secure = options.secure ?? 'auto'
+      return { http: configFor(secret, options, secure === true), https: configFor(secret, options, secure !== false) }
     }
+    return { configs: () => (configs ??= make()), cache: new SessionCache(10_000, options.maxAge) }
+  },
+  start(_options, state) {
+    state.configs()
   },
   async preRequest(req, _env, _options, state) {
-    const config = req.scheme === 'https' ? state.https : state.http
+    const config = req.scheme === 'https' ? state.configs().https : state.configs().http
     const name = config.name!
     const sealed = req.cookies[name]
     const cacheable = sealed !== undefined && !sealed.startsWith(CHUNKED)
@@ -119,7 +132,7 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
     if (before === undefined) return ok(req)
     const data = req.session
     if (JSON.stringify(data ?? {}) === before) return ok(req)
-    const config = req.scheme === 'https' ? state.https : state.http
+    const config = req.scheme === 'https' ? state.configs().https : state.configs().http
     if (isEmpty(data)) {
       await clearSession(req.event, config)
     } else {

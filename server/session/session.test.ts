@@ -1,5 +1,9 @@
 // Issue 3 sessions / DESIGN.md §3 (`req.session`): sealed cookie sessions, HttpOnly, SameSite=Lax,
-// Secure under https; secret from options or VELA_SESSION_SECRET, required outside dev/test.
+// Secure under https; secret from options or VELA_SESSION_SECRET, required outside dev/test when the
+// app starts (not when it is created); in dev a generated one kept in .data/session-secret.
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { createApp } from '../app/create-app.ts'
@@ -126,15 +130,25 @@ describe('session plugin: https and secrets', () => {
     expect(await (await inject(other, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
   })
 
-  it('outside dev and test a missing secret is a start-up error', () => {
-    expect(() => app({}, {}, 'prod')).toThrow(/session: no secret in environment "prod"; set VELA_SESSION_SECRET/)
-    expect(() => app({ VELA_ENV: 'staging' }, {})).toThrow(/no secret in environment "staging"/)
-    expect(() => app({ VELA_SESSION_SECRET: SECRET }, {}, 'prod')).not.toThrow()
+  it('outside dev and test a missing secret refuses the start (before the app\'s start hook), not the creation: the app can be inspected', async () => {
+    const started = vi.fn()
+    const prod = (env: Record<string, string>, environment?: string) =>
+      createApp({ bootstrapApplication: 's', environment, start: started, routes: { s: { ...routes.s, plugins: sessionPlugins() } } }, { env, log: () => {} })
+    const noSecret = prod({}, 'prod')
+    expect(noSecret.routeTable.routes.map((r) => r.path)).toContain('/login')
+    const refused = await noSecret.start().catch((e: unknown) => e)
+    expect(refused).toMatchObject({ code: 'ERR_VELA_CONFIG', message: expect.stringMatching(/^session: no secret in environment "prod"; set VELA_SESSION_SECRET/) })
+    await expect(prod({ VELA_ENV: 'staging' }).start()).rejects.toThrow(/no secret in environment "staging"/)
+    expect(started).not.toHaveBeenCalled()
+    // Used without start (inject), the first request needing the secret is a 500.
+    expect((await inject(noSecret, '/login')).status).toBe(500)
+    await prod({ VELA_SESSION_SECRET: SECRET }, 'prod').start()
+    expect(started).toHaveBeenCalledTimes(1)
   })
 
-  it('a secret shorter than 32 characters is a start-up error in every environment', () => {
-    expect(() => app({}, { secret: 'short' })).toThrow('session: the session plugin option `secret` must be a string of at least 32 characters (got 5 characters)')
-    expect(() => app({ VELA_SESSION_SECRET: 'x'.repeat(31) }, {}, 'prod')).toThrow(/VELA_SESSION_SECRET must be a string of at least 32 characters \(got 31/)
+  it('a secret shorter than 32 characters refuses the start in every environment', async () => {
+    await expect(app({}, { secret: 'short' }).start()).rejects.toThrow('session: the session plugin option `secret` must be a string of at least 32 characters (got 5 characters)')
+    await expect(app({ VELA_SESSION_SECRET: 'x'.repeat(31) }, {}, 'prod').start()).rejects.toThrow(/VELA_SESSION_SECRET must be a string of at least 32 characters \(got 31/)
   })
 
   it('with maxAge a session ends after that many seconds, also when read again and again', async () => {
@@ -146,16 +160,31 @@ describe('session plugin: https and secrets', () => {
     expect(await (await inject(short, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
   })
 
-  it('in development a missing secret is generated once per process, with a warning', async () => {
+  it('in development a missing secret is generated once into <cwd>/.data/session-secret (0600) and read back by later apps, with one warning', async () => {
+    const cwd = process.cwd()
+    const dir = mkdtempSync(join(tmpdir(), 'vela-dev-secret-'))
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     try {
+      process.chdir(dir)
       const first = app({})
-      const second = app({})
+      await first.start()
       const cookie = cookieHeader(await inject(first, '/login'))
+      // Another app later (a hot swap, a restart of the dev server) reads the same secret back.
+      const second = app({})
+      await second.start()
       expect(await (await inject(second, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
-      expect(warn.mock.calls.filter(([m]) => String(m).includes('generated one')).length).toBe(1)
+      const file = join(dir, '.data/session-secret')
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      expect(readFileSync(file, 'utf8').trim()).toMatch(/^[\w-]{43}$/)
+      const warnings = warn.mock.calls.map(([m]) => String(m)).filter((m) => m.includes('session'))
+      expect(warnings).toEqual([`[vela] session: no secret configured; generated one for dev in ${realpathSync(dir)}/.data/session-secret (kept across restarts; set VELA_SESSION_SECRET to use your own).`])
+      // A damaged file is reported, not silently replaced (that would log everyone out).
+      writeFileSync(file, 'short\n')
+      await expect(app({}).start()).rejects.toThrow(`session: ${realpathSync(dir)}/.data/session-secret holds no valid secret (5 characters, at least 32 needed); delete it to generate a new one`)
     } finally {
+      process.chdir(cwd)
       warn.mockRestore()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

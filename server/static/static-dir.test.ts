@@ -126,3 +126,24 @@ it('a file swapped for a symlink leading out of the directory is refused once it
   expect(res.status).toBe(404)
   expect(await res.text()).not.toContain('TOP SECRET')
 })
+
+it('a relative directory resolves against the root of each app serving the route (default: the working directory)', async () => {
+  const { readFileSync } = await import('node:fs')
+  const { createApp } = await import('../app/create-app.ts')
+  const { inject } = await import('../testing/index.ts')
+  // One route definition, as a route module evaluated once, served by apps with different roots.
+  const routes = { r: { prefix: '', security: false as const, routes: [['/docs/[...]', staticDir('priv/assets')], ['/src/[...]', staticDir('server/static')]] as const } }
+  const roots = ['one', 'two'].map((name) => {
+    const root = mkdtempSync(join(tmpdir(), `vela-static-root-${name}-`))
+    mkdirSync(join(root, 'priv/assets'), { recursive: true })
+    writeFileSync(join(root, 'priv/assets/who.txt'), `app ${name}`)
+    return root
+  })
+  const [one, two] = roots.map((root) => createApp({ bootstrapApplication: 'rooted', routes }, { env: {}, root }))
+  expect(await (await inject(one!, '/docs/who.txt')).text()).toBe('app one')
+  expect(await (await inject(two!, '/docs/who.txt')).text()).toBe('app two')
+  // No root given: the working directory (the repository while testing).
+  const plain = createApp({ bootstrapApplication: 'plain', routes }, { env: {} })
+  expect(await (await inject(plain, '/src/mime.ts')).text()).toBe(readFileSync('server/static/mime.ts', 'utf8'))
+  expect((await inject(plain, '/docs/who.txt')).status).toBe(404)
+})

@@ -3,6 +3,12 @@
  * staticDir('priv/assets')]`). GET and HEAD, content types by extension, weak ETag and
  * Last-Modified with 304s, `index.html` for a directory (and for the route's own path).
  *
+ * **Choice:** a relative `dir` is resolved against the *app root* of the app that serves the route
+ * (`createApp`'s `root`: the Vite root in dev, `dist/` in a built server), not the working
+ * directory: `staticDir` runs when the route file is evaluated, before any app exists, so it
+ * returns a handler that each app binds to its root (`staticHandlerAt`). Used without an app
+ * (`.handle` directly), it resolves against the working directory. An absolute `dir` is kept.
+ *
  * Containment, in layers, so that no spelling of a path reaches a file outside `dir`:
  * - the router hands over `req.pathInfo` decoded exactly once (`%252e` stays the literal `%2e`);
  * - NUL bytes and backslashes are refused, and so is every segment starting with a dot (`.`,
@@ -17,7 +23,7 @@ import { join, resolve, sep } from 'node:path'
 import { FastResponse } from 'srvx'
 import { httpError } from '../errors/http-error.ts'
 import type { VelaRequest } from '../request.ts'
-import type { StaticRouteHandler } from '../router/types.ts'
+import type { Handler, StaticRouteHandler } from '../router/types.ts'
 import { contentTypeFor } from './mime.ts'
 
 export interface StaticDirOptions {
@@ -32,8 +38,21 @@ const READ_WHOLE = 64 * 1024
 
 const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
 
+// The handler of a `staticDir` for a given app root (set by `staticDir`, read by `staticHandlerAt`).
+const kAtRoot = Symbol('vela.static.atRoot')
+type Rootable = StaticRouteHandler & { readonly [kAtRoot]?: (appRoot: string) => Handler }
+
 export function staticDir(dir: string, opts: StaticDirOptions = {}): StaticRouteHandler {
-  const root = resolve(dir)
+  const handler: Rootable = { kind: 'vela.static', handle: serveDir(resolve(dir), opts), [kAtRoot]: (appRoot) => serveDir(resolve(appRoot, dir), opts) }
+  return handler
+}
+
+/** The request handler of a static route in an app whose root is `appRoot` (other static handlers: their own `handle`). */
+export function staticHandlerAt(handler: StaticRouteHandler, appRoot: string): Handler {
+  return (handler as Rootable)[kAtRoot]?.(appRoot) ?? handler.handle
+}
+
+function serveDir(root: string, opts: StaticDirOptions): Handler {
   const index = opts.index ?? 'index.html'
   const cacheControl = opts.maxAge !== undefined ? `public, max-age=${opts.maxAge}` : undefined
   // The directory may be created after start-up (generated assets): resolve it on first use.
@@ -91,7 +110,7 @@ export function staticDir(dir: string, opts: StaticDirOptions = {}): StaticRoute
     return new FastResponse(body, { status: 200, headers })
   }
 
-  return { kind: 'vela.static', handle }
+  return handle
 }
 
 /** RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since; ETags compare weakly. */

@@ -5,6 +5,11 @@
  * `{% include %}` resolve in the same directory. In production (`environment !== 'dev'`) every
  * template is parsed once and kept; in development each render re-reads the files, so an edit
  * shows on the next request without a restart.
+ *
+ * **Choice:** `views.dir` (default `src/views`) is resolved against the app root (`createApp`'s
+ * `root`: the Vite root in dev and the CLI, `dist/` in a built server, which the build fills with
+ * `dist/src/views/`), not the working directory, so a server started from any folder finds its
+ * templates. An absolute `dir` is kept as given.
  */
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -13,7 +18,7 @@ import type { ViewReply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 
 export interface ViewsConfig {
-  /** Directory of the `.liquid` files (default `src/views`, relative to the working directory). */
+  /** Directory of the `.liquid` files (default `src/views`, relative to the app root). */
   dir?: string
 }
 
@@ -22,6 +27,8 @@ export type RenderView = (reply: ViewReply, req: VelaRequest) => Promise<string>
 export interface ViewRendererOptions extends ViewsConfig {
   /** Parse once and keep (production) or re-read on every render (development). */
   cache: boolean
+  /** What a relative `dir` is resolved against (default: the working directory). */
+  root?: string
 }
 
 // View names come from code, but a name like `../secrets` must still not leave the directory.
@@ -34,7 +41,7 @@ export function defaultViewName(controller: string): string {
 }
 
 export function createViewRenderer(opts: ViewRendererOptions): RenderView {
-  const dir = resolve(opts.dir ?? 'src/views')
+  const dir = resolve(opts.root ?? '.', opts.dir ?? 'src/views')
   // liquidjs is loaded on the first render: an API without views never pays for it.
   let engine: Promise<Liquid> | undefined
   const liquidEngine = () =>

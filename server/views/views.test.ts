@@ -138,3 +138,19 @@ describeModes('views (prod)', () => app('prod', pending.shift()!, false), (t) =>
     expect(String((log.mock.calls[0]![1] as Error).message)).toContain(join(prodDir, 'nope.liquid'))
   })
 })
+
+it('views.dir (default src/views) resolves against the app root; an absolute dir is kept', async () => {
+  const { mkdirSync } = await import('node:fs')
+  const { createApp } = await import('../app/create-app.ts')
+  const { inject } = await import('../testing/index.ts')
+  const root = mkdtempSync(join(tmpdir(), 'vela-views-root-'))
+  mkdirSync(join(root, 'src/views'), { recursive: true })
+  mkdirSync(join(root, 'templates'))
+  writeFileSync(join(root, 'src/views/notes.liquid'), 'default dir: {{ title }}')
+  writeFileSync(join(root, 'templates/notes.liquid'), 'custom dir: {{ title }}')
+  const config = (views?: { dir: string }) => ({ ...app('prod', devDir), views })
+  expect(await (await inject(createApp(config(), { env: {}, root }), '/notes')).text()).toBe('default dir: All notes')
+  expect(await (await inject(createApp(config({ dir: 'templates' }), { env: {}, root }), '/notes')).text()).toBe('custom dir: All notes')
+  // Absolute: the root does not matter.
+  expect(await (await inject(createApp(config({ dir: devDir }), { env: {}, root }), '/notes')).text()).toBe('<h1>All notes</h1>')
+})

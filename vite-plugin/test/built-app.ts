@@ -1,7 +1,7 @@
 // Test support for build tests: copies of fixture apps to build and edit, and built servers run
-// with plain node from a folder holding nothing but the bundle.
+// with plain node from a folder holding nothing but the build's output.
 import { spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -40,27 +40,61 @@ export interface RunningServer {
   stop(): Promise<number | null>
 }
 
-/** Copies `serverDir` (dist/server) to an empty temp folder and runs its index.mjs there on a free port. */
-export async function startBuilt(serverDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+/**
+ * Copies a build's output to an empty temp folder and runs its `server/index.mjs` there with plain
+ * node (cwd = that folder, PORT=0, no VELA_ENV unless `env` sets one). `dir` is the whole output
+ * (`dist/`, holding `server/`, `src/views/`, `priv/`) or only the server folder (`dist/server`).
+ */
+function runCopy(dir: string, env: NodeJS.ProcessEnv) {
   const cwd = mkdtempSync(join(tmpdir(), 'vela-run-'))
-  cpSync(serverDir, join(cwd, 'server'), { recursive: true })
+  const onlyServer = existsSync(join(dir, 'index.mjs'))
+  cpSync(dir, onlyServer ? join(cwd, 'server') : cwd, { recursive: true })
   const child = spawn(process.execPath, ['server/index.mjs'], { cwd, env: { ...process.env, PORT: '0', VELA_ENV: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
-  child.stdout.on('data', (d) => (output += d))
-  child.stderr.on('data', (d) => (output += d))
-  const exited = new Promise<number | null>((r) => child.once('exit', r))
-  const deadline = Date.now() + 40_000
-  while (!/listening on \S+/.test(output) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50))
-  const url = /listening on (\S+)/.exec(output)?.[1]
+  const seen = new Set<() => void>()
+  const onData = (d: Buffer) => {
+    output += d
+    seen.forEach((check) => check())
+  }
+  child.stdout.on('data', onData)
+  child.stderr.on('data', onData)
+  const exited = new Promise<number | null>((r) => child.once('close', (code) => (rmSync(cwd, { recursive: true, force: true }), r(code))))
+  /** Resolves with the first match of `pattern` in the output, or undefined once the process exits or `ms` pass. */
+  const waitFor = (pattern: RegExp, ms: number) =>
+    new Promise<RegExpExecArray | undefined>((resolve) => {
+      const timer = setTimeout(() => done(undefined), ms)
+      const done = (m: RegExpExecArray | undefined) => (clearTimeout(timer), seen.delete(check), resolve(m))
+      const check = () => {
+        const m = pattern.exec(output)
+        if (m) done(m)
+      }
+      seen.add(check)
+      check()
+      void exited.then(() => done(pattern.exec(output) ?? undefined))
+    })
+  return { child, output: () => output, exited, waitFor }
+}
+
+/** A built server started from a copy of `dir` (see runCopy); throws with its output if it does not listen. */
+export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+  const run = runCopy(dir, env)
+  const url = (await run.waitFor(/listening on (\S+)/, 40_000))?.[1]
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-    const code = await exited
-    rmSync(cwd, { recursive: true, force: true })
-    return code
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGTERM')
+    return run.exited
   }
   if (!url) {
     await stop()
-    throw new Error(`the built server did not start:\n${output}`)
+    throw new Error(`the built server did not start:\n${run.output()}`)
   }
-  return { url, output: () => output, stop }
+  return { url, output: run.output, stop }
+}
+
+/** A built server expected to refuse to start: its exit code and output (killed after 40 s). */
+export async function runBuiltToExit(dir: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+  const run = runCopy(dir, env)
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), 40_000)
+  const code = await run.exited
+  clearTimeout(timer)
+  return { code, output: run.output() }
 }
