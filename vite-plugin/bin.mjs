@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `vela` command. The CLI's TypeScript, and `vela/vite` when Vite loads an app's vite.config.ts,
-// are loaded through tsx's ESM hooks; the app's own modules go through Vite (build-import.ts).
+// The `vela` command: tsx loads the CLI's TypeScript (until the package ships it compiled).
 import { register } from 'tsx/esm/api'
 
 register()
-await import('./cli.ts')
+const { main } = await import('./cli.ts')
+process.exitCode = await main(process.argv.slice(2))
