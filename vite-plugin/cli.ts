@@ -23,6 +23,7 @@
  * (migrations, serve) print, rather than a sink passed around: tests spy on the console.
  */
 import { isAbsolute, relative, resolve } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { isAppLoadFailure } from './build-import.ts'
 import type { CommandSpec } from './commands/args.ts'
 import { UsageError, commandListText, parseCommandArgs, usageText } from './commands/args.ts'
@@ -93,7 +94,9 @@ async function runCommand(spec: CommandSpec, args: readonly string[]): Promise<n
       console.error(`vela ${spec.name}: ${err.message}\n\n${usageText(spec)}`)
       return 2
     }
-    console.error(`vela ${spec.name}: ${err instanceof Error ? err.message : String(err)}`)
+    const message = err instanceof Error ? err.message : String(err)
+    // Vite's and the parser's messages carry colour codes (a code frame): not for a file or a pipe.
+    console.error(`vela ${spec.name}: ${process.stderr.isTTY ? message : stripVTControlCharacters(message)}`)
     return isAppLoadFailure(err) ? 2 : 1
   }
 }

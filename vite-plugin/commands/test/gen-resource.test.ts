@@ -13,7 +13,7 @@ import { createAppIn } from '../load.ts'
 import { UsageError, usageText } from '../args.ts'
 import { controllerText, genResourceCommand, planResource, routeDefinitions, schemaText } from '../gen-resource.ts'
 import { singularize } from '../inflect.ts'
-import { runCli } from './run-cli.ts'
+import { runCli, runMain } from './run-cli.ts'
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -273,6 +273,10 @@ import * as widgets from '../controllers/widgets_controller.ts'
   })
 
   it('usage errors exit 2 with the message and the usage, and write nothing', async () => {
+    const gen = async (...args: string[]) => {
+      const { code, stdout, stderr } = await runMain(['gen_resource', '--root', dir, ...args])
+      return { code, stdout, stderr }
+    }
     const usage = `\n\n${usageText(genResourceCommand)}\n`
     expect(await gen('--name', 'orders')).toEqual({ code: 2, stdout: '', stderr: `vela gen_resource: --actions <list> is required${usage}` })
     expect(await gen('--actions', 'index')).toEqual({ code: 2, stdout: '', stderr: `vela gen_resource: --name <plural> is required${usage}` })
