@@ -83,7 +83,7 @@ describe('middleware', () => {
   })
 
   it('secrets: option values under a key naming a secret print as [redacted], at any depth, structure kept', () => {
-    const store = definePlugin({ name: 'store', postRequest: (req) => ok(req) })
+    const store = definePlugin({ name: 'store', info: { title: 'Store', version: '1.0.0', author: 't', description: '', options: {} }, postRequest: (req, _env, _options, _state) => ok(req) })
     function keyGenerator() {
       return 'k'
     }
