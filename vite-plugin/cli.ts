@@ -8,9 +8,11 @@
  * - 0 — done;
  * - 1 — the command failed (a migration, the build, a file it will not overwrite…), or
  *   `vela audit` found warnings;
- * - 2 — the command could not run: a usage error (unknown command or flag, a missing value, an
- *   argument it does not take; the usage goes to stderr), or the app could not be loaded (its Vite
- *   config, an import of one of its modules, `createApp` refusing it: build-import.ts marks those).
+ * - 2 — the command could not run: a usage error (unknown command or flag, a missing or bad
+ *   value, an argument it does not take; the usage goes to stderr), or the app could not be loaded
+ *   (its Vite config, an import of one of its modules, `createApp` refusing it; build-import.ts
+ *   marks those). `vela release` compiles the app rather than loading it: a module that does not
+ *   compile fails the build (1).
  *
  * `--help`/`-h` on any command and `vela help <command>` print its usage on stdout and exit 0
  * without doing anything else; `vela` alone, `vela --help` and `vela help` print the command list.
