@@ -19,7 +19,8 @@
  *
  * `--root <dir>`: the CLI changes into the app folder before running the command (mutable data,
  * `.data/`, lives in the working directory) and gives the command the absolute root; printed paths
- * stay relative to the directory `vela` was started in.
+ * stay relative to the directory `vela` was started in. The change is not undone when `main`
+ * returns (`vela serve` keeps serving from there); in-process callers restore it themselves.
  *
  * **Choice:** output goes through `console.log` / `console.error`, as the commands' own modules
  * (migrations, serve) print, rather than a sink passed around: tests spy on the console.
