@@ -21,6 +21,30 @@ import vela from './index.ts'
 
 export type ImportModule = (file: string) => Promise<Record<string, unknown>>
 
+// Errors met loading the app (its Vite config, importing one of its modules) are remembered, not
+// wrapped (messages, code frames and `instanceof` checks stay as they were): the CLI exits 2 for
+// them, "could not run", and 1 for a command's own failure.
+const loadFailures = new WeakSet<object>()
+
+/** Remembers `err` (or, if it is not an object, an Error made of it) as a load failure; returns it. */
+export function markAppLoadFailure(err: unknown): object {
+  const error = typeof err === 'object' && err !== null ? err : new Error(String(err))
+  loadFailures.add(error)
+  return error
+}
+
+/** Whether `err`, or an error it wraps as its `cause` (a few levels deep), was marked by markAppLoadFailure. */
+export function isAppLoadFailure(err: unknown): boolean {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (loadFailures.has(e)) return true
+  }
+  return false
+}
+
+const failedToLoad = (err: unknown): never => {
+  throw markAppLoadFailure(err)
+}
+
 export interface AppRunnerOptions {
   /** Vite's mode: which `.env.<mode>` files load and `import.meta.env.MODE` (default: `development`). */
   readonly mode?: string
@@ -46,14 +70,14 @@ export async function withAppRunner<T>(root: string, opts: AppRunnerOptions, fn:
       logLevel: 'error',
     },
     'serve',
-  )
+  ).catch(failedToLoad)
   if (!config.plugins.some((p) => p.name === 'vela')) {
-    throw new Error(`${dir}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
+    throw markAppLoadFailure(new Error(`${dir}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`))
   }
   const env = createRunnableDevEnvironment('ssr', config, { runnerOptions: { hmr: { logger: false } }, hot: false })
-  await env.init()
+  await env.init().catch(failedToLoad)
   try {
-    return await fn((file) => env.runner.import(file))
+    return await fn((file) => env.runner.import(file).catch(failedToLoad))
   } finally {
     await env.close()
   }

@@ -27,11 +27,11 @@ describe('inspection commands', () => {
     ])
   })
 
-  it('a vite.config.ts without vela() is an error naming the fix, exit code 1', async () => {
+  it('a vite.config.ts without vela() is an error naming the fix, exit code 2 (the app cannot be loaded)', async () => {
     const root = fixture()
     writeFileSync(join(root, 'vite.config.ts'), 'export default { plugins: [] }\n')
     const res = await runCli(['routes', '--root', root])
-    expect(res.code).toBe(1)
+    expect(res.code).toBe(2)
     expect(res.stdout).toBe('')
     expect(res.stderr.trim()).toBe(`vela routes: ${root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
   })

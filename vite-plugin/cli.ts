@@ -1,92 +1,125 @@
 /**
- * `vela <command>`: serve and release (the Vite plugin), migrations generate and migrate, and the
- * inspection commands (commands/), gen_resource (commands/gen-resource.ts).
+ * `vela <command>`: `main(argv)` runs one command and returns its exit status; the binary
+ * (bin.mjs) sets `process.exitCode` from it. Importing this module does nothing (tests call `main`
+ * in-process). The commands are in commands/table.ts, each with its declared options
+ * (commands/args.ts), from which its parsing and `--help` text are made.
+ *
+ * Exit status, for every command:
+ * - 0 — done;
+ * - 1 — the command failed (a migration, the build, a file it will not overwrite…), or
+ *   `vela audit` found warnings;
+ * - 2 — the command could not run: a usage error (unknown command or flag, a missing or bad
+ *   value, an argument it does not take; the usage goes to stderr), or the app could not be loaded
+ *   (its Vite config, an import of one of its modules, `createApp` refusing it; build-import.ts
+ *   marks those). `vela release` compiles the app rather than loading it: a module that does not
+ *   compile fails the build (1).
+ *
+ * `--help`/`-h` on any command and `vela help <command>` print its usage on stdout and exit 0
+ * without doing anything else; `vela` alone, `vela --help` and `vela help` print the command list.
+ *
+ * `--root <dir>`: the CLI changes into the app folder before running the command (mutable data,
+ * `.data/`, lives in the working directory) and gives the command the absolute root; printed paths
+ * stay relative to the directory `vela` was started in. The change is not undone when `main`
+ * returns (`vela serve` keeps serving from there); in-process callers restore it themselves.
+ *
+ * **Choice:** output goes through `console.log` / `console.error`, as the commands' own modules
+ * (migrations, serve) print, rather than a sink passed around: tests spy on the console.
  */
-import { isInspectCommand, runInspectCommand } from './commands/run.ts'
-import { runGenResource } from './commands/gen-resource.ts'
-import { generate, runMigrations } from './migrations.ts'
-import { relative } from 'node:path'
-import { release } from './build.ts'
-import { serve } from './serve.ts'
+import { isAbsolute, relative, resolve } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
+import { isAppLoadFailure } from './build-import.ts'
+import type { CommandSpec } from './commands/args.ts'
+import { UsageError, commandListText, parseCommandArgs, usageText } from './commands/args.ts'
+import { COMMANDS } from './commands/table.ts'
 
-const usage = `usage: vela <command> [options]
-
-commands:
-  serve                      dev server on PORT or 8080: Vite + vela(), edits hot-swapped (vela/vite)
-  release [--profile <name>] vite build with vela(): the migration src/schemas needs, then
-                             dist/server/index.mjs (run it with plain node), and priv/assets/openapi.json
-                             (+ explorer) when priv/schemas/ exists; the profile is Vite's mode and
-                             the server's default VELA_ENV
-  migrations generate        diff src/schemas against src/migrations; write a migration if they differ
-      [--rename t.new=old] [--drop-column t.c] [--drop-table t]   decisions for renames and drops
-  migrate [--status | --rollback [n]]   apply pending migrations, list them, or revert the last n
-  routes [--json]            the compiled routing table
-  middleware [--json]        global plugins, then per group: prefix, security, plugins, routes
-  audit [--json]             routes without security (exit code 1 when there are warnings)
-  config [--json]            every framework config value, defaults marked (default)
-  openapi [--output openapi.json] [--title <app>] [--api-version 0.1.0]
-                             OpenAPI 3.0.3 document plus swagger.html (and its assets) beside it
-  gen_resource --name <plural> --actions <list>   e.g. --name products --actions index,show,create
-                             controller stubs and priv/schemas/<singular>.json; prints the routes
-
-options:
-  --root <dir>               the app folder (default: the current directory)`
-
-const [command, ...args] = process.argv.slice(2)
-const flag = (name: string) => {
-  const i = args.indexOf(`--${name}`)
-  return i === -1 ? undefined : args[i + 1]
-}
-const flags = (name: string) => args.flatMap((a, i) => (a === `--${name}` && args[i + 1] ? [args[i + 1]!] : []))
-const root = flag('root') ?? process.cwd()
-
-try {
-  switch (command) {
-    case 'serve':
-      await serve(root)
-      break
-    case 'release': {
-      const profile = flag('profile')
-      if (args.includes('--profile') && (profile === undefined || profile.startsWith('--'))) throw new Error('--profile needs a name, e.g. --profile prod')
-      const built = await release(root, { profile })
-      for (const file of built.generated) console.log(`Generated ${relative(process.cwd(), file)}`)
-      console.log(`Built ${relative(process.cwd(), built.server) || '.'}`)
-      break
-    }
-    case 'migrations':
-      if (args[0] !== 'generate') throw new Error(`unknown subcommand ${JSON.stringify(args[0] ?? '')}; try: vela migrations generate`)
-      await generate(root, {
-        renames: Object.fromEntries(flags('rename').map((r) => r.split('=', 2) as [string, string])),
-        dropColumns: flags('drop-column'),
-        dropTables: flags('drop-table'),
-      })
-      break
-    case 'migrate': {
-      const steps = args.includes('--rollback') ? Number(flag('rollback') ?? 1) || 1 : undefined
-      await runMigrations(root, { status: args.includes('--status'), rollback: steps })
-      break
-    }
-    case 'routes':
-    case 'middleware':
-    case 'audit':
-    case 'config':
-    case 'openapi':
-      if (isInspectCommand(command)) process.exitCode = await runInspectCommand(command, root, args)
-      break
-    case 'new': process.exitCode = await (await import('./commands/new.ts')).runNew(args); break // temporary: the new parser calls runNew
-    case 'gen_resource':
-      process.exitCode = await runGenResource(root, args)
-      break
-    case undefined:
-    case 'help':
-    case '--help':
-      console.log(usage)
-      break
-    default:
-      console.error(`vela: unknown command ${JSON.stringify(command)}\n\n${usage}`)
-      process.exitCode = 2
+export async function main(argv: readonly string[]): Promise<number> {
+  const [first, ...rest] = argv
+  if (first === undefined || first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {
+    console.log(commandListText(COMMANDS))
+    return 0
   }
-} catch (err) {
-  console.error(`vela ${command}: ${err instanceof Error ? err.message : String(err)}`)
-  process.exitCode = 1
+  if (first === 'help') return help(rest)
+  const found = findCommand(argv)
+  if (!found.command) return unknownCommand(found.family, argv)
+  return runCommand(found.command, found.args)
+}
+
+type Found = { command: CommandSpec; args: readonly string[]; family?: undefined } | { command?: undefined; family: readonly CommandSpec[] }
+
+/** `routes …` or a two-word command (`migrations generate …`); else the commands sharing the first word. */
+function findCommand(argv: readonly string[]): Found {
+  const two = COMMANDS.find((c) => c.name === `${argv[0]} ${argv[1]}`)
+  if (two) return { command: two, args: argv.slice(2) }
+  const one = COMMANDS.find((c) => c.name === argv[0])
+  if (one) return { command: one, args: argv.slice(1) }
+  return { family: COMMANDS.filter((c) => c.name.startsWith(`${argv[0]} `)) }
+}
+
+function help(names: readonly string[]): number {
+  const found = findCommand(names)
+  const specs = found.command ? [found.command] : found.family
+  if (specs.length === 0) return unknownCommand([], names)
+  if (found.command && found.args.length > 0) {
+    console.error(`vela help: takes one command, e.g. vela help ${found.command.name}`)
+    return 2
+  }
+  console.log(specs.map(usageText).join('\n\n'))
+  return 0
+}
+
+function unknownCommand(family: readonly CommandSpec[], argv: readonly string[]): number {
+  const flags = argv.filter((a) => a.startsWith('-'))
+  if (family.length) {
+    // `vela migrations --help` is help; `vela migrations` or `vela migrations nope` a usage error.
+    if (flags.includes('--help') || flags.includes('-h')) return help([argv[0]!])
+    const sub = argv[1] === undefined ? 'a subcommand' : `a known subcommand, not ${JSON.stringify(argv[1])}`
+    console.error(`vela ${argv[0]}: needs ${sub}\n\n${family.map(usageText).join('\n\n')}`)
+    return 2
+  }
+  const what = argv[0]!.startsWith('-') ? `expected a command before ${argv[0]}` : `unknown command ${JSON.stringify(argv[0])}`
+  console.error(`vela: ${what}\n\n${commandListText(COMMANDS)}`)
+  return 2
+}
+
+async function runCommand(spec: CommandSpec, args: readonly string[]): Promise<number> {
+  const startedIn = process.cwd()
+  try {
+    const parsed = parseCommandArgs(spec, args)
+    if (parsed.help) {
+      console.log(usageText(spec))
+      return 0
+    }
+    const root = enterRoot(startedIn, parsed.values.root as string | undefined)
+    const display = (file: string) => displayPath(file, startedIn)
+    return await spec.run({ values: parsed.values as never, positionals: parsed.positionals, root, display })
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`vela ${spec.name}: ${err.message}\n\n${usageText(spec)}`)
+      return 2
+    }
+    const message = err instanceof Error ? err.message : String(err)
+    // Vite's and the parser's messages carry colour codes (a code frame): not for a file or a pipe.
+    console.error(`vela ${spec.name}: ${process.stderr.isTTY ? message : stripVTControlCharacters(message)}`)
+    return isAppLoadFailure(err) ? 2 : 1
+  }
+}
+
+/** Changes into `--root` (CONTEXT decision 2: `.data/` is under the working directory); returns the absolute root. */
+function enterRoot(startedIn: string, root: string | undefined): string {
+  if (root === undefined) return startedIn
+  const dir = resolve(startedIn, root)
+  try {
+    process.chdir(dir)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    throw new UsageError(`--root ${root}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (err as Error).message}`)
+  }
+  return dir
+}
+
+/** Relative to `from` when the file lies under it (`.` for `from` itself), else absolute. */
+function displayPath(file: string, from: string): string {
+  const rel = relative(from, file)
+  if (rel === '') return '.'
+  return !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
 }

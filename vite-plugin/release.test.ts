@@ -64,11 +64,11 @@ describe('vela release --profile staging', () => {
   }, 90_000)
 })
 
-it('vela release with a bad profile name fails with exit code 1 before building', async () => {
+it('vela release with a bad profile name is a usage error (exit code 2) before building', async () => {
   const root = fixture()
   const err = await run(process.execPath, [BIN, 'release', '--root', root, '--profile', '../prod']).catch((e: { code: number; stderr: string }) => e)
-  expect(err).toMatchObject({ code: 1 })
-  expect((err as { stderr: string }).stderr.trim()).toBe(
+  expect(err).toMatchObject({ code: 2 })
+  expect((err as { stderr: string }).stderr.split('\n')[0]).toBe(
     'vela release: invalid profile "../prod": a profile is a letter followed by letters, digits, - or _ (at most 40), not "local"; e.g. prod, staging',
   )
   expect(existsSync(join(root, 'dist'))).toBe(false)

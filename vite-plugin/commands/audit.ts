@@ -22,7 +22,8 @@
  * `Finding = { method, path, controller, action, reason }`, `reason` one of `unsafe-method`,
  * `wildcard-methods`, `safe-method`.
  *
- * Exit code: 1 when there is at least one warning (like a linter, so CI can gate on it), else 0.
+ * Exit code: 1 when there is at least one warning (like a linter, so CI can gate on it), else 0;
+ * 2 when the audit cannot run (bad flags, an app that does not load: cli.ts), never 1.
  */
 import type { RouteTable } from '../../server/router/compile.ts'
 

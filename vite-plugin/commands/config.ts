@@ -18,9 +18,13 @@
  * function shows as `<function name>`. `--json`: `{ "config": [{ key, value, default, source }] }`
  * with `value` JSON-safe (functions as `"<function name>"`), `default` a boolean and `source` one of
  * `default`, `app`, `env` (`VELA_ENV` / `PORT`).
+ *
+ * Secrets: plugin options, and any value, whose key names a secret (`secret`, `password`,
+ * `token`, `key`…; the exact rule is in redact.ts) show as `[redacted]`, in text and JSON.
  */
 import type { ResolvedConfig } from '../../server/app/config.ts'
 import { align, describePlugin, toJsonValue } from './describe.ts'
+import { isSecretKey } from './redact.ts'
 
 export interface ConfigEntry {
   readonly key: string
@@ -37,11 +41,11 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
   const entry = (key: string, value: unknown, envVar?: string): ConfigEntry => {
     const fromEnv = envVar !== undefined && !!env[envVar]
     const isDefault = !fromEnv && config.defaults.has(key)
-    return { key, value: toJsonValue(value), default: isDefault, source: fromEnv ? 'env' : isDefault ? 'default' : 'app' }
+    return { key, value: toJsonValue(value, isSecretKey(key)), default: isDefault, source: fromEnv ? 'env' : isDefault ? 'default' : 'app' }
   }
   const optionEntry = (name: 'compress' | 'metricsCallback', fallback: unknown): ConfigEntry => {
     const set = options[name] !== undefined
-    return { key: `server.options.${name}`, value: toJsonValue(set ? options[name] : fallback), default: !set, source: set ? 'app' : 'default' }
+    return { key: `server.options.${name}`, value: toJsonValue(set ? options[name] : fallback, isSecretKey(name)), default: !set, source: set ? 'app' : 'default' }
   }
   return [
     entry('bootstrapApplication', config.bootstrapApplication),

@@ -1,9 +1,11 @@
 /**
  * Helpers shared by the inspection commands: how a route's methods, a security callback, a plugin
- * registration and a config value are named in text and JSON output, and column alignment.
+ * registration and a config value are named in text and JSON output (secrets redacted: redact.ts),
+ * and column alignment.
  */
 import type { CompiledRoute } from '../../server/router/compile.ts'
 import type { PluginStep } from '../../server/pipeline/plugin.ts'
+import { REDACTED, isSecretKey } from './redact.ts'
 
 /** `['GET', 'POST']`, or `'all'` for a route without `methods` (every standard method). */
 export const methodsOf = (route: CompiledRoute): readonly string[] | 'all' => route.methods
@@ -44,18 +46,20 @@ export function describePlugin(step: Pick<PluginStep, 'phase' | 'plugin' | 'opti
 /** `pre_request  request 1.0.0  {"decodeJsonBody":true}`. */
 export const pluginLine = (p: PluginDescription): string[] => [p.phase, `${p.plugin}${p.version ? ` ${p.version}` : ''}`, JSON.stringify(p.options)]
 
-/** A value made JSON-safe: functions become `<function name>`, other objects are walked. */
-export function toJsonValue(value: unknown, seen = new Set<unknown>()): unknown {
+/**
+ * A value made JSON-safe: functions become `<function name>`, other objects are walked. Values
+ * under a key naming a secret (redact.ts), or all of it when `secret` is set, become `[redacted]`.
+ */
+export function toJsonValue(value: unknown, secret = false, seen = new Set<unknown>()): unknown {
   if (typeof value === 'function') return `<function ${value.name || 'anonymous'}>`
-  if (typeof value === 'bigint') return value.toString()
-  if (value === undefined) return null
-  if (value === null || typeof value !== 'object') return value
+  if (value === undefined || value === null) return null
+  if (typeof value !== 'object') return secret ? REDACTED : typeof value === 'bigint' ? value.toString() : value
   if (seen.has(value)) return '<circular>'
   seen.add(value)
-  if (Array.isArray(value)) return value.map((v) => toJsonValue(v, seen))
+  if (Array.isArray(value)) return value.map((v) => toJsonValue(v, secret, seen))
   const proto = Object.getPrototypeOf(value)
-  if (proto !== Object.prototype && proto !== null) return `<${proto?.constructor?.name ?? 'object'}>`
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v, seen)]))
+  if (proto !== Object.prototype && proto !== null) return secret ? REDACTED : `<${proto?.constructor?.name ?? 'object'}>`
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v, secret || isSecretKey(k), seen)]))
 }
 
 /** Pads every column but the last to its widest cell, two spaces apart. */

@@ -14,17 +14,14 @@
  *   as `delete`, so the route reads `products.delete` and the action reports `delete`.
  * - The singular (inflect.ts) is the one `vela openapi` uses to tie `<plural>_controller` to
  *   `priv/schemas/<singular>.json`, so the generated routes are documented with the schema.
- * - Nothing is overwritten: if either file exists, nothing is written.
+ * - Nothing is overwritten: if either file exists, nothing is written (exit status 1).
+ * - Bad names and actions are usage errors (UsageError, exit status 2), like bad flags.
  */
 import { access, mkdir, writeFile } from 'node:fs/promises'
-import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { RouteMethod } from '../../server/router/types.ts'
+import { UsageError, defineCommand } from './args.ts'
 import { singularize } from './inflect.ts'
-
-export const GEN_RESOURCE_USAGE = 'usage: vela gen_resource --name <plural> --actions <comma list> [--root <dir>]'
-
-/** Bad or missing arguments: the CLI prints the usage line and exits 2. */
-export class UsageError extends Error {}
 
 // ---- names -----------------------------------------------------------------------------------
 
@@ -169,24 +166,18 @@ export function routeDefinitions(plan: ResourcePlan): { importLine: string; rout
   }
 }
 
-// ---- writing ---------------------------------------------------------------------------------------
+// ---- writing and the command ----------------------------------------------------------------------
 
 const exists = (file: string) => access(file).then(() => true, () => false)
 
-/** A path relative to the current directory when it lies under it, else absolute. */
-function displayPath(file: string): string {
-  const rel = relative(process.cwd(), file)
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
-}
-
-/** Writes both files, or none when either exists; returns their absolute paths. */
-export async function writeResource(root: string, plan: ResourcePlan, command: string): Promise<string[]> {
+/** Writes both files, or none when either exists; returns their absolute paths. `display` names them in errors. */
+export async function writeResource(root: string, plan: ResourcePlan, command: string, display: (file: string) => string): Promise<string[]> {
   const files: [string, string][] = [
     [resolve(root, plan.controllerFile), controllerText(plan, command)],
     [resolve(root, plan.schemaFile), schemaText(plan)],
   ]
   const taken = []
-  for (const [file] of files) if (await exists(file)) taken.push(displayPath(file))
+  for (const [file] of files) if (await exists(file)) taken.push(display(file))
   if (taken.length === 1) throw new Error(`${taken[0]} already exists; nothing was written (remove or rename it to generate again)`)
   if (taken.length) throw new Error(`${taken.join(' and ')} already exist; nothing was written (remove or rename them to generate again)`)
   for (const [file, text] of files) {
@@ -196,27 +187,23 @@ export async function writeResource(root: string, plan: ResourcePlan, command: s
   return files.map(([file]) => file)
 }
 
-/** The CLI entry: returns the exit code (2 for usage errors); other failures throw. */
-export async function runGenResource(root: string, args: readonly string[]): Promise<number> {
-  const value = (name: string) => {
-    const i = args.indexOf(`--${name}`)
-    const v = i === -1 ? undefined : args[i + 1]
-    return v === undefined || v.startsWith('--') ? undefined : v
-  }
-  let plan: ResourcePlan
-  try {
-    const name = value('name')
-    const actions = value('actions')
-    if (name === undefined || actions === undefined) throw new UsageError(`--${name === undefined ? 'name' : 'actions'} <value> is required`)
-    plan = planResource(name, actions)
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err
-    console.error(`vela gen_resource: ${err.message}\n${GEN_RESOURCE_USAGE}`)
-    return 2
-  }
-  const command = `vela gen_resource --name ${plan.plural} --actions ${plan.actions.map((a) => a.name).join(',')}`
-  for (const file of await writeResource(root, plan, command)) console.log(`Generated ${displayPath(file)}`)
-  const { importLine, routes } = routeDefinitions(plan)
-  console.log(`\nRoutes to paste into a group in src/routes/ (e.g. src/routes/${plan.plural}.ts):\n\n${importLine}\n\n${routes.join('\n')}`)
-  return 0
-}
+export const genResourceCommand = defineCommand({
+  name: 'gen_resource',
+  summary: 'controller stubs and priv/schemas/<singular>.json; prints the routes to paste',
+  description: `Writes src/controllers/<plural>_controller.ts (one stub per action, answering 501 until written)
+and priv/schemas/<singular>.json, then prints the route tuples to paste into a group in
+src/routes/. Conventional actions: index, new, create, show, edit, update, delete; any other name
+is a GET /<plural>/<action> route. Nothing is overwritten.`,
+  options: {
+    name: { type: 'string', required: true, value: '<plural>', description: 'the resource, plural and snake_case: products, line_items' },
+    actions: { type: 'string', required: true, value: '<list>', description: 'comma-separated actions, e.g. index,show,create,update,delete' },
+  },
+  async run({ root, values, display }) {
+    const plan = planResource(values.name, values.actions)
+    const command = `vela gen_resource --name ${plan.plural} --actions ${plan.actions.map((a) => a.name).join(',')}`
+    for (const file of await writeResource(root, plan, command, display)) console.log(`Generated ${display(file)}`)
+    const { importLine, routes } = routeDefinitions(plan)
+    console.log(`\nRoutes to paste into a group in src/routes/ (e.g. src/routes/${plan.plural}.ts):\n\n${importLine}\n\n${routes.join('\n')}`)
+    return 0
+  },
+})

@@ -5,6 +5,9 @@
  * `import.meta.glob`, virtual modules and aliases resolve, and the app is created by its own copy
  * of `createApp`. The app's `start` hook is not called, so no database or server is touched;
  * plugins' `init` does run (it is part of compiling the table), as at start-up.
+ *
+ * Whatever fails in `loadApp` (the Vite config, an import, `createApp` refusing the config or a
+ * plugin's `init`) is marked as a load failure: the command could not run, the CLI exits 2.
  */
 import type { AppConfig, ResolvedConfig } from '../../server/app/config.ts'
 import type { CreateAppOptions, VelaApp } from '../../server/app/create-app.ts'
@@ -12,7 +15,7 @@ import { createApp } from '../../server/app/create-app.ts'
 import type { RouteTable } from '../../server/router/compile.ts'
 import { APP_ENTRY } from '../app-entry.ts'
 import type { ImportModule } from '../build-import.ts'
-import { withAppRunner } from '../build-import.ts'
+import { markAppLoadFailure, withAppRunner } from '../build-import.ts'
 
 export interface LoadedApp {
   readonly config: ResolvedConfig
@@ -32,8 +35,12 @@ export async function createAppIn(load: ImportModule, env: NodeJS.ProcessEnv = p
 }
 
 export async function loadApp(root: string): Promise<LoadedApp> {
-  return withAppRunner(root, {}, async (load) => {
-    const app = await createAppIn(load)
-    return { config: app.config, table: app.routeTable }
-  })
+  try {
+    return await withAppRunner(root, {}, async (load) => {
+      const app = await createAppIn(load)
+      return { config: app.config, table: app.routeTable }
+    })
+  } catch (err) {
+    throw markAppLoadFailure(err)
+  }
 }

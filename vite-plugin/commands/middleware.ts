@@ -21,6 +21,9 @@
  * plugins: [Plugin] (the list in effect), routes: [{ methods, path, controller, action, kind }],
  * statusRoutes: [{ status, controller, action }] }] }` with
  * `Plugin = { phase, plugin, version, title, options }`.
+ *
+ * Option values whose key names a secret (`secret`, `password`, `token`, `key`…; the exact rule is
+ * in redact.ts) show as `[redacted]`, in text and JSON: `{"secret":"[redacted]","maxAge":3600}`.
  */
 import type { PluginStep } from '../../server/pipeline/plugin.ts'
 import type { CompiledGroup, RouteTable } from '../../server/router/compile.ts'

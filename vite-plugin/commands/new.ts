@@ -20,22 +20,16 @@
  * - The name is `--name`, else the folder's name made a valid npm package name; it may not be one
  *   of the app's own dependencies (npm refuses to install `vela` into a package named `vela`).
  * - Nothing is overwritten: a folder that exists and is not empty is refused (exit 1) before
- *   anything is written, and each file is created with `wx`. Usage errors exit 2.
+ *   anything is written, and each file is created with `wx`. Usage errors exit 2 (commands/args.ts).
  */
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises'
-import { basename, dirname, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { versionAfter } from '../../dbl/migrations/generate.ts'
 import { migrationFileName } from '../../dbl/migrations/load.ts'
+import { UsageError, defineCommand } from './args.ts'
 
-export const NEW_USAGE = 'usage: vela new <dir> [--name <app>]   a starter app in a new or empty folder <dir>'
-
-export interface NewOutput {
-  log(line: string): void
-  error(line: string): void
-}
 
 const TEMPLATE_DIR = fileURLToPath(new URL('../template/', import.meta.url))
 
@@ -61,58 +55,47 @@ const TOOLCHAIN: Record<string, string> = { vite: '^8.3.8', vitest: '^4.1.12', t
 
 const NPM_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/
 
-class UsageError extends Error {}
 
-/** The app's folder (absolute) and name. */
-type Plan = { dir: string; name: string } | 'help'
-
-export async function runNew(args: string[], out: NewOutput = console): Promise<number> {
-  let plan: Plan
-  try {
-    plan = parse(args)
-  } catch (err) {
-    if (!(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw err
-    out.error(`vela new: ${(err as Error).message}\n${NEW_USAGE}`)
-    return 2
-  }
-  if (plan === 'help') {
-    out.log(NEW_USAGE)
+export const newCommand = defineCommand({
+  name: 'new',
+  summary: 'a starter app in a new or empty folder',
+  description: `Writes a small notes app into <dir>: package.json (vela, vite, vitest, typescript), vite.config.ts,
+tsconfig.json, src/ (app, repo, schema and its migration, routes, controller, view), priv/schemas
+and test/notes.test.ts. Then: cd <dir>, npm install, npm run dev. Nothing is overwritten: a folder
+that exists and is not empty is refused.`,
+  positionals: [{ name: '<dir>', required: true, description: 'the folder to create (or an empty one)' }],
+  options: {
+    name: { type: 'string', value: '<app>', description: "the package and app name (default: from the folder's name)" },
+  },
+  async run({ values, positionals, display }) {
+    const dir = resolve(positionals[0]!)
+    const name = appName(dir, values.name)
+    const refusal = await refusalFor(dir, display)
+    if (refusal) {
+      console.error(`vela new: ${refusal}; nothing was written`)
+      return 1
+    }
+    for (const [path, text] of await appFiles(name)) {
+      const file = join(dir, path)
+      await mkdir(dirname(file), { recursive: true })
+      await writeFile(file, text, { flag: 'wx' })
+      console.log(`Generated ${display(file)}`)
+    }
+    const cd = display(dir) || '.'
+    console.log(`\nNext:\n  cd ${cd.includes(' ') ? JSON.stringify(cd) : cd}\n  npm install\n  npm run dev`)
     return 0
-  }
-  const refusal = await refusalFor(plan.dir)
-  if (refusal) {
-    out.error(`vela new: ${refusal}; nothing was written`)
-    return 1
-  }
-  const files = await appFiles(plan.name)
-  for (const [path, text] of files) {
-    const file = join(plan.dir, path)
-    await mkdir(dirname(file), { recursive: true })
-    await writeFile(file, text, { flag: 'wx' })
-    out.log(`Generated ${relative(process.cwd(), file)}`)
-  }
-  const cd = relative(process.cwd(), plan.dir) || '.'
-  out.log(`\nNext:\n  cd ${cd.includes(' ') ? JSON.stringify(cd) : cd}\n  npm install\n  npm run dev`)
-  return 0
-}
+  },
+})
 
-function parse(args: string[]): Plan {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    allowPositionals: true,
-  })
-  if (values.help) return 'help'
-  if (positionals.length === 0) throw new UsageError('missing the folder to create')
-  if (positionals.length > 1) throw new UsageError(`one folder only, got ${positionals.map((p) => JSON.stringify(p)).join(' ')}`)
-  const dir = resolve(positionals[0]!)
-  const name = values.name ?? nameFromFolder(basename(dir))
-  if (values.name !== undefined && !NPM_NAME.test(name)) {
+/** `--name`, else the folder's name made a package name; refused when npm could not install the app. */
+function appName(dir: string, given: string | undefined): string {
+  const name = given ?? nameFromFolder(basename(dir))
+  if (given !== undefined && !NPM_NAME.test(name)) {
     throw new UsageError(`--name ${JSON.stringify(name)} is not a valid package name (lowercase letters, digits, - . _ ~, an optional @scope/)`)
   }
   if (!name) throw new UsageError(`no package name can be made from the folder name ${JSON.stringify(basename(dir))}: add --name <app>`)
   if (Object.hasOwn(TOOLCHAIN, name) || name === 'vela') throw new UsageError(`the app cannot be named ${JSON.stringify(name)}: it depends on a package of that name; add --name <app>`)
-  return { dir, name }
+  return name
 }
 
 /** `My Notes` → `my-notes`; '' when nothing usable is left. */
@@ -123,9 +106,9 @@ function nameFromFolder(folder: string): string {
     .replace(/^[._-]+|-+$/g, '')
 }
 
-async function refusalFor(dir: string): Promise<string | undefined> {
+async function refusalFor(dir: string, display: (file: string) => string): Promise<string | undefined> {
   if (!existsSync(dir)) return undefined
-  const shown = relative(process.cwd(), dir) || '.'
+  const shown = display(dir) || '.'
   if (!(await stat(dir)).isDirectory()) return `${shown} exists and is not a folder`
   const entries = await readdir(dir)
   if (entries.length > 0) return `${shown} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}); use a new or empty folder`

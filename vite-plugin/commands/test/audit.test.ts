@@ -3,7 +3,9 @@ import { defineWebSocket, staticDir, status } from '../../../server/index.ts'
 import type { AppConfig } from '../../../server/app/config.ts'
 import { audit, auditExitCode, formatAudit } from '../audit.ts'
 import { inspectApp } from '../load.ts'
-import { FIXTURE, runCli } from './run-cli.ts'
+import { DISCOVERED, FIXTURE, runCli, runMain, useTempApps } from './run-cli.ts'
+
+const tempApp = useTempApps()
 
 const ok = () => status(200)
 function checkLogin() {
@@ -92,5 +94,23 @@ describe('audit', () => {
     const report = JSON.parse(res.stdout)
     expect(report.summary).toEqual({ warnings: 5, info: 5 })
     expect(report.warnings[0]).toEqual({ method: '*', path: '/legacy', controller: 'routes/public', action: 'anonymous', reason: 'wildcard-methods' })
+  })
+
+  it('exit status 0 without warnings (INFO only), with or without --json', async () => {
+    const text = await runMain(['audit', '--root', DISCOVERED])
+    expect(text).toMatchObject({ code: 0, stderr: '', stdout: 'INFO\nGET /pets (pets_controller) has no security\nSummary: 0 warning(s), 1 info(s)\n' })
+    const json = await runMain(['audit', '--json', '--root', DISCOVERED])
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.stdout).summary).toEqual({ warnings: 0, info: 1 })
+  })
+
+  it('exit status 2 when the audit cannot run: an app that does not load, bad flags; never 1', async () => {
+    const broken = tempApp({ 'src/app.ts': "throw new Error('app.ts fails on purpose')\n" })
+    for (const argv of [['audit', '--root', broken], ['audit', '--json', '--root', broken]]) {
+      expect(await runMain(argv)).toEqual({ code: 2, stdout: '', stderr: 'vela audit: app.ts fails on purpose\n', cwdAfter: broken })
+    }
+    const badFlag = await runMain(['audit', '--strict', '--root', FIXTURE])
+    expect(badFlag).toMatchObject({ code: 2, stdout: '' })
+    expect(badFlag.stderr).toMatch(/^vela audit: unknown option --strict\n\nusage: vela audit \[options\]\n/)
   })
 })

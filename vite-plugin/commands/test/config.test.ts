@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../../server/app/config.ts'
-import { metricsStreamHandler, requestPlugin } from '../../../server/index.ts'
+import { metricsStreamHandler, requestPlugin, sessionPlugins } from '../../../server/index.ts'
 import { configEntries, formatConfig } from '../config.ts'
-import { FIXTURE, runCli } from './run-cli.ts'
+import { FIXTURE, runCli, runMain, useTempApps } from './run-cli.ts'
+
+const tempApp = useTempApps()
+const SECRET = 'session-secret-0123456789-0123456789'
 
 describe('config', () => {
   it('marks every value that kept its built-in default', () => {
@@ -70,5 +73,35 @@ describe('config', () => {
     const fromEnv = await runCli(['config', '--json', '--root', FIXTURE], { PORT: '9100' })
     const port = JSON.parse(fromEnv.stdout).config.find((e: { key: string }) => e.key === 'server.port')
     expect(port).toEqual({ key: 'server.port', value: 9100, default: false, source: 'env' })
+  })
+
+  it('secrets: plugin options under secret keys print as [redacted], in text and JSON, structure kept', async () => {
+    const app = {
+      bootstrapApplication: 'shop',
+      plugins: [...sessionPlugins({ secret: SECRET, cookieName: 'sid' }), ['pre_request', requestPlugin, { decodeJsonBody: true, auth: { tokens: ['t1', 't2'] } }]] as const,
+      routes: {},
+    }
+    const config = resolveConfig(app, {})
+    const plugins = configEntries(config, {}).find((e) => e.key === 'plugins')!.value as { options: unknown }[]
+    expect(plugins.map((p) => p.options)).toEqual([
+      { secret: '[redacted]', cookieName: 'sid' },
+      { secret: '[redacted]', cookieName: 'sid' },
+      { decodeJsonBody: true, auth: { tokens: ['[redacted]', '[redacted]'] } },
+    ])
+    const text = formatConfig(config, {})
+    expect(text).toMatch(/^plugins\s+\[pre_request session \{"secret":"\[redacted\]","cookieName":"sid"\}, /m)
+    expect(text).not.toContain(SECRET)
+
+    const dir = tempApp({
+      'src/app.ts': `import { defineApp, sessionPlugins } from 'vela'
+export default defineApp({ bootstrapApplication: 'secrets', plugins: sessionPlugins({ secret: '${SECRET}', maxAge: 60 }), routes: {} })
+`,
+    })
+    for (const argv of [['config', '--root', dir], ['config', '--json', '--root', dir]]) {
+      const res = await runMain(argv)
+      expect(res).toMatchObject({ code: 0, stderr: '' })
+      expect(res.stdout).toContain('[redacted]')
+      expect(res.stdout).not.toContain(SECRET)
+    }
   })
 })

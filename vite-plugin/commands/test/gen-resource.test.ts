@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from '../../../server/testing/index.ts'
 import { withAppRunner } from '../../build-import.ts'
 import { createAppIn } from '../load.ts'
-import { UsageError, controllerText, planResource, routeDefinitions, schemaText } from '../gen-resource.ts'
+import { UsageError, usageText } from '../args.ts'
+import { controllerText, genResourceCommand, planResource, routeDefinitions, schemaText } from '../gen-resource.ts'
 import { singularize } from '../inflect.ts'
-import { runCli } from './run-cli.ts'
+import { runCli, runMain } from './run-cli.ts'
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -271,11 +272,20 @@ import * as widgets from '../controllers/widgets_controller.ts'
     expect(read('priv/schemas/thing.json')).toBe('{}\n')
   })
 
-  it('usage errors exit 2 with the usage line and write nothing', async () => {
-    const usage = 'usage: vela gen_resource --name <plural> --actions <comma list> [--root <dir>]\n'
-    expect(await gen('--name', 'orders')).toEqual({ code: 2, stdout: '', stderr: `vela gen_resource: --actions <value> is required\n${usage}` })
-    expect(await gen('--actions', 'index')).toEqual({ code: 2, stdout: '', stderr: `vela gen_resource: --name <value> is required\n${usage}` })
-    expect(await gen('--name', '--actions', 'index')).toMatchObject({ code: 2, stderr: `vela gen_resource: --name <value> is required\n${usage}` })
+  it('usage errors exit 2 with the message and the usage, and write nothing', async () => {
+    const gen = async (...args: string[]) => {
+      const { code, stdout, stderr } = await runMain(['gen_resource', '--root', dir, ...args])
+      return { code, stdout, stderr }
+    }
+    const usage = `\n\n${usageText(genResourceCommand)}\n`
+    expect(await gen('--name', 'orders')).toEqual({ code: 2, stdout: '', stderr: `vela gen_resource: --actions <list> is required${usage}` })
+    expect(await gen('--actions', 'index')).toEqual({ code: 2, stdout: '', stderr: `vela gen_resource: --name <plural> is required${usage}` })
+    expect(await gen('--name', '--actions', 'index')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `vela gen_resource: --name needs a value: --name <plural> (write --name=--actions if "--actions" is the value)${usage}`,
+    })
+    expect(await gen('--name', 'orders', '--actions', 'index', '--force')).toEqual({ code: 2, stdout: '', stderr: `vela gen_resource: unknown option --force${usage}` })
     const bad = await gen('--name', 'Orders', '--actions', 'index')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/^vela gen_resource: --name "Orders" must be a lowercase identifier/)

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { definePlugin, ok, requestPlugin, status } from '../../../server/index.ts'
+import { definePlugin, ok, requestPlugin, sessionPlugins, status } from '../../../server/index.ts'
+import { isSecretKey } from '../redact.ts'
 import { inspectApp } from '../load.ts'
 import { describeMiddleware, formatMiddleware } from '../middleware.ts'
-import { FIXTURE, runCli } from './run-cli.ts'
+import { FIXTURE, runCli, runMain, useTempApps } from './run-cli.ts'
+
+const tempApp = useTempApps()
+const SECRET = 'session-secret-0123456789-0123456789'
+const PASSWORD = 'db-password-hunter2'
 
 const handler = () => status(200)
 const audit = definePlugin({ name: 'audit-log', info: { title: 'Audit log', version: '2.1.0', author: 't', description: '', options: {} }, postRequest: (req, _env, _options, _state) => ok(req) })
@@ -75,5 +80,76 @@ describe('middleware', () => {
     const json = JSON.parse((await runCli(['middleware', '--json', '--root', FIXTURE])).stdout)
     expect(json.groups.map((g: { prefix: string }) => g.prefix)).toEqual(['', '/api', '/notes'])
     expect(json.groups[2].statusRoutes).toEqual([{ status: 404, controller: 'notes_controller', action: 'notFound' }])
+  })
+
+  it('secrets: option values under a key naming a secret print as [redacted], at any depth, structure kept', () => {
+    const store = definePlugin({ name: 'store', info: { title: 'Store', version: '1.0.0', author: 't', description: '', options: {} }, postRequest: (req, _env, _options, _state) => ok(req) })
+    function keyGenerator() {
+      return 'k'
+    }
+    const options = {
+      db: { host: 'db.internal', password: PASSWORD, pool: { max: 5 } },
+      apiKey: 'ak-123',
+      signingKeys: ['k1', 'k2'],
+      credentials: { user: 'svc', pass: 'pw' },
+      keyGenerator,
+      tokenSecret: null,
+      maxAge: 3600,
+    }
+    const { table: app } = inspectApp({
+      bootstrapApplication: 't',
+      routes: { 'src/routes/web.ts': { prefix: '', security: false, plugins: [...sessionPlugins({ secret: SECRET, maxAge: 600 }), ['post_request', store, options]], routes: [] } },
+    })
+    const plugins = describeMiddleware(app).groups[0]!.plugins
+    expect(plugins.map((p) => p.options)).toEqual([
+      { secret: '[redacted]', maxAge: 600 },
+      { secret: '[redacted]', maxAge: 600 },
+      {
+        db: { host: 'db.internal', password: '[redacted]', pool: { max: 5 } },
+        apiKey: '[redacted]',
+        signingKeys: ['[redacted]', '[redacted]'],
+        credentials: { user: '[redacted]', pass: '[redacted]' },
+        keyGenerator: '<function keyGenerator>',
+        tokenSecret: null,
+        maxAge: 3600,
+      },
+    ])
+    const text = formatMiddleware(app)
+    expect(text).toContain('pre_request   session 1.0.0  {"secret":"[redacted]","maxAge":600}')
+    expect(text).not.toContain(SECRET)
+    expect(text).not.toContain(PASSWORD)
+  })
+
+  it('the secret-key rule: the words secret, password, passwd, token, credential, key anywhere in the key, any case', () => {
+    const secret = ['secret', 'sessionSecret', 'DB_PASSWORD', 'passwd', 'accessToken', 'apiKey', 'apikey', 'privateKey', 'signingKeys', 'credentials', 'keyPrefix']
+    const shown = ['maxAge', 'cookieName', 'secure', 'allowOrigins', 'decodeJsonBody', 'keepAliveTimeout', 'host', 'pass']
+    expect(secret.filter((k) => !isSecretKey(k))).toEqual([])
+    expect(shown.filter(isSecretKey)).toEqual([])
+  })
+
+  it('end to end: `vela middleware` and `--json` never print the session secret or a nested password', async () => {
+    const dir = tempApp({
+      'src/app.ts': `import { defineApp, requestPlugin, sessionPlugins } from 'vela'
+export default defineApp({
+  bootstrapApplication: 'secrets',
+  plugins: [...sessionPlugins({ secret: '${SECRET}', maxAge: 600 }), ['pre_request', requestPlugin, { decodeJsonBody: true, store: { password: '${PASSWORD}' } }]],
+  routes: {},
+})
+`,
+    })
+    const text = await runMain(['middleware', '--root', dir])
+    expect(text).toMatchObject({ code: 0, stderr: '' })
+    expect(text.stdout).toContain('pre_request   session 1.0.0  {"secret":"[redacted]","maxAge":600}')
+    expect(text.stdout).toContain('pre_request   request 1.0.0  {"decodeJsonBody":true,"store":{"password":"[redacted]"}}')
+    const json = await runMain(['middleware', '--json', '--root', dir])
+    expect(JSON.parse(json.stdout).global.map((p: { options: unknown }) => p.options)).toEqual([
+      { secret: '[redacted]', maxAge: 600 },
+      { decodeJsonBody: true, store: { password: '[redacted]' } },
+      { secret: '[redacted]', maxAge: 600 },
+    ])
+    for (const out of [text.stdout, json.stdout]) {
+      expect(out).not.toContain(SECRET)
+      expect(out).not.toContain(PASSWORD)
+    }
   })
 })

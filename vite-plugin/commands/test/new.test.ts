@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { generateMigration } from '../../../dbl/migrations/generate.ts'
 import { Note } from '../../template/src/schemas/note.ts'
-import { NEW_USAGE, runNew } from '../new.ts'
+import { usageText } from '../args.ts'
+import { newCommand } from '../new.ts'
+import { runMain } from './run-cli.ts'
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))
 const TEMPLATE = join(REPO, 'vite-plugin/template')
@@ -20,11 +22,17 @@ let n = 0
 /** A path under the temp folder that does not exist yet, ending in `name`. */
 const fresh = (name: string) => join(temp, String(n++), name)
 
+const NEW_USAGE = usageText(newCommand)
+/** A path as the CLI prints it: relative to the working directory when under it, else absolute. */
+const shown = (file: string) => {
+  const rel = relative(process.cwd(), file)
+  return rel && !rel.startsWith('..') ? rel : file
+}
+
+/** `vela new …` in-process, each stream without its final newline. */
 async function vela(args: string[]) {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  const code = await runNew(args, { log: (l) => stdout.push(l), error: (l) => stderr.push(l) })
-  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') }
+  const { code, stdout, stderr } = await runMain(['new', ...args])
+  return { code, stdout: stdout.replace(/\n$/, ''), stderr: stderr.replace(/\n$/, '') }
 }
 
 /** Every file under `dir`, relative, sorted. */
@@ -56,8 +64,8 @@ describe('a new app', () => {
       ].sort(),
     )
     const lines = stdout.split('\n')
-    expect(lines.slice(0, files.length).map((l) => l.replace(/^Generated /, '')).sort()).toEqual(files.map((f) => relative(process.cwd(), join(dir, f))).sort())
-    expect(lines.slice(files.length)).toEqual(['', 'Next:', `  cd ${relative(process.cwd(), dir)}`, '  npm install', '  npm run dev'])
+    expect(lines.slice(0, files.length).map((l) => l.replace(/^Generated /, '')).sort()).toEqual(files.map((f) => shown(join(dir, f))).sort())
+    expect(lines.slice(files.length)).toEqual(['', 'Next:', `  cd ${shown(dir)}`, '  npm install', '  npm run dev'])
   })
 
   it('package.json: named after the folder, private ESM, the scripts, vela at this version, the toolchain', async () => {
@@ -131,7 +139,7 @@ describe('refusals: exit 1, nothing written', () => {
     mkdirSync(used, { recursive: true })
     writeFileSync(join(used, 'notes.txt'), 'mine')
     const res = await vela([used])
-    expect(res).toEqual({ code: 1, stdout: '', stderr: `vela new: ${relative(process.cwd(), used)} is not empty (1 entry); use a new or empty folder; nothing was written` })
+    expect(res).toEqual({ code: 1, stdout: '', stderr: `vela new: ${shown(used)} is not empty (1 entry); use a new or empty folder; nothing was written` })
     expect(filesIn(used)).toEqual(['notes.txt'])
     expect(read(used, 'notes.txt')).toBe('mine')
   })
@@ -140,7 +148,7 @@ describe('refusals: exit 1, nothing written', () => {
     const file = fresh('taken')
     mkdirSync(join(file, '..'), { recursive: true })
     writeFileSync(file, '')
-    expect(await vela([file])).toEqual({ code: 1, stdout: '', stderr: `vela new: ${relative(process.cwd(), file)} exists and is not a folder; nothing was written` })
+    expect(await vela([file])).toEqual({ code: 1, stdout: '', stderr: `vela new: ${shown(file)} exists and is not a folder; nothing was written` })
   })
 })
 
@@ -149,17 +157,17 @@ describe('usage: exit 2 with the usage line, no folder made', () => {
     const res = await vela(args)
     expect(res.code).toBe(2)
     expect(res.stdout).toBe('')
-    const [first, usage] = res.stderr.split('\n')
+    const [first, blank, ...usage] = res.stderr.split('\n')
     expect(first).toMatch(message)
-    expect(usage).toBe(NEW_USAGE)
+    expect([blank, ...usage]).toEqual(['', ...NEW_USAGE.split('\n')])
     for (const arg of args) if (arg.startsWith(temp)) expect(existsSync(arg), arg).toBe(false)
   }
 
   it('a missing folder, two folders, an unknown flag, --name without a value', async () => {
-    await usageError([], 'vela new: missing the folder to create')
-    await usageError([fresh('a'), fresh('b')], /^vela new: one folder only, got /)
-    await usageError([fresh('a'), '--force'], /^vela new: Unknown option '--force'/)
-    await usageError([fresh('a'), '--name'], /^vela new: Option '--name <value>' argument missing/)
+    await usageError([], 'vela new: <dir> is required')
+    await usageError([fresh('a'), fresh('b')], /^vela new: unexpected argument "/)
+    await usageError([fresh('a'), '--force'], 'vela new: unknown option --force')
+    await usageError([fresh('a'), '--name'], 'vela new: --name needs a value: --name <app>')
   })
 
   it('a name that is not a package name, or is one of the app’s dependencies', async () => {
