@@ -15,12 +15,17 @@
  * **Choice:** under vitest the plugin asks vitest to process `vela/testing`'s own folder
  * (`test.server.deps.inline`, vite-plugin/vitest.ts) and nothing else of the package: the rest
  * of vela, like every installed package, stays a dependency Node loads once per worker, while
- * this module's `import('virtual:vela/app')` goes through the plugin. The app's own modules are
+ * this module's `import('virtual:vela/app')` goes through the plugin (inlining all of vela would
+ * make every test file evaluate the framework again; a plugin-served stand-in for `vela/testing`
+ * would make one import mean two things). The app's own modules are
  * source files, which vitest always runs through Vite, and afresh for each test file (its
  * isolation): each test file gets its own `src/repo.ts`, hence its own database (in memory under
  * vitest, dbl/repo.ts), and nothing leaks from one file to the next. Within a file the app's
  * modules are evaluated once: a second `createTestApp()` in the same file is a second app over
- * the same repo.
+ * the same repo. With `DATABASE_URL` set the repo is on that server, shared by every file.
+ *
+ * `env` is what `createApp` reads (`VELA_ENV`, `PORT`); the app's modules read `process.env`
+ * when they are imported, which is the environment vitest runs in (`test.env` in the config).
  */
 import type { CreateAppOptions, VelaApp } from '../app/create-app.ts'
 import type { InjectOptions, TestServer } from './inject.ts'
