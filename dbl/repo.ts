@@ -2,9 +2,19 @@
  * `defineRepo(config)`: the repository, the one object an app uses to reach its database.
  *
  * With `url` or `hostname` (or `adapter: 'pg'`) it runs on a PostgreSQL server through a `pg` pool
- * of `poolSize` connections; otherwise on embedded PGlite, kept in `dataDir` or in memory when none
- * is given, so a fresh app needs no database server. `start()` connects (operations called before
- * it start the repo themselves); `stop()` closes.
+ * of `poolSize` connections; otherwise on embedded PGlite, so a fresh app needs no database
+ * server. `start()` connects (operations called before it start the repo themselves); `stop()`
+ * closes.
+ *
+ * Where PGlite keeps its data (`embeddedDataDir`): `dataDir` when given; in memory for
+ * `url: 'memory:'`; in memory under tests (`VELA_ENV=test`, or vitest's `VITEST`), a fresh database
+ * per repo instance, so per test file; otherwise in `<cwd>/.data/pglite`, so data outlives the
+ * process (`vela migrate`, then `vela serve`). **Choice:** memory is asked for through the URL
+ * rather than a separate option, so `defineRepo({ url: process.env.DATABASE_URL })` switches
+ * between a server, a folder and memory from the environment alone (`DATABASE_URL=memory:`).
+ * The folder follows the working directory, not the app's sources: it is mutable data, like
+ * everything under `.data/` (the CLI works in the app's folder, a built server in the folder it
+ * is started from).
  *
  * Every operation resolves to `{ ok: true, value } | { ok: false, error }`; what a user's input can
  * cause (invalid changesets, violated constraints, values PostgreSQL refuses) comes back as
@@ -15,6 +25,7 @@ import type { Adapter, QueryResult, Row } from './adapters/adapter.ts'
 import { createPgAdapter } from './adapters/pg.ts'
 import { createPgliteAdapter } from './adapters/pglite.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { join } from 'node:path'
 import type { Changeset } from './changeset.ts'
 import type { DbError } from './db_error.ts'
 import type { Multi, MultiFailure } from './multi.ts'
@@ -35,7 +46,7 @@ import { emptyChangeset, isChangeset } from './changeset.ts'
 export interface RepoConfig {
   /** Names the repo in telemetry events (spec: the repo module). Default `repo`. */
   readonly name?: string
-  /** `postgres://user:password@host:port/database`; wins over the separate fields. */
+  /** `postgres://user:password@host:port/database`; wins over the separate fields. `memory:` is embedded PGlite in memory. */
   readonly url?: string
   readonly database?: string
   readonly hostname?: string
@@ -44,7 +55,7 @@ export interface RepoConfig {
   readonly password?: string
   /** `pg` pool size (default 10). */
   readonly poolSize?: number
-  /** PGlite data folder; omitted = in memory. */
+  /** PGlite data folder; omitted = `<cwd>/.data/pglite`, or memory under tests or with `url: 'memory:'`. */
   readonly dataDir?: string
   /** Forces the backend, or supplies a ready adapter (e.g. one PGlite shared by several repos in tests). */
   readonly adapter?: 'pg' | 'pglite' | Adapter
@@ -92,9 +103,20 @@ export interface Repo {
   query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<Result<QueryResult<R>, DbError>>
 }
 
+/** The URL that asks for the embedded database in memory. */
+export const MEMORY_URL = 'memory:'
+
 function backendOf(config: RepoConfig): 'pg' | 'pglite' {
   if (typeof config.adapter === 'object') return config.adapter.kind
-  return config.adapter ?? (config.url || config.hostname ? 'pg' : 'pglite')
+  const server = config.url ? config.url !== MEMORY_URL : !!config.hostname
+  return config.adapter ?? (server ? 'pg' : 'pglite')
+}
+
+/** The folder embedded PGlite keeps its data in; `undefined` is memory (rules in the doc above). */
+export function embeddedDataDir(config: RepoConfig, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
+  if (config.dataDir) return config.dataDir
+  if (config.url === MEMORY_URL || env.VELA_ENV === 'test' || env.VITEST) return undefined
+  return join(cwd, '.data', 'pglite')
 }
 
 export function defineRepo(config: RepoConfig = {}): Repo {
@@ -112,7 +134,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
             ? config.adapter
             : backend === 'pg'
               ? createPgAdapter(config)
-              : await createPgliteAdapter({ dataDir: config.dataDir })
+              : await createPgliteAdapter({ dataDir: embeddedDataDir(config) })
         ctx.adapter = a
         return a
       })()

@@ -10,6 +10,8 @@
  *   app (it is registered before Vite's middlewares) and WebSocket upgrades to the app's `ws`
  *   routes; Vite's port defaults to PORT or 8080 (the app's `server.port` is read only once the app
  *   is loaded, too late for Vite's listener: set `server.port` in the Vite config instead).
+ * - Under vitest (its own Vite server, made from the app's config) no dev app is booted, and
+ *   `vela/testing` is processed by Vite so `createTestApp` can import `virtual:vela/app` (vitest.ts).
  * - **Choice:** the app is a backend, so Vite's client HMR socket is off (`server.ws: false`): every
  *   upgrade on the port belongs to the app, and there is no browser client to notify.
  * - Build (`vite build`): an SSR build of `virtual:vela/server` into `dist/server/index.mjs`, with
@@ -34,6 +36,7 @@ import { GENERATED, inspectForBuild } from './openapi-build.ts'
 import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
+import { isVitestServer, vitestConfig } from './vitest.ts'
 
 export interface VelaPluginOptions {
   /** The app's config module, from the Vite root (default `/src/app.ts`). */
@@ -78,6 +81,7 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
           watch: { ignored: ['**/.data/**', '**/dist/**'] },
         },
         ...(command === 'build' ? buildConfig(config) : {}),
+        ...vitestConfig(),
       }
     },
     resolveId(id) {
@@ -110,6 +114,7 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
       mirrorAppFiles(root, output.dir, viewsDir, (message) => logger.warn(message))
     },
     async configureServer(server) {
+      if (isVitestServer(server.config)) return
       const devApp = await createDevApp(server, options.dev)
       ;(server as WithDevApp)[kDevApp] = devApp
       const close = server.close.bind(server)

@@ -56,7 +56,7 @@ async function opsFor(): Promise<Ops> {
     await db.exec(SEED)
     return bare(async (sql, params) => (await db.query<Row>(sql, params)).rows)
   }
-  const repo = defineRepo(mode === 'repo-pg' ? { url, poolSize: POOL } : {})
+  const repo = defineRepo(mode === 'repo-pg' ? { url, poolSize: POOL } : { url: 'memory:' })
   await repo.start()
   if (mode === 'repo-pglite') {
     await repo.query(DDL)

@@ -3,7 +3,7 @@ import { PGlite, types } from '@electric-sql/pglite'
 import type { Adapter, QueryResult, Row } from './adapter.ts'
 
 export interface PgliteAdapterOptions {
-  /** A folder to keep the data in; omitted = in memory (tests). */
+  /** A folder to keep the data in; omitted = in memory. (The repo's defaults: dbl/repo.ts.) */
   dataDir?: string
 }
 

@@ -1,0 +1,55 @@
+/**
+ * Requests without a socket (like `fastify.inject`) and a real server on an ephemeral port, for
+ * the same case list run both ways; `createTestApp` (test-app.ts) gives both for the app's own app.
+ */
+import type { VelaApp } from '../app/create-app.ts'
+import type { Listener } from '../listen.ts'
+import { listen } from '../listen.ts'
+
+export interface InjectOptions {
+  method?: string
+  url: string
+  headers?: Record<string, string>
+  /** A string or bytes are sent as is; anything else is JSON-encoded with `content-type: application/json`. */
+  body?: unknown
+  /** The peer address the app sees (default 127.0.0.1). */
+  peer?: string
+}
+
+export function toRequest(base: string, opts: InjectOptions | string): Request {
+  const o = typeof opts === 'string' ? { url: opts } : opts
+  const headers = new Headers(o.headers)
+  let body: BodyInit | undefined
+  if (o.body !== undefined) {
+    if (typeof o.body === 'string' || o.body instanceof Uint8Array) body = o.body as BodyInit
+    else {
+      body = JSON.stringify(o.body)
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    }
+    if (!headers.has('content-length')) headers.set('content-length', String(Buffer.byteLength(body as string | Uint8Array)))
+  }
+  return new Request(new URL(o.url, base), { method: o.method ?? 'GET', headers, body, redirect: 'manual' })
+}
+
+/** Runs one request through the app in-process: the whole lifecycle, no socket. */
+export async function inject(app: VelaApp, opts: InjectOptions | string): Promise<Response> {
+  const request = toRequest('http://localhost', opts)
+  const peer = typeof opts === 'string' ? undefined : opts.peer
+  Object.defineProperty(request, 'ip', { value: peer ?? '127.0.0.1' })
+  return app.fetch(request)
+}
+
+export interface TestServer extends Listener {
+  /** `fetch` against the server, with the same options as `inject`. */
+  request(opts: InjectOptions | string): Promise<Response>
+}
+
+/** Starts the app on 127.0.0.1 on an ephemeral port; `close()` stops it. */
+export async function startTestServer(app: VelaApp): Promise<TestServer> {
+  const listener = await listen(app, { port: 0, host: '127.0.0.1' })
+  return {
+    ...listener,
+    close: listener.close,
+    request: (opts) => fetch(toRequest(listener.url, opts)),
+  }
+}

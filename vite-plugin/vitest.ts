@@ -1,0 +1,33 @@
+/**
+ * The plugin under vitest. Vitest makes a Vite server from the app's own `vite.config.ts` (so
+ * `vela()` is in it) to run the test files; that server serves modules, it must not run the app:
+ *
+ * - `isVitestServer`: `configureServer` boots no dev app there (it would start the app's database
+ *   and, since vitest makes that server's SSR environment inline every package, fail on the first
+ *   CommonJS one, `pg`: `require is not defined`). Tests get their app from `createTestApp`.
+ * - `vitestConfig`: `vela/testing` imports `virtual:vela/app`, which only Vite resolves, while
+ *   vitest hands installed packages to Node. **Choice:** only `vela/testing`'s folder is inlined
+ *   (processed by Vite); the rest of vela and its dependencies (`pg` included) stay Node's, so a
+ *   test file does not re-evaluate the framework, and CommonJS packages never go through Vite.
+ */
+import { fileURLToPath } from 'node:url'
+import type { ResolvedConfig, UserConfig } from 'vite'
+import { normalizePath } from 'vite'
+
+/**
+ * Vitest's own Vite server: `VITEST` is set and vitest's plugins are in it. `VITEST` alone is not
+ * enough: a test may start a dev server of its own (in a vitest worker, where `VITEST` is set too).
+ */
+export function isVitestServer(config: ResolvedConfig): boolean {
+  return !!process.env.VITEST && config.plugins.some((p) => p.name === 'vitest' || p.name.startsWith('vitest:'))
+}
+
+// vela/testing's folder, beside this one in the sources and in the compiled package alike.
+const TESTING_DIR = normalizePath(fileURLToPath(new URL('../server/testing/', import.meta.url)))
+
+/** The config vitest needs (its `test` key; Vite ignores it); nothing outside vitest. */
+export function vitestConfig(): UserConfig {
+  if (!process.env.VITEST) return {}
+  const inline = new RegExp(TESTING_DIR.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return { test: { server: { deps: { inline: [inline] } } } } as UserConfig
+}
