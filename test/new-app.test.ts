@@ -70,13 +70,13 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     }
 
     test('on embedded PGlite: an HTML page, the explorer, environment prod', async () => {
-      await serveAndCheck({ VELA_ENV: '' })
+      await serveAndCheck({})
     })
 
     test.skipIf(!hasPostgres)('on PostgreSQL (DATABASE_URL)', async () => {
       const db = await freshPostgresDatabase('vela_newapp')
       try {
-        await serveAndCheck({ VELA_ENV: '', DATABASE_URL: db.url })
+        await serveAndCheck({ DATABASE_URL: db.url })
       } finally {
         await db.drop()
       }

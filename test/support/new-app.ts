@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { userEnv } from '../../vite-plugin/test/user-process.ts'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const run = promisify(execFile)
@@ -32,7 +33,7 @@ export async function timed<T>(fn: () => Promise<T>): Promise<Timed<T>> {
 /** Runs a command in `cwd`; rejects with its output when it exits non-zero. */
 export async function sh(cwd: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   try {
-    const { stdout, stderr } = await run(cmd, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })
+    const { stdout, stderr } = await run(cmd, args, { cwd, env: userEnv(env), maxBuffer: 64 * 1024 * 1024 })
     return stdout + stderr
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string }
@@ -46,10 +47,14 @@ export interface Packed {
   readonly files: number
 }
 
-/** `npm pack` of this repo (its `prepare` builds dist/) into a fresh temporary folder. */
+/**
+ * `npm pack` of this repo into a fresh temporary folder. `--ignore-scripts`: dist/ is already built
+ * (vitest's global setup, or `npm run build` before the bench), and `prepare` would empty it while
+ * other test files use it.
+ */
 export async function packVela(): Promise<Packed> {
   const dest = mkdtempSync(join(tmpdir(), 'vela-pack-'))
-  const out = await run(NPM, ['pack', '--json', '--pack-destination', dest], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 })
+  const out = await run(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 })
   const [info] = JSON.parse(out.stdout.slice(out.stdout.indexOf('['))) as Array<{ filename: string; size: number; entryCount: number }>
   return { tarball: join(dest, info!.filename), bytes: info!.size, files: info!.entryCount }
 }
@@ -96,7 +101,7 @@ export async function startAndProbe(cwd: string, cmd: string, args: string[], en
   const url = `http://127.0.0.1:${port}`
   let out = ''
   const start = performance.now()
-  const proc = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(cmd, args, { cwd, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   proc.stdout!.on('data', (d) => (out += d))
   proc.stderr!.on('data', (d) => (out += d))
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
