@@ -2,14 +2,15 @@
  * `npm run bench [-- suite …]`: runs the benchmark suites one after another, each in its own
  * process so one suite's servers and heap never disturb the next. Suites: runtime (Vela vs bare h3,
  * Fastify and node:http), web (views and static files), dbl (repository vs bare pg / PGlite),
- * telemetry (the cost of tracing, Vela against Fastify with OpenTelemetry's HTTP instrumentation).
+ * telemetry (the cost of tracing, Vela against Fastify with OpenTelemetry's HTTP instrumentation),
+ * newapp (a new user's waits: install, dev start, edit, build, built-server start).
  * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS (see each suite).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const all = ['runtime', 'web', 'dbl', 'telemetry']
+const all = ['runtime', 'web', 'dbl', 'telemetry', 'newapp']
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all
 let failed = false
 for (const suite of chosen) {
