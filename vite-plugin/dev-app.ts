@@ -76,7 +76,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const root = vite.config.root
   const log = opts.log ?? ((m: string) => console.log(`vela: ${m}`))
   const stopTimeoutMs = opts.stopTimeoutMs ?? 5000
-  const hot = new DevHot(opts.disposeTimeoutMs ?? 5000)
+  const hot = new DevHot(opts.disposeTimeoutMs ?? 5000, (err) => formatError(err, root))
   const modules = new AppModules(vite, hot)
   const schemas = schemaStep(root, log)
   const dir = (name: string) => resolve(root, name) + sep

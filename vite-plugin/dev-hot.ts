@@ -52,7 +52,11 @@ export class DevHot {
   private saved = new Map<string, HotData>()
   private seq = 0
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    /** How an error of a callback is printed (dev-errors.ts). */
+    private readonly format: (err: unknown) => string = String,
+  ) {}
 
   /** For the runner: sets `import.meta.hot` on every module before it runs. */
   readonly evaluator: ModuleEvaluator = new HotEvaluator((path) => this.contextFor(path))
@@ -124,7 +128,7 @@ export class DevHot {
   private async run(path: string, cb: DisposeCallback): Promise<void> {
     const outcome = await settleWithin(this.timeoutMs, () => cb(this.dataOf(path)))
     if (outcome.late) console.error(`vela: a dispose callback of ${path} did not settle within ${this.timeoutMs} ms; going on without it`)
-    else if ('error' in outcome) console.error(`vela: a dispose callback of ${path} failed:`, outcome.error)
+    else if ('error' in outcome) console.error(`vela: a dispose callback of ${path} failed: ${this.format(outcome.error)}`)
   }
 
   private dataOf(path: string): HotData {

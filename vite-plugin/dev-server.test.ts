@@ -98,6 +98,13 @@ it('picks up a new route file', async () => {
   expect(await changed('/added', (await get('/added')).body)).toEqual({ status: 200, body: '{"added":true}' })
 })
 
+it('drops a removed route file', async () => {
+  await quiet()
+  rmSync(join(dir, 'src/routes/added.ts'))
+  expect(await changed('/added', '{"added":true}')).toMatchObject({ status: 404 })
+  expect((await get('/hello')).status).toBe(200)
+})
+
 it('keeps serving the previous version when an edit does not load, and recovers on the fix', async () => {
   await quiet()
   const stops = events.length
