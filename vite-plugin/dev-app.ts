@@ -33,7 +33,7 @@
  */
 import { statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { relative, resolve, sep } from 'node:path'
+import { resolve, sep } from 'node:path'
 import type { ViteDevServer } from 'vite'
 import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
 import { formatError } from './dev-errors.ts'
@@ -42,6 +42,7 @@ import { DevHot } from './dev-hot.ts'
 import type { Changes, FileEvent } from './dev-modules.ts'
 import { AppModules } from './dev-modules.ts'
 import { schemaStep } from './dev-schema.ts'
+import { watchForSwaps } from './dev-watch.ts'
 import { CONTROLLERS_DIR, ROUTES_DIR } from './discover.ts'
 import { settleWithin } from './settle.ts'
 
@@ -159,52 +160,24 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     }
   }
 
-  // Swaps run one at a time; edits made during one are picked up by one more.
-  let pending = new Map<string, FileEvent>()
-  let full: string | undefined
-  let swapping: Promise<void> | undefined
-  let again = false
-  const runSwaps = (): Promise<void> => {
-    if (swapping) return ((again = true), swapping)
-    const loop = async () => {
-      do {
-        again = false
-        const [requested, reason] = full !== undefined ? (['all', full] as const) : [pending, [...pending.keys()].map((f) => relative(root, f)).join(', ')]
-        full = undefined
-        pending = new Map()
-        if (requested === 'all' || requested.size > 0) {
-          await swap(requested, reason).catch((err: unknown) => console.error(`vela: ${reason}: the swap failed:\n${formatError(err, root)}`))
-        }
-      } while (again)
-    }
-    return (swapping = loop().finally(() => (swapping = undefined)))
-  }
-
   await swap('all', undefined)
 
-  const relevant = (file: string, event: FileEvent) => {
-    if (modules.has(file)) return true
-    if (!file.startsWith(dir('src'))) return false
-    if (file.endsWith('.liquid')) return current!.config.environment !== 'dev'
-    if (!MODULE_FILE.test(file)) return false
-    return event !== 'change' || failure !== undefined || carried.size > 0 || schemas.holds(file)
-  }
-  let timer: NodeJS.Timeout | undefined
-  const listeners = (['add', 'change', 'unlink'] as const).map((event) => {
-    const listener = (path: string) => {
-      const file = resolve(path)
-      if (written.has(file) && statSync(file, { throwIfNoEntry: false })?.mtimeMs === written.get(file)) return
+  const queue = watchForSwaps(vite, {
+    debounceMs: opts.debounceMs ?? 50,
+    relevant(file, event) {
+      // A migration this dev server wrote: the swap that wrote it loaded it.
+      if (written.has(file) && statSync(file, { throwIfNoEntry: false })?.mtimeMs === written.get(file)) return false
       written.delete(file)
-      if (!relevant(file, event)) return
-      pending.set(file, event === 'change' ? (pending.get(file) ?? event) : event)
-      clearTimeout(timer)
-      timer = setTimeout(() => void runSwaps(), opts.debounceMs ?? 50)
-    }
-    vite.watcher.on(event, listener)
-    return () => vite.watcher.off(event, listener)
+      if (modules.has(file)) return true
+      if (!file.startsWith(dir('src'))) return false
+      if (file.endsWith('.liquid')) return current!.config.environment !== 'dev'
+      if (!MODULE_FILE.test(file)) return false
+      return event !== 'change' || failure !== undefined || carried.size > 0 || schemas.holds(file)
+    },
+    swap: (changes, reason) => swap(changes, reason).catch((err: unknown) => console.error(`vela: ${reason}: the swap failed:\n${formatError(err, root)}`)),
   })
 
-  const whenReady = <T>(fn: () => T): T | Promise<T> => (swapping ? swapping.then(fn) : fn())
+  const whenReady = <T>(fn: () => T): T | Promise<T> => (queue.running ? queue.running.then(fn) : fn())
   const app: VelaApp = {
     get config() {
       return current!.config
@@ -222,9 +195,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   let closed: Promise<void> | undefined
   const close = () =>
     (closed ??= (async () => {
-      clearTimeout(timer)
-      for (const off of listeners) off()
-      await swapping
+      queue.stop()
+      await queue.running
       if (started) await stop(started)
       await hot.disposeAll()
       await modules.close()
@@ -238,9 +210,9 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     get failure() {
       return failure
     },
-    reload: (reason = 'reload') => ((full = reason), runSwaps()),
+    reload: (reason = 'reload') => queue.full(reason),
     settled: async () => {
-      while (swapping) await swapping
+      while (queue.running) await queue.running
     },
     close,
   }
