@@ -88,7 +88,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   /** The app whose start hook ran: its stop hook runs before the next start. */
   let started: VelaApp | undefined
   let failure: string | undefined
-  /** What a failed load was for: retried with the next swap. */
+  /** The last load failed: any module edit under src/ retries, with what it was for (`carried`). */
+  let retry = false
   let carried = new Map<string, FileEvent>()
   let restart = false
   /** Migrations this dev server wrote (path → mtime): their own watcher events are not edits. */
@@ -124,6 +125,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       modules.failed(thrown, hot.loaded())
       await hot.rollback()
       if (changes !== 'all') carried = changes
+      retry = true
       restart ||= lifecycle
       const framed = formatError(err, root)
       if (healthy) {
@@ -136,6 +138,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       return
     }
     carried = new Map()
+    retry = false
     const replaced = hot.commit(thrown)
     for (const [file, event] of changes === 'all' ? [] : changes) if (event === 'unlink') hot.forget(file)
     if (!lifecycle) {
@@ -172,7 +175,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       if (!file.startsWith(dir('src'))) return false
       if (file.endsWith('.liquid')) return current!.config.environment !== 'dev'
       if (!MODULE_FILE.test(file)) return false
-      return event !== 'change' || failure !== undefined || carried.size > 0 || schemas.holds(file)
+      return event !== 'change' || failure !== undefined || retry || schemas.holds(file)
     },
     swap: (changes, reason) => swap(changes, reason).catch((err: unknown) => console.error(`vela: ${reason}: the swap failed:\n${formatError(err, root)}`)),
   })
