@@ -12,6 +12,14 @@
  * Without `prometheus` no server is started; `metrics()` still gives the exposition text.
  * Until `setup()` runs (and after `shutdown()`), `telemetryStreamHandler` passes requests through.
  * One set-up at a time: a second `setup()` before `shutdown()` throws.
+ *
+ * `shutdown()` is bounded (`shutdownTimeoutMs`, 1000 ms): the final export of what the batch
+ * processor and the readers still hold is waited for that long, then given up with one warning
+ * (those spans and metrics are dropped; the export finishes or fails on its own). **Choice:** a
+ * collector that is up answers an export in milliseconds; one that is down or unreachable would
+ * hold the exporter's retries for its whole timeout (10 s), which a `stop` hook, a dev server's
+ * swap or a deploy's shutdown should not wait for. Everything else (the globals, `/metrics`) is
+ * undone at once.
  */
 import type { Tracer, TextMapPropagator } from '@opentelemetry/api'
 import type { MetricReader, MeterProvider } from '@opentelemetry/sdk-metrics'
@@ -39,6 +47,8 @@ export interface TelemetryOptions {
   spanProcessors?: readonly SpanProcessor[]
   /** Extra metric readers (an OpenTelemetry Prometheus exporter, an in-memory reader in tests). */
   metricReaders?: readonly MetricReader[]
+  /** How long `shutdown()` waits for the final export before dropping it (default 1000 ms). */
+  shutdownTimeoutMs?: number
 }
 
 export interface Telemetry {
@@ -53,7 +63,10 @@ export interface Telemetry {
   metrics(): Promise<string>
   /** Exports the spans (and metrics) recorded so far. */
   forceFlush(): Promise<void>
-  /** Flushes, stops the exporters and the metrics server, and unregisters the global providers. */
+  /**
+   * Unregisters the global providers, closes the metrics server, flushes and stops the exporters;
+   * waits for the final export at most `shutdownTimeoutMs`.
+   */
   shutdown(): Promise<void>
 }
 
@@ -101,8 +114,21 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
       return (closing ??= (async () => {
         if (active === mine) active = undefined
         providers.unregister()
+        const closed = server?.close()
         // The providers' shutdown flushes what the batch processor and the readers still hold.
-        await Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown(), server?.close()])
+        const exported = Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()])
+        let timer: NodeJS.Timeout | undefined
+        const ms = options.shutdownTimeoutMs ?? 1000
+        const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)))
+        try {
+          if ((await Promise.race([exported, late])) === 'late') {
+            exported.catch(() => {})
+            console.warn(`vela/telemetry: the final export did not finish within ${ms} ms (is the collector reachable?); the spans and metrics not yet exported are dropped`)
+          }
+        } finally {
+          clearTimeout(timer)
+          await closed
+        }
       })())
     },
   }

@@ -1,52 +1,63 @@
 /**
- * The app in development: booted eagerly through Vite's SSR module runner (`virtual:vela/app`), and
- * swapped for a fresh one when a module of the app changes, without restarting the process.
+ * The app in development: booted eagerly through Vite's SSR module runner (`virtual:vela/app`),
+ * and swapped for a new one when a file it uses changes, without restarting the process.
  *
- * A swap, in order: clear the runner's module cache (every module of the app is evaluated afresh,
- * so nothing from the old code survives: a new repo, new plugin state) → import the entry and
- * create the new app (routes compiled) → run the old app's `stop` hook (pools closed, ports freed)
- * → run the dispose callbacks of every module of the replaced generation (`import.meta.hot.dispose`,
- * dev-hot.ts) → run the new app's `start` hook → serve with it. Requests arriving during the swap
- * wait for it and are answered by the new app. If the new code does not load or compile, the error
- * is logged, the dispose callbacks of the modules it did evaluate run, and the old app keeps
- * serving with its resources; if its start hook fails, the error is logged and the new app serves
- * anyway (as a fresh `vela serve` would not even start).
+ * A swap re-evaluates only what the edit touches: the changed files and the modules importing
+ * them, up to the app entry (dev-modules.ts); every other module keeps its state. Then:
+ * - **code-only swap**, when every changed file is under `src/routes/`, `src/controllers/` or
+ *   `src/views/`: the new app (new route table) serves at once; no hook runs, the resources the
+ *   started app opened (the repo's database, pools) stay open; the replaced modules' dispose
+ *   callbacks run (dev-hot.ts).
+ * - **lifecycle swap**, for any other file (`app.ts`, `repo.ts`, plugins, schemas, migrations,
+ *   other libs), and for `reload()`, which re-evaluates every module: the started app's `stop`
+ *   hook → the replaced modules' dispose callbacks → the new app's `start` hook. **Choice**, that
+ *   order: `stop` may still need what the callbacks release (a pool to drain through), `start`
+ *   may need it freed (a port, a database file's lock); and the new code is evaluated before
+ *   anything stops, so code that fails to load costs nothing. The hooks that run are those of
+ *   the app that was *started*: after code-only swaps that re-evaluated `app.ts`, its `stop` is
+ *   still the one whose module scope holds what `start` opened.
+ * Requests arriving during a swap wait for it. When the app has `src/schemas/`, a swap loading a
+ * changed schema first writes its migration (dev-schema.ts), which the new `start` applies.
  *
- * **Choice**, the order around the dispose callbacks: the new generation is evaluated while the old
- * one still serves, so that code that fails to load costs nothing; the callbacks run after the old
- * `stop` hook, which may still need what they release (a pool to drain through, a subscription to
- * unsubscribe from), and before the new `start` hook, which may need it freed (a fixed port, a
- * database file's lock). So a module-scope resource created at import time coexists for a moment
- * with its replacement: anything exclusive (a fixed port) belongs in the `start` hook or is opened
- * lazily. Every module of the generation is disposed, not only the edited file's, since every
- * module is evaluated afresh. Closing the dev server runs the serving app's `stop` hook, then its
- * generation's dispose callbacks.
+ * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
+ * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
+ * files). With nothing to serve (the app failed to load at start-up) or after a start hook threw,
+ * every request gets a 503 (dev-failure.ts) until an edit makes the app load and start. A stop
+ * hook is waited for at most `stopTimeoutMs` (5 s), in swaps and when the dev server closes.
  *
- * What triggers a swap: a change, addition or removal of a module file (`.ts`, `.js`, `.mts`,
- * `.mjs`, `.json`) under the app's `src/` — routes, controllers, plugins, schemas, `app.ts`.
- * Views are re-read on every render in `dev`, so a `.liquid` edit swaps only in other environments.
- * Edits are debounced (50 ms), so an editor's several writes make one swap.
+ * What triggers a swap: a change, addition or removal of a file the app evaluated, or of a module
+ * file (`.ts`, `.js`, `.mts`, `.mjs`, `.json`) under `src/` that changes what the app loads (an
+ * addition to a discovered folder, a schema, any file while the app is failing). Views are re-read
+ * on every render in `dev`, so a `.liquid` edit swaps only in other environments. Edits are
+ * debounced (50 ms), so an editor's several writes make one swap.
  */
-import { relative, resolve, sep } from 'node:path'
+import { statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { resolve, sep } from 'node:path'
 import type { ViteDevServer } from 'vite'
-import type { ModuleRunner } from 'vite/module-runner'
-import { createServerModuleRunner } from 'vite'
 import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
-import { APP_ENTRY } from './app-entry.ts'
-import type { Generation } from './dev-hot.ts'
+import { formatError } from './dev-errors.ts'
+import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
+import type { Changes, FileEvent } from './dev-modules.ts'
+import { AppModules } from './dev-modules.ts'
+import { schemaStep } from './dev-schema.ts'
+import { watchForSwaps } from './dev-watch.ts'
+import { CONTROLLERS_DIR, ROUTES_DIR } from './discover.ts'
+import { settleWithin } from './settle.ts'
 
 export interface DevApp {
   /** Answers through whichever app is current (waiting for a swap in progress). */
   readonly app: VelaApp
-  /** The app serving now. */
+  /** The app serving now (the 503 app while the app cannot run). */
   readonly current: VelaApp
-  /** Swaps the app now (what a file change does after its debounce). */
+  /** The framed error while the app cannot run (failed to load at start-up, or its start hook threw). */
+  readonly failure: string | undefined
+  /** Swaps the app now, re-evaluating every module (a lifecycle swap). */
   reload(reason?: string): Promise<void>
   /** Resolves once no swap is running. */
   settled(): Promise<void>
-  /** Runs the current app's stop hook and closes the runner; the Vite server is the caller's. */
+  /** Runs the started app's stop hook (bounded) and closes the runner; the Vite server is the caller's. */
   close(): Promise<void>
 }
 
@@ -56,147 +67,155 @@ export interface DevAppOptions {
   debounceMs?: number
   /** How long a dispose callback may take before the swap goes on without it (default 5000 ms). */
   disposeTimeoutMs?: number
-}
-
-interface AppEntry {
-  create(opts?: CreateAppOptions): VelaApp
+  /** How long a swap, or closing, waits for the old app's stop hook (default 5000 ms). */
+  stopTimeoutMs?: number
 }
 
 const MODULE_FILE = /\.(ts|js|mts|mjs|json)$/
 
 export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}): Promise<DevApp> {
+  const root = vite.config.root
   const log = opts.log ?? ((m: string) => console.log(`vela: ${m}`))
-  const env = vite.environments.ssr
-  // Our own runner without HMR: swaps are driven from here, not by Vite's HMR payloads; its
-  // evaluator gives each module the `import.meta.hot` of dev-hot.ts instead.
-  const hot = new DevHot(opts.disposeTimeoutMs ?? 5000)
-  const runner: ModuleRunner = createServerModuleRunner(env, { hmr: false, evaluator: hot.evaluator })
-  const srcDir = resolve(vite.config.root, 'src')
+  const stopTimeoutMs = opts.stopTimeoutMs ?? 5000
+  const hot = new DevHot(opts.disposeTimeoutMs ?? 5000, (err) => formatError(err, root))
+  const modules = new AppModules(vite, hot)
+  const schemas = schemaStep(root, log)
+  const dir = (name: string) => resolve(root, name) + sep
+  const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
+  const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
 
-  /** Evaluates a new generation of the app's modules; returns its app and the generation it replaces. */
-  const load = async (): Promise<{ app: VelaApp; replaced: Generation }> => {
-    const replaced = hot.begin()
-    runner.evaluatedModules.clear()
-    // Every module of the app is transformed again from what is on disk now: a swap must not
-    // depend on Vite's watcher having seen the edit first (its events can lag on a busy machine).
-    // The entry is included, so its import.meta.glob results see added and removed files.
-    const graph = env.moduleGraph
-    for (const [file, modules] of graph.fileToModulesMap) {
-      if (file.startsWith(srcDir + sep)) for (const mod of modules) graph.invalidateModule(mod)
-    }
-    const entryNode = graph.getModuleById(`\0${APP_ENTRY}`)
-    if (entryNode) graph.invalidateModule(entryNode)
-    try {
-      const entry = (await runner.import(APP_ENTRY)) as AppEntry
-      return { app: entry.create(opts.createOptions), replaced }
-    } catch (err) {
-      await hot.rollback(replaced)
-      throw err
-    }
+  let current: VelaApp | undefined
+  /** The app whose start hook ran: its stop hook runs before the next start. */
+  let started: VelaApp | undefined
+  let failure: string | undefined
+  /** The last load failed: any module edit under src/ retries, with what it was for (`carried`). */
+  let retry = false
+  let carried = new Map<string, FileEvent>()
+  let restart = false
+  /** Migrations this dev server wrote (path → mtime): their own watcher events are not edits. */
+  const written = new Map<string, number>()
+
+  const stop = async (app: VelaApp) => {
+    const outcome = await settleWithin(stopTimeoutMs, () => app.stop())
+    if (outcome.late) console.error(`vela: the app's stop hook did not settle within ${stopTimeoutMs} ms; going on without it`)
+    else if ('error' in outcome) console.error(`vela: the app's stop hook failed:\n${formatError(outcome.error, root)}`)
   }
 
-  let current = (await load()).app
-  await current.start()
-
-  let swapping: Promise<void> | undefined
-  let queued = false
-  const swap = async (reason: string) => {
+  const swap = async (requested: Changes | 'all', reason: string | undefined) => {
+    const began = performance.now()
+    const changes = requested === 'all' ? 'all' : new Map([...carried, ...requested])
+    const files = changes === 'all' ? [] : [...changes.keys()]
+    const healthy = started !== undefined && failure === undefined
+    const thrown = modules.invalidate(changes)
+    // Nothing the app evaluated, no glob, no schema, no view: nothing to swap.
+    if (healthy && changes !== 'all' && thrown.size === 0 && !files.some((f) => f.endsWith('.liquid') || schemas.holds(f))) return
+    const lifecycle = restart || !healthy || changes === 'all' || files.some((f) => !codeOnly(f))
+    hot.begin()
     let next: VelaApp
-    let replaced: Generation
     try {
-      ;({ app: next, replaced } = await load())
+      if (changes === 'all' || [...thrown, ...files].some(schemas.holds)) {
+        const migration = await schemas.run(modules.load)
+        if (migration) {
+          written.set(migration, statSync(migration).mtimeMs)
+          for (const file of modules.invalidate(new Map([[migration, 'add']]))) thrown.add(file)
+        }
+      }
+      next = (await modules.entry()).create(opts.createOptions)
     } catch (err) {
-      console.error(`vela: ${reason}: the new code failed to load; still serving the previous version:`, err)
+      modules.failed(thrown, hot.loaded())
+      await hot.rollback()
+      if (changes !== 'all') carried = changes
+      retry = true
+      restart ||= lifecycle
+      const framed = formatError(err, root)
+      if (healthy) {
+        console.error(`vela: ${reason}: the new code failed to load; still serving the previous version:\n${framed}`)
+      } else {
+        console.error(`vela: the app failed to load; answering 503 until an edit fixes it:\n${framed}`)
+        current = failureApp('load', framed, root)
+        failure = framed
+      }
       return
     }
-    try {
-      await current.stop()
-    } catch (err) {
-      console.error('vela: the previous app’s stop hook failed:', err)
+    carried = new Map()
+    retry = false
+    const replaced = hot.commit(thrown)
+    for (const [file, event] of changes === 'all' ? [] : changes) if (event === 'unlink') hot.forget(file)
+    if (!lifecycle) {
+      await hot.dispose(replaced)
+      current = next
+      if (reason) log(`${reason}: app reloaded in ${Math.round(performance.now() - began)} ms`)
+      return
     }
+    if (started) await stop(started)
     await hot.dispose(replaced)
+    started = next
+    restart = false
     try {
       await next.start()
+      current = next
+      failure = undefined
+      if (reason) log(`${reason}: app restarted in ${Math.round(performance.now() - began)} ms (stop and start hooks run)`)
     } catch (err) {
-      console.error('vela: the new app’s start hook failed:', err)
+      failure = formatError(err, root)
+      console.error(`vela: the app's start hook failed; answering 503 until an edit fixes it:\n${failure}`)
+      current = failureApp('start', failure, root, next.config)
     }
-    current = next
-    log(`${reason}: app reloaded`)
-  }
-  const track = (run: Promise<void>): Promise<void> => {
-    const tracked: Promise<void> = run.finally(() => {
-      if (swapping === tracked) swapping = undefined
-    })
-    return (swapping = tracked)
-  }
-  const reload = (reason = 'reload'): Promise<void> => {
-    if (!swapping) return track(swap(reason))
-    // One more swap after the running one picks up every edit made meanwhile.
-    if (!queued) {
-      queued = true
-      track(swapping.then(() => ((queued = false), swap(reason))))
-    }
-    return swapping
   }
 
-  let timer: NodeJS.Timeout | undefined
-  const changed = new Set<string>()
-  const onFile = (file: string) => {
-    const abs = resolve(file)
-    if (!abs.startsWith(srcDir + sep)) return
-    const isView = abs.endsWith('.liquid')
-    if (!MODULE_FILE.test(abs) && !(isView && current.config.environment !== 'dev')) return
-    changed.add(relative(vite.config.root, abs))
-    clearTimeout(timer)
-    timer = setTimeout(() => {
-      const files = [...changed].join(', ')
-      changed.clear()
-      void reload(files)
-    }, opts.debounceMs ?? 50)
-  }
-  vite.watcher.on('change', onFile)
-  vite.watcher.on('add', onFile)
-  vite.watcher.on('unlink', onFile)
+  await swap('all', undefined)
 
-  const whenReady = <T>(fn: () => T): T | Promise<T> => (swapping ? swapping.then(fn) : fn())
+  const queue = watchForSwaps(vite, {
+    debounceMs: opts.debounceMs ?? 50,
+    relevant(file, event) {
+      // A migration this dev server wrote: the swap that wrote it loaded it.
+      if (written.has(file) && statSync(file, { throwIfNoEntry: false })?.mtimeMs === written.get(file)) return false
+      written.delete(file)
+      if (modules.has(file)) return true
+      if (!file.startsWith(dir('src'))) return false
+      if (file.endsWith('.liquid')) return current!.config.environment !== 'dev'
+      if (!MODULE_FILE.test(file)) return false
+      return event !== 'change' || failure !== undefined || retry || schemas.holds(file)
+    },
+    swap: (changes, reason) => swap(changes, reason).catch((err: unknown) => console.error(`vela: ${reason}: the swap failed:\n${formatError(err, root)}`)),
+  })
+
+  const whenReady = <T>(fn: () => T): T | Promise<T> => (queue.running ? queue.running.then(fn) : fn())
   const app: VelaApp = {
     get config() {
-      return current.config
+      return current!.config
     },
     get routeTable() {
-      return current.routeTable
+      return current!.routeTable
     },
-    fetch: (request) => Promise.resolve(whenReady(() => current.fetch(request))),
-    upgrade: (request) => Promise.resolve(whenReady(() => current.upgrade(request))),
-    handleNode: (req: IncomingMessage, res: ServerResponse) => void whenReady(() => current.handleNode(req, res)),
-    start: () => current.start(),
+    fetch: (request) => Promise.resolve(whenReady(() => current!.fetch(request))),
+    upgrade: (request) => Promise.resolve(whenReady(() => current!.upgrade(request))),
+    handleNode: (req: IncomingMessage, res: ServerResponse) => void whenReady(() => current!.handleNode(req, res)),
+    start: async () => {},
     stop: () => close(),
   }
 
   let closed: Promise<void> | undefined
   const close = () =>
     (closed ??= (async () => {
-      clearTimeout(timer)
-      vite.watcher.off('change', onFile)
-      vite.watcher.off('add', onFile)
-      vite.watcher.off('unlink', onFile)
-      await swapping?.catch(() => {})
-      try {
-        await current.stop()
-      } finally {
-        await hot.dispose(hot.begin())
-        await runner.close()
-      }
+      queue.stop()
+      await queue.running
+      if (started) await stop(started)
+      await hot.disposeAll()
+      await modules.close()
     })())
 
   return {
     app,
     get current() {
-      return current
+      return current!
     },
-    reload,
+    get failure() {
+      return failure
+    },
+    reload: (reason = 'reload') => queue.full(reason),
     settled: async () => {
-      while (swapping) await swapping
+      while (queue.running) await queue.running
     },
     close,
   }

@@ -1,6 +1,7 @@
 // The development server against a temporary copy of the fixture app: discovery, hot swaps on
-// edits (old app stopped, new one started, no restart), failed edits, WebSocket upgrades; and, with
-// the `hot` fixture, `import.meta.hot`: module-scope resources of replaced generations disposed.
+// edits (code-only for controllers, stop → start for other files, no restart), failed edits,
+// WebSocket upgrades; and, with the `hot` fixture, what a swap re-evaluates and `import.meta.hot`:
+// the resources of replaced modules disposed, the others' kept; bounded stop hooks.
 import { cpSync, mkdtempSync, rmSync, symlinkSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { connect } from 'node:net'
@@ -70,13 +71,21 @@ it('serves discovered routes with controller identities from the file names', as
   expect(JSON.parse((await get('/env')).body)).toEqual({ env: 'dev' })
 })
 
-it('swaps the app when a controller changes: new body, old app stopped, new one started, same process', async () => {
+it('swaps the app when a controller changes, code only: new body, no hook runs, same process', async () => {
   const before = (await get('/hello')).body
   edit('src/controllers/greetings_controller.ts', "message: 'hello'", "message: 'hello again'")
   expect(await changed('/hello', before)).toEqual({ status: 200, body: '{"message":"hello again"}' })
-  // An editor's write may reach the watcher as two events: then there are two swaps, each
-  // stopping the app it replaces before starting the next.
-  expect(events.slice(0, 3)).toEqual(['start', 'stop', 'start'])
+  await quiet()
+  // The started app's resources stay open: neither its stop hook nor a new start ran.
+  expect(events).toEqual(['start'])
+})
+
+it('restarts the lifecycle when app.ts changes: the old app stopped, then the new one started', async () => {
+  edit('src/app.ts', "bootstrapApplication: 'fixture'", "bootstrapApplication: 'fixture-edited'")
+  const deadline = Date.now() + 5000
+  while (server.devApp.current.config.bootstrapApplication !== 'fixture-edited' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+  expect(server.devApp.current.config.bootstrapApplication).toBe('fixture-edited')
+  await quiet()
   expect(events.join(' ')).toMatch(/^start( stop start)+$/)
 })
 
@@ -87,6 +96,13 @@ it('picks up a new route file', async () => {
     "import { json } from 'vela'\nexport default { prefix: '/added', security: false, routes: [['', () => json({ added: true })]] }\n",
   )
   expect(await changed('/added', (await get('/added')).body)).toEqual({ status: 200, body: '{"added":true}' })
+})
+
+it('drops a removed route file', async () => {
+  await quiet()
+  rmSync(join(dir, 'src/routes/added.ts'))
+  expect(await changed('/added', '{"added":true}')).toMatchObject({ status: 404 })
+  expect((await get('/hello')).status).toBe(200)
 })
 
 it('keeps serving the previous version when an edit does not load, and recovers on the fix', async () => {
@@ -155,7 +171,7 @@ it('upgrades WebSockets through the dev server, to the current app', async () =>
   expect(status).not.toBe(101)
 })
 
-describe('import.meta.hot: the resources of replaced modules are disposed (fixture `hot`)', () => {
+describe('what a swap re-evaluates, and import.meta.hot: the resources of replaced modules are disposed (fixture `hot`)', () => {
   interface Status {
     label: string
     generation: number
@@ -167,6 +183,7 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
     ticks: number[]
     ports: number[]
     failDispose?: 'throw' | 'hang'
+    hangStop?: boolean
     hot?: { dispose(cb: () => void): void }
   }
   const g = globalThis as { velaHotFixture?: FixtureState }
@@ -174,19 +191,24 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
   let hot: DevServer
   const state = () => g.velaHotFixture!
   const status = async (): Promise<Status> => (await fetch(`${hot.url}/status`)).json() as Promise<Status>
-  const editHot = (from: string, to: string) => {
-    const path = join(hotDir, 'src/controllers/status_controller.ts')
-    writeFileSync(path, readFileSync(path, 'utf8').replace(from, to))
+  const editHot = (file: string, from: string, to: string) => {
+    const path = join(hotDir, 'src', file)
+    const text = readFileSync(path, 'utf8')
+    if (!text.includes(from)) throw new Error(`${file} has no ${from}`)
+    writeFileSync(path, text.replace(from, to))
   }
-  /** Polls until the app answers with `label` (the watcher-triggered swap is asynchronous). */
-  const labelled = async (label: string) => {
+  let revision = 1
+  /** Edits listener.ts (a module the controller imports; fragile.ts imports it too). */
+  const editListener = (extra = '') => editHot('listener.ts', `export const revision = ${revision}`, `export const revision = ${++revision}${extra}`)
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+  /** Polls until `check` holds (the watcher-triggered swap is asynchronous). */
+  const until = async (check: () => boolean | Promise<boolean>) => {
     const deadline = Date.now() + 5000
-    while ((await status()).label !== label && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
-    return status()
+    while (!(await check()) && Date.now() < deadline) await sleep(25)
   }
   /** Runs `fn` once swaps are over, with watcher events held back so that no swap starts meanwhile. */
   const still = async <T>(fn: () => Promise<T>): Promise<T> => {
-    await new Promise((r) => setTimeout(r, 150))
+    await sleep(150)
     await hot.devApp.settled()
     const watcher = hot.vite.watcher
     const emit = watcher.emit
@@ -209,7 +231,12 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
         .on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'))
     })
   const ticksOf = (generations: number[]) => generations.map((n) => state().ticks[n])
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+  /** Whether the ticker of `generation` is still ticking. */
+  const ticking = async (generation: number) => {
+    const [before] = ticksOf([generation])
+    await sleep(60)
+    return ticksOf([generation])[0]! > before!
+  }
   const capture = async (fn: () => Promise<void>): Promise<string> => {
     const errors: unknown[][] = []
     const original = console.error
@@ -221,6 +248,14 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
     }
     return errors.map((args) => args.map(String).join(' ')).join('\n')
   }
+  /** Edits listener.ts and waits until the app answers with a new listener's port. */
+  const swapListener = async (extra?: string) => {
+    const before = await still(status)
+    editListener(extra)
+    await until(async () => (await status()).port !== before.port)
+    await still(async () => {})
+    return { before, now: await status() }
+  }
 
   beforeAll(async () => {
     hotDir = mkdtempSync(join(tmpdir(), 'vela-hot-'))
@@ -230,7 +265,7 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
     hot = await startDevServer({
       root: hotDir,
       port: 0,
-      plugins: [vela({ dev: { debounceMs: 20, disposeTimeoutMs: 300, log: () => {} } })],
+      plugins: [vela({ dev: { debounceMs: 20, disposeTimeoutMs: 300, stopTimeoutMs: 300, log: () => {} } })],
     })
   })
   afterAll(async () => {
@@ -238,125 +273,136 @@ describe('import.meta.hot: the resources of replaced modules are disposed (fixtu
     rmSync(hotDir, { recursive: true, force: true })
   })
 
-  it('an edit releases the interval and the server every module of the old generation opened; the new ones run', async () => {
+  it('a controller edit re-evaluates the controller only: the modules it imports keep their state and resources, no hook runs', async () => {
     const first = await still(async () => {
       const s = await status()
-      expect(s).toMatchObject({ label: 'one', lastDisposed: null })
-      const [before] = ticksOf([s.generation])
-      await sleep(60)
-      expect(ticksOf([s.generation])[0]).toBeGreaterThan(before!)
+      expect(s).toMatchObject({ label: 'one', generation: 1, lastDisposed: null })
+      expect(await ticking(s.generation)).toBe(true)
       expect(await knock(s.port)).toBe('hot')
       return s
     })
-    // The edited file is the controller; the ticker and the listener are modules it imports.
-    editHot("label = 'one'", "label = 'two'")
-    expect((await labelled('two')).label).toBe('two')
+    const log = [...state().log]
+    editHot('controllers/status_controller.ts', "label = 'one'", "label = 'two'")
+    await until(async () => (await status()).label === 'two')
+    await still(async () => {
+      // Same ticker evaluation (its module-scope counter), same listener, still running.
+      expect(await status()).toEqual({ ...first, label: 'two' })
+      expect(await ticking(first.generation)).toBe(true)
+      expect(await knock(first.port)).toBe('hot')
+      expect(state().log).toEqual(log)
+    })
+  })
+
+  it('an edit to another module is a lifecycle swap: stop, then the dispose callbacks of it and its importers, then start; the modules it does not touch keep theirs', async () => {
+    const { before, now } = await swapListener()
+    expect(await knock(before.port)).toBe('ECONNREFUSED')
+    expect(await knock(now.port)).toBe('hot')
+    // The ticker is not imported by listener.ts: not re-evaluated, not disposed.
+    expect(now).toMatchObject({ label: 'two', generation: before.generation, lastDisposed: null })
+    expect(await ticking(now.generation)).toBe(true)
+    expect(state().log.join(', ')).toMatch(/^start(, stop, dispose listener, start)+$/)
+  })
+
+  it('a swap re-evaluating a module hands it the data its previous evaluation stored; the old interval stops, the new one runs', async () => {
+    const before = await still(status)
+    editHot('ticker.ts', '// A module-scope resource', '// Edited. A module-scope resource')
+    await until(async () => (await status()).generation !== before.generation)
     await still(async () => {
       const now = await status()
-      expect(now.generation).toBeGreaterThan(first.generation)
-      // `data` outlives the swap: the counter went on, and the last dispose callback's note is there.
-      expect(now.lastDisposed).toBe(now.generation - 1)
-      const old = Array.from({ length: now.generation - 1 }, (_, i) => i + 1)
-      const frozen = ticksOf(old)
-      const [running] = ticksOf([now.generation])
-      await sleep(60)
-      expect(ticksOf(old)).toEqual(frozen)
-      expect(ticksOf([now.generation])[0]).toBeGreaterThan(running!)
-      expect(await knock(first.port)).toBe('ECONNREFUSED')
-      expect(await knock(now.port)).toBe('hot')
-      // Old app stopped, then the replaced modules disposed (the slow one awaited), then the new start.
-      expect(state().log.join(', ')).toMatch(/^start(, stop, dispose listener, start)+$/)
+      expect(now.generation).toBe(before.generation + 1)
+      expect(now.lastDisposed).toBe(before.generation)
+      expect(now.port).toBe(before.port)
+      expect(await ticking(before.generation)).toBe(false)
+      expect(await ticking(now.generation)).toBe(true)
     })
   })
 
   it('a dispose callback that throws is logged; the others run and the swap completes', async () => {
-    const before = await still(status)
     state().failDispose = 'throw'
-    const errors = await capture(async () => {
-      editHot("label = 'two'", "label = 'three'")
-      expect((await labelled('three')).label).toBe('three')
-      await still(async () => {})
-    })
+    let swapped: Awaited<ReturnType<typeof swapListener>> | undefined
+    const errors = await capture(async () => void (swapped = await swapListener()))
     state().failDispose = undefined
     expect(errors).toMatch(/dispose callback of .*fragile\.ts failed:.*fragile dispose failed/)
-    // fragile.ts is disposed first (imported last): the listener's callback still ran after it.
-    expect(await knock(before.port)).toBe('ECONNREFUSED')
+    // fragile.ts is disposed first (registered last): the listener's callback still ran after it.
+    expect(await knock(swapped!.before.port)).toBe('ECONNREFUSED')
     expect(state().log.slice(-3)).toEqual(['stop', 'dispose listener', 'start'])
   })
 
   it('a dispose callback that never settles is given up after the timeout', async () => {
-    const before = await still(status)
     state().failDispose = 'hang'
-    const errors = await capture(async () => {
-      editHot("label = 'three'", "label = 'four'")
-      expect((await labelled('four')).label).toBe('four')
-      await still(async () => {})
-    })
+    let swapped: Awaited<ReturnType<typeof swapListener>> | undefined
+    const errors = await capture(async () => void (swapped = await swapListener()))
     state().failDispose = undefined
     expect(errors).toMatch(/fragile\.ts did not settle within 300 ms/)
-    expect(await knock(before.port)).toBe('ECONNREFUSED')
-    expect(await knock((await status()).port)).toBe('hot')
+    expect(await knock(swapped!.before.port)).toBe('ECONNREFUSED')
+    expect(await knock(swapped!.now.port)).toBe('hot')
   })
 
-  it('a dispose callback registered after its generation was replaced runs at once', async () => {
+  it('a stop hook that never settles holds a swap for stopTimeoutMs at most', async () => {
+    state().hangStop = true
+    let swapped: Awaited<ReturnType<typeof swapListener>> | undefined
+    const errors = await capture(async () => void (swapped = await swapListener()))
+    state().hangStop = false
+    expect(errors).toMatch(/stop hook did not settle within 300 ms; going on without it/)
+    expect(await knock(swapped!.now.port)).toBe('hot')
+    expect(state().log.slice(-3)).toEqual(['stop', 'dispose listener', 'start'])
+  })
+
+  it('a dispose callback registered after its evaluation was replaced runs at once', async () => {
     await still(async () => {
       const old = state().hot!
       let ran = 0
       old.dispose(() => void ran++)
+      // reload() re-evaluates every module, the ticker included.
       await hot.devApp.reload('test')
       expect(ran).toBe(1)
-      // From a late timer or request of the old code: its generation is gone, nothing would run it.
+      // From a late timer or request of the old code: its evaluation is gone, nothing would run it.
       old.dispose(() => void ran++)
       await sleep(20)
       expect(ran).toBe(2)
-      // The serving generation's callbacks wait for its own replacement.
+      // The serving evaluation's callbacks wait for its own replacement.
       state().hot!.dispose(() => void ran++)
       await sleep(20)
       expect(ran).toBe(2)
     })
   })
 
-  it('a load that fails releases what its modules opened; the serving generation keeps its resources', async () => {
-    let before: Status | undefined
-    // Captured: a swap from the held watcher events may log the broken file once more.
-    await capture(async () => {
-      await still(async () => {
-        const serving = (before = await status())
-        const opened = state().ports.length
-        editHot("export const label = 'four'", "export const label = 'four'\nif (label) throw new Error('broken')")
-        await sleep(50)
-        const errors = await capture(() => hot.devApp.reload('test'))
-        expect(errors).toMatch(/broken/)
-        // The failed generation's listener had opened (its module ran before the throw) and is closed.
-        const failed = state().ports.slice(opened)
-        expect(failed.length).toBeGreaterThan(0)
-        for (const port of failed) expect(await knock(port)).toBe('ECONNREFUSED')
-        // Still serving, `data` as it was (what the failed ticker's dispose wrote undone), port open.
-        expect(await status()).toEqual(serving)
-        expect(await knock(serving.port)).toBe('hot')
-        const [running] = ticksOf([serving.generation])
-        await sleep(60)
-        expect(ticksOf([serving.generation])[0]).toBeGreaterThan(running!)
-      })
-      editHot("\nif (label) throw new Error('broken')", '')
-      await sleep(50)
-      await hot.devApp.reload('fix')
-      await hot.devApp.settled()
+  it('a load that fails releases what its modules opened; the serving modules keep their resources; the fix swaps in', async () => {
+    const END = "log.push('dispose listener')\n})"
+    const BROKEN = "if (await port) throw new Error('broken listener')"
+    const serving = await still(status)
+    const opened = state().ports.length
+    const errors = await capture(async () => {
+      // listener.ts opens its server, registers its dispose callback, then throws.
+      editHot('listener.ts', END, `${END}\n${BROKEN}`)
+      await until(() => state().ports.length > opened)
+      await still(async () => {})
     })
+    expect(errors).toMatch(/src\/listener\.ts:\d+:\d+: broken listener/)
+    // The failed evaluation's server had opened (its module ran before the throw) and is closed.
+    expect(state().ports.length).toBeGreaterThan(opened)
+    for (const port of state().ports.slice(opened)) expect(await knock(port)).toBe('ECONNREFUSED')
+    // Still serving, `data` and resources as they were.
+    expect(await status()).toEqual(serving)
+    expect(await knock(serving.port)).toBe('hot')
+    expect(await ticking(serving.generation)).toBe(true)
+    editHot('listener.ts', `\n${BROKEN}`, '')
+    await until(async () => (await status()).port !== serving.port)
     const now = await status()
-    expect(now.label).toBe('four')
-    expect(now.generation).toBeGreaterThan(before!.generation)
-    expect(now.lastDisposed).toBe(now.generation - 1)
+    expect(now).toMatchObject({ label: serving.label, generation: serving.generation })
     expect(await knock(now.port)).toBe('hot')
+    expect(await knock(serving.port)).toBe('ECONNREFUSED')
   })
 
-  it('closing the dev server disposes the serving generation', async () => {
+  it('closing the dev server runs the stop hook (bounded) and disposes every module', async () => {
     const now = await still(status)
-    await hot.close({ timeoutMs: 1000 })
+    state().hangStop = true
+    const errors = await capture(() => hot.close({ timeoutMs: 1000 }))
+    state().hangStop = false
+    expect(errors).toMatch(/stop hook did not settle within 300 ms/)
+    expect(state().log.at(-2)).toBe('stop')
     expect(await knock(now.port)).toBe('ECONNREFUSED')
-    const [stopped] = ticksOf([now.generation])
-    await sleep(60)
-    expect(ticksOf([now.generation])[0]).toBe(stopped)
+    expect(await ticking(now.generation)).toBe(false)
   })
 })
 

@@ -4,7 +4,8 @@
  * - Discovery: `src/routes/*.ts` and `src/controllers/*.ts` are loaded and merged into the config
  *   `src/app.ts` default-exports (discover.ts, app-entry.ts).
  * - Dev (`configureServer`): the app is created and its start hook run while Vite starts, through
- *   the SSR environment's module runner; module edits under `src/` swap the app in place
+ *   the SSR environment's module runner; edits swap the app in place, re-importing only what they
+ *   touch, and an app failing to load or start leaves Vite up, answering 503 until fixed
  *   (dev-app.ts). In middleware mode (`vela serve`, dev-server.ts) the caller listens on the app's
  *   port with the runtime's listener. With Vite's own server (`vite`), every request goes to the
  *   app (it is registered before Vite's middlewares) and WebSocket upgrades to the app's `ws`

@@ -3,7 +3,8 @@
  * mode with `vela()`, the app booted eagerly (its start hook runs before the first request is
  * accepted) and hot-swapped on edits, on the configured port (8080, or PORT). Prints the URL once
  * listening; shuts down gracefully on SIGINT/SIGTERM (server/shutdown.ts), running the app's stop
- * hook and closing Vite.
+ * hook (bounded) and closing Vite. An app that fails to load or start does not stop it: the error
+ * is printed, requests get a 503 and the next edit that fixes it starts the app (dev-app.ts).
  */
 import { installShutdown } from '../server/shutdown.ts'
 import { startDevServer } from './dev-server.ts'
@@ -12,5 +13,6 @@ export async function serve(root: string): Promise<void> {
   const server = await startDevServer({ root })
   const config = server.devApp.current.config
   installShutdown(server.listener, { stop: () => server.vite.close() })
-  console.log(`vela: ${config.bootstrapApplication} (${config.environment}) listening on ${server.url}`)
+  const waiting = server.devApp.failure ? ' (answering 503 until an edit fixes the error above)' : ''
+  console.log(`vela: ${config.bootstrapApplication} (${config.environment}) listening on ${server.url}${waiting}`)
 }
