@@ -243,4 +243,10 @@ export function playgroundCases(server: () => Playground): void {
     const big = await call('/api/products', { raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024), price: 1 }) })
     expect(big.status).toBe(413)
   })
+
+  // Last: what the server printed during all of the above.
+  it('the server logged only its start-up lines: no errors, no exporter noise without a collector', () => {
+    const lines = server().output().trim().split('\n')
+    expect(lines.filter((l) => !/^\[vela\] session: no secret configured|^playground: demo account|^vela: playground \(dev\) listening on/.test(l))).toEqual([])
+  })
 }
