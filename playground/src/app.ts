@@ -2,7 +2,7 @@
  * The playground, Vela's reference application (spec §4.3): a notes app behind a login, a JSON
  * API for users, products and notes, a WebSocket echo, the API explorer, telemetry.
  *
- * Routes and controllers are discovered by vela/vite (src/routes/*.ts, src/controllers/*.ts). On
+ * Controllers are discovered by vela/vite (src/controllers/*.ts), routes too (src/routes/*.ts). On
  * start: telemetry (Prometheus on METRICS_PORT or 9464; OTLP traces only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set), the database (embedded PGlite, or PostgreSQL with
  * DATABASE_URL) migrated to the latest migration, and in development the demo account.
@@ -15,6 +15,10 @@ import type { Telemetry } from 'vela/telemetry'
 import { migrations } from 'virtual:vela/migrations'
 import { ensureDemoAccount } from './auth/login.ts'
 import { repo } from './repo.ts'
+import apiRoutes from './routes/api.ts'
+import notesRoutes from './routes/notes.ts'
+import publicRoutes from './routes/public.ts'
+import sessionRoutes from './routes/session.ts'
 
 let telemetry: Telemetry | undefined
 
@@ -24,7 +28,14 @@ export default defineApp({
   bootstrapApplication: 'playground',
   // A span and the HTTP metrics for every request, each span named after its route.
   server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-  routes: {},
+  // Listed only for their order (public pages first, the API last, as spec §4.3 lists them) in
+  // `vela routes`, the audit and the explorer: discovery would add them anyway, alphabetically.
+  routes: {
+    'src/routes/public.ts': publicRoutes,
+    'src/routes/session.ts': sessionRoutes,
+    'src/routes/notes.ts': notesRoutes,
+    'src/routes/api.ts': apiRoutes,
+  },
   async start({ config }) {
     telemetry = await setup({
       serviceName: 'playground',
