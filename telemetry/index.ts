@@ -6,8 +6,12 @@
  *   `<endpoint>/v1/traces`), the HTTP instruments, `GET /metrics` with `prometheus: { port }`;
  *   call it in the app's `start` hook and `shutdown()` its handle in `stop`;
  * - `telemetryStreamHandler` (stream-handler.ts): a span and metrics per request; list it before
- *   `'default'` in `server.streamHandlers`;
- * - `telemetryPlugin` (plugin.ts): a pre-request plugin naming the span after the route.
+ *   `'default'` in `server.streamHandlers`. It names each span after its route
+ *   (`GET notes_controller:index`, with `vela.app`, `vela.controller`, `vela.action`,
+ *   `http.route`) from the route the runtime records for every request (`matchedRoute`), so
+ *   every group's spans are named without listing a plugin in each group;
+ * - `telemetryPlugin` (plugin.ts): a pre-request plugin naming the active span after the route,
+ *   for server spans something else made (the stream handler does not need it).
  *
  * Choices where the design is silent (also in the README):
  * - OTLP endpoint: `endpoint` option (base URL) > `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (full URL)

@@ -1,70 +1,29 @@
 // End to end over OTLP http/protobuf (spec 6.2 "Setup" 2–3): the real batch processor and OTLP
 // exporters post to a collector stand-in on an ephemeral port; the bodies are decoded with
 // protobufjs against the OTLP message definitions (the subset these assertions read).
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import protobuf from 'protobufjs'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import { createApp } from '../server/app/create-app.ts'
 import { json } from '../server/replies.ts'
 import type { VelaRequest } from '../server/request.ts'
 import { inject } from '../server/testing/index.ts'
+import type { Collector, DecodedMetrics, DecodedTraces } from '../test/support/otlp.ts'
+import { attrs, decode, hex, startCollector } from '../test/support/otlp.ts'
 import { telemetryPlugin } from './plugin.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
 
-// opentelemetry-proto: collector/trace/v1, collector/metrics/v1, trace/v1, metrics/v1, common/v1.
-const { root } = protobuf.parse(`
-  syntax = "proto3";
-  message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
-  message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
-  message ScopeSpans { InstrumentationScope scope = 1; repeated Span spans = 2; }
-  message Span {
-    bytes trace_id = 1; bytes span_id = 2; bytes parent_span_id = 4; string name = 5; int32 kind = 6;
-    fixed64 start_time_unix_nano = 7; fixed64 end_time_unix_nano = 8; repeated KeyValue attributes = 9; Status status = 15;
-  }
-  message Status { string message = 2; int32 code = 3; }
-  message ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics = 1; }
-  message ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; }
-  message ScopeMetrics { InstrumentationScope scope = 1; repeated Metric metrics = 2; }
-  message Metric { string name = 1; string description = 2; string unit = 3; }
-  message Resource { repeated KeyValue attributes = 1; }
-  message InstrumentationScope { string name = 1; string version = 2; }
-  message KeyValue { string key = 1; AnyValue value = 2; }
-  message AnyValue { oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; } }
-`)
-
-interface KeyValue { key: string; value: { stringValue?: string; intValue?: number; boolValue?: boolean } }
-interface DecodedSpan { traceId: Uint8Array; spanId: Uint8Array; parentSpanId?: Uint8Array; name: string; kind: number; attributes: KeyValue[]; status?: { code?: number } }
-interface DecodedTraces { resourceSpans: { resource: { attributes: KeyValue[] }; scopeSpans: { scope: { name: string }; spans: DecodedSpan[] }[] }[] }
-interface DecodedMetrics { resourceMetrics: { scopeMetrics: { scope: { name: string }; metrics: { name: string; unit?: string }[] }[] }[] }
-
-function decode<T>(type: string, body: Buffer): T {
-  const t = root.lookupType(type)
-  return t.toObject(t.decode(body), { longs: Number }) as T
-}
-const attrs = (list: KeyValue[]) => Object.fromEntries(list.map((kv) => [kv.key, kv.value.stringValue ?? kv.value.intValue ?? kv.value.boolValue]))
-const hex = (b: Uint8Array | undefined) => Buffer.from(b ?? []).toString('hex')
-
-// The collector stand-in: records every POST and answers an empty (successful) export response.
-interface Received { path: string; contentType: string | undefined; body: Buffer }
-const received: Received[] = []
-const collector = createServer((req, res) => {
-  const chunks: Buffer[] = []
-  req.on('data', (c: Buffer) => chunks.push(c))
-  req.on('end', () => {
-    received.push({ path: req.url ?? '', contentType: req.headers['content-type'], body: Buffer.concat(chunks) })
-    res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end()
-  })
-})
+// The collector stand-in (test/support/otlp.ts): records every POST, decodes OTLP protobuf.
+let collector: Collector
+let received: Collector['received']
 let endpoint: string
 beforeAll(async () => {
-  await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r))
-  endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`
+  collector = await startCollector()
+  received = collector.received
+  endpoint = collector.endpoint
 })
-afterAll(() => new Promise<void>((r) => collector.close(() => r())))
+afterAll(() => collector.close())
 
 let telemetry: Telemetry | undefined
 afterEach(async () => {

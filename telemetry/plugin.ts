@@ -1,11 +1,15 @@
 /**
- * `telemetryPlugin` (the spec's `otel_fw_plugin`): a pre-request plugin that tells the request span
- * where the request was routed. On the active span (the stream handler's, or any server span an
- * instrumentation made active) it sets `vela.app`, `vela.controller`, `vela.action` and
+ * `telemetryPlugin` (the spec's `otel_fw_plugin`): a pre-request plugin that tells the active span
+ * where the request was routed: it sets `vela.app`, `vela.controller`, `vela.action` and
  * `http.route`, and renames it `<METHOD> <controller>:<action>` (`GET products_controller:show`).
  *
  *   plugins: [['pre_request', telemetryPlugin, {}], ...]
  *
+ * **Not needed with `telemetryStreamHandler`:** that handler names its span the same way from the
+ * route the runtime records for every request, in every group (stream-handler.ts), because a
+ * group's own `plugins` replaces the global list and would drop a plugin listed only there. The
+ * plugin remains for server spans made by something else (OpenTelemetry's HTTP instrumentation)
+ * and for code that wants the name on the span while the request runs; with both, the names agree.
  * Requests that match no route never reach plugins; their spans keep the name `HTTP <METHOD>`.
  */
 import { trace } from '@opentelemetry/api'

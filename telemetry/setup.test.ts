@@ -69,7 +69,7 @@ it('one set-up at a time; after shutdown() a new one works', async () => {
   const exporter = new InMemorySpanExporter()
   await start({ spanProcessors: [new SimpleSpanProcessor({ exporter })] })
   await hit()
-  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['HTTP GET'])
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['GET routes/r:anonymous'])
 })
 
 it('without a running set-up the stream handler passes requests straight through', async () => {
@@ -95,7 +95,7 @@ it('shutdown() flushes spans still waiting in the batch processor', async () => 
   await hit()
   expect(exported).toEqual([])
   await t.shutdown()
-  expect(exported.map((s) => s.name)).toEqual(['HTTP GET', 'HTTP GET'])
+  expect(exported.map((s) => s.name)).toEqual(['GET routes/r:anonymous', 'GET routes/r:anonymous'])
 })
 
 it('a prometheus port already in use fails setup() and leaves nothing registered', async () => {
@@ -131,7 +131,7 @@ it("wired through the app's start and stop hooks, as the README shows", async ()
   )
   await wired.start()
   await (await inject(wired, '/x')).text()
-  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['HTTP GET'])
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['GET routes/r:anonymous'])
   const scraped = await (await fetch(telemetry!.prometheusUrl!)).text()
   expect(scraped).toMatch(/^http_server_request_duration_seconds_count\{method="GET",scheme="http",server_address="localhost",server_port="80",response_status_code="200"\} 1$/m)
   await wired.stop()

@@ -34,6 +34,7 @@ const group: RouteGroup = {
   security: false,
   routes: [
     ['/products/:id', (req) => json({ id: req.bindings.id })],
+    ['/only-get', () => json({}), { methods: ['get'] }],
     ['/throws', () => { throw new Error('kaput') }],
     ['/unavailable', () => status(503)],
     ['/teapot', () => { throw httpError(418) }],
@@ -69,11 +70,12 @@ describeModes('telemetry stream handler', { bootstrapApplication: 'shop', server
     return { res, span: span! }
   }
 
-  it('one SERVER span named HTTP <METHOD> with the request attributes, then the status', async () => {
+  it('one SERVER span named after its route, with the request attributes, then the status', async () => {
     const { res, span } = await get('/products/7?x=1', { 'user-agent': 'vela-test/1.0' })
     expect(res.status).toBe(200)
     const port = t.mode === 'http' ? Number(new URL(res.url).port) : 80
-    expect(span.name).toBe('HTTP GET')
+    // Inline handlers report the route file and `anonymous` (a controller's would say its action).
+    expect(span.name).toBe('GET routes/r:anonymous')
     expect(span.kind).toBe(SpanKind.SERVER)
     expect(span.attributes).toEqual({
       'http.request.method': 'GET',
@@ -84,6 +86,10 @@ describeModes('telemetry stream handler', { bootstrapApplication: 'shop', server
       'network.peer.address': '127.0.0.1',
       'user_agent.original': 'vela-test/1.0',
       'http.response.status_code': 200,
+      'vela.app': 'shop',
+      'vela.controller': 'routes/r',
+      'vela.action': 'anonymous',
+      'http.route': '/products/:id',
     })
     expect(span.status.code).toBe(SpanStatusCode.UNSET)
     expect(span.parentSpanContext).toBeUndefined()
@@ -126,10 +132,12 @@ describeModes('telemetry stream handler', { bootstrapApplication: 'shop', server
     expect(missing.res.status).toBe(404)
     expect(missing.span).toMatchObject({ name: 'HTTP GET', attributes: expect.objectContaining({ 'url.path': '/nowhere', 'http.response.status_code': 404 }) })
     exporter.reset()
-    const res = await t.request({ url: '/products/1', method: 'DELETE' })
+    const res = await t.request({ url: '/only-get', method: 'DELETE' })
+    expect(res.status).toBe(405)
     await res.text()
     const [span] = serverSpans(await finishedSpans(exporter, 1))
-    expect(span).toMatchObject({ name: 'HTTP DELETE', attributes: expect.objectContaining({ 'http.response.status_code': res.status }) })
+    expect(span).toMatchObject({ name: 'HTTP DELETE', attributes: expect.objectContaining({ 'http.response.status_code': 405 }) })
+    expect(span!.attributes['http.route']).toBeUndefined()
   })
 
   it('a method outside the standard ones is reported as _OTHER, with the original beside it', async () => {
@@ -223,7 +231,7 @@ describe('node path and fetch path give the same span', () => {
         try {
           expect(await raw(server.port, head)).toMatch(/^HTTP\/1\.1 200 /)
           const [span] = serverSpans(await finishedSpans(exporter, 1))
-          expect(span?.name, `${compress ? 'fetch' : 'node'} path`).toBe(`HTTP ${head.split(' ')[0]}`)
+          expect(span?.name, `${compress ? 'fetch' : 'node'} path`).toBe(`${head.split(' ')[0]} routes/r:anonymous`)
           const port = span!.attributes['server.port']
           attributes.push({ ...span!.attributes, 'server.port': port === server.port ? 'the listening port' : port })
           exporter.reset()

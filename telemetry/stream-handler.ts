@@ -9,6 +9,15 @@
  * query spans see it. The span ends, and the metrics are recorded, when the response has been
  * sent (response-end.ts). Without `setup()` requests pass straight through.
  *
+ * **Span names by design:** once the app has answered, the span is named after the route the
+ * runtime recorded for the request (`matchedRoute`, server/app/matched-route.ts):
+ * `<METHOD> <controller>:<action>` (`GET notes_controller:index`), with `vela.app`,
+ * `vela.controller`, `vela.action` and `http.route`. The runtime records the route for every
+ * route of every group, so this holds whatever plugins a group lists (a group's own `plugins`
+ * replaces the global list, which would drop a telemetry plugin listed only there). Requests no
+ * route took (404, 405, malformed URLs) keep `HTTP <METHOD>`; so does a request whose span ends
+ * because a stream handler further in failed.
+ *
  * Requests from node's listener are traced from node's request and response (`wrapNode`), so the
  * app keeps its direct node path; in-process requests from their web Request (`wrap`). Both give
  * the same span and metrics. A WebSocket upgrade gets its span too (`wrapUpgrade`), with status
@@ -18,6 +27,7 @@ import type { Context, TextMapGetter } from '@opentelemetry/api'
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
 import {
   ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_ROUTE,
   ATTR_HTTP_REQUEST_METHOD_ORIGINAL,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_NETWORK_PEER_ADDRESS,
@@ -29,35 +39,41 @@ import {
 } from '@opentelemetry/semantic-conventions'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
+import { matchedRoute } from '../server/app/matched-route.ts'
+import type { ResolvedConfig } from '../server/app/config.ts'
 import type { FetchHandler, NodeHandler } from '../server/app/stream-handlers.ts'
 import { defineStreamHandler } from '../server/app/stream-handlers.ts'
 import { whenNodeResponseEnds, whenResponseEnds } from '../server/metrics/response-end.ts'
+import type { RouteInfo } from '../server/request.ts'
 import type { UpgradeDecision, UpgradeHandler } from '../server/websocket/upgrade.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'
 
 export const telemetryStreamHandler = defineStreamHandler({
   name: 'telemetry',
-  wrap(next: FetchHandler): FetchHandler {
+  wrap(next: FetchHandler, config: ResolvedConfig): FetchHandler {
+    const app = config.bootstrapApplication
     return function telemetry(request) {
       const t = activeTelemetry()
-      return t ? traced(t, request, next) : next(request)
+      return t ? traced(t, app, request, next) : next(request)
     }
   },
   // Node's listener: the same span and metrics from node's request and response, so the app keeps
   // its direct node path (no web Request made per request).
-  wrapNode(next: NodeHandler): NodeHandler {
+  wrapNode(next: NodeHandler, config: ResolvedConfig): NodeHandler {
+    const app = config.bootstrapApplication
     return function telemetry(req, res) {
       const t = activeTelemetry()
-      if (t) tracedNode(t, req, res, next)
+      if (t) tracedNode(t, app, req, res, next)
       else next(req, res)
     }
   },
   // A WebSocket handshake is an HTTP request too: its span ends with the 101 (or the refusal).
-  wrapUpgrade(next: UpgradeHandler): UpgradeHandler {
+  wrapUpgrade(next: UpgradeHandler, config: ResolvedConfig): UpgradeHandler {
+    const app = config.bootstrapApplication
     return function telemetry(request) {
       const t = activeTelemetry()
-      return t ? tracedUpgrade(t, request, next) : next(request)
+      return t ? tracedUpgrade(t, app, request, next) : next(request)
     }
   },
 })
@@ -90,7 +106,7 @@ interface RequestFacts {
 type StartedRequest = ReturnType<typeof startRequest>
 
 /** Starts the request span and counts the request as active; the caller runs the rest inside `span`. */
-function startRequest(t: ActiveTelemetry, facts: RequestFacts, parent: Context) {
+function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, parent: Context) {
   const startedAt = performance.now()
   const method = KNOWN_METHODS.has(facts.method) ? facts.method : '_OTHER'
   const span = t.tracer.startSpan(
@@ -114,6 +130,12 @@ function startRequest(t: ActiveTelemetry, facts: RequestFacts, parent: Context) 
   metrics.started()
   return {
     context: trace.setSpan(parent, span),
+    /** The app has answered: names the span after the route it recorded, if one took the request. */
+    routed(route: RouteInfo | undefined) {
+      if (!route) return
+      span.setAttributes({ 'vela.app': app, 'vela.controller': route.controller, 'vela.action': route.action, [ATTR_HTTP_ROUTE]: route.path })
+      span.updateName(`${facts.method} ${route.controller}:${route.action}`)
+    },
     /** The response status is known. */
     answered(status: number) {
       span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status)
@@ -150,21 +172,24 @@ function webFacts(request: Request): RequestFacts {
 }
 
 /** Runs `next` inside the request's span: resolves as `next` does, ends the span if it fails. */
-function within<T>(t: ActiveTelemetry, request: Request, next: (request: Request) => Promise<T>, then: (started: StartedRequest, value: T) => T): Promise<T> {
-  const started = startRequest(t, webFacts(request), t.propagator.extract(ROOT_CONTEXT, request.headers, webHeaders))
+function within<T>(t: ActiveTelemetry, app: string, request: Request, next: (request: Request) => Promise<T>, then: (started: StartedRequest, value: T) => T): Promise<T> {
+  const started = startRequest(t, app, webFacts(request), t.propagator.extract(ROOT_CONTEXT, request.headers, webHeaders))
   const failed = (err: unknown): Promise<never> => {
     started.failed(err)
     return Promise.reject(err)
   }
   try {
-    return context.with(started.context, next, undefined, request).then((value) => then(started, value), failed)
+    return context.with(started.context, next, undefined, request).then((value) => {
+      started.routed(matchedRoute(request))
+      return then(started, value)
+    }, failed)
   } catch (err) {
     return failed(err)
   }
 }
 
-function traced(t: ActiveTelemetry, request: Request, next: FetchHandler): Promise<Response> {
-  return within(t, request, next, (started, res) => {
+function traced(t: ActiveTelemetry, app: string, request: Request, next: FetchHandler): Promise<Response> {
+  return within(t, app, request, next, (started, res) => {
     // Read now: srvx's fast response forgets its status once node has sent it.
     const status = res.status
     started.answered(status)
@@ -172,8 +197,8 @@ function traced(t: ActiveTelemetry, request: Request, next: FetchHandler): Promi
   })
 }
 
-function tracedUpgrade(t: ActiveTelemetry, request: Request, next: UpgradeHandler): Promise<UpgradeDecision> {
-  return within(t, request, next, (started, decision) => {
+function tracedUpgrade(t: ActiveTelemetry, app: string, request: Request, next: UpgradeHandler): Promise<UpgradeDecision> {
+  return within(t, app, request, next, (started, decision) => {
     if (decision.accept) {
       started.answered(101)
       started.finished(101, 0)
@@ -185,11 +210,12 @@ function tracedUpgrade(t: ActiveTelemetry, request: Request, next: UpgradeHandle
   })
 }
 
-function tracedNode(t: ActiveTelemetry, req: IncomingMessage, res: ServerResponse, next: NodeHandler): void {
+function tracedNode(t: ActiveTelemetry, app: string, req: IncomingMessage, res: ServerResponse, next: NodeHandler): void {
   const headers = req.headers
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http'
   const started = startRequest(
     t,
+    app,
     {
       method: req.method!,
       ...targetOf(req, scheme),
@@ -201,6 +227,7 @@ function tracedNode(t: ActiveTelemetry, req: IncomingMessage, res: ServerRespons
     t.propagator.extract(ROOT_CONTEXT, headers, nodeHeaders),
   )
   whenNodeResponseEnds(res, req.method === 'HEAD', (bytes) => {
+    started.routed(matchedRoute(req))
     started.answered(res.statusCode)
     started.finished(res.statusCode, bytes)
   })

@@ -1,27 +1,58 @@
+/**
+ * The playground, Vela's reference application (spec §4.3): a notes app behind a login, a JSON
+ * API for users, products and notes, a WebSocket echo, the API explorer, telemetry.
+ *
+ * Controllers are discovered by vela/vite (src/controllers/*.ts), routes too (src/routes/*.ts). On
+ * start: telemetry (Prometheus on METRICS_PORT or 9464; OTLP traces only when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set), the database (embedded PGlite, or PostgreSQL with
+ * DATABASE_URL) migrated to the latest migration, and in development the demo account.
+ */
 import { defineApp } from 'vela'
 import { migrate } from 'vela/dbl'
-// src/migrations compiled in by vela/vite, so a built server (`vela release`) migrates too. The CLI
-// loads the app through Vite as `vela serve` does, so a virtual module can be imported here.
+import { setup, telemetryStreamHandler } from 'vela/telemetry'
+import type { Telemetry } from 'vela/telemetry'
+// src/migrations compiled in by vela/vite, so a built server (`vela release`) migrates too.
 import { migrations } from 'virtual:vela/migrations'
-import * as health_controller from './controllers/health_controller.ts'
-import * as products_controller from './controllers/products_controller.ts'
+import { ensureDemoAccount } from './auth/login.ts'
 import { repo } from './repo.ts'
 import apiRoutes from './routes/api.ts'
+import notesRoutes from './routes/notes.ts'
 import publicRoutes from './routes/public.ts'
+import sessionRoutes from './routes/session.ts'
 
-// The Vite plugin discovers src/routes and src/controllers by itself (vite-plugin/discover.ts);
-// listing them here too, keyed by file path as discovery keys them, adds nothing twice and keeps
-// the groups in the order written (public first).
+let telemetry: Telemetry | undefined
+
+const otlpConfigured = () => Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+
 export default defineApp({
   bootstrapApplication: 'playground',
-  routes: { 'src/routes/public.ts': publicRoutes, 'src/routes/api.ts': apiRoutes },
-  controllers: {
-    'src/controllers/health_controller.ts': health_controller,
-    'src/controllers/products_controller.ts': products_controller,
+  // A span and the HTTP metrics for every request, each span named after its route.
+  server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+  // Listed only for their order (public pages first, the API last, as spec §4.3 lists them) in
+  // `vela routes`, the audit and the explorer: discovery would add them anyway, alphabetically.
+  routes: {
+    'src/routes/public.ts': publicRoutes,
+    'src/routes/session.ts': sessionRoutes,
+    'src/routes/notes.ts': notesRoutes,
+    'src/routes/api.ts': apiRoutes,
   },
-  async start() {
+  async start({ config }) {
+    telemetry = await setup({
+      serviceName: 'playground',
+      prometheus: { port: Number(process.env.METRICS_PORT) || 9464 },
+      // Without a collector, no exporter at all: nothing sent, retried or logged.
+      spanProcessors: otlpConfigured() ? undefined : [],
+    })
     await repo.start()
     await migrate(repo, migrations)
+    if (config.environment === 'dev') {
+      await ensureDemoAccount()
+      console.log('playground: demo account admin / password (development only)')
+    }
   },
-  stop: () => repo.stop(),
+  async stop() {
+    await repo.stop()
+    await telemetry?.shutdown()
+    telemetry = undefined
+  },
 })

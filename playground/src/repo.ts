@@ -2,8 +2,10 @@ import { fileURLToPath } from 'node:url'
 import { defineRepo } from 'vela/dbl'
 
 /**
- * PostgreSQL when DATABASE_URL is set; otherwise embedded PGlite keeping its data in
- * playground/.data/pglite (or VELA_PLAYGROUND_DATA): nothing to install.
+ * PostgreSQL when DATABASE_URL is set (`postgres://user:password@host:5432/db`); otherwise
+ * embedded PGlite keeping its data between starts in playground/.data/pglite (git-ignored), or in
+ * VELA_PLAYGROUND_DATA (the tests give each server a fresh folder): nothing to install. The
+ * migrations are applied by the start hook (app.ts).
  */
 const url = process.env.DATABASE_URL || undefined
 export const repo = defineRepo({

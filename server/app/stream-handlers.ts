@@ -7,7 +7,8 @@
  * has nothing else) and may add a node-shaped `wrapNode`: when every listed handler has one,
  * requests from node's listener keep the direct node path (node-handler.ts) inside them.
  * WebSocket upgrades are not HTTP responses; a handler that reports on them too adds
- * `wrapUpgrade` (handlers without it do not see upgrades).
+ * `wrapUpgrade` (handlers without it do not see upgrades). Once `next` has answered, a handler
+ * can ask where the request was routed: `matchedRoute(request)` (matched-route.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { sendNodeResponse } from 'srvx/node'

@@ -16,6 +16,7 @@ import type { CompiledRoute } from '../router/compile.ts'
 import type { Handler } from '../router/types.ts'
 import { isReply } from '../replies.ts'
 import type { Reply } from '../replies.ts'
+import { recordRoute } from '../app/matched-route.ts'
 import { VelaRequest } from '../request.ts'
 import type { NodeOrigin } from '../request.ts'
 import { encodeReply, respond, toResponse } from '../respond.ts'
@@ -177,6 +178,8 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   }
 
   function pipeline(origin: H3Event | NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Outcome | Promise<Outcome> {
+    // For the stream handlers around the dispatcher (tracing names the span after the route).
+    recordRoute(origin, info)
     const req = new VelaRequest(origin, info, bindings, pathInfo, bodyLimit)
     req.authData = EMPTY_AUTH
     try {

@@ -1,8 +1,11 @@
-import { json, status } from 'vela'
+import { json, redirect, status } from 'vela'
 import type { VelaRequest } from 'vela'
 
 /** GET /heartbeat: 200, no body (load balancers probe it). */
 export const heartbeat = () => status(200)
+
+/** GET /: the notes (which send an anonymous visitor on to the login form). */
+export const home = () => redirect('/notes')
 
 /** GET /api/info: what is answering and where the request was routed. */
 export const info = (req: VelaRequest) =>

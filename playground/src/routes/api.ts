@@ -1,15 +1,27 @@
-import { defineRoutes, requestPlugin } from 'vela'
+/** The JSON API (spec §4.3): open (security false), CORS for any origin, JSON bodies. */
+import { defineRoutes } from 'vela'
+import * as notes from '../controllers/notes_api_controller.ts'
 import * as products from '../controllers/products_controller.ts'
+import * as users from '../controllers/users_controller.ts'
+import { api } from '../plugins/pipelines.ts'
 
 export default defineRoutes({
   prefix: '/api',
   security: false,
-  plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+  plugins: api,
   routes: [
+    ['/users', users.index, { methods: ['get'] }],
+    ['/users/:id', users.show, { methods: ['get'] }],
+    ['/users', users.create, { methods: ['post'] }],
     ['/products', products.index, { methods: ['get'] }],
     ['/products/:id', products.show, { methods: ['get'] }],
-    ['/products', products.create, { methods: ['post'], schema: 'product' }],
+    ['/products', products.create, { methods: ['post'] }],
     ['/products/:id', products.update, { methods: ['put'] }],
-    ['/products/:id', products.remove, { methods: ['delete'] }],
+    ['/products/:id', products.delete, { methods: ['delete'] }],
+    ['/notes', notes.index, { methods: ['get'] }],
+    ['/notes/:id', notes.show, { methods: ['get'] }],
+    ['/notes', notes.create, { methods: ['post'] }],
+    ['/notes/:id', notes.update, { methods: ['put'] }],
+    ['/notes/:id', notes.delete, { methods: ['delete'] }],
   ],
 })

@@ -1,7 +1,23 @@
-import { defineRoutes } from 'vela'
+/**
+ * The public routes (spec §4.3, security false): no session, no cookies, cheap for probes.
+ * `/docs/[...]` serves the API explorer and spec that `vela openapi --output
+ * priv/assets/openapi.json` (and `vela release`) write into priv/assets.
+ */
+import { defineRoutes, staticDir } from 'vela'
+import * as echo from '../controllers/echo_controller.ts'
 import * as health from '../controllers/health_controller.ts'
 
 export default defineRoutes([
-  { prefix: '', security: false, routes: [['/heartbeat', health.heartbeat, { methods: ['get'] }]] },
-  { prefix: '/api', security: false, routes: [['/info', health.info, { methods: ['get'] }]] },
+  {
+    prefix: '',
+    security: false,
+    plugins: [],
+    routes: [
+      ['/', health.home, { methods: ['get'] }],
+      ['/heartbeat', health.heartbeat, { methods: ['get'] }],
+      ['/ws', echo.socket, { protocol: 'ws' }],
+      ['/docs/[...]', staticDir('priv/assets')],
+    ],
+  },
+  { prefix: '/api', security: false, plugins: [], routes: [['/info', health.info, { methods: ['get'] }]] },
 ])

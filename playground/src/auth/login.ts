@@ -1,0 +1,54 @@
+/**
+ * The `username_password` security callback (spec §4.3, §5) of the login and notes groups, and
+ * the demo account.
+ *
+ * - On the login route (`POST /`): checks the form's `username` and `password` against the users
+ *   table. Success: `{ authed: true, username }` becomes `req.authData` and the login handler
+ *   stores the user in the session. Failure (unknown user, wrong password, missing fields): a
+ *   redirect to `/login?error=1`, the same answer in about the same time whatever the reason
+ *   (an unknown user is verified against a dummy hash).
+ * - Everywhere else: the user stored in the session, `{ authed: true, username }`; without one,
+ *   a redirect to `/login` (so no handler of the notes pages runs for an anonymous visitor).
+ */
+import { redirect } from 'vela'
+import type { Reply, VelaRequest } from 'vela'
+import { cast, validateRequired } from 'vela/dbl'
+import { repo } from '../repo.ts'
+import { User } from '../schemas/user.ts'
+import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.ts'
+
+// A type alias, not an interface: security callbacks return `Record<string, unknown>`-shaped data.
+export type AuthData = { readonly authed: true; readonly username: string }
+
+/** The signed-in username the security callback put in `req.authData`, if any. */
+export function signedIn(req: VelaRequest): string | undefined {
+  const auth = req.authData as Partial<AuthData> | undefined
+  return auth?.authed === true && typeof auth.username === 'string' ? auth.username : undefined
+}
+
+const LOGIN_FAILED = '/login?error=1'
+
+export async function username_password(req: VelaRequest): Promise<AuthData | Reply> {
+  if (req.method === 'POST' && req.route.path === '/') return checkCredentials(req)
+  const username = req.session?.username
+  return typeof username === 'string' ? { authed: true, username } : redirect('/login')
+}
+
+async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {
+  const { username, password } = req.params
+  if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) return redirect(LOGIN_FAILED)
+  const found = await repo.getBy(User, { name: username })
+  const user = found.ok ? found.value : undefined
+  const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
+  return user && user.password_hash && matches ? { authed: true, username: user.name } : redirect(LOGIN_FAILED)
+}
+
+/** The development account (`admin` / `password`), created unless a user of that name exists. */
+export async function ensureDemoAccount(): Promise<void> {
+  const cs = validateRequired(
+    cast(User, null, { name: 'admin', email: 'admin@example.com', password_hash: await hashPassword('password') }, ['name', 'email', 'password_hash']),
+    ['name', 'email'],
+  )
+  const res = await repo.insert(cs, { onConflict: { target: ['name'], action: 'nothing' } })
+  if (!res.ok) throw new Error(`could not create the demo account: ${JSON.stringify(res.error)}`)
+}

@@ -1,0 +1,19 @@
+/** The notes pages (spec §4.3): HTML forms for signed-in users; anyone else is sent to /login. */
+import { defineRoutes } from 'vela'
+import { username_password } from '../auth/login.ts'
+import * as notes from '../controllers/notes_controller.ts'
+import { browser } from '../plugins/pipelines.ts'
+
+export default defineRoutes({
+  prefix: '/notes',
+  security: username_password,
+  plugins: browser,
+  routes: [
+    ['/', notes.index, { methods: ['get'] }],
+    ['/new', notes.new, { methods: ['get'] }],
+    ['/', notes.create, { methods: ['post'] }],
+    ['/:id/edit', notes.edit, { methods: ['get'] }],
+    ['/:id', notes.update, { methods: ['post'] }],
+    ['/:id/delete', notes.delete, { methods: ['post'] }],
+  ],
+})

@@ -1,0 +1,15 @@
+/**
+ * Logging in and out. The form (`GET /login`) is public; the login `POST /` and `POST /logout` are
+ * checked by `username_password` (../auth/login.ts): the credentials for the first, the session for
+ * the second. Only the login POST carries the rate limiter.
+ */
+import { defineRoutes } from 'vela'
+import { username_password } from '../auth/login.ts'
+import * as session from '../controllers/session_controller.ts'
+import { browser, login } from '../plugins/pipelines.ts'
+
+export default defineRoutes([
+  { prefix: '', security: false, plugins: browser, routes: [['/login', session.new, { methods: ['get'] }]] },
+  { prefix: '', security: username_password, plugins: login, routes: [['/', session.create, { methods: ['post'] }]] },
+  { prefix: '', security: username_password, plugins: browser, routes: [['/logout', session.delete, { methods: ['post'] }]] },
+])

@@ -1,0 +1,18 @@
+import { defineSchema, timestamps } from 'vela/dbl'
+
+/**
+ * users: spec §2.4, plus `password_hash` (scrypt, see ../auth/passwords.ts), which no API returns:
+ * the controllers present users as `{ id, name, email }`. `name` is the login username, hence unique.
+ * A user created through the API has no password (null) and cannot log in.
+ */
+export const User = defineSchema({
+  table: 'users',
+  fields: {
+    id: 'id',
+    name: { type: 'string', nullable: false },
+    email: { type: 'string', nullable: false },
+    password_hash: 'string',
+    ...timestamps(),
+  },
+  indexes: [{ columns: ['name'], unique: true }],
+})

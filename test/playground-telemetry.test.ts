@@ -1,0 +1,132 @@
+// The playground's telemetry, seen from outside as an operator sees it: after known traffic, the
+// Prometheus endpoint (`setup({ prometheus: { port } })`, METRICS_PORT here) holds the spec's
+// series and labels, and an OTLP collector (OTEL_EXPORTER_OTLP_ENDPOINT) receives one server span
+// per request named after its route, in every group, with the database queries as child spans.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { FormClient, api } from './support/form-client.ts'
+import type { Collector, DecodedSpan } from './support/otlp.ts'
+import { SPAN_KIND_CLIENT, SPAN_KIND_SERVER, attrs, hex, startCollector } from './support/otlp.ts'
+import type { Playground } from './support/playground.ts'
+import { startPlayground } from './support/playground.ts'
+
+let collector: Collector
+let server: Playground
+beforeAll(async () => {
+  collector = await startCollector()
+  server = await startPlayground({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint } })
+  await knownTraffic()
+})
+afterAll(async () => {
+  await server?.stop()
+  await collector?.close()
+})
+
+/** Every request this server gets (its only traffic): 10 requests. */
+async function knownTraffic() {
+  const call = api(server.base)
+  for (let i = 0; i < 3; i++) expect((await fetch(`${server.base}/heartbeat`)).status).toBe(200)
+  expect((await call('/api/products', { body: { name: 'Traced', price: 1 } })).status).toBe(201)
+  expect((await call('/api/products/999999')).status).toBe(404)
+  expect((await call('/nowhere')).status).toBe(404)
+  const browser = new FormClient(server.base)
+  expect((await browser.login()).status).toBe(302) // GET /login, then POST /
+  expect((await browser.request('/notes')).status).toBe(200)
+  const ws = new WebSocket(`${server.base.replace('http', 'ws')}/ws`)
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))
+  ws.close()
+  await new Promise((resolve) => ws.once('close', resolve))
+}
+
+interface Sample { name: string; labels: Record<string, string>; value: number }
+
+function parseExposition(text: string): Sample[] {
+  const samples: Sample[] = []
+  for (const line of text.split('\n')) {
+    const m = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line)
+    if (!m) continue
+    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]))
+    samples.push({ name: m[1]!, labels, value: Number(m[3]) })
+  }
+  return samples
+}
+
+it('the Prometheus endpoint holds the HTTP metrics of that traffic, with the spec labels', async () => {
+  const res = await fetch(server.metricsUrl)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
+  const text = await res.text()
+  const on = { scheme: 'http', server_address: '127.0.0.1', server_port: String(server.port) }
+  // The exposition's own shape, as the spec writes it (labels in this order).
+  expect(text).toContain(`http_server_request_duration_seconds_count{method="GET",scheme="http",server_address="127.0.0.1",server_port="${server.port}",response_status_code="200"} 5`)
+  const samples = parseExposition(text)
+  const value = (name: string, labels: Record<string, string>) => {
+    const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v) && Object.keys(s.labels).length === Object.keys(labels).length)
+    expect(found, `${name} ${JSON.stringify(labels)}`).toHaveLength(1)
+    return found[0]!.value
+  }
+  const counts = {
+    'GET 200': 5, // 3 × /heartbeat, /login, /notes
+    'POST 201': 1,
+    'GET 404': 2, // a missing product, an unknown path
+    'POST 302': 1, // the login
+    'GET 101': 1, // the WebSocket handshake
+  }
+  for (const [key, n] of Object.entries(counts)) {
+    const [method, status] = key.split(' ')
+    const labels = { method: method!, ...on, response_status_code: status! }
+    expect(value('http_server_request_duration_seconds_count', labels), key).toBe(n)
+    expect(value('http_server_request_duration_seconds_bucket', { ...labels, le: '+Inf' }), key).toBe(n)
+    expect(value('http_server_request_duration_seconds_sum', labels), key).toBeGreaterThan(0)
+  }
+  for (const method of ['GET', 'POST']) expect(value('http_server_active_requests', { method, ...on })).toBe(0)
+  const created = { method: 'POST', ...on, response_status_code: '201' }
+  expect(value('http_server_request_body_size_bytes_sum', created)).toBe(JSON.stringify({ name: 'Traced', price: 1 }).length)
+  expect(value('http_server_response_body_size_bytes_count', created)).toBe(1)
+  expect(value('http_server_response_body_size_bytes_sum', { method: 'GET', ...on, response_status_code: '200' })).toBeGreaterThan(0)
+})
+
+it('the OTLP collector gets one span per request named after its route, with query spans as children', async () => {
+  // Stopping the server flushes the batch span processor (the app's stop hook shuts telemetry down).
+  await server.stop()
+  expect(server.output()).toContain('shutdown complete')
+  const spans = collector.spans()
+  const servers = spans.filter((s) => s.kind === SPAN_KIND_SERVER)
+  const summary = (s: DecodedSpan) => `${s.name} ${attrs(s.attributes)['http.response.status_code']}`
+  expect(servers.map(summary).sort()).toEqual(
+    [
+      'GET health_controller:heartbeat 200',
+      'GET health_controller:heartbeat 200',
+      'GET health_controller:heartbeat 200',
+      'POST products_controller:create 201',
+      'GET products_controller:show 404',
+      'HTTP GET 404',
+      'GET session_controller:new 200',
+      'POST session_controller:create 302',
+      'GET notes_controller:index 200',
+      'GET echo_controller:socket 101',
+    ].sort(),
+  )
+  const byName = (name: string) => servers.find((s) => s.name === name)!
+  expect(attrs(byName('GET notes_controller:index').attributes)).toMatchObject({
+    'vela.app': 'playground',
+    'vela.controller': 'notes_controller',
+    'vela.action': 'index',
+    'http.route': '/notes',
+    'url.path': '/notes',
+    'http.request.method': 'GET',
+  })
+  expect(attrs(byName('HTTP GET').attributes)['http.route']).toBeUndefined()
+
+  const childrenOf = (parent: DecodedSpan) =>
+    spans.filter((s) => hex(s.parentSpanId) === hex(parent.spanId) && hex(s.traceId) === hex(parent.traceId))
+  const queries = (name: string) => childrenOf(byName(name)).filter((s) => s.kind === SPAN_KIND_CLIENT).map((s) => attrs(s.attributes))
+  expect(queries('GET notes_controller:index')).toContainEqual(expect.objectContaining({ 'db.system': 'postgresql', 'db.statement': expect.stringMatching(/from "notes"/i) }))
+  expect(queries('POST products_controller:create')).toContainEqual(expect.objectContaining({ 'db.statement': expect.stringMatching(/insert into "products"/i) }))
+  expect(queries('POST session_controller:create')).toContainEqual(expect.objectContaining({ 'db.statement': expect.stringMatching(/from "users"/i) }))
+  expect(childrenOf(byName('GET health_controller:heartbeat'))).toEqual([])
+  // No query span is left without its request.
+  for (const query of spans.filter((s) => s.kind === SPAN_KIND_CLIENT && hex(s.parentSpanId) !== '')) {
+    expect(servers.some((s) => hex(s.spanId) === hex(query.parentSpanId))).toBe(true)
+  }
+})

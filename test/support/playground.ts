@@ -1,0 +1,91 @@
+/**
+ * The playground as a user runs it, for the suites that test it over HTTP: the `vela` binary's
+ * `serve` (the dev server) in the app folder, on free ports, as its own process. The package is
+ * compiled to dist/ by vitest's global setup. Each suite starts one server and shares it.
+ *
+ * The process gets the environment a developer's shell would: vitest's own variables are left
+ * out (under VITEST the plugin does not boot the app, and a repo defaults to memory), so it runs
+ * as `dev`, with the demo account. Embedded PGlite keeps its data in a fresh folder per server
+ * (VELA_PLAYGROUND_DATA), removed at the end; `databaseUrl` runs it on PostgreSQL instead.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePort } from '../../bench/load.ts'
+
+export const PLAYGROUND = fileURLToPath(new URL('../../playground', import.meta.url))
+export const VELA_BIN = fileURLToPath(new URL('../../vite-plugin/bin.mjs', import.meta.url))
+
+export interface Playground {
+  readonly base: string
+  readonly port: number
+  /** `http://127.0.0.1:<port>/metrics`, the Prometheus endpoint of `setup({ prometheus })`. */
+  readonly metricsUrl: string
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string
+  /** SIGTERM (graceful shutdown: the app's stop hook runs), waits for the exit, removes the data. */
+  stop(): Promise<void>
+}
+
+export interface PlaygroundOptions {
+  /** PostgreSQL instead of embedded PGlite. */
+  databaseUrl?: string
+  /** An existing PGlite data folder (kept at the end); default a fresh one, removed. */
+  dataDir?: string
+  /** Extra environment (OTEL_EXPORTER_OTLP_ENDPOINT, LOGIN_RATE_LIMIT…). */
+  env?: Record<string, string>
+  /** Where to run `vela serve` from, and with which `--root`: default the app folder itself. */
+  cwd?: string
+  root?: string
+}
+
+/** The caller's environment without what vitest adds to it. */
+export function userEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(VITEST|TEST$|NODE_ENV$|VELA_ENV$|DATABASE_URL$|OTEL_)/.test(key)) env[key] = value
+  }
+  return env
+}
+
+export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Playground> {
+  const [port, metricsPort] = [await freePort(), await freePort()]
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vela-playground-'))
+  const args = [VELA_BIN, 'serve', ...(opts.root ? ['--root', opts.root] : [])]
+  const child = spawn(process.execPath, args, {
+    cwd: opts.cwd ?? PLAYGROUND,
+    env: {
+      ...userEnvironment(),
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      VELA_PLAYGROUND_DATA: dataDir,
+      ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
+  child.stdout.on('data', (d) => (output += d))
+  child.stderr.on('data', (d) => (output += d))
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      await exited
+    }
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true })
+  }
+  const listening = new Promise<boolean>((resolve) => {
+    const check = () => output.includes('listening on') && resolve(true)
+    child.stdout.on('data', check)
+    child.once('close', () => resolve(false))
+    setTimeout(() => resolve(false), 60_000).unref()
+  })
+  if (!(await listening)) {
+    await stop()
+    throw new Error(`the playground did not start:\n${output}`)
+  }
+  return { base: `http://127.0.0.1:${port}`, port, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, output: () => output, stop }
+}
