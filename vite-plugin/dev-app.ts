@@ -17,7 +17,9 @@
  *   the app that was *started*: after code-only swaps that re-evaluated `app.ts`, its `stop` is
  *   still the one whose module scope holds what `start` opened.
  * Requests arriving during a swap wait for it. When the app has `src/schemas/`, a swap loading a
- * changed schema first writes its migration (dev-schema.ts), which the new `start` applies.
+ * changed schema first writes its migration (dev-schema.ts), which the new `start` applies. When
+ * it has `priv/schemas/`, each app that starts serving gets its OpenAPI files written in the
+ * background (dev-openapi.ts).
  *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
@@ -41,6 +43,7 @@ import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
 import type { Changes, FileEvent } from './dev-modules.ts'
 import { AppModules } from './dev-modules.ts'
+import { openApiStep } from './dev-openapi.ts'
 import { schemaStep } from './dev-schema.ts'
 import { watchForSwaps } from './dev-watch.ts'
 import { CONTROLLERS_DIR, ROUTES_DIR } from './discover.ts'
@@ -80,6 +83,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const hot = new DevHot(opts.disposeTimeoutMs ?? 5000, (err) => formatError(err, root))
   const modules = new AppModules(vite, hot)
   const schemas = schemaStep(root, log)
+  const openApi = openApiStep(root, log)
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
@@ -144,6 +148,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     if (!lifecycle) {
       await hot.dispose(replaced)
       current = next
+      openApi(next)
       if (reason) log(`${reason}: app reloaded in ${Math.round(performance.now() - began)} ms`)
       return
     }
@@ -155,6 +160,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       await next.start()
       current = next
       failure = undefined
+      openApi(next)
       if (reason) log(`${reason}: app restarted in ${Math.round(performance.now() - began)} ms (stop and start hooks run)`)
     } catch (err) {
       failure = formatError(err, root)

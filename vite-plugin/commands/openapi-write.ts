@@ -5,8 +5,13 @@
  * `['/docs/[...]', staticDir('priv/assets')]`. The page loads the spec by its file name, relative
  * to itself. `output` (default `openapi.json`) is resolved against the app root. Returns every file
  * written, in order; the CLI prints one `Generated <path>` line per file.
+ *
+ * Each file is replaced atomically (written beside it, then renamed), and left alone when it
+ * already holds those bytes: the dev server rewrites the document after every swap, possibly while
+ * the explorer is being served, and several dev servers of one app (tests) may write at once.
  */
-import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RouteTable } from '../../server/router/compile.ts'
@@ -73,14 +78,24 @@ export async function writeOpenApi(root: string, appName: string, table: RouteTa
   const doc = buildOpenApi(table, { title, version: opts.apiVersion ?? '0.1.0', schemas: await loadSchemas(root) })
   const dir = dirname(output)
   await mkdir(dir, { recursive: true })
-  await writeFile(output, `${JSON.stringify(doc, null, 2)}\n`)
+  await replaceFile(output, `${JSON.stringify(doc, null, 2)}\n`)
   const page = join(dir, 'swagger.html')
-  await writeFile(page, swaggerHtml(title, basename(output)))
+  await replaceFile(page, swaggerHtml(title, basename(output)))
   const assets = swaggerUiDir()
   const written = [output, page]
   for (const asset of EXPLORER_ASSETS) {
-    await copyFile(join(assets, asset), join(dir, asset))
+    await replaceFile(join(dir, asset), await readFile(join(assets, asset)))
     written.push(join(dir, asset))
   }
   return written
+}
+
+/** Writes `data` to `file` unless it already holds it; readers see the old file or the new one, never a part. */
+async function replaceFile(file: string, data: string | Buffer): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data
+  const existing = await readFile(file).catch(() => undefined)
+  if (existing?.equals(bytes)) return
+  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`
+  await writeFile(temp, bytes)
+  await rename(temp, file)
 }
