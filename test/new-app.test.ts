@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Packed, Started } from './support/new-app.ts'
-import { copyDist, folderBytes, freePort, installTarball, npx, packVela, startAndProbe, until, velaNew } from './support/new-app.ts'
+import type { Packed } from './support/new-app.ts'
+import { copyDist, freePort, installTarball, npx, packVela, sh, startAndProbe, until, velaNew } from './support/new-app.ts'
 import { freshPostgresDatabase, serviceAvailable } from './support/services.ts'
 
 const hasPostgres = await serviceAvailable('postgres')
@@ -44,6 +44,21 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
   test('vitest run passes the generated test', async () => {
     const out = await npx(app, 'vitest', ['run'])
     expect(out).toMatch(/Tests\s+\d+ passed/)
+  })
+
+  test('the installed vela CLI: migrate keeps its data in .data/, --status sees it, routes lists the app', async () => {
+    expect(await npx(app, 'vela', ['migrate'])).toMatch(/^migrated \d{14} create_notes$/m)
+    expect(await npx(app, 'vela', ['migrate', '--status'])).toMatch(/^up\s+\d{14} create_notes$/m)
+    expect(await npx(app, 'vela', ['routes'])).toContain('/api/notes')
+    expect(await npx(app, 'vela', ['openapi', '--help'])).toMatch(/^usage: vela openapi/)
+  })
+
+  test('vela/telemetry works once its optional peers are installed', async () => {
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/vela/package.json'), 'utf8'))
+    const peers = Object.keys(pkg.peerDependenciesMeta).filter((name) => name.startsWith('@opentelemetry/') || name === 'prom-client')
+    await sh(app, 'npm', ['install', '--no-fund', '--no-audit', ...peers.map((name) => `${name}@${pkg.peerDependencies[name]}`)])
+    writeFileSync(join(app, 'telemetry-check.mjs'), TELEMETRY_CHECK)
+    expect((await sh(app, process.execPath, ['telemetry-check.mjs'])).trim()).toBe('200 true')
   })
 
   describe('vite build, then the server from a copy of dist/ alone', () => {
@@ -96,4 +111,19 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
   })
 })
 
-export type { Started }
+// A request through an app with the telemetry stream handler, then the Prometheus text.
+const TELEMETRY_CHECK = `
+import { createApp, defineApp, json } from 'vela'
+import { inject } from 'vela/testing'
+import { setup, telemetryStreamHandler } from 'vela/telemetry'
+const telemetry = await setup({ spanProcessors: [] })
+const app = createApp(defineApp({
+  bootstrapApplication: 'check',
+  server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+  routes: { main: { prefix: '', security: false, routes: [['/hi', () => json({ hi: 1 }), { methods: ['get'] }]] } },
+}))
+const res = await inject(app, '/hi')
+await res.text() // the request ends (and is measured) once its body has been read
+console.log(res.status, /^http_server_request_duration_seconds_count\\{method="GET".*\\} 1$/m.test(await telemetry.metrics()))
+await telemetry.shutdown()
+`
