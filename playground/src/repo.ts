@@ -1,15 +1,14 @@
-import { fileURLToPath } from 'node:url'
 import { defineRepo } from 'vela/dbl'
 
 /**
  * PostgreSQL when DATABASE_URL is set (`postgres://user:password@host:5432/db`); otherwise
- * embedded PGlite keeping its data between starts in playground/.data/pglite (git-ignored), or in
+ * embedded PGlite keeping its data between starts in `.data/pglite` under the working directory
+ * (`npm start` runs in playground/, so playground/.data/pglite, git-ignored), or in
  * VELA_PLAYGROUND_DATA (the tests give each server a fresh folder): nothing to install. The
  * migrations are applied by the start hook (app.ts).
  */
-const url = process.env.DATABASE_URL || undefined
 export const repo = defineRepo({
   name: 'playground_repo',
-  url,
-  dataDir: url ? undefined : process.env.VELA_PLAYGROUND_DATA || fileURLToPath(new URL('../.data/pglite', import.meta.url)),
+  url: process.env.DATABASE_URL || undefined,
+  dataDir: process.env.VELA_PLAYGROUND_DATA || undefined,
 })
