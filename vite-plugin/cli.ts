@@ -27,7 +27,7 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { isAppLoadFailure } from './build-import.ts'
+import { isAppLoadFailure } from './app-loader.ts'
 import type { CommandSpec } from './commands/args.ts'
 import { UsageError, commandListText, parseCommandArgs, usageText } from './commands/args.ts'
 import { COMMANDS } from './commands/table.ts'

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { MigrationDecisionError } from '../dbl/migrations/diff.ts'
 import { generateMigration } from '../dbl/migrations/generate.ts'
-import type { ImportModule } from './build-import.ts'
+import type { ImportModule } from './app-loader.ts'
 import { loadSchemas, migrationsDir } from './migrations.ts'
 
 export interface SchemaStep {

@@ -18,8 +18,8 @@ import type { GenerateResult } from '../dbl/migrations/generate.ts'
 import { generateMigration } from '../dbl/migrations/generate.ts'
 import { loadMigrations } from '../dbl/migrations/load.ts'
 import { migrate, rollback, status } from '../dbl/migrations/migrator.ts'
-import type { ImportModule } from './build-import.ts'
-import { withAppRunner } from './build-import.ts'
+import type { ImportModule } from './app-loader.ts'
+import { withAppRunner } from './app-loader.ts'
 
 export async function loadSchemas(root: string, load: ImportModule): Promise<AnySchema[]> {
   const dir = resolve(root, 'src/schemas')

@@ -14,8 +14,8 @@ import type { CreateAppOptions, VelaApp } from '../../server/app/create-app.ts'
 import { createApp } from '../../server/app/create-app.ts'
 import type { RouteTable } from '../../server/router/compile.ts'
 import { APP_ENTRY } from '../app-entry.ts'
-import type { ImportModule } from '../build-import.ts'
-import { markAppLoadFailure, withAppRunner } from '../build-import.ts'
+import type { ImportModule } from '../app-loader.ts'
+import { markAppLoadFailure, withAppRunner } from '../app-loader.ts'
 
 export interface LoadedApp {
   readonly config: ResolvedConfig
