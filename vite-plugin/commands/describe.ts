@@ -7,9 +7,6 @@ import type { CompiledRoute } from '../../server/router/compile.ts'
 import type { PluginStep } from '../../server/pipeline/plugin.ts'
 import { REDACTED, isSecretKey } from './redact.ts'
 
-/** `['GET', 'POST']`, or `'all'` for a route without `methods` (every standard method). */
-export const methodsOf = (route: CompiledRoute): readonly string[] | 'all' => route.methods
-
 /** `GET,POST`, or `*` for every method. */
 export const methodLabel = (route: CompiledRoute): string => (route.methods === 'all' ? '*' : route.methods.join(','))
 
