@@ -1,84 +1,123 @@
 /**
- * Loads the app's own modules (TypeScript) through a Vite module runner made for the call and
- * closed after it, with the app's Vite config: its `vite.config.*` when it has one (aliases, other
- * plugins, `resolve` options, and the `vela()` it lists), else `vela()` alone, as `vela serve` and
- * `vela release` decide. Modules are evaluated by the SSR environment, the one `vela serve` runs
- * the app in, so virtual modules (`virtual:vela/migrations`) and aliases resolve as they do there.
- * No dev server is created: the plugin's `configureServer` never runs, nor does the app's `start`.
+ * How Vela gets an app's modules through Vite, for dev, build and the CLI alike.
  *
- * Used by the CLI (the inspection commands, `vela migrations generate`, `vela migrate`) and by the
- * build (`buildStart`'s schemas and migrations, `writeBundle`'s app for its OpenAPI document),
- * which cannot use plain `import()`: `vite build --configLoader runner` leaves no TypeScript loader
- * in the process (the runner that loaded the config is closed by then).
+ * - **The app's Vite config** (`appViteConfig`): its `vite.config.*` when it has one (aliases, other
+ *   plugins, `resolve` options, and the `vela()` it lists), else `vela()` alone. A config without
+ *   `vela()` is refused by `velaPluginOf`, the one place that says so (a load failure:
+ *   load-failure.ts).
+ * - **A runner of its own** (`openAppRunner`): a Vite module runner in an SSR dev environment made
+ *   from that config, with no dev server, so the plugin's `configureServer` never runs, nor does the
+ *   app's `start`; closed by whoever opened it. The CLI opens one per command (commands/load.ts),
+ *   the build one per build (build-runner.ts). Modules evaluate as under `vela serve`: virtual
+ *   modules (`virtual:vela/migrations`) and aliases resolve. The build cannot use plain `import()`:
+ *   `vite build --configLoader runner` leaves no TypeScript loader in the process.
+ * - **The dev server's runner** (`devAppRunner`): one on the dev server's own SSR environment, so the
+ *   app and what a swap re-evaluates are the server's (dev-modules.ts).
+ * - **The app** (`appEntry`, `createAppIn`): `virtual:vela/app` (app-entry.ts) imported through any
+ *   of them; its `create` is the app's own copy of `createApp`.
+ *
+ * **Choice:** the plugin is passed in (`plugin`), not imported: the plugin's build uses this module,
+ * and importing `vela` here would make an import cycle.
  */
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { InlineConfig } from 'vite'
+import type { InlineConfig, PluginOption, ResolvedConfig, ServerModuleRunnerOptions, ViteDevServer } from 'vite'
 // Static: under `--configLoader runner` a dynamic import here would go to the closed runner.
-import { createRunnableDevEnvironment, resolveConfig } from 'vite'
-import { CONFIG_FILES } from './build.ts'
-import vela from './index.ts'
+import { createRunnableDevEnvironment, createServerModuleRunner, resolveConfig } from 'vite'
+import type { ModuleRunner } from 'vite/module-runner'
+import type { AppConfig } from '../server/app/config.ts'
+import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
+import { APP_ENTRY } from './app-entry.ts'
+import { failedToLoad, markAppLoadFailure } from './load-failure.ts'
+import type { VelaPlugin } from './plugin-api.ts'
+import { PLUGIN_NAME } from './plugin-api.ts'
 
 export type ImportModule = (file: string) => Promise<Record<string, unknown>>
 
-// Errors met loading the app (its Vite config, importing one of its modules) are remembered, not
-// wrapped (messages, code frames and `instanceof` checks stay as they were): the CLI exits 2 for
-// them, "could not run", and 1 for a command's own failure.
-const loadFailures = new WeakSet<object>()
-
-/** Remembers `err` (or, if it is not an object, an Error made of it) as a load failure; returns it. */
-export function markAppLoadFailure(err: unknown): object {
-  const error = typeof err === 'object' && err !== null ? err : new Error(String(err))
-  loadFailures.add(error)
-  return error
+/** What `virtual:vela/app` exports. */
+export interface AppEntry {
+  /** The app's config, with its discovered routes and controllers. */
+  readonly config: AppConfig
+  create(opts?: CreateAppOptions): VelaApp
 }
 
-/** Whether `err`, or an error it wraps as its `cause` (a few levels deep), was marked by markAppLoadFailure. */
-export function isAppLoadFailure(err: unknown): boolean {
-  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if (loadFailures.has(e)) return true
-  }
-  return false
-}
+/** The config files looked for in an app's root (Vite's own list, less its CommonJS ones). */
+const CONFIG_FILES = ['vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
 
-const failedToLoad = (err: unknown): never => {
-  throw markAppLoadFailure(err)
-}
+/** The Vite environment the app's modules run in, under every runner. */
+export const APP_ENVIRONMENT = 'ssr'
 
-export interface AppRunnerOptions {
-  /** Vite's mode: which `.env.<mode>` files load and `import.meta.env.MODE` (default: `development`). */
+export interface AppConfigOptions {
+  /** Vite's mode: which `.env.<mode>` files load and `import.meta.env.MODE` (default: Vite's). */
   readonly mode?: string
   /**
    * How Vite loads the config file (default `bundle`, which needs a TypeScript loader for `vela`:
-   * the CLI has tsx). The build passes `runner`, which needs none.
+   * the CLI has one). The build's runner passes `runner`, which needs none.
    */
   readonly configLoader?: InlineConfig['configLoader']
-  /** `vela({ app })` when the app has no config file (its config's own `vela()` otherwise). */
-  readonly app?: string
+  /** The config file: a path, or `false` for none (`plugin()` alone). Default: the root's `vite.config.*`, if any. */
+  readonly configFile?: string | false
 }
 
-export async function withAppRunner<T>(root: string, opts: AppRunnerOptions, fn: (load: ImportModule) => Promise<T>): Promise<T> {
+/** The inline config that gives Vite the app in `root`: its config file, else `plugin()` (`vela()`) alone. */
+export function appViteConfig(root: string, plugin: () => PluginOption, opts: AppConfigOptions = {}): InlineConfig {
   const dir = resolve(root)
-  const hasConfig = CONFIG_FILES.some((f) => existsSync(resolve(dir, f)))
-  const config = await resolveConfig(
-    {
-      root: dir,
-      mode: opts.mode,
-      configFile: hasConfig ? undefined : false,
-      configLoader: opts.configLoader,
-      plugins: hasConfig ? [] : [vela({ app: opts.app })],
-      logLevel: 'error',
-    },
-    'serve',
-  ).catch(failedToLoad)
-  if (!config.plugins.some((p) => p.name === 'vela')) {
-    throw markAppLoadFailure(new Error(`${dir}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`))
+  const configFile = opts.configFile ?? (CONFIG_FILES.some((f) => existsSync(resolve(dir, f))) ? undefined : false)
+  return { root: dir, mode: opts.mode, configFile, configLoader: opts.configLoader, plugins: configFile === false ? [plugin()] : [] }
+}
+
+/** The config's `vela()`; a config without it is a load failure saying how to add it. */
+export function velaPluginOf(config: ResolvedConfig): VelaPlugin {
+  const plugin = config.plugins.find((p) => p.name === PLUGIN_NAME)
+  if (plugin) return plugin as VelaPlugin
+  throw markAppLoadFailure(new Error(`${config.root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`))
+}
+
+export interface AppRunner {
+  /** Imports a module (a file, or a virtual module) through the runner; a failure is a load failure. */
+  readonly load: ImportModule
+  /** Closes the runner and its environment; again, it does nothing. */
+  close(): Promise<void>
+}
+
+const open = new Set<AppRunner>()
+let opened = 0
+
+/** How many runners `openAppRunner` opened in this process and how many are open now (tests check none outlives its build). */
+export const runnerCounts = (): { opened: number; open: number } => ({ opened, open: open.size })
+
+/** Opens a runner for the app `viteConfig` describes (see appViteConfig); everything that fails is a load failure. */
+export async function openAppRunner(viteConfig: InlineConfig): Promise<AppRunner> {
+  const config = await resolveConfig({ logLevel: 'error', ...viteConfig }, 'serve').catch(failedToLoad)
+  velaPluginOf(config)
+  const env = createRunnableDevEnvironment(APP_ENVIRONMENT, config, { runnerOptions: { hmr: { logger: false } }, hot: false })
+  let closing: Promise<void> | undefined
+  const runner: AppRunner = {
+    load: (file) => env.runner.import(file).catch(failedToLoad),
+    close: () => (closing ??= (open.delete(runner), env.close())),
   }
-  const env = createRunnableDevEnvironment('ssr', config, { runnerOptions: { hmr: { logger: false } }, hot: false })
-  await env.init().catch(failedToLoad)
+  open.add(runner)
+  opened++
   try {
-    return await fn((file) => env.runner.import(file).catch(failedToLoad))
-  } finally {
-    await env.close()
+    await env.init()
+  } catch (err) {
+    await runner.close()
+    failedToLoad(err)
   }
+  return runner
+}
+
+/** A runner on the dev server's own SSR environment (the modules the dev app serves with). */
+export function devAppRunner(server: ViteDevServer, options: ServerModuleRunnerOptions): ModuleRunner {
+  return createServerModuleRunner(server.environments[APP_ENVIRONMENT]!, options)
+}
+
+/** `virtual:vela/app`, through a runner's `load`. */
+export async function appEntry(load: ImportModule): Promise<AppEntry> {
+  return (await load(APP_ENTRY)) as unknown as AppEntry
+}
+
+/** The app `virtual:vela/app` creates (with its own `createApp`); not started. */
+export async function createAppIn(load: ImportModule, env: NodeJS.ProcessEnv = process.env): Promise<VelaApp> {
+  return (await appEntry(load)).create({ env })
 }

@@ -9,17 +9,10 @@
  * sources (e.g. migrations loaded from `src/migrations` with `loadMigrations`) are not: import
  * `virtual:vela/migrations` instead (bundled-migrations.ts).
  */
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
-import type { Logger, UserConfig } from 'vite'
+import type { UserConfig } from 'vite'
 import { SERVER_ENTRY } from './app-entry.ts'
-import { GENERATED } from './openapi-build.ts'
-import { checkProfile } from './profile.ts'
 
 const KNEX_OPTIONAL_DRIVERS = [/^mariadb(\/|$)/, /^mysql2?(\/|$)/, /^oracledb$/, /^tedious$/, /^sqlite3$/, /^better-sqlite3$/, /^pg-query-stream$/, /^pg-native$/]
-
-/** The config files Vite looks for in an app's root. */
-export const CONFIG_FILES = ['vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
 
 export function buildConfig(config: UserConfig): UserConfig {
   return {
@@ -39,38 +32,4 @@ export function buildConfig(config: UserConfig): UserConfig {
     },
     ssr: { noExternal: config.ssr?.noExternal ?? true, target: 'node' },
   }
-}
-
-export interface ReleaseOptions {
-  /** The release profile: Vite's `mode` and the bundle's default environment (profile.ts). */
-  readonly profile?: string
-}
-
-export interface Release {
-  readonly server: string
-  /** The OpenAPI files the build wrote (`priv/assets/…`, when the app has `priv/schemas/`). */
-  readonly generated: readonly string[]
-}
-
-/**
- * `vela release [--profile <name>]`: `vite build` for the app in `root`, with its `vite.config.*`
- * (which must use `vela()`), or with `vela()` alone when it has none. The plugin writes the
- * OpenAPI files (`writeBundle`); their `Generated` log lines are collected from Vite's logger, the
- * rest of its info output is dropped.
- */
-export async function release(root: string, opts: ReleaseOptions = {}): Promise<Release> {
-  const { build, createLogger } = await import('vite')
-  const { default: vela } = await import('./index.ts')
-  const dir = resolve(root)
-  const mode = opts.profile === undefined ? undefined : checkProfile(opts.profile)
-  const hasConfig = CONFIG_FILES.some((f) => existsSync(resolve(dir, f)))
-  const generated: string[] = []
-  const customLogger: Logger = {
-    ...createLogger('warn'),
-    info: (msg) => void (msg.startsWith(GENERATED) && generated.push(resolve(dir, msg.slice(GENERATED.length)))),
-  }
-  await build({ root: dir, mode, configFile: hasConfig ? undefined : false, plugins: hasConfig ? [] : [vela()], logLevel: 'warn', customLogger })
-  const server = resolve(dir, 'dist/server/index.mjs')
-  if (!existsSync(server)) throw new Error(`${dir}: the build wrote no dist/server/index.mjs; does the Vite config use vela() (and keep build.outDir)?`)
-  return { server, generated }
 }

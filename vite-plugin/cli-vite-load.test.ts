@@ -1,13 +1,13 @@
 // The CLI loads the app as `vela serve` and the build do, through Vite with the app's own
 // vite.config.ts: the `aliased` fixture imports `virtual:vela/migrations` at the top of src/app.ts
 // and reaches its repo, schema fields and controller through a `resolve.alias` only Vite knows.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { PGlite } from '@electric-sql/pglite'
 import { describe, expect, it } from 'vitest'
-import { runCli } from './commands/test/run-cli.ts'
+import { runCli, runMain } from './commands/test/run-cli.ts'
 import { BIN, useTempDirs } from './test/built-app.ts'
 
 const temp = useTempDirs()
@@ -36,6 +36,20 @@ describe('inspection commands', () => {
     expect(res.stderr.trim()).toBe(`vela routes: ${root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
   })
 })
+
+it('every command that loads the app (serve, release, migrate, migrations generate) refuses a vite.config.ts without vela() with the same error, exit code 2', async () => {
+  const root = fixture()
+  writeFileSync(join(root, 'vite.config.ts'), 'export default { plugins: [] }\n')
+  for (const argv of [['serve'], ['release'], ['migrate', '--status'], ['migrations', 'generate']]) {
+    const name = argv.filter((a) => !a.startsWith('-')).join(' ')
+    expect(await runMain([...argv, '--root', root]), name).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `vela ${name}: ${root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }\n`,
+    })
+  }
+  expect(existsSync(join(root, 'dist'))).toBe(false)
+}, 60_000)
 
 describe('migrations, with schemas and repo imported through the alias', () => {
   const root = fixture()

@@ -10,9 +10,10 @@
  *   `vela audit` found warnings;
  * - 2 — the command could not run: a usage error (unknown command or flag, a missing or bad
  *   value, an argument it does not take; the usage goes to stderr), or the app could not be loaded
- *   (its Vite config, an import of one of its modules, `createApp` refusing it; build-import.ts
- *   marks those). `vela release` compiles the app rather than loading it: a module that does not
- *   compile fails the build (1).
+ *   (its Vite config, an import of one of its modules, `createApp` refusing it; load-failure.ts
+ *   marks those; every command loads it through app-loader.ts). `vela release` compiles the app
+ *   rather than loading it: its Vite config is loaded as for the others (2), but a module that
+ *   does not compile fails the build (1).
  *
  * `--help`/`-h` on any command and `vela help <command>` print its usage on stdout and exit 0
  * without doing anything else; `vela` alone, `vela --help` and `vela help` print the command list.
@@ -27,7 +28,7 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { isAppLoadFailure } from './app-loader.ts'
+import { isAppLoadFailure } from './load-failure.ts'
 import type { CommandSpec } from './commands/args.ts'
 import { UsageError, commandListText, parseCommandArgs, usageText } from './commands/args.ts'
 import { COMMANDS } from './commands/table.ts'

@@ -1,6 +1,7 @@
 /**
- * The app's modules under the dev server: the SSR module runner that evaluates them, and what a
- * swap throws away before it imports `virtual:vela/app` again.
+ * The app's modules under the dev server: the module runner on the dev server's SSR environment
+ * that evaluates them (app-loader.ts), and what a swap throws away before it imports
+ * `virtual:vela/app` again.
  *
  * A swap re-evaluates the modules of the changed files and, transitively, the modules importing
  * them (the runner's `importers`) up to the app entry; every other module keeps its evaluation
@@ -23,21 +24,17 @@
  */
 import { resolve, sep } from 'node:path'
 import type { DevEnvironment, ViteDevServer } from 'vite'
-import { createServerModuleRunner } from 'vite'
 import type { EvaluatedModuleNode, ModuleRunner } from 'vite/module-runner'
 import { EvaluatedModules } from 'vite/module-runner'
-import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
 import { APP_ENTRY, MIGRATIONS_MODULE } from './app-entry.ts'
+import type { AppEntry, ImportModule } from './app-loader.ts'
+import { APP_ENVIRONMENT, appEntry, devAppRunner } from './app-loader.ts'
 import type { DevHot } from './dev-hot.ts'
 import { CONTROLLERS_DIR, ROUTES_DIR } from './discover.ts'
 
 export type FileEvent = 'add' | 'change' | 'unlink'
 /** Absolute file path → what happened to it since the last swap. */
 export type Changes = ReadonlyMap<string, FileEvent>
-
-export interface AppEntry {
-  create(opts?: CreateAppOptions): VelaApp
-}
 
 /** The runner's module graph, where only `invalidate` throws an evaluation away. */
 class SwapModules extends EvaluatedModules {
@@ -57,13 +54,13 @@ export class AppModules {
   private dirty = new Set<EvaluatedModuleNode>()
 
   constructor(vite: ViteDevServer, hot: DevHot) {
-    this.env = vite.environments.ssr
+    this.env = vite.environments[APP_ENVIRONMENT]!
     const root = vite.config.root
     this.dir = (name) => resolve(root, name) + sep
     this.migrationsId = resolve(root, MIGRATIONS_MODULE)
     // hmr off: swaps are driven from here, not by Vite's HMR payloads; the evaluator gives each
     // module dev-hot.ts's `import.meta.hot`.
-    this.runner = createServerModuleRunner(this.env, { hmr: false, evaluator: hot.evaluator, evaluatedModules: this.graph })
+    this.runner = devAppRunner(vite, { hmr: false, evaluator: hot.evaluator, evaluatedModules: this.graph })
   }
 
   /** Whether the app evaluated a module of this file. */
@@ -112,12 +109,12 @@ export class AppModules {
   }
 
   /** Imports the app entry: what was thrown away is evaluated again, the rest reused. */
-  async entry(): Promise<AppEntry> {
-    return (await this.runner.import(APP_ENTRY)) as AppEntry
+  entry(): Promise<AppEntry> {
+    return appEntry(this.load)
   }
 
   /** Loads a module through the app's runner (its evaluation is the app's). */
-  load = (file: string): Promise<Record<string, unknown>> => this.runner.import(file)
+  load: ImportModule = (file) => this.runner.import(file)
 
   /** A load failed: what it threw away and what it evaluated are thrown away again next time. */
   failed(thrown: Iterable<string>, evaluated: Iterable<string>): void {

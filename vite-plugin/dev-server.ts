@@ -1,15 +1,14 @@
 /**
  * The development server `vela serve` runs: Vite in middleware mode with `vela()` (from the app's
- * `vite.config.*`, or added when the app has none), and the runtime's node:http listener on the
- * app's port (8080, or PORT) answering with the dev app (dev-app.ts), WebSockets included.
+ * `vite.config.*`, or added when the app has none: app-loader.ts), and the runtime's node:http
+ * listener on the app's port (8080, or PORT) answering with the dev app (dev-app.ts), WebSockets
+ * included. A config without `vela()` is refused with the loader's error, and Vite closed.
  */
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
 import type { PluginOption, ViteDevServer } from 'vite'
 import { createServer } from 'vite'
 import type { Listener } from '../server/listen.ts'
 import { listen } from '../server/listen.ts'
-import { CONFIG_FILES } from './build.ts'
+import { appViteConfig, velaPluginOf } from './app-loader.ts'
 import type { DevApp } from './dev-app.ts'
 import vela, { devAppOf } from './index.ts'
 
@@ -32,24 +31,19 @@ export interface DevServer {
 }
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
-  const root = resolve(opts.root)
-  const hasConfig = !opts.plugins && CONFIG_FILES.some((f) => existsSync(resolve(root, f)))
+  const viteConfig = appViteConfig(opts.root, () => opts.plugins ?? vela(), { configFile: opts.plugins ? false : undefined })
   const vite = await createServer({
-    root,
-    configFile: hasConfig ? undefined : false,
-    plugins: hasConfig ? [] : (opts.plugins ?? [vela()]),
+    ...viteConfig,
     server: { middlewareMode: true },
     appType: 'custom',
     // Vite's dynamic-import notices about framework internals are noise for an app's developer.
     logLevel: 'error',
   })
-  const devApp = devAppOf(vite)
-  if (!devApp) {
-    await vite.close()
-    throw new Error(`${root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
-  }
+  let devApp: DevApp
   let listener: Listener
   try {
+    velaPluginOf(vite.config)
+    devApp = devAppOf(vite)!
     listener = await listen(devApp.app, { port: opts.port, host: opts.host })
   } catch (err) {
     await vite.close()

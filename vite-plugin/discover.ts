@@ -18,7 +18,7 @@
  * (`*.test.ts`, `*.spec.ts`) are not discovered: helpers shared by route files can live there.
  *
  * The modules come from `import.meta.glob` (app-entry.ts) everywhere: dev, build and the CLI,
- * which loads the app through Vite too (build-import.ts).
+ * which loads the app through Vite too (app-loader.ts).
  */
 import type { AppConfig, ModuleMap } from '../server/app/config.ts'
 

@@ -22,22 +22,30 @@
  *   `mode` (`vela release --profile <name>`) or `VELA_ENV` at run time names another environment
  *   (profile.ts). `writeBundle` writes `priv/assets/openapi.json` and its explorer when the app
  *   has `priv/schemas/` (openapi-build.ts), then copies the views and `priv/` under `dist/`, the
- *   built server's app root (build-files.ts). `virtual:vela/migrations` compiles the app's
- *   migrations in (bundled-migrations.ts).
+ *   built server's app root (build-files.ts). Both steps load the app through one module runner
+ *   per build, closed in `closeBundle` (build-runner.ts). Each file they generate is logged
+ *   (`Generated <path>`) and listed in the plugin's `api.generated` (plugin-api.ts), which
+ *   `vela release` reads. `virtual:vela/migrations` compiles the app's migrations in
+ *   (bundled-migrations.ts).
  */
 import type { Server } from 'node:http'
 import { join, relative } from 'node:path'
-import type { Plugin, ViteDevServer } from 'vite'
+import type { ResolvedConfig, ViteDevServer } from 'vite'
 import { attachWebSockets } from '../server/websocket/node.ts'
 import { APP_ENTRY, MIGRATIONS_ENTRY, MIGRATIONS_MODULE, SERVER_ENTRY, appEntrySource, migrationsEntrySource, serverEntrySource } from './app-entry.ts'
 import { buildConfig } from './build.ts'
 import { copyRuntimeAssets, mirrorAppFiles } from './build-files.ts'
+import { BuildRunner } from './build-runner.ts'
 import { generateForBuild } from './migrations.ts'
-import { GENERATED, inspectForBuild } from './openapi-build.ts'
+import { inspectForBuild } from './openapi-build.ts'
+import type { VelaPlugin } from './plugin-api.ts'
+import { PLUGIN_NAME } from './plugin-api.ts'
 import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
 import { isVitestServer, vitestConfig } from './vitest.ts'
+
+export type { VelaPluginApi } from './plugin-api.ts'
 
 export interface VelaPluginOptions {
   /** The app's config module, from the Vite root (default `/src/app.ts`). */
@@ -57,7 +65,7 @@ export function devAppOf(server: ViteDevServer): DevApp | undefined {
   return (server as WithDevApp)[kDevApp]
 }
 
-export default function vela(options: VelaPluginOptions = {}): Plugin {
+export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
   // The release profile: the build's explicit `mode`, if any (profile.ts).
   let profile: string | undefined
   const ids = new Map<string, (root: string | undefined) => string>([
@@ -67,8 +75,16 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
     [PROFILE_ENTRY, () => profileSource(profile)],
   ])
   const migrationsFile = (root: string) => join(root, MIGRATIONS_MODULE)
+  // The build's one runner (build-runner.ts) and the files it generated (the plugin's api).
+  const runner = new BuildRunner(() => vela(options))
+  const generated: string[] = []
+  const report = (file: string, config: ResolvedConfig) => {
+    generated.push(file)
+    config.logger.info(`Generated ${relative(config.root, file)}`)
+  }
   return {
-    name: 'vela',
+    name: PLUGIN_NAME,
+    api: { generated },
     config(config, { command }) {
       // `config.mode` is only set when given (`--mode`, `vela release --profile`, the config file).
       if (command === 'build') profile = config.mode === undefined ? undefined : checkProfile(config.mode)
@@ -98,22 +114,25 @@ export default function vela(options: VelaPluginOptions = {}): Plugin {
       return id.startsWith('\0') ? ids.get(id.slice(1))?.(command === 'build' ? undefined : root) : undefined
     },
     async buildStart() {
-      const { command, consumer, root, logger, mode } = this.environment.config
-      if (command !== 'build' || consumer !== 'server') return
-      const result = await generateForBuild(root, mode)
-      for (const w of result?.warnings ?? []) logger.warn(`[vela migrations] ${w}`)
-      if (result?.written) logger.info(`${GENERATED}${relative(root, result.written)}`)
+      const { config } = this.environment
+      if (config.command !== 'build' || config.consumer !== 'server') return
+      generated.length = 0
+      const result = await generateForBuild(config.root, (step) => runner.use(config, step))
+      for (const w of result?.warnings ?? []) config.logger.warn(`[vela migrations] ${w}`)
+      if (result?.written) report(result.written, config)
     },
     async writeBundle(output, bundle) {
-      if (this.environment.config.consumer !== 'server' || !output.dir) return
-      const { root, logger } = this.environment.config
+      const { config } = this.environment
+      if (config.consumer !== 'server' || !output.dir) return
       const code = Object.values(bundle).map((chunk) => (chunk.type === 'chunk' ? chunk.code : '')).join('\n')
-      copyRuntimeAssets(root, output.dir, code)
-      const { viewsDir, generated } = await inspectForBuild(root, profile, options.app)
-      for (const file of generated) logger.info(`${GENERATED}${relative(root, file)}`)
+      copyRuntimeAssets(config.root, output.dir, code)
+      const app = await inspectForBuild(config.root, (step) => runner.use(config, step))
+      for (const file of app.generated) report(file, config)
       // After the OpenAPI files: dist/priv gets them too (build-files.ts).
-      mirrorAppFiles(root, output.dir, viewsDir, (message) => logger.warn(message))
+      mirrorAppFiles(config.root, output.dir, app.viewsDir, (message) => config.logger.warn(message))
     },
+    // After every build, failed ones included (build-runner.ts).
+    closeBundle: () => runner.close(),
     async configureServer(server) {
       if (isVitestServer(server.config)) return
       const devApp = await createDevApp(server, options.dev)

@@ -1,21 +1,23 @@
 /**
- * Loads an app for the inspection commands (`vela routes`, `middleware`, `audit`, `config`,
- * `openapi`) the way `vela serve` and the build do: through a Vite module runner with the app's
- * own Vite config (build-import.ts), importing `virtual:vela/app`, so discovery is the plugin's
- * `import.meta.glob`, virtual modules and aliases resolve, and the app is created by its own copy
- * of `createApp`. The app's `start` hook is not called, so no database or server is touched;
- * plugins' `init` does run (it is part of compiling the table), as at start-up.
+ * How the CLI's commands load an app: one runner per command (app-loader.ts) with the app's own
+ * Vite config, or `vela()` alone when it has none, closed when the command is done. The inspection
+ * commands (`vela routes`, `middleware`, `audit`, `config`, `openapi`) create the app from
+ * `virtual:vela/app`, so discovery is the plugin's `import.meta.glob`, virtual modules and aliases
+ * resolve, and the app is created by its own copy of `createApp`. The app's `start` hook is not
+ * called, so no database or server is touched; plugins' `init` does run (it is part of compiling
+ * the table), as at start-up. `vela migrations generate` and `vela migrate` load its schemas,
+ * repository and migrations through it (migrate.ts).
  *
  * Whatever fails in `loadApp` (the Vite config, an import, `createApp` refusing the config or a
  * plugin's `init`) is marked as a load failure: the command could not run, the CLI exits 2.
  */
 import type { AppConfig, ResolvedConfig } from '../../server/app/config.ts'
-import type { CreateAppOptions, VelaApp } from '../../server/app/create-app.ts'
 import { createApp } from '../../server/app/create-app.ts'
 import type { RouteTable } from '../../server/router/compile.ts'
-import { APP_ENTRY } from '../app-entry.ts'
-import type { ImportModule } from '../app-loader.ts'
-import { markAppLoadFailure, withAppRunner } from '../app-loader.ts'
+import type { AppConfigOptions, ImportModule } from '../app-loader.ts'
+import { appViteConfig, createAppIn, openAppRunner } from '../app-loader.ts'
+import vela from '../index.ts'
+import { markAppLoadFailure } from '../load-failure.ts'
 
 export interface LoadedApp {
   readonly config: ResolvedConfig
@@ -28,10 +30,19 @@ export function inspectApp(app: AppConfig, env: NodeJS.ProcessEnv = process.env)
   return { config, table: routeTable }
 }
 
-/** The app `virtual:vela/app` creates in a runner (its `create` is the app's own `createApp`); not started. */
-export async function createAppIn(load: ImportModule, env: NodeJS.ProcessEnv = process.env): Promise<VelaApp> {
-  const { create } = (await load(APP_ENTRY)) as { create(opts: CreateAppOptions): VelaApp }
-  return create({ env })
+export interface AppRunnerOptions extends Pick<AppConfigOptions, 'mode' | 'configLoader'> {
+  /** `vela({ app })` when the app has no config file (its config's own `vela()` otherwise). */
+  readonly app?: string
+}
+
+/** Runs `fn` with a runner for the app in `root`, closed after it. */
+export async function withAppRunner<T>(root: string, opts: AppRunnerOptions, fn: (load: ImportModule) => Promise<T>): Promise<T> {
+  const runner = await openAppRunner(appViteConfig(root, () => vela({ app: opts.app }), opts))
+  try {
+    return await fn(runner.load)
+  } finally {
+    await runner.close()
+  }
 }
 
 export async function loadApp(root: string): Promise<LoadedApp> {

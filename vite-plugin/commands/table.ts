@@ -5,8 +5,8 @@
  * migrations are declared here.
  */
 import { serve } from '../serve.ts'
-import { release } from '../build.ts'
-import { generate, runMigrations } from '../migrations.ts'
+import { release } from '../release.ts'
+import { generate, runMigrations } from './migrate.ts'
 import { checkProfile } from '../profile.ts'
 import type { CommandSpec } from './args.ts'
 import { UsageError, defineCommand } from './args.ts'
