@@ -4,6 +4,7 @@
 // listed in the plugin's api.
 import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Rolldown } from 'vite'
 import { build } from 'vite'
 import { expect, it } from 'vitest'
 import { runnerCounts } from './app-loader.ts'
@@ -73,4 +74,38 @@ it('an app failing to load in writeBundle fails the build: none is left open', a
   const { opened, open, error } = await buildCounting(root)
   expect(error?.message).toContain('app.ts fails on purpose')
   expect({ opened, open }).toEqual({ opened: 1, open: 0 })
+}, 60_000)
+
+it('under --watch, the rebuild after one that failed in writeBundle closes the runner Vite left open, and reads the app afresh', async () => {
+  const root = notes()
+  const app = join(root, 'src/app.ts')
+  const source = readFileSync(app, 'utf8')
+  writeFileSync(app, `${source}\nthrow new Error('app.ts fails on purpose')\n`)
+  const before = runnerCounts()
+  const watcher = (await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { watch: {} } })) as Rolldown.RolldownWatcher
+  // Every event in order; `built(n)` resolves once the n-th build has ended (END).
+  const codes: string[] = []
+  const waiting: Array<{ ends: number; resolve: () => void }> = []
+  watcher.on('event', (event) => {
+    codes.push(event.code)
+    const ends = codes.filter((c) => c === 'END').length
+    for (const w of waiting.filter((w) => w.ends === ends)) w.resolve()
+  })
+  const built = (ends: number) => new Promise<void>((resolve) => waiting.push({ ends, resolve }))
+  try {
+    // A failed build is ERROR then END; Vite closes no bundle then, so the runner stays open.
+    await built(1)
+    expect(codes).toEqual(['START', 'BUNDLE_START', 'ERROR', 'END'])
+    expect(runnerCounts()).toEqual({ opened: before.opened + 1, open: 1 })
+    writeFileSync(app, source)
+    await built(2)
+    expect(codes.slice(4)).toEqual(['START', 'BUNDLE_START', 'BUNDLE_END', 'END'])
+    // The rebuild's buildStart closed it and opened its own, on the fixed app (which Vite may be
+    // closing already).
+    expect(runnerCounts().opened).toBe(before.opened + 2)
+    expect(runnerCounts().open).toBeLessThanOrEqual(1)
+  } finally {
+    await watcher.close()
+  }
+  expect(runnerCounts().open).toBe(0)
 }, 60_000)

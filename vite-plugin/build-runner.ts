@@ -6,8 +6,9 @@
  * **Why `closeBundle`:** Vite 8 runs it after every build, failed ones included. A failure in the
  * build phase (`buildStart`, a module that does not compile) runs it twice, once from rolldown
  * with the error and once as Vite closes the bundle; one in output or `writeBundle` once. Closing
- * twice does nothing, and the next build (`--watch`) opens a new runner, whose modules are read
- * afresh.
+ * twice does nothing. Under `--watch` Vite closes only the bundles it wrote, so after a rebuild
+ * that failed in `writeBundle` the runner stays open until the next build's `buildStart` (which
+ * closes it) or the watcher's close; each build opens its own, so its modules are read afresh.
  *
  * The runner is the build's: the same config file (or none, with the plugin's own options), the
  * build's mode (`.env` files), and, while a step runs, `VELA_ENV` set to the environment the

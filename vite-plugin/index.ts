@@ -116,6 +116,9 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
     async buildStart() {
       const { config } = this.environment
       if (config.command !== 'build' || config.consumer !== 'server') return
+      // Under --watch, Vite closes only the bundles that were written: a runner left by a rebuild
+      // that failed in writeBundle goes now, and this build reads the app afresh.
+      await runner.close()
       generated.length = 0
       const result = await generateForBuild(config.root, (step) => runner.use(config, step))
       for (const w of result?.warnings ?? []) config.logger.warn(`[vela migrations] ${w}`)
