@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { PGlite } from '@electric-sql/pglite'
 import { describe, expect, it } from 'vitest'
+import { runnerCounts } from './app-loader.ts'
 import { runCli, runMain } from './commands/test/run-cli.ts'
 import { BIN, useTempDirs } from './test/built-app.ts'
 
@@ -49,6 +50,16 @@ it('every command that loads the app (serve, release, migrate, migrations genera
     })
   }
   expect(existsSync(join(root, 'dist'))).toBe(false)
+}, 60_000)
+
+it('a command whose app fails to load closes its runner: none is left open, exit code 2', async () => {
+  const root = fixture()
+  for (const file of ['src/app.ts', 'src/repo.ts']) writeFileSync(join(root, file), `throw new Error('${file} fails on purpose')\n`)
+  const before = runnerCounts()
+  for (const argv of [['routes'], ['migrate', '--status']]) {
+    expect(await runMain([...argv, '--root', root]), argv[0]).toMatchObject({ code: 2, stdout: '' })
+  }
+  expect(runnerCounts()).toEqual({ opened: before.opened + 2, open: 0 })
 }, 60_000)
 
 describe('migrations, with schemas and repo imported through the alias', () => {
