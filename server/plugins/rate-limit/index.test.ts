@@ -7,6 +7,10 @@ import type { PluginEntry } from '../../pipeline/plugin.ts'
 import { json } from '../../replies.ts'
 import { rateLimitPlugin } from './index.ts'
 import { MemoryStore } from './memory-store.ts'
+import { strictLog } from '../../../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const handlerRuns = new Map<string, number>()
 const counted = (name: string) => () => {
@@ -143,8 +147,9 @@ describe('rate-limit options and memory store', () => {
 
   it('a failing store makes the request a 500 (the plugin never stops limiting silently)', async () => {
     const broken = { increment: () => Promise.reject(new Error('redis down')) }
-    const app = createApp({ bootstrapApplication: 'broken', routes: { r: limited('/x', { store: broken }) } }, { env: {}, log: () => {} })
+    const app = createApp({ bootstrapApplication: 'broken', routes: { r: limited('/x', { store: broken }) } }, { env: {}, log: logs.log })
     const { inject } = await import('../../testing/index.ts')
+    logs.expectLogged(/^500 on GET \/x .*: Error: redis down$/)
     const res = await inject(app, '/x')
     expect(res.status).toBe(500)
   })
