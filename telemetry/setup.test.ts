@@ -68,6 +68,7 @@ it('with exportIntervalMs or metricReaders there is a global meter provider too'
 it('one set-up at a time; after shutdown() a new one works', async () => {
   const first = await start({ spanProcessors: [] })
   await expect(setup()).rejects.toThrow(/already called/)
+  await expect(setup()).rejects.toMatchObject({ name: 'VelaError', code: 'VELA_ERR_TELEMETRY' })
   await first.shutdown()
   await first.shutdown() // idempotent
   const exporter = new InMemorySpanExporter()

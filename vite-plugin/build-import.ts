@@ -18,6 +18,7 @@ import type { InlineConfig } from 'vite'
 import { createRunnableDevEnvironment, resolveConfig } from 'vite'
 import { CONFIG_FILES } from './build.ts'
 import vela from './index.ts'
+import { VelaError } from '../server/errors/vela-error.ts'
 
 export type ImportModule = (file: string) => Promise<Record<string, unknown>>
 
@@ -72,7 +73,7 @@ export async function withAppRunner<T>(root: string, opts: AppRunnerOptions, fn:
     'serve',
   ).catch(failedToLoad)
   if (!config.plugins.some((p) => p.name === 'vela')) {
-    throw markAppLoadFailure(new Error(`${dir}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`))
+    throw markAppLoadFailure(new VelaError('VELA_ERR_CONFIG', `${dir}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`))
   }
   const env = createRunnableDevEnvironment('ssr', config, { runnerOptions: { hmr: { logger: false } }, hot: false })
   await env.init().catch(failedToLoad)

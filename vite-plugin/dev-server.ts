@@ -12,6 +12,7 @@ import { listen } from '../server/listen.ts'
 import { CONFIG_FILES } from './build.ts'
 import type { DevApp } from './dev-app.ts'
 import vela, { devAppOf } from './index.ts'
+import { VelaError } from '../server/errors/vela-error.ts'
 
 export interface DevServerOptions {
   root: string
@@ -46,7 +47,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const devApp = devAppOf(vite)
   if (!devApp) {
     await vite.close()
-    throw new Error(`${root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
+    throw new VelaError('VELA_ERR_CONFIG', `${root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
   }
   let listener: Listener
   try {

@@ -20,6 +20,7 @@ import { loadMigrations } from '../dbl/migrations/load.ts'
 import { migrate, rollback, status } from '../dbl/migrations/migrator.ts'
 import type { ImportModule } from './build-import.ts'
 import { withAppRunner } from './build-import.ts'
+import { VelaError } from '../server/errors/vela-error.ts'
 
 export async function loadSchemas(root: string, load: ImportModule): Promise<AnySchema[]> {
   const dir = resolve(root, 'src/schemas')
@@ -33,7 +34,7 @@ export async function loadRepo(root: string, load: ImportModule): Promise<Repo> 
   const file = resolve(root, 'src/repo.ts')
   const mod = await load(file)
   const repo = (mod.repo ?? mod.default) as Repo | undefined
-  if (!repo || typeof repo.adapter !== 'function') throw new Error(`${file} must export the repository as \`repo\`: export const repo = defineRepo({ … })`)
+  if (!repo || typeof repo.adapter !== 'function') throw new VelaError('VELA_ERR_CONFIG', `${file} must export the repository as \`repo\`: export const repo = defineRepo({ … })`)
   return repo
 }
 

@@ -17,6 +17,7 @@ import type { JsonLib } from '../app/config.ts'
 import type { Reply } from '../replies.ts'
 import type { RouteInfo, VelaRequest } from '../request.ts'
 import type { MaybePromise } from '../router/types.ts'
+import { VelaError } from '../errors/vela-error.ts'
 
 export type Phase = 'pre_request' | 'post_request'
 
@@ -83,7 +84,7 @@ export interface Plugin<O = Record<string, unknown>, S = unknown> {
 export type PluginDefinition<O, S> = Omit<Plugin<O, S>, 'kind'>
 
 export function definePlugin<O = Record<string, unknown>, S = undefined>(def: PluginDefinition<O, S>): Plugin<O, S> {
-  if (!def.preRequest && !def.postRequest) throw new Error(`plugin ${def.name}: needs preRequest or postRequest`)
+  if (!def.preRequest && !def.postRequest) throw new VelaError('VELA_ERR_PLUGIN', `plugin ${def.name}: needs preRequest or postRequest`)
   return { kind: 'vela.plugin', ...def }
 }
 
@@ -103,11 +104,11 @@ export function compilePluginEntries(entries: readonly PluginEntry[], where: str
   return entries.map((entry, i) => {
     const [phase, plugin, options = {}] = entry
     if (phase !== 'pre_request' && phase !== 'post_request') {
-      throw new Error(`${where}: plugin entry ${i} has phase ${JSON.stringify(phase)}; use 'pre_request' or 'post_request'`)
+      throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} has phase ${JSON.stringify(phase)}; use 'pre_request' or 'post_request'`)
     }
-    if (plugin?.kind !== 'vela.plugin') throw new Error(`${where}: plugin entry ${i} is not a plugin made by definePlugin`)
+    if (plugin?.kind !== 'vela.plugin') throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} is not a plugin made by definePlugin`)
     const fn = phase === 'pre_request' ? plugin.preRequest : plugin.postRequest
-    if (!fn) throw new Error(`${where}: plugin ${plugin.name} has no ${phase === 'pre_request' ? 'preRequest' : 'postRequest'} callback`)
+    if (!fn) throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin ${plugin.name} has no ${phase === 'pre_request' ? 'preRequest' : 'postRequest'} callback`)
     const call: PluginStep['call'] =
       fn.length === 2
         ? (req, _env, step) => (fn as TwoArgCallback<unknown>)(req, step.options)

@@ -142,10 +142,10 @@ describe('session plugin: https and secrets', () => {
     const noSecret = prod({}, 'prod')
     expect(noSecret.routeTable.routes.map((r) => r.path)).toContain('/login')
     const refused = await noSecret.start().catch((e: unknown) => e)
-    expect(refused).toMatchObject({ code: 'ERR_VELA_CONFIG', message: expect.stringMatching(/^session: no secret in environment "prod"; set VELA_SESSION_SECRET/) })
+    expect(refused).toMatchObject({ code: 'VELA_ERR_CONFIG', message: expect.stringMatching(/^session: no secret in environment "prod"; set VELA_SESSION_SECRET/) })
     await expect(prod({ VELA_ENV: 'staging' }).start()).rejects.toThrow(/no secret in environment "staging"/)
     expect(started).not.toHaveBeenCalled()
-    logs.expectLogged(/^500 on GET \/login .*: Error: session: no secret in environment "prod"/)
+    logs.expectLogged(/^500 on GET \/login .*: VelaError: session: no secret in environment "prod"/)
     // Used without start (inject), the first request needing the secret is a 500.
     expect((await inject(noSecret, '/login')).status).toBe(500)
     await prod({ VELA_SESSION_SECRET: SECRET }, 'prod').start()
