@@ -37,6 +37,8 @@ import { GENERATED, inspectForBuild } from './openapi-build.ts'
 import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
+
+export type { DevAppOptions } from './dev-app.ts'
 import { isVitestServer, vitestConfig } from './vitest.ts'
 
 export interface VelaPluginOptions {
