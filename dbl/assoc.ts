@@ -4,7 +4,7 @@
  * parent's key as foreign key, in one transaction (repo/write.ts).
  */
 import { cast, change, isChangeset, addError, type Changeset, type Params } from './changeset.ts'
-import type { AnySchema, Association } from './schema.ts'
+import { foreignKeyOf, type AnySchema, type Association } from './schema.ts'
 
 export interface ResolvedAssoc {
   readonly name: string
@@ -20,7 +20,7 @@ export function resolveAssoc(owner: AnySchema, name: string): ResolvedAssoc {
   const a = owner.associations[name]
   if (!a) throw new Error(`schema ${owner.table} has no association "${name}"`)
   const related = a.schema()
-  const foreignKey = a.foreignKey ?? (a.kind === 'belongsTo' ? `${name}_id` : `${owner.table.replace(/s$/, '')}_id`)
+  const foreignKey = foreignKeyOf(owner, name, a)
   const holder = a.kind === 'belongsTo' ? owner : related
   if (!holder.fieldsByName[foreignKey]) throw new Error(`association ${owner.table}.${name}: ${holder.table} has no field "${foreignKey}"`)
   return { name, kind: a.kind, owner, related, foreignKey }

@@ -3,7 +3,7 @@
  * built once per schema and cached, so a changeset does no type dispatch per value.
  * A caster returns the cast value or `INVALID` (becomes Ecto's "is invalid" on the field).
  */
-import type { AnySchema, Field, FieldType } from './schema.ts'
+import type { AnySchema, FieldType } from './schema.ts'
 
 export const INVALID: unique symbol = Symbol('vela.dbl.invalid')
 export type Caster = (value: unknown) => unknown
@@ -133,10 +133,4 @@ export function castersOf(schema: AnySchema): Readonly<Record<string, Caster>> {
     cache.set(schema, casters)
   }
   return casters
-}
-
-/** Casts one value for a field; `null`/`undefined` pass through as `null`. */
-export function castField(schema: AnySchema, field: Field, value: unknown): unknown {
-  if (value === null || value === undefined) return null
-  return castersOf(schema)[field.name]!(value)
 }

@@ -6,7 +6,7 @@
  */
 import { addError, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
 import type { DbError } from './db_error.ts'
-import type { AnySchema } from './schema.ts'
+import { foreignKeyOf, type AnySchema } from './schema.ts'
 
 export interface ConstraintOptions {
   /** The constraint or index name in the database. */
@@ -61,7 +61,7 @@ export function foreignKeyConstraint<S extends AnySchema>(cs: Changeset<S>, fiel
 export function assocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
   const a = cs.schema.associations[assoc]
   if (!a || a.kind !== 'belongsTo') throw new Error(`schema ${cs.schema.table} has no belongsTo association "${assoc}"`)
-  const fk = a.foreignKey ?? `${assoc}_id`
+  const fk = foreignKeyOf(cs.schema, assoc, a)
   return declare(cs, {
     type: 'foreign_key',
     constraint: opts.name ?? `${cs.schema.table}_${fk}_fkey`,
@@ -79,7 +79,7 @@ export function noAssocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: 
   const a = cs.schema.associations[assoc]
   if (!a || a.kind === 'belongsTo') throw new Error(`schema ${cs.schema.table} has no hasOne/hasMany association "${assoc}"`)
   const child = a.schema()
-  const fk = a.foreignKey ?? `${cs.schema.table.replace(/s$/, '')}_id`
+  const fk = foreignKeyOf(cs.schema, assoc, a)
   return declare(cs, {
     type: 'foreign_key',
     constraint: opts.name ?? `${child.table}_${fk}_fkey`,

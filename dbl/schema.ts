@@ -3,6 +3,7 @@
  * writes, and the migration generator diffs. `defineSchema` keeps the literal field definitions in
  * its type, so `RecordOf<typeof Product>` (and every repository result) is the exact row shape.
  */
+import { singularize } from './inflect.ts'
 
 export type ScalarType =
   | 'id'
@@ -63,8 +64,8 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
   readonly schema: () => T
   /**
    * belongsTo: the column on this table (default `<name>_id`).
-   * hasOne / hasMany: the column on the other table (default `<this table singular>_id`,
-   * i.e. the table name without a trailing `s`, plus `_id`).
+   * hasOne / hasMany: the column on the other table (default `<this table singular>_id`:
+   * `categories` → `category_id`, `people` → `person_id`). See `foreignKeyOf`.
    */
   readonly foreignKey?: string
   /**
@@ -82,6 +83,17 @@ export function hasOne<T extends AnySchema>(schema: () => T, opts: { foreignKey?
 }
 export function hasMany<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string } = {}): Association<'hasMany', T> {
   return { kind: 'hasMany', schema, ...opts }
+}
+
+/**
+ * The column an association joins on: its `foreignKey`, else `<name>_id` for belongsTo and
+ * `<owner table singular>_id` for hasOne / hasMany (`categories` → `category_id`, `line_items` →
+ * `line_item_id`, `people` → `person_id`; a table name that does not look plural is taken as it is).
+ * The one place this default is computed: associations, constraints and generated migrations agree.
+ */
+export function foreignKeyOf(owner: { readonly table: string }, name: string, a: Pick<Association, 'kind' | 'foreignKey'>): string {
+  if (a.foreignKey !== undefined) return a.foreignKey
+  return a.kind === 'belongsTo' ? `${name}_id` : `${singularize(owner.table) ?? owner.table}_id`
 }
 
 /** An association map, as `defineSchema` takes it. */

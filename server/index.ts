@@ -1,9 +1,12 @@
 /**
  * `vela`: the runtime. Everything an application imports to define routes, handlers, plugins and
- * the app itself.
+ * the app itself, and the types tools read (`app.routeTable`). Curated: what is here is public
+ * and checked by test/exports.test.ts; the runtime's own pieces (config resolution, the view
+ * renderer, compression, the WebSocket attachment, response-end hooks) are internal, and the Vite
+ * plugin imports them by relative path.
  */
-export { defineApp, resolveConfig } from './app/config.ts'
-export type { AppConfig, JsonLib, MetricsEvent, ResolvedConfig, ServerConfig } from './app/config.ts'
+export { defineApp } from './app/config.ts'
+export type { AppConfig, JsonLib, MetricsEvent, ModuleMap, ResolvedConfig, ServerConfig } from './app/config.ts'
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
 export { defineStreamHandler } from './app/stream-handlers.ts'
@@ -12,16 +15,15 @@ export { matchedRoute } from './app/matched-route.ts'
 export { listen } from './listen.ts'
 export type { Listener, ListenOptions } from './listen.ts'
 export { json, status, redirect, view, sendfile, isReply } from './replies.ts'
-export type { Reply, JsonReply, StatusReply, RedirectReply, ViewReply, FileReply, ViewOptions } from './replies.ts'
-export { createViewRenderer, defaultViewName } from './views/renderer.ts'
+export type { Reply, JsonReply, StatusReply, RedirectReply, ViewReply, FileReply, ViewOptions, Headers as ReplyHeaders } from './replies.ts'
 export type { RenderView, ViewsConfig } from './views/renderer.ts'
 export { metricsStreamHandler, setMetricsUserData } from './metrics/metrics-handler.ts'
-export { whenResponseEnds } from './metrics/response-end.ts'
-export { withCompression } from './compress/compress.ts'
 export type { CompressOptions } from './compress/compress.ts'
 export { staticDir } from './static/static-dir.ts'
 export type { StaticDirOptions } from './static/static-dir.ts'
 export { httpError, HttpError, isHttpError } from './errors/http-error.ts'
+export { VelaError, isVelaError } from './errors/vela-error.ts'
+export type { VelaErrorCode } from './errors/vela-error.ts'
 export { VelaRequest } from './request.ts'
 export type { RouteInfo, QueryValue } from './request.ts'
 export { defineRoutes } from './router/types.ts'
@@ -29,6 +31,7 @@ export type {
   Handler,
   HandlerIdentity,
   HandlerResult,
+  MaybePromise,
   Route,
   RouteGroup,
   RouteMethod,
@@ -36,10 +39,24 @@ export type {
   RouteSource,
   SecurityCallback,
   SecurityResult,
+  StaticRouteHandler,
   StatusRoute,
+  WebSocketRouteHandler,
 } from './router/types.ts'
+export type { CompiledGroup, CompiledRoute, RouteTable } from './router/compile.ts'
 export { definePlugin, ok, breakPhase, stop, fail } from './pipeline/plugin.ts'
-export type { Plugin, PluginEntry, PluginEnv, PluginInfo, PluginInitContext, PluginResult, Phase } from './pipeline/plugin.ts'
+export type {
+  Plugin,
+  PluginCallback,
+  PluginDefinition,
+  PluginEntry,
+  PluginEnv,
+  PluginInfo,
+  PluginInitContext,
+  PluginResult,
+  PluginStep,
+  Phase,
+} from './pipeline/plugin.ts'
 export { requestPlugin } from './plugins/request.ts'
 export type { RequestPluginOptions } from './plugins/request.ts'
 export { corsPlugin } from './plugins/cors.ts'
@@ -52,7 +69,6 @@ export { csrfPlugin, CSRF_FORM_FIELD, CSRF_HEADER } from './plugins/csrf.ts'
 export type { CsrfPluginOptions } from './plugins/csrf.ts'
 export { defineWebSocket } from './websocket/define.ts'
 export type { WebSocketContext, WebSocketHandler, WebSocketHooks, WebSocketPeer } from './websocket/define.ts'
-export { attachWebSockets } from './websocket/node.ts'
 export type { WebSocketServer } from './websocket/node.ts'
 export type { UpgradeDecision, UpgradeHandler } from './websocket/upgrade.ts'
 export { installShutdown } from './shutdown.ts'

@@ -5,6 +5,10 @@ import { expect, it } from 'vitest'
 import { createApp } from './app/create-app.ts'
 import { json, status } from './replies.ts'
 import { startTestServer } from './testing/index.ts'
+import { strictLog } from '../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 let slowArrived = 0
 const app = createApp(
@@ -31,7 +35,7 @@ const app = createApp(
       },
     },
   },
-  { env: {}, log: () => {} },
+  { env: {}, log: logs.log },
 )
 
 function get(agent: http.Agent, port: number, path: string): Promise<{ status: number; socket: unknown; headers: http.IncomingHttpHeaders }> {
@@ -70,6 +74,7 @@ it('close(): in-flight requests finish, then new connections are refused', async
 
 it('a throwing handler or a forgotten rejected promise never takes the server down', async () => {
   const server = await startTestServer(app)
+  logs.expectLogged(/^500 on GET \/crash .*: TypeError: cannot read properties of undefined$/)
   expect((await server.request('/crash')).status).toBe(500)
   expect((await server.request('/floating')).status).toBe(202)
   await new Promise((r) => setTimeout(r, 20))

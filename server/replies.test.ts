@@ -111,6 +111,8 @@ describeModes(
       expect(await (await t.request('/async')).json()).toEqual({ async: true })
     })
     it('a handler returning anything else is a 500 naming the controller and the value', async () => {
+      t.expectLogged(/^500 on GET \/bad-return .*returned 42, which is not a reply/)
+      t.expectLogged(/^500 on GET \/bad-return-undefined .*returned undefined, which is not a reply/)
       for (const path of ['/bad-return', '/bad-return-undefined']) {
         const res = await t.request(path)
         expect(res.status).toBe(500)
@@ -129,6 +131,7 @@ describeModes(
   { bootstrapApplication: 'replies', useStacktrace: true, routes },
   (t) => {
     it('the 500 for a bad return names the controller and what it returned', async () => {
+      t.expectLogged(/^500 on GET \/bad-return .*returned 42, which is not a reply/)
       const res = await t.request('/bad-return')
       const body = (await res.json()) as { error: string; stack: string[] }
       expect(res.status).toBe(500)

@@ -13,6 +13,10 @@ import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
+import { strictLog } from '../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 // The collector stand-in (test/support/otlp.ts): records every POST, decodes OTLP protobuf.
 let collector: Collector
@@ -42,7 +46,7 @@ const app = createApp(
     routes: { r: { prefix: '', security: false, routes: [['/items/:id', items_controller.show]] } },
     controllers: { 'src/controllers/items_controller.ts': items_controller },
   },
-  { env: {}, log: () => {} },
+  { env: {}, log: logs.log },
 )
 const request = async (headers: Record<string, string> = {}) => {
   const res = await inject(app, { url: '/items/9', headers })

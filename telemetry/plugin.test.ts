@@ -12,6 +12,10 @@ import { telemetryPlugin } from './plugin.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { finishedSpans, useInMemorySpans } from './test-support.ts'
+import { strictLog } from '../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const products_controller = {
   show: (req: VelaRequest) => json({ id: req.bindings.id }),
@@ -78,7 +82,7 @@ describeModes('telemetry plugin', config, (t) => {
 })
 
 it('without a recording span the plugin changes nothing and lets the request through', async () => {
-  const app = createApp({ ...config, server: {} }, { env: {}, log: () => {} })
+  const app = createApp({ ...config, server: {} }, { env: {}, log: logs.log })
   const res = await inject(app, '/api/products/1')
   expect(res.status).toBe(200)
   expect(trace.getActiveSpan()).toBeUndefined()

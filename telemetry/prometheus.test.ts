@@ -11,6 +11,10 @@ import { setup } from './setup.ts'
 import { MAX_SERVERS } from './instruments.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
+import { strictLog } from '../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 let release: () => void = () => {}
 const group: RouteGroup = {
@@ -25,7 +29,7 @@ const group: RouteGroup = {
 }
 const app = createApp(
   { bootstrapApplication: 'metrics', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: group } },
-  { env: {}, log: () => {} },
+  { env: {}, log: logs.log },
 )
 
 let telemetry: Telemetry
@@ -74,6 +78,7 @@ it('counts requests by method, scheme, server address and port, and status', asy
   for (let i = 0; i < 2; i++) expect(await (await server.request('/hello')).text()).toBe('{"hello":"world"}')
   expect((await inject(app, '/hello')).status).toBe(200)
   await (await inject(app, '/hello')).text() // the in-process response is finished once its body is read
+  logs.expectLogged(/^500 on GET \/boom .*: Error: boom$/)
   expect((await server.request('/boom')).status).toBe(500)
   expect((await server.request('/missing')).status).toBe(404)
   expect((await server.request({ url: '/hello', method: 'PROPFIND' })).status).toBe(405)

@@ -18,6 +18,10 @@ import { describeModes } from '../test/support/modes.ts'
 import { telemetryPlugin } from './plugin.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { finishedSpans, useInMemorySpans } from './test-support.ts'
+import { strictLog } from '../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const exporter = useInMemorySpans()
 
@@ -80,14 +84,14 @@ describeModes('span names without a telemetry plugin', config, (t) => {
 })
 
 it('with the telemetry plugin too, the names agree', async () => {
-  const app = createApp({ ...config, plugins: [['pre_request', telemetryPlugin, {}]] }, { env: {}, log: () => {} })
+  const app = createApp({ ...config, plugins: [['pre_request', telemetryPlugin, {}]] }, { env: {}, log: logs.log })
   await (await inject(app, '/notes/')).text()
   expect((await serverSpan()).name).toBe('GET notes_controller:index')
 })
 
 let server: TestServer
 beforeAll(async () => {
-  server = await startTestServer(createApp(config, { env: {}, log: () => {} }))
+  server = await startTestServer(createApp(config, { env: {}, log: logs.log }))
 })
 afterAll(() => server.close({ timeoutMs: 1000 }))
 

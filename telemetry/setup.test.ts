@@ -11,10 +11,14 @@ import { inject } from '../server/testing/index.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
+import { strictLog } from '../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const app = createApp(
   { bootstrapApplication: 'a', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } } },
-  { env: {}, log: () => {} },
+  { env: {}, log: logs.log },
 )
 const hit = async () => {
   const res = await inject(app, '/x')
@@ -64,6 +68,7 @@ it('with exportIntervalMs or metricReaders there is a global meter provider too'
 it('one set-up at a time; after shutdown() a new one works', async () => {
   const first = await start({ spanProcessors: [] })
   await expect(setup()).rejects.toThrow(/already called/)
+  await expect(setup()).rejects.toMatchObject({ name: 'VelaError', code: 'VELA_ERR_TELEMETRY' })
   await first.shutdown()
   await first.shutdown() // idempotent
   const exporter = new InMemorySpanExporter()
@@ -127,7 +132,7 @@ it("wired through the app's start and stop hooks, as the README shows", async ()
         await telemetry?.shutdown()
       },
     },
-    { env: {}, log: () => {} },
+    { env: {}, log: logs.log },
   )
   await wired.start()
   await (await inject(wired, '/x')).text()

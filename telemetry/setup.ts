@@ -30,6 +30,7 @@ import { createHttpInstruments } from './instruments.ts'
 import type { PrometheusOptions, PrometheusServer } from './prometheus.ts'
 import { servePrometheus } from './prometheus.ts'
 import { createProviders } from './providers.ts'
+import { VelaError } from '../server/errors/vela-error.ts'
 
 export interface TelemetryOptions {
   /** `service.name` of the resource; default `OTEL_SERVICE_NAME`, else the SDK's `unknown_service:node`. */
@@ -85,7 +86,7 @@ export function activeTelemetry(): ActiveTelemetry | undefined {
 }
 
 export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
-  if (active) throw new Error('vela/telemetry: setup() was already called; shutdown() the first handle before setting up again')
+  if (active) throw new VelaError('VELA_ERR_TELEMETRY', 'vela/telemetry: setup() was already called; shutdown() the first handle before setting up again')
   const providers = createProviders(options)
   const { tracerProvider, meterProvider } = providers
   const instruments = createHttpInstruments(meterProvider?.getMeter('vela'))

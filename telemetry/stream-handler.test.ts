@@ -113,6 +113,7 @@ describeModes('telemetry stream handler', { bootstrapApplication: 'shop', server
   })
 
   it('status 500 and above marks the span as error; below it does not', async () => {
+    t.expectLogged(/^500 on GET \/throws .*: Error: kaput$/)
     const thrown = await get('/throws')
     expect(thrown.res.status).toBe(500)
     expect(thrown.span.attributes['http.response.status_code']).toBe(500)

@@ -15,6 +15,10 @@ import { telemetryPlugin } from './plugin.ts'
 import { activeTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { finishedSpans, useInMemorySpans } from './test-support.ts'
+import { strictLog } from '../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const exporter = useInMemorySpans()
 
@@ -34,7 +38,7 @@ const app = createApp(
       ],
     },
   },
-  { log: () => {} },
+  { log: logs.log },
 )
 
 let server: TestServer

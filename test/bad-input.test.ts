@@ -7,6 +7,10 @@ import { json, status } from '../server/replies.ts'
 import type { TestServer } from '../server/testing/index.ts'
 import { startTestServer } from '../server/testing/index.ts'
 import { rawRequest } from './support/raw-http.ts'
+import { strictLog } from './support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 let server: TestServer
 const app = createApp(
@@ -26,7 +30,7 @@ const app = createApp(
       },
     },
   },
-  { env: {}, log: () => {} },
+  { env: {}, log: logs.log },
 )
 
 beforeAll(async () => {

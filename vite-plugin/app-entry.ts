@@ -58,9 +58,9 @@ export function serverEntrySource(): string {
     `try {`,
     `  await app.start()`,
     `} catch (err) {`,
-    // A configuration error (code ERR_VELA_CONFIG: a missing secret) is its message; others keep their stack.
+    // A configuration error (code VELA_ERR_CONFIG: a missing secret) is its message; others keep their stack.
     '  console.error(`vela: ${name} could not start: ${err?.message ?? err}`)',
-    `  if (err?.code !== 'ERR_VELA_CONFIG') console.error(err)`,
+    `  if (err?.code !== 'VELA_ERR_CONFIG') console.error(err)`,
     `  process.exit(1)`,
     `}`,
     `const listener = await listen(app)`,

@@ -27,6 +27,7 @@ import { createRunnableDevEnvironment, createServerModuleRunner, resolveConfig }
 import type { ModuleRunner } from 'vite/module-runner'
 import type { AppConfig } from '../server/app/config.ts'
 import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
+import { VelaError } from '../server/errors/vela-error.ts'
 import { APP_ENTRY } from './app-entry.ts'
 import { failedToLoad, markAppLoadFailure } from './load-failure.ts'
 import type { VelaPlugin } from './plugin-api.ts'
@@ -70,7 +71,7 @@ export function appViteConfig(root: string, plugin: () => PluginOption, opts: Ap
 export function velaPluginOf(config: ResolvedConfig): VelaPlugin {
   const plugin = config.plugins.find((p) => p.name === PLUGIN_NAME)
   if (plugin) return plugin as VelaPlugin
-  throw markAppLoadFailure(new Error(`${config.root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`))
+  throw markAppLoadFailure(new VelaError('VELA_ERR_CONFIG', `${config.root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`))
 }
 
 export interface AppRunner {

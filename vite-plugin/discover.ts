@@ -21,6 +21,7 @@
  * which loads the app through Vite too (app-loader.ts).
  */
 import type { AppConfig, ModuleMap } from '../server/app/config.ts'
+import { VelaError } from '../server/errors/vela-error.ts'
 
 /** The folders discovered, relative to the app root, and the globs Vite is given for them. */
 export const ROUTES_DIR = 'src/routes'
@@ -65,10 +66,10 @@ function mergeModules<T>(explicit: ModuleMap<T> | undefined, discovered: ModuleM
 
 /** The app config with the discovered modules merged into `routes` and `controllers`. */
 export function withDiscovered<C extends AppConfig>(config: C, discovered: Discovered): C {
-  if (!config || typeof config !== 'object') throw new Error('src/app.ts must default-export the app: export default defineApp({ … })')
+  if (!config || typeof config !== 'object') throw new VelaError('VELA_ERR_CONFIG', 'src/app.ts must default-export the app: export default defineApp({ … })')
   for (const [key, mod] of Object.entries(discovered.routes)) {
     if (defaultOf(mod) === undefined) {
-      throw new Error(`${normalizeKey(key)} must default-export its routes: a group, a list of groups, or (env) => groups`)
+      throw new VelaError('VELA_ERR_ROUTE', `${normalizeKey(key)} must default-export its routes: a group, a list of groups, or (env) => groups`)
     }
   }
   return {

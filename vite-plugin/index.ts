@@ -43,6 +43,8 @@ import { PLUGIN_NAME } from './plugin-api.ts'
 import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
+
+export type { DevAppOptions } from './dev-app.ts'
 import { isVitestServer, vitestConfig } from './vitest.ts'
 
 export type { VelaPluginApi } from './plugin-api.ts'

@@ -15,6 +15,7 @@ import { isSchema } from '../dbl/schema.ts'
 import { MigrationDecisionError } from '../dbl/migrations/diff.ts'
 import type { GenerateResult } from '../dbl/migrations/generate.ts'
 import { generateMigration } from '../dbl/migrations/generate.ts'
+import { VelaError } from '../server/errors/vela-error.ts'
 import type { ImportModule } from './app-loader.ts'
 import type { WithApp } from './build-runner.ts'
 
@@ -30,7 +31,7 @@ export async function loadRepo(root: string, load: ImportModule): Promise<Repo> 
   const file = resolve(root, 'src/repo.ts')
   const mod = await load(file)
   const repo = (mod.repo ?? mod.default) as Repo | undefined
-  if (!repo || typeof repo.adapter !== 'function') throw new Error(`${file} must export the repository as \`repo\`: export const repo = defineRepo({ … })`)
+  if (!repo || typeof repo.adapter !== 'function') throw new VelaError('VELA_ERR_CONFIG', `${file} must export the repository as \`repo\`: export const repo = defineRepo({ … })`)
   return repo
 }
 

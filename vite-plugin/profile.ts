@@ -7,6 +7,8 @@
  * own default mode `production`, the environment is `prod`: a build is a production server unless
  * told otherwise (an app's own `environment` key is overridden by it, as by `VELA_ENV`).
  */
+import { VelaError } from '../server/errors/vela-error.ts'
+
 export const PROFILE_ENTRY = 'virtual:vela/profile'
 
 /** The environment a build runs in without a profile. */
@@ -19,7 +21,8 @@ const PROFILE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/
 /** The name if it is a valid profile, else an error saying what one looks like. */
 export function checkProfile(name: string): string {
   if (PROFILE_NAME.test(name) && name !== 'local') return name
-  throw new Error(
+  throw new VelaError(
+    'VELA_ERR_CONFIG',
     `invalid profile ${JSON.stringify(name)}: a profile is a letter followed by letters, digits, - or _ (at most 40), not "local"; e.g. prod, staging`,
   )
 }

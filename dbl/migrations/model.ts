@@ -10,17 +10,11 @@ import type { AnySchema } from '../schema.ts'
 import { resolveAssoc } from '../assoc.ts'
 import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
 import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename, referencing } from './foreign_keys.ts'
-import type { ColumnChange, IndexDefinition, Operation } from './operations.ts'
+import type { ColumnChange, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
+import type { Model, TableModel } from './table_model.ts'
 
-export interface TableModel {
-  readonly name: string
-  columns: ResolvedColumn[]
-  indexes: IndexDefinition[]
-}
-
-/** Table name → table, in creation order. */
-export type Model = Map<string, TableModel>
+export type { Model, TableModel } from './table_model.ts'
 
 function table(model: Model, name: string, where: string): TableModel {
   const t = model.get(name)

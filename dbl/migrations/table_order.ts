@@ -7,7 +7,7 @@
  */
 import type { ResolvedColumn } from './columns.ts'
 import type { ColumnRef } from './foreign_keys.ts'
-import type { TableModel } from './model.ts'
+import type { TableModel } from './table_model.ts'
 
 export interface TableOrder {
   readonly order: readonly TableModel[]

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { Adapter } from '../adapters/adapter.ts'
-import { defineRepo, type Repo } from '../repo.ts'
+import { defineRepo } from '../repo.ts'
 import { assocCases } from './cases/assoc.ts'
 import { badInputCases } from './cases/bad_input.ts'
 import { constraintCases } from './cases/constraints.ts'
@@ -15,13 +15,7 @@ import { readWriteCases } from './cases/read_write.ts'
 import { telemetryCases } from './cases/telemetry.ts'
 import { transactionCases } from './cases/transactions.ts'
 import { ddl, tables } from './schemas.ts'
-
-export interface SuiteContext {
-  adapter: Adapter
-  repo: Repo
-  /** Rows in a table, read straight through the adapter (not through the code under test). */
-  count(table: string): Promise<number>
-}
+import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
   const t = {} as SuiteContext

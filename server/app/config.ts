@@ -8,6 +8,7 @@ import type { RouteSource } from '../router/types.ts'
 import type { StreamHandler } from './stream-handlers.ts'
 import type { ViewsConfig } from '../views/renderer.ts'
 import type { CompressOptions } from '../compress/compress.ts'
+import { VelaError } from '../errors/vela-error.ts'
 
 export interface JsonLib {
   encode(value: unknown): string
@@ -96,7 +97,7 @@ const defaultJsonLib: JsonLib = { encode: (v) => JSON.stringify(v), decode: (t) 
 
 export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   if (!config || typeof config.bootstrapApplication !== 'string' || config.bootstrapApplication === '') {
-    throw new Error('defineApp: `bootstrapApplication` (the application name) is required')
+    throw new VelaError('VELA_ERR_CONFIG', 'defineApp: `bootstrapApplication` (the application name) is required')
   }
   const defaults = new Set<string>()
   const pick = <T>(key: string, value: T | undefined, fallback: T): T => {
@@ -107,7 +108,7 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
   const s = config.server ?? {}
   const envPort = env.PORT ? Number(env.PORT) : undefined
   if (envPort !== undefined && !(Number.isInteger(envPort) && envPort >= 0 && envPort < 65536)) {
-    throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`)
+    throw new VelaError('VELA_ERR_CONFIG', `PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`)
   }
   return {
     bootstrapApplication: config.bootstrapApplication,

@@ -9,6 +9,10 @@ import { createApp } from './create-app.ts'
 import type { AppConfig } from './config.ts'
 import { matchedRoute } from './matched-route.ts'
 import { defineStreamHandler } from './stream-handlers.ts'
+import { strictLog } from '../../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const products_controller = { show: () => json({ ok: true }) }
 
@@ -42,7 +46,7 @@ function appRecording(seen: string[], compress = false) {
     },
     controllers: { 'src/controllers/products_controller.ts': products_controller },
   }
-  return createApp(config, { env: {}, log: () => {} })
+  return createApp(config, { env: {}, log: logs.log })
 }
 
 describe('matchedRoute', () => {

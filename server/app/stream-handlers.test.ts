@@ -11,6 +11,10 @@ import { defineWebSocket } from '../websocket/define.ts'
 import { createApp } from './create-app.ts'
 import type { StreamHandler } from './stream-handlers.ts'
 import { defineStreamHandler } from './stream-handlers.ts'
+import { strictLog } from '../../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const seen: string[] = []
 const group: RouteGroup = { prefix: '', security: false, routes: [['/hello', () => json({ hello: true })]] }
@@ -64,6 +68,8 @@ for (const shapes of ['both', 'fetch-only'] as const) {
     { bootstrapApplication: 'streams', server: { streamHandlers: [failing(shapes), 'default'] }, routes: { r: group } },
     (t) => {
       it('answers that request with a 500 and keeps serving', async () => {
+        t.expectLogged(/^500: a stream handler failed: Error: stream handler threw$/)
+        if (!(shapes === 'both' && t.mode === 'http')) t.expectLogged(/^500: a stream handler failed: Error: stream handler rejected$/)
         // A node-shaped handler has no promise to reject; over HTTP it only throws.
         const ways = shapes === 'both' && t.mode === 'http' ? ['throw'] : ['throw', 'reject']
         for (const how of ways) {
@@ -97,7 +103,7 @@ it('a wrapUpgrade that throws refuses that WebSocket upgrade with a 500 and keep
       server: { streamHandlers: [throwing, 'default'] },
       routes: { r: [{ ...group, routes: [...group.routes, ['/ws', defineWebSocket({}), { protocol: 'ws' }]] }] },
     },
-    { env: {}, log: () => {} },
+    { env: {}, log: logs.log },
   )
   const server = await startTestServer(app)
   try {

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { sendNodeResponse } from 'srvx/node'
 import type { UpgradeHandler } from '../websocket/upgrade.ts'
 import type { ResolvedConfig } from './config.ts'
+import { VelaError } from '../errors/vela-error.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
@@ -44,13 +45,13 @@ function handlersOf(config: ResolvedConfig): StreamHandler[] {
   const list = config.server.streamHandlers
   const at = list.indexOf('default')
   if (at !== -1 && at !== list.length - 1) {
-    throw new Error(`server.streamHandlers: 'default' must come last; ${list.slice(at + 1).map((h) => (h === 'default' ? h : h.name)).join(', ')} would never run`)
+    throw new VelaError('VELA_ERR_STREAM_HANDLER', `server.streamHandlers: 'default' must come last; ${list.slice(at + 1).map((h) => (h === 'default' ? h : h.name)).join(', ')} would never run`)
   }
   const handlers: StreamHandler[] = []
   for (let i = list.length - 1; i >= 0; i--) {
     const h = list[i]!
     if (h === 'default') continue
-    if (h?.kind !== 'vela.stream-handler') throw new Error(`server.streamHandlers[${i}] is not a stream handler made by defineStreamHandler`)
+    if (h?.kind !== 'vela.stream-handler') throw new VelaError('VELA_ERR_STREAM_HANDLER', `server.streamHandlers[${i}] is not a stream handler made by defineStreamHandler`)
     handlers.push(h)
   }
   return handlers

@@ -80,11 +80,13 @@ describeModes('errors', config(false), (t) => {
     expect(body.error).toMatch(/^Bad Request: malformed JSON body \(/)
   })
   it('a throwing handler: 500 with no message or stack without useStacktrace', async () => {
+    t.expectLogged(/^500 on GET \/boom .*: Error: kaboom$/)
     const res = await t.request('/boom')
     expect(res.status).toBe(500)
     expect(await res.json()).toEqual({ error: 'Internal Server Error' })
   })
   it('a plugin returning an error: 500 error page', async () => {
+    t.expectLogged(/^500 on GET \/plugin-error .*plugin failing failed: pool exhausted/)
     const res = await t.request('/plugin-error')
     expect(res.status).toBe(500)
     expect(await res.json()).toEqual({ error: 'Internal Server Error' })
@@ -101,6 +103,7 @@ describeModes('errors', config(false), (t) => {
     expect(await c.json()).toEqual({ error: 'Note 12 not found' })
   })
   it("status routes replace the built-in pages within their group's prefix", async () => {
+    t.expectLogged(/^500 on GET \/custom\/boom .*: Error: kaboom$/)
     const missing = await t.request('/custom/not-here')
     expect(missing.status).toBe(404)
     expect(await missing.json()).toEqual({ error: 'nothing at /custom/not-here', custom: true })
@@ -117,6 +120,7 @@ describeModes('errors', config(false), (t) => {
 
 describeModes('errors with useStacktrace', config(true), (t) => {
   it('500 responses carry the message and the stack trace (JSON and HTML)', async () => {
+    t.expectLogged(/^500 on GET \/boom .*: Error: kaboom$/)
     const res = await t.request('/boom')
     const body = (await res.json()) as { error: string; stack: string[] }
     expect(res.status).toBe(500)

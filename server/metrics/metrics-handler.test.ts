@@ -13,6 +13,10 @@ import type { RouteGroup } from '../router/types.ts'
 import { inject, startTestServer } from '../testing/index.ts'
 import { defineWebSocket } from '../websocket/define.ts'
 import { metricsStreamHandler, setMetricsUserData } from './metrics-handler.ts'
+import { strictLog } from '../../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const tagger = definePlugin({
   name: 'tagger',
@@ -129,7 +133,7 @@ describeModes(
 it('metricsCallback without the metrics stream handler warns at start-up instead of staying silent', async () => {
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
   try {
-    const app = createApp({ bootstrapApplication: 'm', server: { options: { metricsCallback } }, routes: { m: group } }, { env: {}, log: () => {} })
+    const app = createApp({ bootstrapApplication: 'm', server: { options: { metricsCallback } }, routes: { m: group } }, { env: {}, log: logs.log })
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('does not list metricsStreamHandler'))
     events.length = 0
     expect((await inject(app, '/json')).status).toBe(200)
@@ -185,7 +189,7 @@ it('WebSocket handshakes are reported: 101 with the plugins’ user data when ac
         ],
       },
     },
-    { env: {}, log: () => {} },
+    { env: {}, log: logs.log },
   )
   const server = await startTestServer(app)
   try {

@@ -122,6 +122,8 @@ describeModes(
       expect(await stopped.json()).toEqual({ error: 'slow down' })
     })
     it('an async fail and a rejected plugin are 500s', async () => {
+      t.expectLogged(/^500 on GET \/fail .*plugin async-fail failed: queue unavailable/)
+      t.expectLogged(/^500 on GET \/reject .*: Error: plugin rejected$/)
       for (const path of ['/fail', '/reject']) {
         const res = await t.request(path)
         expect(res.status, path).toBe(500)
@@ -142,6 +144,7 @@ describeModes(
       expect(await stopped.json()).toEqual({ replaced: true })
     })
     it('async security: an object becomes authData, false is a 401, a reply is sent, a rejection is a 500', async () => {
+      t.expectLogged(/^500 on GET \/secure-reject .*: Error: auth service down$/)
       expect(await (await t.request('/secure-object')).json()).toEqual({ params: { trail: ['p'] }, authData: { user: 'ada' } })
       expect((await t.request('/secure-false')).status).toBe(401)
       const reply = await t.request('/secure-reply')
@@ -151,6 +154,8 @@ describeModes(
       expect(await (await t.request('/secure-thenable')).json()).toEqual({ params: {}, authData: { user: 'grace' } })
     })
     it('async handlers and thenables answer; rejections, httpError and non-replies get their error pages', async () => {
+      t.expectLogged(/^500 on GET \/handlers\/reject .*: Error: handler rejected$/)
+      t.expectLogged(/^500 on GET \/handlers\/not-a-reply .*returned \{"plain":"object"\}, which is not a reply/)
       expect(await (await t.request('/handlers/async')).json()).toEqual({ handled: 'async' })
       expect(await (await t.request('/handlers/thenable')).json()).toEqual({ handled: 'thenable' })
       expect((await t.request('/handlers/reject')).status).toBe(500)
@@ -161,6 +166,7 @@ describeModes(
       expect(notReply.status).toBe(500)
     })
     it('headers set through h3 before an await reach the response, errors included', async () => {
+      t.expectLogged(/^500 on GET \/cookie\/fails .*: Error: after the cookie$/)
       const ok = await t.request('/cookie/ok')
       expect(ok.status).toBe(200)
       expect(ok.headers.get('set-cookie')).toMatch(/^seen=yes/)

@@ -8,15 +8,20 @@
  * running server has (secrets): check that in `start(options, state)`, run by `app.start()` before
  * the app's own start hook; throwing there refuses the start.
  *
- * Two callback forms are accepted, told apart by the number of declared parameters:
- * - `(req, env, options, state)` — the full form (any function not declaring exactly two parameters);
+ * Two callback forms:
+ * - `(req, env, options, state)` — the full form;
  * - `(req, options)` — the two-argument form of older plugins; its state is left unchanged.
- * So a full-form callback that ignores the last two arguments should still declare them (`_options, _state`).
+ * `legacy: true` in the definition says a plugin uses the two-argument form, so its callbacks get
+ * `(req, options)` whatever they declare (`(req, options = {})` declares one parameter);
+ * `legacy: false` says the full form. Without `legacy`, a callback declaring exactly two
+ * parameters is read as the two-argument form, so plugins written for it before the flag existed
+ * keep working; any other is the full form.
  */
 import type { JsonLib } from '../app/config.ts'
 import type { Reply } from '../replies.ts'
 import type { RouteInfo, VelaRequest } from '../request.ts'
 import type { MaybePromise } from '../router/types.ts'
+import { VelaError } from '../errors/vela-error.ts'
 
 export type Phase = 'pre_request' | 'post_request'
 
@@ -73,6 +78,8 @@ export interface Plugin<O = Record<string, unknown>, S = unknown> {
   readonly kind: 'vela.plugin'
   readonly name: string
   readonly info: PluginInfo
+  /** `true`: the callbacks take `(req, options)`; `false`: `(req, env, options, state)`; absent: by declared parameters. */
+  readonly legacy?: boolean
   readonly init?: (options: O, ctx: PluginInitContext) => S
   /** Checks run-time needs (secrets) when the app starts serving, with `init`'s state. */
   readonly start?: (options: O, state: S) => MaybePromise<void>
@@ -80,10 +87,20 @@ export interface Plugin<O = Record<string, unknown>, S = unknown> {
   readonly postRequest?: PluginCallback<O, S>
 }
 
-export type PluginDefinition<O, S> = Omit<Plugin<O, S>, 'kind'>
+type PluginBase<O, S> = Omit<Plugin<O, S>, 'kind' | 'legacy' | 'preRequest' | 'postRequest'>
+type Callbacks<C> = { readonly preRequest?: C; readonly postRequest?: C }
+
+/**
+ * What `definePlugin` takes. `legacy` decides the callbacks' form and their types: `true` the
+ * two-argument form, `false` the full form, absent either (decided by declared parameters).
+ */
+export type PluginDefinition<O, S> =
+  | (PluginBase<O, S> & { readonly legacy?: undefined } & Callbacks<PluginCallback<O, S>>)
+  | (PluginBase<O, S> & { readonly legacy: false } & Callbacks<FullCallback<O, S>>)
+  | (PluginBase<O, S> & { readonly legacy: true } & Callbacks<TwoArgCallback<O>>)
 
 export function definePlugin<O = Record<string, unknown>, S = undefined>(def: PluginDefinition<O, S>): Plugin<O, S> {
-  if (!def.preRequest && !def.postRequest) throw new Error(`plugin ${def.name}: needs preRequest or postRequest`)
+  if (!def.preRequest && !def.postRequest) throw new VelaError('VELA_ERR_PLUGIN', `plugin ${def.name}: needs preRequest or postRequest`)
   return { kind: 'vela.plugin', ...def }
 }
 
@@ -103,13 +120,13 @@ export function compilePluginEntries(entries: readonly PluginEntry[], where: str
   return entries.map((entry, i) => {
     const [phase, plugin, options = {}] = entry
     if (phase !== 'pre_request' && phase !== 'post_request') {
-      throw new Error(`${where}: plugin entry ${i} has phase ${JSON.stringify(phase)}; use 'pre_request' or 'post_request'`)
+      throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} has phase ${JSON.stringify(phase)}; use 'pre_request' or 'post_request'`)
     }
-    if (plugin?.kind !== 'vela.plugin') throw new Error(`${where}: plugin entry ${i} is not a plugin made by definePlugin`)
+    if (plugin?.kind !== 'vela.plugin') throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} is not a plugin made by definePlugin`)
     const fn = phase === 'pre_request' ? plugin.preRequest : plugin.postRequest
-    if (!fn) throw new Error(`${where}: plugin ${plugin.name} has no ${phase === 'pre_request' ? 'preRequest' : 'postRequest'} callback`)
+    if (!fn) throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin ${plugin.name} has no ${phase === 'pre_request' ? 'preRequest' : 'postRequest'} callback`)
     const call: PluginStep['call'] =
-      fn.length === 2
+      (plugin.legacy ?? fn.length === 2)
         ? (req, _env, step) => (fn as TwoArgCallback<unknown>)(req, step.options)
         : (req, env, step) => (fn as FullCallback<unknown, unknown>)(req, env, step.options, step.state)
     return { phase, plugin, options, state: plugin.init ? plugin.init(options, ctx) : undefined, call }

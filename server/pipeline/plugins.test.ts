@@ -109,6 +109,9 @@ describeModes(
       expect(await res.json()).toEqual({ error: 'stopped by plugin' })
     })
     it('error: a 500 error page (JSON or HTML by Accept); a throwing or invalid plugin too', async () => {
+      t.expectLogged(/^500 on GET \/error .*plugin failing failed: database down/)
+      t.expectLogged(/^500 on GET \/throw .*: Error: plugin threw$/)
+      t.expectLogged(/^500 on GET \/invalid .*plugin invalid \(pre_request\) returned "nonsense"/)
       for (const path of ['/error', '/throw', '/invalid']) {
         const res = await t.request(path)
         expect(res.status).toBe(500)

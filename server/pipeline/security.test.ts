@@ -68,6 +68,8 @@ describeModes(
       expect(await f.json()).toEqual({ error: 'Forbidden - admins only' })
     })
     it('a throwing callback is a 500, and so is a result of the wrong kind', async () => {
+      t.expectLogged(/^500 on GET \/throws .*: Error: auth service down$/)
+      t.expectLogged(/^500 on GET \/nonsense .*security callback of group "\/nonsense" returned "yes"/)
       expect((await t.request('/throws')).status).toBe(500)
       expect((await t.request('/nonsense')).status).toBe(500)
     })

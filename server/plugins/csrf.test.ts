@@ -127,6 +127,7 @@ describeModes(
     })
 
     it('without the session plugin before it, the plugin fails with a 500 (never lets the request through)', async () => {
+      t.expectLogged(/^500 on GET \/nosession .*plugin csrf failed: the csrf plugin keeps its token in the session/)
       expect((await t.request('/nosession')).status).toBe(500)
     })
   },

@@ -19,6 +19,7 @@ import type {
   StatusRoute,
   WebSocketRouteHandler,
 } from './types.ts'
+import { VelaError } from '../errors/vela-error.ts'
 
 /** Every standard method a route without `methods` answers to (uppercase, as on the wire). */
 export const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
@@ -110,9 +111,9 @@ export function compileRoutes(opts: {
     const identify = (h: unknown): HandlerIdentity => identities.get(h) ?? { controller: `routes/${file}`, action: 'anonymous' }
     groupsOf(mod, opts.environment).forEach((group, gi) => {
       const where = `${key} group ${gi} (prefix ${JSON.stringify(group.prefix)})`
-      if (typeof group.prefix !== 'string') throw new Error(`${where}: prefix must be a string (may be empty)`)
+      if (typeof group.prefix !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${where}: prefix must be a string (may be empty)`)
       if (group.security !== false && typeof group.security !== 'function') {
-        throw new Error(`${where}: security must be false or a function`)
+        throw new VelaError('VELA_ERR_ROUTE', `${where}: security must be false or a function`)
       }
       const own = group.plugins ? compilePluginEntries(group.plugins, where, initCtx) : undefined
       const statusRoutes = new Map<number, { handler: Handler; identity: HandlerIdentity }>()
@@ -133,14 +134,14 @@ export function compileRoutes(opts: {
           return
         }
         const [path, handler, options = {}] = route
-        if (typeof path !== 'string') throw new Error(`${at}: path must be a string`)
+        if (typeof path !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${at}: path must be a string`)
         const kind = routeKind(handler, options, at)
         const full = joinPath(group.prefix, path)
         const methods = options.methods?.length ? options.methods.map((m) => m.toUpperCase()) : 'all'
         for (const m of methods === 'all' ? STANDARD_METHODS : methods) {
           const dupKey = `${m} ${full.replace(/:[^/]+/g, ':')}`
           const earlier = seen.get(dupKey)
-          if (earlier) throw new Error(`route ${m} ${full} is declared twice: at ${earlier} and at ${at}`)
+          if (earlier) throw new VelaError('VELA_ERR_DUPLICATE_ROUTE', `route ${m} ${full} is declared twice: at ${earlier} and at ${at}`)
           seen.set(dupKey, at)
         }
         const identity = kind === 'static' ? { controller: 'static', action: 'serve' } : identify(handler)
@@ -162,10 +163,10 @@ export function compileRoutes(opts: {
 
 function routeKind(handler: unknown, options: RouteOptions, at: string): CompiledRoute['kind'] {
   if (options.protocol === 'ws') {
-    if ((handler as WebSocketRouteHandler)?.kind !== 'vela.websocket') throw new Error(`${at}: a ws route needs a handler made by defineWebSocket`)
+    if ((handler as WebSocketRouteHandler)?.kind !== 'vela.websocket') throw new VelaError('VELA_ERR_ROUTE', `${at}: a ws route needs a handler made by defineWebSocket`)
     return 'ws'
   }
   if (typeof handler === 'function') return 'http'
   if ((handler as StaticRouteHandler)?.kind === 'vela.static') return 'static'
-  throw new Error(`${at}: handler must be a function, staticDir(...) or, with protocol 'ws', a WebSocket handler`)
+  throw new VelaError('VELA_ERR_ROUTE', `${at}: handler must be a function, staticDir(...) or, with protocol 'ws', a WebSocket handler`)
 }

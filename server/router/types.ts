@@ -47,7 +47,7 @@ export type Route =
 /** `[404, handler]`: replaces the built-in page for that status within the group. */
 export type StatusRoute = readonly [status: number, handler: Handler]
 
-/** What a security callback may return: see `server/pipeline/security.ts`. */
+/** What a security callback may return: `true` or an object allows (the object becomes `req.authData`), `false` is a 401, a reply or `Response` is sent as is (server/pipeline/run.ts). */
 export type SecurityResult = boolean | Reply | Response | Record<string, unknown>
 export type SecurityCallback = (req: VelaRequest) => MaybePromise<SecurityResult>
 

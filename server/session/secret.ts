@@ -9,11 +9,12 @@
  *   log every user out on each deploy.
  * The session plugin resolves it when the app starts (and at the latest on first use), not when
  * the app is created: a build or `vela routes` needs no secret (plugin.ts).
- * Errors carry `code: 'ERR_VELA_CONFIG'`: the built server prints their message without a stack.
+ * Errors are `VelaError`s with code `VELA_ERR_CONFIG`: the built server prints their message without a stack.
  */
 import { randomBytes } from 'node:crypto'
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { VelaError } from '../errors/vela-error.ts'
 
 export const MIN_SECRET_LENGTH = 32
 /** The dev secret's file, under the data folder (`<cwd>/.data`). */
@@ -33,7 +34,7 @@ export interface SecretSource {
   dataDir?: string
 }
 
-const configError = (message: string) => Object.assign(new Error(message), { code: 'ERR_VELA_CONFIG' })
+const configError = (message: string) => new VelaError('VELA_ERR_CONFIG', message)
 const newSecret = () => randomBytes(32).toString('base64url')
 
 export function resolveSessionSecret({ secret, environment, env, warn = console.warn, dataDir }: SecretSource): string {

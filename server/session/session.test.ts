@@ -11,6 +11,10 @@ import { json, status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import { inject } from '../testing/index.ts'
 import { sessionPlugins } from './plugin.ts'
+import { strictLog } from '../../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789'
 
@@ -106,6 +110,7 @@ describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t
   })
 
   it('changes made by a handler that fails are not saved', async () => {
+    t.expectLogged(/^500 on GET \/fail .*: Error: handler failed$/)
     const res = await t.request('/fail')
     expect(res.status).toBe(500)
     expect(res.headers.getSetCookie()).toEqual([])
@@ -114,7 +119,7 @@ describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t
 
 describe('session plugin: https and secrets', () => {
   const app = (env: Record<string, string>, options = {}, environment?: string) =>
-    createApp({ bootstrapApplication: 's', environment, routes: { s: { ...routes.s, plugins: sessionPlugins(options) } } }, { env, log: () => {} })
+    createApp({ bootstrapApplication: 's', environment, routes: { s: { ...routes.s, plugins: sessionPlugins(options) } } }, { env, log: logs.log })
 
   it('the cookie is Secure when the request came over https', async () => {
     const res = await inject(app({}, { secret: SECRET }), 'https://example.test/count')
@@ -133,13 +138,14 @@ describe('session plugin: https and secrets', () => {
   it('outside dev and test a missing secret refuses the start (before the app\'s start hook), not the creation: the app can be inspected', async () => {
     const started = vi.fn()
     const prod = (env: Record<string, string>, environment?: string) =>
-      createApp({ bootstrapApplication: 's', environment, start: started, routes: { s: { ...routes.s, plugins: sessionPlugins() } } }, { env, log: () => {} })
+      createApp({ bootstrapApplication: 's', environment, start: started, routes: { s: { ...routes.s, plugins: sessionPlugins() } } }, { env, log: logs.log })
     const noSecret = prod({}, 'prod')
     expect(noSecret.routeTable.routes.map((r) => r.path)).toContain('/login')
     const refused = await noSecret.start().catch((e: unknown) => e)
-    expect(refused).toMatchObject({ code: 'ERR_VELA_CONFIG', message: expect.stringMatching(/^session: no secret in environment "prod"; set VELA_SESSION_SECRET/) })
+    expect(refused).toMatchObject({ code: 'VELA_ERR_CONFIG', message: expect.stringMatching(/^session: no secret in environment "prod"; set VELA_SESSION_SECRET/) })
     await expect(prod({ VELA_ENV: 'staging' }).start()).rejects.toThrow(/no secret in environment "staging"/)
     expect(started).not.toHaveBeenCalled()
+    logs.expectLogged(/^500 on GET \/login .*: VelaError: session: no secret in environment "prod"/)
     // Used without start (inject), the first request needing the secret is a 500.
     expect((await inject(noSecret, '/login')).status).toBe(500)
     await prod({ VELA_SESSION_SECRET: SECRET }, 'prod').start()

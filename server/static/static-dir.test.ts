@@ -8,6 +8,10 @@ import { describeModes } from '../../test/support/modes.ts'
 import { status } from '../replies.ts'
 import type { RouteGroup } from '../router/types.ts'
 import { staticDir } from './static-dir.ts'
+import { strictLog } from '../../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const base = mkdtempSync(join(tmpdir(), 'vela-static-'))
 const assets = join(base, 'assets')
@@ -117,7 +121,7 @@ it('a file swapped for a symlink leading out of the directory is refused once it
   mkdirSync(join(dir, 'public'))
   writeFileSync(join(dir, 'secret.txt'), 'TOP SECRET')
   writeFileSync(join(dir, 'public', 'a.txt'), 'public a')
-  const app = createApp({ bootstrapApplication: 'swap', routes: { r: { prefix: '', security: false, routes: [['/files/[...]', staticDir(join(dir, 'public'))]] } } }, { env: {}, log: () => {} })
+  const app = createApp({ bootstrapApplication: 'swap', routes: { r: { prefix: '', security: false, routes: [['/files/[...]', staticDir(join(dir, 'public'))]] } } }, { env: {}, log: logs.log })
   expect(await (await inject(app, '/files/a.txt')).text()).toBe('public a')
   rmSync(join(dir, 'public', 'a.txt'))
   symlinkSync(join(dir, 'secret.txt'), join(dir, 'public', 'a.txt'))

@@ -93,6 +93,8 @@ describeModes('views (dev)', app('dev', devDir), (t) => {
     expect(await (await t.request('/raw')).text()).toBe('<em>trusted</em>')
   })
   it('a missing view is a 500 whose message names the file it looked for', async () => {
+    t.expectLogged(/^500 on GET \/missing .*view "nope" not found/)
+    t.expectLogged(/^500 on GET \/ghost .*view "ghost" not found/)
     const res = await t.request('/missing')
     expect(res.status).toBe(500)
     const body = (await res.json()) as { error: string }
@@ -101,6 +103,7 @@ describeModes('views (dev)', app('dev', devDir), (t) => {
     expect(ghost.error).toContain(join(devDir, 'ghost.liquid'))
   })
   it('a view name cannot leave the views directory', async () => {
+    t.expectLogged(/^500 on GET \/escape .*view name "\.\.\/notes" .* is not a plain template name/)
     const res = await t.request('/escape')
     expect(res.status).toBe(500)
     expect(((await res.json()) as { error: string }).error).toContain('is not a plain template name')

@@ -21,6 +21,7 @@
 import type { Message, Peer, WSError } from 'crossws'
 import type { VelaRequest } from '../request.ts'
 import type { MaybePromise } from '../router/types.ts'
+import { VelaError } from '../errors/vela-error.ts'
 
 export interface WebSocketContext<A = unknown> {
   readonly authData: A
@@ -47,8 +48,8 @@ export interface WebSocketHandler<A = unknown> extends WebSocketHooks<A> {
 
 export function defineWebSocket<A = unknown>(hooks: WebSocketHooks<A>): WebSocketHandler<A> {
   for (const name of Object.keys(hooks)) {
-    if (!['open', 'message', 'close', 'error'].includes(name)) throw new Error(`defineWebSocket: unknown hook ${JSON.stringify(name)}; use open, message, close or error`)
-    if (typeof (hooks as Record<string, unknown>)[name] !== 'function') throw new Error(`defineWebSocket: hook ${name} must be a function`)
+    if (!['open', 'message', 'close', 'error'].includes(name)) throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: unknown hook ${JSON.stringify(name)}; use open, message, close or error`)
+    if (typeof (hooks as Record<string, unknown>)[name] !== 'function') throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: hook ${name} must be a function`)
   }
   return { kind: 'vela.websocket', ...hooks }
 }

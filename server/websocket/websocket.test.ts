@@ -13,9 +13,10 @@ import { sessionPlugin, sessionPlugins } from '../session/plugin.ts'
 import type { TestServer } from '../testing/index.ts'
 import { startTestServer } from '../testing/index.ts'
 import { defineWebSocket } from './define.ts'
+import { strictLog } from '../../test/support/logs.ts'
 
 const closes: Array<{ code?: number; reason?: string; user?: string }> = []
-const logged: string[] = []
+const logs = strictLog()
 
 const echo = defineWebSocket<{ user: string }>({
   open(peer) {
@@ -59,7 +60,7 @@ const app = createApp(
       ],
     },
   },
-  { env: {}, log: (message) => void logged.push(message) },
+  { env: {}, log: logs.log },
 )
 
 /** Opens a socket; resolves with it and its first message, or rejects with the HTTP status of a refusal. */
@@ -110,6 +111,7 @@ describe('WebSocket routes over a real server', () => {
   it('a reply from security is sent as is; a throwing callback is a 500', async () => {
     await expect(connect(`${base}/rooms/lobby?token=forbidden`)).rejects.toMatchObject({ status: 403, body: JSON.stringify({ error: 'not this room' }) })
     await expect(connect(`${base}/rooms/lobby?token=login`)).rejects.toMatchObject({ status: 302, headers: { location: '/login' } })
+    logs.expectLogged(/^500 on GET \/rooms\/lobby .*: Error: security exploded$/)
     await expect(connect(`${base}/rooms/lobby?token=throw`)).rejects.toMatchObject({ status: 500 })
   })
 
@@ -147,9 +149,10 @@ describe('WebSocket routes over a real server', () => {
   it('a hook that throws is logged and its socket closed with 1011; the server keeps serving', async () => {
     const { ws } = await connect(`${base}/rooms/x?token=bob`)
     const done = closed(ws)
+    logs.expectLogged(/^WebSocket message hook of \/rooms\/:room failed/)
     ws.send('boom')
     expect((await done).code).toBe(1011)
-    expect(logged.some((m) => m.includes('WebSocket message hook of /rooms/:room failed'))).toBe(true)
+    expect(logs.entries.some((e) => e.text.includes('WebSocket message hook of /rooms/:room failed'))).toBe(true)
     const again = await connect(`${base}/rooms/y?token=bob`)
     expect(again.first).toBe('welcome bob to y')
     again.ws.close()

@@ -1,6 +1,8 @@
 /**
  * One case list, two modes (as h3 tests itself): every case runs in-process through `inject` and
- * over real HTTP against the production listener on an ephemeral port.
+ * over real HTTP against the production listener on an ephemeral port. The app logs through a
+ * strict log (logs.ts): a case that makes the app log an error fails unless it declares it with
+ * `t.expectLogged(/pattern/)`, so an unexpected 500 inside a passing case cannot vanish.
  */
 import { afterAll, beforeAll, describe } from 'vitest'
 import type { AppConfig } from '../../server/app/config.ts'
@@ -8,6 +10,7 @@ import type { CreateAppOptions, VelaApp } from '../../server/app/create-app.ts'
 import { createApp } from '../../server/app/create-app.ts'
 import type { InjectOptions, TestServer } from '../../server/testing/index.ts'
 import { inject, startTestServer } from '../../server/testing/index.ts'
+import { strictLog } from './logs.ts'
 
 export type Mode = 'in-process' | 'http'
 
@@ -15,6 +18,8 @@ export interface ModeContext {
   readonly mode: Mode
   request(opts: InjectOptions | string): Promise<Response>
   readonly app: VelaApp
+  /** Declares that this case makes the app log an entry matching `pattern` (a 500's error). */
+  expectLogged(pattern: RegExp): void
 }
 
 export function describeModes(
@@ -25,11 +30,8 @@ export function describeModes(
 ): void {
   for (const mode of ['in-process', 'http'] as const) {
     describe(`${name} [${mode}]`, () => {
-      const app = createApp(typeof config === 'function' ? config() : config, {
-        env: {},
-        log: process.env.VELA_TEST_LOG ? undefined : () => {},
-        ...options,
-      })
+      const logs = strictLog()
+      const app = createApp(typeof config === 'function' ? config() : config, { env: {}, log: logs.log, ...options })
       let server: TestServer | undefined
       if (mode === 'http') {
         beforeAll(async () => {
@@ -40,6 +42,7 @@ export function describeModes(
       cases({
         mode,
         app,
+        expectLogged: logs.expectLogged,
         request: (opts) => (mode === 'http' ? server!.request(opts) : inject(app, opts)),
       })
     })

@@ -26,7 +26,7 @@
  *   the same statuses are listed without content.
  */
 import type { CompiledRoute, RouteTable } from '../../server/router/compile.ts'
-import { singularize } from './inflect.ts'
+import { singularize } from '../../dbl/inflect.ts'
 
 export type JsonSchema = Record<string, unknown>
 

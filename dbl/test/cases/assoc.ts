@@ -5,7 +5,7 @@ import { from, orderBy } from '../../query.ts'
 import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import { validateLength } from '../../validations.ts'
-import type { SuiteContext } from '../repo-cases.ts'
+import type { SuiteContext } from '../suite-context.ts'
 import { Post, User } from '../schemas.ts'
 
 const userParams = (extra: Record<string, unknown>) => ({ name: 'Ann', email: 'ann@x.io', ...extra })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { cast, change, errorsToJson, type Changeset } from '../../changeset.ts'
 import { from, orderBy, where } from '../../query.ts'
-import type { SuiteContext } from '../repo-cases.ts'
+import type { SuiteContext } from '../suite-context.ts'
 import { Product, Thing, User } from '../schemas.ts'
 import { productCs } from './read_write.ts'
 

@@ -10,7 +10,7 @@ import { operationsSql } from '../../migrations/ddl.ts'
 import { planMigration } from '../../migrations/diff.ts'
 import { modelFromSchemas } from '../../migrations/model.ts'
 import { belongsTo, defineSchema, hasMany, type AnySchema } from '../../schema.ts'
-import type { SuiteContext } from '../repo-cases.ts'
+import type { SuiteContext } from '../suite-context.ts'
 
 const Author: AnySchema = defineSchema({
   table: 'authors',

@@ -8,7 +8,7 @@ import { cast } from '../../changeset.ts'
 import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { MaybeInsertResult, WriteResult } from '../../repo/write.ts'
-import type { SuiteContext } from '../repo-cases.ts'
+import type { SuiteContext } from '../suite-context.ts'
 import { Post, Product, User } from '../schemas.ts'
 import { productCs } from './read_write.ts'
 

@@ -7,7 +7,7 @@ import { from, orderBy } from '../../query.ts'
 import { defineRepo, type Repo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { RecordOf } from '../../schema.ts'
-import type { SuiteContext } from '../repo-cases.ts'
+import type { SuiteContext } from '../suite-context.ts'
 import { Comment, Post, Profile, User } from '../schemas.ts'
 
 /** A repo on the suite's database that records the tables each query reads. */

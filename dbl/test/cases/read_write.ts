@@ -5,7 +5,7 @@ import { count, from, limit, orderBy, select, where } from '../../query.ts'
 import type { Result } from '../../result.ts'
 import type { RecordOf } from '../../schema.ts'
 import { validateRequired } from '../../validations.ts'
-import type { SuiteContext } from '../repo-cases.ts'
+import type { SuiteContext } from '../suite-context.ts'
 import { Product, Thing } from '../schemas.ts'
 
 export const productCs = (params: Record<string, unknown>) =>

@@ -2,7 +2,7 @@ import { trace, type Span, type Tracer, type TracerProvider } from '@opentelemet
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
-import type { SuiteContext } from '../repo-cases.ts'
+import type { SuiteContext } from '../suite-context.ts'
 import { Product } from '../schemas.ts'
 import { productCs } from './read_write.ts'
 

@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest'
 import { cast, errorsToJson, type Changeset } from '../../changeset.ts'
 import { newMulti } from '../../multi.ts'
 import { err, ok, type Err, type Ok } from '../../result.ts'
-import type { SuiteContext } from '../repo-cases.ts'
+import type { SuiteContext } from '../suite-context.ts'
 import { Post, User } from '../schemas.ts'
 import { productCs } from './read_write.ts'
 

@@ -7,6 +7,10 @@ import type { PluginEntry } from '../../pipeline/plugin.ts'
 import { json } from '../../replies.ts'
 import { rateLimitPlugin } from './index.ts'
 import { MemoryStore } from './memory-store.ts'
+import { strictLog } from '../../../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const handlerRuns = new Map<string, number>()
 const counted = (name: string) => () => {
@@ -19,7 +23,10 @@ const limited = (prefix: string, options: Record<string, unknown>, security: fal
   plugins: [['pre_request', rateLimitPlugin, options]] as PluginEntry[],
   routes: [['/', counted(prefix)] as const],
 })
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+// The /window store's clock: real time (the plugin's Retry-After reads Date.now()) plus a skew
+// the test moves forward to end a window, instead of sleeping through it.
+let skew = 0
+const skewedStore = () => new MemoryStore({ now: () => Date.now() + skew })
 
 /** A GET from a chosen local address (127.0.0.2 is a second client on loopback). */
 function getFrom(url: string, localAddress: string): Promise<number> {
@@ -33,13 +40,14 @@ function getFrom(url: string, localAddress: string): Promise<number> {
 
 describeModes(
   'rate-limit plugin',
-  {
+  // A function: each mode's app gets its own stores.
+  () => ({
     bootstrapApplication: 'rl',
     routes: {
       rl: [
         limited('/three', { maxRequests: 3, windowMs: 60_000 }),
         limited('/peers', { maxRequests: 1 }),
-        limited('/window', { maxRequests: 2, windowMs: 300 }),
+        limited('/window', { maxRequests: 2, windowMs: 300, store: skewedStore() }),
         limited('/defaults', {}),
         limited('/secured', { maxRequests: 1 }, () => {
           handlerRuns.set('security', (handlerRuns.get('security') ?? 0) + 1)
@@ -48,7 +56,7 @@ describeModes(
         limited('/quiet', { maxRequests: 1, headers: false }),
       ],
     },
-  },
+  }),
   (t) => {
     it('maxRequests 3: requests 1–3 pass with RateLimit headers, the 4th is a 429 JSON with Retry-After and the handler does not run', async () => {
       handlerRuns.set('/three', 0)
@@ -98,7 +106,7 @@ describeModes(
       const refused = await t.request('/window')
       expect(refused.status).toBe(429)
       expect(refused.headers.get('retry-after')).toBe('1')
-      await sleep(350)
+      skew += 300
       expect((await t.request('/window')).status).toBe(200)
     })
 
@@ -143,8 +151,9 @@ describe('rate-limit options and memory store', () => {
 
   it('a failing store makes the request a 500 (the plugin never stops limiting silently)', async () => {
     const broken = { increment: () => Promise.reject(new Error('redis down')) }
-    const app = createApp({ bootstrapApplication: 'broken', routes: { r: limited('/x', { store: broken }) } }, { env: {}, log: () => {} })
+    const app = createApp({ bootstrapApplication: 'broken', routes: { r: limited('/x', { store: broken }) } }, { env: {}, log: logs.log })
     const { inject } = await import('../../testing/index.ts')
+    logs.expectLogged(/^500 on GET \/x .*: Error: redis down$/)
     const res = await inject(app, '/x')
     expect(res.status).toBe(500)
   })

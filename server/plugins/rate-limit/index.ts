@@ -20,6 +20,7 @@ import { json } from '../../replies.ts'
 import type { VelaRequest } from '../../request.ts'
 import { MemoryStore } from './memory-store.ts'
 import type { RateLimitStore } from './store.ts'
+import { VelaError } from '../../errors/vela-error.ts'
 
 export interface RateLimitOptions {
   maxRequests?: number
@@ -42,7 +43,7 @@ interface Limits {
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new Error(`rate-limit plugin: \`${name}\` must be a positive integer, got ${JSON.stringify(value)}`)
+    throw new VelaError('VELA_ERR_PLUGIN', `rate-limit plugin: \`${name}\` must be a positive integer, got ${JSON.stringify(value)}`)
   }
   return value
 }

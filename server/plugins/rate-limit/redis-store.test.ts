@@ -10,6 +10,10 @@ import type { TestServer } from '../../testing/index.ts'
 import { startTestServer } from '../../testing/index.ts'
 import { rateLimitPlugin } from './index.ts'
 import { RedisStore } from './redis-store.ts'
+import { strictLog } from '../../../test/support/logs.ts'
+
+// The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
+const logs = strictLog()
 
 const available = await serviceAvailable('redis')
 
@@ -38,7 +42,7 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
           },
         },
       },
-      { env: {}, log: () => {} },
+      { env: {}, log: logs.log },
     )
     const server = await startTestServer(app)
     servers.push(server)

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import type { RateLimitHit, RateLimitStore } from './store.ts'
+import { VelaError } from '../../errors/vela-error.ts'
 
 export interface RedisStoreOptions {
   /** A connected ioredis client; the app owns it (close it in the app's `stop` hook). */
@@ -33,7 +34,7 @@ export class RedisStore implements RateLimitStore {
   readonly prefix: string
 
   constructor(options: RedisStoreOptions) {
-    if (!options?.client) throw new Error('RedisStore: `client` (an ioredis client) is required')
+    if (!options?.client) throw new VelaError('VELA_ERR_PLUGIN', 'RedisStore: `client` (an ioredis client) is required')
     this.#client = options.client
     this.prefix = options.prefix ?? 'vela:rl:'
   }

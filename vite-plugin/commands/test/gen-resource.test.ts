@@ -12,7 +12,7 @@ import { createAppIn } from '../../app-loader.ts'
 import { withAppRunner } from '../load.ts'
 import { UsageError, usageText } from '../args.ts'
 import { controllerText, genResourceCommand, planResource, routeDefinitions, schemaText } from '../gen-resource.ts'
-import { singularize } from '../inflect.ts'
+import { singularize } from '../../../dbl/inflect.ts'
 import { runCli, runMain } from './run-cli.ts'
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))

@@ -1,7 +1,9 @@
 /**
- * English singulars of resource names, shared by `vela gen_resource` (which names the schema file)
- * and `vela openapi` (which finds a controller's schema by the same rule): `products` → `product`,
- * `categories` → `category`, `boxes` → `box`, `people` → `person`, `line_items` → `line_item`.
+ * English singulars of table and resource names: `products` → `product`, `categories` →
+ * `category`, `boxes` → `box`, `people` → `person`, `line_items` → `line_item`. One rule for the
+ * database layer (the default foreign key of hasOne / hasMany, `foreignKeyOf` in schema.ts), `vela
+ * gen_resource` (which names the schema file) and `vela openapi` (which finds a controller's
+ * schema by it). It lives in dbl/ because dbl must not import the Vite side; it imports nothing.
  */
 
 /** Plurals the suffix rules get wrong, by their last `_` segment. */

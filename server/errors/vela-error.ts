@@ -1,0 +1,51 @@
+/**
+ * Coded errors for mistakes Vela finds before serving: in the app's config, its routes, plugins,
+ * stream handlers, WebSocket handlers, the Vite side's app files. Each is a `VelaError` with a
+ * stable `code`, so tools (the CLI, a deploy script, a test) can tell them apart without matching
+ * messages, as Fastify's `FST_ERR_*` codes allow; the message stays the one written for people,
+ * naming the file, group and route. Errors met while answering a request are `HttpError`s or
+ * logged 500s instead (http-error.ts, pipeline/failure.ts).
+ *
+ * **Choice:** as Node does for its own coded errors, the stack's first line carries the code
+ * (`VelaError [VELA_ERR_DUPLICATE_ROUTE]: route GET /a is declared twice: …`) while `name` stays
+ * `VelaError`. This module imports nothing: any part of Vela can throw one.
+ */
+
+/** Every code, with what it means (the README's table is this list). */
+export const VELA_ERROR_CODES = {
+  VELA_ERR_CONFIG: 'the app config or its environment is invalid (bootstrapApplication, PORT, the session secret, the Vite side: src/app.ts, the Vite config, src/repo.ts, the release profile)',
+  VELA_ERR_ROUTE: 'a route group or route is malformed (prefix, security, path, handler, a route module that exports no routes)',
+  VELA_ERR_DUPLICATE_ROUTE: 'the same method and path are declared twice',
+  VELA_ERR_PLUGIN: 'a plugin definition, registration or its options are invalid',
+  VELA_ERR_STREAM_HANDLER: 'server.streamHandlers is invalid',
+  VELA_ERR_WEBSOCKET: 'defineWebSocket was given an unknown hook or a hook that is not a function',
+  VELA_ERR_TELEMETRY: 'vela/telemetry was set up twice',
+} as const
+
+export type VelaErrorCode = keyof typeof VELA_ERROR_CODES
+
+export class VelaError extends Error {
+  declare readonly name: 'VelaError'
+  constructor(
+    readonly code: VelaErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+    // The stack is formatted on first access, with the name of that moment: put the code in it.
+    Object.defineProperty(this, 'name', { value: `VelaError [${code}]`, configurable: true, writable: true })
+    void this.stack
+    Object.defineProperty(this, 'name', { value: 'VelaError', configurable: true, writable: true, enumerable: false })
+  }
+}
+
+/**
+ * Whether `value` is a `VelaError` (with that code, if given). By shape, not `instanceof`: the
+ * CLI and the dev server may hold two copies of this module (the app's `vela` through Vite's
+ * module runner, the tool's own), whose classes differ.
+ */
+export function isVelaError(value: unknown, code?: VelaErrorCode): value is VelaError {
+  if (!(value instanceof Error) || value.name !== 'VelaError') return false
+  const own = (value as { code?: unknown }).code
+  return typeof own === 'string' && Object.hasOwn(VELA_ERROR_CODES, own) && (code === undefined || own === code)
+}
