@@ -3,15 +3,18 @@
  * process so one suite's servers and heap never disturb the next. Suites: runtime (Vela vs bare h3,
  * Fastify and node:http), web (views and static files), dbl (repository vs bare pg / PGlite),
  * telemetry (the cost of tracing, Vela against Fastify with OpenTelemetry's HTTP instrumentation),
- * newapp (a new user's waits: install, dev start, edit, build, built-server start).
- * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS (see each suite).
+ * newapp (a new user's waits: install, dev start, edit, build, built-server start). On request
+ * only (`npm run bench -- soak`, or `npm run soak`): soak (the built playground on PostgreSQL
+ * under load for SOAK_SECONDS, then a SIGTERM under load).
+ * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, SOAK_* (see each suite).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const all = ['runtime', 'web', 'dbl', 'telemetry', 'newapp']
-const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all
+const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'newapp']
+const all = [...defaults, 'soak']
+const chosen = process.argv.slice(2).length ? process.argv.slice(2) : defaults
 let failed = false
 for (const suite of chosen) {
   const file = fileURLToPath(new URL(`./${suite}.ts`, import.meta.url))

@@ -7,6 +7,14 @@
  *   const q = orderBy(where(from(Product), 'price', '>', 100), ['name', 'asc'])
  *   where(q, { name: 'Tea', description: null, id: [1, 2] })   // =, IS NULL, IN
  *   where(q, or(cond('price', '<', 10), cond({ name: 'Gift' })))
+ *   where(q, 'name', 'ilike', { contains: req.query.q })   // text from a user: %, _ and \ match themselves
+ *
+ * LIKE operators take a pattern (`'%tea%'`: `%` any text, `_` one character, `\` escapes the
+ * next one) or literal text to look for (`{ contains | startsWith | endsWith: text }`, escaped
+ * with `escapeLike`). **Choice:** user input goes in the second form; a pattern is the program's,
+ * so a malformed one (ending in a lone `\`) throws when the query is built, like an unknown
+ * operator. PostgreSQL would refuse it only when a row matches up to the backslash (SQLSTATE
+ * 22025), a failure that depends on the data; here it fails the first time the code runs.
  */
 import type { AnySchema, RecordOf } from './schema.ts'
 
@@ -15,6 +23,32 @@ export type LikeOp = 'like' | 'not like' | 'ilike' | 'not ilike'
 export type InOp = 'in' | 'not in'
 export type NullOp = 'is null' | 'is not null'
 export type Op = CompareOp | LikeOp | InOp | NullOp
+
+/** Literal text for a LIKE operator: every character matches itself. */
+export type LikeText = { readonly contains: string } | { readonly startsWith: string } | { readonly endsWith: string }
+
+/** `text` with LIKE's wildcards (`%`, `_`) and escape character (`\`) escaped, so it matches itself inside a pattern. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&')
+}
+
+function likePattern(field: string, op: string, value: unknown): string {
+  if (typeof value === 'string') {
+    // An odd run of backslashes at the end: the last one escapes nothing.
+    if (/\\*$/.exec(value)![0].length % 2 === 1) {
+      throw new Error(`where ${field} ${op} ${JSON.stringify(value)}: the pattern ends with a lone escape character (\\); for text a user typed, use { contains: text } (or escapeLike(text))`)
+    }
+    return value
+  }
+  const keys = typeof value === 'object' && value !== null ? Object.keys(value) : []
+  const text = keys.length === 1 ? (value as Record<string, unknown>)[keys[0]!] : undefined
+  if (typeof text === 'string') {
+    if (keys[0] === 'contains') return `%${escapeLike(text)}%`
+    if (keys[0] === 'startsWith') return `${escapeLike(text)}%`
+    if (keys[0] === 'endsWith') return `%${escapeLike(text)}`
+  }
+  throw new Error(`where ${field} ${op}: give a pattern string or one of { contains | startsWith | endsWith: string }`)
+}
 
 const ops: ReadonlySet<string> = new Set<Op>(['=', '!=', '<>', '<', '<=', '>', '>=', 'like', 'not like', 'ilike', 'not ilike', 'in', 'not in', 'is null', 'is not null'])
 
@@ -66,9 +100,9 @@ export function cond(a: string | Record<string, unknown>, op?: Op, value?: unkno
   if (op === 'is null' || op === 'is not null') return { '~cond': 'op', field: a, op, value: undefined }
   if (value === undefined) throw new Error(`where ${a} ${op}: the value is undefined`)
   if ((op === 'in' || op === 'not in') && !Array.isArray(value)) throw new Error(`where ${a} ${op}: the value must be an array`)
-  if (op.endsWith('like') && typeof value !== 'string') throw new Error(`where ${a} ${op}: the pattern must be a string`)
   // Comparing with NULL is never true in SQL; say IS NULL explicitly.
   if (value === null) throw new Error(`where ${a} ${op} null: use 'is null' / 'is not null'`)
+  if (op.endsWith('like')) return { '~cond': 'op', field: a, op, value: likePattern(a, op, value) }
   return { '~cond': 'op', field: a, op, value }
 }
 
@@ -114,7 +148,7 @@ function checkCond(schema: AnySchema, c: Cond): void {
 /** Adds a condition (AND-ed with earlier ones): an equality map, `field, op, value`, or a `cond`/`and`/`or`/`not`. */
 export function where<S extends AnySchema, R, K extends FieldOf<S>>(q: Query<S, R>, field: K, op: CompareOp, value: NonNullable<Row<S>[K]>): Query<S, R>
 export function where<S extends AnySchema, R, K extends FieldOf<S>>(q: Query<S, R>, field: K, op: InOp, value: readonly NonNullable<Row<S>[K]>[]): Query<S, R>
-export function where<S extends AnySchema, R, K extends FieldOf<S>>(q: Query<S, R>, field: K, op: LikeOp, pattern: string): Query<S, R>
+export function where<S extends AnySchema, R, K extends FieldOf<S>>(q: Query<S, R>, field: K, op: LikeOp, pattern: string | LikeText): Query<S, R>
 export function where<S extends AnySchema, R, K extends FieldOf<S>>(q: Query<S, R>, field: K, op: NullOp): Query<S, R>
 export function where<S extends AnySchema, R>(q: Query<S, R>, clauses: Clauses<S> | Cond<FieldOf<S>>): Query<S, R>
 export function where(q: Query, a: string | Record<string, unknown> | Cond, op?: Op, value?: unknown): Query {

@@ -4,7 +4,13 @@
  * With `url` or `hostname` (or `adapter: 'pg'`) it runs on a PostgreSQL server through a `pg` pool
  * of `poolSize` connections; otherwise on embedded PGlite, so a fresh app needs no database
  * server. `start()` connects (operations called before it start the repo themselves); `stop()`
- * closes.
+ * closes. On PostgreSQL, `start()` tries the first connection until it works or `startRetry` runs
+ * out (repo/start.ts), logging one line per retry.
+ *
+ * Deadlines (deadlines.ts: `connectTimeoutMs` 5000, `acquireTimeoutMs` 5000, `statementTimeoutMs`
+ * 30000, `idleTimeoutMs` 10000): a database that is unreachable, frozen or saturated fails the
+ * operation with a `DbUnavailableError` (unavailable.ts: `status` 503, `code`
+ * `VELA_ERR_DB_UNAVAILABLE`, a message naming `host:port` and the deadline) instead of hanging.
  *
  * Where PGlite keeps its data (`embeddedDataDir`): `dataDir` when given; in memory for
  * `url: 'memory:'`; in memory under tests (`VELA_ENV=test`, or vitest's `VITEST`), a fresh database
@@ -18,11 +24,15 @@
  *
  * Every operation resolves to `{ ok: true, value } | { ok: false, error }`; what a user's input can
  * cause (invalid changesets, violated constraints, values PostgreSQL refuses) comes back as
- * `ok: false`. Only infrastructure failures (connection lost) reject. Inside `transaction(fn)` all
+ * `ok: false`. Only infrastructure failures reject: a `DbUnavailableError` for the database being
+ * unreachable, lost or past a deadline (a statement cancelled by `statementTimeoutMs` included),
+ * anything else (a bug) as it was thrown. Inside `transaction(fn)` all
  * repo calls made by `fn` use the transaction (AsyncLocalStorage; no handle to pass around).
  */
 import type { Adapter, QueryResult, Row } from './adapters/adapter.ts'
-import { createPgAdapter } from './adapters/pg.ts'
+import { createPgAdapter, pgAddress } from './adapters/pg.ts'
+import { resolveDeadlines, type DeadlineOptions } from './deadlines.ts'
+import { firstConnection, resolveStartRetry, type StartRetryOptions } from './repo/start.ts'
 import { createPgliteAdapter } from './adapters/pglite.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
@@ -43,7 +53,7 @@ import { rollback, transaction, type TransactionResult } from './repo/transactio
 import { insert, remove, update, type InsertOptions, type MaybeInsertResult, type OnConflictReplace, type WriteResult } from './repo/write.ts'
 import { emptyChangeset, isChangeset } from './changeset.ts'
 
-export interface RepoConfig {
+export interface RepoConfig extends DeadlineOptions {
   /** Names the repo in telemetry events (spec: the repo module). Default `repo`. */
   readonly name?: string
   /** `postgres://user:password@host:port/database`; wins over the separate fields. `memory:` is embedded PGlite in memory. */
@@ -61,6 +71,8 @@ export interface RepoConfig {
   readonly adapter?: 'pg' | 'pglite' | Adapter
   /** Query telemetry (spec §6.1). */
   readonly log?: LogOption
+  /** `start()` on PostgreSQL: default `{ attempts: 5, delayMs: 500, timeoutMs: 10000 }` (repo/start.ts). */
+  readonly startRetry?: StartRetryOptions
 }
 
 type Clauses<S extends AnySchema> = { readonly [K in keyof RecordOf<S>]?: RecordOf<S>[K] | null }
@@ -121,12 +133,17 @@ export function embeddedDataDir(config: RepoConfig, env: NodeJS.ProcessEnv = pro
 
 export function defineRepo(config: RepoConfig = {}): Repo {
   const backend = backendOf(config)
+  // Checked now, so a bad value fails where the repo is defined rather than at the first query.
+  resolveDeadlines(config)
+  const retry = resolveStartRetry(config.startRetry)
+  const name = config.name ?? 'repo'
   let starting: Promise<Adapter> | undefined
   const ctx: RepoContext = {
-    name: config.name ?? 'repo',
+    name,
     adapter: typeof config.adapter === 'object' ? config.adapter : undefined,
     tx: new AsyncLocalStorage<TxState>(),
-    run: createRunner(config.name ?? 'repo', config.log),
+    run: createRunner(name, config.log),
+    // Creates the adapter; a pg pool connects on its first query. Operations call this.
     start() {
       starting ??= (async () => {
         const a =
@@ -134,7 +151,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
             ? config.adapter
             : backend === 'pg'
               ? createPgAdapter(config)
-              : await createPgliteAdapter({ dataDir: embeddedDataDir(config) })
+              : await createPgliteAdapter({ dataDir: embeddedDataDir(config), acquireTimeoutMs: config.acquireTimeoutMs })
         ctx.adapter = a
         return a
       })()
@@ -146,7 +163,18 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     name: ctx.name,
     config,
     backend,
-    start: async () => void (await ctx.start()),
+    // Also waits for the server (repo/start.ts): only here, at start-up. An operation that starts
+    // the repo on demand tries once, as every later operation does; a request must not wait 10 s.
+    async start() {
+      const a = await ctx.start()
+      if (a.kind !== 'pg' || typeof config.adapter === 'object') return
+      try {
+        await firstConnection(() => a.query('SELECT 1'), pgAddress(config), retry, (line) => console.warn(`[${name}] ${line}`))
+      } catch (e) {
+        await repo.stop()
+        throw e
+      }
+    },
     adapter: () => ctx.start(),
     async stop() {
       const a = ctx.adapter

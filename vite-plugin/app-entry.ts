@@ -58,9 +58,10 @@ export function serverEntrySource(): string {
     `try {`,
     `  await app.start()`,
     `} catch (err) {`,
-    // A configuration error (code VELA_ERR_CONFIG: a missing secret) is its message; others keep their stack.
+    // A coded Vela error (VELA_ERR_*: a missing secret, a database still unreachable after the
+    // repo's retries) is its one-line message; anything else keeps its stack.
     '  console.error(`vela: ${name} could not start: ${err?.message ?? err}`)',
-    `  if (err?.code !== 'VELA_ERR_CONFIG') console.error(err)`,
+    `  if (!String(err?.code ?? '').startsWith('VELA_ERR_')) console.error(err)`,
     `  process.exit(1)`,
     `}`,
     `const listener = await listen(app)`,

@@ -2,6 +2,10 @@
  * The one interface the repository and the migrator talk to. Two thin implementations: `pg.ts`
  * (a PostgreSQL server through a `pg` pool) and `pglite.ts` (embedded PGlite). SQL is built by knex
  * elsewhere; adapters only run it, so the per-query path is one driver call.
+ *
+ * Both bound their waits (deadlines.ts) and throw a `DbUnavailableError` (unavailable.ts) when the
+ * database cannot serve: unreachable, lost, or past a deadline. Errors the server raised because
+ * of the statement pass through as the driver gave them.
  */
 
 export type Row = Record<string, unknown>
@@ -21,7 +25,10 @@ export interface Adapter extends Connection {
   readonly kind: 'pg' | 'pglite'
   /** Runs `fn` inside BEGIN … COMMIT on one connection; any throw rolls back and rethrows. */
   transaction<T>(fn: (conn: Connection) => Promise<T>): Promise<T>
-  /** Runs `fn` on one dedicated connection without a transaction (session-scoped advisory locks). */
+  /**
+   * Runs `fn` on one dedicated connection without a transaction (session-scoped advisory locks),
+   * with no statement deadline: the migrator's work under its lock may take minutes.
+   */
   session<T>(fn: (conn: Connection) => Promise<T>): Promise<T>
   close(): Promise<void>
 }

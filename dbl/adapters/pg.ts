@@ -1,7 +1,20 @@
+/**
+ * A PostgreSQL server through a `pg` pool, with deadlines (deadlines.ts): a new connection must be
+ * up within `connectTimeoutMs`, a caller waits at most `acquireTimeoutMs` for a pooled one, and a
+ * statement runs at most `statementTimeoutMs` (PostgreSQL's `statement_timeout`, with `pg`'s
+ * `query_timeout` a grace later for a server that does not answer at all). Every failure that is
+ * about the database's availability rather than the statement is thrown as a `DbUnavailableError`
+ * naming `host:port` (unavailable.ts); the server's other errors pass through unchanged.
+ *
+ * A connection that failed that way is destroyed, not returned to the pool: it may still have a
+ * statement in flight, or no server behind it.
+ */
 import pg from 'pg'
+import { resolveDeadlines, type DeadlineOptions } from '../deadlines.ts'
+import { classify } from '../unavailable.ts'
 import type { Adapter, Connection, QueryResult, Row } from './adapter.ts'
 
-export interface PgAdapterOptions {
+export interface PgAdapterOptions extends DeadlineOptions {
   /** `postgres://user:pass@host:port/db`; wins over the separate fields. */
   url?: string
   database?: string
@@ -19,53 +32,120 @@ pg.types.setTypeParser(20, (v: string) => Number(v))
 // DATE stays a 'YYYY-MM-DD' string instead of a local-midnight Date.
 pg.types.setTypeParser(1082, (v: string) => v)
 
+/** `host:port` as messages name it: from the URL (or its `?host=` for a socket folder), else the fields. */
+export function pgAddress(opts: Pick<PgAdapterOptions, 'url' | 'hostname' | 'port'>): string {
+  if (opts.url) {
+    const u = new URL(opts.url)
+    return `${u.hostname || u.searchParams.get('host') || 'localhost'}:${u.port || 5432}`
+  }
+  return `${opts.hostname ?? '127.0.0.1'}:${opts.port ?? 5432}`
+}
+
+// No deadline for a session's statements (see deadlines.ts): `pg` treats 0 as "use the default",
+// so the largest delay setTimeout accepts stands for "none".
+const NO_ANSWER_DEADLINE = 2 ** 31 - 1
+
 export function createPgAdapter(opts: PgAdapterOptions): Adapter {
+  const d = resolveDeadlines(opts, 'createPgAdapter')
+  const address = pgAddress(opts)
+  const connectTimeoutMs = d.connectTimeoutMs
+  // pg-pool hands its own options to every client it creates, where `connectionTimeoutMillis`
+  // would mean the acquire deadline; this class gives the connection its own.
+  class DeadlineClient extends pg.Client {
+    constructor(config: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs })
+      // A client emits 'error' when its connection breaks outside a query, and an unheard 'error'
+      // crashes the process. The pool listens only while a client is idle, and hands a client
+      // from one user to the next synchronously, inside the parser's loop: a server's last words
+      // (57P01 "terminating connection") read in the same chunk as the previous answer reach a
+      // client nobody listens to yet. Queries learn of the failure through their own callbacks.
+      this.on('error', () => {})
+    }
+  }
+  const common = {
+    max: opts.poolSize ?? 10,
+    Client: DeadlineClient as unknown as new () => pg.ClientBase,
+    connectionTimeoutMillis: d.acquireTimeoutMs,
+    idleTimeoutMillis: d.idleTimeoutMs,
+    statement_timeout: d.statementTimeoutMs || undefined,
+    query_timeout: d.answerTimeoutMs || undefined,
+  }
   const pool = new pg.Pool(
     opts.url
-      ? { connectionString: opts.url, max: opts.poolSize ?? 10 }
-      : {
-          host: opts.hostname ?? '127.0.0.1',
-          port: opts.port ?? 5432,
-          database: opts.database,
-          user: opts.username,
-          password: opts.password,
-          max: opts.poolSize ?? 10,
-        },
+      ? { ...common, connectionString: opts.url }
+      : { ...common, host: opts.hostname ?? '127.0.0.1', port: opts.port ?? 5432, database: opts.database, user: opts.username, password: opts.password },
   )
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
+  const clients = new Set<pg.PoolClient>()
+  pool.on('connect', (c) => clients.add(c))
+  pool.on('remove', (c) => clients.delete(c))
 
-  const run = async <R extends Row>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
-    const res = await client.query(sql, params as unknown[] | undefined)
-    return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length } satisfies QueryResult<R>
+  // Clients on which the database failed (lost, frozen, timed out): destroyed on release.
+  const broken = new WeakSet<pg.PoolClient>()
+  const run = async <R extends Row>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[], answerTimeoutMs?: number) => {
+    try {
+      const res = answerTimeoutMs
+        ? await client.query({ text: sql, values: params as unknown[] | undefined, query_timeout: answerTimeoutMs } as pg.QueryConfig)
+        : await client.query(sql, params as unknown[] | undefined)
+      return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length } satisfies QueryResult<R>
+    } catch (e) {
+      const u = classify(e, address, d)
+      if (u && client !== pool) broken.add(client as pg.PoolClient)
+      throw u ?? e
+    }
   }
-  const connectionOf = (client: pg.PoolClient): Connection => ({ query: (sql, params) => run(client, sql, params) })
+
+  /** A pooled client for `fn`, as a Connection with the given answer deadline; destroyed afterwards if the database failed under it. */
+  async function withClient<T>(fn: (client: pg.PoolClient, conn: Connection) => Promise<T>, answerTimeoutMs?: number): Promise<T> {
+    let client: pg.PoolClient
+    try {
+      client = await pool.connect()
+    } catch (e) {
+      throw classify(e, address, d) ?? e
+    }
+    try {
+      return await fn(client, { query: (sql, params) => run(client, sql, params, answerTimeoutMs) })
+    } finally {
+      client.release(broken.has(client) ? new Error('vela.dbl: connection failed, not reused') : undefined)
+    }
+  }
 
   return {
     kind: 'pg',
     query: (sql, params) => run(pool, sql, params),
-    async transaction(fn) {
-      const client = await pool.connect()
-      try {
-        await client.query('BEGIN')
-        const value = await fn(connectionOf(client))
-        await client.query('COMMIT')
-        return value
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {})
-        throw err
-      } finally {
-        client.release()
-      }
+    transaction: (fn) =>
+      withClient(async (client, conn) => {
+        await conn.query('BEGIN')
+        try {
+          const value = await fn(conn)
+          await conn.query('COMMIT')
+          return value
+        } catch (err) {
+          // After a lost connection or a deadline there is nothing to roll back on: the
+          // connection is destroyed and the server rolls the transaction back itself.
+          if (!broken.has(client)) await client.query('ROLLBACK').catch(() => broken.add(client))
+          throw err
+        }
+      }),
+    session: (fn) =>
+      withClient(async (client, conn) => {
+        if (!d.statementTimeoutMs) return fn(conn)
+        await conn.query('SET statement_timeout = 0')
+        try {
+          return await fn(conn)
+        } finally {
+          // Back to the connection's default before it returns to the pool (or destroy it).
+          if (!broken.has(client)) await run(client, 'RESET statement_timeout').catch(() => broken.add(client))
+        }
+      }, NO_ANSWER_DEADLINE),
+    async close() {
+      // A frozen server never answers the goodbye: after a bound, drop the sockets instead.
+      let timer: NodeJS.Timeout | undefined
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, connectTimeoutMs || 5000)))
+      await Promise.race([pool.end(), bound])
+      clearTimeout(timer)
+      for (const c of clients) (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
     },
-    async session(fn) {
-      const client = await pool.connect()
-      try {
-        return await fn(connectionOf(client))
-      } finally {
-        client.release()
-      }
-    },
-    close: () => pool.end(),
   }
 }

@@ -1,10 +1,15 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite, types } from '@electric-sql/pglite'
+import { resolveDeadlines } from '../deadlines.ts'
+import { DbUnavailableError } from '../unavailable.ts'
 import type { Adapter, QueryResult, Row } from './adapter.ts'
+import { createTurns } from './turns.ts'
 
 export interface PgliteAdapterOptions {
   /** A folder to keep the data in; omitted = in memory. (The repo's defaults: dbl/repo.ts.) */
   dataDir?: string
+  /** How long a query or transaction may wait for its turn (default 5000 ms; 0 = forever). See deadlines.ts. */
+  acquireTimeoutMs?: number
 }
 
 // Same value shapes as the pg adapter: int8 as number, DATE as 'YYYY-MM-DD'.
@@ -13,22 +18,38 @@ const parsers = {
   [types.DATE]: (v: string) => v,
 }
 
-/** Embedded PostgreSQL (WASM): no server to install. One connection; queries are serialised by PGlite. */
+/**
+ * Embedded PostgreSQL (WASM): no server to install. One connection, so queries and transactions
+ * take turns (turns.ts): one waiting longer than `acquireTimeoutMs` fails with a
+ * `DbUnavailableError` (`acquire_timeout`) instead of waiting forever.
+ */
 export async function createPgliteAdapter(opts: PgliteAdapterOptions = {}): Promise<Adapter> {
+  const { acquireTimeoutMs } = resolveDeadlines({ acquireTimeoutMs: opts.acquireTimeoutMs }, 'createPgliteAdapter')
   // PGlite creates the data folder itself but not its parents.
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true })
   const db = await PGlite.create(opts.dataDir, { parsers })
+  const turn = createTurns(
+    acquireTimeoutMs,
+    () =>
+      new DbUnavailableError(
+        'acquire_timeout',
+        'PGlite',
+        `database PGlite: no turn within ${acquireTimeoutMs} ms (acquireTimeoutMs; it runs one query or transaction at a time, and the current one is still running)`,
+      ),
+  )
   type Querier = Pick<PGlite, 'query'>
   const run = async <R extends Row>(q: Querier, sql: string, params?: readonly unknown[]) => {
     const res = await q.query<R>(sql, params as unknown[] | undefined)
     return { rows: res.rows, rowCount: res.affectedRows || res.rows.length } satisfies QueryResult<R>
   }
+  const query = <R extends Row>(sql: string, params?: readonly unknown[]) => turn(() => run<R>(db, sql, params))
   return {
     kind: 'pglite',
-    query: (sql, params) => run(db, sql, params),
-    transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
+    query,
+    // The transaction holds the turn until it ends; its own statements run inside it.
+    transaction: (fn) => turn(() => db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) }))),
     // PGlite has a single session: every call is already on "one connection".
-    session: (fn) => fn({ query: (sql, params) => run(db, sql, params) }),
+    session: (fn) => fn({ query }),
     close: () => db.close(),
   }
 }

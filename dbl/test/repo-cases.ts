@@ -9,6 +9,7 @@ import { assocCases } from './cases/assoc.ts'
 import { badInputCases } from './cases/bad_input.ts'
 import { constraintCases } from './cases/constraints.ts'
 import { foreignKeyCases } from './cases/foreign_keys.ts'
+import { likeCases } from './cases/like.ts'
 import { onConflictCases } from './cases/on_conflict.ts'
 import { preloadCases } from './cases/preload.ts'
 import { readWriteCases } from './cases/read_write.ts'
@@ -41,5 +42,6 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   assocCases(t)
   preloadCases(t)
   badInputCases(t)
+  likeCases(t)
   telemetryCases(t)
 }
