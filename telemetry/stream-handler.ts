@@ -10,7 +10,7 @@
  * sent (response-end.ts). Without `setup()` requests pass straight through.
  *
  * **Span names by design:** once the app has answered, the span is named after the route the
- * runtime recorded for the request (`matchedRoute`, server/app/matched-route.ts):
+ * runtime recorded for the request (`matchedRoute`, server/stream-handlers/matched-route.ts):
  * `<METHOD> <controller>:<action>` (`GET notes_controller:index`), with `vela.app`,
  * `vela.controller`, `vela.action` and `http.route`. The runtime records the route for every
  * route of every group, so this holds whatever plugins a group lists (a group's own `plugins`
@@ -39,11 +39,11 @@ import {
 } from '@opentelemetry/semantic-conventions'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import { matchedRoute } from '../server/app/matched-route.ts'
+import { matchedRoute } from '../server/stream-handlers/matched-route.ts'
 import type { ResolvedConfig } from '../server/app/config.ts'
-import type { FetchHandler, NodeHandler } from '../server/app/stream-handlers.ts'
-import { defineStreamHandler } from '../server/app/stream-handlers.ts'
-import { whenNodeResponseEnds, whenResponseEnds } from '../server/metrics/response-end.ts'
+import type { FetchHandler, NodeHandler } from '../server/stream-handlers/stream-handlers.ts'
+import { defineStreamHandler } from '../server/stream-handlers/stream-handlers.ts'
+import { whenNodeResponseEnds, whenResponseEnds } from '../server/exchange/response-end.ts'
 import type { RouteInfo } from '../server/request.ts'
 import type { UpgradeDecision, UpgradeHandler } from '../server/websocket/upgrade.ts'
 import type { ActiveTelemetry } from './setup.ts'

@@ -5,7 +5,7 @@
  */
 import type { PluginEntry } from '../pipeline/plugin.ts'
 import type { RouteSource } from '../router/types.ts'
-import type { StreamHandler } from './stream-handlers.ts'
+import type { StreamHandler } from '../stream-handlers/stream-handlers.ts'
 import type { ViewsConfig } from '../views/renderer.ts'
 import type { CompressOptions } from '../compress/compress.ts'
 

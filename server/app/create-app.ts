@@ -23,13 +23,13 @@ import { createNodeHandler } from './node-handler.ts'
 import type { Handler, StaticRouteHandler } from '../router/types.ts'
 import type { AppConfig, ResolvedConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
-import type { FetchHandler, NodeHandler } from './stream-handlers.ts'
-import { composeNodeStreamHandlers, composeStreamHandlers, composeUpgradeHandlers } from './stream-handlers.ts'
+import type { FetchHandler, NodeHandler } from '../stream-handlers/stream-handlers.ts'
+import { composeNodeStreamHandlers, composeStreamHandlers, composeUpgradeHandlers } from '../stream-handlers/stream-handlers.ts'
 import type { UpgradeHandler } from '../websocket/upgrade.ts'
 import { createUpgradeHandler } from '../websocket/upgrade.ts'
 import { createViewRenderer } from '../views/renderer.ts'
 import { staticHandlerAt } from '../static/static-dir.ts'
-import { metricsSetupWarning } from '../metrics/metrics-handler.ts'
+import { metricsSetupWarning } from '../stream-handlers/metrics.ts'
 import { withCompression } from '../compress/compress.ts'
 
 export interface VelaApp {
@@ -40,7 +40,7 @@ export interface VelaApp {
   readonly fetch: FetchHandler
   /**
    * Decides a WebSocket upgrade through the route table and the ws route's plugins and security;
-   * the listener performs it (server/websocket/node.ts). Only stream handlers with `wrapUpgrade`
+   * the listener performs it (server/listener/websockets.ts). Only stream handlers with `wrapUpgrade`
    * see upgrades.
    */
   readonly upgrade: UpgradeHandler

@@ -10,7 +10,7 @@ import type { EncodedReply } from '../respond.ts'
 import type { Matcher } from '../router/dispatch.ts'
 import { NO_BINDINGS, decodeParams } from '../router/dispatch.ts'
 import type { Target } from './create-app.ts'
-import type { NodeHandler } from './stream-handlers.ts'
+import type { NodeHandler } from '../stream-handlers/stream-handlers.ts'
 
 export function createNodeHandler(opts: {
   match: Matcher<Target>

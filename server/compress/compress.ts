@@ -14,7 +14,7 @@
 import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import { promisify } from 'node:util'
-import type { FetchHandler } from '../app/stream-handlers.ts'
+import type { FetchHandler } from '../stream-handlers/stream-handlers.ts'
 import type { Coding } from './negotiate.ts'
 import { compressibleType, negotiate } from './negotiate.ts'
 

@@ -16,7 +16,7 @@ import { createRouteRunner } from '../pipeline/run.ts'
 import type { VelaRequest } from '../request.ts'
 import type { CompiledRoute } from '../router/compile.ts'
 import { buildMatcher, decodeParams } from '../router/dispatch.ts'
-import type { FetchHandler } from '../app/stream-handlers.ts'
+import type { FetchHandler } from '../stream-handlers/stream-handlers.ts'
 import type { WebSocketContext, WebSocketHandler } from './define.ts'
 
 export type UpgradeDecision =

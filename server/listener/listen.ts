@@ -7,11 +7,11 @@
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { VelaApp } from './app/create-app.ts'
+import type { VelaApp } from '../app/create-app.ts'
 import { answerClientErrors } from './client-errors.ts'
 import { trackConnections } from './drain.ts'
-import type { WebSocketServer } from './websocket/node.ts'
-import { attachWebSockets } from './websocket/node.ts'
+import type { WebSocketServer } from './websockets.ts'
+import { attachWebSockets } from './websockets.ts'
 
 export interface Listener {
   readonly url: string

@@ -8,7 +8,7 @@ import { json } from '../replies.ts'
 import type { RouteGroup } from '../router/types.ts'
 import { startTestServer } from '../testing/index.ts'
 import { defineWebSocket } from '../websocket/define.ts'
-import { createApp } from './create-app.ts'
+import { createApp } from '../app/create-app.ts'
 import type { StreamHandler } from './stream-handlers.ts'
 import { defineStreamHandler } from './stream-handlers.ts'
 

@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { sendNodeResponse } from 'srvx/node'
 import type { UpgradeHandler } from '../websocket/upgrade.ts'
-import type { ResolvedConfig } from './config.ts'
+import type { ResolvedConfig } from '../app/config.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void

@@ -12,11 +12,11 @@
  * WebSocket handshakes (status 101 when accepted).
  */
 import type { MetricsEvent, ResolvedConfig } from '../app/config.ts'
-import type { FetchHandler, NodeHandler } from '../app/stream-handlers.ts'
-import { defineStreamHandler } from '../app/stream-handlers.ts'
+import type { FetchHandler, NodeHandler } from './stream-handlers.ts'
+import { defineStreamHandler } from './stream-handlers.ts'
 import type { VelaRequest } from '../request.ts'
 import type { UpgradeHandler } from '../websocket/upgrade.ts'
-import { whenNodeResponseEnds, whenResponseEnds } from './response-end.ts'
+import { whenNodeResponseEnds, whenResponseEnds } from '../exchange/response-end.ts'
 
 const kMetrics = Symbol('vela.metrics')
 

@@ -2,9 +2,9 @@
 // failures inside one request that never take the server down.
 import http from 'node:http'
 import { expect, it } from 'vitest'
-import { createApp } from './app/create-app.ts'
-import { json, status } from './replies.ts'
-import { startTestServer } from './testing/index.ts'
+import { createApp } from '../app/create-app.ts'
+import { json, status } from '../replies.ts'
+import { startTestServer } from '../testing/index.ts'
 
 let slowArrived = 0
 const app = createApp(
