@@ -3,7 +3,7 @@
  * plugin's `error` result) is a logged 500. A group's status route (`[404, handler]`) replaces the
  * built-in page for that status; if the status route itself fails, the built-in page is sent.
  */
-import type { CompiledGroup } from '../router/compile.ts'
+import type { CompiledGroup } from '../contracts/routes.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
 import { errorPage, statusText } from '../errors/error-page.ts'
 import { HttpError } from '../errors/http-error.ts'
@@ -61,5 +61,6 @@ export async function statusPage(
       ctx.log(`status route ${status} of group ${JSON.stringify(group!.prefix)} failed`, err)
     }
   }
-  return errorPage(ctx, req.headers.get('accept'), status, message ?? statusText(status), error, headers)
+  // `header`, not `headers.get`: on node the event and its web Request are not made for a 404.
+  return errorPage(ctx, req.header('accept') ?? null, status, message ?? statusText(status), error, headers)
 }

@@ -13,10 +13,9 @@
  * - `(req, options)` — the two-argument form of older plugins; its state is left unchanged.
  * So a full-form callback that ignores the last two arguments should still declare them (`_options, _state`).
  */
-import type { JsonLib } from '../app/config.ts'
+import type { JsonLib, MaybePromise } from '../contracts/primitives.ts'
 import type { Reply } from '../replies.ts'
 import type { RouteInfo, VelaRequest } from '../request.ts'
-import type { MaybePromise } from '../router/types.ts'
 
 export type Phase = 'pre_request' | 'post_request'
 
