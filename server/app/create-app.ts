@@ -9,23 +9,19 @@
 import { resolve } from 'node:path'
 import type { CreateAppOptions, VelaApp } from '../contracts/app.ts'
 import type { AppConfig } from '../contracts/config.ts'
-import type { FetchHandler, NodeHandler, UpgradeHandler } from '../contracts/handlers.ts'
 import { compressing } from '../compress/compress.ts'
 import { errorPage } from '../errors/error-page.ts'
-import type { Exchange } from '../exchange/exchange.ts'
-import { NodeExchange } from '../exchange/node.ts'
-import type { NamedObserver } from '../exchange/observe.ts'
-import { withObservers } from '../exchange/observe.ts'
+import type { NamedObserver } from '../exchange/entry-points.ts'
+import { entryPoints } from '../exchange/entry-points.ts'
 import type { Serve } from '../exchange/route.ts'
 import { createRouting } from '../exchange/route.ts'
-import { WebExchange } from '../exchange/web.ts'
 import type { PipelineContext } from '../pipeline/run.ts'
 import { compileRoutes } from '../router/compile.ts'
 import { metricsSetupWarning } from '../stream-handlers/metrics.ts'
 import { streamHandlersOf } from '../stream-handlers/stream-handlers.ts'
 import { composeWrapForms } from '../stream-handlers/wrap-forms.ts'
 import { createViewRenderer } from '../views/renderer.ts'
-import { UpgradeExchange, createUpgradeRouting } from '../websocket/upgrade.ts'
+import { createUpgradeRouting } from '../websocket/upgrade.ts'
 import { resolveConfig } from './config.ts'
 
 export type { CreateAppOptions, VelaApp } from '../contracts/app.ts'
@@ -67,22 +63,11 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   // the handlers' low-level forms wrap the same entry points (observers through derived forms).
   const observing = handlers.every((h) => h.observe)
   const observers: NamedObserver[] = []
-  if (observing) {
-    for (const h of handlers) {
-      const observer = h.observe!(config)
-      if (observer) observers.push({ name: h.name, observer })
-    }
+  for (const h of observing ? handlers : []) {
+    const observer = h.observe!(config)
+    if (observer) observers.push({ name: h.name, observer })
   }
-  const observed = <X extends Exchange<R>, R>(serveX: (x: X) => ReturnType<Serve>) =>
-    withObservers<X, R>(observers, (x) => x.send(serveX(x), log), (err, x) => streamFailed(err, x.header('accept') ?? null), log)
-  const onNode = observed<NodeExchange, void>(serve)
-  const onWeb = observed<WebExchange, Promise<Response>>(serve)
-  const onUpgrade = observed<UpgradeExchange, ReturnType<UpgradeHandler>>(serveUpgrade)
-  const core = {
-    handleNode: ((req, res) => onNode(NodeExchange.of(req, res))) as NodeHandler,
-    fetch: ((request) => onWeb(WebExchange.of(request))) as FetchHandler,
-    upgrade: ((request) => onUpgrade(UpgradeExchange.of(request))) as UpgradeHandler,
-  }
+  const core = entryPoints({ serve, serveUpgrade, observers, failed: (err, x) => streamFailed(err, x.header('accept') ?? null), log, reuse: !observing })
   const entries = observing ? core : composeWrapForms(handlers, config, core, streamFailed)
 
   return {

@@ -5,19 +5,20 @@
  * `req.headers`, `req.url`, the query or cookies; the path comes straight from the request target
  * unless it needs URL rules (percent-escapes, dot segments, characters a URL escapes, an absolute
  * or `*` target), in which case it is read from the event's URL exactly as the web path reads
- * it; and replies are written by node-write.ts (one `end()` for a whole body).
+ * it; and an encoded reply, or a srvx fast response whose body is a string or bytes, goes out with
+ * one `end(body)` (node sends the head and the body in one write), while streams and other
+ * responses go through srvx's writer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { H3Event } from 'h3'
-import { NodeRequest } from 'srvx/node'
+import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
 import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
-import type { Outcome } from '../respond.ts'
+import type { EncodedReply, Outcome } from '../respond.ts'
 import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, exchangeOf } from './exchange.ts'
-import { isMalformedURL } from './internals.ts'
-import { failedToSend, writeOutcome } from './node-write.ts'
+import { isMalformedURL, toNodeShaped } from './internals.ts'
 import { whenNodeResponseEnds } from './response-end.ts'
 
 // What makes a URL parser change an origin-form path: escapes, `/.` (dot segments), `\`, and
@@ -134,4 +135,43 @@ function authorityOf(req: IncomingMessage, scheme: string): { host: string; port
   if (colon === -1 || colon < header.lastIndexOf(']')) return { host: header.toLowerCase(), port: defaultPort(scheme) }
   const port = Number(header.slice(colon + 1))
   return { host: header.slice(0, colon).toLowerCase(), port: Number.isInteger(port) && port > 0 && port < 65536 ? port : defaultPort(scheme) }
+}
+
+/** Writes the outcome; a failure to write (the client went away) is logged and the response destroyed. */
+function writeOutcome(req: IncomingMessage, res: ServerResponse, outcome: Outcome, log: Log): void {
+  try {
+    const sending = outcome instanceof Response ? writeResponse(res, outcome) : writeEncoded(res, outcome)
+    if (sending) sending.catch((err: unknown) => failedToSend(req, res, err, log))
+  } catch (err) {
+    failedToSend(req, res, err, log)
+  }
+}
+
+/** The response could not be written: nothing sensible can follow on this connection. */
+function failedToSend(req: IncomingMessage, res: ServerResponse, err: unknown, log: Log): void {
+  log(`failed to answer ${req.method} ${req.url}`, err)
+  res.destroy()
+}
+
+function writeResponse(res: ServerResponse, response: Response): void | Promise<void> {
+  const out = toNodeShaped(response)
+  if (!out) return sendNodeResponse(res, response)
+  const body = out.body
+  if (body == null || typeof body === 'string' || body instanceof Uint8Array) {
+    res.writeHead(out.status, out.headers)
+    res.end(body ?? undefined)
+    return
+  }
+  return sendNodeResponse(res, new FastResponse(body as BodyInit, { status: out.status, headers: pairs(out.headers) }))
+}
+
+function writeEncoded(res: ServerResponse, e: EncodedReply): void {
+  res.writeHead(e.status, e.headers)
+  res.end(e.body ?? undefined)
+}
+
+function pairs(flat: string[]): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!])
+  return out
 }

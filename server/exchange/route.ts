@@ -63,40 +63,36 @@ export function createRouting(opts: {
   }
   const page = (x: Exchange, status: number, message: string) => errorPage(ctx, x.header('accept') ?? null, status, message)
 
-  function route(x: Exchange): Outcome | Promise<Outcome> {
-    if (x.malformed) return page(x, 400, MALFORMED)
-    if (x.targetLength > maxUrlLength) return page(x, 414, `URI Too Long: the request target exceeds ${maxUrlLength} bytes`)
-    const found = match(x.path)
-    if (!found) return unrouted(x, 404)
-    let target = found.data.byMethod[x.method]
-    let run = target?.run
-    if (!target) {
-      const allow = found.data.allow
-      if (x.method !== 'OPTIONS') return unrouted(x, 405, { allow })
-      // A CORS preflight goes through the group's plugins even when the route lists no OPTIONS.
-      target = found.data.first
-      run = target.preflight ??= createRouteRunner(
-        { ...target.route, group: { ...target.route.group, security: false } },
-        () => { throw httpError(405, undefined, { allow }) },
-        ctx,
-      )
-    }
-    // Without escapes, rou3's params (a fresh object per match) are the bindings as they are,
-    // unless a `[...]` rest needs splitting off.
-    if (!x.escaped && !found.data.wildcard) return run!(x, found.params ?? NO_BINDINGS, undefined)
-    let decoded
+  // The route pipelines answer their own errors; the `catch` guards the routing step itself.
+  return function route(x) {
     try {
-      decoded = decodeParams(found)
-    } catch {
-      return page(x, 400, MALFORMED)
-    }
-    return run!(x, decoded.bindings, decoded.pathInfo)
-  }
-
-  // The route pipelines answer their own errors; this guards the routing step itself.
-  return function serve(x) {
-    try {
-      return route(x)
+      if (x.malformed) return page(x, 400, MALFORMED)
+      if (x.targetLength > maxUrlLength) return page(x, 414, `URI Too Long: the request target exceeds ${maxUrlLength} bytes`)
+      const found = match(x.path)
+      if (!found) return unrouted(x, 404)
+      let target = found.data.byMethod[x.method]
+      let run = target?.run
+      if (!target) {
+        const allow = found.data.allow
+        if (x.method !== 'OPTIONS') return unrouted(x, 405, { allow })
+        // A CORS preflight goes through the group's plugins even when the route lists no OPTIONS.
+        target = found.data.first
+        run = target.preflight ??= createRouteRunner(
+          { ...target.route, group: { ...target.route.group, security: false } },
+          () => { throw httpError(405, undefined, { allow }) },
+          ctx,
+        )
+      }
+      // Without escapes, rou3's params (a fresh object per match) are the bindings as they are,
+      // unless a `[...]` rest needs splitting off.
+      if (!x.escaped && !found.data.wildcard) return run!(x, found.params ?? NO_BINDINGS, undefined)
+      let decoded
+      try {
+        decoded = decodeParams(found)
+      } catch {
+        return page(x, 400, MALFORMED)
+      }
+      return run!(x, decoded.bindings, decoded.pathInfo)
     } catch (err) {
       ctx.log(`500 on ${x.method} ${x.path} before routing`, err)
       return errorPage(ctx, x.header('accept') ?? null, 500, undefined, err)

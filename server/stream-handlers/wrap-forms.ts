@@ -15,7 +15,7 @@ import type { FetchHandler, NodeHandler, UpgradeHandler } from '../contracts/han
 import type { RequestObserver, RequestWatch } from '../contracts/observer.ts'
 import type { Exchange } from '../exchange/exchange.ts'
 import { NodeExchange } from '../exchange/node.ts'
-import { endWatch } from '../exchange/observe.ts'
+import { endWatch } from '../exchange/entry-points.ts'
 import { whenNodeResponseEnds, whenResponseEnds } from '../exchange/response-end.ts'
 import { WebExchange } from '../exchange/web.ts'
 import { UpgradeExchange } from '../websocket/upgrade.ts'
