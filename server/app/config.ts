@@ -13,7 +13,8 @@ export function defineApp<const C extends AppConfig>(config: C): C {
   return config
 }
 
-const defaultJsonLib: JsonLib = { encode: (v) => JSON.stringify(v), decode: (t) => JSON.parse(t) }
+// The built-ins themselves: Vela calls them with one argument, and no wrapper stands in between.
+const defaultJsonLib: JsonLib = { encode: JSON.stringify, decode: JSON.parse }
 
 export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   if (!config || typeof config.bootstrapApplication !== 'string' || config.bootstrapApplication === '') {

@@ -1,11 +1,14 @@
 /**
  * The app's entry points, `handleNode` (node's listener), `fetch` (a web Request) and `upgrade`
  * (a WebSocket handshake): each makes its exchange, then serves and sends it under the observers
- * of stream handlers (server/contracts/observer.ts), called the same way on every path. Per request: each observer, outermost first, is given the exchange as
- * the request's facts, inside the `run` of the ones before it; the innermost step serves and
- * sends the response; once it has been sent (node: written or abandoned; web: its body read),
- * every watch's `end` is called, innermost first. An observer that throws costs that request the
- * 500 page, never the server; one whose `end` throws is logged.
+ * of stream handlers (server/contracts/observer.ts), called the same way on every path.
+ *
+ * Per request: each observer, outermost first, is given the exchange as the request's facts,
+ * inside the `run` of the ones before it; the innermost step serves and sends the response; once
+ * it has been sent (node: written or abandoned; web: its body read; upgrade: decided, or the
+ * refusal written), every watch's `end` is called, innermost first. An observer that throws, or a
+ * `run` that returns without calling `next`, costs that request the 500 page, never the server;
+ * an `end` that throws is logged.
  */
 import type { FetchHandler, NodeHandler, UpgradeHandler } from '../contracts/handlers.ts'
 import type { RequestObserver, RequestOutcome, RequestWatch } from '../contracts/observer.ts'
@@ -75,7 +78,8 @@ function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserv
         from.push(i)
         if (watch.run) return watch.run(() => step(i + 1))
       }
-      respond(x)
+      // A `run` calling `next` late, after the 500 page went out, must not run the route too.
+      if (!x.sent) respond(x)
     }
     try {
       step(0)
