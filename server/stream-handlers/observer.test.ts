@@ -179,3 +179,46 @@ describe('a failing observer', () => {
     expect(await outer.next()).toMatchObject({ status: 200, error: undefined })
   })
 })
+
+// A list that also holds a low-level handler (one that changes responses) is composed from the
+// low-level forms: the observer takes part through the forms derived from it, and sees the same.
+for (const shape of ['with wrapNode', 'fetch-only'] as const) {
+  describe(`an observer beside a low-level handler (${shape})`, () => {
+    const stamp = defineStreamHandler({
+      name: 'stamp',
+      wrap: (next) => async (request) => {
+        const res = await next(request)
+        const headers = new Headers(res.headers)
+        headers.set('x-stamp', 'fetch')
+        return new Response(res.body, { status: res.status, headers })
+      },
+      ...(shape === 'with wrapNode'
+        ? { wrapNode: (next) => (req, res) => (res.setHeader('x-stamp', 'node'), next(req, res)) }
+        : {}),
+    })
+    const mixed = createApp({ bootstrapApplication: 'mixed', server: { streamHandlers: [counter, stamp, 'default'] }, routes: { r: group } }, { env: {}, log: () => {} })
+    let mixedServer: TestServer
+    beforeAll(async () => {
+      mixedServer = await startTestServer(mixed)
+    })
+    afterAll(() => mixedServer.close({ timeoutMs: 1000 }))
+
+    it('in-process and over HTTP: one end per request, with the route, the bytes and the state plugins set', async () => {
+      for (const mode of ['in-process', 'http'] as const) {
+        const opts = { url: '/hello', headers: { 'x-tenant': 'mixed-co' } }
+        const res = await (mode === 'http' ? mixedServer.request(opts) : inject(mixed, opts))
+        const body = await res.text()
+        expect(res.headers.get('x-stamp'), mode).toBe(mode === 'http' && shape === 'with wrapNode' ? 'node' : 'fetch')
+        expect(JSON.parse(body).trace, mode).toBe('trace of GET /hello')
+        expect(await ends.next()).toMatchObject({ kind: 'http', status: 200, bytes: Buffer.byteLength(body), route: '/hello', tenant: 'mixed-co' })
+      }
+    })
+
+    it('WebSocket upgrades too', async () => {
+      const ws = new WebSocket(`${mixedServer.url.replace('http', 'ws')}/ws?token=ok`)
+      await new Promise((resolve, reject) => (ws.once('message', resolve), ws.once('error', reject)))
+      ws.close()
+      expect(await ends.next()).toMatchObject({ kind: 'upgrade', status: 101, bytes: 0, route: '/ws' })
+    })
+  })
+}
