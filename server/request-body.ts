@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
+import type { BodySink } from './contracts/request.ts'
 import { httpError } from './errors/http-error.ts'
 
 const decoder = new TextDecoder()
@@ -18,10 +19,6 @@ function tooLarge(limit: number) {
 /** node's request behind an h3 event, when the event came from node's listener. */
 export const nodeRequestOf = (event: H3Event) => (event.runtime?.node as { req?: IncomingMessage } | undefined)?.req
 
-/** Where a reader keeps the text it read, before its promise resolves (saves a `.then` per body). */
-export interface BodySink {
-  body: string | undefined
-}
 
 /** Reads node's request body; a declared or counted length over `limit` is a 413. */
 export function readNodeBody(node: IncomingMessage, limit: number, sink: BodySink): Promise<string> {

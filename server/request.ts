@@ -3,34 +3,13 @@
  * Everything that costs something to compute (query, cookies, peer, host) is a lazy getter, so a
  * handler pays only for what it reads.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { H3Event } from 'h3'
+import type { IncomingMessage } from 'node:http'
+import type { H3Event } from 'h3'
 import { getQuery, parseCookies } from 'h3'
-import { NodeRequest } from 'srvx/node'
+import type { ExchangeRequest, QueryValue, RequestFacts, RouteInfo } from './contracts/request.ts'
 import type { Reply } from './replies.ts'
-import { nodeRequestOf, readEventBody, readNodeBody } from './request-body.ts'
 
-/**
- * A request that came straight from node's listener (the fast path of `app.handleNode`): the h3
- * event, with its web `Request` and parsed URL, is only made if something asks for it.
- */
-export interface NodeOrigin {
-  readonly req: IncomingMessage
-  readonly res: ServerResponse
-  /** The URL path, already checked (no percent-escapes on this path). */
-  readonly path: string
-}
-
-/** Where the request was routed: feeds listings, spans, audit lines and default views. */
-export interface RouteInfo {
-  /** The route's full path pattern, prefix included (`/api/products/:id`). */
-  readonly path: string
-  readonly prefix: string
-  readonly controller: string
-  readonly action: string
-}
-
-export type QueryValue = string | string[]
+export type { QueryValue, RouteInfo } from './contracts/request.ts'
 
 export class VelaRequest<A = unknown> {
   /** Path parameters (`:id` → `bindings.id`), URL-decoded strings. */
@@ -54,38 +33,45 @@ export class VelaRequest<A = unknown> {
   #params: Record<string, unknown> | undefined
   #query: Record<string, QueryValue> | undefined
   #cookies: Record<string, string> | undefined
-  #event: H3Event | undefined
   #reading: Promise<string> | undefined
-  readonly #node: NodeOrigin | undefined
+  readonly #x: ExchangeRequest
   readonly #bodyLimit: number
 
+  /** Made by the route's pipeline over the request's exchange (server/exchange/). */
   constructor(
-    origin: H3Event | NodeOrigin,
+    exchange: ExchangeRequest,
     route: RouteInfo,
     bindings: Readonly<Record<string, string>>,
     pathInfo: string | undefined,
     bodyLimit: number,
   ) {
-    if (origin instanceof H3Event) this.#event = origin
-    else this.#node = origin
+    this.#x = exchange
     this.route = route
     this.bindings = bindings
     this.pathInfo = pathInfo
     this.#bodyLimit = bodyLimit
   }
 
-  /** The h3 event: an escape hatch to h3 utilities and the web `Request` (made on first use). */
+  /**
+   * The request's facts, the object stream handler observers were given for this request: an
+   * observer that keeps per-request state on it finds it here (`setMetricsUserData` does).
+   */
+  get facts(): RequestFacts {
+    return this.#x
+  }
+
+  /** The h3 event: an escape hatch to h3 utilities and the web `Request` (made on first use on node). */
   get event(): H3Event {
-    return (this.#event ??= new H3Event(new NodeRequest({ req: this.#node!.req, res: this.#node!.res })))
+    return this.#x.event
   }
   /** The event if one was made: headers set through h3 utilities live on it. */
   get eventIfMade(): H3Event | undefined {
-    return this.#event
+    return this.#x.eventIfMade
   }
 
-  /** node's request when the app runs on node's listener (either path); undefined in-process. */
+  /** node's request when the app runs on node's listener; undefined in-process. */
   get nodeRequest(): IncomingMessage | undefined {
-    return this.#node?.req ?? nodeRequestOf(this.#event!)
+    return this.#x.nodeRequest
   }
 
   /** Decoded body (JSON object or form fields) when the request plugin read one; `{}` otherwise. */
@@ -97,11 +83,11 @@ export class VelaRequest<A = unknown> {
   }
   /** Uppercase HTTP method. */
   get method(): string {
-    return this.#node ? this.#node.req.method! : this.#event!.req.method
+    return this.#x.method
   }
-  /** The URL path as received (not decoded). */
+  /** The URL path as received (not decoded); escapes that need none and dot segments resolved as URLs do. */
   get path(): string {
-    return this.#node ? this.#node.path : this.#event!.url.pathname
+    return this.#x.path
   }
   get url(): URL {
     return this.event.url
@@ -114,10 +100,7 @@ export class VelaRequest<A = unknown> {
    * node's parsed headers when running on node: cheaper than `headers.get` on the hot path.
    */
   header(name: string): string | undefined {
-    const node = this.#node?.req ?? nodeRequestOf(this.#event!)
-    if (!node) return this.#event!.req.headers.get(name) ?? undefined
-    const value = node.headers[name]
-    return Array.isArray(value) ? value.join(', ') : value
+    return this.#x.header(name)
   }
   /** Query string values; a repeated key gives an array. */
   get query(): Readonly<Record<string, QueryValue>> {
@@ -128,25 +111,22 @@ export class VelaRequest<A = unknown> {
   }
   /** The client's address as seen on the socket (no proxy headers trusted). */
   get peer(): string {
-    if (this.#node) return this.#node.req.socket.remoteAddress ?? '127.0.0.1'
-    const req = this.#event!.req as Request & { ip?: string }
-    return req.ip ?? '127.0.0.1'
+    return this.#x.peer ?? '127.0.0.1'
   }
   get host(): string {
-    return this.event.url.hostname
+    return this.#x.host
   }
   get port(): number {
-    const url = this.event.url
-    return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80
+    return this.#x.port
   }
   get scheme(): 'http' | 'https' {
-    return this.event.url.protocol === 'https:' ? 'https' : 'http'
+    return this.#x.scheme
   }
 
   /** Reads the whole body (once) under the app's size limit; a body over it is a 413. */
   readBody(): Promise<string> {
     if (this.body !== undefined) return Promise.resolve(this.body)
     // The reader sets `this.body` itself; a second call while reading shares the first read.
-    return (this.#reading ??= this.#node ? readNodeBody(this.#node.req, this.#bodyLimit, this) : readEventBody(this.event, this.#bodyLimit, this))
+    return (this.#reading ??= this.#x.readBody(this.#bodyLimit, this))
   }
 }

@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { FastResponse } from 'srvx'
-import type { JsonLib } from './app/config.ts'
+import type { JsonLib } from './contracts/primitives.ts'
 import type { Reply, ViewReply } from './replies.ts'
 import { contentTypeFor } from './static/mime.ts'
 import type { VelaRequest } from './request.ts'
@@ -87,6 +87,11 @@ export function encodeReply(reply: Reply, method: string, ctx: RespondContext): 
 }
 
 export const toResponse = (e: EncodedReply): Response => new FastResponse(e.body as BodyInit | null, { status: e.status, headers: e.headers })
+
+/** What a request comes to: a ready `Response`, or an encoded reply not yet turned into one (node writes it as it is). */
+export type Outcome = Response | EncodedReply
+
+export const asResponse = (outcome: Outcome): Response => (outcome instanceof Response ? outcome : toResponse(outcome))
 
 export function respond(reply: Reply | Response, req: VelaRequest, ctx: RespondContext): Response | Promise<Response> {
   if (reply instanceof Response) return reply

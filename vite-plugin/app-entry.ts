@@ -51,7 +51,7 @@ export function serverEntrySource(): string {
     `import { fileURLToPath } from 'node:url'`,
     `import { create } from ${JSON.stringify(APP_ENTRY)}`,
     `import { listen } from 'vela'`,
-    `import { installShutdown } from ${here('../server/shutdown.ts')}`,
+    `import { installShutdown } from ${here('../server/listener/shutdown.ts')}`,
     // The app root is dist/, mirroring the app folder: dist/src/views, dist/priv (build-files.ts).
     `const app = create({ root: fileURLToPath(new URL('..', import.meta.url)) })`,
     'const name = `${app.config.bootstrapApplication} (${app.config.environment})`',

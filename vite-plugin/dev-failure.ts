@@ -11,7 +11,7 @@ import { toNodeHandler } from 'srvx/node'
 import type { ResolvedConfig } from '../server/app/config.ts'
 import { resolveConfig } from '../server/app/config.ts'
 import type { VelaApp } from '../server/app/create-app.ts'
-import type { NodeHandler } from '../server/app/stream-handlers.ts'
+import type { NodeHandler } from '../server/stream-handlers/stream-handlers.ts'
 import { escapeHtml, statusText, wantsHtml } from '../server/errors/error-page.ts'
 
 export type FailureKind = 'load' | 'start'

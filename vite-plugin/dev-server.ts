@@ -6,8 +6,8 @@
  */
 import type { PluginOption, ViteDevServer } from 'vite'
 import { createServer } from 'vite'
-import type { Listener } from '../server/listen.ts'
-import { listen } from '../server/listen.ts'
+import type { Listener } from '../server/listener/listen.ts'
+import { listen } from '../server/listener/listen.ts'
 import { appViteConfig, velaPluginOf } from './app-loader.ts'
 import type { DevApp } from './dev-app.ts'
 import vela, { devAppOf } from './index.ts'

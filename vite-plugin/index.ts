@@ -31,7 +31,7 @@
 import type { Server } from 'node:http'
 import { join, relative } from 'node:path'
 import type { ResolvedConfig, ViteDevServer } from 'vite'
-import { attachWebSockets } from '../server/websocket/node.ts'
+import { attachWebSockets } from '../server/listener/websockets.ts'
 import { APP_ENTRY, MIGRATIONS_ENTRY, MIGRATIONS_MODULE, SERVER_ENTRY, appEntrySource, migrationsEntrySource, serverEntrySource } from './app-entry.ts'
 import { buildConfig } from './build.ts'
 import { copyRuntimeAssets, mirrorAppFiles } from './build-files.ts'

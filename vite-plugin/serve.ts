@@ -2,11 +2,11 @@
  * `vela serve`: the development server (dev-server.ts) for the app in `root`: Vite in middleware
  * mode with `vela()`, the app booted eagerly (its start hook runs before the first request is
  * accepted) and hot-swapped on edits, on the configured port (8080, or PORT). Prints the URL once
- * listening; shuts down gracefully on SIGINT/SIGTERM (server/shutdown.ts), running the app's stop
+ * listening; shuts down gracefully on SIGINT/SIGTERM (server/listener/shutdown.ts), running the app's stop
  * hook (bounded) and closing Vite. An app that fails to load or start does not stop it: the error
  * is printed, requests get a 503 and the next edit that fixes it starts the app (dev-app.ts).
  */
-import { installShutdown } from '../server/shutdown.ts'
+import { installShutdown } from '../server/listener/shutdown.ts'
 import { startDevServer } from './dev-server.ts'
 
 export async function serve(root: string): Promise<void> {

@@ -4,8 +4,9 @@
  * `Vary: Accept-Encoding`. Never twice (a `content-encoding` already set is left alone), never for
  * HEAD, 1xx/204/206/304, `cache-control: no-transform` or already-compressed media types.
  *
- * Wraps the dispatcher inside the stream handlers, so a metrics handler counts the bytes actually
- * sent. With `compress` off it is not in the chain at all.
+ * Applied to the outcome of routing (`compressing`), inside the observers of stream handlers, so
+ * metrics count the bytes actually sent; on every exchange, so node's requests keep their direct
+ * path. With `compress` off it is not in the chain at all.
  *
  * A body of unknown length is read up to the threshold first: a short one goes out as is, a long
  * one is compressed as a stream (the first bytes wait until the threshold is reached or the body
@@ -14,14 +15,14 @@
 import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import { promisify } from 'node:util'
-import type { FetchHandler } from '../app/stream-handlers.ts'
+import type { CompressOptions } from '../contracts/config.ts'
+import type { FetchHandler } from '../contracts/handlers.ts'
+import type { Serve } from '../exchange/route.ts'
+import { asResponse } from '../respond.ts'
 import type { Coding } from './negotiate.ts'
 import { compressibleType, negotiate } from './negotiate.ts'
 
-export interface CompressOptions {
-  /** Smallest body compressed, in bytes (default 1024). */
-  threshold?: number
-}
+export type { CompressOptions }
 
 // Quality 4 is brotli's usual setting for dynamic content: better than gzip -6 at a similar cost.
 const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }
@@ -77,46 +78,54 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return out
 }
 
+/** Routing's outcome, compressed when the request and the response allow it. */
+export function compressing(serve: Serve, opts: CompressOptions = {}): Serve {
+  const threshold = opts.threshold ?? 1024
+  return (x) => Promise.resolve(serve(x)).then((outcome) => compressResponse(asResponse(outcome), x.method, x.header('accept-encoding'), threshold))
+}
+
+/** The same around a fetch handler. */
 export function withCompression(next: FetchHandler, opts: CompressOptions = {}): FetchHandler {
   const threshold = opts.threshold ?? 1024
-  return async function compress(request) {
-    const res = await next(request)
-    const status = res.status
-    if (request.method === 'HEAD' || status < 200 || status === 204 || status === 206 || status === 304 || !res.body) return res
-    const h = res.headers
-    if (h.has('content-encoding') || !compressibleType(h.get('content-type')) || h.get('cache-control')?.includes('no-transform')) return res
-    const known = h.get('content-length')
-    if (known !== null && Number(known) < threshold) return res
-    // From here the representation depends on Accept-Encoding.
-    const coding = negotiate(request.headers.get('accept-encoding'))
-    if (!coding) return varied(res)
-    if (known !== null) {
-      const out = await compressBuffer(coding, new Uint8Array(await res.arrayBuffer()))
+  return async (request) => compressResponse(await next(request), request.method, request.headers.get('accept-encoding'), threshold)
+}
+
+async function compressResponse(res: Response, method: string, acceptEncoding: string | null | undefined, threshold: number): Promise<Response> {
+  const status = res.status
+  if (method === 'HEAD' || status < 200 || status === 204 || status === 206 || status === 304 || !res.body) return res
+  const h = res.headers
+  if (h.has('content-encoding') || !compressibleType(h.get('content-type')) || h.get('cache-control')?.includes('no-transform')) return res
+  const known = h.get('content-length')
+  if (known !== null && Number(known) < threshold) return res
+  // From here the representation depends on Accept-Encoding.
+  const coding = negotiate(acceptEncoding ?? null)
+  if (!coding) return varied(res)
+  if (known !== null) {
+    const out = await compressBuffer(coding, new Uint8Array(await res.arrayBuffer()))
+    return new Response(out as BodyInit, { status, statusText: res.statusText, headers: encodedHeaders(res, coding, out.byteLength) })
+  }
+  // Unknown length: read until the threshold or the end, whichever comes first.
+  const reader = res.body.getReader()
+  const head: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const r = await reader.read()
+    if (r.done) {
+      const body = concat(head, total)
+      if (total < threshold) {
+        const headers = new Headers(h)
+        headers.set('content-length', String(total))
+        addVary(headers)
+        return new Response(body as BodyInit, { status, statusText: res.statusText, headers })
+      }
+      const out = await compressBuffer(coding, body)
       return new Response(out as BodyInit, { status, statusText: res.statusText, headers: encodedHeaders(res, coding, out.byteLength) })
     }
-    // Unknown length: read until the threshold or the end, whichever comes first.
-    const reader = res.body.getReader()
-    const head: Uint8Array[] = []
-    let total = 0
-    for (;;) {
-      const r = await reader.read()
-      if (r.done) {
-        const body = concat(head, total)
-        if (total < threshold) {
-          const headers = new Headers(h)
-          headers.set('content-length', String(total))
-          addVary(headers)
-          return new Response(body as BodyInit, { status, statusText: res.statusText, headers })
-        }
-        const out = await compressBuffer(coding, body)
-        return new Response(out as BodyInit, { status, statusText: res.statusText, headers: encodedHeaders(res, coding, out.byteLength) })
-      }
-      head.push(r.value)
-      total += r.value.byteLength
-      if (total >= threshold) break
-    }
-    return new Response(compressStream(coding, head, reader), { status, statusText: res.statusText, headers: encodedHeaders(res, coding) })
+    head.push(r.value)
+    total += r.value.byteLength
+    if (total >= threshold) break
   }
+  return new Response(compressStream(coding, head, reader), { status, statusText: res.statusText, headers: encodedHeaders(res, coding) })
 }
 
 /** The same response with `Vary: Accept-Encoding`, copied when its headers are immutable. */

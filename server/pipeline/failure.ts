@@ -1,9 +1,11 @@
 /**
- * What a request that failed gets: `httpError` answers with its status, anything thrown (or a
- * plugin's `error` result) is a logged 500. A group's status route (`[404, handler]`) replaces the
+ * What a request that failed gets: `httpError` answers with its status; Vela's own "try again
+ * later" errors (`vela/dbl`'s `DbUnavailableError`: a coded error with `status: 503`) a 503 with
+ * `Retry-After`, logged as one line; anything else thrown (or a plugin's `error` result) is a
+ * logged 500. A group's status route (`[404, handler]`) replaces the
  * built-in page for that status; if the status route itself fails, the built-in page is sent.
  */
-import type { CompiledGroup } from '../router/compile.ts'
+import type { CompiledGroup } from '../contracts/routes.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
 import { errorPage, statusText } from '../errors/error-page.ts'
 import { HttpError } from '../errors/http-error.ts'
@@ -36,9 +38,20 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
     if (err.body !== undefined && typeof err.body !== 'string') return respond(status(err.status, err.headers ?? {}, err.body), req, ctx)
     return statusPage(ctx, err.status, req, group, typeof err.body === 'string' ? err.body : undefined, undefined, err.headers)
   }
+  if (isUnavailable(err)) {
+    // Expected under a database outage: one line each, no stack.
+    ctx.log(`503 on ${describe(req)}: ${err.message}`, undefined)
+    return statusPage(ctx, 503, req, group, ctx.useStacktrace ? err.message : undefined, undefined, { 'retry-after': '1' })
+  }
   ctx.log(`500 on ${describe(req)}`, err)
   const message = ctx.useStacktrace && err instanceof Error ? err.message : undefined
   return statusPage(ctx, 500, req, group, message, err)
+}
+
+/** A coded Vela error (`VELA_ERR_*`) that says the request may succeed later (`status: 503`). */
+function isUnavailable(err: unknown): err is Error {
+  const e = err as { status?: unknown; code?: unknown }
+  return err instanceof Error && e.status === 503 && typeof e.code === 'string' && e.code.startsWith('VELA_ERR_')
 }
 
 export async function statusPage(
@@ -61,5 +74,6 @@ export async function statusPage(
       ctx.log(`status route ${status} of group ${JSON.stringify(group!.prefix)} failed`, err)
     }
   }
-  return errorPage(ctx, req.headers.get('accept'), status, message ?? statusText(status), error, headers)
+  // `header`, not `headers.get`: on node the event and its web Request are not made for a 404.
+  return errorPage(ctx, req.header('accept') ?? null, status, message ?? statusText(status), error, headers)
 }

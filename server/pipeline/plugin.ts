@@ -17,10 +17,9 @@
  * parameters is read as the two-argument form, so plugins written for it before the flag existed
  * keep working; any other is the full form.
  */
-import type { JsonLib } from '../app/config.ts'
+import type { JsonLib, MaybePromise } from '../contracts/primitives.ts'
 import type { Reply } from '../replies.ts'
 import type { RouteInfo, VelaRequest } from '../request.ts'
-import type { MaybePromise } from '../router/types.ts'
 import { VelaError } from '../errors/vela-error.ts'
 
 export type Phase = 'pre_request' | 'post_request'

@@ -12,15 +12,14 @@
  * Sync callbacks are not awaited, so a route without async work runs without a promise.
  */
 import type { H3Event } from 'h3'
-import type { CompiledRoute } from '../router/compile.ts'
-import type { Handler } from '../router/types.ts'
+import type { CompiledRoute, Handler } from '../contracts/routes.ts'
+import type { Exchange } from '../exchange/exchange.ts'
+import { preparedHeaders } from '../exchange/internals.ts'
 import { isReply } from '../replies.ts'
 import type { Reply } from '../replies.ts'
-import { recordRoute } from '../app/matched-route.ts'
 import { VelaRequest } from '../request.ts'
-import type { NodeOrigin } from '../request.ts'
-import { encodeReply, respond, toResponse } from '../respond.ts'
-import type { EncodedReply } from '../respond.ts'
+import { asResponse, encodeReply, respond } from '../respond.ts'
+import type { Outcome } from '../respond.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
 import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
@@ -31,15 +30,11 @@ export interface PipelineContext extends FailureContext {
   readonly bodyLimit: number
 }
 
-export interface RouteRunner {
-  /** Runs the route for an h3 event; always a `Response`. */
-  (event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined): Promise<Response>
-  /**
-   * Runs the route straight from node's request: a `Response`, or an encoded reply to write as is;
-   * a promise only when a callback returned one. Never throws or rejects: failures are answered.
-   */
-  node(origin: NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Response | EncodedReply | Promise<Response | EncodedReply>
-}
+/**
+ * Runs the route for one exchange: a `Response`, or an encoded reply the exchange sends as it is;
+ * a promise only when a callback returned one. Never throws or rejects: failures are answered.
+ */
+export type RouteRunner = (x: Exchange, bindings: Readonly<Record<string, string>>, pathInfo: string | undefined) => Outcome | Promise<Outcome>
 
 const EMPTY_AUTH = Object.freeze({})
 
@@ -77,8 +72,6 @@ function applyResult(step: PluginStep, req: VelaRequest, raw: unknown): VelaRequ
   return r.req ?? req
 }
 
-/** A pipeline's result: a ready `Response`, or an encoded reply not yet turned into one. */
-type Outcome = Response | EncodedReply
 type Verdict = boolean | object | Reply | Response
 /** What comes after a step: it takes the step's value and the request, and gives the outcome. */
 type Next<T> = (value: T, req: VelaRequest) => Outcome | Promise<Outcome>
@@ -170,17 +163,21 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const render = (reply: Reply | Response, req: VelaRequest): Outcome | Promise<Response> =>
     reply instanceof Response ? reply : (encodeReply(reply, req.method, ctx) ?? respond(reply, req, ctx))
 
-  /** The outcome as sent: headers set through h3 utilities live on the event, if one was made. */
+  /**
+   * The outcome as sent: headers set through h3 utilities live on the event, if one was made. A
+   * 101 (a WebSocket route that let the upgrade through) is no web Response: the upgrade
+   * exchange sends those headers with it.
+   */
   function finish(outcome: Outcome | Promise<Outcome>, req: VelaRequest): Outcome | Promise<Outcome> {
     if (isThenable(outcome)) return resume(outcome, finish, req)
     const event = req.eventIfMade
-    return event ? withPreparedHeaders(event, asResponse(outcome)) : outcome
+    return event && outcome.status !== 101 ? withPreparedHeaders(event, outcome) : outcome
   }
 
-  function pipeline(origin: H3Event | NodeOrigin, bindings: Record<string, string>, pathInfo: string | undefined): Outcome | Promise<Outcome> {
-    // For the stream handlers around the dispatcher (tracing names the span after the route).
-    recordRoute(origin, info)
-    const req = new VelaRequest(origin, info, bindings, pathInfo, bodyLimit)
+  return function pipeline(x, bindings, pathInfo) {
+    // For the observers around routing (tracing names the span after the route).
+    x.route = info
+    const req = new VelaRequest(x, info, bindings, pathInfo, bodyLimit)
     req.authData = EMPTY_AUTH
     try {
       return pre.length ? runPhase(pre, preEnv, req, afterPre) : secure(req)
@@ -188,27 +185,16 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
       return failed(err, req)
     }
   }
-
-  const run = ((event: H3Event, bindings: Record<string, string>, pathInfo: string | undefined) => {
-    const outcome = pipeline(event, bindings, pathInfo)
-    return outcome instanceof Promise ? outcome.then(asResponse) : Promise.resolve(asResponse(outcome))
-  }) as RouteRunner
-  run.node = pipeline
-  return run
 }
-
-const asResponse = (outcome: Outcome): Response => (outcome instanceof Response ? outcome : toResponse(outcome))
-
-const kEventRes = Symbol.for('h3.internal.event.res')
-const kEventResHeaders = Symbol.for('h3.internal.event.res.headers')
 
 /**
  * Headers set through h3 utilities on the event (`setCookie`, `appendCorsHeaders`,
  * `setResponseHeader`) are merged into whatever response the pipeline produced, errors included.
  */
-function withPreparedHeaders(event: H3Event, res: Response): Response {
-  const prepared = (event as unknown as Record<symbol, Record<symbol, Headers | undefined> | undefined>)[kEventRes]?.[kEventResHeaders]
-  if (!prepared) return res
+function withPreparedHeaders(event: H3Event, outcome: Outcome): Outcome {
+  const prepared = preparedHeaders(event)
+  if (!prepared) return outcome
+  const res = asResponse(outcome)
   let target = res
   try {
     mergeInto(res.headers, prepared)

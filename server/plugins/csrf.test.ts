@@ -5,7 +5,7 @@ import { describeModes } from '../../test/support/modes.ts'
 import type { PluginEntry } from '../pipeline/plugin.ts'
 import { json } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
-import { sessionPlugin } from '../session/plugin.ts'
+import { sessionPlugin } from './session/plugin.ts'
 import { csrfPlugin } from './csrf.ts'
 import { requestPlugin } from './request.ts'
 

@@ -3,58 +3,31 @@
  * identity of every handler, the group each route runs under, and a start-up error for any method
  * and path declared twice (naming both places).
  */
-import type { ModuleMap } from '../app/config.ts'
+import type { ModuleMap } from '../contracts/primitives.ts'
+import type { RouteInfo } from '../contracts/request.ts'
 import type { PluginEntry, PluginStep } from '../pipeline/plugin.ts'
 import { compilePluginEntries } from '../pipeline/plugin.ts'
-import type { RouteInfo } from '../request.ts'
 import type {
+  CompiledGroup,
+  CompiledRoute,
   Handler,
   HandlerIdentity,
   Route,
   RouteGroup,
   RouteOptions,
   RouteSource,
+  RouteTable,
   SecurityCallback,
   StaticRouteHandler,
   StatusRoute,
   WebSocketRouteHandler,
-} from './types.ts'
+} from '../contracts/routes.ts'
 import { VelaError } from '../errors/vela-error.ts'
+
+export type { CompiledGroup, CompiledRoute, RouteTable } from '../contracts/routes.ts'
 
 /** Every standard method a route without `methods` answers to (uppercase, as on the wire). */
 export const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
-
-export interface CompiledGroup {
-  readonly prefix: string
-  readonly security: false | SecurityCallback
-  /** `undefined` when the group inherits the global list. */
-  readonly ownPlugins: readonly PluginEntry[] | undefined
-  readonly pre: readonly PluginStep[]
-  readonly post: readonly PluginStep[]
-  readonly statusRoutes: ReadonlyMap<number, { handler: Handler; identity: HandlerIdentity }>
-  /** Where the group was declared, for messages. */
-  readonly source: string
-}
-
-export interface CompiledRoute {
-  /** Full path as declared (prefix + route path), e.g. `/api/products/:id` or `/docs/[...]`. */
-  readonly path: string
-  /** Uppercase methods, or `'all'`. */
-  readonly methods: readonly string[] | 'all'
-  readonly kind: 'http' | 'ws' | 'static'
-  readonly handler: Handler | StaticRouteHandler | WebSocketRouteHandler
-  readonly options: RouteOptions
-  readonly group: CompiledGroup
-  readonly info: RouteInfo
-  readonly source: string
-}
-
-export interface RouteTable {
-  readonly routes: readonly CompiledRoute[]
-  readonly groups: readonly CompiledGroup[]
-  readonly globalPre: readonly PluginStep[]
-  readonly globalPost: readonly PluginStep[]
-}
 
 /** `src/controllers/products_controller.ts` → `products_controller`. */
 export function moduleName(key: string): string {

@@ -2,9 +2,9 @@
  * Requests without a socket (like `fastify.inject`) and a real server on an ephemeral port, for
  * the same case list run both ways; `createTestApp` (test-app.ts) gives both for the app's own app.
  */
-import type { VelaApp } from '../app/create-app.ts'
-import type { Listener } from '../listen.ts'
-import { listen } from '../listen.ts'
+import type { VelaApp } from '../contracts/app.ts'
+import type { Listener } from '../listener/listen.ts'
+import { listen } from '../listener/listen.ts'
 
 export interface InjectOptions {
   method?: string

@@ -14,13 +14,11 @@
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Liquid, Template } from 'liquidjs'
+import type { ViewsConfig } from '../contracts/config.ts'
 import type { ViewReply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 
-export interface ViewsConfig {
-  /** Directory of the `.liquid` files (default `src/views`, relative to the app root). */
-  dir?: string
-}
+export type { ViewsConfig }
 
 export type RenderView = (reply: ViewReply, req: VelaRequest) => Promise<string>
 

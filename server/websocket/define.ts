@@ -20,7 +20,7 @@
  */
 import type { Message, Peer, WSError } from 'crossws'
 import type { VelaRequest } from '../request.ts'
-import type { MaybePromise } from '../router/types.ts'
+import type { MaybePromise } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
 
 export interface WebSocketContext<A = unknown> {

@@ -1,84 +1,105 @@
 /**
  * The decision on a WebSocket upgrade request, taken through the same route table and the same
  * pipeline as HTTP: the `ws` route's group pre-request plugins run, then its security callback.
- * - allowed → `{ accept: true }` with the context the hooks get (authData, bindings, request)
- *   and headers for the 101 response (cookies a plugin set, e.g. a new session);
+ * - allowed → the pipeline ends in `status(101)` (Switching Protocols), and the exchange gives
+ *   `{ accept: true }` with the context the hooks get (authData, bindings, request) and headers
+ *   for the 101 (cookies a plugin set, e.g. a new session);
  * - a plugin's `stop`, a security rejection (401), a reply from security, an error → the
  *   response to send instead of upgrading;
  * - no `ws` route at that path (or not a WebSocket upgrade) → what the app answers over HTTP
- *   (404 for an unknown path), then the connection is closed.
+ *   (404 for an unknown path; routing is the HTTP one), then the connection is closed.
  * Post-request plugins run after the decision, before the 101, as for any reply.
  */
-import type { H3Event } from 'h3'
-import { H3Event as Event_ } from 'h3'
+import type { UpgradeDecision } from '../contracts/handlers.ts'
+import type { CompiledRoute } from '../contracts/routes.ts'
+import type { Log } from '../exchange/exchange.ts'
+import { exchangeOf } from '../exchange/exchange.ts'
+import { preparedHeaders } from '../exchange/internals.ts'
+import { whenResponseEnds } from '../exchange/response-end.ts'
+import type { Serve } from '../exchange/route.ts'
+import { RequestExchange } from '../exchange/web.ts'
 import type { PipelineContext, RouteRunner } from '../pipeline/run.ts'
 import { createRouteRunner } from '../pipeline/run.ts'
+import { status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
-import type { CompiledRoute } from '../router/compile.ts'
-import { buildMatcher, decodeParams } from '../router/dispatch.ts'
-import type { FetchHandler } from '../app/stream-handlers.ts'
-import type { WebSocketContext, WebSocketHandler } from './define.ts'
+import type { Outcome } from '../respond.ts'
+import { asResponse } from '../respond.ts'
+import { NO_BINDINGS, buildMatcher, decodeParams } from '../router/dispatch.ts'
+import type { WebSocketHandler } from './define.ts'
 
-export type UpgradeDecision =
-  | {
-      readonly accept: true
-      readonly handler: WebSocketHandler
-      readonly context: WebSocketContext
-      readonly headers: Headers
-      /** The app's logger, for failures of the connection's hooks. */
-      readonly log: (message: string, error: unknown) => void
-    }
-  | { readonly accept: false; readonly response: Response }
+export type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
 
-export type UpgradeHandler = (request: Request) => Promise<UpgradeDecision>
+/** A WebSocket upgrade request (a web Request the listener made from node's): its outcome is a decision. */
+export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
+  /** The ws route that took it, with its bindings. */
+  ws: { handler: WebSocketHandler; bindings: Readonly<Record<string, string>> } | undefined = undefined
+  /** The request as the route's plugins and security left it, once they let the upgrade through. */
+  accepted: VelaRequest | undefined = undefined
+  #sent: ((status: number, bytes: number) => void) | undefined = undefined
+
+  static of(request: Request): UpgradeExchange {
+    return (exchangeOf(request) as UpgradeExchange | undefined) ?? new UpgradeExchange(request)
+  }
+
+  get kind(): 'upgrade' {
+    return 'upgrade'
+  }
+
+  whenSent(done: (status: number, bytes: number) => void): void {
+    this.#sent = done
+  }
+
+  protected deliver(outcome: Outcome | Promise<Outcome>, log: Log): Promise<UpgradeDecision> {
+    return Promise.resolve(outcome).then((o) => {
+      const done = this.#sent
+      const req = this.accepted
+      if (o.status === 101 && !(o instanceof Response) && req && this.ws) {
+        const headers = new Headers(o.headers)
+        const prepared = req.eventIfMade && preparedHeaders(req.eventIfMade)
+        if (prepared) for (const [name, value] of prepared) headers.append(name, value)
+        done?.(101, 0)
+        return { accept: true, handler: this.ws.handler, context: { authData: req.authData, bindings: this.ws.bindings, req }, headers, log }
+      }
+      const response = asResponse(o)
+      const code = response.status
+      return { accept: false, response: done ? whenResponseEnds(this.request, response, (bytes) => done(code, bytes)) : response }
+    })
+  }
+}
 
 interface Target {
   readonly handler: WebSocketHandler
   readonly run: RouteRunner
 }
 
-// The pipeline's "handler" for a ws route: remembers the request it was given (plugins and
-// security done) and answers a placeholder that only carries the headers plugins set.
-const accepted = new WeakMap<H3Event, VelaRequest>()
+// The pipeline's "handler" for a ws route: plugins and security let the upgrade through.
+const SWITCHING_PROTOCOLS = status(101)
 const acceptUpgrade = (req: VelaRequest) => {
-  accepted.set(req.event, req)
-  return new Response(null, { status: 204 })
+  ;(req.facts as UpgradeExchange).accepted = req
+  return SWITCHING_PROTOCOLS
 }
 
-// Headers of the placeholder that describe its (empty) body, not the 101.
-const BODY_HEADERS = new Set(['content-length', 'content-type', 'transfer-encoding'])
-
-export function createUpgradeHandler(opts: {
-  routes: readonly CompiledRoute[]
-  ctx: PipelineContext
-  backend: 'compiled' | 'tree'
-  /** The app's HTTP answer, for upgrade requests that no ws route takes. */
-  fallback: FetchHandler
-}): UpgradeHandler {
+/** Routes an upgrade: to its ws route's pipeline, or, for anything else, to the app's HTTP routing (`http`). */
+export function createUpgradeRouting(opts: { routes: readonly CompiledRoute[]; ctx: PipelineContext; backend: 'compiled' | 'tree'; http: Serve }): Serve<UpgradeExchange> {
   const wsRoutes = opts.routes.filter((r) => r.kind === 'ws')
   const match = buildMatcher<Target>(
     wsRoutes,
     (route) => ({ handler: route.handler as WebSocketHandler, run: createRouteRunner(route, acceptUpgrade, opts.ctx) }),
     opts.backend,
   )
-  return async function upgrade(request) {
-    const isWebSocket = request.headers.get('upgrade')?.toLowerCase() === 'websocket' && request.method === 'GET'
-    const event = new Event_(request)
-    let found
-    let bindings: Record<string, string> = {}
+  return function routeUpgrade(x) {
+    const isWebSocket = x.method === 'GET' && x.header('upgrade')?.toLowerCase() === 'websocket'
+    // A malformed path is answered by the HTTP routing (400).
+    const found = isWebSocket && !x.malformed ? match(x.path) : undefined
+    if (!found) return opts.http(x)
+    let bindings: Readonly<Record<string, string>> = NO_BINDINGS
     try {
-      found = isWebSocket ? match(event.url.pathname) : undefined
-      if (found) bindings = decodeParams(found).bindings
+      bindings = decodeParams(found).bindings
     } catch {
-      found = undefined // malformed percent-encoding: the HTTP path answers it (400)
+      return opts.http(x)
     }
-    if (!found) return { accept: false, response: await opts.fallback(request) }
     const target = found.data.first
-    const response = await target.run(event, bindings, undefined)
-    const req = accepted.get(event)
-    if (!req || response.status !== 204) return { accept: false, response }
-    const headers = new Headers()
-    for (const [name, value] of response.headers) if (!BODY_HEADERS.has(name)) headers.append(name, value)
-    return { accept: true, handler: target.handler, context: { authData: req.authData, bindings, req }, headers, log: opts.ctx.log }
+    x.ws = { handler: target.handler, bindings }
+    return target.run(x, bindings, undefined)
   }
 }

@@ -90,9 +90,11 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       const res = await inject(app, '/api/items')
       expect(c.frozen()).toBe(true)
       expect(performance.now() - t0).toBeLessThan(2300)
-      // 500 until the runtime answers DbUnavailableError (status 503) with a 503: see the report of issue 11.
-      expect([500, 503]).toContain(res.status)
-      expect(await res.text()).not.toContain(String(c.port))
+      expect(res.status).toBe(503)
+      expect(res.headers.get('retry-after')).toBe('1')
+      expect(await res.json()).toEqual({ error: 'Service Unavailable' })
+      // Logged as one line naming the route and what timed out, no stack.
+      expect(error.mock.calls.map((call) => call.join(' '))).toEqual([expect.stringMatching(/^\[vela\] 503 on GET \/api\/items \(.*\): database 127\.0\.0\.1:\d+: /)])
     } finally {
       error.mockRestore()
       clearTimeout(safety)

@@ -5,13 +5,13 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { describeModes } from '../../test/support/modes.ts'
-import { createApp } from '../app/create-app.ts'
-import { json, status } from '../replies.ts'
-import type { VelaRequest } from '../request.ts'
-import { inject } from '../testing/index.ts'
+import { describeModes } from '../../../test/support/modes.ts'
+import { createApp } from '../../app/create-app.ts'
+import { json, status } from '../../replies.ts'
+import type { VelaRequest } from '../../request.ts'
+import { inject } from '../../testing/index.ts'
 import { sessionPlugins } from './plugin.ts'
-import { strictLog } from '../../test/support/logs.ts'
+import { strictLog } from '../../../test/support/logs.ts'
 
 // The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
 const logs = strictLog()

@@ -10,8 +10,8 @@ import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Hooks, Peer } from 'crossws'
 import nodeAdapter from 'crossws/adapters/node'
-import type { WebSocketContext, WebSocketHandler, WebSocketHooks } from './define.ts'
-import type { UpgradeDecision } from './upgrade.ts'
+import type { UpgradeDecision } from '../contracts/handlers.ts'
+import type { WebSocketContext, WebSocketHandler, WebSocketHooks } from '../websocket/define.ts'
 
 export interface WebSocketServer {
   /** Sockets currently open. */

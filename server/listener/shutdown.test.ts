@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 
-const fixture = new URL('../test/fixtures/shutdown-app.ts', import.meta.url).pathname
+const fixture = new URL('../../test/fixtures/shutdown-app.ts', import.meta.url).pathname
 
 interface Child {
   proc: ChildProcess

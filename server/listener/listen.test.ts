@@ -2,10 +2,10 @@
 // failures inside one request that never take the server down.
 import http from 'node:http'
 import { expect, it } from 'vitest'
-import { createApp } from './app/create-app.ts'
-import { json, status } from './replies.ts'
-import { startTestServer } from './testing/index.ts'
-import { strictLog } from '../test/support/logs.ts'
+import { createApp } from '../app/create-app.ts'
+import { json, status } from '../replies.ts'
+import { startTestServer } from '../testing/index.ts'
+import { strictLog } from '../../test/support/logs.ts'
 
 // The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
 const logs = strictLog()

@@ -30,8 +30,8 @@
  */
 import type { H3Event, SessionConfig } from 'h3'
 import { clearSession, getSession, updateSession } from 'h3'
-import type { PluginEntry } from '../pipeline/plugin.ts'
-import { definePlugin, ok } from '../pipeline/plugin.ts'
+import type { PluginEntry } from '../../pipeline/plugin.ts'
+import { definePlugin, ok } from '../../pipeline/plugin.ts'
 import { SessionCache } from './cache.ts'
 import { MIN_SECRET_LENGTH, resolveSessionSecret } from './secret.ts'
 

@@ -12,7 +12,7 @@ import type { VelaRequest } from '../request.ts'
 import type { RouteGroup } from '../router/types.ts'
 import { inject, startTestServer } from '../testing/index.ts'
 import { defineWebSocket } from '../websocket/define.ts'
-import { metricsStreamHandler, setMetricsUserData } from './metrics-handler.ts'
+import { metricsStreamHandler, setMetricsUserData } from './metrics.ts'
 import { strictLog } from '../../test/support/logs.ts'
 
 // The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).

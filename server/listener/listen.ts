@@ -1,17 +1,18 @@
 /**
- * The production listener: node:http answering through `app.handleNode` (h3 events and srvx's
- * node adapter, with a direct path for plain route hits), with keep-alive, header and request timeouts
- * from the config, and a close that stops accepting, lets in-flight requests finish (up to a
- * timeout) and then drops what is left.
+ * The production listener: node:http answering through `app.handleNode` (the direct node path,
+ * server/exchange/node.ts), WebSocket upgrades through `app.upgrade` (websockets.ts), requests
+ * node's parser rejects with a clear status (client-errors.ts), keep-alive, header and request
+ * timeouts from the config, and a close that stops accepting, lets in-flight requests finish (up
+ * to a timeout, drain.ts) and then drops what is left. Shutdown on signals: shutdown.ts.
  */
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { VelaApp } from './app/create-app.ts'
+import type { VelaApp } from '../contracts/app.ts'
 import { answerClientErrors } from './client-errors.ts'
 import { trackConnections } from './drain.ts'
-import type { WebSocketServer } from './websocket/node.ts'
-import { attachWebSockets } from './websocket/node.ts'
+import type { WebSocketServer } from './websockets.ts'
+import { attachWebSockets } from './websockets.ts'
 
 export interface Listener {
   readonly url: string

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto'
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { VelaError } from '../errors/vela-error.ts'
+import { VelaError } from '../../errors/vela-error.ts'
 
 export const MIN_SECRET_LENGTH = 32
 /** The dev secret's file, under the data folder (`<cwd>/.data`). */

@@ -1,0 +1,44 @@
+/**
+ * What `createApp` returns (`VelaApp`) and what it takes besides the config; what the listener
+ * (server/listener/), `vela/testing` and the Vite plugin rely on. Types only.
+ */
+import type { ViewReply } from '../replies.ts'
+import type { VelaRequest } from '../request.ts'
+import type { ResolvedConfig } from './config.ts'
+import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
+import type { RouteTable } from './routes.ts'
+
+export interface VelaApp {
+  readonly config: ResolvedConfig
+  /** The compiled route table: for listings, the audit and OpenAPI. */
+  readonly routeTable: RouteTable
+  /** Answers one request: the whole lifecycle, no socket needed. */
+  readonly fetch: FetchHandler
+  /**
+   * Decides a WebSocket upgrade through the route table and the ws route's plugins and security;
+   * the listener performs it (server/listener/websockets.ts).
+   */
+  readonly upgrade: UpgradeHandler
+  /**
+   * Answers one request from node's HTTP server, straight from node's request: the h3 event and
+   * its web `Request` are made only if something uses them (server/exchange/node.ts).
+   */
+  readonly handleNode: NodeHandler
+  /** Runs the plugins' `start` checks (run-time needs such as the session secret), then the app's `start` hook. */
+  start(): Promise<void>
+  /** Runs the app's `stop` hook (close pools, flush telemetry). */
+  stop(): Promise<void>
+}
+
+export interface CreateAppOptions {
+  env?: NodeJS.ProcessEnv
+  /**
+   * The app root, where its files are: relative `views.dir` and `staticDir(...)` paths resolve
+   * against it (default: the working directory). The Vite plugin passes the Vite root; a built
+   * server the folder above `dist/server/index.mjs`.
+   */
+  root?: string
+  /** Renders `view(...)` replies; set by the views module. */
+  renderView?: (reply: ViewReply, req: VelaRequest) => Promise<string>
+  log?: (message: string, error: unknown) => void
+}

@@ -1,0 +1,119 @@
+/**
+ * Application configuration as written (`AppConfig`, `defineApp`) and as resolved
+ * (`ResolvedConfig`, with defaults and environment overrides: server/app/config.ts), and the
+ * stream handlers listed in it. Types only.
+ */
+import type { PluginEntry } from '../pipeline/plugin.ts'
+import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
+import type { RequestObserver } from './observer.ts'
+import type { JsonLib, ModuleMap } from './primitives.ts'
+import type { RouteSource } from './routes.ts'
+
+export interface MetricsEvent {
+  userData: Record<string, unknown>
+  /** `process.hrtime.bigint()` nanoseconds, like the native time units of the spec. */
+  reqStart: bigint
+  reqEnd: bigint
+  respStatus: number
+  respBodyLength: number
+}
+
+export interface CompressOptions {
+  /** Smallest body compressed, in bytes (default 1024). */
+  threshold?: number
+}
+
+export interface ViewsConfig {
+  /** Directory of the `.liquid` files (default `src/views`, relative to the app root). */
+  dir?: string
+}
+
+export interface ServerConfig {
+  port?: number
+  host?: string
+  /** Wrappers around every request, outermost first; `'default'` is the dispatcher itself. */
+  streamHandlers?: readonly (StreamHandler | 'default')[]
+  /** Largest request body read, in bytes (default 1 MiB); larger is a 413. */
+  bodyLimit?: number
+  /** Longest request target accepted, in bytes (default 8 KiB); longer is a 414. */
+  maxUrlLength?: number
+  /** Idle keep-alive connections close after this many ms (default 5000). */
+  keepAliveTimeout?: number
+  /** A client must send all request headers within this many ms (default 20000). */
+  headersTimeout?: number
+  /** A client must send the whole request within this many ms (default 60000). */
+  requestTimeout?: number
+  options?: {
+    /** gzip/brotli for textual bodies at or above `threshold` bytes (default 1024) when the client accepts it. */
+    compress?: boolean | CompressOptions
+    metricsCallback?: (event: MetricsEvent) => void
+  }
+}
+
+export interface AppConfig {
+  /** The application's name (spec: `bootstrap_application`). Required. */
+  bootstrapApplication: string
+  /** `dev` unless set; `VELA_ENV` overrides. */
+  environment?: string
+  server?: ServerConfig
+  /** The global plugin list (groups without `plugins` inherit it). */
+  plugins?: readonly PluginEntry[]
+  jsonLib?: JsonLib
+  /** Include stack traces in error responses (default false). */
+  useStacktrace?: boolean
+  /** Router implementation holding the compiled routes: `compiled` (generated matcher, default) or `tree` (radix tree walk). */
+  dispatchBackend?: 'compiled' | 'tree'
+  /**
+   * Route modules: `{ 'src/routes/api.ts': module }` or `{ api: group }`. Optional: under the Vite
+   * plugin, `src/routes/*.ts` are discovered and merged in.
+   */
+  routes?: ModuleMap<RouteSource | { default: RouteSource }>
+  /** Liquid templates for `view(...)` replies (default `{ dir: 'src/views' }`). */
+  views?: ViewsConfig
+  /** Controller modules: their exported functions get `{ controller, action }` identities. */
+  controllers?: ModuleMap<Record<string, unknown>>
+  /** Called before the server accepts requests (open pools, run migrations, warm caches). */
+  start?: (app: { config: ResolvedConfig }) => void | Promise<void>
+  /** Called on shutdown (close pools, flush telemetry). */
+  stop?: () => void | Promise<void>
+}
+
+export interface ResolvedConfig {
+  bootstrapApplication: string
+  environment: string
+  server: Required<Omit<ServerConfig, 'options' | 'host'>> & { host: string | undefined; options: NonNullable<ServerConfig['options']> }
+  plugins: readonly PluginEntry[]
+  jsonLib: JsonLib
+  useStacktrace: boolean
+  dispatchBackend: 'compiled' | 'tree'
+  /** Keys (dotted for `server.*`) that kept their built-in default. */
+  defaults: ReadonlySet<string>
+}
+
+/**
+ * An entry of `server.streamHandlers`, made by `defineStreamHandler` (server/stream-handlers/):
+ * it sees every request, 404s and WebSocket upgrades included, outside routing.
+ */
+export interface StreamHandler {
+  readonly kind: 'vela.stream-handler'
+  readonly name: string
+  /**
+   * The observer contract (observer.ts): called once at start-up; returns the observer the
+   * runtime calls for every request on every path, or undefined to add nothing (e.g. metrics
+   * without a callback).
+   */
+  readonly observe?: (config: ResolvedConfig) => RequestObserver | undefined
+  /**
+   * Low-level form, around the app's `fetch`: called once at start-up with the next handler in
+   * the chain. A handler made with `observe` has one derived from it.
+   */
+  readonly wrap: (next: FetchHandler, config: ResolvedConfig) => FetchHandler
+  /**
+   * The same around node's listener. `next` never throws; the handler sees the response on `res`.
+   * Without it (in a handler that has no `observe`), requests from node's listener are turned into
+   * web Requests for `wrap`, which costs speed.
+   */
+  readonly wrapNode?: (next: NodeHandler, config: ResolvedConfig) => NodeHandler
+  /** Around the decision on a WebSocket upgrade; handlers without it (and without `observe`) do not see upgrades. */
+  readonly wrapUpgrade?: (next: UpgradeHandler, config: ResolvedConfig) => UpgradeHandler
+}

@@ -1,0 +1,25 @@
+/**
+ * The shapes of the app's entry points (`app.fetch`, `app.handleNode`, `app.upgrade`), which the
+ * low-level stream handler form (`wrap`, `wrapNode`, `wrapUpgrade`) wraps. Types only.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { WebSocketContext, WebSocketHandler } from '../websocket/define.ts'
+
+export type FetchHandler = (request: Request) => Promise<Response>
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
+
+/** The app's decision on a WebSocket upgrade request. */
+export type UpgradeDecision =
+  | {
+      readonly accept: true
+      readonly handler: WebSocketHandler
+      readonly context: WebSocketContext
+      /** Headers for the 101 (cookies a plugin set, e.g. a new session). */
+      readonly headers: Headers
+      /** The app's logger, for failures of the connection's hooks. */
+      readonly log: (message: string, error: unknown) => void
+    }
+  /** Refused: `response` is sent instead of upgrading (its body is read once, to be written on the socket). */
+  | { readonly accept: false; readonly response: Response }
+
+export type UpgradeHandler = (request: Request) => Promise<UpgradeDecision>

@@ -1,0 +1,65 @@
+/**
+ * What is known about a request before any route runs: its facts (what stream handlers observe,
+ * observer.ts) and where it was routed. The runtime's exchanges (server/exchange/) implement
+ * these; `VelaRequest` reads through them. Types only; imports nothing of the tree.
+ */
+import type { IncomingMessage } from 'node:http'
+import type { H3Event } from 'h3'
+
+/** Where the request was routed: feeds listings, spans, audit lines and default views. */
+export interface RouteInfo {
+  /** The route's full path pattern, prefix included (`/api/products/:id`). */
+  readonly path: string
+  readonly prefix: string
+  readonly controller: string
+  readonly action: string
+}
+
+export type QueryValue = string | string[]
+
+/**
+ * One request as the runtime sees it when it starts, the same on every path (node's listener, a
+ * web `Request`, a WebSocket upgrade). Values are computed on first read and kept, so an observer
+ * pays only for what it reads. The object is the same for the whole request: an observer may keep
+ * per-request state on it (under its own symbol, or in a `WeakMap`), and plugins reach it as
+ * `req.facts`.
+ */
+export interface RequestFacts {
+  /** Uppercase, as sent (`GET`, `PROPFIND`). */
+  readonly method: string
+  readonly scheme: 'http' | 'https'
+  /** The host the request was sent to: the absolute-form target's, else `Host`, else the local address. Lowercase; IPv6 in brackets. */
+  readonly host: string
+  /** The port from the same place; the scheme's default when none is given. */
+  readonly port: number
+  /** The URL path (not decoded) that routing uses; escapes that need none and dot segments are resolved as URLs resolve them. */
+  readonly path: string
+  /** The client's address as seen on the socket (no proxy headers trusted); undefined when unknown. */
+  readonly peer: string | undefined
+  readonly userAgent: string | undefined
+  /** From the framing: `content-length`, 0 with neither it nor `transfer-encoding`, undefined for a chunked body. */
+  readonly requestBodySize: number | undefined
+  /** `'upgrade'` for a WebSocket handshake; `'http'` otherwise. */
+  readonly kind: 'http' | 'upgrade'
+  /** One request header by lowercase name (repeated values joined by `, `). */
+  header(name: string): string | undefined
+  /** The names of the request's headers, lowercase (for propagators that iterate them). */
+  headerNames(): string[]
+}
+
+/** Where `VelaRequest` keeps a body it read before the read's promise resolves. */
+export interface BodySink {
+  body: string | undefined
+}
+
+/** What `VelaRequest` is built over: the facts, and what the exchange holds of the request itself. */
+export interface ExchangeRequest extends RequestFacts {
+  /** The h3 event (with its web `Request` and parsed URL), made on first use on node. */
+  readonly event: H3Event
+  /** The event if one was made: headers set through h3 utilities live on it. */
+  readonly eventIfMade: H3Event | undefined
+  /** node's request, when the request came from node's listener. */
+  readonly nodeRequest: IncomingMessage | undefined
+  /** Reads the whole body (once) under `limit` bytes; a body over it is a 413. */
+  readBody(limit: number, sink: BodySink): Promise<string>
+}

@@ -1,0 +1,106 @@
+/**
+ * Routes as users write them in `src/routes/*.ts` (a route is `[path, handler, options]`, a group
+ * bundles routes under a prefix with one security callback and an optional plugin list), and the
+ * route table they compile to (`app.routeTable`: listings, the audit, OpenAPI). Types only; besides
+ * other contracts it names the building blocks routes are made of (replies, the request object,
+ * plugins, WebSocket hooks), whose modules import only contracts.
+ */
+import type { PluginEntry, PluginStep } from '../pipeline/plugin.ts'
+import type { Reply } from '../replies.ts'
+import type { VelaRequest } from '../request.ts'
+import type { WebSocketHooks } from '../websocket/define.ts'
+import type { MaybePromise } from './primitives.ts'
+import type { RouteInfo } from './request.ts'
+
+/** Lowercase HTTP methods a route may list. */
+export type RouteMethod = 'get' | 'head' | 'post' | 'put' | 'delete' | 'patch' | 'options'
+
+/** What a handler may return: a reply helper's value or a web `Response` (escape hatch). */
+export type HandlerResult = Reply | Response
+
+export type Handler<A = unknown> = (req: VelaRequest<A>) => MaybePromise<HandlerResult>
+
+/** A handler object for WebSocket routes (`protocol: 'ws'`): `defineWebSocket` (server/websocket/define.ts). */
+// The route list holds handlers of any auth data type; each handler is typed where it is defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface WebSocketRouteHandler extends WebSocketHooks<any> {
+  readonly kind: 'vela.websocket'
+}
+
+/** A route whose path ends in `[...]` may be served by a static-files handler (`staticDir`). */
+export interface StaticRouteHandler {
+  readonly kind: 'vela.static'
+  readonly handle: Handler
+}
+
+export interface RouteOptions {
+  /** Lowercase method names; absent means every standard method. */
+  methods?: readonly RouteMethod[]
+  /** `'ws'` marks a WebSocket route. */
+  protocol?: 'http' | 'ws'
+  /** Names `priv/schemas/<schema>.json` for OpenAPI. */
+  schema?: string
+}
+
+export type Route =
+  | readonly [path: string, handler: Handler | StaticRouteHandler | WebSocketRouteHandler]
+  | readonly [path: string, handler: Handler | StaticRouteHandler | WebSocketRouteHandler, options: RouteOptions]
+
+/** `[404, handler]`: replaces the built-in page for that status within the group. */
+export type StatusRoute = readonly [status: number, handler: Handler]
+
+/** What a security callback may return: see server/pipeline/run.ts (`afterSecurity`). */
+export type SecurityResult = boolean | Reply | Response | Record<string, unknown>
+export type SecurityCallback = (req: VelaRequest) => MaybePromise<SecurityResult>
+
+export interface RouteGroup {
+  /** Prepended to every route path; may be the empty string. */
+  prefix: string
+  security: false | SecurityCallback
+  /** Replaces the global plugin list for this group; absent = inherit the global list. */
+  plugins?: readonly PluginEntry[]
+  routes: readonly (Route | StatusRoute)[]
+}
+
+/** What a route module default-exports: a group, a list of groups, or a function of the environment. */
+export type RouteSource = RouteGroup | readonly RouteGroup[] | ((env: string) => RouteGroup | readonly RouteGroup[])
+
+/** Identity of the code answering a route: feeds operationId, audit lines, span names. */
+export interface HandlerIdentity {
+  controller: string
+  action: string
+}
+
+/** A group as compiled: its plugins made ready to run, its status routes by status. */
+export interface CompiledGroup {
+  readonly prefix: string
+  readonly security: false | SecurityCallback
+  /** `undefined` when the group inherits the global list. */
+  readonly ownPlugins: readonly PluginEntry[] | undefined
+  readonly pre: readonly PluginStep[]
+  readonly post: readonly PluginStep[]
+  readonly statusRoutes: ReadonlyMap<number, { handler: Handler; identity: HandlerIdentity }>
+  /** Where the group was declared, for messages. */
+  readonly source: string
+}
+
+export interface CompiledRoute {
+  /** Full path as declared (prefix + route path), e.g. `/api/products/:id` or `/docs/[...]`. */
+  readonly path: string
+  /** Uppercase methods, or `'all'`. */
+  readonly methods: readonly string[] | 'all'
+  readonly kind: 'http' | 'ws' | 'static'
+  readonly handler: Handler | StaticRouteHandler | WebSocketRouteHandler
+  readonly options: RouteOptions
+  readonly group: CompiledGroup
+  readonly info: RouteInfo
+  readonly source: string
+}
+
+/** `app.routeTable`: every route and group, compiled once at start-up. */
+export interface RouteTable {
+  readonly routes: readonly CompiledRoute[]
+  readonly groups: readonly CompiledGroup[]
+  readonly globalPre: readonly PluginStep[]
+  readonly globalPost: readonly PluginStep[]
+}

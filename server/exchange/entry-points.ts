@@ -1,0 +1,105 @@
+/**
+ * The app's entry points, `handleNode` (node's listener), `fetch` (a web Request) and `upgrade`
+ * (a WebSocket handshake): each makes its exchange, then serves and sends it under the observers
+ * of stream handlers (server/contracts/observer.ts), called the same way on every path.
+ *
+ * Per request: each observer, outermost first, is given the exchange as the request's facts,
+ * inside the `run` of the ones before it; the innermost step serves and sends the response; once
+ * it has been sent (node: written or abandoned; web: its body read; upgrade: decided, or the
+ * refusal written), every watch's `end` is called, innermost first. An observer that throws, or a
+ * `run` that returns without calling `next`, costs that request the 500 page, never the server;
+ * an `end` that throws is logged.
+ */
+import type { FetchHandler, NodeHandler, UpgradeHandler } from '../contracts/handlers.ts'
+import type { RequestObserver, RequestOutcome, RequestWatch } from '../contracts/observer.ts'
+import type { Outcome } from '../respond.ts'
+import { UpgradeExchange } from '../websocket/upgrade.ts'
+import type { Exchange, Log } from './exchange.ts'
+import { NodeExchange } from './node.ts'
+import type { Serve } from './route.ts'
+import { WebExchange } from './web.ts'
+
+export interface NamedObserver {
+  readonly name: string
+  readonly observer: RequestObserver
+}
+
+/** The answer to a request whose stream handler failed: the app's 500 page. */
+export type StreamFailure = (error: unknown, x: Exchange) => Outcome
+
+export interface EntryPoints {
+  readonly handleNode: NodeHandler
+  readonly fetch: FetchHandler
+  readonly upgrade: UpgradeHandler
+}
+
+/**
+ * The entry points over `serve` (HTTP routing) and `serveUpgrade` (WebSocket routing). `reuse`:
+ * take the exchange a low-level stream handler already made for the request (wrap-forms.ts).
+ */
+export function entryPoints(opts: { serve: Serve; serveUpgrade: Serve<UpgradeExchange>; observers: readonly NamedObserver[]; failed: StreamFailure; log: Log; reuse: boolean }): EntryPoints {
+  const { serve, serveUpgrade, observers, failed, log } = opts
+  const onNode = withObservers(observers, (x: NodeExchange) => x.send(serve(x), log), failed, log)
+  const onWeb = withObservers(observers, (x: WebExchange) => x.send(serve(x), log), failed, log)
+  const onUpgrade = withObservers(observers, (x: UpgradeExchange) => x.send(serveUpgrade(x), log), failed, log)
+  if (opts.reuse) {
+    return {
+      handleNode: (req, res) => onNode(NodeExchange.of(req, res)),
+      fetch: (request) => onWeb(WebExchange.of(request)),
+      upgrade: (request) => onUpgrade(UpgradeExchange.of(request)),
+    }
+  }
+  return {
+    handleNode: (req, res) => onNode(new NodeExchange(req, res)),
+    fetch: (request) => onWeb(new WebExchange(request)),
+    upgrade: (request) => onUpgrade(new UpgradeExchange(request)),
+  }
+}
+
+/** `respond(x)` serves and sends; with observers it runs inside them. Gives what the exchange's `send` gave. */
+function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserver[], respond: (x: X) => R, failed: StreamFailure, log: Log): (x: X) => R {
+  if (observers.length === 0) return respond
+  const n = observers.length
+  return function observed(x) {
+    // The watches of this request, and which observer each came from (for messages).
+    const watches: RequestWatch[] = []
+    const from: number[] = []
+    x.whenSent((status, bytes) => {
+      const route = x.route
+      const failure = x.failure
+      const outcome: RequestOutcome = failure === undefined ? { status, responseBodySize: bytes, route } : { status, responseBodySize: bytes, route, error: failure }
+      for (let i = watches.length - 1; i >= 0; i--) endWatch(watches[i]!, outcome, observers[from[i]!]!.name, log)
+    })
+    const step = (start: number): void => {
+      for (let i = start; i < n; i++) {
+        const watch = observers[i]!.observer(x)
+        if (!watch) continue
+        watches.push(watch)
+        from.push(i)
+        if (watch.run) return watch.run(() => step(i + 1))
+      }
+      // A `run` calling `next` late, after the 500 page went out, must not run the route too.
+      if (!x.sent) respond(x)
+    }
+    try {
+      step(0)
+      if (!x.sent) throw new Error(`a stream handler's run() returned without calling next (${from.map((i) => observers[i]!.name).join(', ')})`)
+    } catch (err) {
+      if (x.sent) log('a stream handler failed after the response was sent', err)
+      else {
+        x.failure = err
+        x.send(failed(err, x), log)
+      }
+    }
+    return x.result!
+  }
+}
+
+/** Calls `watch.end`, logging (never throwing) when it fails: the request is over. */
+export function endWatch(watch: RequestWatch, outcome: RequestOutcome, name: string, log: Log): void {
+  try {
+    watch.end(outcome)
+  } catch (err) {
+    log(`stream handler ${name} failed at the end of a request`, err)
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * One request and its response, whatever carried them: the runtime's single request path. Every
+ * step after the listener works on an exchange: routing (route.ts), the route's pipeline and the
+ * request object (server/pipeline/run.ts, server/request.ts), the observers of stream handlers
+ * (observe.ts) and the delivery of the response (`send`). Implementations: node's request and
+ * response (node.ts, the direct path), a web `Request` (web.ts), a WebSocket upgrade
+ * (server/websocket/upgrade.ts). An exchange is also the request's facts (`RequestFacts`), the
+ * object observers are given.
+ */
+import type { H3Event } from 'h3'
+import type { IncomingMessage } from 'node:http'
+import type { BodySink, ExchangeRequest, RouteInfo } from '../contracts/request.ts'
+import type { Outcome } from '../respond.ts'
+
+export type Log = (message: string, error: unknown) => void
+
+const kExchange = Symbol('vela.exchange')
+
+type Carrier = { [kExchange]?: Exchange }
+
+export abstract class Exchange<R = unknown> implements ExchangeRequest {
+  /** Set by the route's pipeline as it starts; undefined for requests no route took. */
+  route: RouteInfo | undefined = undefined
+  /** A stream handler failed as the request started (its observers' outcome says so). */
+  failure: unknown = undefined
+  /** `send` has been called. */
+  sent = false
+  /** What `send` gave: nothing on node, the response's promise on the web, the upgrade decision's. */
+  result: R | undefined = undefined
+
+  /**
+   * Registers the exchange on the object that carries the request (node's request, the web
+   * Request), where `matchedRoute` and the low-level stream handler forms find it.
+   */
+  constructor(carrier: object) {
+    ;(carrier as Carrier)[kExchange] = this
+  }
+
+  /** The URL path routing uses (see `RequestFacts.path`). */
+  abstract readonly path: string
+  /** The path has percent-escapes (so bindings need decoding). */
+  abstract readonly escaped: boolean
+  /** The path has invalid percent-encoding (a 400). */
+  abstract readonly malformed: boolean
+  /** Length of the path and query, for the 414 check. */
+  abstract readonly targetLength: number
+  abstract readonly method: string
+  abstract readonly kind: 'http' | 'upgrade'
+  abstract readonly scheme: 'http' | 'https'
+  abstract readonly host: string
+  abstract readonly port: number
+  abstract readonly peer: string | undefined
+  abstract readonly userAgent: string | undefined
+  abstract readonly requestBodySize: number | undefined
+  abstract readonly event: H3Event
+  abstract readonly eventIfMade: H3Event | undefined
+  abstract readonly nodeRequest: IncomingMessage | undefined
+  abstract header(name: string): string | undefined
+  abstract headerNames(): string[]
+  abstract readBody(limit: number, sink: BodySink): Promise<string>
+
+  /** Calls `done(status, bytes)` once, when the response has been sent or abandoned. Before `send`. */
+  abstract whenSent(done: (status: number, bytes: number) => void): void
+
+  /** Delivers the outcome (once; later calls give the first result). */
+  send(outcome: Outcome | Promise<Outcome>, log: Log): R {
+    if (this.sent) return this.result!
+    this.sent = true
+    return (this.result = this.deliver(outcome, log))
+  }
+
+  protected abstract deliver(outcome: Outcome | Promise<Outcome>, log: Log): R
+}
+
+/** The exchange registered on a request object (node's request or a web Request), if any. */
+export function exchangeOf(carrier: object): Exchange | undefined {
+  return (carrier as Carrier)[kExchange]
+}
+
+export const defaultPort = (scheme: string): number => (scheme === 'https' ? 443 : 80)
+
+/**
+ * The request body's size from its framing: `content-length`, or 0 when the request has neither
+ * that nor `transfer-encoding` (HTTP/1.1 then has no body). A chunked body's size is not known
+ * without reading it, which would take it from the app, so it is left undefined.
+ */
+export function bodySizeFromFraming(contentLength: string | null | undefined, chunked: boolean): number | undefined {
+  if (contentLength != null) {
+    const n = Number(contentLength)
+    return Number.isSafeInteger(n) && n >= 0 ? n : undefined
+  }
+  return chunked ? undefined : 0
+}

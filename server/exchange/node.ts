@@ -1,0 +1,177 @@
+/**
+ * The direct node path: an exchange over node's request and response, which is where Vela's
+ * speed comes from. Nothing web-shaped is made per request unless something asks for it: the h3
+ * event (over srvx's web `Request` view of node's request) on first use of `req.event`,
+ * `req.headers`, `req.url`, the query or cookies; the path comes straight from the request target
+ * unless it needs URL rules (percent-escapes, dot segments, characters a URL escapes, an absolute
+ * or `*` target), in which case it is read from the event's URL exactly as the web path reads
+ * it; and an encoded reply, or a srvx fast response whose body is a string or bytes, goes out with
+ * one `end(body)` (node sends the head and the body in one write), while streams and other
+ * responses go through srvx's writer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { TLSSocket } from 'node:tls'
+import { H3Event } from 'h3'
+import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
+import type { BodySink } from '../contracts/request.ts'
+import { readNodeBody } from '../request-body.ts'
+import type { EncodedReply, Outcome } from '../respond.ts'
+import type { Log } from './exchange.ts'
+import { Exchange, bodySizeFromFraming, defaultPort, exchangeOf } from './exchange.ts'
+import { isMalformedURL, toNodeShaped } from './internals.ts'
+import { whenNodeResponseEnds } from './response-end.ts'
+
+// What makes a URL parser change an origin-form path: escapes, `/.` (dot segments), `\`, and
+// characters it percent-encodes (srvx's FastURL tests the same set before it parses).
+const NEEDS_URL_RULES = /%|\/\.|[\\^#"<>{}`\x00-\x20\x7f-\uffff]/
+
+export class NodeExchange extends Exchange<void> {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  readonly path: string
+  readonly escaped: boolean
+  readonly malformed: boolean
+  readonly targetLength: number
+  #event: H3Event | undefined = undefined
+  #authority: { host: string; port: number } | undefined = undefined
+
+  /** The exchange node's request already has (made by a low-level stream handler), or a new one. */
+  static of(req: IncomingMessage, res: ServerResponse): NodeExchange {
+    return (exchangeOf(req) as NodeExchange | undefined) ?? new NodeExchange(req, res)
+  }
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    super(req)
+    this.req = req
+    this.res = res
+    const target = req.url ?? '/'
+    const q = target.indexOf('?')
+    const path = q === -1 ? target : target.slice(0, q)
+    if (target.charCodeAt(0) === 47 && !NEEDS_URL_RULES.test(path)) {
+      this.path = path
+      this.escaped = false
+      this.malformed = false
+      this.targetLength = target.length
+    } else {
+      const event = this.event
+      const url = event.url
+      this.path = url.pathname
+      this.escaped = this.path.includes('%')
+      this.malformed = isMalformedURL(event)
+      this.targetLength = url.pathname.length + url.search.length
+    }
+  }
+
+  get kind(): 'http' {
+    return 'http'
+  }
+  get method(): string {
+    return this.req.method!
+  }
+  header(name: string): string | undefined {
+    const value = this.req.headers[name]
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+  headerNames(): string[] {
+    return Object.keys(this.req.headers)
+  }
+  get scheme(): 'http' | 'https' {
+    return (this.req.socket as TLSSocket).encrypted ? 'https' : 'http'
+  }
+  get host(): string {
+    return (this.#authority ??= authorityOf(this.req, this.scheme)).host
+  }
+  get port(): number {
+    return (this.#authority ??= authorityOf(this.req, this.scheme)).port
+  }
+  get peer(): string | undefined {
+    return this.req.socket.remoteAddress
+  }
+  get userAgent(): string | undefined {
+    return this.req.headers['user-agent']
+  }
+  get requestBodySize(): number | undefined {
+    const headers = this.req.headers
+    return bodySizeFromFraming(headers['content-length'], headers['transfer-encoding'] !== undefined)
+  }
+  get event(): H3Event {
+    return (this.#event ??= new H3Event(new NodeRequest({ req: this.req, res: this.res })))
+  }
+  get eventIfMade(): H3Event | undefined {
+    return this.#event
+  }
+  get nodeRequest(): IncomingMessage {
+    return this.req
+  }
+  readBody(limit: number, sink: BodySink): Promise<string> {
+    return readNodeBody(this.req, limit, sink)
+  }
+
+  whenSent(done: (status: number, bytes: number) => void): void {
+    whenNodeResponseEnds(this.res, this.req.method === 'HEAD', (bytes) => done(this.res.statusCode, bytes))
+  }
+
+  protected deliver(outcome: Outcome | Promise<Outcome>, log: Log): void {
+    if (outcome instanceof Promise) outcome.then((o) => writeOutcome(this.req, this.res, o, log), (err: unknown) => failedToSend(this.req, this.res, err, log))
+    else writeOutcome(this.req, this.res, outcome, log)
+  }
+}
+
+/**
+ * Host and port of a node request, as the URL srvx builds for the web path gives them: an
+ * absolute-form target (`http://host/path`) on its own, ignoring `Host` as RFC 9112 §3.2.2 asks;
+ * else the `Host` header; else the socket's local address.
+ */
+function authorityOf(req: IncomingMessage, scheme: string): { host: string; port: number } {
+  const target = req.url ?? '/'
+  if (target.charCodeAt(0) !== 47 && URL.canParse(target)) {
+    const url = new URL(target)
+    if (url.host) return { host: url.hostname, port: url.port ? Number(url.port) : defaultPort(url.protocol.slice(0, -1)) }
+  }
+  const header = req.headers.host
+  if (!header) return { host: req.socket.localAddress ?? 'localhost', port: req.socket.localPort ?? defaultPort(scheme) }
+  // `[::1]:8080` keeps its brackets, as URL.hostname does.
+  const colon = header.lastIndexOf(':')
+  if (colon === -1 || colon < header.lastIndexOf(']')) return { host: header.toLowerCase(), port: defaultPort(scheme) }
+  const port = Number(header.slice(colon + 1))
+  return { host: header.slice(0, colon).toLowerCase(), port: Number.isInteger(port) && port > 0 && port < 65536 ? port : defaultPort(scheme) }
+}
+
+/** Writes the outcome; a failure to write (the client went away) is logged and the response destroyed. */
+function writeOutcome(req: IncomingMessage, res: ServerResponse, outcome: Outcome, log: Log): void {
+  try {
+    const sending = outcome instanceof Response ? writeResponse(res, outcome) : writeEncoded(res, outcome)
+    if (sending) sending.catch((err: unknown) => failedToSend(req, res, err, log))
+  } catch (err) {
+    failedToSend(req, res, err, log)
+  }
+}
+
+/** The response could not be written: nothing sensible can follow on this connection. */
+function failedToSend(req: IncomingMessage, res: ServerResponse, err: unknown, log: Log): void {
+  log(`failed to answer ${req.method} ${req.url}`, err)
+  res.destroy()
+}
+
+function writeResponse(res: ServerResponse, response: Response): void | Promise<void> {
+  const out = toNodeShaped(response)
+  if (!out) return sendNodeResponse(res, response)
+  const body = out.body
+  if (body == null || typeof body === 'string' || body instanceof Uint8Array) {
+    res.writeHead(out.status, out.headers)
+    res.end(body ?? undefined)
+    return
+  }
+  return sendNodeResponse(res, new FastResponse(body as BodyInit, { status: out.status, headers: pairs(out.headers) }))
+}
+
+function writeEncoded(res: ServerResponse, e: EncodedReply): void {
+  res.writeHead(e.status, e.headers)
+  res.end(e.body ?? undefined)
+}
+
+function pairs(flat: string[]): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!])
+  return out
+}

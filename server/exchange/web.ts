@@ -1,0 +1,106 @@
+/**
+ * Exchanges over a web `Request`: `app.fetch` (in-process requests, `inject`, runtimes other than
+ * node) and, through `RequestExchange`, the WebSocket upgrade (server/websocket/upgrade.ts). The h3
+ * event is made at once: its URL is where the path, host and port come from.
+ */
+import type { IncomingMessage } from 'node:http'
+import { H3Event } from 'h3'
+import type { BodySink } from '../contracts/request.ts'
+import { nodeRequestOf, readEventBody } from '../request-body.ts'
+import type { Outcome } from '../respond.ts'
+import { asResponse } from '../respond.ts'
+import type { Log } from './exchange.ts'
+import { Exchange, bodySizeFromFraming, defaultPort, exchangeOf } from './exchange.ts'
+import { isMalformedURL } from './internals.ts'
+import { whenResponseEnds } from './response-end.ts'
+
+/** The request's facts and body from a web `Request`; what is sent back is the subclass's. */
+export abstract class RequestExchange<R> extends Exchange<R> {
+  readonly request: Request
+  readonly event: H3Event
+  readonly path: string
+  readonly escaped: boolean
+  readonly malformed: boolean
+  readonly targetLength: number
+
+  constructor(request: Request) {
+    super(request)
+    this.request = request
+    const event = (this.event = new H3Event(request))
+    const url = event.url
+    this.path = url.pathname
+    this.escaped = this.path.includes('%')
+    this.malformed = isMalformedURL(event)
+    this.targetLength = url.pathname.length + url.search.length
+  }
+
+  get method(): string {
+    return this.request.method
+  }
+  /** Read from node's parsed headers when a node request is behind the web one: cheaper than `headers.get`. */
+  header(name: string): string | undefined {
+    const node = this.nodeRequest
+    if (!node) return this.request.headers.get(name) ?? undefined
+    const value = node.headers[name]
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+  headerNames(): string[] {
+    return [...this.request.headers.keys()]
+  }
+  get scheme(): 'http' | 'https' {
+    return this.event.url.protocol === 'https:' ? 'https' : 'http'
+  }
+  get host(): string {
+    return this.event.url.hostname
+  }
+  get port(): number {
+    const url = this.event.url
+    return url.port ? Number(url.port) : defaultPort(this.scheme)
+  }
+  get peer(): string | undefined {
+    return (this.request as Request & { ip?: string }).ip
+  }
+  get userAgent(): string | undefined {
+    return this.header('user-agent')
+  }
+  get requestBodySize(): number | undefined {
+    return bodySizeFromFraming(this.header('content-length'), this.header('transfer-encoding') !== undefined)
+  }
+  get eventIfMade(): H3Event {
+    return this.event
+  }
+  get nodeRequest(): IncomingMessage | undefined {
+    return nodeRequestOf(this.event)
+  }
+  readBody(limit: number, sink: BodySink): Promise<string> {
+    return readEventBody(this.event, limit, sink)
+  }
+}
+
+/** `app.fetch`: the outcome becomes the `Response` the caller gets. */
+export class WebExchange extends RequestExchange<Promise<Response>> {
+  #sent: ((status: number, bytes: number) => void) | undefined = undefined
+
+  static of(request: Request): WebExchange {
+    return (exchangeOf(request) as WebExchange | undefined) ?? new WebExchange(request)
+  }
+
+  get kind(): 'http' {
+    return 'http'
+  }
+
+  whenSent(done: (status: number, bytes: number) => void): void {
+    this.#sent = done
+  }
+
+  protected deliver(outcome: Outcome | Promise<Outcome>, _log: Log): Promise<Response> {
+    const response = outcome instanceof Promise ? outcome.then(asResponse) : Promise.resolve(asResponse(outcome))
+    const done = this.#sent
+    if (!done) return response
+    // The status is read at once: srvx's fast response forgets it once node has sent it.
+    return response.then((res) => {
+      const status = res.status
+      return whenResponseEnds(this.request, res, (bytes) => done(status, bytes))
+    })
+  }
+}
