@@ -24,7 +24,7 @@ const EXPECTED: Record<string, string[]> = {
     'cast', 'castAssoc', 'change', 'checkConstraint', 'cond', 'count', 'createIndex', 'createPgAdapter',
     'createPgliteAdapter', 'createTable', 'defineMigration', 'defineRepo', 'defineSchema', 'dropColumn', 'dropIndex',
     'dropTable', 'err', 'errorMessage', 'errorsToJson', 'escapeLike', 'exclusionConstraint', 'execute', 'foreignKeyConstraint', 'from',
-    'generateMigration', 'getChange', 'getField', 'hasMany', 'hasOne', 'isChangeset', 'isDbError', 'isQuery', 'isResult',
+    'generateMigration', 'getChange', 'getField', 'hasMany', 'hasOne', 'isChangeset', 'isDbError', 'isDbUnavailable', 'isQuery', 'isResult',
     'isSchema', 'limit', 'loadMigrations', 'migrate', 'migrationStatus', 'modifyColumn', 'newMulti', 'noAssocConstraint',
     'not', 'offset', 'ok', 'or', 'orderBy', 'putAssoc', 'putChange', 'renameColumn', 'rollbackMigrations', 'select',
     'timestamps', 'uniqueConstraint', 'validateChange', 'validateExclusion', 'validateFormat', 'validateInclusion',
