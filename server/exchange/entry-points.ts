@@ -35,20 +35,31 @@ export interface EntryPoints {
 
 /**
  * The entry points over `serve` (HTTP routing) and `serveUpgrade` (WebSocket routing). `reuse`:
- * take the exchange a low-level stream handler already made for the request (wrap-forms.ts).
+ * take the exchange a low-level stream handler already made for the request (wrap-forms.ts); the
+ * app then has no observers of its own (they run inside the low-level forms).
  */
 export function entryPoints(opts: { serve: Serve; serveUpgrade: Serve<UpgradeExchange>; observers: readonly NamedObserver[]; failed: StreamFailure; log: Log; reuse: boolean }): EntryPoints {
-  const { serve, serveUpgrade, observers, failed, log } = opts
+  const { serve, serveUpgrade, observers, failed, log, reuse } = opts
+  if (observers.length === 0) {
+    // Written out flat: from node's listener to routing in one call.
+    return {
+      handleNode(req, res) {
+        const x = reuse ? NodeExchange.of(req, res) : new NodeExchange(req, res)
+        x.send(serve(x), log)
+      },
+      fetch(request) {
+        const x = reuse ? WebExchange.of(request) : new WebExchange(request)
+        return x.send(serve(x), log)
+      },
+      upgrade(request) {
+        const x = reuse ? UpgradeExchange.of(request) : new UpgradeExchange(request)
+        return x.send(serveUpgrade(x), log)
+      },
+    }
+  }
   const onNode = withObservers(observers, (x: NodeExchange) => x.send(serve(x), log), failed, log)
   const onWeb = withObservers(observers, (x: WebExchange) => x.send(serve(x), log), failed, log)
   const onUpgrade = withObservers(observers, (x: UpgradeExchange) => x.send(serveUpgrade(x), log), failed, log)
-  if (opts.reuse) {
-    return {
-      handleNode: (req, res) => onNode(NodeExchange.of(req, res)),
-      fetch: (request) => onWeb(WebExchange.of(request)),
-      upgrade: (request) => onUpgrade(UpgradeExchange.of(request)),
-    }
-  }
   return {
     handleNode: (req, res) => onNode(new NodeExchange(req, res)),
     fetch: (request) => onWeb(new WebExchange(request)),
@@ -58,7 +69,6 @@ export function entryPoints(opts: { serve: Serve; serveUpgrade: Serve<UpgradeExc
 
 /** `respond(x)` serves and sends; with observers it runs inside them. Gives what the exchange's `send` gave. */
 function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserver[], respond: (x: X) => R, failed: StreamFailure, log: Log): (x: X) => R {
-  if (observers.length === 0) return respond
   const n = observers.length
   return function observed(x) {
     // The watches of this request, and which observer each came from (for messages).

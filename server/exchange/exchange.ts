@@ -2,7 +2,7 @@
  * One request and its response, whatever carried them: the runtime's single request path. Every
  * step after the listener works on an exchange: routing (route.ts), the route's pipeline and the
  * request object (server/pipeline/run.ts, server/request.ts), the observers of stream handlers
- * (observe.ts) and the delivery of the response (`send`). Implementations: node's request and
+ * (entry-points.ts) and the delivery of the response (`send`). Implementations: node's request and
  * response (node.ts, the direct path), a web `Request` (web.ts), a WebSocket upgrade
  * (server/websocket/upgrade.ts). An exchange is also the request's facts (`RequestFacts`), the
  * object observers are given.
@@ -62,14 +62,8 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   /** Calls `done(status, bytes)` once, when the response has been sent or abandoned. Before `send`. */
   abstract whenSent(done: (status: number, bytes: number) => void): void
 
-  /** Delivers the outcome (once; later calls give the first result). */
-  send(outcome: Outcome | Promise<Outcome>, log: Log): R {
-    if (this.sent) return this.result!
-    this.sent = true
-    return (this.result = this.deliver(outcome, log))
-  }
-
-  protected abstract deliver(outcome: Outcome | Promise<Outcome>, log: Log): R
+  /** Delivers the outcome, once (a later call gives the first result and writes nothing). */
+  abstract send(outcome: Outcome | Promise<Outcome>, log: Log): R
 }
 
 /** The exchange registered on a request object (node's request or a web Request), if any. */

@@ -15,7 +15,7 @@ import { H3Event } from 'h3'
 import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
 import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
-import type { EncodedReply, Outcome } from '../respond.ts'
+import type { Outcome } from '../respond.ts'
 import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, exchangeOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
@@ -111,9 +111,33 @@ export class NodeExchange extends Exchange<void> {
     whenNodeResponseEnds(this.res, this.req.method === 'HEAD', (bytes) => done(this.res.statusCode, bytes))
   }
 
-  protected deliver(outcome: Outcome | Promise<Outcome>, log: Log): void {
-    if (outcome instanceof Promise) outcome.then((o) => writeOutcome(this.req, this.res, o, log), (err: unknown) => failedToSend(this.req, this.res, err, log))
-    else writeOutcome(this.req, this.res, outcome, log)
+  send(outcome: Outcome | Promise<Outcome>, log: Log): void {
+    if (this.sent) return
+    this.sent = true
+    if (outcome instanceof Promise) outcome.then((o) => this.write(o, log), (err: unknown) => this.failed(err, log))
+    else this.write(outcome, log)
+  }
+
+  /** An encoded reply goes out with one `end(body)`; a Response as `writeResponse` can. */
+  private write(outcome: Outcome, log: Log): void {
+    const res = this.res
+    try {
+      if (outcome instanceof Response) {
+        const sending = writeResponse(res, outcome)
+        if (sending) sending.catch((err: unknown) => this.failed(err, log))
+      } else {
+        res.writeHead(outcome.status, outcome.headers)
+        res.end(outcome.body ?? undefined)
+      }
+    } catch (err) {
+      this.failed(err, log)
+    }
+  }
+
+  /** The response could not be written (the client went away): nothing sensible can follow on this connection. */
+  private failed(err: unknown, log: Log): void {
+    log(`failed to answer ${this.req.method} ${this.req.url}`, err)
+    this.res.destroy()
   }
 }
 
@@ -137,22 +161,7 @@ function authorityOf(req: IncomingMessage, scheme: string): { host: string; port
   return { host: header.slice(0, colon).toLowerCase(), port: Number.isInteger(port) && port > 0 && port < 65536 ? port : defaultPort(scheme) }
 }
 
-/** Writes the outcome; a failure to write (the client went away) is logged and the response destroyed. */
-function writeOutcome(req: IncomingMessage, res: ServerResponse, outcome: Outcome, log: Log): void {
-  try {
-    const sending = outcome instanceof Response ? writeResponse(res, outcome) : writeEncoded(res, outcome)
-    if (sending) sending.catch((err: unknown) => failedToSend(req, res, err, log))
-  } catch (err) {
-    failedToSend(req, res, err, log)
-  }
-}
-
-/** The response could not be written: nothing sensible can follow on this connection. */
-function failedToSend(req: IncomingMessage, res: ServerResponse, err: unknown, log: Log): void {
-  log(`failed to answer ${req.method} ${req.url}`, err)
-  res.destroy()
-}
-
+/** A srvx fast response with a string or bytes body in one `end()`; streams and other responses through srvx's writer. */
 function writeResponse(res: ServerResponse, response: Response): void | Promise<void> {
   const out = toNodeShaped(response)
   if (!out) return sendNodeResponse(res, response)
@@ -163,11 +172,6 @@ function writeResponse(res: ServerResponse, response: Response): void | Promise<
     return
   }
   return sendNodeResponse(res, new FastResponse(body as BodyInit, { status: out.status, headers: pairs(out.headers) }))
-}
-
-function writeEncoded(res: ServerResponse, e: EncodedReply): void {
-  res.writeHead(e.status, e.headers)
-  res.end(e.body ?? undefined)
 }
 
 function pairs(flat: string[]): [string, string][] {

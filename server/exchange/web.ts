@@ -75,6 +75,14 @@ export abstract class RequestExchange<R> extends Exchange<R> {
   readBody(limit: number, sink: BodySink): Promise<string> {
     return readEventBody(this.event, limit, sink)
   }
+
+  send(outcome: Outcome | Promise<Outcome>, log: Log): R {
+    if (this.sent) return this.result!
+    this.sent = true
+    return (this.result = this.deliver(outcome, log))
+  }
+
+  protected abstract deliver(outcome: Outcome | Promise<Outcome>, log: Log): R
 }
 
 /** `app.fetch`: the outcome becomes the `Response` the caller gets. */
