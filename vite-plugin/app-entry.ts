@@ -11,7 +11,8 @@
  *   environment (`virtual:vela/profile`, profile.ts), creates the app with the folder above the
  *   server file (`dist/`, which the build fills with the views and `priv/`: build-files.ts) as its
  *   root, runs its start hook (a failure, such as a missing session secret, prints one line and
- *   exits 1), listens on the configured port (8080, or PORT) and installs the graceful shutdown.
+ *   exits 1), listens on the configured port (8080, or PORT), prints the address it is bound to
+ *   and installs the graceful shutdown (timeouts from `server.shutdownTimeout`, `server.drainDelay`).
  * - `virtual:vela/migrations`: `migrations`, the app's `src/migrations/*` compiled in
  *   (bundled-migrations.ts), ready for `migrate(repo, migrations)`. Its id is a path in
  *   `src/migrations` (`MIGRATIONS_MODULE`, not a file on disk), so dev swaps re-read it.
@@ -52,6 +53,7 @@ export function serverEntrySource(): string {
     `import { create } from ${JSON.stringify(APP_ENTRY)}`,
     `import { listen } from 'vela'`,
     `import { installShutdown } from ${here('../server/listener/shutdown.ts')}`,
+    `import { listeningOn } from ${here('../server/listener/listen.ts')}`,
     // The app root is dist/, mirroring the app folder: dist/src/views, dist/priv (build-files.ts).
     `const app = create({ root: fileURLToPath(new URL('..', import.meta.url)) })`,
     'const name = `${app.config.bootstrapApplication} (${app.config.environment})`',
@@ -66,7 +68,7 @@ export function serverEntrySource(): string {
     `}`,
     `const listener = await listen(app)`,
     `installShutdown(listener, app)`,
-    'console.log(`vela: ${name} listening on ${listener.url}`)',
+    'console.log(`vela: ${name} listening on ${listeningOn(listener)}`)',
   ].join('\n')
 }
 
