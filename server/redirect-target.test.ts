@@ -1,9 +1,10 @@
 // redirect()'s Location: percent-encoding for the header, control characters refused, and the
 // open-redirect check (localOnly, allowHosts, fallback). Over HTTP: test/faults/input.test.ts.
 import { describe, expect, it } from 'vitest'
+import type { RedirectOptions } from './replies.ts'
 import { redirect } from './replies.ts'
 
-const location = (...args: Parameters<typeof redirect>) => redirect(...args).location
+const location = (to: string, options?: RedirectOptions) => (options ? redirect(to, options) : redirect(to)).location
 
 describe('redirect(): the target percent-encoded for the header', () => {
   it.each([
