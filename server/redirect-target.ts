@@ -23,7 +23,10 @@ export interface RedirectOptions {
   status?: RedirectStatus
   /** The target is untrusted: only a path on this site (`/…`, not `//…` or `/\…`) is followed. */
   localOnly?: boolean
-  /** Like `localOnly`, and absolute `http(s)` URLs on these hosts (`'accounts.example.com'`, `'example.com:8443'`) too. */
+  /**
+   * Like `localOnly`, and absolute `http(s)` URLs on these hosts too: `'accounts.example.com'`
+   * (any port) or `'example.com:8443'` (that port only).
+   */
   allowHosts?: readonly string[]
   /** Where a target that fails the check goes instead (default `'/'`). */
   fallback?: string
@@ -50,7 +53,7 @@ function encodeTarget(target: string): string {
 }
 
 /** A path on this site: one leading `/` not followed by another `/` or `\`. */
-export function isLocalTarget(target: string): boolean {
+function isLocalTarget(target: string): boolean {
   return target.charCodeAt(0) === 0x2f && target[1] !== '/' && target[1] !== '\\' && !CONTROL.test(target)
 }
 
@@ -60,11 +63,14 @@ function allowedAbsolute(target: string, hosts: readonly string[]): string | und
   const url = new URL(target)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
   const listed = hosts.some((h) => {
-    const host = h.toLowerCase()
+    const host = hostOf(h)
     return host === url.host || host === url.hostname
   })
   return listed ? url.href : undefined
 }
+
+/** A listed host as the URL parser writes hosts: lowercase, punycode (`bücher.example` → `xn--bcher-kva.example`). */
+const hostOf = (listed: string) => (URL.canParse(`http://${listed}`) ? new URL(`http://${listed}`).host : listed.toLowerCase())
 
 const shown = (target: string) => JSON.stringify(target.length > 80 ? `${target.slice(0, 80)}…` : target)
 
@@ -82,7 +88,7 @@ export function locationFor(target: unknown, options: RedirectOptions | undefine
   if (typeof target !== 'string') throw new TypeError(`redirect(): the target must be a string, got ${target === null ? 'null' : typeof target}`)
   if (CONTROL.test(target)) {
     throw new TypeError(
-      `redirect(): the target ${shown(target)} contains a control character (CR, LF or another below U+0020), refused to prevent header injection; ` +
+      `redirect(): the target ${shown(target)} contains a control character (CR, LF or another), refused to prevent header injection; ` +
         'a target taken from the request needs redirect(to, { localOnly: true })',
     )
   }
