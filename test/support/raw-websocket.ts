@@ -10,8 +10,8 @@ export interface RawWebSocket {
   readonly socket: net.Socket
   /** Resolves with the code of the first close frame the server sends (`undefined` if the socket ends first, or after `ms`), reading past any other frames. */
   closeCode(ms: number): Promise<number | undefined>
-  /** The text of the first text frame (`undefined` if the socket ends first, or after `ms`). */
-  firstText(ms: number): Promise<string | undefined>
+  /** The first frame the server sends, as `close <code>`, `text <text>` or `binary <bytes>` (`undefined` if the socket ends first, or after `ms`). */
+  firstFrame(ms: number): Promise<string | undefined>
 }
 
 interface Frame {
@@ -60,21 +60,26 @@ function withFrames(socket: net.Socket, received: Buffer): RawWebSocket {
     buffered = buffered.subarray(at + length)
     return frame
   }
-  const firstOf = (opcode: number, ms: number) =>
-    new Promise<Buffer | undefined>((resolve) => {
+  /** The first frame passing `wanted`, skipping the others. */
+  const firstOf = (wanted: (f: Frame) => boolean, ms: number) =>
+    new Promise<Frame | undefined>((resolve) => {
       const timer = setTimeout(() => done(undefined), ms)
-      const done = (payload: Buffer | undefined) => (clearTimeout(timer), waiters.delete(check), resolve(payload))
+      const done = (frame: Frame | undefined) => (clearTimeout(timer), waiters.delete(check), resolve(frame))
       const check = () => {
-        for (let f = nextFrame(); f; f = nextFrame()) if (f.opcode === opcode) return done(f.payload)
+        for (let f = nextFrame(); f; f = nextFrame()) if (wanted(f)) return done(f)
         if (ended) done(undefined)
       }
       waiters.add(check)
       check()
     })
+  const described = (f: Frame) => (f.opcode === 0x8 ? `close ${f.payload.readUInt16BE(0)}` : f.opcode === 0x1 ? `text ${f.payload.toString('utf8')}` : `binary ${f.payload.length}`)
   return {
     socket,
-    closeCode: async (ms) => (await firstOf(0x8, ms))?.readUInt16BE(0),
-    firstText: async (ms) => (await firstOf(0x1, ms))?.toString('utf8'),
+    closeCode: async (ms) => (await firstOf((f) => f.opcode === 0x8, ms))?.payload.readUInt16BE(0),
+    firstFrame: async (ms) => {
+      const frame = await firstOf(() => true, ms)
+      return frame && described(frame)
+    },
   }
 }
 
