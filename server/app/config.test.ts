@@ -76,6 +76,8 @@ it('a bad port, limit or timeout is refused when the app is created, naming the 
   expect(refused({ websocket: { maxBufferedBytes: Infinity } })).toThrow('server.websocket.maxBufferedBytes must be a positive whole number of bytes, got Infinity')
   expect(refused({ websocket: '1MB' })).toThrow('server.websocket must be an object, got "1MB"')
   expect(refused([])).toThrow('server must be an object, got an array')
+  expect(refused({ maxUrlLength: () => 8192 })).toThrow('server.maxUrlLength must be a positive whole number of bytes, got a function')
+  expect(refused({ websocket: { maxMessageBytes: { mb: 1 } } })).toThrow('server.websocket.maxMessageBytes must be a positive whole number of bytes, got an object')
   expect(refused({ port: 70_000 })).toThrow(expect.objectContaining({ name: 'VelaError', code: 'VELA_ERR_CONFIG' }))
   // A port written in the config is checked even when PORT overrides it.
   expect(() => resolveConfig({ bootstrapApplication: 'x', server: { port: -1 }, routes }, { PORT: '0' })).toThrow('server.port must be an integer from 0 to 65535, got -1')
