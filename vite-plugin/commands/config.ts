@@ -58,6 +58,8 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.keepAliveTimeout', s.keepAliveTimeout),
     entry('server.headersTimeout', s.headersTimeout),
     entry('server.requestTimeout', s.requestTimeout),
+    entry('server.websocket.maxMessageBytes', s.websocket.maxMessageBytes),
+    entry('server.websocket.maxBufferedBytes', s.websocket.maxBufferedBytes),
     optionEntry('compress', false),
     optionEntry('metricsCallback', null),
     entry('plugins', config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} }))),

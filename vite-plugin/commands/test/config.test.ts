@@ -24,6 +24,8 @@ describe('config', () => {
       'server.keepAliveTimeout',
       'server.headersTimeout',
       'server.requestTimeout',
+      'server.websocket.maxMessageBytes',
+      'server.websocket.maxBufferedBytes',
       'server.options.compress',
       'server.options.metricsCallback',
       'plugins',
@@ -31,9 +33,9 @@ describe('config', () => {
       'useStacktrace',
       'dispatchBackend',
     ])
-    expect(lines).toContain('environment                     dev (default)')
-    expect(lines).toContain('server.port                     8080 (default)')
-    expect(lines).toContain('dispatchBackend                 compiled (default)')
+    expect(lines).toContain('environment                        dev (default)')
+    expect(lines).toContain('server.port                        8080 (default)')
+    expect(lines).toContain('dispatchBackend                    compiled (default)')
   })
 
   it('values set by the app are shown without the mark; functions by name; env overrides say where they come from', () => {
