@@ -6,7 +6,7 @@
  * plugin imports them by relative path.
  */
 export { defineApp } from './app/config.ts'
-export type { AppConfig, JsonLib, MetricsEvent, ModuleMap, ResolvedConfig, ServerConfig } from './app/config.ts'
+export type { AppConfig, JsonLib, MetricsEvent, ModuleMap, ResolvedConfig, ServerConfig, WebSocketLimits } from './app/config.ts'
 export type { HealthConfig } from './contracts/config.ts'
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
@@ -20,7 +20,7 @@ export { listen } from './listener/listen.ts'
 export type { Listener, ListenOptions } from './listener/listen.ts'
 export type { CloseOptions } from './listener/listen.ts'
 export { json, status, redirect, view, sendfile, isReply } from './replies.ts'
-export type { Reply, JsonReply, StatusReply, RedirectReply, ViewReply, FileReply, ViewOptions, Headers as ReplyHeaders } from './replies.ts'
+export type { Reply, JsonReply, StatusReply, RedirectReply, RedirectOptions, RedirectStatus, ViewReply, FileReply, ViewOptions, Headers as ReplyHeaders } from './replies.ts'
 export type { RenderView, ViewsConfig } from './views/renderer.ts'
 export { metricsStreamHandler, setMetricsUserData } from './stream-handlers/metrics.ts'
 export type { CompressOptions } from './compress/compress.ts'
@@ -31,12 +31,11 @@ export { VelaError, isVelaError } from './errors/vela-error.ts'
 export type { VelaErrorCode } from './errors/vela-error.ts'
 export { VelaRequest } from './request.ts'
 export type { RouteInfo, QueryValue } from './request.ts'
-export { defineRoutes } from './router/types.ts'
+export { defineRoutes } from './router/define-routes.ts'
 export type {
   Handler,
   HandlerIdentity,
   HandlerResult,
-  MaybePromise,
   Route,
   RouteGroup,
   RouteMethod,
@@ -47,7 +46,8 @@ export type {
   StaticRouteHandler,
   StatusRoute,
   WebSocketRouteHandler,
-} from './router/types.ts'
+} from './contracts/routes.ts'
+export type { MaybePromise } from './contracts/primitives.ts'
 export type { CompiledGroup, CompiledRoute, RouteTable } from './router/compile.ts'
 export { definePlugin, ok, breakPhase, stop, fail } from './pipeline/plugin.ts'
 export type {

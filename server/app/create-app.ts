@@ -58,7 +58,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   const routing = createRouting({ table, ctx, root, maxUrlLength: config.server.maxUrlLength, backend, health })
   const compress = config.server.options.compress
   const serve: Serve = compress ? compressing(routing, compress === true ? {} : compress) : routing
-  const serveUpgrade = createUpgradeRouting({ routes: table.routes, ctx, backend, http: serve })
+  const serveUpgrade = createUpgradeRouting({ routes: table.routes, ctx, backend, http: serve, limits: config.server.websocket })
 
   const streamFailed = (err: unknown, accept: string | null) => {
     log('500: a stream handler failed', err)

@@ -1,7 +1,8 @@
 /**
- * The config keys of the app's life around requests: the health endpoints (`server.health`) and
- * shutdown (`server.drainDelay`, `server.shutdownTimeout`), resolved and checked here so a mistake
- * is a `VELA_ERR_CONFIG` naming the key when the app is created, before any start hook runs.
+ * `server.health` resolved to its two paths (null for one that is off) and checked, so a mistake
+ * is a `VELA_ERR_CONFIG` naming the key when the app is created, before any start hook runs. (The
+ * shutdown durations, `server.drainDelay` and `server.shutdownTimeout`, are checked with the other
+ * numbers: check-config.ts.)
  */
 import type { HealthConfig, ResolvedConfig } from '../contracts/config.ts'
 import { VelaError } from '../errors/vela-error.ts'
@@ -24,10 +25,4 @@ export function resolveHealth(value: HealthConfig | false): ResolvedHealth {
   const health = { live: path('live'), ready: path('ready') }
   if (health.live !== null && health.live === health.ready) throw new VelaError('VELA_ERR_CONFIG', `server.health: live and ready are both ${health.live}; give them different paths`)
   return health
-}
-
-/** A duration in ms: an integer from 0 (a timer's longest delay is 2^31 - 1 ms). */
-export function millis(key: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1) throw new VelaError('VELA_ERR_CONFIG', `${key} must be a whole number of milliseconds from 0, got ${JSON.stringify(value)}`)
-  return value
 }

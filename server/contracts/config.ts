@@ -8,6 +8,9 @@ import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RequestObserver } from './observer.ts'
 import type { JsonLib, ModuleMap } from './primitives.ts'
 import type { RouteSource } from './routes.ts'
+import type { WebSocketLimits } from './websocket.ts'
+
+export type { WebSocketLimits } from './websocket.ts'
 
 export interface MetricsEvent {
   userData: Record<string, unknown>
@@ -51,10 +54,12 @@ export interface ServerConfig {
   maxUrlLength?: number
   /** Idle keep-alive connections close after this many ms (default 5000). */
   keepAliveTimeout?: number
-  /** A client must send all request headers within this many ms (default 20000). */
+  /** A client must send all request headers within this many ms (default 20000, or `requestTimeout` when that is lower; 0 = none). */
   headersTimeout?: number
-  /** A client must send the whole request within this many ms (default 60000). */
+  /** A client must send the whole request within this many ms (default 60000, or `headersTimeout` when that is higher; 0 = none). */
   requestTimeout?: number
+  /** Limits of every WebSocket route (1 MiB messages, 4 MiB queued per client); a route's `defineWebSocket(hooks, limits)` wins. */
+  websocket?: WebSocketLimits
   /** Health endpoints (default `{ live: '/livez', ready: '/readyz' }`); `false` for none. */
   health?: HealthConfig | false
   /**
@@ -102,9 +107,10 @@ export interface AppConfig {
 export interface ResolvedConfig {
   bootstrapApplication: string
   environment: string
-  server: Required<Omit<ServerConfig, 'options' | 'host' | 'health'>> & {
+  server: Required<Omit<ServerConfig, 'options' | 'host' | 'websocket' | 'health'>> & {
     host: string | undefined
     options: NonNullable<ServerConfig['options']>
+    websocket: Required<WebSocketLimits>
     /** The health endpoints' paths; null for one that is off. */
     health: { live: string | null; ready: string | null }
   }

@@ -8,20 +8,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'vite'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { TestContext } from 'vitest'
 import vela from '../../vite-plugin/index.ts'
 import { copyFixture, startBuilt } from '../../vite-plugin/test/built-app.ts'
 import { startChildApp } from '../support/child-app.ts'
 import { rawConnection } from '../support/raw-http.ts'
 
-const fixture = new URL('../fixtures/shutdown-app.ts', import.meta.url).pathname
+const fixture = new URL('../fixtures/shutdown-app.ts', import.meta.url)
 const temp = mkdtempSync(join(tmpdir(), 'vela-faults-shutdown-'))
 afterAll(() => rmSync(temp, { recursive: true, force: true }))
 
 let files = 0
-/** The fixture in a child process, killed when the test `ctx` ends if it still runs (the context's hook: cases run concurrently). */
-const start = (ctx: TestContext, env: Record<string, string> = {}, ready?: RegExp) =>
-  startChildApp(fixture, { env: { STOP_FILE: join(temp, `stop-${++files}.txt`), ...env }, ready, onFinished: (fn) => ctx.onTestFinished(fn) })
+/** The fixture in a child process (killed after the file's tests if it still runs). */
+const start = (env: Record<string, string> = {}, ready?: RegExp) => startChildApp(fixture, { env: { STOP_FILE: join(temp, `stop-${++files}.txt`), ...env }, ready })
 
 /** Resolves with `promise`'s value, or rejects after `ms` (every wait in this file is bounded). */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
@@ -75,8 +73,8 @@ interface Trial {
 const CLIENTS = 20
 
 /** 20 keep-alive clients, one request at a time each, until the server refuses them; SIGTERM once 400 answers are in. */
-async function keepAliveTrial(ctx: TestContext): Promise<Trial> {
-  const child = await start(ctx)
+async function keepAliveTrial(): Promise<Trial> {
+  const child = await start()
   const t: Trial = { keptAlive: 0, drainingAnswers: 0, drainingKeptOpen: 0, lost: [], unsent: [], exit: { code: null, signal: null } }
   let answers = 0
   let signalled: () => void
@@ -114,11 +112,11 @@ async function keepAliveTrial(ctx: TestContext): Promise<Trial> {
 }
 
 describe.concurrent('shutdown under load (child processes)', () => {
-  it('SIGTERM under keep-alive load: every request written is answered, those answered while draining with Connection: close; then new connections are refused and the exit code is 0', async (ctx) => {
+  it('SIGTERM under keep-alive load: every request written is answered, those answered while draining with Connection: close; then new connections are refused and the exit code is 0', async () => {
     // Today's drain closed idle keep-alive connections at once and every 50 ms, under clients
     // writing their next request on them: most trials lost some. Stop at the first trial that does.
     const trials: Trial[] = []
-    for (let i = 0; i < 5 && !trials.some((t) => t.lost.length > 0); i++) trials.push(await keepAliveTrial(ctx))
+    for (let i = 0; i < 5 && !trials.some((t) => t.lost.length > 0); i++) trials.push(await keepAliveTrial())
     expect(trials.map((t) => t.lost)).toEqual(trials.map(() => []))
     for (const t of trials) {
       expect(t.keptAlive).toBeGreaterThan(0)
@@ -130,8 +128,8 @@ describe.concurrent('shutdown under load (child processes)', () => {
     }
   }, 60_000)
 
-  it('readiness: /readyz is 503 starting until the start hook has run, 200 ready, and 503 draining as soon as SIGTERM arrives while a request is still running; /livez stays 200', async (ctx) => {
-    const child = await start(ctx, { START_DELAY_MS: '300' }, /^LISTENING /)
+  it('readiness: /readyz is 503 starting until the start hook has run, 200 ready, and 503 draining as soon as SIGTERM arrives while a request is still running; /livez stays 200', async () => {
+    const child = await start({ START_DELAY_MS: '300' }, /^LISTENING /)
     const early = await rawConnection(child.port)
     const starting = await early.send('GET /readyz HTTP/1.1\r\nhost: x\r\n\r\n')
     expect({ status: starting.status, body: starting.body }).toEqual({ status: 503, body: '{"status":"starting"}' })
@@ -161,8 +159,8 @@ describe.concurrent('shutdown under load (child processes)', () => {
     expect(await within(10_000, 'the exit', child.exited)).toEqual({ code: 0, signal: null })
   })
 
-  it('server.drainDelay: readiness says draining while new connections are still served for the delay, then they are refused', async (ctx) => {
-    const child = await start(ctx, { DRAIN_DELAY_MS: '600', KEEP_ALIVE_MS: '1000' })
+  it('server.drainDelay: readiness says draining while new connections are still served for the delay, then they are refused', async () => {
+    const child = await start({ DRAIN_DELAY_MS: '600', KEEP_ALIVE_MS: '1000' })
     const signalledAt = performance.now()
     child.proc.kill('SIGTERM')
     await child.line(/shutting down; readiness reports draining, accepting connections for 600 ms more/)

@@ -61,6 +61,8 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.health', s.health.live === null && s.health.ready === null ? false : s.health),
     entry('server.drainDelay', s.drainDelay),
     entry('server.shutdownTimeout', s.shutdownTimeout),
+    entry('server.websocket.maxMessageBytes', s.websocket.maxMessageBytes),
+    entry('server.websocket.maxBufferedBytes', s.websocket.maxBufferedBytes),
     optionEntry('compress', false),
     optionEntry('metricsCallback', null),
     entry('plugins', config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} }))),

@@ -92,10 +92,10 @@ export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Prom
   return { url, output: run.output, stop }
 }
 
-/** A built server expected to refuse to start: its exit code and output (killed after 40 s). */
-export async function runBuiltToExit(dir: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+/** A built server expected to refuse to start: its exit code and output (killed after `killAfterMs`, 40 s by default). */
+export async function runBuiltToExit(dir: string, env: NodeJS.ProcessEnv = {}, killAfterMs = 40_000): Promise<{ code: number | null; output: string }> {
   const run = runCopy(dir, env)
-  const timer = setTimeout(() => run.child.kill('SIGKILL'), 40_000)
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), killAfterMs)
   const code = await run.exited
   clearTimeout(timer)
   return { code, output: run.output() }

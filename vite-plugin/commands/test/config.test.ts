@@ -27,6 +27,8 @@ describe('config', () => {
       'server.health',
       'server.drainDelay',
       'server.shutdownTimeout',
+      'server.websocket.maxMessageBytes',
+      'server.websocket.maxBufferedBytes',
       'server.options.compress',
       'server.options.metricsCallback',
       'plugins',
@@ -34,11 +36,11 @@ describe('config', () => {
       'useStacktrace',
       'dispatchBackend',
     ])
-    expect(lines).toContain('environment                     dev (default)')
-    expect(lines).toContain('server.port                     8080 (default)')
-    expect(lines).toContain('dispatchBackend                 compiled (default)')
-    expect(lines).toContain('server.health                   {"live":"/livez","ready":"/readyz"} (default)')
-    expect(lines).toContain('server.shutdownTimeout          10000 (default)')
+    expect(lines).toContain('environment                        dev (default)')
+    expect(lines).toContain('server.port                        8080 (default)')
+    expect(lines).toContain('dispatchBackend                    compiled (default)')
+    expect(lines).toContain('server.health                      {"live":"/livez","ready":"/readyz"} (default)')
+    expect(lines).toContain('server.shutdownTimeout             10000 (default)')
     const off = formatConfig(resolveConfig({ bootstrapApplication: 'shop', server: { health: false, drainDelay: 5000 } }, {}), {})
     expect(off).toMatch(/^server\.health\s+false$/m)
     expect(off).toMatch(/^server\.drainDelay\s+5000$/m)
