@@ -10,7 +10,7 @@ import type { JsonLib } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
 import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
-import { DEFAULT_HEALTH, resolveHealth } from './lifecycle-config.ts'
+import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
 
 export type { AppConfig, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketLimits } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'

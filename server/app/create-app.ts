@@ -24,7 +24,7 @@ import { composeWrapForms } from '../stream-handlers/wrap-forms.ts'
 import { createViewRenderer } from '../views/renderer.ts'
 import { createUpgradeRouting } from '../websocket/upgrade.ts'
 import { resolveConfig } from './config.ts'
-import { checkHealthPaths } from './health-paths.ts'
+import { checkHealthPaths } from './health-config.ts'
 
 export type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
 
