@@ -7,7 +7,7 @@ import type { AppConfig, ResolvedConfig } from '../contracts/config.ts'
 import type { JsonLib } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
 
-export type { AppConfig, MetricsEvent, ResolvedConfig, ServerConfig } from '../contracts/config.ts'
+export type { AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
 
 export function defineApp<const C extends AppConfig>(config: C): C {
