@@ -12,7 +12,8 @@
  *   create the app with the folder above the server file (`dist/`, which the build fills with the
  *   views and `priv/`: build-files.ts) as its root. serve.ts runs its start hook (a failure, such
  *   as a missing session secret, prints one line and exits 1), listens on the configured port
- *   (8080, or PORT) and installs the graceful shutdown; with `VELA_WORKERS` it does so in a primary
+ *   (8080, or PORT), prints the address it is bound to and installs the graceful shutdown (timeouts
+ *   from `server.shutdownTimeout`, `server.drainDelay`); with `VELA_WORKERS` it does so in a primary
  *   and N workers under node:cluster.
  * - `virtual:vela/migrations`: `migrations`, the app's `src/migrations/*` compiled in
  *   (bundled-migrations.ts), ready for `migrate(repo, migrations)`. Its id is a path in

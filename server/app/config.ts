@@ -6,6 +6,7 @@
 import type { AppConfig, ResolvedConfig } from '../contracts/config.ts'
 import type { JsonLib } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
+import { DEFAULT_HEALTH, millis, resolveHealth } from './lifecycle-config.ts'
 
 export type { AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
@@ -45,6 +46,9 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       keepAliveTimeout: pick('server.keepAliveTimeout', s.keepAliveTimeout, 5000),
       headersTimeout: pick('server.headersTimeout', s.headersTimeout, 20_000),
       requestTimeout: pick('server.requestTimeout', s.requestTimeout, 60_000),
+      health: resolveHealth(pick('server.health', s.health, DEFAULT_HEALTH)),
+      drainDelay: millis('server.drainDelay', pick('server.drainDelay', s.drainDelay, 0)),
+      shutdownTimeout: millis('server.shutdownTimeout', pick('server.shutdownTimeout', s.shutdownTimeout, 10_000)),
       options: pick('server.options', s.options, {}),
     },
     plugins: pick('plugins', config.plugins, []),

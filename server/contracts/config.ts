@@ -28,6 +28,18 @@ export interface ViewsConfig {
   dir?: string
 }
 
+/**
+ * The built-in health endpoints, answered before routing (no plugins, no security): `live` is
+ * 200 while the process serves; `ready` is 200 once the app has started and 503 while it starts
+ * or from the moment shutdown begins. A path, or `false` for none.
+ */
+export interface HealthConfig {
+  /** Default `/livez`. */
+  live?: string | false
+  /** Default `/readyz`. */
+  ready?: string | false
+}
+
 export interface ServerConfig {
   port?: number
   host?: string
@@ -43,6 +55,15 @@ export interface ServerConfig {
   headersTimeout?: number
   /** A client must send the whole request within this many ms (default 60000). */
   requestTimeout?: number
+  /** Health endpoints (default `{ live: '/livez', ready: '/readyz' }`); `false` for none. */
+  health?: HealthConfig | false
+  /**
+   * On shutdown, how long readiness reports `draining` while the server still accepts connections,
+   * so a load balancer polling it takes the instance out first (default 0 ms).
+   */
+  drainDelay?: number
+  /** On shutdown, how long requests already sent may take to be answered (default 10000 ms). */
+  shutdownTimeout?: number
   options?: {
     /** gzip/brotli for textual bodies at or above `threshold` bytes (default 1024) when the client accepts it. */
     compress?: boolean | CompressOptions
@@ -95,7 +116,12 @@ export interface ClusterRole {
 export interface ResolvedConfig {
   bootstrapApplication: string
   environment: string
-  server: Required<Omit<ServerConfig, 'options' | 'host'>> & { host: string | undefined; options: NonNullable<ServerConfig['options']> }
+  server: Required<Omit<ServerConfig, 'options' | 'host' | 'health'>> & {
+    host: string | undefined
+    options: NonNullable<ServerConfig['options']>
+    /** The health endpoints' paths; null for one that is off. */
+    health: { live: string | null; ready: string | null }
+  }
   plugins: readonly PluginEntry[]
   jsonLib: JsonLib
   useStacktrace: boolean

@@ -16,7 +16,10 @@ import type { WebSocketContext, WebSocketHandler, WebSocketHooks } from '../webs
 export interface WebSocketServer {
   /** Sockets currently open. */
   readonly openCount: number
-  /** Closes every open socket with `code` (default 1001) and resolves once all are closed or `timeoutMs` passed (then the rest are dropped). */
+  /**
+   * Closes every open socket with `code` (default 1001) and resolves once all are closed or
+   * `timeoutMs` passed (then the rest are dropped). Upgrades asked for after it get a 503.
+   */
   closeAll(opts?: { code?: number; reason?: string; timeoutMs?: number }): Promise<void>
 }
 
@@ -81,9 +84,15 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
   }
   const adapter = nodeAdapter({ hooks })
   const open = new Set<Duplex>()
+  // Set by closeAll (shutdown): a socket opened after it would only be dropped at the deadline.
+  let closing = false
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
+    if (closing) {
+      void writeResponse(socket, Response.json({ error: 'Service Unavailable: the server is shutting down' }, { status: 503 }))
+      return
+    }
     let request: Request
     try {
       request = toRequest(req)
@@ -112,6 +121,7 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
       return open.size
     },
     async closeAll({ code = 1001, reason = 'Server shutting down', timeoutMs = 5000 } = {}) {
+      closing = true
       if (open.size === 0) return
       const closed = Promise.all([...open].map((s) => new Promise((resolve) => s.once('close', resolve))))
       adapter.closeAll(code, reason)

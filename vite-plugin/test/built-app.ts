@@ -78,7 +78,9 @@ function runCopy(dir: string, env: NodeJS.ProcessEnv) {
 /** A built server started from a copy of `dir` (see runCopy); throws with its output if it does not listen. */
 export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const run = runCopy(dir, env)
-  const url = (await run.waitFor(/listening on (\S+)/, 40_000))?.[1]
+  // The start line names the bound address (0.0.0.0 or [::] on every interface): clients use 127.0.0.1.
+  const port = (await run.waitFor(/listening on http:\/\/\S+:(\d+)/, 40_000))?.[1]
+  const url = port && `http://127.0.0.1:${port}`
   const stop = async () => {
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGTERM')
     return run.exited
