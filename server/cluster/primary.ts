@@ -13,9 +13,9 @@
  *   signal and replaced at once. One that dies before it listened is replaced after a growing delay
  *   (100 ms, doubling, at most 2 s), and more such start failures within 10 s than there are
  *   workers stop the server with exit 1: a worker that cannot start is not forked forever.
- * - **SIGTERM / SIGINT.** (1) Every worker stops accepting while still serving its open
- *   connections; once all have said so, node has closed the shared listening socket and new
- *   connections are refused. (2) Every worker drains (installShutdown: what was sent is answered
+ * - **SIGTERM / SIGINT.** (1) Every worker's readiness says draining and, after `server.drainDelay`,
+ *   it stops accepting while still serving its open connections; once all have said so, node has
+ *   closed the shared listening socket and new connections are refused. (2) Every worker drains (installShutdown: what was sent is answered
  *   with `Connection: close`, then its stop hook, then exit). (3) The primary waits for them
  *   (bounded; late ones are killed), runs its own stop hook and exits 0 (1 if a worker or the hook
  *   failed). A second signal exits at once with 1. Why two phases: a worker draining while the port
@@ -33,10 +33,6 @@ import { appName, startOrExit } from './start.ts'
 
 export interface PrimaryOptions {
   readonly workers: number
-  /** Each worker's time for in-flight requests when draining (installShutdown's), default 10 s. */
-  readonly timeoutMs?: number
-  /** How long stop hooks may take, in the workers and here (default 10 s). */
-  readonly stopTimeoutMs?: number
 }
 
 interface Member {
@@ -50,11 +46,16 @@ interface Member {
 }
 
 const START_FAILURE_WINDOW_MS = 10_000
-/** How long phase 1 of the shutdown waits for the workers to stop accepting. */
+/** How long a stop hook may take (installShutdown's default). */
+const STOP_HOOK_MS = 10_000
+/** How long phase 1 of the shutdown waits for the workers to stop accepting, on top of `server.drainDelay`. */
 const STOP_ACCEPTING_MS = 5000
 
 export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<void> {
-  const { workers, timeoutMs = 10_000, stopTimeoutMs = 10_000 } = opts
+  const { workers } = opts
+  // The workers' own bounds (installShutdown's, from the same config), with some slack.
+  const stopAcceptingMs = app.config.server.drainDelay + STOP_ACCEPTING_MS
+  const drainMs = app.config.server.shutdownTimeout + STOP_HOOK_MS + 2000
   const name = appName(app)
   setClusterRole({ role: 'primary', id: 0, workers })
   await startOrExit(app)
@@ -88,7 +89,7 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
         member.listening = true
         if (!announced && [...members.values()].filter((m) => m.listening).length >= workers) {
           announced = true
-          console.log(`vela: ${name} listening on ${message.url} (${workers} workers)`)
+          console.log(`vela: ${name} listening on ${message.address} with ${workers} workers`)
         }
       } else if (isMessage(message, 'stopped-accepting')) {
         member.stoppedAccepting()
@@ -133,14 +134,14 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
     const deadline = setTimeout(() => {
       console.error('[vela] shutdown overran its deadline; exiting')
       process.exit(1)
-    }, STOP_ACCEPTING_MS + timeoutMs + 2 * stopTimeoutMs + 3000)
+    }, stopAcceptingMs + drainMs + STOP_HOOK_MS + 1000)
     deadline.unref()
     console.log(`[vela] ${reason}: shutting down ${live.length} workers: they stop accepting connections, then drain`)
     for (const m of live) send(m.worker, { vela: 'stop-accepting' })
-    await within(Promise.all(live.map((m) => m.stopped)), STOP_ACCEPTING_MS)
+    await within(Promise.all(live.map((m) => m.stopped)), stopAcceptingMs)
     for (const m of live) send(m.worker, { vela: 'drain' })
     const exited = Promise.all(live.map((m) => m.exited))
-    if (!(await within(exited, timeoutMs + stopTimeoutMs + 2000))) {
+    if (!(await within(exited, drainMs))) {
       for (const m of members.values()) {
         console.error(`[vela] worker ${m.worker.id} (pid ${m.worker.process.pid}) did not exit in time; killing it`)
         m.worker.process.kill('SIGKILL')

@@ -3,10 +3,11 @@
  * environment that marks a worker. The shutdown is in two phases so that no request is lost when
  * every worker stops at once (primary.ts explains why):
  *
- *   primary → worker  `stop-accepting`     stop taking new connections, keep serving open ones
+ *   primary → worker  `stop-accepting`     readiness says draining; after `server.drainDelay` stop
+ *                                          taking new connections, keep serving the open ones
  *   worker → primary  `stopped-accepting`  done (also sent unasked when the worker got a signal)
  *   primary → worker  `drain`              run the graceful shutdown (listener.close, stop hook, exit)
- *   worker → primary  `listening`          started and listening, with its URL
+ *   worker → primary  `listening`          started and listening, with the address for the start line
  */
 
 /** Set in a worker's environment by the primary: a plain cluster worker of some other tool is not one of ours. */
@@ -15,7 +16,7 @@ export const WORKER_ENV = 'VELA_CLUSTER_WORKER'
 export type ToWorker = { readonly vela: 'stop-accepting' } | { readonly vela: 'drain' }
 
 export type ToPrimary =
-  | { readonly vela: 'listening'; readonly url: string }
+  | { readonly vela: 'listening'; readonly address: string }
   | { readonly vela: 'stopped-accepting'; readonly signal?: string }
 
 export type Message = ToWorker | ToPrimary

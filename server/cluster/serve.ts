@@ -12,7 +12,7 @@ import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import type { VelaApp } from '../contracts/app.ts'
 import { VelaError } from '../errors/vela-error.ts'
-import { listen } from '../listener/listen.ts'
+import { listen, listeningOn } from '../listener/listen.ts'
 import { installShutdown } from '../listener/shutdown.ts'
 import { runPrimary } from './primary.ts'
 import { WORKER_ENV } from './protocol.ts'
@@ -43,5 +43,5 @@ export async function serveBuilt(create: () => VelaApp, env: NodeJS.ProcessEnv =
   await startOrExit(app)
   const listener = await listen(app)
   installShutdown(listener, app)
-  console.log(`vela: ${appName(app)} listening on ${listener.url}`)
+  console.log(`vela: ${appName(app)} listening on ${listeningOn(listener)}`)
 }

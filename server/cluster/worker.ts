@@ -12,7 +12,7 @@
 import cluster from 'node:cluster'
 import type { Server } from 'node:http'
 import type { VelaApp } from '../contracts/app.ts'
-import { listen } from '../listener/listen.ts'
+import { listen, listeningOn } from '../listener/listen.ts'
 import type { Listener } from '../listener/listen.ts'
 import type { ShutdownHandle } from '../listener/shutdown.ts'
 import { installShutdown } from '../listener/shutdown.ts'
@@ -26,8 +26,6 @@ const STOP_WAIT_MS = 2000
 
 export interface WorkerOptions {
   readonly workers: number
-  /** In-flight requests' time in the drain (installShutdown's `timeoutMs`, default 10 s). */
-  readonly timeoutMs?: number
 }
 
 export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void> {
@@ -37,32 +35,37 @@ export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void
   const send = (message: ToPrimary) => void process.send?.(message, undefined, undefined, () => {})
   let listener: Listener | undefined
   let shutdown: ShutdownHandle | undefined
-  let phase: 'starting' | 'serving' | 'stopped accepting' | 'draining' = 'starting'
   // Asked to stop before it served (a signal, or the primary shutting down, while starting).
   let stopWhenStarted = false
   let signalled: NodeJS.Signals | undefined
+  let stopping: Promise<void> | undefined
+  let draining = false
 
-  const stopAccepting = () => {
-    if (phase !== 'serving') return
-    phase = 'stopped accepting'
-    // Closes only the listening handle: node tells the primary to hand this worker no more
-    // connections, while open keep-alive connections go on being served until `drain`. (`close()`
-    // of the http server would also close the idle ones at once; primary.ts says why not yet.)
-    ;(listener!.server as Server & { _handle?: { close(): void } | null })._handle?.close()
+  /** Readiness says draining; after `server.drainDelay`, no new connections; open ones still served. */
+  const stopAccepting = (): Promise<void> => {
+    if (!shutdown) {
+      stopWhenStarted = true
+      return Promise.resolve()
+    }
+    return (stopping ??= (async (server: Server) => {
+      app.drain()
+      const delay = app.config.server.drainDelay
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+      // Closes only the listening handle: node tells the primary to hand this worker no more
+      // connections. The http server's `close()` comes with the drain (primary.ts says why later).
+      ;(server as Server & { _handle?: { close(): void } | null })._handle?.close()
+    })(listener!.server))
   }
   const drain = () => {
     if (!shutdown) return void (stopWhenStarted = true)
-    if (phase === 'draining') return
-    phase = 'draining'
+    if (draining) return
+    draining = true
     void shutdown.shutdown(signalled ?? 'stopping with the primary')
   }
 
   process.on('message', (message: unknown) => {
-    if (isMessage(message, 'stop-accepting')) {
-      if (!shutdown) stopWhenStarted = true
-      stopAccepting()
-      send({ vela: 'stopped-accepting' })
-    } else if (isMessage(message, 'drain')) drain()
+    if (isMessage(message, 'stop-accepting')) void stopAccepting().then(() => send({ vela: 'stopped-accepting' }))
+    else if (isMessage(message, 'drain')) drain()
   })
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalled) {
@@ -70,10 +73,11 @@ export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void
       process.exit(1)
     }
     signalled = signal
-    if (!shutdown) return void (stopWhenStarted = true)
-    stopAccepting()
-    send({ vela: 'stopped-accepting', signal })
-    setTimeout(drain, STOP_WAIT_MS).unref()
+    void stopAccepting().then(() => {
+      if (!shutdown) return
+      send({ vela: 'stopped-accepting', signal })
+      setTimeout(drain, STOP_WAIT_MS).unref()
+    })
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)
@@ -88,16 +92,16 @@ export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void
   }
   shutdown = installShutdown(listener, app, {
     signals: [],
-    timeoutMs: opts.timeoutMs,
+    // Served already when the worker stopped accepting.
+    drainDelayMs: 0,
     log: (message, error) => {
       const line = message.replace(/^\[vela\] /, `[vela] ${who}: `)
       if (error === undefined) console.log(line)
       else console.error(line, error)
     },
   })
-  phase = 'serving'
   if (stopWhenStarted) return drain()
-  send({ vela: 'listening', url: listener.url })
+  send({ vela: 'listening', address: listeningOn(listener) })
 }
 
 async function stopAndExit(app: VelaApp): Promise<void> {

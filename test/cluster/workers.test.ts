@@ -45,7 +45,7 @@ async function start(env: NodeJS.ProcessEnv = {}): Promise<Started> {
   return { server, port, metricsPort, primaryPid: server.proc.pid!, workerPids }
 }
 
-const pidOf = async (port: number) => (JSON.parse((await getFresh(port, '/pid')).body) as { pid: number }).pid
+const pidOf = async (port: number, timeoutMs?: number) => (JSON.parse((await getFresh(port, '/pid', timeoutMs)).body) as { pid: number }).pid
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -72,7 +72,8 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     const lines = s.server.output().split('\n').filter((l) => l.startsWith('START '))
     expect(lines[0]).toBe(`START primary 0 ${s.primaryPid} of 2`)
     expect(lines.slice(1).map((l) => l.replace(/ \d+ \d+ /, ' _ _ ')).sort()).toEqual(['START worker _ _ of 2', 'START worker _ _ of 2'])
-    expect(s.server.output()).toMatch(new RegExp(`^vela: workers \\(prod\\) listening on http://127\\.0\\.0\\.1:${s.port} \\(2 workers\\)$`, 'm'))
+    // The address bound: every interface (IPv6 `::` where the machine has IPv6, else 0.0.0.0).
+    expect(s.server.output()).toMatch(new RegExp(`^vela: workers \\(prod\\) listening on http://(\\[::\\]|0\\.0\\.0\\.0):${s.port} \\(all interfaces\\) with 2 workers$`, 'm'))
 
     const pids = new Set<number>()
     for (let i = 0; i < 20; i++) pids.add(await pidOf(s.port))
@@ -91,7 +92,7 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     const answers: { at: number; pid?: number }[] = []
     let probing = true
     const probe = (async () => {
-      while (probing) answers.push({ at: Date.now(), pid: await pidOf(s.port).catch(() => undefined) })
+      while (probing) answers.push({ at: Date.now(), pid: await pidOf(s.port, 400).catch(() => undefined) })
     })()
     await until(() => answers.length >= 5, 5000, 'answers before the kill')
     process.kill(victim, 'SIGKILL')
@@ -103,7 +104,9 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     const answered = answers.filter((a) => a.pid !== undefined)
     const gaps = answered.slice(1).map((a, i) => a.at - answered[i]!.at)
     expect(Math.max(...gaps)).toBeLessThan(1000)
-    expect(answers.filter((a) => a.pid === undefined).length).toBeLessThanOrEqual(1)
+    // What SIGKILL can cost: the request the victim was serving, and a connection node's cluster
+    // was handing to it at that instant (never answered: node keeps it, here until the 400 ms timeout).
+    expect(answers.filter((a) => a.pid === undefined).length).toBeLessThanOrEqual(2)
     expect(alive(s.primaryPid)).toBe(true)
   })
 
@@ -150,7 +153,7 @@ describe.concurrent('VELA_WORKERS values and start failures', { timeout: 30_000 
     for (const workers of ['', '1']) {
       const s = await start({ VELA_WORKERS: workers })
       expect(s.server.output()).toContain(`START single 0 ${s.primaryPid} of 1`)
-      expect(s.server.output()).toMatch(/^vela: workers \(prod\) listening on http:\/\/127\.0\.0\.1:\d+$/m)
+      expect(s.server.output()).toMatch(/^vela: workers \(prod\) listening on http:\/\/\S+:\d+ \(all interfaces\)$/m)
       expect(await pidOf(s.port)).toBe(s.primaryPid)
       s.server.proc.kill('SIGTERM')
       expect(await s.server.exited).toEqual({ code: 0, signal: null })
