@@ -20,19 +20,34 @@ import type { MetricsSource } from './prometheus.ts'
 
 type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>
 
-type Message =
+export type MetricsMessage =
   | { readonly vela: 'metrics-reporting' }
   | { readonly vela: 'metrics-stopped' }
   | { readonly vela: 'metrics-request'; readonly id: number }
   | { readonly vela: 'metrics'; readonly id: number; readonly metrics?: MetricsJson; readonly error?: string }
 
-function is<K extends Message['vela']>(message: unknown, kind: K): message is Extract<Message, { vela: K }> {
+function is<K extends MetricsMessage['vela']>(message: unknown, kind: K): message is Extract<MetricsMessage, { vela: K }> {
   return typeof message === 'object' && message !== null && (message as { vela?: unknown }).vela === kind
 }
 
+/** A worker's side of the IPC channel (the process's own; tests give a fake). */
+export interface PrimaryLink {
+  on(event: 'message', listener: (message: unknown) => void): unknown
+  off(event: 'message', listener: (message: unknown) => void): unknown
+  send?(message: MetricsMessage, sendHandle: undefined, options: undefined, callback: (error: Error | null) => void): boolean
+}
+
+/** The primary's view of its workers (node:cluster; tests give a fake). */
+export interface WorkerHub {
+  on(event: 'message' | 'disconnect' | 'exit', listener: (worker: Worker, message?: unknown) => void): unknown
+  off(event: 'message' | 'disconnect' | 'exit', listener: (worker: Worker, message?: unknown) => void): unknown
+  readonly workers?: NodeJS.Dict<Worker>
+}
+
 /** In a worker: answers the primary's requests with `registry`'s metrics, until the returned function is called. */
-export function reportToPrimary(registry: Registry): () => void {
-  const send = (message: Message) => void process.send?.(message, undefined, undefined, () => {})
+export function reportToPrimary(registry: Registry, link: PrimaryLink = process): () => void {
+  // The callback: a channel closing under a send (the primary gone) is not an uncaught error.
+  const send = (message: MetricsMessage) => void link.send?.(message, undefined, undefined, () => {})
   const onMessage = (message: unknown) => {
     if (!is(message, 'metrics-request')) return
     const { id } = message
@@ -41,10 +56,10 @@ export function reportToPrimary(registry: Registry): () => void {
       (err: unknown) => send({ vela: 'metrics', id, error: String((err as Error)?.message ?? err) }),
     )
   }
-  process.on('message', onMessage)
+  link.on('message', onMessage)
   send({ vela: 'metrics-reporting' })
   return () => {
-    process.off('message', onMessage)
+    link.off('message', onMessage)
     send({ vela: 'metrics-stopped' })
   }
 }
@@ -61,7 +76,7 @@ interface Scrape {
 }
 
 /** In the primary: the sum of `own` and the reporting workers' registries; a worker silent for `timeoutMs` fails the scrape. */
-export function clusterMetrics(own: Registry, timeoutMs = 5000): ClusterMetrics {
+export function clusterMetrics(own: Registry, timeoutMs = 5000, hub: WorkerHub = cluster): ClusterMetrics {
   const reporting = new Set<number>()
   const scrapes = new Map<number, Scrape>()
   let nextId = 0
@@ -70,7 +85,7 @@ export function clusterMetrics(own: Registry, timeoutMs = 5000): ClusterMetrics 
     reporting.delete(workerId)
     for (const s of scrapes.values()) if (s.waiting.delete(workerId) && s.waiting.size === 0) s.done()
   }
-  const onMessage = (worker: Worker, message: unknown) => {
+  const onMessage = (worker: Worker, message?: unknown) => {
     if (is(message, 'metrics-reporting')) reporting.add(worker.id)
     else if (is(message, 'metrics-stopped')) gone(worker.id)
     else if (is(message, 'metrics')) {
@@ -82,16 +97,16 @@ export function clusterMetrics(own: Registry, timeoutMs = 5000): ClusterMetrics 
     }
   }
   const onGone = (worker: Worker) => gone(worker.id)
-  cluster.on('message', onMessage)
-  cluster.on('disconnect', onGone)
-  cluster.on('exit', onGone)
+  hub.on('message', onMessage)
+  hub.on('disconnect', onGone)
+  hub.on('exit', onGone)
 
   return {
     contentType: own.contentType,
     async metrics() {
       const id = nextId++
       const answers = [await own.getMetricsAsJSON()]
-      const workers = [...reporting].map((w) => cluster.workers?.[w]).filter((w): w is Worker => w?.isConnected() === true)
+      const workers = [...reporting].map((w) => hub.workers?.[w]).filter((w): w is Worker => w?.isConnected() === true)
       await new Promise<void>((resolve, reject) => {
         const waiting = new Set(workers.map((w) => w.id))
         const timer = setTimeout(() => done(new Error(`no metrics from worker ${[...waiting].join(', ')} within ${timeoutMs} ms`)), timeoutMs)
@@ -102,15 +117,15 @@ export function clusterMetrics(own: Registry, timeoutMs = 5000): ClusterMetrics 
           else resolve()
         }
         scrapes.set(id, { waiting, answers, done })
-        for (const w of workers) w.send({ vela: 'metrics-request', id } satisfies Message, () => {})
+        for (const w of workers) w.send({ vela: 'metrics-request', id } satisfies MetricsMessage, () => {})
         if (waiting.size === 0) done()
       })
       return AggregatorRegistry.aggregate(answers).metrics()
     },
     close() {
-      cluster.off('message', onMessage)
-      cluster.off('disconnect', onGone)
-      cluster.off('exit', onGone)
+      hub.off('message', onMessage)
+      hub.off('disconnect', onGone)
+      hub.off('exit', onGone)
     },
   }
 }

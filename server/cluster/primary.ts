@@ -23,9 +23,11 @@
  *   node's queue for the last worker still closing, which node resets when it closes: requests
  *   written and never answered.
  */
-import cluster from 'node:cluster'
-import type { Worker } from 'node:cluster'
+import nodeCluster from 'node:cluster'
+import type { Cluster, Worker } from 'node:cluster'
 import type { VelaApp } from '../contracts/app.ts'
+import type { ProcessEffects } from './effects.ts'
+import { printable, processEffects } from './effects.ts'
 import type { ToWorker } from './protocol.ts'
 import { WORKER_ENV, isMessage } from './protocol.ts'
 import { setClusterRole } from './role.ts'
@@ -33,6 +35,9 @@ import { appName, startOrExit } from './start.ts'
 
 export interface PrimaryOptions {
   readonly workers: number
+  /** Forks the workers (node:cluster; tests give a fake). */
+  readonly cluster?: Pick<Cluster, 'fork'>
+  readonly effects?: ProcessEffects
 }
 
 interface Member {
@@ -52,13 +57,14 @@ const STOP_HOOK_MS = 10_000
 const STOP_ACCEPTING_MS = 5000
 
 export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<void> {
-  const { workers } = opts
+  const { workers, cluster = nodeCluster, effects = processEffects } = opts
+  const { print } = effects
+  const name = appName(app)
   // The workers' own bounds (installShutdown's, from the same config), with some slack.
   const stopAcceptingMs = app.config.server.drainDelay + STOP_ACCEPTING_MS
   const drainMs = app.config.server.shutdownTimeout + STOP_HOOK_MS + 2000
-  const name = appName(app)
   setClusterRole({ role: 'primary', id: 0, workers })
-  await startOrExit(app)
+  if (!(await startOrExit(app, undefined, effects))) return
 
   const members = new Map<number, Member>()
   const startFailures: number[] = []
@@ -89,7 +95,7 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
         member.listening = true
         if (!announced && [...members.values()].filter((m) => m.listening).length >= workers) {
           announced = true
-          console.log(`vela: ${name} listening on ${message.address} with ${workers} workers`)
+          print(`vela: ${name} listening on ${message.address} with ${workers} workers`)
         }
       } else if (isMessage(message, 'stopped-accepting')) {
         member.stoppedAccepting()
@@ -97,7 +103,7 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
         if (!stopping) send(worker, { vela: 'drain' })
       }
     })
-    worker.once('exit', (code, signal) => {
+    worker.once('exit', (code: number | null, signal: string | null) => {
       members.delete(worker.id)
       member.code = code
       member.signal = signal
@@ -109,21 +115,21 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
 
   function replace({ worker, listening, code, signal }: Member): void {
     const what = `worker ${worker.id} (pid ${worker.process.pid}) ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`
-    const report = code === 0 ? console.log : console.error
+    const failed = code !== 0
     if (listening) {
-      report(`[vela] ${what}; starting a new one`)
+      print(`[vela] ${what}; starting a new one`, failed)
       return fork()
     }
     const now = Date.now()
     startFailures.push(now)
     while (startFailures[0]! <= now - START_FAILURE_WINDOW_MS) startFailures.shift()
     if (startFailures.length > workers) {
-      console.error(`vela: ${name}: ${what} before it listened; workers keep failing to start (${startFailures.length} in ${START_FAILURE_WINDOW_MS / 1000} s), stopping`)
+      print(`vela: ${name}: ${what} before it listened; workers keep failing to start (${startFailures.length} in ${START_FAILURE_WINDOW_MS / 1000} s), stopping`, true)
       stopping = shutdown('workers failing to start', 1)
       return
     }
     const delay = Math.min(2000, 100 * 2 ** (startFailures.length - 1))
-    report(`[vela] ${what} before it listened; starting a new one in ${delay} ms`)
+    print(`[vela] ${what} before it listened; starting a new one in ${delay} ms`, failed)
     const timer = setTimeout(() => (delayedForks.delete(timer), fork()), delay)
     delayedForks.add(timer)
   }
@@ -132,18 +138,18 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
     for (const timer of delayedForks) clearTimeout(timer)
     const live = [...members.values()]
     const deadline = setTimeout(() => {
-      console.error('[vela] shutdown overran its deadline; exiting')
-      process.exit(1)
+      print('[vela] shutdown overran its deadline; exiting', true)
+      effects.exit(1)
     }, stopAcceptingMs + drainMs + STOP_HOOK_MS + 1000)
     deadline.unref()
-    console.log(`[vela] ${reason}: shutting down ${live.length} workers: they stop accepting connections, then drain`)
+    print(`[vela] ${reason}: shutting down ${live.length} workers: they stop accepting connections, then drain`)
     for (const m of live) send(m.worker, { vela: 'stop-accepting' })
     await within(Promise.all(live.map((m) => m.stopped)), stopAcceptingMs)
     for (const m of live) send(m.worker, { vela: 'drain' })
     const exited = Promise.all(live.map((m) => m.exited))
     if (!(await within(exited, drainMs))) {
       for (const m of members.values()) {
-        console.error(`[vela] worker ${m.worker.id} (pid ${m.worker.process.pid}) did not exit in time; killing it`)
+        print(`[vela] worker ${m.worker.id} (pid ${m.worker.process.pid}) did not exit in time; killing it`, true)
         m.worker.process.kill('SIGKILL')
       }
       await exited
@@ -152,20 +158,20 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
     try {
       await app.stop()
     } catch (err) {
-      console.error('[vela] the stop hook failed', err)
+      print(`[vela] the stop hook failed: ${printable(err)}`, true)
       code = 1
     }
     clearTimeout(deadline)
-    console.log('[vela] shutdown complete')
-    process.exit(code)
+    print('[vela] shutdown complete')
+    effects.exit(code)
   }
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
+    effects.onSignal(signal, () => {
       if (!stopping) return void (stopping = shutdown(signal, 0))
       // The workers see their IPC channel close and exit at once.
-      console.log(`[vela] ${signal} again: exiting now`)
-      process.exit(1)
+      print(`[vela] ${signal} again: exiting now`)
+      effects.exit(1)
     })
   }
   for (let i = 0; i < workers; i++) fork()

@@ -19,6 +19,7 @@ export function clusterRole(): ClusterRole | undefined {
   return (globalThis as Holder)[KEY]
 }
 
-export function setClusterRole(role: ClusterRole): void {
+/** `undefined`: back to a single process (tests). */
+export function setClusterRole(role: ClusterRole | undefined): void {
   ;(globalThis as Holder)[KEY] = role
 }

@@ -34,13 +34,13 @@ export async function serveBuilt(create: () => VelaApp, env: NodeJS.ProcessEnv =
     workers = workerCount(env.VELA_WORKERS)
   } catch (err) {
     console.error(`vela: ${(err as Error).message}`)
-    process.exit(1)
+    return process.exit(1)
   }
   // A worker forked by our primary (not a cluster worker of another tool, such as pm2's).
   if (cluster.isWorker && env[WORKER_ENV] === '1') return runWorker(create(), { workers })
   const app = create()
   if (workers > 1) return runPrimary(app, { workers })
-  await startOrExit(app)
+  if (!(await startOrExit(app))) return
   const listener = await listen(app)
   installShutdown(listener, app)
   console.log(`vela: ${appName(app)} listening on ${listeningOn(listener)}`)

@@ -4,20 +4,24 @@
  * line and exits 1; a coded Vela error (VELA_ERR_*) is its message, anything else keeps its stack.
  */
 import type { VelaApp } from '../contracts/app.ts'
+import type { ProcessEffects } from './effects.ts'
+import { printable, processEffects } from './effects.ts'
 
 /** `playground (prod)`: how the start and listen lines name the app. */
 export function appName(app: VelaApp): string {
   return `${app.config.bootstrapApplication} (${app.config.environment})`
 }
 
-/** `who`: added after the app's name, e.g. `worker 2`. */
-export async function startOrExit(app: VelaApp, who?: string): Promise<void> {
+/** Whether the app started; if not, the failure is printed and `exit(1)` called. `who`: added after the app's name (`worker 2`). */
+export async function startOrExit(app: VelaApp, who?: string, effects: ProcessEffects = processEffects): Promise<boolean> {
   try {
     await app.start()
+    return true
   } catch (err) {
     const e = err as { message?: string; code?: unknown } | undefined
-    console.error(`vela: ${appName(app)}${who ? ` ${who}` : ''} could not start: ${e?.message ?? err}`)
-    if (!String(e?.code ?? '').startsWith('VELA_ERR_')) console.error(err)
-    process.exit(1)
+    effects.print(`vela: ${appName(app)}${who ? ` ${who}` : ''} could not start: ${e?.message ?? err}`, true)
+    if (!String(e?.code ?? '').startsWith('VELA_ERR_')) effects.print(printable(err), true)
+    effects.exit(1)
+    return false
   }
 }

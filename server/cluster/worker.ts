@@ -13,10 +13,11 @@ import cluster from 'node:cluster'
 import type { Server } from 'node:http'
 import type { VelaApp } from '../contracts/app.ts'
 import { listen, listeningOn } from '../listener/listen.ts'
-import type { Listener } from '../listener/listen.ts'
+import type { ListenOptions, Listener } from '../listener/listen.ts'
 import type { ShutdownHandle } from '../listener/shutdown.ts'
 import { installShutdown } from '../listener/shutdown.ts'
-import type { ToPrimary } from './protocol.ts'
+import type { PrimaryChannel, ProcessEffects } from './effects.ts'
+import { printable, processChannel, processEffects } from './effects.ts'
 import { isMessage } from './protocol.ts'
 import { setClusterRole } from './role.ts'
 import { appName, startOrExit } from './start.ts'
@@ -26,13 +27,18 @@ const STOP_WAIT_MS = 2000
 
 export interface WorkerOptions {
   readonly workers: number
+  /** Default: node:cluster's id of this worker. */
+  readonly id?: number
+  readonly channel?: PrimaryChannel
+  readonly effects?: ProcessEffects
+  /** Default: the port and host of the config. */
+  readonly listen?: ListenOptions
 }
 
 export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void> {
-  const id = cluster.worker?.id ?? 0
+  const { id = cluster.worker?.id ?? 0, channel = processChannel, effects = processEffects } = opts
   setClusterRole({ role: 'worker', id, workers: opts.workers })
   const who = `worker ${id}`
-  const send = (message: ToPrimary) => void process.send?.(message, undefined, undefined, () => {})
   let listener: Listener | undefined
   let shutdown: ShutdownHandle | undefined
   // Asked to stop before it served (a signal, or the primary shutting down, while starting).
@@ -63,51 +69,48 @@ export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void
     void shutdown.shutdown(signalled ?? 'stopping with the primary')
   }
 
-  process.on('message', (message: unknown) => {
-    if (isMessage(message, 'stop-accepting')) void stopAccepting().then(() => send({ vela: 'stopped-accepting' }))
+  channel.onMessage((message) => {
+    if (isMessage(message, 'stop-accepting')) void stopAccepting().then(() => channel.send({ vela: 'stopped-accepting' }))
     else if (isMessage(message, 'drain')) drain()
   })
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalled) {
-      console.log(`[vela] ${who}: ${signal} again: exiting now`)
-      process.exit(1)
+      effects.print(`[vela] ${who}: ${signal} again: exiting now`)
+      return effects.exit(1)
     }
     signalled = signal
     void stopAccepting().then(() => {
       if (!shutdown) return
-      send({ vela: 'stopped-accepting', signal })
+      channel.send({ vela: 'stopped-accepting', signal })
       setTimeout(drain, STOP_WAIT_MS).unref()
     })
   }
-  process.on('SIGTERM', onSignal)
-  process.on('SIGINT', onSignal)
+  effects.onSignal('SIGTERM', onSignal)
+  effects.onSignal('SIGINT', onSignal)
 
-  await startOrExit(app, who)
-  if (stopWhenStarted) return stopAndExit(app)
+  if (!(await startOrExit(app, who, effects))) return
+  if (stopWhenStarted) return stopAndExit(app, effects)
   try {
-    listener = await listen(app)
+    listener = await listen(app, opts.listen)
   } catch (err) {
-    console.error(`vela: ${appName(app)} ${who} could not listen: ${(err as Error)?.message ?? err}`)
-    process.exit(1)
+    effects.print(`vela: ${appName(app)} ${who} could not listen: ${(err as Error)?.message ?? err}`, true)
+    return effects.exit(1)
   }
   shutdown = installShutdown(listener, app, {
     signals: [],
     // Served already when the worker stopped accepting.
     drainDelayMs: 0,
-    log: (message, error) => {
-      const line = message.replace(/^\[vela\] /, `[vela] ${who}: `)
-      if (error === undefined) console.log(line)
-      else console.error(line, error)
-    },
+    exit: effects.exit,
+    log: (message, error) => effects.print(message.replace(/^\[vela\] /, `[vela] ${who}: `) + (error === undefined ? '' : ` ${printable(error)}`), error !== undefined),
   })
   if (stopWhenStarted) return drain()
-  send({ vela: 'listening', address: listeningOn(listener) })
+  channel.send({ vela: 'listening', address: listeningOn(listener) })
 }
 
-async function stopAndExit(app: VelaApp): Promise<void> {
+async function stopAndExit(app: VelaApp, effects: ProcessEffects): Promise<void> {
   try {
     await app.stop()
   } finally {
-    process.exit(0)
+    effects.exit(0)
   }
 }
