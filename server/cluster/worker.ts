@@ -1,9 +1,10 @@
 /**
- * One worker of a multi-process server (`VELA_WORKERS` > 1; primary.ts forks it): creates the app,
- * runs its start hook (`ctx.cluster.role === 'worker'`), listens on the port node's cluster shares
- * and tells the primary. Its shutdown is the single process's (installShutdown: answer what was
- * sent with `Connection: close`, run the stop hook, exit), in two steps the primary orders:
- * `stop-accepting`, then `drain` (protocol.ts).
+ * One worker of a multi-process server (`VELA_WORKERS` > 1; primary.ts forks it): runs the app's
+ * start hook (`ctx.cluster.role === 'worker'`), listens on the port node's cluster shares and tells
+ * the primary. Its shutdown is the single process's (installShutdown: answer what was sent with
+ * `Connection: close`, run the stop hook, exit) in two steps the primary orders (protocol.ts):
+ * `stop-accepting` (readiness says draining; after `server.drainDelay` no new connections, the
+ * open ones still served), then `drain`.
  *
  * A signal sent to this worker alone (`kill <pid>`) does the same on its own: it stops accepting,
  * tells the primary, and drains when the primary answers (at once: the other workers keep the port
