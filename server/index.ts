@@ -28,12 +28,11 @@ export { VelaError, isVelaError } from './errors/vela-error.ts'
 export type { VelaErrorCode } from './errors/vela-error.ts'
 export { VelaRequest } from './request.ts'
 export type { RouteInfo, QueryValue } from './request.ts'
-export { defineRoutes } from './router/types.ts'
+export { defineRoutes } from './router/define-routes.ts'
 export type {
   Handler,
   HandlerIdentity,
   HandlerResult,
-  MaybePromise,
   Route,
   RouteGroup,
   RouteMethod,
@@ -44,7 +43,8 @@ export type {
   StaticRouteHandler,
   StatusRoute,
   WebSocketRouteHandler,
-} from './router/types.ts'
+} from './contracts/routes.ts'
+export type { MaybePromise } from './contracts/primitives.ts'
 export type { CompiledGroup, CompiledRoute, RouteTable } from './router/compile.ts'
 export { definePlugin, ok, breakPhase, stop, fail } from './pipeline/plugin.ts'
 export type {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeModes } from '../test/support/modes.ts'
 import { json, redirect, sendfile, status, view } from './replies.ts'
-import type { Handler, RouteGroup } from './router/types.ts'
+import type { Handler, RouteGroup } from './contracts/routes.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'vela-replies-'))
 writeFileSync(join(dir, 'hello.txt'), 'hello file')

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createApp } from '../server/app/create-app.ts'
 import { json } from '../server/replies.ts'
-import type { RouteGroup } from '../server/router/types.ts'
+import type { RouteGroup } from '../server/contracts/routes.ts'
 import type { TestServer } from '../server/testing/index.ts'
 import { inject, startTestServer } from '../server/testing/index.ts'
 import type { Telemetry } from './setup.ts'

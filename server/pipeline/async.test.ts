@@ -6,7 +6,7 @@ import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { httpError } from '../errors/http-error.ts'
 import { json, status } from '../replies.ts'
-import type { RouteGroup, SecurityCallback } from '../router/types.ts'
+import type { RouteGroup, SecurityCallback } from '../contracts/routes.ts'
 import type { PluginEntry } from './plugin.ts'
 import { breakPhase, definePlugin, fail, ok, stop } from './plugin.ts'
 

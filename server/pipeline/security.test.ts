@@ -3,7 +3,7 @@ import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { requestPlugin } from '../plugins/request.ts'
 import { json, redirect, status } from '../replies.ts'
-import type { RouteGroup, SecurityCallback } from '../router/types.ts'
+import type { RouteGroup, SecurityCallback } from '../contracts/routes.ts'
 
 const whoami = (req: { authData: unknown }) => json({ authData: req.authData })
 const group = (prefix: string, security: false | SecurityCallback): RouteGroup => ({ prefix, security, routes: [['/', whoami]] })

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { createApp } from '../app/create-app.ts'
 import { json, status } from '../replies.ts'
-import type { RouteGroup, StaticRouteHandler } from './types.ts'
+import type { RouteGroup, StaticRouteHandler } from '../contracts/routes.ts'
 
 const notes_controller = {
   index: () => json({ action: 'index' }),

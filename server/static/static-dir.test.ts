@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { status } from '../replies.ts'
-import type { RouteGroup } from '../router/types.ts'
+import type { RouteGroup } from '../contracts/routes.ts'
 import { staticDir } from './static-dir.ts'
 import { strictLog } from '../../test/support/logs.ts'
 

@@ -23,7 +23,7 @@ import { join, resolve, sep } from 'node:path'
 import { FastResponse } from 'srvx'
 import { httpError } from '../errors/http-error.ts'
 import type { VelaRequest } from '../request.ts'
-import type { Handler, StaticRouteHandler } from '../router/types.ts'
+import type { Handler, StaticRouteHandler } from '../contracts/routes.ts'
 import { contentTypeFor } from './mime.ts'
 
 export interface StaticDirOptions {

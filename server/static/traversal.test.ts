@@ -9,7 +9,7 @@ import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { rawRequest } from '../../test/support/raw-http.ts'
 import { inject } from '../testing/index.ts'
-import type { RouteGroup } from '../router/types.ts'
+import type { RouteGroup } from '../contracts/routes.ts'
 import { staticDir } from './static-dir.ts'
 
 const base = mkdtempSync(join(tmpdir(), 'vela-traversal-'))

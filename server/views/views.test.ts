@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { expect, it, vi } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { view } from '../replies.ts'
-import type { Handler, RouteGroup } from '../router/types.ts'
+import type { Handler, RouteGroup } from '../contracts/routes.ts'
 
 function viewsDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'vela-views-'))

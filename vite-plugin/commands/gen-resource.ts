@@ -19,7 +19,7 @@
  */
 import { access, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import type { RouteMethod } from '../../server/router/types.ts'
+import type { RouteMethod } from '../../server/contracts/routes.ts'
 import { UsageError, defineCommand } from './args.ts'
 import { singularize } from '../../dbl/inflect.ts'
 
