@@ -56,6 +56,8 @@ let rejectionGuard = false
 
 export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Listener> {
   const s = app.config.server
+  // Read once: the drain swaps this very listener for one that closes connections (drain.ts).
+  const handler = app.handleNode
   const server = createServer(
     {
       requestTimeout: s.requestTimeout,
@@ -64,7 +66,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
       // How often node enforces the two timeouts above (its default, 30 s, would let short ones slip).
       connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(Math.min(s.headersTimeout, s.requestTimeout) / 4))),
     },
-    app.handleNode,
+    handler,
   )
   server.keepAliveTimeout = s.keepAliveTimeout
   await new Promise<void>((resolve, reject) => {
@@ -76,7 +78,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
   })
   answerClientErrors(server)
   const websockets = attachWebSockets(server, app)
-  const connections = trackConnections(server, app.handleNode, s.keepAliveTimeout)
+  const connections = trackConnections(server, handler, s.keepAliveTimeout)
   // A promise a handler forgot to await must not take the whole server down with it.
   if (!rejectionGuard) {
     rejectionGuard = true
@@ -86,9 +88,9 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
   let closing: Promise<void> | undefined
 
   async function drainAndClose({ timeoutMs = s.shutdownTimeout, drainDelayMs = s.drainDelay, idle = 'wait' }: CloseOptions): Promise<void> {
+    // Readiness first. Without a delay, all up to the first `await` below runs within `close()`:
+    // once it returns, new connections are refused.
     app.drain()
-    // Runs synchronously up to here when there is no delay: once `close()` returns, new
-    // connections are refused.
     if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs))
     const closed = connections.drain(idle)
     // Open WebSockets would keep the server open forever: tell their clients we are going away.
