@@ -82,6 +82,9 @@ describe('the primary', () => {
     // Listening again after a replacement: no second start line.
     p.cluster.workers[2]!.says({ vela: 'listening', address: 'http://127.0.0.1:1' })
     expect(p.effects.lines).toHaveLength(3)
+    // An error of a worker's process (a signal or a write that failed) is a line, not a crash.
+    p.cluster.workers[3]!.emit('error', new Error('kill ESRCH'))
+    expect(p.effects.lines.at(-1)).toBe('E [vela] worker 4 (pid 10004): kill ESRCH')
   })
 
   it('workers dying before they listen come back after 100 ms, 200 ms…; more such failures in 10 s than workers: stop, exit 1', async () => {

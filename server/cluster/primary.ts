@@ -103,6 +103,8 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
         if (!stopping) send(worker, { vela: 'drain' })
       }
     })
+    // A failed signal or IPC write to the worker: without a listener it would crash the primary.
+    worker.on('error', (err: Error) => print(`[vela] worker ${worker.id} (pid ${worker.process.pid}): ${err.message}`, true))
     worker.once('exit', (code: number | null, signal: string | null) => {
       members.delete(worker.id)
       member.code = code
