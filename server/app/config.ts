@@ -12,7 +12,7 @@ import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
 
-export type { AppConfig, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketLimits } from '../contracts/config.ts'
+export type { AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketLimits } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
 
 export function defineApp<const C extends AppConfig>(config: C): C {

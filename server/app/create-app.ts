@@ -9,6 +9,7 @@
 import { resolve } from 'node:path'
 import type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
 import type { AppConfig } from '../contracts/config.ts'
+import { clusterRole } from '../cluster/role.ts'
 import { compressing } from '../compress/compress.ts'
 import { errorPage } from '../errors/error-page.ts'
 import type { NamedObserver } from '../exchange/entry-points.ts'
@@ -86,7 +87,8 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
       // Plugins' run-time checks (a session secret) first: a refused start has opened nothing.
       const steps = new Set([...table.globalPre, ...table.globalPost, ...table.groups.flatMap((g) => [...g.pre, ...g.post])])
       for (const step of steps) await step.plugin.start?.(step.options, step.state)
-      await appConfig.start?.({ config })
+      const cluster = clusterRole()
+      await appConfig.start?.(cluster ? { config, cluster } : { config })
       if (state === 'starting') state = 'ready'
     },
     drain() {

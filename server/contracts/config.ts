@@ -98,10 +98,24 @@ export interface AppConfig {
   views?: ViewsConfig
   /** Controller modules: their exported functions get `{ controller, action }` identities. */
   controllers?: ModuleMap<Record<string, unknown>>
-  /** Called before the server accepts requests (open pools, run migrations, warm caches). */
-  start?: (app: { config: ResolvedConfig }) => void | Promise<void>
+  /**
+   * Called before the server accepts requests (open pools, run migrations, warm caches). With
+   * several workers (`VELA_WORKERS`) it runs in the primary first, then in every worker: `cluster`
+   * says which (undefined in a single process).
+   */
+  start?: (app: { config: ResolvedConfig; cluster?: ClusterRole }) => void | Promise<void>
   /** Called on shutdown (close pools, flush telemetry). */
   stop?: () => void | Promise<void>
+}
+
+/** Where the start hook runs when the built server runs several workers (server/cluster/). */
+export interface ClusterRole {
+  /** `primary`: runs the start hook first (migrations), forks the workers, serves no requests. */
+  readonly role: 'primary' | 'worker'
+  /** The worker's cluster id (1, 2, …; a replacement gets a new one); 0 in the primary. */
+  readonly id: number
+  /** How many workers the primary keeps running. */
+  readonly workers: number
 }
 
 export interface ResolvedConfig {
