@@ -37,6 +37,7 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
   const s = config.server ?? {}
   const ws = s.websocket ?? {}
   const envPort = env.PORT ? Number(env.PORT) : undefined
+  const requestTimeout = pick('server.requestTimeout', s.requestTimeout, Math.max(60_000, s.headersTimeout ?? 0))
   if (envPort !== undefined && !(Number.isInteger(envPort) && envPort >= 0 && envPort < 65536)) {
     throw new VelaError('VELA_ERR_CONFIG', `PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`)
   }
@@ -52,7 +53,8 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       keepAliveTimeout: pick('server.keepAliveTimeout', s.keepAliveTimeout, 5000),
       // A default gives way to the other timeout written (node requires headers <= request).
       headersTimeout: pick('server.headersTimeout', s.headersTimeout, s.requestTimeout ? Math.min(20_000, s.requestTimeout) : 20_000),
-      requestTimeout: pick('server.requestTimeout', s.requestTimeout, Math.max(60_000, s.headersTimeout ?? 0)),
+      requestTimeout,
+      handlerTimeout: pick('server.handlerTimeout', s.handlerTimeout, requestTimeout),
       websocket: {
         maxMessageBytes: pick('server.websocket.maxMessageBytes', ws.maxMessageBytes, WEBSOCKET_DEFAULTS.maxMessageBytes),
         maxBufferedBytes: pick('server.websocket.maxBufferedBytes', ws.maxBufferedBytes, WEBSOCKET_DEFAULTS.maxBufferedBytes),

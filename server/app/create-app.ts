@@ -17,6 +17,7 @@ import { entryPoints } from '../exchange/entry-points.ts'
 import { healthEndpoints } from '../exchange/health.ts'
 import type { Serve } from '../exchange/route.ts'
 import { createRouting } from '../exchange/route.ts'
+import { HandlerDeadlines } from '../pipeline/deadline.ts'
 import type { PipelineContext } from '../pipeline/run.ts'
 import { compileRoutes } from '../router/compile.ts'
 import { metricsSetupWarning } from '../stream-handlers/metrics.ts'
@@ -43,7 +44,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     env: opts.env ?? process.env,
   })
   const log = opts.log ?? ((message, error) => (error === undefined ? console.error(`[vela] ${message}`) : console.error(`[vela] ${message}:`, error)))
-  const ctx: PipelineContext = {
+  const base = {
     app: config.bootstrapApplication,
     environment: config.environment,
     bodyLimit: config.server.bodyLimit,
@@ -52,6 +53,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     renderView: opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev', root }),
     log,
   }
+  const ctx: PipelineContext = { ...base, deadlines: new HandlerDeadlines(base, config.server.handlerTimeout) }
   checkHealthPaths(config.server.health, table)
   let state: AppState = 'starting'
   const health = healthEndpoints(config.server.health, () => state)

@@ -58,6 +58,11 @@ export interface ServerConfig {
   headersTimeout?: number
   /** A client must send the whole request within this many ms (default 60000, or `headersTimeout` when that is higher; 0 = none). */
   requestTimeout?: number
+  /**
+   * A route must answer within this many ms, or the request is answered 503 and the late answer
+   * dropped (default: `requestTimeout`; 0 = no deadline). A route's `handlerTimeout` option overrides it.
+   */
+  handlerTimeout?: number
   /** Limits of every WebSocket route (1 MiB messages, 4 MiB queued per client); a route's `defineWebSocket(hooks, limits)` wins. */
   websocket?: WebSocketLimits
   /** Health endpoints (default `{ live: '/livez', ready: '/readyz' }`); `false` for none. */

@@ -40,6 +40,8 @@ export interface RouteOptions {
   protocol?: 'http' | 'ws'
   /** Names `priv/schemas/<schema>.json` for OpenAPI. */
   schema?: string
+  /** This route's deadline in ms (overrides `server.handlerTimeout`; 0 = none): past it, a 503. */
+  handlerTimeout?: number
 }
 
 export type Route =

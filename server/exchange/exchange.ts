@@ -14,6 +14,14 @@ import type { Outcome } from '../respond.ts'
 
 export type Log = (message: string, error: unknown) => void
 
+/** The handler deadline a pending outcome runs under (server/pipeline/deadline.ts). */
+export interface Deadline {
+  /** The deadline passed and its answer was sent instead of the outcome. */
+  readonly expired: boolean
+  /** The outcome arrived: ends the deadline. False when it had expired (drop the outcome). */
+  settle(): boolean
+}
+
 const kExchange = Symbol('vela.exchange')
 
 type Carrier = { [kExchange]?: Exchange }
@@ -27,6 +35,8 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   sent = false
   /** What `send` gave: nothing on node, the response's promise on the web, the upgrade decision's. */
   result: R | undefined = undefined
+  /** Set by the route's pipeline when its outcome is pending under a handler deadline. */
+  deadline: Deadline | undefined = undefined
 
   /**
    * Registers the exchange on the object that carries the request (node's request, the web
@@ -64,6 +74,17 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
 
   /** Delivers the outcome, once (a later call gives the first result and writes nothing). */
   abstract send(outcome: Outcome | Promise<Outcome>, log: Log): R
+
+  /** Whether an answer can still reach the client (nothing sent yet, the connection open). */
+  abstract readonly answerable: boolean
+
+  /** After `send`, while its outcome is pending: sends `outcome` instead (the deadline's 503); the pending one is dropped. */
+  abstract preempt(outcome: Promise<Outcome>, log: Log): void
+}
+
+/** An outcome that came too late: a streamed body is cancelled, so its source stops. */
+export function drop(outcome: Outcome): void {
+  if (outcome instanceof Response && outcome.body && !outcome.bodyUsed) outcome.body.cancel().catch(() => {})
 }
 
 /** The exchange registered on a request object (node's request or a web Request), if any. */

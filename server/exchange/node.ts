@@ -17,7 +17,7 @@ import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
 import type { Log } from './exchange.ts'
-import { Exchange, bodySizeFromFraming, defaultPort, exchangeOf } from './exchange.ts'
+import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
 import { whenNodeResponseEnds } from './response-end.ts'
 
@@ -108,14 +108,36 @@ export class NodeExchange extends Exchange<void> {
   }
 
   whenSent(done: (status: number, bytes: number) => void): void {
-    whenNodeResponseEnds(this.res, this.req.method === 'HEAD', (bytes) => done(this.res.statusCode, bytes))
+    whenNodeResponseEnds(this.res, this.req.method === 'HEAD', done)
   }
 
   send(outcome: Outcome | Promise<Outcome>, log: Log): void {
     if (this.sent) return
     this.sent = true
-    if (outcome instanceof Promise) outcome.then((o) => this.write(o, log), (err: unknown) => this.failed(err, log))
-    else this.write(outcome, log)
+    if (!(outcome instanceof Promise)) return this.write(outcome, log)
+    outcome.then(
+      (o) => (this.wanted() ? this.write(o, log) : drop(o)),
+      (err: unknown) => this.wanted() && this.failed(err, log),
+    )
+  }
+
+  get answerable(): boolean {
+    return !this.res.headersSent && !this.res.destroyed
+  }
+
+  preempt(outcome: Promise<Outcome>, log: Log): void {
+    outcome.then((o) => (this.answerable ? this.write(o, log) : drop(o)), (err: unknown) => this.failed(err, log))
+  }
+
+  /**
+   * Whether a pending outcome that just arrived is still to be written: not after the deadline's
+   * 503, nor after the listener answered a broken or slow body (client-errors.ts), nor to a
+   * client that left.
+   */
+  private wanted(): boolean {
+    const deadline = this.deadline
+    if (deadline !== undefined && !deadline.settle()) return false
+    return this.answerable
   }
 
   /** An encoded reply goes out with one `end(body)`; a Response as `writeResponse` can. */

@@ -4,6 +4,9 @@
  * on node's response ('close', after it was sent or when the client went away), so streamed and compressed
  * bodies count as sent; in-process (`inject`, no node response) the web body is counted as it is
  * read, and the response is finished when the body has been read to its end (or cancelled).
+ *
+ * A node response closed before its head was sent (the client went away first) is reported with
+ * status 499, nginx's "client closed request": what the app would have answered was never sent.
  */
 import type { ServerResponse } from 'node:http'
 
@@ -11,22 +14,27 @@ interface NodeCarrier {
   runtime?: { node?: { res?: ServerResponse } }
 }
 
-/** Calls `done(bytes)` once when `res` has been sent; returns the response to hand on. */
-export function whenResponseEnds(request: Request, res: Response, done: (bytes: number) => void): Response {
+/** Status reported for a request whose client closed the connection before the answer was sent. */
+export const CLIENT_CLOSED = 499
+
+/** Calls `done(status, bytes)` once when `res` has been sent; returns the response to hand on. */
+export function whenResponseEnds(request: Request, res: Response, done: (status: number, bytes: number) => void): Response {
   const nodeRes = (request as unknown as NodeCarrier).runtime?.node?.res
   if (nodeRes) {
     whenNodeResponseEnds(nodeRes, request.method === 'HEAD' || res.status === 204 || res.status === 304, done)
     return res
   }
-  return countWebBody(res, done)
+  // Read at once: srvx's fast response forgets it once node has sent it.
+  const status = res.status
+  return countWebBody(res, (bytes) => done(status, bytes))
 }
 
 /**
- * Calls `done(bytes)` once when node's `res` has been sent or abandoned ('close' either way),
- * counting the body bytes written unless the response is `bodiless` (HEAD, 204, 304); a status set
- * to 204 or 304 later counts 0 too.
+ * Calls `done(status, bytes)` once when node's `res` has been sent or abandoned ('close' either
+ * way): the status sent (`CLIENT_CLOSED` if its head never was) and the body bytes written, unless
+ * the response is `bodiless` (HEAD, 204, 304); a status set to 204 or 304 later counts 0 too.
  */
-export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, done: (bytes: number) => void): void {
+export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, done: (status: number, bytes: number) => void): void {
   let bytes = 0
   if (!bodiless) {
     const write = res.write
@@ -46,7 +54,11 @@ export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, don
   }
   // node emits 'close' once per response, after 'finish' or when the connection went away first.
   // A 204 or 304 is sent without a body, whatever was passed to end().
-  res.once('close', () => done(res.statusCode === 204 || res.statusCode === 304 ? 0 : bytes))
+  res.once('close', () => {
+    if (!res.headersSent) return done(CLIENT_CLOSED, 0)
+    const status = res.statusCode
+    done(status, status === 204 || status === 304 ? 0 : bytes)
+  })
 }
 
 function countWebBody(res: Response, done: (bytes: number) => void): Response {

@@ -9,8 +9,8 @@ import type { BodySink } from '../contracts/request.ts'
 import { nodeRequestOf, readEventBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
 import { asResponse } from '../respond.ts'
-import type { Log } from './exchange.ts'
-import { Exchange, bodySizeFromFraming, defaultPort, exchangeOf } from './exchange.ts'
+import type { Deadline, Log } from './exchange.ts'
+import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL } from './internals.ts'
 import { whenResponseEnds } from './response-end.ts'
 
@@ -22,6 +22,7 @@ export abstract class RequestExchange<R> extends Exchange<R> {
   readonly escaped: boolean
   readonly malformed: boolean
   readonly targetLength: number
+  #preempt: ((outcome: Promise<Outcome>) => void) | undefined = undefined
 
   constructor(request: Request) {
     super(request)
@@ -79,7 +80,28 @@ export abstract class RequestExchange<R> extends Exchange<R> {
   send(outcome: Outcome | Promise<Outcome>, log: Log): R {
     if (this.sent) return this.result!
     this.sent = true
-    return (this.result = this.deliver(outcome, log))
+    const deadline = this.deadline
+    return (this.result = this.deliver(deadline && outcome instanceof Promise ? this.#underDeadline(outcome, deadline) : outcome, log))
+  }
+
+  /** The caller is waiting for what `send` gave. */
+  get answerable(): boolean {
+    return true
+  }
+
+  preempt(outcome: Promise<Outcome>): void {
+    this.#preempt?.(outcome)
+  }
+
+  /** The pending outcome, or what `preempt` gives if that comes first. */
+  #underDeadline(pending: Promise<Outcome>, deadline: Deadline): Promise<Outcome> {
+    return new Promise<Outcome>((resolve, reject) => {
+      this.#preempt = resolve
+      pending.then(
+        (o) => (deadline.settle() ? resolve(o) : drop(o)),
+        (err: unknown) => deadline.settle() && reject(err),
+      )
+    })
   }
 
   protected abstract deliver(outcome: Outcome | Promise<Outcome>, log: Log): R
@@ -105,10 +127,6 @@ export class WebExchange extends RequestExchange<Promise<Response>> {
     const response = outcome instanceof Promise ? outcome.then(asResponse) : Promise.resolve(asResponse(outcome))
     const done = this.#sent
     if (!done) return response
-    // The status is read at once: srvx's fast response forgets it once node has sent it.
-    return response.then((res) => {
-      const status = res.status
-      return whenResponseEnds(this.request, res, (bytes) => done(status, bytes))
-    })
+    return response.then((res) => whenResponseEnds(this.request, res, done))
   }
 }

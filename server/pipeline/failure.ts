@@ -1,14 +1,18 @@
 /**
  * What a request that failed gets: `httpError` answers with its status; Vela's own "try again
  * later" errors (`vela/dbl`'s `DbUnavailableError`: a coded error with `status: 503`) a 503 with
- * `Retry-After`, logged as one line; anything else thrown (or a plugin's `error` result) is a
- * logged 500. A group's status route (`[404, handler]`) replaces the
- * built-in page for that status; if the status route itself fails, the built-in page is sent.
+ * `Retry-After`, logged as one line; a body the client stopped sending (`ClientClosedError`) is
+ * logged as one line with status 499 and not answered (there is no one to answer); anything else
+ * thrown (or a plugin's `error` result) is a logged 500. A group's status route (`[404, handler]`)
+ * replaces the built-in page for that status; if the status route itself fails, the built-in page
+ * is sent.
  */
 import type { CompiledGroup } from '../contracts/routes.ts'
+import { ClientClosedError } from '../errors/client-faults.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
 import { errorPage, statusText } from '../errors/error-page.ts'
 import { HttpError } from '../errors/http-error.ts'
+import type { Exchange } from '../exchange/exchange.ts'
 import { isReply, status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import type { RespondContext } from '../respond.ts'
@@ -33,6 +37,11 @@ function describe(req: VelaRequest): string {
 }
 
 export async function failureResponse(ctx: FailureContext, err: unknown, req: VelaRequest, group: CompiledGroup | undefined): Promise<Response> {
+  if (err instanceof ClientClosedError) {
+    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined)
+    // What the exchange is given; node writes nothing to a closed connection.
+    return errorPage(ctx, null, err.status, err.message)
+  }
   if (err instanceof HttpError) {
     // A body given with the error is sent like status(code, headers, body) would send it.
     if (err.body !== undefined && typeof err.body !== 'string') return respond(status(err.status, err.headers ?? {}, err.body), req, ctx)
@@ -43,7 +52,9 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
     ctx.log(`503 on ${describe(req)}: ${err.message}`, undefined)
     return statusPage(ctx, 503, req, group, ctx.useStacktrace ? err.message : undefined, undefined, { 'retry-after': '1' })
   }
-  ctx.log(`500 on ${describe(req)}`, err)
+  // After the route's deadline answered (deadline.ts), the failure is news but its 500 is never sent.
+  if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err)
+  else ctx.log(`500 on ${describe(req)}`, err)
   const message = ctx.useStacktrace && err instanceof Error ? err.message : undefined
   return statusPage(ctx, 500, req, group, message, err)
 }

@@ -20,6 +20,7 @@ import type { Reply } from '../replies.ts'
 import { VelaRequest } from '../request.ts'
 import { asResponse, encodeReply, respond } from '../respond.ts'
 import type { Outcome } from '../respond.ts'
+import type { HandlerDeadlines } from './deadline.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
 import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
@@ -28,6 +29,8 @@ export interface PipelineContext extends FailureContext {
   readonly app: string
   readonly environment: string
   readonly bodyLimit: number
+  /** The app's handler deadlines (none: routes run without one). */
+  readonly deadlines?: HandlerDeadlines
 }
 
 /**
@@ -82,6 +85,7 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const preEnv: PluginEnv = { app: ctx.app, environment: ctx.environment, phase: 'pre_request', route: info, jsonLib: ctx.jsonLib }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
   const bodyLimit = ctx.bodyLimit
+  const deadline = ctx.deadlines?.forRoute(route)
 
   // The steps below are written in continuation-passing style: each calls the next directly while
   // the user's callbacks return plain values, so a route whose callbacks are all synchronous runs
@@ -180,7 +184,10 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
     const req = new VelaRequest(x, info, bindings, pathInfo, bodyLimit)
     req.authData = EMPTY_AUTH
     try {
-      return pre.length ? runPhase(pre, preEnv, req, afterPre) : secure(req)
+      const outcome = pre.length ? runPhase(pre, preEnv, req, afterPre) : secure(req)
+      // Only a pending outcome can miss its deadline.
+      if (deadline !== undefined && outcome instanceof Promise) x.deadline = deadline.track(x, req, route)
+      return outcome
     } catch (err) {
       return failed(err, req)
     }

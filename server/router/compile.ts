@@ -22,6 +22,7 @@ import type {
   StatusRoute,
   WebSocketRouteHandler,
 } from '../contracts/routes.ts'
+import { MILLISECONDS, checkNumber } from '../app/check-values.ts'
 import { VelaError } from '../errors/vela-error.ts'
 
 export type { CompiledGroup, CompiledRoute, RouteTable } from '../contracts/routes.ts'
@@ -109,6 +110,7 @@ export function compileRoutes(opts: {
         const [path, handler, options = {}] = route
         if (typeof path !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${at}: path must be a string`)
         const kind = routeKind(handler, options, at)
+        checkNumber('VELA_ERR_ROUTE', `${at}: handlerTimeout`, options.handlerTimeout, MILLISECONDS)
         const full = joinPath(group.prefix, path)
         const methods = options.methods?.length ? options.methods.map((m) => m.toUpperCase()) : 'all'
         for (const m of methods === 'all' ? STANDARD_METHODS : methods) {

@@ -37,10 +37,7 @@ export function wrapFormsOf(name: string, observe: (config: ResolvedConfig) => R
         const watch = observer(x)
         if (!watch) return next(request)
         return within(watch, name, () => next(request)).then(
-          (res) => {
-            const status = res.status
-            return whenResponseEnds(request, res, (bytes) => end(watch, x, status, bytes))
-          },
+          (res) => whenResponseEnds(request, res, (status, bytes) => end(watch, x, status, bytes)),
           (err: unknown) => {
             end(watch, x, 500, 0, err)
             throw err
@@ -55,7 +52,7 @@ export function wrapFormsOf(name: string, observe: (config: ResolvedConfig) => R
         const x = NodeExchange.of(req, res)
         const watch = observer(x)
         if (!watch) return next(req, res)
-        whenNodeResponseEnds(res, req.method === 'HEAD', (bytes) => end(watch, x, res.statusCode, bytes))
+        whenNodeResponseEnds(res, req.method === 'HEAD', (status, bytes) => end(watch, x, status, bytes))
         within(watch, name, () => next(req, res))
       }
     },
@@ -72,8 +69,7 @@ export function wrapFormsOf(name: string, observe: (config: ResolvedConfig) => R
               end(watch, x, 101, 0)
               return decision
             }
-            const status = decision.response.status
-            return { accept: false, response: whenResponseEnds(request, decision.response, (bytes) => end(watch, x, status, bytes)) }
+            return { accept: false, response: whenResponseEnds(request, decision.response, (status, bytes) => end(watch, x, status, bytes)) }
           },
           (err: unknown) => {
             end(watch, x, 500, 0, err)

@@ -63,8 +63,7 @@ export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
         return { accept: true, handler, context: { authData: req.authData, bindings, req }, limits, headers, log }
       }
       const response = asResponse(o)
-      const code = response.status
-      return { accept: false, response: done ? whenResponseEnds(this.request, response, (bytes) => done(code, bytes)) : response }
+      return { accept: false, response: done ? whenResponseEnds(this.request, response, done) : response }
     })
   }
 }

@@ -58,6 +58,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.keepAliveTimeout', s.keepAliveTimeout),
     entry('server.headersTimeout', s.headersTimeout),
     entry('server.requestTimeout', s.requestTimeout),
+    entry('server.handlerTimeout', s.handlerTimeout),
     entry('server.health', s.health.live === null && s.health.ready === null ? false : s.health),
     entry('server.drainDelay', s.drainDelay),
     entry('server.shutdownTimeout', s.shutdownTimeout),

@@ -24,6 +24,7 @@ describe('config', () => {
       'server.keepAliveTimeout',
       'server.headersTimeout',
       'server.requestTimeout',
+      'server.handlerTimeout',
       'server.health',
       'server.drainDelay',
       'server.shutdownTimeout',

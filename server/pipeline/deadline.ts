@@ -1,0 +1,143 @@
+/**
+ * Handler deadlines: a route whose pipeline (plugins, security, handler, post plugins) has not
+ * produced its answer within `handlerTimeout` ms (the route's option, else `server.handlerTimeout`,
+ * which defaults to `server.requestTimeout`; 0 turns it off) is answered 503 with the group's page
+ * for that status, logged once with the route, and its own answer is dropped when it comes. Only
+ * the answer is timed: a streamed body, once it has begun, is not. A route still reading a body
+ * the client has not finished sending is late by the client's fault: that is a 408 with
+ * `Connection: close`, not logged, as node's `requestTimeout` answers it (client-errors.ts).
+ *
+ * Cost: nothing for a route that answers synchronously. For one whose outcome is a pending
+ * promise: a clock read, one small entry and its link into a list, unlinked when the outcome
+ * arrives. There is one list per distinct timeout, so each is in deadline order (oldest first),
+ * and one timer per app, armed for the earliest deadline: while requests are pending it fires
+ * about once per timeout, never once per request. It is unref'd: pending deadlines do not keep the
+ * process alive.
+ */
+import type { CompiledRoute } from '../contracts/routes.ts'
+import { REQUEST_TIMEOUT } from '../errors/client-faults.ts'
+import { httpError } from '../errors/http-error.ts'
+import type { Deadline, Exchange } from '../exchange/exchange.ts'
+import { failBody } from '../request-body.ts'
+import type { VelaRequest } from '../request.ts'
+import type { FailureContext } from './failure.ts'
+import { statusPage } from './failure.ts'
+
+/** The deadlines of one app's routes. */
+export class HandlerDeadlines {
+  readonly #lists = new Map<number, DeadlineList>()
+  #timer: NodeJS.Timeout | undefined = undefined
+  #timerAt = Infinity
+
+  constructor(
+    readonly ctx: FailureContext,
+    /** `server.handlerTimeout`: for routes that set none. */
+    readonly defaultMs: number,
+  ) {}
+
+  /** The deadline list of a route, or undefined when it has no deadline (0, or a WebSocket route). */
+  forRoute(route: CompiledRoute): DeadlineList | undefined {
+    const ms = route.options.handlerTimeout ?? this.defaultMs
+    if (!ms || route.kind === 'ws') return undefined
+    let list = this.#lists.get(ms)
+    if (!list) this.#lists.set(ms, (list = new DeadlineList(this, ms)))
+    return list
+  }
+
+  /** Makes sure the timer fires by `at`. */
+  arm(at: number): void {
+    if (at >= this.#timerAt) return
+    clearTimeout(this.#timer)
+    this.#timerAt = at
+    this.#timer = setTimeout(this.#sweep, Math.max(1, Math.ceil(at - performance.now())))
+    this.#timer.unref()
+  }
+
+  /** Answers every request past its deadline, then re-arms for the earliest one left. */
+  readonly #sweep = (): void => {
+    this.#timer = undefined
+    this.#timerAt = Infinity
+    const now = performance.now()
+    let next = Infinity
+    for (const list of this.#lists.values()) {
+      for (let e = list.head; e !== undefined && e.at <= now; e = list.head) expire(this.ctx, list.unlink(e), list.ms)
+      if (list.head !== undefined && list.head.at < next) next = list.head.at
+    }
+    if (next !== Infinity) this.arm(next)
+  }
+}
+
+/** The pending requests under one timeout, oldest first. */
+export class DeadlineList {
+  head: PendingAnswer | undefined = undefined
+  tail: PendingAnswer | undefined = undefined
+
+  constructor(
+    readonly owner: HandlerDeadlines,
+    readonly ms: number,
+  ) {}
+
+  /** Puts the pending outcome of `x` under this deadline. */
+  track(x: Exchange, req: VelaRequest, route: CompiledRoute): PendingAnswer {
+    const entry = new PendingAnswer(this, performance.now() + this.ms, x, req, route)
+    const tail = this.tail
+    if (tail === undefined) this.head = entry
+    else {
+      tail.next = entry
+      entry.prev = tail
+    }
+    this.tail = entry
+    this.owner.arm(entry.at)
+    return entry
+  }
+
+  unlink(e: PendingAnswer): PendingAnswer {
+    const { prev, next } = e
+    if (prev === undefined) this.head = next
+    else prev.next = next
+    if (next === undefined) this.tail = prev
+    else next.prev = prev
+    e.prev = e.next = undefined
+    return e
+  }
+}
+
+export class PendingAnswer implements Deadline {
+  prev: PendingAnswer | undefined = undefined
+  next: PendingAnswer | undefined = undefined
+  expired = false
+
+  constructor(
+    readonly list: DeadlineList,
+    readonly at: number,
+    readonly x: Exchange,
+    readonly req: VelaRequest,
+    readonly route: CompiledRoute,
+  ) {}
+
+  settle(): boolean {
+    if (this.expired) return false
+    this.list.unlink(this)
+    return true
+  }
+}
+
+/** Answers 503 in place of the pending outcome, which is dropped when it arrives. */
+function expire(ctx: FailureContext, e: PendingAnswer, ms: number): void {
+  e.expired = true
+  const { x, req, route } = e
+  const where = `${req.method} ${req.path} (route ${route.path}, ${route.info.controller}.${route.info.action})`
+  if (!x.answerable) {
+    // The client left, or the listener answered a broken body: only the hung route is news.
+    ctx.log(`${where}: no answer within ${ms} ms (handlerTimeout); the client had gone or been answered by the listener`, undefined)
+    return
+  }
+  const node = x.nodeRequest
+  if (node !== undefined && node.readableFlowing === true && !node.complete) {
+    failBody(node, httpError(408, REQUEST_TIMEOUT))
+    x.preempt(statusPage(ctx, 408, req, route.group, REQUEST_TIMEOUT, undefined, { connection: 'close' }), ctx.log)
+    return
+  }
+  ctx.log(`503 on ${where}: no answer within ${ms} ms (handlerTimeout); a late answer will be dropped`, undefined)
+  x.preempt(statusPage(ctx, 503, req, route.group, `Service Unavailable: no answer within ${ms} ms`), ctx.log)
+}
