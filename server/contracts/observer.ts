@@ -20,7 +20,10 @@
 import type { RequestFacts, RouteInfo } from './request.ts'
 
 export interface RequestOutcome {
-  /** The status sent: 101 for an accepted WebSocket upgrade. */
+  /**
+   * The status sent: 101 for an accepted WebSocket upgrade; 499 (nginx's "client closed request")
+   * when the client closed the connection before the response began.
+   */
   readonly status: number
   /** Body bytes sent, after compression; 0 for HEAD, 204, 304 and accepted upgrades. */
   readonly responseBodySize: number
