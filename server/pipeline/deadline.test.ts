@@ -1,6 +1,7 @@
 // Handler deadlines (deadline.ts): 503 by the error page's negotiation or the group's status route,
 // the route's own option over `server.handlerTimeout`, several timeouts at once, late answers and
 // late failures dropped, the web path (app.fetch) as the node one, and bad values refused at start.
+import net from 'node:net'
 import { expect, it } from 'vitest'
 import { strictLog } from '../../test/support/logs.ts'
 import { createApp } from '../app/create-app.ts'
@@ -13,6 +14,7 @@ const never = () => new Promise<never>(() => {})
 const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 let longStarted = false
+let leftStarted = false
 
 /** Waits (bounded) until `check()` holds. */
 async function until(check: () => boolean): Promise<void> {
@@ -30,6 +32,8 @@ const app = createApp(
         routes: [
           ['/never', never],
           ['/sync', () => json({ sync: true })],
+          ['/takes/:ms', async (req) => (await after(Number(req.bindings.ms)), json({ took: Number(req.bindings.ms) }))],
+          ['/left', () => ((leftStarted = true), never())],
           ['/patient', async () => (await after(300), json({ patient: true })), { handlerTimeout: 2000 }],
           ['/unbounded', async () => (await after(300), json({ unbounded: true })), { handlerTimeout: 0 }],
           ['/short', never, { handlerTimeout: 50 }],
@@ -99,6 +103,33 @@ it('deadlines of different lengths at once: each answered at its own, over node 
     expect(longer).toMatchObject({ status: 503, body: { error: 'Service Unavailable: no answer within 250 ms' } })
     expect(short.at).toBeLessThan(longer.at)
     expect(longer.at).toBeGreaterThanOrEqual(245)
+  } finally {
+    await server.close({ timeoutMs: 1000 })
+  }
+})
+
+it('requests settling out of order under one deadline: each answered by its own handler, the one left hanging by the deadline', async () => {
+  expectDeadlineLog('/never')
+  const body = (p: Promise<Response>) => p.then(async (res) => [res.status, await res.json()])
+  const slow = body(inject(app, '/takes/100'))
+  const fast = body(inject(app, '/takes/10'))
+  const hung = body(inject(app, '/never'))
+  expect(await Promise.all([slow, fast, hung])).toEqual([
+    [200, { took: 100 }],
+    [200, { took: 10 }],
+    [503, { error: 'Service Unavailable: no answer within 150 ms' }],
+  ])
+})
+
+it('a client that left before the deadline: the hung route is logged, nothing is sent', async () => {
+  logs.expectLogged(/^GET \/left \(route \/left, routes\/r\.anonymous\): no answer within 150 ms \(handlerTimeout\); the client had gone or been answered by the listener$/)
+  const server = await startTestServer(app)
+  try {
+    const socket = net.connect(server.port, '127.0.0.1', () => socket.write('GET /left HTTP/1.1\r\nhost: x\r\n\r\n'))
+    socket.on('error', () => {})
+    await until(() => leftStarted)
+    socket.destroy()
+    await until(() => logs.entries.some((e) => e.text.startsWith('GET /left')))
   } finally {
     await server.close({ timeoutMs: 1000 })
   }
