@@ -18,7 +18,7 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.server.bodyLimit).toBe(1024 * 1024)
   expect(c.jsonLib.encode({ a: 1 })).toBe('{"a":1}')
   expect([...c.defaults].sort()).toEqual(
-    ['dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.headersTimeout', 'server.host', 'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port', 'server.requestTimeout', 'server.streamHandlers', 'useStacktrace'].sort(),
+    ['dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.headersTimeout', 'server.host', 'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port', 'server.requestTimeout', 'server.streamHandlers', 'server.trustProxy', 'useStacktrace'].sort(),
   )
 })
 

@@ -1,11 +1,13 @@
 /**
  * Application configuration (the spec's `fw` application keys, §2.1). `defineApp` only types the
- * object; `resolveConfig` applies defaults and the environment overrides (`VELA_ENV`, `PORT`), and
- * remembers which keys kept their default so `vela config` can mark them `(default)`.
+ * object; `resolveConfig` applies defaults and the environment overrides (`VELA_ENV`, `PORT`,
+ * `VELA_TRUST_PROXY`), and remembers which keys kept their default so `vela config` can mark them
+ * `(default)`.
  */
 import type { AppConfig, ResolvedConfig } from '../contracts/config.ts'
 import type { JsonLib } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
+import { trustProxyFromEnv, trustProxyList } from '../exchange/forwarded.ts'
 
 export type { AppConfig, MetricsEvent, ResolvedConfig, ServerConfig } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
@@ -45,6 +47,9 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       keepAliveTimeout: pick('server.keepAliveTimeout', s.keepAliveTimeout, 5000),
       headersTimeout: pick('server.headersTimeout', s.headersTimeout, 20_000),
       requestTimeout: pick('server.requestTimeout', s.requestTimeout, 60_000),
+      trustProxy: env.VELA_TRUST_PROXY
+        ? trustProxyFromEnv(env.VELA_TRUST_PROXY)
+        : trustProxyList(pick('server.trustProxy', s.trustProxy, []), 'server.trustProxy'),
       options: pick('server.options', s.options, {}),
     },
     plugins: pick('plugins', config.plugins, []),

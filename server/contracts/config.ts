@@ -43,6 +43,13 @@ export interface ServerConfig {
   headersTimeout?: number
   /** A client must send the whole request within this many ms (default 60000). */
   requestTimeout?: number
+  /**
+   * Reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are honoured: addresses and CIDR
+   * subnets (`['127.0.0.1', '10.0.0.0/8']`; default none; `VELA_TRUST_PROXY`, comma-separated,
+   * overrides). `req.peer`, `req.scheme`, the rate limit's key and telemetry's `client.address`
+   * then give the client behind them (server/exchange/forwarded.ts).
+   */
+  trustProxy?: readonly string[]
   options?: {
     /** gzip/brotli for textual bodies at or above `threshold` bytes (default 1024) when the client accepts it. */
     compress?: boolean | CompressOptions
