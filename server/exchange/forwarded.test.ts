@@ -95,6 +95,9 @@ describe('server.trustProxy configuration', () => {
     expect(['11.0.0.1', '::2', 'not-an-ip'].map((a) => trust.trusts(a))).toEqual([false, false, false])
     const facts = { peer: '::ffff:10.0.0.1', header: (n: string) => (n === 'x-forwarded-for' ? '2001:db8::1' : undefined) }
     expect(clientAddress(facts as never, trust)).toBe('2001:db8::1')
+    // Mapped addresses come out as IPv4, from the socket and from the header alike.
+    const mapped = (peer: string, forwarded?: string) => clientAddress({ peer, header: () => forwarded } as never, trust)
+    expect([mapped('::ffff:192.0.2.5'), mapped('::ffff:10.0.0.1', '::ffff:198.51.100.1'), mapped('::ffff:10.0.0.1')]).toEqual(['192.0.2.5', '198.51.100.1', '10.0.0.1'])
     expect(proxyTrust([])).toBeUndefined()
   })
 

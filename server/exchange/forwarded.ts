@@ -8,7 +8,8 @@
  * skipping the trusted proxies; the first address that is not one is the client. When every hop is
  * trusted, the leftmost. A value that is not an IP address ends the walk: the last trusted hop is
  * the answer, so a garbled header never becomes a rate-limit key. The scheme: the last value of
- * `X-Forwarded-Proto` (the nearest proxy's), when it is `http` or `https`.
+ * `X-Forwarded-Proto` (the nearest proxy's), when it is `http` or `https`. IPv4-mapped IPv6 addresses
+ * (`::ffff:10.0.0.1`) are given as IPv4.
  *
  * Nothing here runs per request unless the app sets a list and something reads `req.peer` or
  * `req.scheme`.
@@ -70,18 +71,28 @@ export function proxyTrust(list: readonly string[]): ProxyTrust | undefined {
   return { trusts: (address) => isIP(address) !== 0 && blocks.check(address, family(address)) }
 }
 
-/** The client's address: the socket peer, or behind trusted proxies the one they forwarded. */
+// A server listening on all interfaces sees IPv4 clients as `::ffff:a.b.c.d`; proxies forward `a.b.c.d`.
+const MAPPED = '::ffff:'
+const plain = (address: string) => (address.startsWith(MAPPED) && isIP(address.slice(MAPPED.length)) === 4 ? address.slice(MAPPED.length) : address)
+
+/**
+ * The client's address: the socket peer, or behind trusted proxies the one they forwarded. An
+ * IPv4-mapped IPv6 address is given as IPv4, so one client has one address (one rate-limit key)
+ * whether it came through the proxy or straight to the socket.
+ */
 export function clientAddress(facts: RequestFacts, trust: ProxyTrust): string | undefined {
-  let client = facts.peer
-  if (client === undefined || !trust.trusts(client)) return client
+  const peer = facts.peer
+  if (peer === undefined) return undefined
+  let client = plain(peer)
+  if (!trust.trusts(client)) return client
   const forwarded = facts.header('x-forwarded-for')
   if (!forwarded) return client
   const hops = forwarded.split(',')
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!.trim()
     if (isIP(hop) === 0) return client
-    client = hop
-    if (!trust.trusts(hop)) return client
+    client = plain(hop)
+    if (!trust.trusts(client)) return client
   }
   return client
 }
