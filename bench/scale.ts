@@ -10,9 +10,10 @@
  * `SETUPS`: workers under one port (VELA_WORKERS) are `{ instances: 1, nginx: false, env: {
  * VELA_WORKERS: '2' } }` and a pair in `RATIOS`.
  *
- * Rounds are interleaved (every setup started afresh each round) and medians compared. The load
- * generator (wrk -t1, else autocannon) runs on the same machine as the servers and nginx: on a
- * machine with few cores the processes compete for them, which bounds what more instances can add.
+ * Rounds are interleaved (every setup started afresh each round, warmed up 2 s per server process)
+ * and medians compared. The load generator (wrk -t1, else autocannon) runs on the same machine as
+ * the servers and nginx: on a machine with few cores the processes compete for them, which bounds
+ * what more instances can add.
  *
  *   BENCH_ROUNDS (default 2), BENCH_SECONDS per target (default 4), BENCH_CONNECTIONS (default 50)
  */
@@ -41,6 +42,9 @@ const SETUPS: readonly Setup[] = [
   { name: '1 instance behind nginx', instances: 1, nginx: true },
   { name: '3 instances behind nginx', instances: 3, nginx: true },
 ]
+/** Server processes of a setup: instances × workers. */
+const processes = (s: Setup) => s.instances * (Number(s.env?.VELA_WORKERS) || 1)
+
 /** [more, fewer]: the ratio printed for each pair. */
 const RATIOS: readonly (readonly [string, string])[] = [['3 instances behind nginx', '1 instance behind nginx']]
 
@@ -116,7 +120,9 @@ async function main() {
         try {
           for (const t of targets) {
             await check(running.port, t)
-            await runLoad(running.port, t, 2, connections) // warm-up: the JIT settles, pools fill
+            // Warm-up, 2 s per server process so each gets as many requests as a single one: the
+            // JIT settles and the pools fill everywhere before measuring.
+            await runLoad(running.port, t, 2 * processes(setup), connections)
             const [server, nginx] = [running.serverCpu(), running.nginxCpu()]
             const res = await runLoad(running.port, t, seconds, connections)
             if (res.errors > 0) throw new Error(`${setup.name} ${t.name}: ${res.errors} responses with an unexpected status`)
