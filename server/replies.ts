@@ -9,9 +9,17 @@
  * | `status(code)`                     | bare status, empty body                                    |
  * | `status(code, headers, body)`      | object body JSON-encoded; string body sent as is           |
  * | `redirect(path)`                   | 302 with `location` (or the given 3xx status)              |
+ * | `redirect(to, { localOnly: true })`| an untrusted target: a path on this site, else `fallback`  |
  * | `view(vars, opts?)`                | renders a Liquid template (see the views module)           |
  * | `sendfile(path, opts?)`            | streams a file                                             |
+ *
+ * `redirect` percent-encodes the target for the header and refuses control characters; its check
+ * options against open redirects are in redirect-target.ts.
  */
+import type { RedirectOptions, RedirectStatus } from './redirect-target.ts'
+import { locationFor } from './redirect-target.ts'
+
+export type { RedirectOptions, RedirectStatus } from './redirect-target.ts'
 
 export type Headers = Readonly<Record<string, string>>
 
@@ -74,8 +82,18 @@ export function status(code: number, headers?: Headers, body?: unknown): StatusR
   return brand({ kind: 'status', status: code, headers, body })
 }
 
-export function redirect(location: string, code: 301 | 302 | 303 | 307 | 308 = 302): RedirectReply {
-  return brand({ kind: 'redirect', status: code, headers: undefined, location, body: undefined })
+/**
+ * A redirect to `to`, percent-encoded for the `Location` header (`/日本` → `/%E6%97%A5%E6%9C%AC`;
+ * existing `%XX` escapes kept). A target with CR, LF or another control character throws a
+ * TypeError (the handler's 500). For a target from the request, pass `{ localOnly: true }` (or
+ * `allowHosts`): anything but a path on this site then goes to `fallback` (default `/`).
+ */
+export function redirect(to: string, code?: RedirectStatus): RedirectReply
+export function redirect(to: string, options: RedirectOptions): RedirectReply
+export function redirect(to: string, codeOrOptions: RedirectStatus | RedirectOptions = 302): RedirectReply {
+  const options = typeof codeOrOptions === 'number' ? undefined : codeOrOptions
+  const code = typeof codeOrOptions === 'number' ? codeOrOptions : (codeOrOptions.status ?? 302)
+  return brand({ kind: 'redirect', status: code, headers: undefined, location: locationFor(to, options), body: undefined })
 }
 
 export interface ViewOptions {

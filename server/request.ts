@@ -10,6 +10,7 @@ import type { ExchangeRequest, QueryValue, RequestFacts, RouteInfo } from './con
 import type { ProxyTrust } from './exchange/forwarded.ts'
 import { clientAddress, clientScheme } from './exchange/forwarded.ts'
 import type { Reply } from './replies.ts'
+import { dropUnsafeFlatKeys } from './unsafe-keys.ts'
 
 export type { QueryValue, RouteInfo } from './contracts/request.ts'
 
@@ -107,9 +108,12 @@ export class VelaRequest<A = unknown> {
   header(name: string): string | undefined {
     return this.#x.header(name)
   }
-  /** Query string values; a repeated key gives an array. */
+  /** Query string values; a repeated key gives an array; `__proto__`, `constructor` and `prototype` are dropped (unsafe-keys.ts). */
   get query(): Readonly<Record<string, QueryValue>> {
-    return (this.#query ??= getQuery(this.event) as Record<string, QueryValue>)
+    if (this.#query) return this.#query
+    const query = getQuery(this.event) as Record<string, QueryValue>
+    dropUnsafeFlatKeys(query)
+    return (this.#query = query)
   }
   get cookies(): Readonly<Record<string, string>> {
     return (this.#cookies ??= parseCookies(this.event) as Record<string, string>)

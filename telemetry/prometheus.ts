@@ -6,12 +6,17 @@
 import type { ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Registry } from 'prom-client'
 
 export interface PrometheusOptions {
   /** `0` picks a free port (see `Telemetry.prometheusUrl`). */
   readonly port: number
   readonly host?: string
+}
+
+/** What the endpoint serves: a prom-client `Registry`, or the sum of a cluster's (cluster-metrics.ts). */
+export interface MetricsSource {
+  metrics(): Promise<string>
+  readonly contentType: string
 }
 
 export interface PrometheusServer {
@@ -20,7 +25,7 @@ export interface PrometheusServer {
   close(): Promise<void>
 }
 
-export async function servePrometheus(registry: Registry, options: PrometheusOptions): Promise<PrometheusServer> {
+export async function servePrometheus(registry: MetricsSource, options: PrometheusOptions): Promise<PrometheusServer> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0]
     if (path !== '/metrics') return reply(res, 404, 'Not Found\n')

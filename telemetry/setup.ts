@@ -13,6 +13,11 @@
  * Until `setup()` runs (and after `shutdown()`), `telemetryStreamHandler` passes requests through.
  * One set-up at a time: a second `setup()` before `shutdown()` throws.
  *
+ * With several workers (`VELA_WORKERS`, server/cluster/) the same call in the start hook does
+ * what fits the process (cluster-metrics.ts): in a worker it binds no port and reports its
+ * registry to the primary; in the primary, `GET /metrics` and `metrics()` give the sum of every
+ * worker's registry (and the primary's own). `prometheusUrl` is undefined in a worker.
+ *
  * `shutdown()` is bounded (`shutdownTimeoutMs`, 1000 ms): the final export of what the batch
  * processor and the readers still hold is waited for that long, then given up with one warning
  * (those spans and metrics are dropped; the export finishes or fails on its own). **Choice:** a
@@ -27,9 +32,12 @@ import type { SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import type { Registry } from 'prom-client'
 import type { HttpInstruments } from './instruments.ts'
 import { createHttpInstruments } from './instruments.ts'
+import type { ClusterMetrics } from './cluster-metrics.ts'
+import { clusterMetrics, reportToPrimary } from './cluster-metrics.ts'
 import type { PrometheusOptions, PrometheusServer } from './prometheus.ts'
 import { servePrometheus } from './prometheus.ts'
 import { createProviders } from './providers.ts'
+import { clusterRole } from '../server/cluster/role.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
 
 export interface TelemetryOptions {
@@ -58,9 +66,9 @@ export interface Telemetry {
   readonly meterProvider: MeterProvider | undefined
   /** The prom-client registry holding the HTTP metrics; register your own metrics on it to expose them. */
   readonly registry: Registry
-  /** `http://host:port/metrics` when `prometheus` was given. */
+  /** `http://host:port/metrics` when `prometheus` was given (never in a cluster worker: the primary serves it). */
   readonly prometheusUrl: string | undefined
-  /** The Prometheus text exposition, served or not. */
+  /** The Prometheus text exposition, served or not (in a cluster's primary, the sum of the workers'). */
   metrics(): Promise<string>
   /** Exports the spans (and metrics) recorded so far. */
   forceFlush(): Promise<void>
@@ -90,14 +98,20 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
   const providers = createProviders(options)
   const { tracerProvider, meterProvider } = providers
   const instruments = createHttpInstruments(meterProvider?.getMeter('vela'))
+  const role = clusterRole()?.role
+  // In a cluster, the primary serves the workers' sum and the workers serve nothing.
+  const summed: ClusterMetrics | undefined = role === 'primary' ? clusterMetrics(instruments.registry) : undefined
+  const source = summed ?? instruments.registry
   let server: PrometheusServer | undefined
   try {
-    if (options.prometheus) server = await servePrometheus(instruments.registry, options.prometheus)
+    if (options.prometheus && role !== 'worker') server = await servePrometheus(source, options.prometheus)
   } catch (err) {
+    summed?.close()
     providers.unregister()
     await Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()])
     throw err
   }
+  const stopReporting = role === 'worker' ? reportToPrimary(instruments.registry) : undefined
   const mine: ActiveTelemetry = { tracer: tracerProvider.getTracer('vela'), propagator: providers.propagator, instruments }
   active = mine
 
@@ -107,13 +121,15 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
     meterProvider,
     registry: instruments.registry,
     prometheusUrl: server?.url,
-    metrics: () => instruments.registry.metrics(),
+    metrics: () => source.metrics(),
     async forceFlush() {
       await Promise.all([tracerProvider.forceFlush(), meterProvider?.forceFlush()])
     },
     shutdown() {
       return (closing ??= (async () => {
         if (active === mine) active = undefined
+        stopReporting?.()
+        summed?.close()
         providers.unregister()
         const closed = server?.close()
         // The providers' shutdown flushes what the batch processor and the readers still hold.

@@ -38,6 +38,12 @@ describe('VELA_ERR_CONFIG', () => {
     await expectCode(app({}, { PORT: 'eighty' }), 'VELA_ERR_CONFIG', /^PORT must be an integer from 0 to 65535, got "eighty"$/)
   })
 
+  it('a server port, limit or timeout node would refuse, named with its value', async () => {
+    await expectCode(app({ server: { port: 65_536 } }), 'VELA_ERR_CONFIG', /^server\.port must be an integer from 0 to 65535, got 65536$/)
+    await expectCode(app({ server: { requestTimeout: 5000, headersTimeout: 6000 } }), 'VELA_ERR_CONFIG', /^server\.headersTimeout \(6000\) must not exceed server\.requestTimeout \(5000\)/)
+    await expectCode(app({ server: { websocket: { maxBufferedBytes: -1 } } }), 'VELA_ERR_CONFIG', /^server\.websocket\.maxBufferedBytes must be a positive whole number of bytes, got -1$/)
+  })
+
   it('a session secret missing outside dev and test (at start), or too short', async () => {
     const routes = { r: { prefix: '', security: false as const, plugins: sessionPlugins(), routes: [['/a', hello]] as const } }
     await expectCode(() => app({ environment: 'prod', routes })().start(), 'VELA_ERR_CONFIG', /^session: no secret in environment "prod"/)
@@ -89,5 +95,7 @@ describe('VELA_ERR_STREAM_HANDLER and VELA_ERR_WEBSOCKET', () => {
   it('defineWebSocket with an unknown hook or one that is not a function', async () => {
     await expectCode(() => defineWebSocket({ opened: () => {} } as never), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: unknown hook "opened"/)
     await expectCode(() => defineWebSocket({ open: 'yes' } as never), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: hook open must be a function$/)
+    await expectCode(() => defineWebSocket({}, { maxMessageBytes: 0 }), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: limits\.maxMessageBytes must be a positive whole number of bytes, got 0$/)
+    await expectCode(() => defineWebSocket({}, 'big' as never), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: limits must be an object, got "big"$/)
   })
 })

@@ -8,10 +8,13 @@
  *   the app's code imports, so replies, errors and requests are the runtime's own classes on both
  *   sides (`instanceof` holds).
  * - `virtual:vela/server`: the production entry (`dist/server/index.mjs`): sets the build's default
- *   environment (`virtual:vela/profile`, profile.ts), creates the app with the folder above the
- *   server file (`dist/`, which the build fills with the views and `priv/`: build-files.ts) as its
- *   root, runs its start hook (a failure, such as a missing session secret, prints one line and
- *   exits 1), listens on the configured port (8080, or PORT) and installs the graceful shutdown.
+ *   environment (`virtual:vela/profile`, profile.ts), then hands server/cluster/serve.ts a way to
+ *   create the app with the folder above the server file (`dist/`, which the build fills with the
+ *   views and `priv/`: build-files.ts) as its root. serve.ts runs its start hook (a failure, such
+ *   as a missing session secret, prints one line and exits 1), listens on the configured port
+ *   (8080, or PORT), prints the address it is bound to and installs the graceful shutdown (timeouts
+ *   from `server.shutdownTimeout`, `server.drainDelay`); with `VELA_WORKERS` it does so in a primary
+ *   and N workers under node:cluster.
  * - `virtual:vela/migrations`: `migrations`, the app's `src/migrations/*` compiled in
  *   (bundled-migrations.ts), ready for `migrate(repo, migrations)`. Its id is a path in
  *   `src/migrations` (`MIGRATIONS_MODULE`, not a file on disk), so dev swaps re-read it.
@@ -49,24 +52,10 @@ export function serverEntrySource(): string {
     // First: ES modules run in import order, so the environment is set before any app module runs.
     `import ${JSON.stringify(PROFILE_ENTRY)}`,
     `import { fileURLToPath } from 'node:url'`,
-    `import { create } from ${JSON.stringify(APP_ENTRY)}`,
-    `import { listen } from 'vela'`,
-    `import { installShutdown } from ${here('../server/listener/shutdown.ts')}`,
+    `import { config, create } from ${JSON.stringify(APP_ENTRY)}`,
+    `import { serveBuilt } from ${here('../server/cluster/serve.ts')}`,
     // The app root is dist/, mirroring the app folder: dist/src/views, dist/priv (build-files.ts).
-    `const app = create({ root: fileURLToPath(new URL('..', import.meta.url)) })`,
-    'const name = `${app.config.bootstrapApplication} (${app.config.environment})`',
-    `try {`,
-    `  await app.start()`,
-    `} catch (err) {`,
-    // A coded Vela error (VELA_ERR_*: a missing secret, a database still unreachable after the
-    // repo's retries) is its one-line message; anything else keeps its stack.
-    '  console.error(`vela: ${name} could not start: ${err?.message ?? err}`)',
-    `  if (!String(err?.code ?? '').startsWith('VELA_ERR_')) console.error(err)`,
-    `  process.exit(1)`,
-    `}`,
-    `const listener = await listen(app)`,
-    `installShutdown(listener, app)`,
-    'console.log(`vela: ${name} listening on ${listener.url}`)',
+    `await serveBuilt(() => create({ root: fileURLToPath(new URL('..', import.meta.url)) }), config)`,
   ].join('\n')
 }
 

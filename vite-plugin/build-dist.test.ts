@@ -43,7 +43,7 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
   it('a copy of dist/ alone, started in an empty folder, serves the HTML view (with its session) and the explorer, as prod', async () => {
     const server = await startBuilt(dist, { VELA_SESSION_SECRET: SECRET })
     try {
-      expect(server.output()).toContain('vela: site (prod) listening on http://127.0.0.1:')
+      expect(server.output()).toMatch(/vela: site \(prod\) listening on http:\/\/(\[::\]|0\.0\.0\.0):\d+ \(all interfaces\)/)
       const first = await fetch(`${server.url}/`)
       expect(first.status).toBe(200)
       expect(first.headers.get('content-type')).toBe('text/html; charset=utf-8')

@@ -25,7 +25,8 @@ it('builds dist/server/index.mjs, a single file node runs as prod: start hook, d
   // Run from an empty folder: nothing but the bundle and node itself.
   const server = await startBuilt(out)
   expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-  expect(server.output()).toContain(`vela: fixture (prod) listening on ${server.url}`)
+  // The bound address: every interface (IPv6 `::` where the machine has IPv6, else 0.0.0.0).
+  expect(server.output()).toMatch(new RegExp(`vela: fixture \\(prod\\) listening on http://(\\[::\\]|0\\.0\\.0\\.0):${new URL(server.url).port} \\(all interfaces\\)\n`))
   const res = await fetch(`${server.url}/hello`)
   expect(res.status).toBe(200)
   expect(await res.json()).toEqual({ message: 'hello' })

@@ -187,12 +187,21 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   })
 
   const whenReady = <T>(fn: () => T): T | Promise<T> => (queue.running ? queue.running.then(fn) : fn())
+  // Remembered here: an app swapped in after shutdown began is draining too.
+  let draining = false
   const app: VelaApp = {
     get config() {
       return current!.config
     },
     get routeTable() {
       return current!.routeTable
+    },
+    get state() {
+      return draining ? 'draining' : current!.state
+    },
+    drain() {
+      draining = true
+      current!.drain()
     },
     fetch: (request) => Promise.resolve(whenReady(() => current!.fetch(request))),
     upgrade: (request) => Promise.resolve(whenReady(() => current!.upgrade(request))),

@@ -37,9 +37,15 @@ export function failureApp(kind: FailureKind, framed: string, root: string, conf
     }
     return Response.json(detail ? { error, message: detail } : { error }, { status })
   }
+  // It never starts: readiness says `starting` until shutdown begins.
+  let draining = false
   return {
     config: resolved,
     routeTable: { routes: [], groups: [], globalPre: [], globalPost: [] },
+    get state() {
+      return draining ? 'draining' : 'starting'
+    },
+    drain: () => void (draining = true),
     fetch: async (request) => answer(request),
     upgrade: async (request) => ({ accept: false, response: answer(request) }),
     handleNode: toNodeHandler(async (request: Request) => answer(request)) as NodeHandler,

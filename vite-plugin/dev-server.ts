@@ -6,7 +6,7 @@
  */
 import type { PluginOption, ViteDevServer } from 'vite'
 import { createServer } from 'vite'
-import type { Listener } from '../server/listener/listen.ts'
+import type { CloseOptions, Listener } from '../server/listener/listen.ts'
 import { listen } from '../server/listener/listen.ts'
 import { appViteConfig, velaPluginOf } from './app-loader.ts'
 import type { DevApp } from './dev-app.ts'
@@ -26,8 +26,11 @@ export interface DevServer {
   readonly listener: Listener
   readonly vite: ViteDevServer
   readonly devApp: DevApp
-  /** Stops accepting, lets requests finish, runs the app's stop hook, closes Vite. */
-  close(opts?: { timeoutMs?: number }): Promise<void>
+  /**
+   * Stops accepting, lets requests finish, runs the app's stop hook, closes Vite. Idle keep-alive
+   * connections (a browser's) close at once unless `idle: 'wait'` says otherwise.
+   */
+  close(opts?: CloseOptions): Promise<void>
 }
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
@@ -58,7 +61,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     close: (o) =>
       (closing ??= (async () => {
         try {
-          await listener.close(o)
+          await listener.close({ idle: 'close', ...o })
         } finally {
           await vite.close()
         }

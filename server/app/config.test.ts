@@ -1,10 +1,12 @@
-// Spec §2.1 defaults, VELA_ENV / PORT overrides, jsonLib used for every encode and decode.
+// Spec §2.1 defaults, VELA_ENV / PORT overrides, the server keys checked (issue 11 item 9), jsonLib used for every encode and decode.
 import { expect, it } from 'vitest'
 import { inject } from '../testing/index.ts'
 import { requestPlugin } from '../plugins/request.ts'
 import { json } from '../replies.ts'
 import { createApp } from './create-app.ts'
+import type { ServerConfig } from './config.ts'
 import { resolveConfig } from './config.ts'
+import { listen } from '../listener/listen.ts'
 
 const routes = { r: { prefix: '', security: false as const, routes: [] } }
 
@@ -16,9 +18,15 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.useStacktrace).toBe(false)
   expect(c.dispatchBackend).toBe('compiled')
   expect(c.server.bodyLimit).toBe(1024 * 1024)
+  expect(c.server.websocket).toEqual({ maxMessageBytes: 1024 * 1024, maxBufferedBytes: 4 * 1024 * 1024 })
+  expect([c.server.headersTimeout, c.server.requestTimeout]).toEqual([20_000, 60_000])
   expect(c.jsonLib.encode({ a: 1 })).toBe('{"a":1}')
   expect([...c.defaults].sort()).toEqual(
-    ['dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.headersTimeout', 'server.host', 'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port', 'server.requestTimeout', 'server.streamHandlers', 'server.trustProxy', 'useStacktrace'].sort(),
+    [
+      'dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.drainDelay', 'server.headersTimeout', 'server.health', 'server.host', 'server.keepAliveTimeout',
+      'server.maxUrlLength', 'server.options', 'server.port', 'server.requestTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy', 'server.websocket.maxBufferedBytes',
+      'server.websocket.maxMessageBytes', 'useStacktrace',
+    ].sort(),
   )
 })
 
@@ -34,6 +42,46 @@ it('set values are kept and not marked default; VELA_ENV and PORT override', () 
 it('bad configuration is an error that says what is wrong', () => {
   expect(() => resolveConfig({ routes } as never, {})).toThrow('defineApp: `bootstrapApplication` (the application name) is required')
   expect(() => resolveConfig({ bootstrapApplication: 'x', routes }, { PORT: 'eighty' })).toThrow('PORT must be an integer from 0 to 65535, got "eighty"')
+})
+
+it('a timeout left out gives way to the one written (node needs headersTimeout <= requestTimeout), and the server listens', async () => {
+  const short = resolveConfig({ bootstrapApplication: 'x', server: { requestTimeout: 5000 }, routes }, {})
+  expect([short.server.headersTimeout, short.server.requestTimeout]).toEqual([5000, 5000])
+  expect(short.defaults.has('server.headersTimeout')).toBe(true)
+  const long = resolveConfig({ bootstrapApplication: 'x', server: { headersTimeout: 90_000 }, routes }, {})
+  expect([long.server.headersTimeout, long.server.requestTimeout]).toEqual([90_000, 90_000])
+  // 0 turns the request timeout off: the headers keep theirs.
+  const off = resolveConfig({ bootstrapApplication: 'x', server: { requestTimeout: 0 }, routes }, {})
+  expect([off.server.headersTimeout, off.server.requestTimeout]).toEqual([20_000, 0])
+  for (const server of [{ requestTimeout: 5000 }, { headersTimeout: 90_000 }, { requestTimeout: 0, headersTimeout: 30_000 }]) {
+    const listener = await listen(createApp({ bootstrapApplication: 'x', server, routes }, { env: {} }), { port: 0, host: '127.0.0.1' })
+    await listener.close()
+  }
+})
+
+it('a bad port, limit or timeout is refused when the app is created, naming the key and the value', () => {
+  const refused = (server: unknown) => () => createApp({ bootstrapApplication: 'x', server: server as ServerConfig, routes }, { env: {} })
+  expect(refused({ requestTimeout: 5000, headersTimeout: 10_000 })).toThrow(
+    'server.headersTimeout (10000) must not exceed server.requestTimeout (5000): the headers are part of the request; lower headersTimeout or raise requestTimeout',
+  )
+  expect(refused({ port: 70_000 })).toThrow('server.port must be an integer from 0 to 65535, got 70000')
+  expect(refused({ port: '8080' })).toThrow('server.port must be an integer from 0 to 65535, got "8080"')
+  expect(refused({ host: 8080 })).toThrow('server.host must be a string, got 8080')
+  expect(refused({ bodyLimit: -1 })).toThrow('server.bodyLimit must be a positive whole number of bytes, got -1')
+  expect(refused({ bodyLimit: 0 })).toThrow('server.bodyLimit must be a positive whole number of bytes, got 0')
+  expect(refused({ maxUrlLength: 1.5 })).toThrow('server.maxUrlLength must be a positive whole number of bytes, got 1.5')
+  expect(refused({ keepAliveTimeout: -5 })).toThrow('server.keepAliveTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got -5')
+  expect(refused({ requestTimeout: Number.NaN })).toThrow('server.requestTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got NaN')
+  expect(refused({ headersTimeout: 2 ** 31 })).toThrow('server.headersTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 2147483648')
+  expect(refused({ websocket: { maxMessageBytes: 0 } })).toThrow('server.websocket.maxMessageBytes must be a positive whole number of bytes, got 0')
+  expect(refused({ websocket: { maxBufferedBytes: Infinity } })).toThrow('server.websocket.maxBufferedBytes must be a positive whole number of bytes, got Infinity')
+  expect(refused({ websocket: '1MB' })).toThrow('server.websocket must be an object, got "1MB"')
+  expect(refused([])).toThrow('server must be an object, got an array')
+  expect(refused({ maxUrlLength: () => 8192 })).toThrow('server.maxUrlLength must be a positive whole number of bytes, got a function')
+  expect(refused({ websocket: { maxMessageBytes: { mb: 1 } } })).toThrow('server.websocket.maxMessageBytes must be a positive whole number of bytes, got an object')
+  expect(refused({ port: 70_000 })).toThrow(expect.objectContaining({ name: 'VelaError', code: 'VELA_ERR_CONFIG' }))
+  // A port written in the config is checked even when PORT overrides it.
+  expect(() => resolveConfig({ bootstrapApplication: 'x', server: { port: -1 }, routes }, { PORT: '0' })).toThrow('server.port must be an integer from 0 to 65535, got -1')
 })
 
 it('jsonLib is used for every JSON encode (replies, errors) and decode (request bodies)', async () => {

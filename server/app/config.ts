@@ -1,15 +1,19 @@
 /**
  * Application configuration (the spec's `fw` application keys, §2.1). `defineApp` only types the
- * object; `resolveConfig` applies defaults and the environment overrides (`VELA_ENV`, `PORT`,
- * `VELA_TRUST_PROXY`), and remembers which keys kept their default so `vela config` can mark them
- * `(default)`.
+ * object; `resolveConfig` checks the server keys (check-config.ts: `createApp` calls it, so a bad
+ * port, limit or timeout is refused before any start hook runs), applies defaults and the
+ * environment overrides (`VELA_ENV`, `PORT`, `VELA_TRUST_PROXY`), and remembers which keys kept
+ * their default so `vela config` can mark them `(default)`.
  */
 import type { AppConfig, ResolvedConfig } from '../contracts/config.ts'
 import type { JsonLib } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
 import { trustProxyFromEnv, trustProxyList } from '../exchange/forwarded.ts'
+import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
+import { checkServerConfig } from './check-config.ts'
+import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
 
-export type { AppConfig, MetricsEvent, ResolvedConfig, ServerConfig } from '../contracts/config.ts'
+export type { AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketLimits } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
 
 export function defineApp<const C extends AppConfig>(config: C): C {
@@ -30,7 +34,9 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
     defaults.add(key)
     return fallback
   }
+  checkServerConfig(config.server)
   const s = config.server ?? {}
+  const ws = s.websocket ?? {}
   const envPort = env.PORT ? Number(env.PORT) : undefined
   if (envPort !== undefined && !(Number.isInteger(envPort) && envPort >= 0 && envPort < 65536)) {
     throw new VelaError('VELA_ERR_CONFIG', `PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`)
@@ -45,8 +51,16 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       bodyLimit: pick('server.bodyLimit', s.bodyLimit, 1024 * 1024),
       maxUrlLength: pick('server.maxUrlLength', s.maxUrlLength, 8192),
       keepAliveTimeout: pick('server.keepAliveTimeout', s.keepAliveTimeout, 5000),
-      headersTimeout: pick('server.headersTimeout', s.headersTimeout, 20_000),
-      requestTimeout: pick('server.requestTimeout', s.requestTimeout, 60_000),
+      // A default gives way to the other timeout written (node requires headers <= request).
+      headersTimeout: pick('server.headersTimeout', s.headersTimeout, s.requestTimeout ? Math.min(20_000, s.requestTimeout) : 20_000),
+      requestTimeout: pick('server.requestTimeout', s.requestTimeout, Math.max(60_000, s.headersTimeout ?? 0)),
+      websocket: {
+        maxMessageBytes: pick('server.websocket.maxMessageBytes', ws.maxMessageBytes, WEBSOCKET_DEFAULTS.maxMessageBytes),
+        maxBufferedBytes: pick('server.websocket.maxBufferedBytes', ws.maxBufferedBytes, WEBSOCKET_DEFAULTS.maxBufferedBytes),
+      },
+      health: resolveHealth(pick('server.health', s.health, DEFAULT_HEALTH)),
+      drainDelay: pick('server.drainDelay', s.drainDelay, 0),
+      shutdownTimeout: pick('server.shutdownTimeout', s.shutdownTimeout, 10_000),
       trustProxy: env.VELA_TRUST_PROXY
         ? trustProxyFromEnv(env.VELA_TRUST_PROXY)
         : trustProxyList(pick('server.trustProxy', s.trustProxy, []), 'server.trustProxy'),

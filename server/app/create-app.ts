@@ -7,13 +7,15 @@
  *   (server/pipeline/run.ts) → compression, if on → the exchange sends the response
  */
 import { resolve } from 'node:path'
-import type { CreateAppOptions, VelaApp } from '../contracts/app.ts'
+import type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
 import type { AppConfig } from '../contracts/config.ts'
+import { clusterRole } from '../cluster/role.ts'
 import { compressing } from '../compress/compress.ts'
 import { errorPage } from '../errors/error-page.ts'
 import type { NamedObserver } from '../exchange/entry-points.ts'
 import { entryPoints } from '../exchange/entry-points.ts'
 import { proxyTrust } from '../exchange/forwarded.ts'
+import { healthEndpoints } from '../exchange/health.ts'
 import type { Serve } from '../exchange/route.ts'
 import { createRouting } from '../exchange/route.ts'
 import type { PipelineContext } from '../pipeline/run.ts'
@@ -24,8 +26,9 @@ import { composeWrapForms } from '../stream-handlers/wrap-forms.ts'
 import { createViewRenderer } from '../views/renderer.ts'
 import { createUpgradeRouting } from '../websocket/upgrade.ts'
 import { resolveConfig } from './config.ts'
+import { checkHealthPaths } from './health-config.ts'
 
-export type { CreateAppOptions, VelaApp } from '../contracts/app.ts'
+export type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
 
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)
@@ -51,11 +54,14 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     renderView: opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev', root }),
     log,
   }
+  checkHealthPaths(config.server.health, table)
+  let state: AppState = 'starting'
+  const health = healthEndpoints(config.server.health, () => state)
   const backend = config.dispatchBackend
-  const routing = createRouting({ table, ctx, root, maxUrlLength: config.server.maxUrlLength, backend })
+  const routing = createRouting({ table, ctx, root, maxUrlLength: config.server.maxUrlLength, backend, health })
   const compress = config.server.options.compress
   const serve: Serve = compress ? compressing(routing, compress === true ? {} : compress) : routing
-  const serveUpgrade = createUpgradeRouting({ routes: table.routes, ctx, backend, http: serve })
+  const serveUpgrade = createUpgradeRouting({ routes: table.routes, ctx, backend, http: serve, limits: config.server.websocket })
 
   const streamFailed = (err: unknown, accept: string | null) => {
     log('500: a stream handler failed', err)
@@ -76,11 +82,19 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     config,
     routeTable: table,
     ...entries,
+    get state() {
+      return state
+    },
     async start() {
       // Plugins' run-time checks (a session secret) first: a refused start has opened nothing.
       const steps = new Set([...table.globalPre, ...table.globalPost, ...table.groups.flatMap((g) => [...g.pre, ...g.post])])
       for (const step of steps) await step.plugin.start?.(step.options, step.state)
-      await appConfig.start?.({ config })
+      const cluster = clusterRole()
+      await appConfig.start?.(cluster ? { config, cluster } : { config })
+      if (state === 'starting') state = 'ready'
+    },
+    drain() {
+      state = 'draining'
     },
     async stop() {
       await appConfig.stop?.()

@@ -8,8 +8,17 @@ import type { ResolvedConfig } from './config.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RouteTable } from './routes.ts'
 
+/**
+ * Where the app is in its life, as its readiness endpoint reports it: `starting` until `start()`
+ * has run, `ready` once it has, `draining` from the moment shutdown begins (`drain()`, which the
+ * listener's `close()` calls first). It never goes back.
+ */
+export type AppState = 'starting' | 'ready' | 'draining'
+
 export interface VelaApp {
   readonly config: ResolvedConfig
+  /** `starting` → `ready` (after `start()`) → `draining` (after `drain()`). */
+  readonly state: AppState
   /** The compiled route table: for listings, the audit and OpenAPI. */
   readonly routeTable: RouteTable
   /** Answers one request: the whole lifecycle, no socket needed. */
@@ -26,6 +35,11 @@ export interface VelaApp {
   readonly handleNode: NodeHandler
   /** Runs the plugins' `start` checks (run-time needs such as the session secret), then the app's `start` hook. */
   start(): Promise<void>
+  /**
+   * Marks the app `draining`: from now on its readiness endpoint answers 503, so a load balancer
+   * takes the instance out. Requests are still served. The listener's `close()` calls it first.
+   */
+  drain(): void
   /** Runs the app's `stop` hook (close pools, flush telemetry). */
   stop(): Promise<void>
 }

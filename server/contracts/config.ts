@@ -8,6 +8,9 @@ import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RequestObserver } from './observer.ts'
 import type { JsonLib, ModuleMap } from './primitives.ts'
 import type { RouteSource } from './routes.ts'
+import type { WebSocketLimits } from './websocket.ts'
+
+export type { WebSocketLimits } from './websocket.ts'
 
 export interface MetricsEvent {
   userData: Record<string, unknown>
@@ -28,6 +31,18 @@ export interface ViewsConfig {
   dir?: string
 }
 
+/**
+ * The built-in health endpoints, answered before routing (no plugins, no security): `live` is
+ * 200 while the process serves; `ready` is 200 once the app has started and 503 while it starts
+ * or from the moment shutdown begins. A path, or `false` for none.
+ */
+export interface HealthConfig {
+  /** Default `/livez`. */
+  live?: string | false
+  /** Default `/readyz`. */
+  ready?: string | false
+}
+
 export interface ServerConfig {
   port?: number
   host?: string
@@ -39,9 +54,9 @@ export interface ServerConfig {
   maxUrlLength?: number
   /** Idle keep-alive connections close after this many ms (default 5000). */
   keepAliveTimeout?: number
-  /** A client must send all request headers within this many ms (default 20000). */
+  /** A client must send all request headers within this many ms (default 20000, or `requestTimeout` when that is lower; 0 = none). */
   headersTimeout?: number
-  /** A client must send the whole request within this many ms (default 60000). */
+  /** A client must send the whole request within this many ms (default 60000, or `headersTimeout` when that is higher; 0 = none). */
   requestTimeout?: number
   /**
    * Reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are honoured: addresses and CIDR
@@ -50,6 +65,17 @@ export interface ServerConfig {
    * then give the client behind them (server/exchange/forwarded.ts).
    */
   trustProxy?: readonly string[]
+  /** Limits of every WebSocket route (1 MiB messages, 4 MiB queued per client); a route's `defineWebSocket(hooks, limits)` wins. */
+  websocket?: WebSocketLimits
+  /** Health endpoints (default `{ live: '/livez', ready: '/readyz' }`); `false` for none. */
+  health?: HealthConfig | false
+  /**
+   * On shutdown, how long readiness reports `draining` while the server still accepts connections,
+   * so a load balancer polling it takes the instance out first (default 0 ms).
+   */
+  drainDelay?: number
+  /** On shutdown, how long requests already sent may take to be answered (default 10000 ms). */
+  shutdownTimeout?: number
   options?: {
     /** gzip/brotli for textual bodies at or above `threshold` bytes (default 1024) when the client accepts it. */
     compress?: boolean | CompressOptions
@@ -79,16 +105,36 @@ export interface AppConfig {
   views?: ViewsConfig
   /** Controller modules: their exported functions get `{ controller, action }` identities. */
   controllers?: ModuleMap<Record<string, unknown>>
-  /** Called before the server accepts requests (open pools, run migrations, warm caches). */
-  start?: (app: { config: ResolvedConfig }) => void | Promise<void>
+  /**
+   * Called before the server accepts requests (open pools, run migrations, warm caches). With
+   * several workers (`VELA_WORKERS`) it runs in the primary first, then in every worker: `cluster`
+   * says which (undefined in a single process).
+   */
+  start?: (app: { config: ResolvedConfig; cluster?: ClusterRole }) => void | Promise<void>
   /** Called on shutdown (close pools, flush telemetry). */
   stop?: () => void | Promise<void>
+}
+
+/** Where the start hook runs when the built server runs several workers (server/cluster/). */
+export interface ClusterRole {
+  /** `primary`: runs the start hook first (migrations), forks the workers, serves no requests. */
+  readonly role: 'primary' | 'worker'
+  /** The worker's cluster id (1, 2, …; a replacement gets a new one); 0 in the primary. */
+  readonly id: number
+  /** How many workers the primary keeps running. */
+  readonly workers: number
 }
 
 export interface ResolvedConfig {
   bootstrapApplication: string
   environment: string
-  server: Required<Omit<ServerConfig, 'options' | 'host'>> & { host: string | undefined; options: NonNullable<ServerConfig['options']> }
+  server: Required<Omit<ServerConfig, 'options' | 'host' | 'websocket' | 'health'>> & {
+    host: string | undefined
+    options: NonNullable<ServerConfig['options']>
+    websocket: Required<WebSocketLimits>
+    /** The health endpoints' paths; null for one that is off. */
+    health: { live: string | null; ready: string | null }
+  }
   plugins: readonly PluginEntry[]
   jsonLib: JsonLib
   useStacktrace: boolean

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { WebSocketContext, WebSocketHandler } from '../websocket/define.ts'
+import type { WebSocketLimits } from './websocket.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
@@ -14,6 +15,8 @@ export type UpgradeDecision =
       readonly accept: true
       readonly handler: WebSocketHandler
       readonly context: WebSocketContext
+      /** The route's limits, `server.websocket` filling in what it leaves out. */
+      readonly limits: Readonly<Required<WebSocketLimits>>
       /** Headers for the 101 (cookies a plugin set, e.g. a new session). */
       readonly headers: Headers
       /** The app's logger, for failures of the connection's hooks. */

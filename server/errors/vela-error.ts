@@ -13,12 +13,12 @@
 
 /** Every code, with what it means (the README's table is this list). */
 export const VELA_ERROR_CODES = {
-  VELA_ERR_CONFIG: 'the app config or its environment is invalid (bootstrapApplication, PORT, the session secret, the Vite side: src/app.ts, the Vite config, src/repo.ts, the release profile)',
+  VELA_ERR_CONFIG: 'the app config or its environment is invalid (bootstrapApplication, a server port, limit or timeout, PORT, the session secret, the Vite side: src/app.ts, the Vite config, src/repo.ts, the release profile)',
   VELA_ERR_ROUTE: 'a route group or route is malformed (prefix, security, path, handler, a route module that exports no routes)',
   VELA_ERR_DUPLICATE_ROUTE: 'the same method and path are declared twice',
   VELA_ERR_PLUGIN: 'a plugin definition, registration or its options are invalid',
   VELA_ERR_STREAM_HANDLER: 'server.streamHandlers is invalid',
-  VELA_ERR_WEBSOCKET: 'defineWebSocket was given an unknown hook or a hook that is not a function',
+  VELA_ERR_WEBSOCKET: 'defineWebSocket was given an unknown hook, a hook that is not a function or an invalid limit',
   VELA_ERR_TELEMETRY: 'vela/telemetry was set up twice',
 } as const
 

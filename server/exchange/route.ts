@@ -2,8 +2,9 @@
  * Routing, in one place for every exchange (node's, the web's, an upgrade that no WebSocket route
  * takes), compiled once at start-up:
  *
- *   URL checks (400 invalid percent-encoding, 414 too long) → the route table (404; 405 with
- *   `allow`; an OPTIONS preflight through the group's pre plugins) → the route's pipeline
+ *   URL checks (400 invalid percent-encoding, 414 too long) → the health endpoints (health.ts)
+ *   → the route table (404; 405 with `allow`; an OPTIONS preflight through the group's pre
+ *   plugins) → the route's pipeline
  *
  * Unrouted requests get the status page of the most specific group whose prefix they fall under.
  */
@@ -20,6 +21,7 @@ import type { Outcome } from '../respond.ts'
 import { NO_BINDINGS, buildMatcher, decodeParams } from '../router/dispatch.ts'
 import { staticHandlerAt } from '../static/static-dir.ts'
 import type { Exchange } from './exchange.ts'
+import type { HealthEndpoints } from './health.ts'
 
 /** What serves an exchange: its outcome, a promise only when something in it was asynchronous. */
 export type Serve<X extends Exchange = Exchange> = (x: X) => Outcome | Promise<Outcome>
@@ -39,8 +41,12 @@ export function createRouting(opts: {
   root: string
   maxUrlLength: number
   backend: 'compiled' | 'tree'
+  health?: HealthEndpoints
 }): Serve {
-  const { table, ctx, maxUrlLength } = opts
+  const { table, ctx, maxUrlLength, health } = opts
+  // Two string comparisons a request (against undefined when the endpoints are off).
+  const live = health?.live ?? undefined
+  const ready = health?.ready ?? undefined
   const root = resolve(opts.root)
   const handlerOf = (route: CompiledRoute): Handler => {
     if (route.kind === 'static') return staticHandlerAt(route.handler as StaticRouteHandler, root)
@@ -68,7 +74,9 @@ export function createRouting(opts: {
     try {
       if (x.malformed) return page(x, 400, MALFORMED)
       if (x.targetLength > maxUrlLength) return page(x, 414, `URI Too Long: the request target exceeds ${maxUrlLength} bytes`)
-      const found = match(x.path)
+      const path = x.path
+      if (path === ready || path === live) return health!.answer(x)
+      const found = match(path)
       if (!found) return unrouted(x, 404)
       let target = found.data.byMethod[x.method]
       let run = target?.run

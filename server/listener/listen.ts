@@ -2,29 +2,49 @@
  * The production listener: node:http answering through `app.handleNode` (the direct node path,
  * server/exchange/node.ts), WebSocket upgrades through `app.upgrade` (websockets.ts), requests
  * node's parser rejects with a clear status (client-errors.ts), keep-alive, header and request
- * timeouts from the config, and a close that stops accepting, lets in-flight requests finish (up
- * to a timeout, drain.ts) and then drops what is left. Shutdown on signals: shutdown.ts.
+ * timeouts from the config, and a close that flips the app's readiness to draining, stops
+ * accepting, answers the requests already sent with `Connection: close` (up to a timeout,
+ * drain.ts) and then drops what is left. Shutdown on signals: shutdown.ts.
  */
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { VelaApp } from '../contracts/app.ts'
 import { answerClientErrors } from './client-errors.ts'
+import type { IdleConnections } from './drain.ts'
 import { trackConnections } from './drain.ts'
 import type { WebSocketServer } from './websockets.ts'
 import { attachWebSockets } from './websockets.ts'
 
 export interface Listener {
+  /** A URL a client on this machine can use: `127.0.0.1` when the socket listens on every IPv4/IPv6 interface. */
   readonly url: string
+  /** Where the socket is bound, as a URL: `http://0.0.0.0:8080` or `http://[::]:8080` on every interface. */
+  readonly address: string
   readonly port: number
   readonly server: Server
   /** The WebSocket connections of `ws` routes. */
   readonly websockets: WebSocketServer
   /**
-   * Stops accepting; closes WebSockets with 1001; waits for in-flight requests up to `timeoutMs`
-   * (default 10 s), then closes the rest.
+   * Drains and closes (drain.ts): the app's readiness turns `draining`; after `drainDelayMs` the
+   * listening socket closes, WebSockets close with 1001, requests already sent are answered with
+   * `Connection: close`, idle connections close as `idle` says; after `timeoutMs` whatever is
+   * left is dropped. Resolves when all is closed; a second call gets the same promise.
    */
-  close(opts?: { timeoutMs?: number }): Promise<void>
+  close(opts?: CloseOptions): Promise<void>
+}
+
+export interface CloseOptions {
+  /** How long requests already sent may take to be answered (default `server.shutdownTimeout`, 10 s). */
+  timeoutMs?: number
+  /** How long to go on accepting once readiness says `draining` (default `server.drainDelay`, 0). */
+  drainDelayMs?: number
+  /**
+   * Idle keep-alive connections: `'wait'` (default) until a request on them is answered or their
+   * keep-alive timeout passes, so no request a client sends is lost; `'close'` at once (faster,
+   * for tests: a client writing on one at that moment loses its request).
+   */
+  idle?: IdleConnections
 }
 
 export interface ListenOptions {
@@ -36,6 +56,8 @@ let rejectionGuard = false
 
 export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Listener> {
   const s = app.config.server
+  // Read once: the drain swaps this very listener for one that closes connections (drain.ts).
+  const handler = app.handleNode
   const server = createServer(
     {
       requestTimeout: s.requestTimeout,
@@ -44,7 +66,7 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
       // How often node enforces the two timeouts above (its default, 30 s, would let short ones slip).
       connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(Math.min(s.headersTimeout, s.requestTimeout) / 4))),
     },
-    app.handleNode,
+    handler,
   )
   server.keepAliveTimeout = s.keepAliveTimeout
   await new Promise<void>((resolve, reject) => {
@@ -56,36 +78,55 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
   })
   answerClientErrors(server)
   const websockets = attachWebSockets(server, app)
-  const connections = trackConnections(server)
+  const connections = trackConnections(server, handler, s.keepAliveTimeout)
   // A promise a handler forgot to await must not take the whole server down with it.
   if (!rejectionGuard) {
     rejectionGuard = true
     process.on('unhandledRejection', (reason) => console.error('[vela] unhandled promise rejection:', reason))
   }
-  const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const { url, address, port } = urlsOf(server.address() as AddressInfo)
+  let closing: Promise<void> | undefined
+
+  async function drainAndClose({ timeoutMs = s.shutdownTimeout, drainDelayMs = s.drainDelay, idle = 'wait' }: CloseOptions): Promise<void> {
+    // Readiness first. Without a delay, all up to the first `await` below runs within `close()`:
+    // once it returns, new connections are refused.
+    app.drain()
+    if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs))
+    const closed = connections.drain(idle)
+    // Open WebSockets would keep the server open forever: tell their clients we are going away.
+    const wsClosed = websockets.closeAll({ code: 1001, timeoutMs })
+    let timer: NodeJS.Timeout | undefined
+    const forced = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        connections.destroyAll()
+        resolve()
+      }, timeoutMs)
+      timer.unref()
+    })
+    await Promise.race([closed, forced])
+    clearTimeout(timer)
+    await Promise.all([closed, wsClosed])
+  }
+
   return {
-    url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
-    port: address.port,
+    url,
+    address,
+    port,
     server,
     websockets,
-    async close({ timeoutMs = 10_000 } = {}) {
-      const closed = new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())))
-      const stopSweep = connections.drain()
-      // Open WebSockets would keep the server open forever: tell their clients we are going away.
-      const wsClosed = websockets.closeAll({ code: 1001, timeoutMs })
-      let timer: NodeJS.Timeout | undefined
-      const forced = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          server.closeAllConnections()
-          resolve()
-        }, timeoutMs)
-        timer.unref()
-      })
-      await Promise.race([closed, forced])
-      clearTimeout(timer)
-      await Promise.all([closed, wsClosed])
-      stopSweep()
-    },
+    close: (opts = {}) => (closing ??= drainAndClose(opts)),
   }
+}
+
+/** The bound address as a URL, and one a local client can use (a wildcard address is no destination). */
+function urlsOf(bound: AddressInfo): { url: string; address: string; port: number } {
+  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address
+  const address = `http://${host}:${bound.port}`
+  const wildcard = host === '0.0.0.0' || host === '[::]'
+  return { url: wildcard ? `http://127.0.0.1:${bound.port}` : address, address, port: bound.port }
+}
+
+/** For start lines: the bound address, saying so when it is every interface. */
+export function listeningOn(listener: Pick<Listener, 'url' | 'address'>): string {
+  return listener.address === listener.url ? listener.address : `${listener.address} (all interfaces)`
 }

@@ -1,11 +1,16 @@
 /**
- * Graceful shutdown on SIGTERM and SIGINT (what orchestrators and Ctrl-C send):
+ * Graceful shutdown on SIGTERM and SIGINT (what orchestrators and Ctrl-C send), losing no request
+ * a client has sent (the listener's close, listen.ts and drain.ts):
  *
- *   1. stop accepting connections (the listening socket closes at once: new clients are refused);
- *   2. close open WebSockets with 1001 Going Away;
- *   3. let in-flight requests finish, up to `timeoutMs` (default 10 s); then drop what is left;
- *   4. run the app's stop hook (`app.stop()`: close pools, flush telemetry);
- *   5. exit 0 (1 if closing or the stop hook failed, or the whole thing overran its deadline).
+ *   1. the app's readiness endpoint answers 503 `draining` (a load balancer takes it out);
+ *   2. after `drainDelayMs` (default `server.drainDelay`, 0) stop accepting connections (the
+ *      listening socket closes: new clients are refused);
+ *   3. close open WebSockets with 1001 Going Away;
+ *   4. answer the requests already sent with `Connection: close`, and those still arriving on
+ *      idle keep-alive connections, which close once answered or at their keep-alive timeout
+ *      (`idle: 'wait'`); after `timeoutMs` (default `server.shutdownTimeout`, 10 s) drop what is left;
+ *   5. run the app's stop hook (`app.stop()`: close pools, flush telemetry);
+ *   6. exit 0 (1 if closing or the stop hook failed, or the whole thing overran its deadline).
  *
  * A second signal while shutting down exits at once with 1 (the impatient Ctrl-C Ctrl-C).
  *
@@ -14,11 +19,17 @@
  *   await app.start()
  *   installShutdown(listener, app, { timeoutMs: 15_000 })
  */
+import type { ResolvedConfig } from '../contracts/config.ts'
+import type { IdleConnections } from './drain.ts'
 import type { Listener } from './listen.ts'
 
 export interface ShutdownOptions {
-  /** How long in-flight requests may take to finish (default 10000 ms). */
+  /** How long requests already sent may take to be answered (default `server.shutdownTimeout`, else 10000 ms). */
   timeoutMs?: number
+  /** How long readiness says `draining` before the listening socket closes (default `server.drainDelay`, else 0). */
+  drainDelayMs?: number
+  /** Idle keep-alive connections: `'wait'` (default, loses nothing) or `'close'` at once (the dev server's fast Ctrl-C). */
+  idle?: IdleConnections
   /** How long the app's stop hook may take on top of that (default 10000 ms). */
   stopTimeoutMs?: number
   /** Default `['SIGTERM', 'SIGINT']`. */
@@ -37,10 +48,11 @@ export interface ShutdownHandle {
 
 export function installShutdown(
   listener: Pick<Listener, 'close'>,
-  app: { stop(): Promise<void> },
+  app: { stop(): Promise<void>; readonly config?: ResolvedConfig },
   opts: ShutdownOptions = {},
 ): ShutdownHandle {
-  const { timeoutMs = 10_000, stopTimeoutMs = 10_000, signals = ['SIGTERM', 'SIGINT'] } = opts
+  const server = app.config?.server
+  const { timeoutMs = server?.shutdownTimeout ?? 10_000, drainDelayMs = server?.drainDelay ?? 0, idle = 'wait', stopTimeoutMs = 10_000, signals = ['SIGTERM', 'SIGINT'] } = opts
   const exit = opts.exit ?? ((code: number) => process.exit(code))
   const log = opts.log ?? ((message: string, error?: unknown) => (error === undefined ? console.log(message) : console.error(message, error)))
   let running: Promise<void> | undefined
@@ -50,13 +62,14 @@ export function installShutdown(
     const deadline = setTimeout(() => {
       log('[vela] shutdown overran its deadline; exiting')
       exit(1)
-    }, timeoutMs + stopTimeoutMs + 1000)
+    }, drainDelayMs + timeoutMs + stopTimeoutMs + 1000)
     deadline.unref()
     let code = 0
-    // close() stops the listening socket synchronously, so once this line is logged new
-    // connections are refused.
-    const closing = listener.close({ timeoutMs })
-    log(`[vela] ${reason}: shutting down; stopped accepting connections, in-flight requests have ${timeoutMs} ms`)
+    // Without a delay close() stops the listening socket synchronously, so once this line is
+    // logged new connections are refused.
+    const closing = listener.close({ timeoutMs, drainDelayMs, idle })
+    const accepting = drainDelayMs > 0 ? `readiness reports draining, accepting connections for ${drainDelayMs} ms more` : 'stopped accepting connections'
+    log(`[vela] ${reason}: shutting down; ${accepting}, requests already sent have ${timeoutMs} ms`)
     try {
       await closing
     } catch (err) {

@@ -3,20 +3,32 @@
  * (`app.upgrade`, the route table and pipeline), answers refusals over HTTP and hands accepted
  * sockets to crossws, which runs the route's hooks. Keeps every open socket, so shutdown can close
  * them with 1001 (Going Away).
+ *
+ * Limits come with the app's decision (the route's, else `server.websocket`): `maxMessageBytes` is
+ * `ws`'s `maxPayload`, which closes with 1009 as soon as a frame header announces more, before
+ * reading it; that option belongs to a `ws` server, so there is one crossws adapter per distinct
+ * value (most apps: one). `maxBufferedBytes` bounds each connection's sends
+ * (websocket-backpressure.ts).
  */
 import type { IncomingMessage, Server } from 'node:http'
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Hooks, Peer } from 'crossws'
+import type { NodeAdapter } from 'crossws/adapters/node'
 import nodeAdapter from 'crossws/adapters/node'
+import type { WebSocketLimits } from '../contracts/websocket.ts'
 import type { UpgradeDecision } from '../contracts/handlers.ts'
 import type { WebSocketContext, WebSocketHandler, WebSocketHooks } from '../websocket/define.ts'
+import { OVERFLOW_CLOSE, boundSends } from './websocket-backpressure.ts'
 
 export interface WebSocketServer {
   /** Sockets currently open. */
   readonly openCount: number
-  /** Closes every open socket with `code` (default 1001) and resolves once all are closed or `timeoutMs` passed (then the rest are dropped). */
+  /**
+   * Closes every open socket with `code` (default 1001) and resolves once all are closed or
+   * `timeoutMs` passed (then the rest are dropped). Upgrades asked for after it get a 503.
+   */
   closeAll(opts?: { code?: number; reason?: string; timeoutMs?: number }): Promise<void>
 }
 
@@ -46,7 +58,29 @@ async function writeResponse(socket: Duplex, res: Response): Promise<void> {
 }
 
 interface Vela {
-  vela: { handler: WebSocketHandler; context: WebSocketContext; headers: Headers; log: Log }
+  vela: {
+    handler: WebSocketHandler
+    context: WebSocketContext
+    headers: Headers
+    log: Log
+    limits: Readonly<Required<WebSocketLimits>>
+    /** Closed by the send bound (its hooks' `close` gets 1013 even when the socket had to be destroyed). */
+    overflowed: boolean
+    /** The peer the hooks get, made on the first hook call. */
+    peer?: Peer
+  }
+}
+
+/**
+ * The peer the hooks get: crossws's, with the Vela context. What reads a private field of the
+ * peer (`websocket`) or compares peers (`publish` skips its sender) goes to crossws's own peer.
+ */
+function hookPeer(peer: Peer, context: WebSocketContext): Peer {
+  return Object.create(peer, {
+    context: { value: context },
+    websocket: { get: () => peer.websocket },
+    publish: { value: peer.publish.bind(peer) },
+  }) as Peer
 }
 
 function contextOf(peer: Peer): Vela {
@@ -56,16 +90,17 @@ function contextOf(peer: Peer): Vela {
 export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = (m, e) => console.error(`[vela] ${m}:`, e)): WebSocketServer {
   // A hook failing must not take the process down: log it, close the socket with 1011.
   const call = <K extends keyof WebSocketHooks>(name: K, peer: Peer, ...args: unknown[]) => {
-    const { handler, context, log: appLog } = contextOf(peer).vela
+    const vela = contextOf(peer).vela
+    const { handler, context, log: appLog } = vela
     const fn = handler[name] as ((...a: unknown[]) => unknown) | undefined
     if (!fn) return
     const failed = (err: unknown) => {
       appLog(`WebSocket ${name} hook of ${context.req.route.path} failed`, err)
       if (name !== 'close') peer.close(1011, 'Internal Error')
     }
-    const vpeer = Object.create(peer, { context: { value: context } })
+    vela.peer ??= hookPeer(peer, context)
     try {
-      const out = fn.call(handler, vpeer, ...args) as Promise<unknown> | undefined
+      const out = fn.call(handler, vela.peer, ...args) as Promise<unknown> | undefined
       if (out && typeof out.then === 'function') out.then(undefined, failed)
     } catch (err) {
       failed(err)
@@ -74,16 +109,31 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
   const hooks: Partial<Hooks> = {
     // Headers plugins set on the upgrade request (a session cookie) go out with the 101.
     upgrade: (request) => ({ headers: (request.context as unknown as Vela).vela.headers }),
-    open: (peer) => call('open', peer),
+    open: (peer) => {
+      const vela = contextOf(peer).vela
+      boundSends(peer, vela.limits.maxBufferedBytes, () => (vela.overflowed = true))
+      call('open', peer)
+    },
     message: (peer, message) => call('message', peer, message),
-    close: (peer, details) => call('close', peer, details),
+    close: (peer, details) => call('close', peer, contextOf(peer).vela.overflowed ? OVERFLOW_CLOSE : details),
     error: (peer, error) => call('error', peer, error),
   }
-  const adapter = nodeAdapter({ hooks })
+  const adapters = new Map<number, NodeAdapter>()
+  const adapterFor = (maxMessageBytes: number) => {
+    let adapter = adapters.get(maxMessageBytes)
+    if (!adapter) adapters.set(maxMessageBytes, (adapter = nodeAdapter({ hooks, serverOptions: { maxPayload: maxMessageBytes } })))
+    return adapter
+  }
   const open = new Set<Duplex>()
+  // Set by closeAll (shutdown): a socket opened after it would only be dropped at the deadline.
+  let closing = false
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
+    if (closing) {
+      void writeResponse(socket, Response.json({ error: 'Service Unavailable: the server is shutting down' }, { status: 503 }))
+      return
+    }
     let request: Request
     try {
       request = toRequest(req)
@@ -97,8 +147,9 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
         open.add(socket)
         socket.once('close', () => open.delete(socket))
         // crossws takes the request's `context` as the peer's context.
-        const vela = { handler: decision.handler, context: decision.context, headers: decision.headers, log: decision.log }
-        return adapter.handleUpgrade(req, socket, head, Object.assign(request, { context: { vela } }))
+        const { handler, context, headers, log, limits } = decision
+        const vela: Vela['vela'] = { handler, context, headers, log, limits, overflowed: false }
+        return adapterFor(limits.maxMessageBytes).handleUpgrade(req, socket, head, Object.assign(request, { context: { vela } }))
       },
       (err) => {
         log(`WebSocket upgrade of ${req.url} failed`, err)
@@ -112,9 +163,10 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
       return open.size
     },
     async closeAll({ code = 1001, reason = 'Server shutting down', timeoutMs = 5000 } = {}) {
+      closing = true
       if (open.size === 0) return
       const closed = Promise.all([...open].map((s) => new Promise((resolve) => s.once('close', resolve))))
-      adapter.closeAll(code, reason)
+      for (const adapter of adapters.values()) adapter.closeAll(code, reason)
       let timer: NodeJS.Timeout | undefined
       const late = new Promise<void>((resolve) => {
         timer = setTimeout(() => {

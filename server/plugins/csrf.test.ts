@@ -1,5 +1,6 @@
 // Issue 3 CSRF: token in the session (masked per response), checked on POST/PUT/PATCH/DELETE from
-// `_csrf_token` or `x-csrf-token`, 403 `Forbidden - CSRF token invalid`, excluded path prefixes.
+// the body field `_csrf_token` (never the query string) or `x-csrf-token`, 403 `Forbidden - CSRF
+// token invalid`, excluded path prefixes.
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import type { PluginEntry } from '../pipeline/plugin.ts'
@@ -17,6 +18,7 @@ const plugins: PluginEntry[] = [
   ['post_request', sessionPlugin, session],
 ]
 let handled = 0
+const withQs: PluginEntry[] = [['pre_request', requestPlugin, { readUrlencodedBody: true, decodeJsonBody: true, parseQs: true }], ...plugins.slice(1)]
 const handler = (req: VelaRequest) => {
   handled++
   return json({ token: req.csrfToken, method: req.method })
@@ -37,6 +39,7 @@ describeModes(
       c: [
         { prefix: '', security: false, plugins, routes: [['/form', handler, { methods: all }], ['/apis', handler, { methods: all }]] },
         { prefix: '/api', security: false, plugins, routes: [['/things', handler, { methods: all }]] },
+        { prefix: '/qs', security: false, plugins: withQs, routes: [['/form', handler, { methods: all }]] },
         { prefix: '/nosession', security: false, plugins: [['pre_request', csrfPlugin, {}]], routes: [['/', handler]] },
       ],
     },
@@ -117,6 +120,36 @@ describeModes(
       expect(res.status).toBe(403)
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
       expect(await res.text()).toContain('Forbidden - CSRF token invalid')
+    })
+
+    it('a token in the query string is never accepted, also when parseQs merges it into req.params', async () => {
+      const { cookie, token } = await visit()
+      const q = `?_csrf_token=${encodeURIComponent(token)}`
+      const form = { cookie, 'content-type': 'application/x-www-form-urlencoded' }
+      const attempts = [
+        { url: `/qs/form${q}`, headers: { cookie }, body: { title: 'json' } },
+        { url: `/qs/form${q}`, headers: form, body: 'title=form' },
+        { url: `/qs/form${q}`, headers: { cookie } },
+        { url: `/form${q}`, headers: { cookie }, body: { title: 'json' } },
+        // A form body whose field is repeated says two things: neither is taken.
+        { url: '/qs/form', headers: form, body: `_csrf_token=${encodeURIComponent(token)}&_csrf_token=x` },
+      ]
+      for (const attempt of attempts) {
+        const before = handled
+        const res = await t.request({ method: 'POST', ...attempt })
+        expect([attempt.url, res.status]).toEqual([attempt.url, 403])
+        expect(handled).toBe(before)
+      }
+      const inBody = await t.request({ method: 'POST', url: '/qs/form?page=2', headers: form, body: `_csrf_token=${encodeURIComponent(token)}` })
+      expect(inBody.status).toBe(200)
+    })
+
+    it('a JSON object body may carry the token as its _csrf_token key', async () => {
+      const { cookie, token } = await visit()
+      expect((await t.request({ method: 'POST', url: '/qs/form', headers: { cookie }, body: { _csrf_token: token } })).status).toBe(200)
+      expect((await t.request({ method: 'PUT', url: '/form', headers: { cookie }, body: { _csrf_token: token, title: 'x' } })).status).toBe(200)
+      expect((await t.request({ method: 'POST', url: '/form', headers: { cookie }, body: { _csrf_token: 42 } })).status).toBe(403)
+      expect((await t.request({ method: 'POST', url: '/form', headers: { cookie }, body: [token] })).status).toBe(403)
     })
 
     it('excluded prefixes are not checked (/api and below), a path merely starting with the same letters is', async () => {

@@ -4,13 +4,13 @@
  * `csrf_token`, is that secret masked with a fresh random pad on every request (as Phoenix does),
  * so a page never carries the same bytes twice and compression cannot leak the secret (BREACH).
  * A POST, PUT, PATCH or DELETE must send a token of this session back, in the header
- * `x-csrf-token` or the form field `_csrf_token`; otherwise the answer is a 403
+ * `x-csrf-token` or the body field `_csrf_token` (never the query string); otherwise the answer is a 403
  * `Forbidden - CSRF token invalid` (JSON or HTML by Accept) and the handler does not run.
  * Any masked token of the session is accepted (several open forms keep working); the comparison
  * is constant-time (`crypto.timingSafeEqual`).
  *
  * Register it after the session plugin's pre-request entry (the token is kept in the session)
- * and after the request plugin (which decodes the form field into `req.params`):
+ * and after the request plugin (which reads the body):
  *
  *   plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }],
  *             ['pre_request', sessionPlugin, s], ['pre_request', csrfPlugin, { exclude: ['/api'] }],
@@ -41,11 +41,24 @@ function excluded(path: string, prefixes: readonly string[]): boolean {
   })
 }
 
+const isForm = (type: string | undefined) => type !== undefined && /^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(type)
+
+/**
+ * The header, else the body's field: a form field, or a top-level key of a JSON object body. Read
+ * from the body itself, not `req.params`, which with `parseQs` also holds the query string: a
+ * token in a URL leaks through logs, history and `Referer`, so it is never accepted there.
+ */
 function submittedToken(req: VelaRequest): string | undefined {
   const header = req.headers.get(CSRF_HEADER)
   if (header) return header
-  const field = req.params[CSRF_FORM_FIELD]
-  return typeof field === 'string' ? field : undefined
+  const json = req.json
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    const field = (json as Record<string, unknown>)[CSRF_FORM_FIELD]
+    return typeof field === 'string' ? field : undefined
+  }
+  if (req.body === undefined || !isForm(req.header('content-type'))) return undefined
+  const fields = new URLSearchParams(req.body).getAll(CSRF_FORM_FIELD)
+  return fields.length === 1 ? fields[0] : undefined
 }
 
 const SECRET_BYTES = 32

@@ -1,6 +1,7 @@
 // The request plugin (DESIGN.md §3): JSON and form decoding into req.params / req.json, parseQs, 415.
-import { expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
+import { createApp } from '../app/create-app.ts'
 import { json } from '../replies.ts'
 import { requestPlugin } from './request.ts'
 import type { RequestPluginOptions } from './request.ts'
@@ -49,6 +50,22 @@ describeModes(
       expect(res.status).toBe(400)
       expect(await res.json()).toEqual({ error: 'Bad Request: the JSON body is empty' })
     })
+    it('Content-Length: 0 or no body under a JSON content type is a 400 too; without one nothing is read', async () => {
+      const res = await t.request({ method: 'POST', url: '/json', headers: { 'content-type': 'application/json', 'content-length': '0' } })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({ error: 'Bad Request: the JSON body is empty' })
+      const patch = await t.request({ method: 'PATCH', url: '/both?a=1', headers: { 'content-type': 'application/merge-patch+json' } })
+      expect(await patch.json()).toEqual({ error: 'Bad Request: the JSON body is empty' })
+      const form = await t.request({ method: 'POST', url: '/both?a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      expect(await form.json()).toEqual({ params: { a: '1' }, json: null })
+    })
+    it('__proto__, constructor and prototype keys are dropped from JSON at every depth, from forms and from the query', async () => {
+      const body = '{"__proto__":{"isAdmin":true},"a":{"constructor":{"prototype":{"x":1}},"b":[{"prototype":1,"c":2}]},"\\u005f_proto__":{"y":1},"ok":"constructor"}'
+      const res = await post('/both?__proto__=a&__proto__=b&constructor=c&prototype=d&q=1', 'application/json', body)
+      expect(await res.json()).toEqual({ params: { q: '1', a: { b: [{ c: 2 }] }, ok: 'constructor' }, json: { a: { b: [{ c: 2 }] }, ok: 'constructor' } })
+      const form = await post('/form', 'application/x-www-form-urlencoded', '__proto__=x&__proto__=y&constructor=1&prototype=2&toString=3&hasOwnProperty=4&hasOwnProperty=5')
+      expect(await form.json()).toEqual({ params: { toString: '3', hasOwnProperty: ['4', '5'] }, json: null })
+    })
     it('readUrlencodedBody: a form body becomes req.params; repeated fields become arrays', async () => {
       const res = await post('/form', 'application/x-www-form-urlencoded', 'title=Hello+world&body=caf%C3%A9&tag=a&tag=b')
       expect(await res.json()).toEqual({ params: { title: 'Hello world', body: 'café', tag: ['a', 'b'] }, json: null })
@@ -71,3 +88,18 @@ describeModes(
     })
   },
 )
+
+describe('request plugin over a web Request without Content-Length (app.fetch, other runtimes)', () => {
+  const app = createApp({ bootstrapApplication: 'request', routes: { r: [group('/json', { decodeJsonBody: true })] } }, { env: {} })
+  const send = (body: BodyInit | undefined) =>
+    app.fetch(new Request('http://localhost/json', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit))
+
+  it('a body is read even without the header; none at all is a 400', async () => {
+    expect(await (await send('{"a":1}')).json()).toEqual({ params: { a: 1 }, json: { a: 1 } })
+    const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('{"b":2}')), c.close()) })
+    expect(await (await send(stream)).json()).toEqual({ params: { b: 2 }, json: { b: 2 } })
+    const none = await send(undefined)
+    expect(none.status).toBe(400)
+    expect(await none.json()).toEqual({ error: 'Bad Request: the JSON body is empty' })
+  })
+})

@@ -5,18 +5,21 @@
  * Options:
  * - `decodeJsonBody`: a request other than GET/HEAD/DELETE/OPTIONS with content type
  *   `application/json` (any parameters) gets `req.json` and, for an object, `req.params` set to
- *   the decoded body. An empty or malformed body is a 400 `{ "error": … }`.
+ *   the decoded body. An empty (`Content-Length: 0`, or no body at all) or malformed body is a 400
+ *   `{ "error": … }`, as Fastify answers an empty JSON body.
  * - `readUrlencodedBody`: an `application/x-www-form-urlencoded` body becomes `req.params`
  *   (a repeated field gives an array).
  * - `parseQs`: query string values are merged into `req.params` (body fields win).
  * - `pass`: content types let through undecoded (like Plug.Parsers' `:pass`, e.g. `['*\/*']`).
  *   A request with a body of any other type that no enabled decoder reads is a 415, so a client
  *   sending JSON as `text/plain` is told so instead of reaching the handler with empty params.
- * Bodies larger than the app's `bodyLimit` are a 413.
+ * Bodies larger than the app's `bodyLimit` are a 413. Keys `__proto__`, `constructor` and
+ * `prototype` are dropped from decoded bodies at every depth, as from the query (../unsafe-keys.ts).
  */
 import { httpError } from '../errors/http-error.ts'
 import { definePlugin, ok } from '../pipeline/plugin.ts'
 import type { VelaRequest } from '../request.ts'
+import { dropUnsafeKeys, isUnsafeKey, jsonMayHaveUnsafeKeys } from '../unsafe-keys.ts'
 
 export interface RequestPluginOptions {
   decodeJsonBody?: boolean
@@ -29,7 +32,9 @@ const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS'])
 
 function hasBody(req: VelaRequest): boolean {
   const len = req.header('content-length')
-  return (len !== undefined && len !== '0') || req.header('transfer-encoding') !== undefined
+  if ((len !== undefined && len !== '0') || req.header('transfer-encoding') !== undefined) return true
+  // A web Request (app.fetch, other runtimes) may carry a body without either header.
+  return len === undefined && req.nodeRequest === undefined && req.event.req.body !== null
 }
 
 /** `Application/JSON; charset=utf-8` → `application/json`. */
@@ -42,11 +47,16 @@ function mediaType(contentType: string | undefined): string {
 function formToObject(text: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
   for (const [k, v] of new URLSearchParams(text)) {
-    const prev = out[k]
+    if (isUnsafeKey(k)) continue
+    // Own keys only: `toString=1` is a field, not Object.prototype's method.
+    const prev = Object.hasOwn(out, k) ? out[k] : undefined
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]
   }
   return out
 }
+
+const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json')
+const EMPTY_JSON = 'Bad Request: the JSON body is empty'
 
 function passes(type: string, pass: readonly string[]): boolean {
   return pass.some((p) => p === '*/*' || p === type || (p.endsWith('/*') && type.startsWith(p.slice(0, -1))))
@@ -69,17 +79,22 @@ export const requestPlugin = definePlugin<RequestPluginOptions>({
   // Synchronous unless there is a body to read: most requests cost no promise here.
   preRequest(req, env, options, _state) {
     if (options.parseQs) req.params = { ...req.query }
-    if (NO_BODY_METHODS.has(req.method) || !hasBody(req)) return ok(req)
+    if (NO_BODY_METHODS.has(req.method)) return ok(req)
+    const bodied = hasBody(req)
+    // Without a body only a JSON content type matters: declaring JSON and sending nothing is a 400.
+    if (!bodied && !options.decodeJsonBody) return ok(req)
     const type = mediaType(req.header('content-type'))
-    if (options.decodeJsonBody && (type === 'application/json' || type.endsWith('+json'))) {
+    if (options.decodeJsonBody && isJsonType(type)) {
+      if (!bodied) throw httpError(400, EMPTY_JSON)
       return req.readBody().then((text) => {
         let value: unknown
         try {
           value = env.jsonLib.decode(text)
         } catch (err) {
-          if (text.trim() === '') throw httpError(400, 'Bad Request: the JSON body is empty')
+          if (text.trim() === '') throw httpError(400, EMPTY_JSON)
           throw httpError(400, `Bad Request: malformed JSON body (${err instanceof Error ? err.message : String(err)})`)
         }
+        if (jsonMayHaveUnsafeKeys(text)) dropUnsafeKeys(value)
         req.json = value
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
           req.params = options.parseQs ? { ...req.params, ...(value as Record<string, unknown>) } : (value as Record<string, unknown>)
@@ -87,6 +102,7 @@ export const requestPlugin = definePlugin<RequestPluginOptions>({
         return ok(req)
       })
     }
+    if (!bodied) return ok(req)
     if (options.readUrlencodedBody && type === 'application/x-www-form-urlencoded') {
       return req.readBody().then((text) => {
         const form = formToObject(text)

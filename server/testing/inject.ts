@@ -44,12 +44,16 @@ export interface TestServer extends Listener {
   request(opts: InjectOptions | string): Promise<Response>
 }
 
-/** Starts the app on 127.0.0.1 on an ephemeral port; `close()` stops it. */
+/**
+ * Starts the app on 127.0.0.1 on an ephemeral port; `close()` stops it, closing idle keep-alive
+ * connections at once (`idle: 'close'`: a test's client is done with them, and waiting for their
+ * keep-alive timeout would cost seconds a test).
+ */
 export async function startTestServer(app: VelaApp): Promise<TestServer> {
   const listener = await listen(app, { port: 0, host: '127.0.0.1' })
   return {
     ...listener,
-    close: listener.close,
+    close: (opts) => listener.close({ idle: 'close', ...opts }),
     request: (opts) => fetch(toRequest(listener.url, opts)),
   }
 }

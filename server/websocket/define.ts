@@ -14,14 +14,26 @@
  *
  * A hook that throws (or rejects) is logged and the connection is closed with 1011.
  *
+ * Limits (`server.websocket` for every route, or the second argument for this one): a message
+ * larger than `maxMessageBytes` (1 MiB) closes the connection with 1009 (Message Too Big) as soon
+ * as its frame header announces it, nothing of it buffered; a message sent while more than
+ * `maxBufferedBytes` (4 MiB) are still queued for the client is dropped and the connection closed
+ * with 1013 (Try Again Later), the socket destroyed if the client has not read that close within
+ * a second (server/listener/websockets.ts).
+ *
  * Browsers send cookies with cross-site WebSocket requests and the same-origin policy does not
  * apply to them: a security callback that trusts the session should also check
  * `req.headers.get('origin')` against the app's own origin.
  */
 import type { Message, Peer, WSError } from 'crossws'
 import type { VelaRequest } from '../request.ts'
+import type { WebSocketLimits } from '../contracts/websocket.ts'
 import type { MaybePromise } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
+import { checkWebSocketLimits } from '../app/check-values.ts'
+
+/** The limits of `server.websocket` when the config does not set them. */
+export const WEBSOCKET_DEFAULTS: Required<WebSocketLimits> = { maxMessageBytes: 1024 * 1024, maxBufferedBytes: 4 * 1024 * 1024 }
 
 export interface WebSocketContext<A = unknown> {
   readonly authData: A
@@ -44,12 +56,15 @@ export interface WebSocketHooks<A = unknown> {
 
 export interface WebSocketHandler<A = unknown> extends WebSocketHooks<A> {
   readonly kind: 'vela.websocket'
+  /** This route's own limits; what it leaves out comes from `server.websocket`. */
+  readonly limits?: Readonly<WebSocketLimits>
 }
 
-export function defineWebSocket<A = unknown>(hooks: WebSocketHooks<A>): WebSocketHandler<A> {
+export function defineWebSocket<A = unknown>(hooks: WebSocketHooks<A>, limits?: WebSocketLimits): WebSocketHandler<A> {
   for (const name of Object.keys(hooks)) {
     if (!['open', 'message', 'close', 'error'].includes(name)) throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: unknown hook ${JSON.stringify(name)}; use open, message, close or error`)
     if (typeof (hooks as Record<string, unknown>)[name] !== 'function') throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: hook ${name} must be a function`)
   }
-  return { kind: 'vela.websocket', ...hooks }
+  checkWebSocketLimits('VELA_ERR_WEBSOCKET', 'defineWebSocket: limits', limits)
+  return limits ? { kind: 'vela.websocket', ...hooks, limits: { ...limits } } : { kind: 'vela.websocket', ...hooks }
 }

@@ -11,6 +11,7 @@
  * Post-request plugins run after the decision, before the 101, as for any reply.
  */
 import type { UpgradeDecision } from '../contracts/handlers.ts'
+import type { WebSocketLimits } from '../contracts/websocket.ts'
 import type { CompiledRoute } from '../contracts/routes.ts'
 import type { Log } from '../exchange/exchange.ts'
 import { exchangeOf } from '../exchange/exchange.ts'
@@ -32,7 +33,7 @@ export type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
 /** A WebSocket upgrade request (a web Request the listener made from node's): its outcome is a decision. */
 export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
   /** The ws route that took it, with its bindings. */
-  ws: { handler: WebSocketHandler; bindings: Readonly<Record<string, string>> } | undefined = undefined
+  ws: { handler: WebSocketHandler; bindings: Readonly<Record<string, string>>; limits: Readonly<Required<WebSocketLimits>> } | undefined = undefined
   /** The request as the route's plugins and security left it, once they let the upgrade through. */
   accepted: VelaRequest | undefined = undefined
   #sent: ((status: number, bytes: number) => void) | undefined = undefined
@@ -58,7 +59,8 @@ export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
         const prepared = req.eventIfMade && preparedHeaders(req.eventIfMade)
         if (prepared) for (const [name, value] of prepared) headers.append(name, value)
         done?.(101, 0)
-        return { accept: true, handler: this.ws.handler, context: { authData: req.authData, bindings: this.ws.bindings, req }, headers, log }
+        const { handler, bindings, limits } = this.ws
+        return { accept: true, handler, context: { authData: req.authData, bindings, req }, limits, headers, log }
       }
       const response = asResponse(o)
       const code = response.status
@@ -69,6 +71,7 @@ export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
 
 interface Target {
   readonly handler: WebSocketHandler
+  readonly limits: Readonly<Required<WebSocketLimits>>
   readonly run: RouteRunner
 }
 
@@ -80,13 +83,24 @@ const acceptUpgrade = (req: VelaRequest) => {
 }
 
 /** Routes an upgrade: to its ws route's pipeline, or, for anything else, to the app's HTTP routing (`http`). */
-export function createUpgradeRouting(opts: { routes: readonly CompiledRoute[]; ctx: PipelineContext; backend: 'compiled' | 'tree'; http: Serve }): Serve<UpgradeExchange> {
+export function createUpgradeRouting(opts: {
+  routes: readonly CompiledRoute[]
+  ctx: PipelineContext
+  backend: 'compiled' | 'tree'
+  http: Serve
+  /** `server.websocket`: the limits of routes that do not set their own. */
+  limits: Readonly<Required<WebSocketLimits>>
+}): Serve<UpgradeExchange> {
   const wsRoutes = opts.routes.filter((r) => r.kind === 'ws')
-  const match = buildMatcher<Target>(
-    wsRoutes,
-    (route) => ({ handler: route.handler as WebSocketHandler, run: createRouteRunner(route, acceptUpgrade, opts.ctx) }),
-    opts.backend,
-  )
+  const target = (route: CompiledRoute): Target => {
+    const handler = route.handler as WebSocketHandler
+    const limits = {
+      maxMessageBytes: handler.limits?.maxMessageBytes ?? opts.limits.maxMessageBytes,
+      maxBufferedBytes: handler.limits?.maxBufferedBytes ?? opts.limits.maxBufferedBytes,
+    }
+    return { handler, limits, run: createRouteRunner(route, acceptUpgrade, opts.ctx) }
+  }
+  const match = buildMatcher<Target>(wsRoutes, target, opts.backend)
   return function routeUpgrade(x) {
     const isWebSocket = x.method === 'GET' && x.header('upgrade')?.toLowerCase() === 'websocket'
     // A malformed path is answered by the HTTP routing (400).
@@ -99,7 +113,7 @@ export function createUpgradeRouting(opts: { routes: readonly CompiledRoute[]; c
       return opts.http(x)
     }
     const target = found.data.first
-    x.ws = { handler: target.handler, bindings }
+    x.ws = { handler: target.handler, bindings, limits: target.limits }
     return target.run(x, bindings, undefined)
   }
 }

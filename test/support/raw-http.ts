@@ -54,3 +54,59 @@ export function rawRequest(port: number, request: string | Buffer, idleMs = 500)
     socket.on('error', (err) => (data ? done() : reject(err)))
   })
 }
+
+export interface RawConnection {
+  /** Writes `request` and resolves with its response (framed by `content-length`; none for HEAD); rejects with what ended the connection first. */
+  send(request: string): Promise<RawResponse>
+  /** Resolves when the server (or `destroy`) closed the connection. */
+  readonly closed: Promise<void>
+  destroy(): void
+}
+
+/** One keep-alive connection for raw requests in turn (one at a time), as a client reusing its socket sends them. */
+export function rawConnection(port: number): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    let data = ''
+    let waiting: { head: boolean; resolve: (r: RawResponse) => void; reject: (e: Error) => void } | undefined
+    let ended: Error | undefined
+    const closed = new Promise<void>((r) => socket.once('close', () => r()))
+    const settle = () => {
+      const end = data.indexOf('\r\n\r\n')
+      if (!waiting || end === -1) return
+      const r = parseRaw(data)
+      const len = waiting.head ? 0 : Number(r.headers['content-length'] ?? 0)
+      if (Buffer.byteLength(r.body, 'latin1') < len) return
+      const body = r.body.slice(0, len)
+      data = r.body.slice(len)
+      const w = waiting
+      waiting = undefined
+      w.resolve({ ...r, body, raw: r.raw.slice(0, end + 4 + len) })
+    }
+    const fail = (err: Error) => {
+      ended ??= err
+      waiting?.reject(err)
+      waiting = undefined
+    }
+    socket.on('data', (d) => {
+      data += d.toString('latin1')
+      settle()
+    })
+    socket.on('end', () => fail(new Error('EOF: the server closed the connection')))
+    socket.on('error', (err: NodeJS.ErrnoException) => fail(Object.assign(new Error(err.code ?? err.message), { code: err.code })))
+    socket.once('connect', () =>
+      resolve({
+        send(request) {
+          if (ended) return Promise.reject(ended)
+          return new Promise((res, rej) => {
+            waiting = { head: request.startsWith('HEAD '), resolve: res, reject: rej }
+            socket.write(request)
+          })
+        },
+        closed,
+        destroy: () => socket.destroy(),
+      }),
+    )
+    socket.once('error', reject)
+  })
+}

@@ -78,7 +78,9 @@ function runCopy(dir: string, env: NodeJS.ProcessEnv) {
 /** A built server started from a copy of `dir` (see runCopy); throws with its output if it does not listen. */
 export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const run = runCopy(dir, env)
-  const url = (await run.waitFor(/listening on (\S+)/, 40_000))?.[1]
+  // The start line names the bound address (0.0.0.0 or [::] on every interface): clients use 127.0.0.1.
+  const port = (await run.waitFor(/listening on http:\/\/\S+:(\d+)/, 40_000))?.[1]
+  const url = port && `http://127.0.0.1:${port}`
   const stop = async () => {
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGTERM')
     return run.exited
@@ -90,10 +92,10 @@ export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Prom
   return { url, output: run.output, stop }
 }
 
-/** A built server expected to refuse to start: its exit code and output (killed after 40 s). */
-export async function runBuiltToExit(dir: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+/** A built server expected to refuse to start: its exit code and output (killed after `killAfterMs`, 40 s by default). */
+export async function runBuiltToExit(dir: string, env: NodeJS.ProcessEnv = {}, killAfterMs = 40_000): Promise<{ code: number | null; output: string }> {
   const run = runCopy(dir, env)
-  const timer = setTimeout(() => run.child.kill('SIGKILL'), 40_000)
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), killAfterMs)
   const code = await run.exited
   clearTimeout(timer)
   return { code, output: run.output() }

@@ -1,0 +1,181 @@
+// Every core (issue 12): the built server with VELA_WORKERS runs a primary and N workers under
+// node:cluster. Real processes: test/fixtures/workers-app built once with vela/vite, then
+// `node server/index.mjs` per case, on free ports of 127.0.0.1; the fixture's `/pid` says which
+// process answered and its start/stop hooks print their role (START/STOP lines).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startClients } from '../../bench/soak-client.ts'
+import type { Route } from '../../bench/soak-client.ts'
+import { freePort } from '../../bench/load.ts'
+import vela from '../../vite-plugin/index.ts'
+import type { ServerProcess } from '../support/built-server.ts'
+import { getFresh, runBuiltServer, sumSeries } from '../support/built-server.ts'
+
+const root = fileURLToPath(new URL('../fixtures/workers-app', import.meta.url))
+const out = mkdtempSync(join(tmpdir(), 'vela-workers-'))
+const running: ServerProcess[] = []
+// Whatever a failed case left running (a primary's workers exit when its IPC channel closes).
+afterAll(() => {
+  for (const s of running) if (s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill('SIGKILL')
+  rmSync(out, { recursive: true, force: true })
+})
+
+beforeAll(async () => {
+  await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: join(out, 'server'), emptyOutDir: true } })
+}, 60_000)
+
+interface Started {
+  readonly server: ServerProcess
+  readonly port: number
+  readonly metricsPort: number
+  readonly primaryPid: number
+  readonly workerPids: number[]
+}
+
+async function start(env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const [port, metricsPort] = [await freePort(), await freePort()]
+  const server = runBuiltServer(out, { PORT: String(port), METRICS_PORT: String(metricsPort), VELA_WORKERS: '2', ...env })
+  running.push(server)
+  await server.waitFor(/listening on /)
+  const workerPids = [...server.output().matchAll(/^START worker \d+ (\d+)/gm)].map((m) => Number(m[1]))
+  return { server, port, metricsPort, primaryPid: server.proc.pid!, workerPids }
+}
+
+const pidOf = async (port: number, timeoutMs?: number) => (JSON.parse((await getFresh(port, '/pid', timeoutMs)).body) as { pid: number }).pid
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+/** Waits (bounded) until `check` holds, polling every 20 ms. */
+async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  for (const end = Date.now() + ms; !(await check()); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`)
+  }
+}
+
+const LOAD: Route[] = [
+  { name: 'GET /pid', weight: 1, method: 'GET', path: () => '/pid' },
+  { name: 'GET /slow', weight: 1, method: 'GET', path: () => '/slow?ms=15' },
+]
+
+describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeout: 30_000 }, () => {
+  it('serves on one port from two worker processes; the start hook ran in the primary before any worker', async () => {
+    const s = await start()
+    const lines = s.server.output().split('\n').filter((l) => l.startsWith('START '))
+    expect(lines[0]).toBe(`START primary 0 ${s.primaryPid} of 2`)
+    expect(lines.slice(1).map((l) => l.replace(/ \d+ \d+ /, ' _ _ ')).sort()).toEqual(['START worker _ _ of 2', 'START worker _ _ of 2'])
+    // The address bound: every interface (IPv6 `::` where the machine has IPv6, else 0.0.0.0).
+    expect(s.server.output()).toMatch(new RegExp(`^vela: workers \\(prod\\) listening on http://(\\[::\\]|0\\.0\\.0\\.0):${s.port} \\(all interfaces\\) with 2 workers$`, 'm'))
+
+    const pids = new Set<number>()
+    for (let i = 0; i < 20; i++) pids.add(await pidOf(s.port))
+    expect([...pids].sort()).toEqual([...s.workerPids].sort())
+    expect(pids.has(s.primaryPid)).toBe(false)
+
+    // One /metrics, on the primary: the sum of both workers' registries (recorded once each answer is sent).
+    const scrape = async () => sumSeries(await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text(), 'http_server_request_duration_seconds_count')
+    await until(async () => (await scrape()) >= 20, 2000, 'the 20 requests counted')
+    expect(await scrape()).toBe(20)
+  })
+
+  it('a worker killed with SIGKILL is replaced; the port keeps answering meanwhile', async () => {
+    const s = await start()
+    const [victim, survivor] = s.workerPids as [number, number]
+    const answers: { at: number; pid?: number }[] = []
+    let probing = true
+    const probe = (async () => {
+      while (probing) answers.push({ at: Date.now(), pid: await pidOf(s.port, 400).catch(() => undefined) })
+    })()
+    await until(() => answers.length >= 5, 5000, 'answers before the kill')
+    process.kill(victim, 'SIGKILL')
+    await s.server.waitFor(new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${victim}\\) was killed by SIGKILL; starting a new one$`, 'm'))
+    await until(() => answers.some((a) => a.pid !== undefined && a.pid !== victim && a.pid !== survivor), 10_000, 'a new worker answering')
+    probing = false
+    await probe
+
+    const answered = answers.filter((a) => a.pid !== undefined)
+    const gaps = answered.slice(1).map((a, i) => a.at - answered[i]!.at)
+    expect(Math.max(...gaps)).toBeLessThan(1000)
+    // What SIGKILL can cost: the request the victim was serving, and a connection node's cluster
+    // was handing to it at that instant (never answered: node keeps it, here until the 400 ms timeout).
+    expect(answers.filter((a) => a.pid === undefined).length).toBeLessThanOrEqual(2)
+    expect(alive(s.primaryPid)).toBe(true)
+  })
+
+  it('SIGTERM to the primary drains both workers under keep-alive load: no request lost, stop hooks run, exit 0', async () => {
+    const s = await start()
+    const load = startClients(s.port, 10, LOAD, 100_000)
+    await until(() => load.stats.requests >= 300, 5000, 'load running')
+    s.server.proc.kill('SIGTERM')
+    const exit = await Promise.race([s.server.exited, new Promise((r) => setTimeout(() => r('still running'), 15_000))])
+    await Promise.race([load.done, new Promise((r) => setTimeout(r, 5000))])
+    await load.stop()
+
+    expect(exit).toEqual({ code: 0, signal: null })
+    expect(load.stats.lost).toEqual([])
+    expect([...load.stats.failed.keys()].filter((k) => !k.startsWith('refused'))).toEqual([])
+    const output = s.server.output()
+    expect(output).toContain('[vela] SIGTERM: shutting down 2 workers')
+    for (const pid of s.workerPids) expect(output).toContain(`STOP worker ${pid}`)
+    expect(output).toContain(`STOP primary ${s.primaryPid}`)
+    expect(output.trim().split('\n').at(-1)).toBe('[vela] shutdown complete')
+    for (const pid of s.workerPids) expect(alive(pid)).toBe(false)
+  })
+
+  it('SIGTERM to one worker alone: it drains with no request lost and is replaced', async () => {
+    const s = await start()
+    const load = startClients(s.port, 10, LOAD, 100_000)
+    await until(() => load.stats.requests >= 200, 5000, 'load running')
+    process.kill(s.workerPids[0]!, 'SIGTERM')
+    await s.server.waitFor(new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${s.workerPids[0]}\\) exited with code 0; starting a new one$`, 'm'))
+    await s.server.waitFor(/^START worker 3 /m)
+    const before = load.stats.requests
+    await until(() => load.stats.requests >= before + 200, 5000, 'load after the replacement')
+    await load.stop()
+
+    expect(load.stats.lost).toEqual([])
+    expect(load.stats.failed.size).toBe(0)
+    expect(s.server.output()).toContain(`STOP worker ${s.workerPids[0]}`)
+    expect(alive(s.primaryPid)).toBe(true)
+  })
+})
+
+describe.concurrent('VELA_WORKERS values and start failures', { timeout: 30_000 }, () => {
+  it('unset: one process, no cluster (the start hook sees no role); 1 is the same', async () => {
+    for (const workers of ['', '1']) {
+      const s = await start({ VELA_WORKERS: workers })
+      expect(s.server.output()).toContain(`START single 0 ${s.primaryPid} of 1`)
+      expect(s.server.output()).toMatch(/^vela: workers \(prod\) listening on http:\/\/\S+:\d+ \(all interfaces\)$/m)
+      expect(await pidOf(s.port)).toBe(s.primaryPid)
+      s.server.proc.kill('SIGTERM')
+      expect(await s.server.exited).toEqual({ code: 0, signal: null })
+    }
+  })
+
+  it('an invalid VELA_WORKERS is one line naming it, exit 1, before the app starts', async () => {
+    const server = runBuiltServer(out, { PORT: String(await freePort()), VELA_WORKERS: 'many' })
+    running.push(server)
+    expect(await server.exited).toEqual({ code: 1, signal: null })
+    expect(server.output()).toBe('vela: VELA_WORKERS must be a whole number from 1 to 9999 or "auto", not "many"\n')
+  })
+
+  it('workers that keep failing to start stop the server with exit 1 instead of being forked forever', async () => {
+    const server = runBuiltServer(out, { PORT: String(await freePort()), METRICS_PORT: String(await freePort()), VELA_WORKERS: '2', FAIL_WORKER_START: '1' })
+    running.push(server)
+    expect(await server.exited).toEqual({ code: 1, signal: null })
+    const output = server.output()
+    expect(output.match(/^vela: workers \(prod\) worker \d+ could not start: this worker cannot start$/gm)?.length).toBeGreaterThanOrEqual(3)
+    expect(output).toMatch(/before it listened; starting a new one in 100 ms$/m)
+    expect(output).toMatch(/^vela: workers \(prod\): worker \d+ \(pid \d+\) exited with code 1 before it listened; workers keep failing to start \(3 in 10 s\), stopping$/m)
+    expect(output).not.toContain('listening on')
+    expect(output).toContain('STOP primary')
+  })
+})
