@@ -6,8 +6,8 @@
  * newapp (a new user's waits: install, dev start, edit, build, built-server start). On request
  * only (`npm run bench -- soak`, or `npm run soak`): soak (the built playground on PostgreSQL
  * under load for SOAK_SECONDS, then a SIGTERM under load); scale (`npm run bench -- scale`: the
- * built playground as 1 and 3 instances behind nginx, requests/s and CPU µs per request; needs
- * PostgreSQL, Redis and nginx).
+ * built playground as 1 process and 2 workers, and as 1 and 3 instances behind nginx, requests/s
+ * and CPU µs per request; needs PostgreSQL, Redis and nginx).
  * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, SOAK_* (see each suite).
  */
 import { spawnSync } from 'node:child_process'

@@ -5,10 +5,10 @@
  * second, and CPU µs per request of the server processes (utime + stime from /proc, every process
  * of each instance's tree, so workers count) and of nginx (master and workers).
  *
- * Setups: one instance and three instances behind nginx (deploy/nginx.conf, access log off); the
- * load goes through nginx in both, so the ratio is the instances' alone. A setup is a line in
- * `SETUPS`: workers under one port (VELA_WORKERS) are `{ instances: 1, nginx: false, env: {
- * VELA_WORKERS: '2' } }` and a pair in `RATIOS`.
+ * Setups (a line each in `SETUPS`, compared in pairs in `RATIOS`): one process and two workers
+ * under one port (VELA_WORKERS=2), loaded directly; one instance and three instances behind nginx
+ * (deploy/nginx.conf, access log off), the load going through nginx in both, so that ratio is the
+ * instances' alone.
  *
  * Rounds are interleaved (every setup started afresh each round, warmed up 2 s per server process)
  * and medians compared. The load generator (wrk -t1, else autocannon) runs on the same machine as
@@ -39,6 +39,8 @@ interface Setup {
 }
 
 const SETUPS: readonly Setup[] = [
+  { name: '1 process', instances: 1, nginx: false },
+  { name: '2 workers (VELA_WORKERS=2)', instances: 1, nginx: false, env: { VELA_WORKERS: '2' } },
   { name: '1 instance behind nginx', instances: 1, nginx: true },
   { name: '3 instances behind nginx', instances: 3, nginx: true },
 ]
@@ -46,7 +48,10 @@ const SETUPS: readonly Setup[] = [
 const processes = (s: Setup) => s.instances * (Number(s.env?.VELA_WORKERS) || 1)
 
 /** [more, fewer]: the ratio printed for each pair. */
-const RATIOS: readonly (readonly [string, string])[] = [['3 instances behind nginx', '1 instance behind nginx']]
+const RATIOS: readonly (readonly [string, string])[] = [
+  ['2 workers (VELA_WORKERS=2)', '1 process'],
+  ['3 instances behind nginx', '1 instance behind nginx'],
+]
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
 const seconds = Number(process.env.BENCH_SECONDS ?? 4)

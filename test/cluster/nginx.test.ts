@@ -2,7 +2,7 @@
 // front of three instances of the built playground (`node dist/server/index.mjs`), started
 // together on one fresh PostgreSQL database, one Redis and one session secret, as a deployment
 // runs them. Real processes and sockets; the cases share the instances and run in order (the last
-// one kills an instance).
+// two stop one instance each: SIGTERM, then SIGKILL).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
@@ -27,6 +27,16 @@ const MIGRATIONS = readdirSync(fileURLToPath(new URL('../../playground/src/migra
 const IDS = ['a', 'b', 'c'] as const
 const LOGIN_LIMIT = 5
 const PASSWORD = 'correct horse battery staple'
+
+/** One request of a load: when it started and ended (performance.now()), and its status or error. */
+interface Done {
+  readonly start: number
+  readonly end: number
+  readonly what: string
+  readonly status: number | string
+  readonly id?: number
+  readonly name?: string
+}
 
 const ready = (await serviceAvailable('postgres')) && (await serviceAvailable('redis')) && nginxAvailable()
 
@@ -187,8 +197,8 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     expect(nginx.errors()).toBe('')
   })
 
-  it('one instance killed mid-load: no failed request once nginx has marked it down, and no lost write', async () => {
-    interface Done { readonly start: number; readonly end: number; readonly what: string; readonly status: number | string; readonly id?: number; readonly name?: string }
+  /** 8 keep-alive clients through nginx: creating products, reading them, probing /heartbeat. */
+  function loadThroughNginx() {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 })
     const done: Done[] = []
     const created: number[] = []
@@ -216,8 +226,50 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
         }
       }
     }
-    const load = Promise.all(Array.from({ length: 8 }, client))
-    while (done.length < 300) await new Promise((r) => setTimeout(r, 10))
+    const running = Promise.all(Array.from({ length: 8 }, client))
+    return {
+      done,
+      /** Resolves once `count` requests have been answered. */
+      async answered(count: number) {
+        while (done.length < count) await new Promise((r) => setTimeout(r, 10))
+      },
+      /** Stops `ms` from now; resolves when every client has finished its last request. */
+      async stopIn(ms: number) {
+        stopAt = performance.now() + ms
+        await running
+        agent.destroy()
+      },
+    }
+  }
+
+  /** No lost write: every 201 is a row, with the name it was given. */
+  async function expectStored(done: readonly Done[]) {
+    const writes = done.filter((d) => d.status === 201)
+    const { rows } = await sql.query<{ id: number; name: string }>('SELECT id::int AS id, name FROM products WHERE id = ANY($1)', [writes.map((d) => d.id)])
+    const stored = new Map(rows.map((r) => [r.id, r.name]))
+    for (const w of writes) expect(stored.get(w.id!), `product ${w.id}`).toBe(w.name)
+    return writes.length
+  }
+
+  const ok = (d: Done) => typeof d.status === 'number' && d.status < 400
+
+  it('one instance stopped with SIGTERM mid-load (a deploy): not one failed request, no lost write, exit 0', async () => {
+    const load = loadThroughNginx()
+    await load.answered(300)
+    const victim = instances[1]!
+    victim.kill('SIGTERM')
+    // Vela's shutdown answers what was sent; nginx retries the refused connections elsewhere.
+    const { code } = await victim.exited
+    await load.stopIn(1000)
+    expect(code).toBe(0)
+    expect(load.done.filter((d) => !ok(d))).toEqual([])
+    const writes = await expectStored(load.done)
+    console.log(`[cluster] SIGTERM mid-load: ${load.done.length} requests, all answered; ${writes} 201s all stored`)
+  })
+
+  it('one instance killed mid-load: no failed request once nginx has marked it down, and no lost write', async () => {
+    const load = loadThroughNginx()
+    await load.answered(300)
     const victim = instances[2]!
     const killedAt = performance.now()
     victim.kill('SIGKILL')
@@ -225,25 +277,19 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     const goneAt = performance.now()
     // Long enough for every nginx worker to have met the dead instance, and for fail_timeout (5 s)
     // to let one request probe it again.
-    stopAt = goneAt + 6000
-    await load
-    agent.destroy()
+    await load.stopIn(6000)
 
-    const ok = (d: Done) => typeof d.status === 'number' && d.status < 400
-    const failed = done.filter((d) => !ok(d))
-    const after = done.filter((d) => d.start >= goneAt)
+    const failed = load.done.filter((d) => !ok(d))
+    const after = load.done.filter((d) => d.start >= goneAt)
     expect(after.length).toBeGreaterThan(300)
     // Every request sent after the instance was gone succeeded: nginx retried the refused
     // connections on the others and then kept it out of the rotation.
     expect(after.filter((d) => !ok(d))).toEqual([])
-    // The only failures, if any: requests the instance had in hand when it was killed.
+    // The only failures, if any: requests the instance had in hand when it was killed (nginx
+    // does not resend a POST it had passed on: the instance may have written it).
     for (const f of failed) expect(f.start < goneAt && f.end >= killedAt, JSON.stringify(f)).toBe(true)
     expect(nginx.errors()).toContain(`127.0.0.1:${victim.port}`)
-    // No lost write: every 201 is a row, with the name it was given.
-    const writes = done.filter((d) => d.status === 201)
-    const { rows } = await sql.query<{ id: number; name: string }>('SELECT id::int AS id, name FROM products WHERE id = ANY($1)', [writes.map((d) => d.id)])
-    const stored = new Map(rows.map((r) => [r.id, r.name]))
-    for (const w of writes) expect(stored.get(w.id!), `product ${w.id}`).toBe(w.name)
-    console.log(`[cluster] kill mid-load: ${done.length} requests, ${after.length} after the kill (all answered), ${failed.length} in flight at the kill failed (${failed.map((f) => `${f.what} ${f.status}`).join(', ') || 'none'}), ${writes.length} 201s all stored`)
+    const writes = await expectStored(load.done)
+    console.log(`[cluster] kill mid-load: ${load.done.length} requests, ${after.length} after the kill (all answered), ${failed.length} in flight at the kill failed (${failed.map((f) => `${f.what} ${f.status}`).join(', ') || 'none'}), ${writes} 201s all stored`)
   })
 })
