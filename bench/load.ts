@@ -105,7 +105,7 @@ export interface ServerProcess {
 }
 
 // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
-function cpuMicrosOf(pid: number): number {
+export function cpuMicrosOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')

@@ -5,7 +5,9 @@
  * telemetry (the cost of tracing, Vela against Fastify with OpenTelemetry's HTTP instrumentation),
  * newapp (a new user's waits: install, dev start, edit, build, built-server start). On request
  * only (`npm run bench -- soak`, or `npm run soak`): soak (the built playground on PostgreSQL
- * under load for SOAK_SECONDS, then a SIGTERM under load).
+ * under load for SOAK_SECONDS, then a SIGTERM under load); scale (`npm run bench -- scale`: the
+ * built playground as 1 process and 2 workers, and as 1 and 3 instances behind nginx, requests/s
+ * and CPU µs per request; needs PostgreSQL, Redis and nginx).
  * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, SOAK_* (see each suite).
  */
 import { spawnSync } from 'node:child_process'
@@ -13,7 +15,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'newapp']
-const all = [...defaults, 'soak']
+const all = [...defaults, 'soak', 'scale']
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : defaults
 let failed = false
 for (const suite of chosen) {

@@ -7,6 +7,8 @@ import type { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
 import { getQuery, parseCookies } from 'h3'
 import type { ExchangeRequest, QueryValue, RequestFacts, RouteInfo } from './contracts/request.ts'
+import type { ProxyTrust } from './exchange/forwarded.ts'
+import { clientAddress, clientScheme } from './exchange/forwarded.ts'
 import type { Reply } from './replies.ts'
 import { dropUnsafeFlatKeys } from './unsafe-keys.ts'
 
@@ -37,6 +39,7 @@ export class VelaRequest<A = unknown> {
   #reading: Promise<string> | undefined
   readonly #x: ExchangeRequest
   readonly #bodyLimit: number
+  readonly #proxies: ProxyTrust | undefined
 
   /** Made by the route's pipeline over the request's exchange (server/exchange/). */
   constructor(
@@ -45,12 +48,14 @@ export class VelaRequest<A = unknown> {
     bindings: Readonly<Record<string, string>>,
     pathInfo: string | undefined,
     bodyLimit: number,
+    proxies?: ProxyTrust,
   ) {
     this.#x = exchange
     this.route = route
     this.bindings = bindings
     this.pathInfo = pathInfo
     this.#bodyLimit = bodyLimit
+    this.#proxies = proxies
   }
 
   /**
@@ -113,9 +118,13 @@ export class VelaRequest<A = unknown> {
   get cookies(): Readonly<Record<string, string>> {
     return (this.#cookies ??= parseCookies(this.event) as Record<string, string>)
   }
-  /** The client's address as seen on the socket (no proxy headers trusted). */
+  /**
+   * The client's address: the socket's, or behind a proxy listed in `server.trustProxy` the one it
+   * forwarded (`X-Forwarded-For`). `req.facts.peer` is always the socket's.
+   */
   get peer(): string {
-    return this.#x.peer ?? '127.0.0.1'
+    const proxies = this.#proxies
+    return (proxies ? clientAddress(this.#x, proxies) : this.#x.peer) ?? '127.0.0.1'
   }
   get host(): string {
     return this.#x.host
@@ -123,8 +132,10 @@ export class VelaRequest<A = unknown> {
   get port(): number {
     return this.#x.port
   }
+  /** The socket's scheme, or from a proxy listed in `server.trustProxy` its `X-Forwarded-Proto`. */
   get scheme(): 'http' | 'https' {
-    return this.#x.scheme
+    const proxies = this.#proxies
+    return proxies ? clientScheme(this.#x, proxies) : this.#x.scheme
   }
 
   /** Reads the whole body (once) under the app's size limit; a body over it is a 413. */

@@ -246,3 +246,14 @@ describe('node path and fetch path give the same span', () => {
     })
   }
 })
+
+// Behind a proxy listed in server.trustProxy the span says who the client is and which scheme it
+// used; the socket's address stays network.peer.address.
+describeModes('telemetry stream handler behind a trusted proxy', { bootstrapApplication: 'shop', server: { trustProxy: ['127.0.0.1'], streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: group } }, (t) => {
+  it('client.address is the forwarded client; url.scheme the forwarded scheme', async () => {
+    const res = await t.request({ url: '/products/1', headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } })
+    await res.text()
+    const [span] = serverSpans(await finishedSpans(exporter, 1))
+    expect(span!.attributes).toMatchObject({ 'client.address': '203.0.113.7', 'network.peer.address': '127.0.0.1', 'url.scheme': 'https' })
+  })
+})

@@ -3,7 +3,8 @@
  * `server.streamHandlers`. Being a stream handler it sees every request, 404s included.
  *
  * Per request, once `setup()` has run: a SERVER span `HTTP <METHOD>` whose parent comes from the
- * W3C `traceparent` header, with method, path, scheme, host, port, peer address and user agent,
+ * W3C `traceparent` header, with method, path, scheme, host, port, peer address and user agent
+ * (behind proxies listed in `server.trustProxy`: the forwarded scheme, and `client.address`),
  * then the response status (error status from 500 up); the rest of the request runs with that
  * span active (`context.with`), so the route's handler, the telemetry plugin and `vela/dbl`'s
  * query spans see it. The span ends, and the metrics are recorded, when the response has been
@@ -26,6 +27,7 @@
 import type { Context, TextMapGetter } from '@opentelemetry/api'
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
 import {
+  ATTR_CLIENT_ADDRESS,
   ATTR_HTTP_REQUEST_METHOD,
   ATTR_HTTP_ROUTE,
   ATTR_HTTP_REQUEST_METHOD_ORIGINAL,
@@ -39,6 +41,8 @@ import {
 } from '@opentelemetry/semantic-conventions'
 import type { RequestFacts, RequestObserver, RequestOutcome, RouteInfo } from '../server/index.ts'
 import { defineStreamHandler } from '../server/index.ts'
+import type { ProxyTrust } from '../server/exchange/forwarded.ts'
+import { clientAddress, clientScheme, proxyTrust } from '../server/exchange/forwarded.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'
 
@@ -46,10 +50,11 @@ export const telemetryStreamHandler = defineStreamHandler({
   name: 'telemetry',
   observe(config): RequestObserver {
     const app = config.bootstrapApplication
+    const proxies = proxyTrust(config.server.trustProxy)
     return (facts) => {
       const t = activeTelemetry()
       if (!t) return undefined
-      const started = startRequest(t, app, facts, t.propagator.extract(ROOT_CONTEXT, facts, factHeaders))
+      const started = startRequest(t, app, facts, proxies, t.propagator.extract(ROOT_CONTEXT, facts, factHeaders))
       return {
         run: (next) => context.with(started.context, next),
         end: (outcome) => started.ended(outcome),
@@ -68,11 +73,13 @@ const factHeaders: TextMapGetter<RequestFacts> = {
 }
 
 /** Starts the request span and counts the request as active; the caller runs the rest inside `span`. */
-function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, parent: Context) {
+function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined, parent: Context) {
   const startedAt = performance.now()
   const original = facts.method
   const method = KNOWN_METHODS.has(original) ? original : '_OTHER'
-  const { scheme, host, port } = facts
+  const { host, port } = facts
+  // Behind trusted proxies (server.trustProxy): the client they forwarded, and its scheme.
+  const scheme = proxies ? clientScheme(facts, proxies) : facts.scheme
   const span = t.tracer.startSpan(
     `HTTP ${original}`,
     {
@@ -85,6 +92,7 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, pare
         [ATTR_SERVER_ADDRESS]: host,
         [ATTR_SERVER_PORT]: port,
         [ATTR_NETWORK_PEER_ADDRESS]: facts.peer,
+        [ATTR_CLIENT_ADDRESS]: proxies ? clientAddress(facts, proxies) : undefined,
         [ATTR_USER_AGENT_ORIGINAL]: facts.userAgent,
       },
     },

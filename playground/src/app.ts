@@ -5,7 +5,8 @@
  * Controllers are discovered by vela/vite (src/controllers/*.ts), routes too (src/routes/*.ts). On
  * start: telemetry (Prometheus on METRICS_PORT or 9464; OTLP traces only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set), the database (embedded PGlite, or PostgreSQL with
- * DATABASE_URL) migrated to the latest migration, and in development the demo account.
+ * DATABASE_URL) migrated to the latest migration, and in development the demo account. With
+ * REDIS_URL the login rate limit is counted in Redis (redis.ts), for several instances.
  */
 import { defineApp } from 'vela'
 import { migrate } from 'vela/dbl'
@@ -14,6 +15,7 @@ import type { Telemetry } from 'vela/telemetry'
 // src/migrations compiled in by vela/vite, so a built server (`vela release`) migrates too.
 import { migrations } from 'virtual:vela/migrations'
 import { ensureDemoAccount } from './auth/login.ts'
+import { redis } from './redis.ts'
 import { repo } from './repo.ts'
 import apiRoutes from './routes/api.ts'
 import notesRoutes from './routes/notes.ts'
@@ -44,7 +46,9 @@ export default defineApp({
       spanProcessors: otlpConfigured() ? undefined : [],
     })
     await repo.start()
-    await migrate(repo, migrations)
+    // One line per migration this process applied: instances starting together share the work
+    // (the migrator's lock), so each line appears in one instance's log only.
+    await migrate(repo, migrations, { log: (line) => console.log(`playground: ${line}`) })
     if (config.environment === 'dev') {
       await ensureDemoAccount()
       console.log('playground: demo account admin / password (development only)')
@@ -52,6 +56,7 @@ export default defineApp({
   },
   async stop() {
     await repo.stop()
+    await redis?.quit()
     await telemetry?.shutdown()
     telemetry = undefined
   },

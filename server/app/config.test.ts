@@ -23,8 +23,10 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.jsonLib.encode({ a: 1 })).toBe('{"a":1}')
   expect([...c.defaults].sort()).toEqual(
     [
-      'dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.drainDelay', 'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
-      'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port', 'server.requestTimeout', 'server.shutdownTimeout', 'server.streamHandlers',
+      'dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.drainDelay',
+      'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
+      'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port',
+      'server.requestTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
       'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'useStacktrace',
     ].sort(),
   )

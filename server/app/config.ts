@@ -2,12 +2,13 @@
  * Application configuration (the spec's `fw` application keys, §2.1). `defineApp` only types the
  * object; `resolveConfig` checks the server keys (check-config.ts: `createApp` calls it, so a bad
  * port, limit or timeout is refused before any start hook runs), applies defaults and the
- * environment overrides (`VELA_ENV`, `PORT`), and remembers which keys kept their default so
- * `vela config` can mark them `(default)`.
+ * environment overrides (`VELA_ENV`, `PORT`, `VELA_TRUST_PROXY`), and remembers which keys kept
+ * their default so `vela config` can mark them `(default)`.
  */
 import type { AppConfig, ResolvedConfig } from '../contracts/config.ts'
 import type { JsonLib } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
+import { trustProxyFromEnv, trustProxyList } from '../exchange/forwarded.ts'
 import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
@@ -62,6 +63,9 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       health: resolveHealth(pick('server.health', s.health, DEFAULT_HEALTH)),
       drainDelay: pick('server.drainDelay', s.drainDelay, 0),
       shutdownTimeout: pick('server.shutdownTimeout', s.shutdownTimeout, 10_000),
+      trustProxy: env.VELA_TRUST_PROXY
+        ? trustProxyFromEnv(env.VELA_TRUST_PROXY)
+        : trustProxyList(pick('server.trustProxy', s.trustProxy, []), 'server.trustProxy'),
       options: pick('server.options', s.options, {}),
     },
     plugins: pick('plugins', config.plugins, []),

@@ -14,6 +14,7 @@ import { compressing } from '../compress/compress.ts'
 import { errorPage } from '../errors/error-page.ts'
 import type { NamedObserver } from '../exchange/entry-points.ts'
 import { entryPoints } from '../exchange/entry-points.ts'
+import { proxyTrust } from '../exchange/forwarded.ts'
 import { healthEndpoints } from '../exchange/health.ts'
 import type { Serve } from '../exchange/route.ts'
 import { createRouting } from '../exchange/route.ts'
@@ -48,6 +49,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     app: config.bootstrapApplication,
     environment: config.environment,
     bodyLimit: config.server.bodyLimit,
+    proxies: proxyTrust(config.server.trustProxy),
     jsonLib: config.jsonLib,
     useStacktrace: config.useStacktrace,
     renderView: opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev', root }),

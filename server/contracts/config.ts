@@ -63,6 +63,13 @@ export interface ServerConfig {
    * dropped (default: `requestTimeout`; 0 = no deadline). A route's `handlerTimeout` option overrides it.
    */
   handlerTimeout?: number
+  /**
+   * Reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are honoured: addresses and CIDR
+   * subnets (`['127.0.0.1', '10.0.0.0/8']`; default none; `VELA_TRUST_PROXY`, comma-separated,
+   * overrides). `req.peer`, `req.scheme`, the rate limit's key and telemetry's `client.address`
+   * then give the client behind them (server/exchange/forwarded.ts).
+   */
+  trustProxy?: readonly string[]
   /** Limits of every WebSocket route (1 MiB messages, 4 MiB queued per client); a route's `defineWebSocket(hooks, limits)` wins. */
   websocket?: WebSocketLimits
   /** Health endpoints (default `{ live: '/livez', ready: '/readyz' }`); `false` for none. */

@@ -14,6 +14,7 @@
 import type { H3Event } from 'h3'
 import type { CompiledRoute, Handler } from '../contracts/routes.ts'
 import type { Exchange } from '../exchange/exchange.ts'
+import type { ProxyTrust } from '../exchange/forwarded.ts'
 import { preparedHeaders } from '../exchange/internals.ts'
 import { isReply } from '../replies.ts'
 import type { Reply } from '../replies.ts'
@@ -31,6 +32,8 @@ export interface PipelineContext extends FailureContext {
   readonly bodyLimit: number
   /** The app's handler deadlines (none: routes run without one). */
   readonly deadlines?: HandlerDeadlines
+  /** `server.trustProxy` compiled; undefined when no proxy is trusted. */
+  readonly proxies?: ProxyTrust
 }
 
 /**
@@ -84,7 +87,7 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const { pre, post, security } = group
   const preEnv: PluginEnv = { app: ctx.app, environment: ctx.environment, phase: 'pre_request', route: info, jsonLib: ctx.jsonLib }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
-  const bodyLimit = ctx.bodyLimit
+  const { bodyLimit, proxies } = ctx
   const deadline = ctx.deadlines?.forRoute(route)
 
   // The steps below are written in continuation-passing style: each calls the next directly while
@@ -181,7 +184,7 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   return function pipeline(x, bindings, pathInfo) {
     // For the observers around routing (tracing names the span after the route).
     x.route = info
-    const req = new VelaRequest(x, info, bindings, pathInfo, bodyLimit)
+    const req = new VelaRequest(x, info, bindings, pathInfo, bodyLimit, proxies)
     req.authData = EMPTY_AUTH
     try {
       const outcome = pre.length ? runPhase(pre, preEnv, req, afterPre) : secure(req)

@@ -17,7 +17,7 @@
  * Lists show names (`[metrics, default]`, `[pre_request request {"decodeJsonBody":true}]`), a
  * function shows as `<function name>`. `--json`: `{ "config": [{ key, value, default, source }] }`
  * with `value` JSON-safe (functions as `"<function name>"`), `default` a boolean and `source` one of
- * `default`, `app`, `env` (`VELA_ENV` / `PORT`).
+ * `default`, `app`, `env` (`VELA_ENV` / `PORT` / `VELA_TRUST_PROXY`).
  *
  * Secrets: plugin options, and any value, whose key names a secret (`secret`, `password`,
  * `token`, `key`…; the exact rule is in redact.ts) show as `[redacted]`, in text and JSON.
@@ -33,12 +33,16 @@ export interface ConfigEntry {
   readonly source: 'default' | 'app' | 'env'
 }
 
+/** The keys an environment variable overrides, and the variable. */
+const ENV_OVERRIDES: Readonly<Record<string, string>> = { environment: 'VELA_ENV', 'server.port': 'PORT', 'server.trustProxy': 'VELA_TRUST_PROXY' }
+
 const jsonLibLabel = (config: ResolvedConfig) => (config.defaults.has('jsonLib') ? 'built-in JSON' : 'custom { encode, decode }')
 
 export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): ConfigEntry[] {
   const s = config.server
   const options = s.options
-  const entry = (key: string, value: unknown, envVar?: string): ConfigEntry => {
+  const entry = (key: string, value: unknown): ConfigEntry => {
+    const envVar = ENV_OVERRIDES[key]
     const fromEnv = envVar !== undefined && !!env[envVar]
     const isDefault = !fromEnv && config.defaults.has(key)
     return { key, value: toJsonValue(value, isSecretKey(key)), default: isDefault, source: fromEnv ? 'env' : isDefault ? 'default' : 'app' }
@@ -49,8 +53,8 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
   }
   return [
     entry('bootstrapApplication', config.bootstrapApplication),
-    entry('environment', config.environment, 'VELA_ENV'),
-    entry('server.port', s.port, 'PORT'),
+    entry('environment', config.environment),
+    entry('server.port', s.port),
     entry('server.host', s.host),
     entry('server.streamHandlers', s.streamHandlers.map((h) => (h === 'default' ? 'default' : h.name))),
     entry('server.bodyLimit', s.bodyLimit),
@@ -59,6 +63,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.headersTimeout', s.headersTimeout),
     entry('server.requestTimeout', s.requestTimeout),
     entry('server.handlerTimeout', s.handlerTimeout),
+    entry('server.trustProxy', s.trustProxy),
     entry('server.health', s.health.live === null && s.health.ready === null ? false : s.health),
     entry('server.drainDelay', s.drainDelay),
     entry('server.shutdownTimeout', s.shutdownTimeout),
@@ -88,7 +93,7 @@ function valueText(entry: ConfigEntry): string {
 
 export function formatConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): string {
   const rows = configEntries(config, env).map((e) => {
-    const mark = e.default ? ' (default)' : e.source === 'env' ? ` (from ${e.key === 'environment' ? 'VELA_ENV' : 'PORT'})` : ''
+    const mark = e.default ? ' (default)' : e.source === 'env' ? ` (from ${ENV_OVERRIDES[e.key]})` : ''
     return [e.key, valueText(e) + mark]
   })
   return align(rows).join('\n')

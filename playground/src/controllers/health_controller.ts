@@ -7,6 +7,9 @@ export const heartbeat = () => status(200)
 /** GET /: the notes (which send an anonymous visitor on to the login form). */
 export const home = () => redirect('/notes')
 
-/** GET /api/info: what is answering and where the request was routed. */
+/**
+ * GET /api/info: what is answering and where the request was routed; `instance` is INSTANCE_ID
+ * when set (several instances behind a load balancer: which one answered).
+ */
 export const info = (req: VelaRequest) =>
-  json({ app: 'playground', controller: req.route.controller, action: req.route.action, node: process.version })
+  json({ app: 'playground', instance: process.env.INSTANCE_ID || undefined, controller: req.route.controller, action: req.route.action, node: process.version })

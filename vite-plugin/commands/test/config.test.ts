@@ -25,6 +25,7 @@ describe('config', () => {
       'server.headersTimeout',
       'server.requestTimeout',
       'server.handlerTimeout',
+      'server.trustProxy',
       'server.health',
       'server.drainDelay',
       'server.shutdownTimeout',
@@ -72,6 +73,8 @@ describe('config', () => {
     expect(text).toMatch(/^environment\s+staging \(from VELA_ENV\)$/m)
     expect(text).toMatch(/^plugins\s+\[pre_request request \{"decodeJsonBody":true\}\]$/m)
     expect(text).toMatch(/^useStacktrace\s+true$/m)
+    const proxied = { VELA_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }
+    expect(formatConfig(resolveConfig(app, proxied), proxied)).toMatch(/^server\.trustProxy\s+\[10\.0\.0\.0\/8, 127\.0\.0\.1\] \(from VELA_TRUST_PROXY\)$/m)
   })
 
   it('end to end: `vela config` and `--json` on the fixture app', async () => {
