@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
 import { getQuery, parseCookies } from 'h3'
-import type { ExchangeRequest, QueryValue, RequestFacts, RouteInfo } from './contracts/request.ts'
+import type { ExchangeRequest, QueryValue, RequestFacts, RequestScope, RouteInfo } from './contracts/request.ts'
+import type { TopicMessage } from './contracts/topics.ts'
 import type { Reply } from './replies.ts'
 import { dropUnsafeFlatKeys } from './unsafe-keys.ts'
 
@@ -36,7 +37,7 @@ export class VelaRequest<A = unknown> {
   #cookies: Record<string, string> | undefined
   #reading: Promise<string> | undefined
   readonly #x: ExchangeRequest
-  readonly #bodyLimit: number
+  readonly #scope: RequestScope
 
   /** Made by the route's pipeline over the request's exchange (server/exchange/). */
   constructor(
@@ -44,13 +45,13 @@ export class VelaRequest<A = unknown> {
     route: RouteInfo,
     bindings: Readonly<Record<string, string>>,
     pathInfo: string | undefined,
-    bodyLimit: number,
+    scope: RequestScope,
   ) {
     this.#x = exchange
     this.route = route
     this.bindings = bindings
     this.pathInfo = pathInfo
-    this.#bodyLimit = bodyLimit
+    this.#scope = scope
   }
 
   /**
@@ -131,6 +132,14 @@ export class VelaRequest<A = unknown> {
   readBody(): Promise<string> {
     if (this.body !== undefined) return Promise.resolve(this.body)
     // The reader sets `this.body` itself; a second call while reading shares the first read.
-    return (this.#reading ??= this.#x.readBody(this.#bodyLimit, this))
+    return (this.#reading ??= this.#x.readBody(this.#scope.bodyLimit, this))
+  }
+
+  /**
+   * Sends `message` to every WebSocket subscribed to `topic` (`peer.subscribe(topic)`), on this
+   * instance and, with `server.websocket.pubsub`, on every other. Never throws; at most once.
+   */
+  publish(topic: string, message: TopicMessage): void {
+    this.#scope.publish(topic, message)
   }
 }

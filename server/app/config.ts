@@ -11,7 +11,7 @@ import { VelaError } from '../errors/vela-error.ts'
 import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
 
-export type { AppConfig, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketLimits } from '../contracts/config.ts'
+export type { AppConfig, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
 
 export function defineApp<const C extends AppConfig>(config: C): C {
@@ -55,6 +55,7 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       websocket: {
         maxMessageBytes: pick('server.websocket.maxMessageBytes', ws.maxMessageBytes, WEBSOCKET_DEFAULTS.maxMessageBytes),
         maxBufferedBytes: pick('server.websocket.maxBufferedBytes', ws.maxBufferedBytes, WEBSOCKET_DEFAULTS.maxBufferedBytes),
+        pubsub: pick('server.websocket.pubsub', ws.pubsub, undefined),
       },
       options: pick('server.options', s.options, {}),
     },

@@ -11,6 +11,16 @@ import type { RouteSource } from './routes.ts'
 import type { WebSocketLimits } from './websocket.ts'
 
 export type { WebSocketLimits } from './websocket.ts'
+import type { TopicBroker } from './topics.ts'
+
+/** `server.websocket`: the limits of every WebSocket route, and the relay of topics between instances. */
+export interface WebSocketConfig extends WebSocketLimits {
+  /**
+   * Relays WebSocket topic messages between instances: `redisPubSub({ url })`, or any crossws
+   * sync adapter. Unset: topics are delivered within this process only.
+   */
+  pubsub?: TopicBroker
+}
 
 export interface MetricsEvent {
   userData: Record<string, unknown>
@@ -46,8 +56,11 @@ export interface ServerConfig {
   headersTimeout?: number
   /** A client must send the whole request within this many ms (default 60000, or `headersTimeout` when that is higher; 0 = none). */
   requestTimeout?: number
-  /** Limits of every WebSocket route (1 MiB messages, 4 MiB queued per client); a route's `defineWebSocket(hooks, limits)` wins. */
-  websocket?: WebSocketLimits
+  /**
+   * Every WebSocket route's limits (1 MiB messages, 4 MiB queued per client; a route's
+   * `defineWebSocket(hooks, limits)` wins), and the relay of topics between instances.
+   */
+  websocket?: WebSocketConfig
   options?: {
     /** gzip/brotli for textual bodies at or above `threshold` bytes (default 1024) when the client accepts it. */
     compress?: boolean | CompressOptions
@@ -86,7 +99,7 @@ export interface AppConfig {
 export interface ResolvedConfig {
   bootstrapApplication: string
   environment: string
-  server: Required<Omit<ServerConfig, 'options' | 'host' | 'websocket'>> & { host: string | undefined; options: NonNullable<ServerConfig['options']>; websocket: Required<WebSocketLimits> }
+  server: Required<Omit<ServerConfig, 'options' | 'host' | 'websocket'>> & { host: string | undefined; options: NonNullable<ServerConfig['options']>; websocket: Required<WebSocketLimits> & { pubsub: TopicBroker | undefined } }
   plugins: readonly PluginEntry[]
   jsonLib: JsonLib
   useStacktrace: boolean

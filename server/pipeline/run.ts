@@ -13,6 +13,7 @@
  */
 import type { H3Event } from 'h3'
 import type { CompiledRoute, Handler } from '../contracts/routes.ts'
+import type { Publish } from '../contracts/topics.ts'
 import type { Exchange } from '../exchange/exchange.ts'
 import { preparedHeaders } from '../exchange/internals.ts'
 import { isReply } from '../replies.ts'
@@ -28,6 +29,8 @@ export interface PipelineContext extends FailureContext {
   readonly app: string
   readonly environment: string
   readonly bodyLimit: number
+  /** The app's WebSocket topics (`req.publish`). */
+  readonly publish: Publish
 }
 
 /**
@@ -81,7 +84,6 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const { pre, post, security } = group
   const preEnv: PluginEnv = { app: ctx.app, environment: ctx.environment, phase: 'pre_request', route: info, jsonLib: ctx.jsonLib }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
-  const bodyLimit = ctx.bodyLimit
 
   // The steps below are written in continuation-passing style: each calls the next directly while
   // the user's callbacks return plain values, so a route whose callbacks are all synchronous runs
@@ -177,7 +179,7 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   return function pipeline(x, bindings, pathInfo) {
     // For the observers around routing (tracing names the span after the route).
     x.route = info
-    const req = new VelaRequest(x, info, bindings, pathInfo, bodyLimit)
+    const req = new VelaRequest(x, info, bindings, pathInfo, ctx)
     req.authData = EMPTY_AUTH
     try {
       return pre.length ? runPhase(pre, preEnv, req, afterPre) : secure(req)
