@@ -7,10 +7,9 @@
  * echo, having delivered locally already.
  *
  * Redis being away (at start or later) costs cross-instance delivery only: the first failure is
- * logged once, ioredis reconnects and resubscribes, and a line says when it is back. Meanwhile a
- * publish is not queued (the publisher has no offline queue): at most once, never late. The
- * subscriber waits for Redis as long as it takes. ioredis is an optional peer dependency, loaded
- * on first use.
+ * logged once, ioredis reconnects (its retry strategy), the subscriber subscribes again, and a line
+ * says when it is back. Meanwhile a publish is not queued (the publisher has no offline queue): at
+ * most once, never late. ioredis is an optional peer dependency, loaded on first use.
  */
 import type { SyncDriver, SyncMessage } from 'crossws'
 import { decodeEnvelope, encodeEnvelope } from 'crossws/sync'
@@ -37,8 +36,8 @@ function whereOf(url: string): string {
   }
 }
 
-const readyOf = (client: Redis): Promise<void> =>
-  client.status === 'ready' ? Promise.resolve() : new Promise((resolve) => client.once('ready', () => resolve()))
+// Log lines stay one line: the reason, not a stack.
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message || err.name : String(err))
 
 export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) => SyncDriver {
   if (typeof options?.url !== 'string' || options.url === '') {
@@ -53,21 +52,30 @@ export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) =
     const channel = options.channel ?? `vela:${ctx.app ?? 'app'}:topics`
     let closed = false
     let down = false
+    // The subscriber's SUBSCRIBE was answered on its current connection: messages flow.
+    let listening = false
+    let deliver: ((message: SyncMessage) => void) | undefined
     let pub: Redis | undefined
     let sub: Redis | undefined
+    let firstListening!: () => void
+    const listened = new Promise<void>((resolve) => (firstListening = resolve))
 
     // One line per outage, whichever connection notices first; one when both are back.
     const failed = (err: unknown) => {
       if (down || closed) return
       down = true
-      const reason = err instanceof Error ? err.message || err.name : String(err)
-      log(`WebSocket topics: Redis pub/sub at ${where} unavailable (${reason}); messages reach this instance only until it is back`)
+      log(`WebSocket topics: Redis pub/sub at ${where} unavailable (${reasonOf(err)}); messages reach this instance only until it is back`)
     }
     const recovered = () => {
-      if (!down || closed || pub?.status !== 'ready' || sub?.status !== 'ready') return
+      if (!listening || pub?.status !== 'ready') return
+      firstListening()
+      if (!down || closed) return
       down = false
       log(`WebSocket topics: Redis pub/sub at ${where} is back`)
     }
+    // SUBSCRIBE again after every (re)connection, rather than ioredis's automatic resubscription:
+    // its answer, not the connection, says that messages flow again.
+    const listen = () => void sub?.subscribe(channel).then(() => ((listening = true), recovered()), failed)
 
     const connected = import('ioredis').then(
       ({ Redis }) => {
@@ -75,35 +83,27 @@ export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) =
         const base: RedisOptions = { ...options.redisOptions, lazyConnect: false }
         // Publishing while disconnected fails at once rather than queueing stale messages.
         pub = new Redis(options.url, { ...base, enableOfflineQueue: false, maxRetriesPerRequest: 1 })
-        // SUBSCRIBE waits for Redis however long it is away; ioredis resubscribes after a reconnect.
-        sub = new Redis(options.url, { ...base, maxRetriesPerRequest: null, autoResubscribe: true })
-        for (const client of [pub, sub]) {
-          client.on('error', failed)
-          client.on('ready', recovered)
-        }
+        sub = new Redis(options.url, { ...base, autoResubscribe: false })
+        pub.on('error', failed).on('ready', recovered)
+        sub.on('error', failed).on('ready', listen).on('close', () => (listening = false))
+        sub.on('message', (from: string, raw: string) => {
+          if (from !== channel) return
+          const envelope = decodeEnvelope(raw)
+          if (envelope && envelope.id !== ctx.id) deliver?.(envelope.msg)
+        })
         return true
       },
       (err: unknown) => {
-        log('WebSocket topics: redisPubSub needs the ioredis package (npm install ioredis); messages stay on this instance', err)
+        log(`WebSocket topics: redisPubSub needs the ioredis package (npm install ioredis; ${reasonOf(err)}); messages stay on this instance`)
         return false
       },
     )
 
     return {
-      async subscribe(deliver) {
-        if (!(await connected) || !sub || !pub) return
-        sub.on('message', (from: string, raw: string) => {
-          if (from !== channel) return
-          const envelope = decodeEnvelope(raw)
-          if (envelope && envelope.id !== ctx.id) deliver(envelope.msg)
-        })
-        try {
-          await sub.subscribe(channel)
-          await readyOf(pub)
-        } catch (err) {
-          // Closing while waiting for Redis rejects the pending SUBSCRIBE: not a failure.
-          if (!closed) throw err
-        }
+      // Resolves once subscribed with the publisher connected, however long Redis is away.
+      async subscribe(onMessage) {
+        deliver = onMessage
+        if (await connected) await listened
       },
       publish(message: SyncMessage) {
         if (closed || pub?.status !== 'ready') return
