@@ -38,6 +38,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolve, sep } from 'node:path'
 import type { ViteDevServer } from 'vite'
 import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
+import { createTopics } from '../server/websocket/topics.ts'
 import { formatError } from './dev-errors.ts'
 import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
@@ -47,7 +48,6 @@ import { openApiStep } from './dev-openapi.ts'
 import { schemaStep } from './dev-schema.ts'
 import { watchForSwaps } from './dev-watch.ts'
 import { CONTROLLERS_DIR, ROUTES_DIR } from './discover.ts'
-import { createTopics } from '../server/websocket/topics.ts'
 import { settleWithin } from './settle.ts'
 
 export interface DevApp {
@@ -90,7 +90,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
   // One set of topics for every app swapped in, so the dev listener hears the current app's
   // publishes. In-process only: the dev server does not join a `server.websocket.pubsub` broker.
-  const topics = createTopics({ log: (message, error) => console.error(`vela: ${message}`, error ?? '') })
+  const topics = createTopics()
   const createOptions = { ...opts.createOptions, topics }
 
   let current: VelaApp | undefined

@@ -48,11 +48,14 @@ describe('topics on one listener', () => {
     app.publish('bin', 'text')
     app.publish('bin', new Uint8Array([1, 2, 255]))
     app.publish('bin', new Uint8Array([7, 8]).buffer)
-    const got = [await client.next(), await client.next(), await client.next()]
+    // Not a TopicMessage, but what a JavaScript caller may pass: JSON, like crossws's own publish.
+    app.publish('bin', { json: true } as never)
+    const got = [await client.next(), await client.next(), await client.next(), await client.next()]
     expect(got.map((m) => [m.binary, m.binary ? [...m.bytes] : m.text])).toEqual([
       [false, 'text'],
       [true, [1, 2, 255]],
       [true, [7, 8]],
+      [false, '{"json":true}'],
     ])
   })
 

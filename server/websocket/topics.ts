@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { SyncAdapter, SyncDriver, SyncMessage } from 'crossws'
-import type { BrokerContext, TopicBroker, Topics } from '../contracts/topics.ts'
+import type { BrokerContext, TopicBroker, TopicMessage, Topics } from '../contracts/topics.ts'
 
 export type { BrokerContext, Publish, TopicBroker, TopicMessage, Topics } from '../contracts/topics.ts'
 
@@ -30,6 +30,11 @@ export interface TopicsOptions {
   app?: string
   log?: Log
 }
+
+// What crossws and the broker envelope carry: text or bytes. Anything else a JavaScript caller
+// passes goes out as JSON, as crossws's own publish does with objects.
+const asData = (message: TopicMessage): string | Uint8Array =>
+  typeof message === 'string' || message instanceof Uint8Array ? message : message instanceof ArrayBuffer ? new Uint8Array(message) : JSON.stringify(message)
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function'
 
@@ -85,8 +90,7 @@ export function createTopics(opts: TopicsOptions = {}): Topics {
   return {
     instanceId,
     publish(topic, message) {
-      const data = message instanceof ArrayBuffer ? new Uint8Array(message) : message
-      const msg: SyncMessage = { namespace: '', topic, data }
+      const msg: SyncMessage = { namespace: '', topic, data: asData(message) }
       toLocals(msg)
       toBroker(msg)
     },
