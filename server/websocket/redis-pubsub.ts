@@ -47,7 +47,7 @@ export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) =
     throw new VelaError('VELA_ERR_CONFIG', `redisPubSub: \`channel\` must be a non-empty string, got ${JSON.stringify(options.channel)}`)
   }
   const where = whereOf(options.url)
-  return (ctx) => {
+  const broker = (ctx: BrokerContext): SyncDriver => {
     const log = ctx.log ?? ((message: string) => console.error(`[vela] ${message}`))
     const channel = options.channel ?? `vela:${ctx.app ?? 'app'}:topics`
     let closed = false
@@ -122,4 +122,6 @@ export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) =
       },
     }
   }
+  // What `vela config` shows: where, never the password.
+  return Object.defineProperty(broker, 'name', { value: `redisPubSub(${where})` })
 }
