@@ -6,7 +6,7 @@
  * plugin imports them by relative path.
  */
 export { defineApp } from './app/config.ts'
-export type { AppConfig, ClusterRole, JsonLib, MetricsEvent, ModuleMap, ResolvedConfig, ServerConfig, WebSocketLimits } from './app/config.ts'
+export type { AppConfig, ClusterRole, JsonLib, MetricsEvent, ModuleMap, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits } from './app/config.ts'
 export type { HealthConfig } from './contracts/config.ts'
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
@@ -75,6 +75,9 @@ export type { CsrfPluginOptions } from './plugins/csrf.ts'
 export { defineWebSocket } from './websocket/define.ts'
 export type { WebSocketContext, WebSocketHandler, WebSocketHooks, WebSocketPeer } from './websocket/define.ts'
 export type { WebSocketServer } from './listener/websockets.ts'
+export { redisPubSub } from './websocket/redis-pubsub.ts'
+export type { RedisPubSubOptions } from './websocket/redis-pubsub.ts'
+export type { BrokerContext, Publish, TopicBroker, TopicMessage, Topics } from './websocket/topics.ts'
 export type { UpgradeDecision, UpgradeHandler } from './websocket/upgrade.ts'
 export { installShutdown } from './listener/shutdown.ts'
 export type { ShutdownHandle, ShutdownOptions } from './listener/shutdown.ts'

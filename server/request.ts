@@ -6,8 +6,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
 import { getQuery, parseCookies } from 'h3'
-import type { ExchangeRequest, QueryValue, RequestFacts, RouteInfo } from './contracts/request.ts'
-import type { ProxyTrust } from './exchange/forwarded.ts'
+import type { ExchangeRequest, QueryValue, RequestFacts, RequestScope, RouteInfo } from './contracts/request.ts'
+import type { TopicMessage } from './contracts/topics.ts'
 import { clientAddress, clientScheme } from './exchange/forwarded.ts'
 import type { Reply } from './replies.ts'
 import { dropUnsafeFlatKeys } from './unsafe-keys.ts'
@@ -38,8 +38,7 @@ export class VelaRequest<A = unknown> {
   #cookies: Record<string, string> | undefined
   #reading: Promise<string> | undefined
   readonly #x: ExchangeRequest
-  readonly #bodyLimit: number
-  readonly #proxies: ProxyTrust | undefined
+  readonly #scope: RequestScope
 
   /** Made by the route's pipeline over the request's exchange (server/exchange/). */
   constructor(
@@ -47,15 +46,13 @@ export class VelaRequest<A = unknown> {
     route: RouteInfo,
     bindings: Readonly<Record<string, string>>,
     pathInfo: string | undefined,
-    bodyLimit: number,
-    proxies?: ProxyTrust,
+    scope: RequestScope,
   ) {
     this.#x = exchange
     this.route = route
     this.bindings = bindings
     this.pathInfo = pathInfo
-    this.#bodyLimit = bodyLimit
-    this.#proxies = proxies
+    this.#scope = scope
   }
 
   /**
@@ -123,7 +120,7 @@ export class VelaRequest<A = unknown> {
    * forwarded (`X-Forwarded-For`). `req.facts.peer` is always the socket's.
    */
   get peer(): string {
-    const proxies = this.#proxies
+    const proxies = this.#scope.proxies
     return (proxies ? clientAddress(this.#x, proxies) : this.#x.peer) ?? '127.0.0.1'
   }
   get host(): string {
@@ -134,7 +131,7 @@ export class VelaRequest<A = unknown> {
   }
   /** The socket's scheme, or from a proxy listed in `server.trustProxy` its `X-Forwarded-Proto`. */
   get scheme(): 'http' | 'https' {
-    const proxies = this.#proxies
+    const proxies = this.#scope.proxies
     return proxies ? clientScheme(this.#x, proxies) : this.#x.scheme
   }
 
@@ -142,6 +139,14 @@ export class VelaRequest<A = unknown> {
   readBody(): Promise<string> {
     if (this.body !== undefined) return Promise.resolve(this.body)
     // The reader sets `this.body` itself; a second call while reading shares the first read.
-    return (this.#reading ??= this.#x.readBody(this.#bodyLimit, this))
+    return (this.#reading ??= this.#x.readBody(this.#scope.bodyLimit, this))
+  }
+
+  /**
+   * Sends `message` to every WebSocket subscribed to `topic` (`peer.subscribe(topic)`), on this
+   * instance and, with `server.websocket.pubsub`, on every other. Never throws; at most once.
+   */
+  publish(topic: string, message: TopicMessage): void {
+    this.#scope.publish(topic, message)
   }
 }

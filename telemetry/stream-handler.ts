@@ -41,7 +41,7 @@ import {
 } from '@opentelemetry/semantic-conventions'
 import type { RequestFacts, RequestObserver, RequestOutcome, RouteInfo } from '../server/index.ts'
 import { defineStreamHandler } from '../server/index.ts'
-import type { ProxyTrust } from '../server/exchange/forwarded.ts'
+import type { ProxyTrust } from '../server/contracts/request.ts'
 import { clientAddress, clientScheme, proxyTrust } from '../server/exchange/forwarded.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'

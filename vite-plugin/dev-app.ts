@@ -38,6 +38,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolve, sep } from 'node:path'
 import type { ViteDevServer } from 'vite'
 import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
+import { createTopics } from '../server/websocket/topics.ts'
 import { formatError } from './dev-errors.ts'
 import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
@@ -87,6 +88,10 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
+  // One set of topics for every app swapped in, so the dev listener hears the current app's
+  // publishes. In-process only: the dev server does not join a `server.websocket.pubsub` broker.
+  const topics = createTopics()
+  const createOptions = { ...opts.createOptions, topics }
 
   let current: VelaApp | undefined
   /** The app whose start hook ran: its stop hook runs before the next start. */
@@ -124,7 +129,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
           for (const file of modules.invalidate(new Map([[migration, 'add']]))) thrown.add(file)
         }
       }
-      next = (await modules.entry()).create(opts.createOptions)
+      next = (await modules.entry()).create(createOptions)
     } catch (err) {
       modules.failed(thrown, hot.loaded())
       await hot.rollback()
@@ -206,6 +211,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     fetch: (request) => Promise.resolve(whenReady(() => current!.fetch(request))),
     upgrade: (request) => Promise.resolve(whenReady(() => current!.upgrade(request))),
     handleNode: (req: IncomingMessage, res: ServerResponse) => void whenReady(() => current!.handleNode(req, res)),
+    publish: topics.publish,
+    topics,
     start: async () => {},
     stop: () => close(),
   }

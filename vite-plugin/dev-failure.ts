@@ -13,6 +13,7 @@ import { resolveConfig } from '../server/app/config.ts'
 import type { VelaApp } from '../server/app/create-app.ts'
 import type { NodeHandler } from '../server/stream-handlers/stream-handlers.ts'
 import { escapeHtml, statusText, wantsHtml } from '../server/errors/error-page.ts'
+import { createTopics } from '../server/websocket/topics.ts'
 
 export type FailureKind = 'load' | 'start'
 
@@ -24,6 +25,8 @@ export function failureApp(kind: FailureKind, framed: string, root: string, conf
   const resolved = config ?? resolveConfig({ bootstrapApplication: basename(root), routes: {} })
   const error = `the app failed to ${kind}`
   const detail = resolved.environment === 'dev' ? framed : undefined
+  // Nothing subscribes while the app cannot run: in-process topics, never a broker.
+  const topics = createTopics()
   const answer = (request: Request): Response => {
     const status = 503
     if (wantsHtml(request.headers.get('accept'))) {
@@ -49,6 +52,8 @@ export function failureApp(kind: FailureKind, framed: string, root: string, conf
     fetch: async (request) => answer(request),
     upgrade: async (request) => ({ accept: false, response: answer(request) }),
     handleNode: toNodeHandler(async (request: Request) => answer(request)) as NodeHandler,
+    publish: topics.publish,
+    topics,
     start: async () => {},
     stop: async () => {},
   }

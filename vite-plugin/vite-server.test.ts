@@ -37,3 +37,26 @@ it('hands WebSocket upgrades to the app', async () => {
   ws.close()
   expect(reply).toBe('echo:hi')
 })
+
+it("publishes from whichever app is current reach the dev listener's sockets, across a swap", async () => {
+  const dev = devAppOf(vite)!
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/ws`)
+  const messages: string[] = []
+  ws.on('message', (data) => messages.push(String(data)))
+  await new Promise((resolve, reject) => {
+    ws.once('open', () => ws.send('subscribed?'))
+    ws.once('message', resolve)
+    ws.once('error', reject)
+  })
+  const before = dev.current
+  await dev.reload()
+  expect(dev.current).not.toBe(before)
+  const got = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('nothing published reached the socket within 5 s')), 5000)
+    ws.once('message', (data) => (clearTimeout(timer), resolve(String(data))))
+  })
+  dev.current.publish('news', 'from the new app')
+  expect(await got).toBe('from the new app')
+  expect(messages).toEqual(['echo:subscribed?', 'from the new app'])
+  ws.close()
+})

@@ -27,6 +27,10 @@ export function checkServerConfig(server: ServerConfig | undefined): void {
   checkNumber(code, 'server.drainDelay', server.drainDelay, MILLISECONDS)
   checkNumber(code, 'server.shutdownTimeout', server.shutdownTimeout, MILLISECONDS)
   checkWebSocketLimits(code, 'server.websocket', server.websocket)
+  const pubsub = server.websocket?.pubsub
+  if (pubsub !== undefined && typeof pubsub !== 'function') {
+    throw new VelaError(code, `server.websocket.pubsub must be a pub/sub adapter such as redisPubSub({ url }), got ${shown(pubsub)}`)
+  }
   const { headersTimeout, requestTimeout } = server
   if (headersTimeout !== undefined && requestTimeout !== undefined && requestTimeout > 0 && headersTimeout > requestTimeout) {
     throw new VelaError(

@@ -27,7 +27,8 @@ it('defaults of spec 2.1, each marked as a default', () => {
       'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
       'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port',
       'server.requestTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
-      'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'useStacktrace',
+      'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'server.websocket.pubsub',
+      'useStacktrace',
     ].sort(),
   )
 })
@@ -44,6 +45,9 @@ it('set values are kept and not marked default; VELA_ENV and PORT override', () 
 it('bad configuration is an error that says what is wrong', () => {
   expect(() => resolveConfig({ routes } as never, {})).toThrow('defineApp: `bootstrapApplication` (the application name) is required')
   expect(() => resolveConfig({ bootstrapApplication: 'x', routes }, { PORT: 'eighty' })).toThrow('PORT must be an integer from 0 to 65535, got "eighty"')
+  expect(() => resolveConfig({ bootstrapApplication: 'x', server: { websocket: { pubsub: 'redis://127.0.0.1' as never } } }, {})).toThrow(
+    'server.websocket.pubsub must be a pub/sub adapter such as redisPubSub({ url }), got "redis://127.0.0.1"',
+  )
 })
 
 it('a timeout left out gives way to the one written (node needs headersTimeout <= requestTimeout), and the server listens', async () => {

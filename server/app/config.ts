@@ -13,7 +13,7 @@ import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
 
-export type { AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketLimits } from '../contracts/config.ts'
+export type { AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
 
 export function defineApp<const C extends AppConfig>(config: C): C {
@@ -59,6 +59,7 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       websocket: {
         maxMessageBytes: pick('server.websocket.maxMessageBytes', ws.maxMessageBytes, WEBSOCKET_DEFAULTS.maxMessageBytes),
         maxBufferedBytes: pick('server.websocket.maxBufferedBytes', ws.maxBufferedBytes, WEBSOCKET_DEFAULTS.maxBufferedBytes),
+        pubsub: pick('server.websocket.pubsub', ws.pubsub, undefined),
       },
       health: resolveHealth(pick('server.health', s.health, DEFAULT_HEALTH)),
       drainDelay: pick('server.drainDelay', s.drainDelay, 0),

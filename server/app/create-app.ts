@@ -25,6 +25,7 @@ import { metricsSetupWarning } from '../stream-handlers/metrics.ts'
 import { streamHandlersOf } from '../stream-handlers/stream-handlers.ts'
 import { composeWrapForms } from '../stream-handlers/wrap-forms.ts'
 import { createViewRenderer } from '../views/renderer.ts'
+import { createTopics } from '../websocket/topics.ts'
 import { createUpgradeRouting } from '../websocket/upgrade.ts'
 import { resolveConfig } from './config.ts'
 import { checkHealthPaths } from './health-config.ts'
@@ -45,10 +46,13 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     env: opts.env ?? process.env,
   })
   const log = opts.log ?? ((message, error) => (error === undefined ? console.error(`[vela] ${message}`) : console.error(`[vela] ${message}:`, error)))
+  const topics = opts.topics ?? createTopics({ broker: config.server.websocket.pubsub, app: config.bootstrapApplication, log })
+  const publish = topics.publish
   const base = {
     app: config.bootstrapApplication,
     environment: config.environment,
     bodyLimit: config.server.bodyLimit,
+    publish,
     proxies: proxyTrust(config.server.trustProxy),
     jsonLib: config.jsonLib,
     useStacktrace: config.useStacktrace,
@@ -87,6 +91,8 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     get state() {
       return state
     },
+    publish,
+    topics,
     async start() {
       // Plugins' run-time checks (a session secret) first: a refused start has opened nothing.
       const steps = new Set([...table.globalPre, ...table.globalPost, ...table.groups.flatMap((g) => [...g.pre, ...g.post])])
@@ -99,7 +105,11 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
       state = 'draining'
     },
     async stop() {
-      await appConfig.stop?.()
+      try {
+        await appConfig.stop?.()
+      } finally {
+        if (topics !== opts.topics) await topics.close()
+      }
     },
   }
 }

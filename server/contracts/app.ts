@@ -7,6 +7,7 @@ import type { VelaRequest } from '../request.ts'
 import type { ResolvedConfig } from './config.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RouteTable } from './routes.ts'
+import type { TopicMessage, Topics } from './topics.ts'
 
 /**
  * Where the app is in its life, as its readiness endpoint reports it: `starting` until `start()`
@@ -33,6 +34,14 @@ export interface VelaApp {
    * its web `Request` are made only if something uses them (server/exchange/node.ts).
    */
   readonly handleNode: NodeHandler
+  /**
+   * Sends `message` to every WebSocket subscribed to `topic` (`peer.subscribe(topic)`): on this
+   * instance's listeners and, with `server.websocket.pubsub`, on every other instance. Never
+   * throws; at most once (server/websocket/topics.ts).
+   */
+  publish(topic: string, message: TopicMessage): void
+  /** The app's WebSocket topics: its listeners relay through them; `ready()` says when the broker is. */
+  readonly topics: Topics
   /** Runs the plugins' `start` checks (run-time needs such as the session secret), then the app's `start` hook. */
   start(): Promise<void>
   /**
@@ -40,7 +49,7 @@ export interface VelaApp {
    * takes the instance out. Requests are still served. The listener's `close()` calls it first.
    */
   drain(): void
-  /** Runs the app's `stop` hook (close pools, flush telemetry). */
+  /** Runs the app's `stop` hook (close pools, flush telemetry), then closes the topics' broker. */
   stop(): Promise<void>
 }
 
@@ -55,4 +64,9 @@ export interface CreateAppOptions {
   /** Renders `view(...)` replies; set by the views module. */
   renderView?: (reply: ViewReply, req: VelaRequest) => Promise<string>
   log?: (message: string, error: unknown) => void
+  /**
+   * Topics to share instead of the app's own (the dev server passes one for every app it swaps
+   * in, so its listener keeps reaching the current app's publishes). The app does not close them.
+   */
+  topics?: Topics
 }

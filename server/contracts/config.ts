@@ -11,6 +11,16 @@ import type { RouteSource } from './routes.ts'
 import type { WebSocketLimits } from './websocket.ts'
 
 export type { WebSocketLimits } from './websocket.ts'
+import type { TopicBroker } from './topics.ts'
+
+/** `server.websocket`: the limits of every WebSocket route, and the relay of topics between instances. */
+export interface WebSocketConfig extends WebSocketLimits {
+  /**
+   * Relays WebSocket topic messages between instances: `redisPubSub({ url })`, or any crossws
+   * sync adapter. Unset: topics are delivered within this process only.
+   */
+  pubsub?: TopicBroker
+}
 
 export interface MetricsEvent {
   userData: Record<string, unknown>
@@ -70,8 +80,11 @@ export interface ServerConfig {
    * then give the client behind them (server/exchange/forwarded.ts).
    */
   trustProxy?: readonly string[]
-  /** Limits of every WebSocket route (1 MiB messages, 4 MiB queued per client); a route's `defineWebSocket(hooks, limits)` wins. */
-  websocket?: WebSocketLimits
+  /**
+   * Every WebSocket route's limits (1 MiB messages, 4 MiB queued per client; a route's
+   * `defineWebSocket(hooks, limits)` wins), and the relay of topics between instances.
+   */
+  websocket?: WebSocketConfig
   /** Health endpoints (default `{ live: '/livez', ready: '/readyz' }`); `false` for none. */
   health?: HealthConfig | false
   /**
@@ -136,7 +149,7 @@ export interface ResolvedConfig {
   server: Required<Omit<ServerConfig, 'options' | 'host' | 'websocket' | 'health'>> & {
     host: string | undefined
     options: NonNullable<ServerConfig['options']>
-    websocket: Required<WebSocketLimits>
+    websocket: Required<WebSocketLimits> & { pubsub: TopicBroker | undefined }
     /** The health endpoints' paths; null for one that is off. */
     health: { live: string | null; ready: string | null }
   }

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
+import type { Publish } from './topics.ts'
 
 /** Where the request was routed: feeds listings, spans, audit lines and default views. */
 export interface RouteInfo {
@@ -45,6 +46,19 @@ export interface RequestFacts {
   header(name: string): string | undefined
   /** The names of the request's headers, lowercase (for propagators that iterate them). */
   headerNames(): string[]
+}
+
+/** What a `VelaRequest` takes from its app: the body size limit and the app's WebSocket `publish`. */
+export interface RequestScope {
+  readonly bodyLimit: number
+  readonly publish: Publish
+  /** `server.trustProxy` compiled; undefined when no proxy is trusted. */
+  readonly proxies?: ProxyTrust
+}
+
+/** The trusted proxies, compiled once at start-up (server/exchange/forwarded.ts). */
+export interface ProxyTrust {
+  trusts(address: string): boolean
 }
 
 /** Where `VelaRequest` keeps a body it read before the read's promise resolves. */

@@ -15,13 +15,9 @@
  * `req.scheme`.
  */
 import { BlockList, isIP } from 'node:net'
-import type { RequestFacts } from '../contracts/request.ts'
+import type { ProxyTrust, RequestFacts } from '../contracts/request.ts'
 import { VelaError } from '../errors/vela-error.ts'
 
-/** The trusted proxies, compiled once at start-up. */
-export interface ProxyTrust {
-  trusts(address: string): boolean
-}
 
 const family = (address: string): 'ipv4' | 'ipv6' => (isIP(address) === 6 ? 'ipv6' : 'ipv4')
 

@@ -65,7 +65,7 @@ export function createRouting(opts: {
     const group = groupFor(x.path, status)
     const custom = group?.statusRoutes.get(status)
     const info: RouteInfo = { path: x.path, prefix: group?.prefix ?? '', controller: custom?.identity.controller ?? 'vela', action: custom?.identity.action ?? String(status) }
-    return statusPage(ctx, status, new VelaRequest(x, info, NO_BINDINGS, undefined, ctx.bodyLimit, ctx.proxies), group, undefined, undefined, headers)
+    return statusPage(ctx, status, new VelaRequest(x, info, NO_BINDINGS, undefined, ctx), group, undefined, undefined, headers)
   }
   const page = (x: Exchange, status: number, message: string) => errorPage(ctx, x.header('accept') ?? null, status, message)
 

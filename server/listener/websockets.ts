@@ -9,12 +9,15 @@
  * reading it; that option belongs to a `ws` server, so there is one crossws adapter per distinct
  * value (most apps: one). `maxBufferedBytes` bounds each connection's sends
  * (websocket-backpressure.ts).
+ *
+ * Topics: every peer is in one crossws namespace, so a topic spans the app's routes, and the app's
+ * topics are each adapter's sync backplane (server/websocket/topics.ts).
  */
 import type { IncomingMessage, Server } from 'node:http'
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
-import type { Hooks, Peer } from 'crossws'
+import type { Hooks, Peer, SyncAdapter } from 'crossws'
 import type { NodeAdapter } from 'crossws/adapters/node'
 import nodeAdapter from 'crossws/adapters/node'
 import type { WebSocketLimits } from '../contracts/websocket.ts'
@@ -26,15 +29,21 @@ export interface WebSocketServer {
   /** Sockets currently open. */
   readonly openCount: number
   /**
-   * Closes every open socket with `code` (default 1001) and resolves once all are closed or
-   * `timeoutMs` passed (then the rest are dropped). Upgrades asked for after it get a 503.
+   * Leaves the app's topics, closes every open socket with `code` (default 1001) and resolves once
+   * all are closed or `timeoutMs` passed (then the rest are dropped). Upgrades asked for after it
+   * get a 503.
    */
   closeAll(opts?: { code?: number; reason?: string; timeoutMs?: number }): Promise<void>
 }
 
 interface UpgradableApp {
   upgrade(request: Request): Promise<UpgradeDecision>
+  /** The app's topics: what peers publish reaches the app's other listeners and instances through `relay`. */
+  readonly topics?: { readonly relay: SyncAdapter }
 }
+
+// crossws scopes topics to a namespace (by default the URL path): one for all, so a topic is app-wide.
+const getNamespace = () => 'vela'
 
 type Log = (message: string, error: unknown) => void
 
@@ -121,7 +130,7 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
   const adapters = new Map<number, NodeAdapter>()
   const adapterFor = (maxMessageBytes: number) => {
     let adapter = adapters.get(maxMessageBytes)
-    if (!adapter) adapters.set(maxMessageBytes, (adapter = nodeAdapter({ hooks, serverOptions: { maxPayload: maxMessageBytes } })))
+    if (!adapter) adapters.set(maxMessageBytes, (adapter = nodeAdapter({ hooks, getNamespace, sync: app.topics?.relay, serverOptions: { maxPayload: maxMessageBytes } })))
     return adapter
   }
   const open = new Set<Duplex>()
@@ -164,6 +173,8 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
     },
     async closeAll({ code = 1001, reason = 'Server shutting down', timeoutMs = 5000 } = {}) {
       closing = true
+      // Leaves the app's topics: nothing published from now on is for this listener.
+      for (const adapter of adapters.values()) void adapter.sync?.close?.()
       if (open.size === 0) return
       const closed = Promise.all([...open].map((s) => new Promise((resolve) => s.once('close', resolve))))
       for (const adapter of adapters.values()) adapter.closeAll(code, reason)

@@ -13,8 +13,8 @@
  */
 import type { H3Event } from 'h3'
 import type { CompiledRoute, Handler } from '../contracts/routes.ts'
+import type { RequestScope } from '../contracts/request.ts'
 import type { Exchange } from '../exchange/exchange.ts'
-import type { ProxyTrust } from '../exchange/forwarded.ts'
 import { preparedHeaders } from '../exchange/internals.ts'
 import { isReply } from '../replies.ts'
 import type { Reply } from '../replies.ts'
@@ -26,14 +26,12 @@ import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
 import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
 
-export interface PipelineContext extends FailureContext {
+/** What the route's pipeline needs of the app; the request's own part (`RequestScope`: body limit, `publish`, trusted proxies) is handed to every `VelaRequest`. */
+export interface PipelineContext extends FailureContext, RequestScope {
   readonly app: string
   readonly environment: string
-  readonly bodyLimit: number
   /** The app's handler deadlines (none: routes run without one). */
   readonly deadlines?: HandlerDeadlines
-  /** `server.trustProxy` compiled; undefined when no proxy is trusted. */
-  readonly proxies?: ProxyTrust
 }
 
 /**
@@ -87,7 +85,6 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const { pre, post, security } = group
   const preEnv: PluginEnv = { app: ctx.app, environment: ctx.environment, phase: 'pre_request', route: info, jsonLib: ctx.jsonLib }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
-  const { bodyLimit, proxies } = ctx
   const deadline = ctx.deadlines?.forRoute(route)
 
   // The steps below are written in continuation-passing style: each calls the next directly while
@@ -184,7 +181,7 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   return function pipeline(x, bindings, pathInfo) {
     // For the observers around routing (tracing names the span after the route).
     x.route = info
-    const req = new VelaRequest(x, info, bindings, pathInfo, bodyLimit, proxies)
+    const req = new VelaRequest(x, info, bindings, pathInfo, ctx)
     req.authData = EMPTY_AUTH
     try {
       const outcome = pre.length ? runPhase(pre, preEnv, req, afterPre) : secure(req)

@@ -21,6 +21,11 @@
  * with 1013 (Try Again Later), the socket destroyed if the client has not read that close within
  * a second (server/listener/websockets.ts).
  *
+ * Topics (docs/websocket-topics.md): `peer.subscribe(topic)` / `peer.unsubscribe(topic)`;
+ * `peer.publish(topic, message)` reaches every other subscriber, `peer.context.req.publish` (as
+ * `req.publish` in any handler, and `app.publish`) every subscriber. A topic is app-wide, and
+ * spans instances when `server.websocket.pubsub` is set (server/websocket/topics.ts).
+ *
  * Browsers send cookies with cross-site WebSocket requests and the same-origin policy does not
  * apply to them: a security callback that trusts the session should also check
  * `req.headers.get('origin')` against the app's own origin.

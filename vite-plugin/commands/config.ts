@@ -69,6 +69,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.shutdownTimeout', s.shutdownTimeout),
     entry('server.websocket.maxMessageBytes', s.websocket.maxMessageBytes),
     entry('server.websocket.maxBufferedBytes', s.websocket.maxBufferedBytes),
+    entry('server.websocket.pubsub', s.websocket.pubsub),
     optionEntry('compress', false),
     optionEntry('metricsCallback', null),
     entry('plugins', config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} }))),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../../server/app/config.ts'
-import { metricsStreamHandler, requestPlugin, sessionPlugins } from '../../../server/index.ts'
+import { metricsStreamHandler, redisPubSub, requestPlugin, sessionPlugins } from '../../../server/index.ts'
 import { configEntries, formatConfig } from '../config.ts'
 import { FIXTURE, runCli, runMain, useTempApps } from './run-cli.ts'
 
@@ -31,6 +31,7 @@ describe('config', () => {
       'server.shutdownTimeout',
       'server.websocket.maxMessageBytes',
       'server.websocket.maxBufferedBytes',
+      'server.websocket.pubsub',
       'server.options.compress',
       'server.options.metricsCallback',
       'plugins',
@@ -46,6 +47,7 @@ describe('config', () => {
     const off = formatConfig(resolveConfig({ bootstrapApplication: 'shop', server: { health: false, drainDelay: 5000 } }, {}), {})
     expect(off).toMatch(/^server\.health\s+false$/m)
     expect(off).toMatch(/^server\.drainDelay\s+5000$/m)
+    expect(lines).toContain('server.websocket.pubsub            (none) (default)')
   })
 
   it('values set by the app are shown without the mark; functions by name; env overrides say where they come from', () => {
@@ -53,7 +55,12 @@ describe('config', () => {
     const app = {
       bootstrapApplication: 'shop',
       environment: 'prod',
-      server: { port: 9000, streamHandlers: [metricsStreamHandler, 'default'] as const, options: { compress: true, metricsCallback: onMetrics } },
+      server: {
+        port: 9000,
+        streamHandlers: [metricsStreamHandler, 'default'] as const,
+        websocket: { pubsub: redisPubSub({ url: 'redis://:password@10.0.0.5:6380' }) },
+        options: { compress: true, metricsCallback: onMetrics },
+      },
       plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]] as const,
       jsonLib: { encode: JSON.stringify, decode: JSON.parse },
       useStacktrace: true,
@@ -66,6 +73,7 @@ describe('config', () => {
     expect(entries['server.port']).toEqual({ key: 'server.port', value: 9000, default: false, source: 'app' })
     expect(entries['server.streamHandlers']!.value).toEqual([metricsStreamHandler.name, 'default'])
     expect(entries['server.options.metricsCallback']!.value).toBe('<function onMetrics>')
+    expect(entries['server.websocket.pubsub']).toMatchObject({ value: '<function redisPubSub(10.0.0.5:6380)>', default: false })
     expect(entries['server.options.compress']).toMatchObject({ value: true, default: false })
     expect(entries['jsonLib']).toMatchObject({ value: 'custom { encode, decode }', default: false })
     expect(entries['server.bodyLimit']).toMatchObject({ default: true, source: 'default' })
