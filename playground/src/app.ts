@@ -15,7 +15,7 @@ import type { Telemetry } from 'vela/telemetry'
 // src/migrations compiled in by vela/vite, so a built server (`vela release`) migrates too.
 import { migrations } from 'virtual:vela/migrations'
 import { ensureDemoAccount } from './auth/login.ts'
-import { redis } from './redis.ts'
+import { redis, topicsPubSub } from './redis.ts'
 import { repo } from './repo.ts'
 import apiRoutes from './routes/api.ts'
 import notesRoutes from './routes/notes.ts'
@@ -29,7 +29,8 @@ const otlpConfigured = () => Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || 
 export default defineApp({
   bootstrapApplication: 'playground',
   // A span and the HTTP metrics for every request, each span named after its route.
-  server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+  // With REDIS_URL, WebSocket rooms reach clients on every instance (src/redis.ts).
+  server: { streamHandlers: [telemetryStreamHandler, 'default'], websocket: { pubsub: topicsPubSub } },
   // Listed only for their order (public pages first, the API last, as spec §4.3 lists them) in
   // `vela routes`, the audit and the explorer: discovery would add them anyway, alphabetically.
   routes: {

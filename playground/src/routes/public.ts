@@ -6,6 +6,7 @@
 import { defineRoutes, staticDir } from 'vela'
 import * as echo from '../controllers/echo_controller.ts'
 import * as health from '../controllers/health_controller.ts'
+import * as rooms from '../controllers/rooms_controller.ts'
 
 export default defineRoutes([
   {
@@ -16,6 +17,7 @@ export default defineRoutes([
       ['/', health.home, { methods: ['get'] }],
       ['/heartbeat', health.heartbeat, { methods: ['get'] }],
       ['/ws', echo.socket, { protocol: 'ws' }],
+      ['/ws/rooms/:room', rooms.socket, { protocol: 'ws' }],
       ['/docs/[...]', staticDir('priv/assets')],
     ],
   },
