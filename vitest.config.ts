@@ -12,15 +12,16 @@ export default defineConfig({
     maxWorkers: 2,
     // Measured by `npm test` (`vitest run --coverage`), not by a run of a few files. Code that runs
     // in child processes (built servers, the installed CLI) is not counted. The thresholds are the
-    // figures measured when coverage was added (lines 94.75 %, branches 86.59 %), rounded down:
-    // raise them as coverage grows, never lower them. They assume PostgreSQL and Redis answer
+    // figures measured when coverage was added (lines 94.75 %, branches 86.59 %), rounded down,
+    // and raised as it grew (lines 96.14 %, branches 87.29 % at the last raise; branches kept at 86
+    // for machines without the services): raise them as coverage grows, never lower them. They assume PostgreSQL and Redis answer
     // (services.ts); without them the suites needing them skip and the figure drops by up to ~1 %.
     coverage: {
       provider: 'v8',
       include: ['server/**/*.ts', 'dbl/**/*.ts', 'telemetry/**/*.ts', 'vite-plugin/**/*.ts'],
       exclude: ['**/*.test.ts', '**/test/**', '**/fixtures/**', 'vite-plugin/template/**', '**/*.d.ts', 'telemetry/test-support.ts'],
       reporter: ['text-summary', 'json-summary'],
-      thresholds: { lines: 94, branches: 86 },
+      thresholds: { lines: 95, branches: 86 },
     },
   },
 })
