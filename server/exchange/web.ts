@@ -105,12 +105,17 @@ export abstract class RequestExchange<R> extends Exchange<R> {
   }
 
   protected abstract deliver(outcome: Outcome | Promise<Outcome>, log: Log): R
+
+  /** What `whenSent` was given: called once the caller has the response (or the decision). */
+  protected sentCallback: ((status: number, bytes: number) => void) | undefined = undefined
+
+  whenSent(done: (status: number, bytes: number) => void): void {
+    this.sentCallback = done
+  }
 }
 
 /** `app.fetch`: the outcome becomes the `Response` the caller gets. */
 export class WebExchange extends RequestExchange<Promise<Response>> {
-  #sent: ((status: number, bytes: number) => void) | undefined = undefined
-
   static of(request: Request): WebExchange {
     return (exchangeOf(request) as WebExchange | undefined) ?? new WebExchange(request)
   }
@@ -119,13 +124,9 @@ export class WebExchange extends RequestExchange<Promise<Response>> {
     return 'http'
   }
 
-  whenSent(done: (status: number, bytes: number) => void): void {
-    this.#sent = done
-  }
-
   protected deliver(outcome: Outcome | Promise<Outcome>, _log: Log): Promise<Response> {
     const response = outcome instanceof Promise ? outcome.then(asResponse) : Promise.resolve(asResponse(outcome))
-    const done = this.#sent
+    const done = this.sentCallback
     if (!done) return response
     return response.then((res) => whenResponseEnds(this.request, res, done))
   }

@@ -36,8 +36,6 @@ export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
   ws: { handler: WebSocketHandler; bindings: Readonly<Record<string, string>>; limits: Readonly<Required<WebSocketLimits>> } | undefined = undefined
   /** The request as the route's plugins and security left it, once they let the upgrade through. */
   accepted: VelaRequest | undefined = undefined
-  #sent: ((status: number, bytes: number) => void) | undefined = undefined
-
   static of(request: Request): UpgradeExchange {
     return (exchangeOf(request) as UpgradeExchange | undefined) ?? new UpgradeExchange(request)
   }
@@ -46,13 +44,9 @@ export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
     return 'upgrade'
   }
 
-  whenSent(done: (status: number, bytes: number) => void): void {
-    this.#sent = done
-  }
-
   protected deliver(outcome: Outcome | Promise<Outcome>, log: Log): Promise<UpgradeDecision> {
     return Promise.resolve(outcome).then((o) => {
-      const done = this.#sent
+      const done = this.sentCallback
       const req = this.accepted
       if (o.status === 101 && !(o instanceof Response) && req && this.ws) {
         const headers = new Headers(o.headers)
