@@ -1,7 +1,9 @@
 /**
  * The app's entry points, `handleNode` (node's listener), `fetch` (a web Request) and `upgrade`
  * (a WebSocket handshake): each makes its exchange, then serves and sends it under the observers
- * of stream handlers (server/contracts/observer.ts), called the same way on every path.
+ * of stream handlers (server/contracts/observer.ts), called the same way on every path. An app
+ * without observers uses each exchange's own entry point (`nodeEntry` in node.ts, `webEntry` in
+ * web.ts, `upgradeEntry` in server/websocket/upgrade.ts): the listener calls routing directly.
  *
  * Per request: each observer, outermost first, is given the exchange as the request's facts,
  * inside the `run` of the ones before it; the innermost step serves and sends the response; once
@@ -13,11 +15,11 @@
 import type { FetchHandler, NodeHandler, UpgradeHandler } from '../contracts/handlers.ts'
 import type { RequestObserver, RequestOutcome, RequestWatch } from '../contracts/observer.ts'
 import type { Outcome } from '../respond.ts'
-import { UpgradeExchange } from '../websocket/upgrade.ts'
+import { UpgradeExchange, upgradeEntry } from '../websocket/upgrade.ts'
 import type { Exchange, Log } from './exchange.ts'
-import { NodeExchange } from './node.ts'
+import { NodeExchange, nodeEntry } from './node.ts'
 import type { Serve } from './route.ts'
-import { WebExchange } from './web.ts'
+import { WebExchange, webEntry } from './web.ts'
 
 export interface NamedObserver {
   readonly name: string
@@ -40,23 +42,8 @@ export interface EntryPoints {
  */
 export function entryPoints(opts: { serve: Serve; serveUpgrade: Serve<UpgradeExchange>; observers: readonly NamedObserver[]; failed: StreamFailure; log: Log; reuse: boolean }): EntryPoints {
   const { serve, serveUpgrade, observers, failed, log, reuse } = opts
-  if (observers.length === 0) {
-    // Written out flat: from node's listener to routing in one call.
-    return {
-      handleNode(req, res) {
-        const x = reuse ? NodeExchange.of(req, res) : new NodeExchange(req, res)
-        x.send(serve(x), log)
-      },
-      fetch(request) {
-        const x = reuse ? WebExchange.of(request) : new WebExchange(request)
-        return x.send(serve(x), log)
-      },
-      upgrade(request) {
-        const x = reuse ? UpgradeExchange.of(request) : new UpgradeExchange(request)
-        return x.send(serveUpgrade(x), log)
-      },
-    }
-  }
+  // Without observers the listener calls the exchange's own entry point: one call to routing.
+  if (observers.length === 0) return { handleNode: nodeEntry(serve, log, reuse), fetch: webEntry(serve, log, reuse), upgrade: upgradeEntry(serveUpgrade, log, reuse) }
   const onNode = withObservers(observers, (x: NodeExchange) => x.send(serve(x), log), failed, log)
   const onWeb = withObservers(observers, (x: WebExchange) => x.send(serve(x), log), failed, log)
   const onUpgrade = withObservers(observers, (x: UpgradeExchange) => x.send(serveUpgrade(x), log), failed, log)

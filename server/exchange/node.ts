@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { H3Event } from 'h3'
 import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
+import type { NodeHandler } from '../contracts/handlers.ts'
 import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
@@ -20,10 +21,22 @@ import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
 import { whenNodeResponseEnds } from './response-end.ts'
+import type { Serve } from './route.ts'
 
 // What makes a URL parser change an origin-form path: escapes, `/.` (dot segments), `\`, and
 // characters it percent-encodes (srvx's FastURL tests the same set before it parses).
 const NEEDS_URL_RULES = /%|\/\.|[\\^#"<>{}`\x00-\x20\x7f-\uffff]/
+
+/**
+ * `app.handleNode` when no stream handler observes requests: from node's listener to routing in
+ * one call. `reuse`: take the exchange a low-level stream handler already made (wrap-forms.ts).
+ */
+export function nodeEntry(serve: Serve, log: Log, reuse: boolean): NodeHandler {
+  return function handleNode(req, res) {
+    const x = reuse ? NodeExchange.of(req, res) : new NodeExchange(req, res)
+    x.send(serve(x), log)
+  }
+}
 
 export class NodeExchange extends Exchange<void> {
   readonly req: IncomingMessage

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { H3Event } from 'h3'
+import type { FetchHandler } from '../contracts/handlers.ts'
 import type { BodySink } from '../contracts/request.ts'
 import { nodeRequestOf, readEventBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
@@ -13,6 +14,7 @@ import type { Deadline, Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL } from './internals.ts'
 import { whenResponseEnds } from './response-end.ts'
+import type { Serve } from './route.ts'
 
 /** The request's facts and body from a web `Request`; what is sent back is the subclass's. */
 export abstract class RequestExchange<R> extends Exchange<R> {
@@ -111,6 +113,14 @@ export abstract class RequestExchange<R> extends Exchange<R> {
 
   whenSent(done: (status: number, bytes: number) => void): void {
     this.sentCallback = done
+  }
+}
+
+/** `app.fetch` when no stream handler observes requests (`reuse` as for `nodeEntry`). */
+export function webEntry(serve: Serve, log: Log, reuse: boolean): FetchHandler {
+  return function fetch(request) {
+    const x = reuse ? WebExchange.of(request) : new WebExchange(request)
+    return x.send(serve(x), log)
   }
 }
 

@@ -8,11 +8,12 @@
  * `Connection: close`, not logged, as node's `requestTimeout` answers it (client-errors.ts).
  *
  * Cost: nothing for a route that answers synchronously. For one whose outcome is a pending
- * promise: a clock read, one small entry and its link into a list, unlinked when the outcome
- * arrives. There is one list per distinct timeout, so each is in deadline order (oldest first),
- * and one timer per app, armed for the earliest deadline: while requests are pending it fires
- * about once per timeout, never once per request. It is unref'd: pending deadlines do not keep the
- * process alive.
+ * promise: one small entry and its link into a list, unlinked when the outcome arrives; no clock
+ * read (one costs about as much as the rest together). Each distinct timeout has its own list, in
+ * arrival order, and its own timer, which ticks every `timeout / 8` ms while the list holds
+ * anything: an entry is stamped with the tick count as it arrives and expires on the 9th tick
+ * after, so a 503 comes between 1 and 1.125 times the timeout after the request started (a timer
+ * never fires early). The timer is unref'd: pending deadlines do not keep the process alive.
  */
 import type { CompiledRoute } from '../contracts/routes.ts'
 import { REQUEST_TIMEOUT } from '../errors/client-faults.ts'
@@ -26,8 +27,6 @@ import { statusPage } from './failure.ts'
 /** The deadlines of one app's routes. */
 export class HandlerDeadlines {
   readonly #lists = new Map<number, DeadlineList>()
-  #timer: NodeJS.Timeout | undefined = undefined
-  #timerAt = Infinity
 
   constructor(
     readonly ctx: FailureContext,
@@ -40,54 +39,39 @@ export class HandlerDeadlines {
     const ms = route.options.handlerTimeout ?? this.defaultMs
     if (!ms || route.kind === 'ws') return undefined
     let list = this.#lists.get(ms)
-    if (!list) this.#lists.set(ms, (list = new DeadlineList(this, ms)))
+    if (!list) this.#lists.set(ms, (list = new DeadlineList(this.ctx, ms)))
     return list
   }
-
-  /** Makes sure the timer fires by `at`. */
-  arm(at: number): void {
-    if (at >= this.#timerAt) return
-    clearTimeout(this.#timer)
-    this.#timerAt = at
-    this.#timer = setTimeout(this.#sweep, Math.max(1, Math.ceil(at - performance.now())))
-    this.#timer.unref()
-  }
-
-  /** Answers every request past its deadline, then re-arms for the earliest one left. */
-  readonly #sweep = (): void => {
-    this.#timer = undefined
-    this.#timerAt = Infinity
-    const now = performance.now()
-    let next = Infinity
-    for (const list of this.#lists.values()) {
-      for (let e = list.head; e !== undefined && e.at <= now; e = list.head) expire(this.ctx, list.unlink(e), list.ms)
-      if (list.head !== undefined && list.head.at < next) next = list.head.at
-    }
-    if (next !== Infinity) this.arm(next)
-  }
 }
+
+/** Ticks per timeout: an expiry is at most this fraction of the timeout late (1/8). */
+const TICKS = 8
 
 /** The pending requests under one timeout, oldest first. */
 export class DeadlineList {
   head: PendingAnswer | undefined = undefined
   tail: PendingAnswer | undefined = undefined
+  #tick = 0
+  #timer: NodeJS.Timeout | undefined = undefined
 
   constructor(
-    readonly owner: HandlerDeadlines,
+    readonly ctx: FailureContext,
     readonly ms: number,
   ) {}
 
   /** Puts the pending outcome of `x` under this deadline. */
   track(x: Exchange, req: VelaRequest, route: CompiledRoute): PendingAnswer {
-    const entry = new PendingAnswer(this, performance.now() + this.ms, x, req, route)
+    const entry = new PendingAnswer(this, this.#tick, x, req, route)
     const tail = this.tail
-    if (tail === undefined) this.head = entry
-    else {
+    if (tail === undefined) {
+      this.head = entry
+      // The timer stops when it finds the list empty (or is still armed from before).
+      this.#timer ??= setTimeout(this.#onTick, this.ms / TICKS).unref()
+    } else {
       tail.next = entry
       entry.prev = tail
     }
     this.tail = entry
-    this.owner.arm(entry.at)
     return entry
   }
 
@@ -100,6 +84,13 @@ export class DeadlineList {
     e.prev = e.next = undefined
     return e
   }
+
+  /** Answers every request that has waited `TICKS + 1` ticks; ticks on while any are left. */
+  readonly #onTick = (): void => {
+    const tick = ++this.#tick
+    for (let e = this.head; e !== undefined && tick - e.tick > TICKS; e = this.head) expire(this.ctx, this.unlink(e), this.ms)
+    this.#timer = this.head === undefined ? undefined : setTimeout(this.#onTick, this.ms / TICKS).unref()
+  }
 }
 
 export class PendingAnswer implements Deadline {
@@ -109,7 +100,8 @@ export class PendingAnswer implements Deadline {
 
   constructor(
     readonly list: DeadlineList,
-    readonly at: number,
+    /** The list's tick count when the request started waiting. */
+    readonly tick: number,
     readonly x: Exchange,
     readonly req: VelaRequest,
     readonly route: CompiledRoute,

@@ -10,7 +10,7 @@
  *   (404 for an unknown path; routing is the HTTP one), then the connection is closed.
  * Post-request plugins run after the decision, before the 101, as for any reply.
  */
-import type { UpgradeDecision } from '../contracts/handlers.ts'
+import type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
 import type { WebSocketLimits } from '../contracts/websocket.ts'
 import type { CompiledRoute } from '../contracts/routes.ts'
 import type { Log } from '../exchange/exchange.ts'
@@ -29,6 +29,14 @@ import { NO_BINDINGS, buildMatcher, decodeParams } from '../router/dispatch.ts'
 import type { WebSocketHandler } from './define.ts'
 
 export type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
+
+/** `app.upgrade` when no stream handler observes requests (`reuse` as for `nodeEntry`). */
+export function upgradeEntry(serve: Serve<UpgradeExchange>, log: Log, reuse: boolean): UpgradeHandler {
+  return function upgrade(request) {
+    const x = reuse ? UpgradeExchange.of(request) : new UpgradeExchange(request)
+    return x.send(serve(x), log)
+  }
+}
 
 /** A WebSocket upgrade request (a web Request the listener made from node's): its outcome is a decision. */
 export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
