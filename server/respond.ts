@@ -23,10 +23,28 @@ const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content
 const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'text/html; charset=utf-8' })
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
 
+// What node's writeHead refuses (ERR_INVALID_HTTP_TOKEN, ERR_INVALID_CHAR) and a web Headers too.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const BAD_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/
+
+/**
+ * A header of the reply's own, checked as the reply is encoded: a name or value HTTP cannot carry
+ * is the handler's error (its 500, logged with the route), not a connection dropped at the write.
+ */
+function userHeader(name: string, value: string): string {
+  if (!HEADER_NAME.test(name)) throw new TypeError(`reply header name ${JSON.stringify(name)} is not a valid HTTP header name`)
+  const bad = typeof value === 'string' ? BAD_VALUE_CHAR.exec(value) : null
+  if (bad) {
+    const code = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+    throw new TypeError(`reply header ${name}: its value has ${code} at index ${bad.index}, which a header cannot carry (only Latin-1 text without control characters); percent-encode it (encodeURIComponent)`)
+  }
+  return value
+}
+
 /** User headers may be any case; the wire wants one entry per name. */
 function merge(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined) {
   let out: Record<string, string> | undefined
-  for (const k in extra) (out ??= { ...base })[k.toLowerCase()] = extra[k]!
+  for (const k in extra) (out ??= { ...base })[k.toLowerCase()] = userHeader(k, extra[k]!)
   return out ?? base
 }
 
@@ -49,7 +67,7 @@ const byteLength = (body: string | Uint8Array) => String(typeof body === 'string
 /** Headers for a body: the base, the user's headers (lowercased) and the body's length. */
 function sized(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined, body: string | Uint8Array) {
   const out: Record<string, string> = { ...base }
-  for (const k in extra) out[k.toLowerCase()] = extra[k]!
+  for (const k in extra) out[k.toLowerCase()] = userHeader(k, extra[k]!)
   out['content-length'] = byteLength(body)
   return out
 }

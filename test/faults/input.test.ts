@@ -47,6 +47,7 @@ const app = createApp(
           plugins: [decode],
           routes: [
             ['/go', (req) => redirect(req.query.to as string)],
+            ['/named', (req) => json(200, { 'x-name': req.query.name as string }, { ok: true })],
             ['/after-login', (req) => redirect(req.query.next as string, { localOnly: true, fallback: '/home' })],
             ['/inspect', inspect, { methods: ['get', 'post'] }],
             ['/products', (req) => (jsonHandled++, json(201, {}, { received: req.json ?? null })), { methods: ['post'] }],
@@ -103,6 +104,16 @@ describe('item 3: redirect() to a target from the request', () => {
       expect(summary(res)).toEqual({ status: 500, location: null, setCookie: null })
       expect(JSON.parse(res.body)).toEqual({ error: 'Internal Server Error' })
       expect(res.raw).not.toContain('pwned')
+    })
+
+    it(`${path} path: a reply header outside Latin-1 is a 500 naming the header, not an empty reply; Latin-1 text passes`, async () => {
+      logs.expectLogged(/^500 on GET \/named .*TypeError: reply header x-name: its value has U\+65E5 at index 0, which a header cannot carry/)
+      const bad = await get(ports[path], '/named?name=%E6%97%A5%E6%9C%AC')
+      expect(bad.status).toBe(500)
+      expect(JSON.parse(bad.body)).toEqual({ error: 'Internal Server Error' })
+      const latin1 = await get(ports[path], '/named?name=caf%C3%A9')
+      // node writes the header's text as UTF-8 (both paths end in node's writeHead here).
+      expect([latin1.status, Buffer.from(latin1.headers['x-name']!, 'latin1').toString('utf8')]).toEqual([200, 'café'])
     })
 
     it(`${path} path: redirect(to, { localOnly: true }) sends another site, or a control character, to the fallback`, async () => {
