@@ -3,6 +3,7 @@
  * process so one suite's servers and heap never disturb the next. Suites: runtime (Vela vs bare h3,
  * Fastify and node:http), web (views and static files), dbl (repository vs bare pg / PGlite),
  * telemetry (the cost of tracing, Vela against Fastify with OpenTelemetry's HTTP instrumentation),
+ * path (one request's cost in-process, no sockets: the steady figure to compare versions with),
  * newapp (a new user's waits: install, dev start, edit, build, built-server start). On request
  * only (`npm run bench -- soak`, or `npm run soak`): soak (the built playground on PostgreSQL
  * under load for SOAK_SECONDS, then a SIGTERM under load); scale (`npm run bench -- scale`: the
@@ -14,7 +15,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'newapp']
+const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'path', 'newapp']
 const all = [...defaults, 'soak', 'scale']
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : defaults
 let failed = false

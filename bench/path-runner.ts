@@ -1,0 +1,62 @@
+/**
+ * One process of the path bench (bench/path.ts): serves `BENCH_ROUTE` through `app.handleNode`
+ * over node's own IncomingMessage and ServerResponse, on a socket that discards what is written,
+ * one request after another, and prints the ns per request of each batch as JSON. Checks the first
+ * response's status, so a broken app cannot post a fast number.
+ */
+import { IncomingMessage, ServerResponse } from 'node:http'
+import { Socket } from 'node:net'
+import type { VelaApp } from '../server/index.ts'
+import { TOKEN } from './servers/fixtures.ts'
+
+export const PATH_ROUTES = {
+  heartbeat: { method: 'GET', url: '/heartbeat', status: 200, body: undefined },
+  'products/:id': { method: 'GET', url: '/api/products/42', status: 200, body: undefined },
+  'POST products': { method: 'POST', url: '/api/products', status: 201, body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }) },
+} as const
+
+export async function runPath(app: Pick<VelaApp, 'handleNode'>): Promise<void> {
+  const route = PATH_ROUTES[process.env.BENCH_ROUTE as keyof typeof PATH_ROUTES]
+  if (!route) throw new Error(`BENCH_ROUTE must be one of ${Object.keys(PATH_ROUTES).join(', ')}`)
+  const body = route.body === undefined ? undefined : Buffer.from(route.body)
+  const headers: Record<string, string> = { host: '127.0.0.1:8080' }
+  if (body) Object.assign(headers, { 'content-type': 'application/json', authorization: TOKEN, 'content-length': String(body.length) })
+
+  // Writes go nowhere: node's response objects run their own code, the bytes are not sent.
+  const socket = new Socket()
+  Object.assign(socket, { writable: true, write: () => true, cork() {}, uncork() {} })
+  let checked = false
+
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const req = new IncomingMessage(socket)
+      req.method = route.method
+      req.url = route.url
+      req.headers = { ...headers }
+      const res = new ServerResponse(req)
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse
+      res.end = ((...args: unknown[]) => {
+        const out = end(...args)
+        if (!checked) {
+          checked = true
+          if (res.statusCode !== route.status) throw new Error(`${route.method} ${route.url}: expected ${route.status}, got ${res.statusCode}`)
+        }
+        // After the ticks the request queued (stream ends, response finish), as node's listener
+        // runs them after each request: a loop of microtasks alone would pile them up.
+        process.nextTick(resolve)
+        return out
+      }) as typeof res.end
+      app.handleNode(req, res)
+      if (body) req.push(body)
+      req.push(null)
+    })
+
+  const n = Number(process.env.BENCH_N ?? 20_000)
+  const batches: number[] = []
+  for (let b = 0; b < Number(process.env.BENCH_BATCHES ?? 8); b++) {
+    const t0 = process.hrtime.bigint()
+    for (let i = 0; i < n; i++) await one()
+    batches.push(Number(process.hrtime.bigint() - t0) / n)
+  }
+  console.log(JSON.stringify({ batches }))
+}

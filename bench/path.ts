@@ -1,0 +1,63 @@
+/**
+ * Path bench (`npm run bench -- path`): what one request costs on Vela's direct node path with no
+ * network and no load generator: `app.handleNode` over node's own request and response objects,
+ * in-process (bench/path-runner.ts), for the runtime bench's three routes. It measures Vela's code
+ * plus node's request and response objects, and it is steadier than the socket benchmarks on a
+ * shared machine, so it is the one to compare two versions of Vela with:
+ *
+ *   BENCH_TREES=/path/to/an/older/checkout npm run bench -- path
+ *
+ * runs that checkout's bench app (its bench/servers/vela-app.ts and its sources, bundled with this
+ * tree's node_modules) in the same interleaved runs. Each run is a fresh process per tree and
+ * route; the figure is the median over runs of each run's fastest batch (ns per request), since a
+ * shared machine only ever adds time.
+ *
+ *   BENCH_RUNS (default 10), BENCH_N requests per batch (20000), BENCH_BATCHES per run (8)
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { median } from './load.ts'
+import { PATH_ROUTES } from './path-runner.ts'
+
+const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
+const trees = [here, ...(process.env.BENCH_TREES ? process.env.BENCH_TREES.split(',') : [])]
+const runs = Number(process.env.BENCH_RUNS ?? 10)
+const cache = `${here}/node_modules/.cache/vela-bench`
+
+/** One bundle per tree: that tree's bench app, this tree's runner and packages. */
+async function bundle(tree: string, i: number): Promise<string> {
+  const { build } = await import('esbuild')
+  mkdirSync(cache, { recursive: true })
+  const entry = `${cache}/path-entry-${i}.ts`
+  writeFileSync(entry, `import { createBenchApp } from ${JSON.stringify(`${tree}/bench/servers/vela-app.ts`)}\nimport { runPath } from ${JSON.stringify(`${here}/bench/path-runner.ts`)}\nawait runPath(createBenchApp())\n`)
+  const outfile = `${cache}/path-${i}.mjs`
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' })
+  return outfile
+}
+
+export async function benchPath(): Promise<void> {
+  const bundles = await Promise.all(trees.map(bundle))
+  const routes = Object.keys(PATH_ROUTES)
+  console.log(`path: in-process app.handleNode, ${runs} runs × ${process.env.BENCH_BATCHES ?? 8} batches of ${process.env.BENCH_N ?? 20_000} requests; trees: ${trees.join(', ')}`)
+  const best: Record<string, number[][]> = Object.fromEntries(routes.map((r) => [r, trees.map(() => [])]))
+  for (let run = 0; run < runs; run++) {
+    for (const route of routes) {
+      bundles.forEach((file, t) => {
+        const p = spawnSync(process.execPath, [file], { env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', BENCH_ROUTE: route }, encoding: 'utf8' })
+        if (p.status !== 0) throw new Error(`path bench (${trees[t]}, ${route}) failed:\n${p.stderr}`)
+        best[route]![t]!.push(Math.min(...(JSON.parse(p.stdout) as { batches: number[] }).batches))
+      })
+    }
+    console.log(`  run ${run + 1}/${runs} done`)
+  }
+  console.log('ns per request (median over runs of the fastest batch)' + (trees.length > 1 ? '; ratios > 1 mean this tree is faster' : ''))
+  console.table(
+    routes.map((route) => {
+      const m = best[route]!.map(median)
+      return { route, ...Object.fromEntries(trees.map((t, i) => [i === 0 ? 'this tree' : t, Math.round(m[i]!)])), ...Object.fromEntries(trees.slice(1).map((t, i) => [`${t}/this`, +(m[i + 1]! / m[0]!).toFixed(3)])) }
+    }),
+  )
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchPath()
