@@ -4,6 +4,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { strictLog } from '../../test/support/logs.ts'
 import { parseRaw } from '../../test/support/raw-http.ts'
+import { until } from '../../test/support/until.ts'
 import { createApp } from '../app/create-app.ts'
 import type { MetricsEvent } from '../app/config.ts'
 import { json, status } from '../replies.ts'
@@ -14,12 +15,6 @@ import { startTestServer } from '../testing/index.ts'
 import { answerFor } from './client-errors.ts'
 
 const logs = strictLog()
-const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await after(10)
-  if (!check()) throw new Error(`not within 3 s: ${what}`)
-}
 
 const reads: number[] = []
 const arrived = new Set<string>()

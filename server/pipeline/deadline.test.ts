@@ -4,6 +4,7 @@
 import net from 'node:net'
 import { expect, it } from 'vitest'
 import { strictLog } from '../../test/support/logs.ts'
+import { until } from '../../test/support/until.ts'
 import { createApp } from '../app/create-app.ts'
 import type { AppConfig } from '../app/config.ts'
 import { json, status } from '../replies.ts'
@@ -17,10 +18,6 @@ let longStarted = false
 let leftStarted = false
 
 /** Waits (bounded) until `check()` holds. */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await after(10)
-  expect(check()).toBe(true)
-}
 const app = createApp(
   {
     bootstrapApplication: 'deadlines',
@@ -97,7 +94,7 @@ it('deadlines of different lengths at once: each answered at its own, over node 
     const at = (p: Promise<Response>) => p.then(async (res) => ({ status: res.status, body: await res.json(), at: performance.now() - t0 }))
     // The longer one first: the timer, armed for it, is brought forward for the shorter.
     const long = at(server.request('/long'))
-    await until(() => longStarted)
+    await until('the long route started', () => longStarted)
     const [short, longer] = await Promise.all([at(server.request('/short')), long])
     expect(short).toMatchObject({ status: 503, body: { error: 'Service Unavailable: no answer within 50 ms' } })
     expect(longer).toMatchObject({ status: 503, body: { error: 'Service Unavailable: no answer within 250 ms' } })
@@ -127,9 +124,9 @@ it('a client that left before the deadline: the hung route is logged, nothing is
   try {
     const socket = net.connect(server.port, '127.0.0.1', () => socket.write('GET /left HTTP/1.1\r\nhost: x\r\n\r\n'))
     socket.on('error', () => {})
-    await until(() => leftStarted)
+    await until('the route started', () => leftStarted)
     socket.destroy()
-    await until(() => logs.entries.some((e) => e.text.startsWith('GET /left')))
+    await until('the hung route logged', () => logs.entries.some((e) => e.text.startsWith('GET /left')))
   } finally {
     await server.close({ timeoutMs: 1000 })
   }
@@ -140,7 +137,7 @@ it("a failure after the deadline's 503 is logged as late, and not answered", asy
   logs.expectLogged(/^GET \/late-failure \(routes\/r\.anonymous\) failed after its deadline's 503 was sent: Error: too late to matter$/)
   const res = await inject(app, '/late-failure')
   expect(res.status).toBe(503)
-  await until(() => logs.entries.some((e) => e.text.includes('failed after')))
+  await until('the late failure logged', () => logs.entries.some((e) => e.text.includes('failed after')))
 })
 
 it('server.handlerTimeout defaults to requestTimeout; bad values are refused naming the key or the route', () => {

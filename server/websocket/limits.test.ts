@@ -9,6 +9,7 @@ import type { TestServer } from '../testing/index.ts'
 import { startTestServer } from '../testing/index.ts'
 import { defineWebSocket } from './define.ts'
 import { strictLog } from '../../test/support/logs.ts'
+import { until } from '../../test/support/until.ts'
 
 const logs = strictLog()
 const closes: Array<{ route: string; code?: number }> = []
@@ -71,14 +72,6 @@ function opened(url: string, first = false): Promise<{ ws: WebSocket; message: s
 const next = (ws: WebSocket) => new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))))
 const closed = (ws: WebSocket) => new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
 /** Resolves once `check()` holds; rejects after `ms`. */
-async function until(check: () => boolean, ms: number): Promise<void> {
-  const end = performance.now() + ms
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`not within ${ms} ms`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
 describe('WebSocket limits', () => {
   let server: TestServer
   let base: string
@@ -104,7 +97,7 @@ describe('WebSocket limits', () => {
     ws.pause()
     sends = 0
     ws.send('400')
-    await until(() => sends > 0, 2000)
+    await until('a send', () => sends > 0, 2000)
     let received = 0
     ws.on('message', () => received++)
     const code = closed(ws)
@@ -114,7 +107,7 @@ describe('WebSocket limits', () => {
     // that found the queue full was dropped, and closed the connection.
     expect(sends).toBeLessThan(400)
     expect(received).toBe(sends - 1)
-    await until(() => closes.length > 0, 2000)
+    await until('the close', () => closes.length > 0, 2000)
     expect(closes.splice(0)).toEqual([{ route: 'firehose', code: 1013 }])
   })
 
@@ -123,7 +116,7 @@ describe('WebSocket limits', () => {
     ws.pause()
     const start = performance.now()
     ws.send('400')
-    await until(() => closes.length > 0, 3000)
+    await until('the close', () => closes.length > 0)
     expect(performance.now() - start).toBeGreaterThanOrEqual(900)
     expect(closes.splice(0)).toEqual([{ route: 'firehose', code: 1013 }])
     ws.terminate()

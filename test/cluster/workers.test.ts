@@ -14,6 +14,7 @@ import { freePort } from '../../bench/load.ts'
 import vela from '../../vite-plugin/index.ts'
 import type { ServerProcess } from '../support/built-server.ts'
 import { getFresh, runBuiltServer, sumSeries } from '../support/built-server.ts'
+import { until } from '../support/until.ts'
 
 const root = fileURLToPath(new URL('../fixtures/workers-app', import.meta.url))
 const out = mkdtempSync(join(tmpdir(), 'vela-workers-'))
@@ -55,12 +56,6 @@ const alive = (pid: number) => {
   }
 }
 /** Waits (bounded) until `check` holds, polling every 20 ms. */
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  for (const end = Date.now() + ms; !(await check()); await new Promise((r) => setTimeout(r, 20))) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`)
-  }
-}
-
 const LOAD: Route[] = [
   { name: 'GET /pid', weight: 1, method: 'GET', path: () => '/pid' },
   { name: 'GET /slow', weight: 1, method: 'GET', path: () => '/slow?ms=15' },
@@ -82,7 +77,7 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
 
     // One /metrics, on the primary: the sum of both workers' registries (recorded once each answer is sent).
     const scrape = async () => sumSeries(await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text(), 'http_server_request_duration_seconds_count')
-    await until(async () => (await scrape()) >= 20, 2000, 'the 20 requests counted')
+    await until('the 20 requests counted', async () => (await scrape()) >= 20, 2000)
     expect(await scrape()).toBe(20)
   })
 
@@ -94,10 +89,10 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     const probe = (async () => {
       while (probing) answers.push({ at: Date.now(), pid: await pidOf(s.port, 400).catch(() => undefined) })
     })()
-    await until(() => answers.length >= 5, 5000, 'answers before the kill')
+    await until('answers before the kill', () => answers.length >= 5, 5000)
     process.kill(victim, 'SIGKILL')
     await s.server.waitFor(new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${victim}\\) was killed by SIGKILL; starting a new one$`, 'm'))
-    await until(() => answers.some((a) => a.pid !== undefined && a.pid !== victim && a.pid !== survivor), 10_000, 'a new worker answering')
+    await until('a new worker answering', () => answers.some((a) => a.pid !== undefined && a.pid !== victim && a.pid !== survivor), 10_000)
     probing = false
     await probe
 
@@ -113,7 +108,7 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
   it('SIGTERM to the primary drains both workers under keep-alive load: no request lost, stop hooks run, exit 0', async () => {
     const s = await start()
     const load = startClients(s.port, 10, LOAD, 100_000)
-    await until(() => load.stats.requests >= 300, 5000, 'load running')
+    await until('load running', () => load.stats.requests >= 300, 5000)
     s.server.proc.kill('SIGTERM')
     const exit = await Promise.race([s.server.exited, new Promise((r) => setTimeout(() => r('still running'), 15_000))])
     await Promise.race([load.done, new Promise((r) => setTimeout(r, 5000))])
@@ -133,12 +128,12 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
   it('SIGTERM to one worker alone: it drains with no request lost and is replaced', async () => {
     const s = await start()
     const load = startClients(s.port, 10, LOAD, 100_000)
-    await until(() => load.stats.requests >= 200, 5000, 'load running')
+    await until('load running', () => load.stats.requests >= 200, 5000)
     process.kill(s.workerPids[0]!, 'SIGTERM')
     await s.server.waitFor(new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${s.workerPids[0]}\\) exited with code 0; starting a new one$`, 'm'))
     await s.server.waitFor(/^START worker 3 /m)
     const before = load.stats.requests
-    await until(() => load.stats.requests >= before + 200, 5000, 'load after the replacement')
+    await until('load after the replacement', () => load.stats.requests >= before + 200, 5000)
     await load.stop()
 
     expect(load.stats.lost).toEqual([])

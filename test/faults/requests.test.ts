@@ -19,18 +19,11 @@ import { setup } from '../../telemetry/setup.ts'
 import { telemetryStreamHandler } from '../../telemetry/stream-handler.ts'
 import { strictLog } from '../support/logs.ts'
 import { parseRaw } from '../support/raw-http.ts'
+import { until } from '../support/until.ts'
 
 const logs = strictLog()
 
 /** Resolves when `check()` holds; rejects with `what` after `ms`. */
-async function until(what: string, check: () => boolean, ms = 3000): Promise<void> {
-  const t0 = performance.now()
-  while (!check()) {
-    if (performance.now() - t0 > ms) throw new Error(`not within ${ms} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-
 /** A raw connection: what the server sent so far, and when it closed. */
 function connect(port: number) {
   const socket = net.connect(port, '127.0.0.1')
