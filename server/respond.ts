@@ -23,14 +23,14 @@ const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content
 const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'text/html; charset=utf-8' })
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
 
-// What node's writeHead refuses (ERR_INVALID_HTTP_TOKEN, ERR_INVALID_CHAR) and a web Headers too.
+// What node's writeHead refuses (ERR_HTTP_INVALID_STATUS_CODE, ERR_INVALID_HTTP_TOKEN,
+// ERR_INVALID_CHAR) and a web Response or Headers too. A reply is checked as it is encoded: what
+// the wire cannot carry is the handler's error (its 500, logged with the route), on every path,
+// not a connection dropped at the write (node) or a Response that throws when read (web).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const BAD_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/
 
-/**
- * A header of the reply's own, checked as the reply is encoded: a name or value HTTP cannot carry
- * is the handler's error (its 500, logged with the route), not a connection dropped at the write.
- */
+/** A header of the reply's own, checked (above). */
 function userHeader(name: string, value: string): string {
   if (!HEADER_NAME.test(name)) throw new TypeError(`reply header name ${JSON.stringify(name)} is not a valid HTTP header name`)
   const bad = typeof value === 'string' ? BAD_VALUE_CHAR.exec(value) : null
@@ -85,6 +85,11 @@ function encodedJson(status: number, headers: Readonly<Record<string, string>> |
 
 /** Encodes json, status and redirect replies; `undefined` for views and files, which need I/O. */
 export function encodeReply(reply: Reply, method: string, ctx: RespondContext): EncodedReply | undefined {
+  const code = reply.status
+  // 101 is the WebSocket route's "let the upgrade through" (server/websocket/upgrade.ts).
+  if (!(Number.isInteger(code) && ((code >= 200 && code <= 599) || code === 101))) {
+    throw new TypeError(`reply status ${String(code)} is not one a response can have: give a whole number from 200 to 599`)
+  }
   switch (reply.kind) {
     case 'json':
       if (noBody(method, reply.status)) return { status: reply.status, headers: merge(JSON_HEADERS, reply.headers), body: null }

@@ -48,6 +48,7 @@ const app = createApp(
           routes: [
             ['/go', (req) => redirect(req.query.to as string)],
             ['/named', (req) => json(200, { 'x-name': req.query.name as string }, { ok: true })],
+            ['/coded', (req) => json(Number(req.query.code), {}, { ok: true })],
             ['/after-login', (req) => redirect(req.query.next as string, { localOnly: true, fallback: '/home' })],
             ['/inspect', inspect, { methods: ['get', 'post'] }],
             ['/products', (req) => (jsonHandled++, json(201, {}, { received: req.json ?? null })), { methods: ['post'] }],
@@ -114,6 +115,13 @@ describe('item 3: redirect() to a target from the request', () => {
       const latin1 = await get(ports[path], '/named?name=caf%C3%A9')
       // node writes the header's text as UTF-8 (both paths end in node's writeHead here).
       expect([latin1.status, Buffer.from(latin1.headers['x-name']!, 'latin1').toString('utf8')]).toEqual([200, 'café'])
+    })
+
+    it(`${path} path: a reply status no response can have is a 500 naming it, not an empty reply`, async () => {
+      logs.expectLogged(/^500 on GET \/coded .*TypeError: reply status 1000 is not one a response can have: give a whole number from 200 to 599/)
+      const bad = await get(ports[path], '/coded?code=1000')
+      expect([bad.status, JSON.parse(bad.body)]).toEqual([500, { error: 'Internal Server Error' }])
+      expect((await get(ports[path], '/coded?code=299')).status).toBe(299)
     })
 
     it(`${path} path: redirect(to, { localOnly: true }) sends another site, or a control character, to the fallback`, async () => {
