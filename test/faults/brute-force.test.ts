@@ -15,7 +15,8 @@ describe('the playground login: per address and per account', () => {
   let server: Playground
   beforeAll(async () => {
     // The test's own connection (127.0.0.1) is the trusted proxy; X-Forwarded-For names the client.
-    server = await startPlayground({ env: { VELA_TRUST_PROXY: '127.0.0.1' } })
+    // The playground's own per-account limit (startPlayground raises it for the other suites).
+    server = await startPlayground({ env: { VELA_TRUST_PROXY: '127.0.0.1', LOGIN_ACCOUNT_RATE_LIMIT: '10' } })
   })
   afterAll(() => server?.stop())
 
