@@ -32,11 +32,17 @@ describe('the playground login: per address and per account', () => {
   it('guesses at one account from three addresses are stopped after 10 in 15 minutes; the right password too, other accounts not', async () => {
     const addresses = ['203.0.113.1', '203.0.113.2', '203.0.113.3']
     const answers: (string | number)[] = []
+    let last
     for (let i = 0; i < 15; i++) {
-      const { status, location } = await attempt(addresses[i % 3]!, 'admin', `guess-${i}`)
-      answers.push(status === 302 ? location! : status)
+      last = await attempt(addresses[i % 3]!, 'admin', `guess-${i}`)
+      answers.push(last.status === 302 ? last.location! : last.status)
     }
     expect(answers).toEqual([...Array(10).fill('/login?error=1'), ...Array(5).fill(429)])
+    // The refusal: JSON with Retry-After (within the 15 minutes), and no RateLimit headers (the
+    // address's count, which is not what refused it, is not shown either).
+    expect(JSON.parse(last!.body)).toEqual({ error: expect.stringMatching(/^Too Many Requests - rate limit exceeded, retry in \d+ s$/) })
+    expect(Number(last!.res.headers.get('retry-after'))).toBeGreaterThan(800)
+    expect(last!.res.headers.get('ratelimit-remaining')).toBeNull()
     // The account is limited from a fresh address as well, even with its password.
     expect((await attempt('203.0.113.99', 'admin', 'password')).status).toBe(429)
     // Each address made 5 attempts of its 100 a minute: other accounts are open to them.

@@ -65,6 +65,8 @@ interface Limits {
 const MAX_KEY_LENGTH = 64
 const storedKey = (key: string) => (key.length <= MAX_KEY_LENGTH ? key : `#${createHash('sha256').update(key).digest('base64url')}`)
 
+const HEADER_NAMES = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'] as const
+
 /** Whether the headers already set by an earlier limiter show fewer requests left than `remaining`. */
 function tighterAlreadySet(out: Headers, remaining: number): boolean {
   const set = out.get('ratelimit-remaining')
@@ -122,6 +124,10 @@ export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
       ? { 'ratelimit-limit': String(limits.max), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(secondsLeft) }
       : {}
     if (count > limits.max) {
+      // An earlier limiter's headers on the event would override this reply's: the 429 shows the
+      // count of the limiter that refused (or none, with `headers: false`).
+      const earlier = req.eventIfMade?.res.headers
+      if (earlier) for (const name of HEADER_NAMES) earlier.delete(name)
       const error = `Too Many Requests - rate limit exceeded, retry in ${secondsLeft} s`
       return stop(json(429, { ...headers, 'retry-after': String(secondsLeft) }, { error }))
     }
