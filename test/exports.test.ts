@@ -13,10 +13,10 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const EXPECTED: Record<string, string[]> = {
   vela: [
     'CSRF_FORM_FIELD', 'CSRF_HEADER', 'HttpError', 'MemoryStore', 'RedisStore', 'VelaError', 'VelaRequest', 'breakPhase',
-    'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
-    'defineWebSocket', 'fail', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError', 'json', 'listen',
-    'matchedRoute', 'metricsStreamHandler', 'ok', 'rateLimitPlugin', 'redirect', 'redisPubSub', 'requestPlugin', 'sendfile',
-    'sessionPlugin', 'sessionPlugins', 'setMetricsUserData', 'staticDir', 'status', 'stop', 'view',
+    'byAddress', 'byAddressAndField', 'byField', 'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
+    'defineWebSocket', 'fail', 'hashPassword', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError', 'json', 'listen',
+    'matchedRoute', 'metricsStreamHandler', 'ok', 'passwordHashing', 'rateLimitPlugin', 'redirect', 'redisPubSub', 'requestPlugin', 'sendfile',
+    'sessionPlugin', 'sessionPlugins', 'setMetricsUserData', 'staticDir', 'status', 'stop', 'verifyPassword', 'view',
   ],
   'vela/vite': ['default', 'devAppOf'],
   'vela/dbl': [

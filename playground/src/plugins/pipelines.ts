@@ -5,16 +5,22 @@
  * - `browser`, the HTML pages: form bodies (`readUrlencodedBody`), the cookie session (sealed;
  *   its secret from VELA_SESSION_SECRET, generated per process in development) and CSRF tokens on
  *   every form (`csrf_token` in the views; POSTs without a valid one are a 403);
- * - `login`, the login POST: spec §8's example rate limiter first, so even refused attempts count
- *   (100 per minute per client address by default; LOGIN_RATE_LIMIT changes the maximum; counted
- *   in Redis, shared by every instance, when REDIS_URL is set: ../redis.ts), then `browser`;
+ * - `login`, the login POST, limited twice: per client address first, so even attempts refused
+ *   later (CSRF) count (100 per minute; LOGIN_RATE_LIMIT changes the maximum), then `browser`,
+ *   then per account: 10 attempts per 15 minutes at one username, from whatever addresses
+ *   (LOGIN_ACCOUNT_RATE_LIMIT changes the maximum). The account limiter reads the form's
+ *   `username`, so it comes after the request plugin that decodes the form; after CSRF too, so a
+ *   forged cross-site login cannot use up someone's attempts. It counts every username asked
+ *   for, existing or not, so its 429 says nothing about which accounts exist, and it sends no
+ *   RateLimit headers (the address limit's are shown). Both count in Redis, shared by every
+ *   instance, when REDIS_URL is set (../redis.ts), each under its own name in the store;
  * - `api`, the JSON API: CORS for any origin (preflights answered), JSON bodies. No session and no
  *   CSRF: the API trusts no cookie.
  *
  * Telemetry needs no entry here: the stream handler listed in app.ts names every request's span
  * after its route, in every group.
  */
-import { corsPlugin, csrfPlugin, rateLimitPlugin, requestPlugin, sessionPlugins } from 'vela'
+import { byAddress, byField, corsPlugin, csrfPlugin, rateLimitPlugin, requestPlugin, sessionPlugins } from 'vela'
 import type { PluginEntry } from 'vela'
 import { rateLimitStore } from '../redis.ts'
 
@@ -25,8 +31,13 @@ export const browser: PluginEntry[] = [
 ]
 
 export const login: PluginEntry[] = [
-  ['pre_request', rateLimitPlugin, { maxRequests: Number(process.env.LOGIN_RATE_LIMIT) || 100, windowMs: 60_000, store: rateLimitStore }],
+  ['pre_request', rateLimitPlugin, { key: byAddress, maxRequests: Number(process.env.LOGIN_RATE_LIMIT) || 100, windowMs: 60_000, store: rateLimitStore }],
   ...browser,
+  [
+    'pre_request',
+    rateLimitPlugin,
+    { key: byField('username'), maxRequests: Number(process.env.LOGIN_ACCOUNT_RATE_LIMIT) || 10, windowMs: 15 * 60_000, store: rateLimitStore, headers: false },
+  ],
 ]
 
 export const api: PluginEntry[] = [

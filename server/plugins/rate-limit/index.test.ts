@@ -1,12 +1,16 @@
-// Spec §8 (example rate-limit plugin), DESIGN.md §3: per peer IP, fixed window, 429 JSON + stop.
+// The rate-limit plugin: per key (the client address by default), fixed window, 429 JSON + stop.
 import http from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { describeModes } from '../../../test/support/modes.ts'
 import { createApp } from '../../app/create-app.ts'
 import type { PluginEntry } from '../../pipeline/plugin.ts'
 import { json } from '../../replies.ts'
-import { rateLimitPlugin } from './index.ts'
+import { requestPlugin } from '../request.ts'
+import { inject } from '../../testing/index.ts'
+import { byAddress, byAddressAndField, byField, rateLimitPlugin } from './index.ts'
+import type { RateLimitOptions } from './index.ts'
 import { MemoryStore } from './memory-store.ts'
+import type { RateLimitStore } from './store.ts'
 import { strictLog } from '../../../test/support/logs.ts'
 
 // The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
@@ -168,5 +172,132 @@ describe('rate-limit options and memory store', () => {
     expect((await inject(app, '/a')).status).toBe(200)
     expect((await inject(app, '/b')).status).toBe(200)
     expect((await inject(app, '/a')).status).toBe(429)
+  })
+})
+
+describe('rate-limit keys: what a limiter counts by', () => {
+  const form = (url: string, peer: string, fields: Record<string, string>) =>
+    ({ method: 'POST', url, peer, body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  /** A login-like group: per address first (every attempt counts), then the body, then per account. */
+  const loginGroup = (prefix: string, perAddress: RateLimitOptions, perAccount: RateLimitOptions) => ({
+    prefix,
+    security: false as const,
+    plugins: [
+      ['pre_request', rateLimitPlugin, perAddress],
+      ['pre_request', requestPlugin, { readUrlencodedBody: true }],
+      ['pre_request', rateLimitPlugin, perAccount],
+    ] as PluginEntry[],
+    routes: [['/', () => json({ ok: true })] as const],
+  })
+
+  it('a key function counts by what it returns; undefined leaves the request uncounted and without headers', async () => {
+    const app = createApp(
+      { bootstrapApplication: 'keys', routes: { r: limited('/k', { maxRequests: 2, key: (req: { header(n: string): string | undefined }) => req.header('x-api-key') }) } },
+      { env: {} },
+    )
+    const withKey = (key: string) => inject(app, { url: '/k', headers: { 'x-api-key': key } })
+    expect([(await withKey('a')).status, (await withKey('a')).status, (await withKey('a')).status]).toEqual([200, 200, 429])
+    expect((await withKey('b')).status).toBe(200)
+    for (let i = 0; i < 5; i++) {
+      const res = await inject(app, '/k')
+      expect(res.status).toBe(200)
+      expect(res.headers.get('ratelimit-limit')).toBeNull()
+    }
+  })
+
+  it('byField: guesses at one account from many addresses are stopped by the per-account limit; other accounts are not', async () => {
+    const app = createApp(
+      { bootstrapApplication: 'acct', routes: { r: loginGroup('/login', { key: byAddress, maxRequests: 100 }, { key: byField('username'), maxRequests: 3 }) } },
+      { env: {} },
+    )
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) statuses.push((await inject(app, form('/login', `10.0.0.${i + 1}`, { username: 'alice', password: `guess-${i}` }))).status)
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429])
+    expect((await inject(app, form('/login', '10.0.0.1', { username: 'bob', password: 'x' }))).status).toBe(200)
+    // A request without the field is not counted by the per-account limiter (the per-address one still counts it).
+    for (let i = 0; i < 5; i++) expect((await inject(app, form('/login', '10.0.0.9', { password: 'x' }))).status).toBe(200)
+  })
+
+  it('byAddressAndField counts one client at one account', async () => {
+    const app = createApp({ bootstrapApplication: 'both', routes: { r: loginGroup('/l', { maxRequests: 100 }, { key: byAddressAndField('username'), maxRequests: 1 }) } }, { env: {} })
+    expect((await inject(app, form('/l', '10.0.0.1', { username: 'alice' }))).status).toBe(200)
+    expect((await inject(app, form('/l', '10.0.0.1', { username: 'alice' }))).status).toBe(429)
+    expect((await inject(app, form('/l', '10.0.0.2', { username: 'alice' }))).status).toBe(200)
+    expect((await inject(app, form('/l', '10.0.0.1', { username: 'bob' }))).status).toBe(200)
+  })
+
+  it('two limiters on one route sharing one store keep separate counters; the headers show the one with fewer requests left', async () => {
+    const store = new MemoryStore()
+    const app = createApp(
+      { bootstrapApplication: 'two', routes: { r: loginGroup('/two', { key: byAddress, maxRequests: 5, store }, { key: byField('username'), maxRequests: 2, store }) } },
+      { env: {} },
+    )
+    // The username equals the address: in one namespace they would be one counter.
+    const first = await inject(app, form('/two', '10.0.0.1', { username: '10.0.0.1' }))
+    expect(first.status).toBe(200)
+    expect([first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')]).toEqual(['2', '1'])
+    expect((await inject(app, form('/two', '10.0.0.1', { username: '10.0.0.1' }))).status).toBe(200)
+    const refused = await inject(app, form('/two', '10.0.0.1', { username: '10.0.0.1' }))
+    expect([refused.status, refused.headers.get('ratelimit-limit'), refused.headers.get('ratelimit-remaining')]).toEqual([429, '2', '0'])
+    // The address has used 3 of its 5; a new account from it passes, with the address's headers (2 left).
+    const other = await inject(app, form('/two', '10.0.0.1', { username: 'carol' }))
+    expect(other.status).toBe(200)
+    expect([other.headers.get('ratelimit-limit'), other.headers.get('ratelimit-remaining')]).toEqual(['5', '1'])
+    expect(store.size).toBe(3)
+  })
+
+  it('a limiter keyed by a body field listed before the request plugin is a 500 naming the mistake', async () => {
+    const app = createApp(
+      {
+        bootstrapApplication: 'order',
+        routes: {
+          r: {
+            prefix: '/o',
+            security: false,
+            plugins: [
+              ['pre_request', rateLimitPlugin, { key: byField('username') }],
+              ['pre_request', requestPlugin, { readUrlencodedBody: true }],
+            ] as PluginEntry[],
+            routes: [['/', () => json({ ok: true })] as const],
+          },
+        },
+      },
+      { env: {}, log: logs.log },
+    )
+    logs.expectLogged(/byField\('username'\) ran before the request body was decoded; list the request plugin/)
+    expect((await inject(app, form('/o', '10.0.0.1', { username: 'alice' }))).status).toBe(500)
+  })
+
+  it('keys are client input: a long key is stored hashed, and the memory store holds at most maxKeys', async () => {
+    const inner = new MemoryStore({ maxKeys: 1000 })
+    const seen: string[] = []
+    const recording: RateLimitStore = { increment: (key, windowMs) => (seen.push(key), inner.increment(key, windowMs)) }
+    const app = createApp({ bootstrapApplication: 'bounded', routes: { r: loginGroup('/b', { maxRequests: 100_000 }, { key: byField('username'), store: recording }) } }, { env: {} })
+    expect((await inject(app, form('/b', '10.0.0.1', { username: 'u'.repeat(10_000) }))).status).toBe(200)
+    expect((await inject(app, form('/b', '10.0.0.1', { username: 'u'.repeat(10_000) }))).headers.get('ratelimit-remaining')).toBe('98')
+    expect(seen[0]).toMatch(/^field:username:#[\w-]{43}$/)
+    expect(seen[0]).toBe(seen[1])
+    expect((await inject(app, form('/b', '10.0.0.1', { username: 'short' }))).status).toBe(200)
+    expect(seen[2]).toBe('field:username:short')
+    for (let i = 0; i < 3000; i++) await inject(app, form('/b', '10.0.0.1', { username: `random-${i}` }))
+    expect(inner.size).toBe(1000)
+  })
+
+  it('a memory store full of open windows drops the one that started longest ago', async () => {
+    let now = 0
+    const store = new MemoryStore({ now: () => now, maxKeys: 3 })
+    for (const key of ['a', 'b', 'c']) (await store.increment(key, 10_000), (now += 10))
+    await store.increment('a', 10_000)
+    await store.increment('d', 10_000)
+    expect(store.size).toBe(3)
+    // 'a' (oldest) is gone: it starts again at 1.
+    expect((await store.increment('a', 10_000)).count).toBe(1)
+    expect((await store.increment('c', 10_000)).count).toBe(2)
+  })
+
+  it('invalid key or name is a start-up error', () => {
+    for (const bad of [{ key: 'username' }, { name: '' }]) {
+      expect(() => createApp({ bootstrapApplication: 'bad', routes: { r: limited('/x', bad) } }, { env: {} })).toThrow(/rate-limit plugin: `(key|name)` must be/)
+    }
   })
 })

@@ -1,15 +1,24 @@
 /**
  * The in-memory rate-limit store: one process, one Map. Expired windows are swept at most once
  * per `sweepEveryMs` (by the increment that notices the time has come, no timer to leak), so the
- * map holds the keys seen in roughly the last window and never grows without bound.
+ * map holds the keys seen in roughly the last window.
+ *
+ * Keys are client input (a username field can take any value), so the map also has a hard cap,
+ * `maxKeys`: a new key arriving when it is full drops the window that started longest ago (O(1):
+ * the map is kept in start order), as nginx's `limit_req` zones drop their oldest states when
+ * full. The cap bounds memory whatever clients send; its cost is that a flood of distinct keys
+ * can end the oldest windows early, so size it above the keys one window normally sees.
  */
 import type { RateLimitHit, RateLimitStore } from './store.ts'
 
+/** Options of `new MemoryStore(...)`. */
 export interface MemoryStoreOptions {
   /** Clock, for tests (default `Date.now`). */
   now?: () => number
   /** How often expired windows are dropped (default 60 s). */
   sweepEveryMs?: number
+  /** The most keys held at once (default 100,000: tens of MiB at most). */
+  maxKeys?: number
 }
 
 interface Window {
@@ -18,14 +27,17 @@ interface Window {
 }
 
 export class MemoryStore implements RateLimitStore {
+  // In the order windows started (a renewed window is moved to the end): the first is the oldest.
   readonly #windows = new Map<string, Window>()
   readonly #now: () => number
   readonly #sweepEveryMs: number
+  readonly #maxKeys: number
   #nextSweep: number
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#now = options.now ?? Date.now
     this.#sweepEveryMs = options.sweepEveryMs ?? 60_000
+    this.#maxKeys = Math.max(1, options.maxKeys ?? 100_000)
     this.#nextSweep = this.#now() + this.#sweepEveryMs
   }
 
@@ -39,6 +51,8 @@ export class MemoryStore implements RateLimitStore {
     if (now >= this.#nextSweep) this.sweep(now)
     let w = this.#windows.get(key)
     if (!w || w.resetAt <= now) {
+      if (w) this.#windows.delete(key)
+      else if (this.#windows.size >= this.#maxKeys) this.#dropOldest()
       w = { count: 0, resetAt: now + windowMs }
       this.#windows.set(key, w)
     }
@@ -50,5 +64,10 @@ export class MemoryStore implements RateLimitStore {
   sweep(now = this.#now()): void {
     for (const [key, w] of this.#windows) if (w.resetAt <= now) this.#windows.delete(key)
     this.#nextSweep = now + this.#sweepEveryMs
+  }
+
+  #dropOldest(): void {
+    const oldest = this.#windows.keys().next().value
+    if (oldest !== undefined) this.#windows.delete(oldest)
   }
 }

@@ -1,4 +1,4 @@
-// Spec §8 / issue 3: a Redis store lets several instances share one limit. Runs against the
+// A Redis store lets several instances share one limit. Runs against the
 // Redis on 127.0.0.1:6379 (VELA_TEST_REDIS_URL); skipped locally without it, a failure under CI.
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
@@ -8,7 +8,9 @@ import { createApp } from '../../app/create-app.ts'
 import { json } from '../../replies.ts'
 import type { TestServer } from '../../testing/index.ts'
 import { startTestServer } from '../../testing/index.ts'
-import { rateLimitPlugin } from './index.ts'
+import { requestPlugin } from '../request.ts'
+import type { PluginEntry } from '../../pipeline/plugin.ts'
+import { byAddress, byField, rateLimitPlugin } from './index.ts'
 import { RedisStore } from './redis-store.ts'
 import { strictLog } from '../../../test/support/logs.ts'
 
@@ -79,7 +81,7 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
   it('the counter key carries the window as its expiry', async () => {
     const admin = new Redis(REDIS_URL)
     const keys = await admin.keys(`${prefix}/shared:*`)
-    expect(keys).toEqual([`${prefix}/shared:127.0.0.1`])
+    expect(keys).toEqual([`${prefix}/shared:address:127.0.0.1`])
     const ttl = await admin.pttl(keys[0]!)
     await admin.quit()
     expect(ttl).toBeGreaterThan(50_000)
@@ -102,6 +104,53 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
     await new Promise((r) => setTimeout(r, 350))
     expect((await f.request('/short')).status).toBe(200)
     expect((await e.request('/short')).status).toBe(429)
+  })
+
+  it('per address and per account on one store: separate counters, keys with the window as expiry, long keys hashed', async () => {
+    const client = clients[0]!
+    const store = new RedisStore({ client, prefix: `${prefix}/keyed:` })
+    const app = createApp(
+      {
+        bootstrapApplication: 'rl-redis-keys',
+        routes: {
+          r: {
+            prefix: '/login',
+            security: false,
+            plugins: [
+              ['pre_request', rateLimitPlugin, { key: byAddress, maxRequests: 50, store }],
+              ['pre_request', requestPlugin, { readUrlencodedBody: true }],
+              ['pre_request', rateLimitPlugin, { key: byField('username'), maxRequests: 2, windowMs: 900_000, store }],
+            ] as PluginEntry[],
+            routes: [['/', () => json({ ok: true })]],
+          },
+        },
+      },
+      { env: {}, log: logs.log },
+    )
+    const server = await startTestServer(app)
+    servers.push(server)
+    const attempt = (username: string) =>
+      server.request({ method: 'POST', url: '/login', body: `username=${username}&password=x`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }).then((r) => r.status)
+    // The username is the client's own address: one namespace would make them one counter.
+    expect([await attempt('127.0.0.1'), await attempt('127.0.0.1'), await attempt('127.0.0.1')]).toEqual([200, 200, 429])
+    const long = 'x'.repeat(5000)
+    expect([await attempt(long), await attempt(long), await attempt(long)]).toEqual([200, 200, 429])
+    const admin = new Redis(REDIS_URL)
+    const keys = (await admin.keys(`${prefix}/keyed:*`)).sort()
+    expect(keys).toEqual([
+      `${prefix}/keyed:address:127.0.0.1`,
+      expect.stringMatching(new RegExp(`^${prefix}/keyed:field:username:#[\\w-]{43}$`)),
+      `${prefix}/keyed:field:username:127.0.0.1`,
+    ])
+    expect(await admin.get(`${prefix}/keyed:address:127.0.0.1`)).toBe('6')
+    const ttls = await Promise.all(keys.map((k) => admin.pttl(k)))
+    await admin.quit()
+    expect(ttls[0]).toBeGreaterThan(50_000)
+    expect(ttls[0]).toBeLessThanOrEqual(60_000)
+    for (const ttl of ttls.slice(1)) {
+      expect(ttl).toBeGreaterThan(800_000)
+      expect(ttl).toBeLessThanOrEqual(900_000)
+    }
   })
 
   it('a fresh Redis without the cached script still works (NOSCRIPT falls back to EVAL)', async () => {
