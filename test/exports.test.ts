@@ -12,10 +12,10 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 
 const EXPECTED: Record<string, string[]> = {
   vela: [
-    'CSRF_FORM_FIELD', 'CSRF_HEADER', 'HttpError', 'MemoryStore', 'RedisStore', 'VelaError', 'VelaRequest', 'breakPhase',
+    'CSRF_FORM_FIELD', 'CSRF_HEADER', 'HttpError', 'MemorySessionStore', 'MemoryStore', 'RedisSessionStore', 'RedisStore', 'VelaError', 'VelaRequest', 'breakPhase',
     'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
     'defineWebSocket', 'fail', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError', 'json', 'listen',
-    'matchedRoute', 'metricsStreamHandler', 'ok', 'rateLimitPlugin', 'redirect', 'redisPubSub', 'requestPlugin', 'sendfile',
+    'matchedRoute', 'metricsStreamHandler', 'ok', 'rateLimitPlugin', 'redirect', 'redisPubSub', 'renewSession', 'requestPlugin', 'sendfile',
     'sessionPlugin', 'sessionPlugins', 'setMetricsUserData', 'staticDir', 'status', 'stop', 'view',
   ],
   'vela/vite': ['default', 'devAppOf'],
