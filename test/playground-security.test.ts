@@ -1,6 +1,7 @@
 // The playground's security over HTTP, as an attacker would probe it: the notes pages behind the
-// login, CSRF on every form, escaped output, logins that do not tell unknown users from wrong
-// passwords (answer and timing), the login rate limiter, and passwords kept out of the logs.
+// login, CSRF on every form, escaped output, sessions that end at logout (a copied cookie too) and
+// everywhere at once, logins that do not tell unknown users from wrong passwords (answer and
+// timing), the login rate limiter, and passwords kept out of the logs.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { FormClient } from './support/form-client.ts'
@@ -113,6 +114,54 @@ it('a wrong password and an unknown user get the same answer in about the same t
   expect(u / w).toBeLessThan(2)
   // Passwords never reach the logs.
   expect(server.output()).not.toContain('not-the-password')
+})
+
+it('a cookie copied before POST /logout is refused after it: /notes sends to /login and no note is created', async () => {
+  const user = new FormClient(server.base)
+  await user.login()
+  const thief = new FormClient(server.base)
+  for (const [k, v] of user.cookies) thief.cookies.set(k, v)
+  const token = await thief.csrfToken('/notes/new')
+  expect((await user.submit('/logout', {}, '/notes')).headers.get('location')).toBe('/login')
+  expect((await thief.request('/notes')).headers.get('location')).toBe('/login')
+  const title = `after logout ${Date.now()}`
+  const posted = await thief.request('/notes/', { form: { title, body: 'b', _csrf_token: token } })
+  // The revoked session holds no CSRF secret any more, so the form is refused before the login check.
+  expect(posted.status).toBe(403)
+  const again = new FormClient(server.base)
+  await again.login()
+  expect(await again.page('/notes')).not.toContain(title)
+})
+
+it('"Log out everywhere" (a CSRF-protected form on the notes page) ends the sessions of every browser', async () => {
+  const [laptop, phone] = [new FormClient(server.base), new FormClient(server.base)]
+  await laptop.login()
+  await phone.login()
+  const page = await laptop.page('/notes')
+  expect(page).toMatch(/<form method="post" action="\/logout\/everywhere"[^>]*>\s*<input type="hidden" name="_csrf_token"/)
+  expect((await laptop.request('/logout/everywhere', { form: { confirm: '1' } })).status).toBe(403) // no CSRF token
+  const res = await laptop.submit('/logout/everywhere', {}, '/notes')
+  expect([res.status, res.headers.get('location')]).toEqual([302, '/login'])
+  expect((await phone.request('/notes')).headers.get('location')).toBe('/login')
+  expect((await laptop.request('/notes')).headers.get('location')).toBe('/login')
+  // A new login works as before.
+  await phone.login()
+  expect((await phone.request('/notes')).status).toBe(200)
+})
+
+it('a login starts a new session with a Max-Age: the cookie from before the login (even a signed-in one) opens nothing after it', async () => {
+  const user = new FormClient(server.base)
+  const first = await user.login()
+  expect(first.headers.getSetCookie()[0]).toMatch(/; Max-Age=\d+/i)
+  expect(Number(/Max-Age=(\d+)/i.exec(first.headers.getSetCookie()[0]!)![1])).toBeLessThanOrEqual(7 * 24 * 3600)
+  const signedInBefore = user.cookies.get('playground_session')!
+  // Logging in again from a signed-in session (another account, the same one) rotates it too.
+  await user.login()
+  expect(user.cookies.get('playground_session')).not.toBe(signedInBefore)
+  expect((await user.request('/notes')).status).toBe(200)
+  const old = new FormClient(server.base)
+  old.cookies.set('playground_session', signedInBefore)
+  expect((await old.request('/notes')).headers.get('location')).toBe('/login')
 })
 
 // Last: it uses up this server's login attempts for the minute.

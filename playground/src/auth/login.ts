@@ -8,7 +8,8 @@
  *   redirect to `/login?error=1`, the same answer in about the same time whatever the reason
  *   (an unknown user is verified against a dummy hash).
  * - Everywhere else: the user stored in the session, `{ authed: true, username }`; without one,
- *   a redirect to `/login` (so no handler of the notes pages runs for an anonymous visitor).
+ *   or when the user has logged out everywhere since the session began (./sessions.ts), a
+ *   redirect to `/login` (so no handler of the notes pages runs for an anonymous visitor).
  */
 import { redirect } from 'vela'
 import type { Reply, VelaRequest } from 'vela'
@@ -16,6 +17,7 @@ import { cast, validateRequired } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { User } from '../schemas/user.ts'
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.ts'
+import { sessionUser } from './sessions.ts'
 
 // A type alias, not an interface: security callbacks return `Record<string, unknown>`-shaped data.
 export type AuthData = { readonly authed: true; readonly username: string }
@@ -30,8 +32,8 @@ const LOGIN_FAILED = '/login?error=1'
 
 export async function username_password(req: VelaRequest): Promise<AuthData | Reply> {
   if (req.method === 'POST' && req.route.path === '/') return checkCredentials(req)
-  const username = req.session?.username
-  return typeof username === 'string' ? { authed: true, username } : redirect('/login')
+  const username = await sessionUser(req)
+  return username ? { authed: true, username } : redirect('/login')
 }
 
 async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {

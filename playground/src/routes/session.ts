@@ -1,7 +1,8 @@
 /**
- * Logging in and out. The form (`GET /login`) is public; the login `POST /` and `POST /logout` are
+ * Logging in and out. The form (`GET /login`) is public; the login `POST /` and the logouts are
  * checked by `username_password` (../auth/login.ts): the credentials for the first, the session for
- * the second. Only the login POST carries the rate limiter.
+ * the others. `POST /logout` ends this session, `POST /logout/everywhere` every session of the
+ * user. Only the login POST carries the rate limiter.
  */
 import { defineRoutes } from 'vela'
 import { username_password } from '../auth/login.ts'
@@ -11,5 +12,13 @@ import { browser, login } from '../plugins/pipelines.ts'
 export default defineRoutes([
   { prefix: '', security: false, plugins: browser, routes: [['/login', session.new, { methods: ['get'] }]] },
   { prefix: '', security: username_password, plugins: login, routes: [['/', session.create, { methods: ['post'] }]] },
-  { prefix: '', security: username_password, plugins: browser, routes: [['/logout', session.delete, { methods: ['post'] }]] },
+  {
+    prefix: '',
+    security: username_password,
+    plugins: browser,
+    routes: [
+      ['/logout', session.delete, { methods: ['post'] }],
+      ['/logout/everywhere', session.delete_everywhere, { methods: ['post'] }],
+    ],
+  },
 ])

@@ -1,16 +1,19 @@
-// Issue 3 sessions / DESIGN.md §3 (`req.session`): sealed cookie sessions, HttpOnly, SameSite=Lax,
-// Secure under https; secret from options or VELA_SESSION_SECRET, required outside dev/test when the
-// app starts (not when it is created); in dev a generated one kept in .data/session-secret.
+// Sealed cookie sessions: HttpOnly, SameSite=Lax, Max-Age, Secure under https (and by default
+// outside dev and test); idle and absolute lifetimes; rotation (renewSession) and revocation on
+// logout; the secret from options or VELA_SESSION_SECRET, required outside dev/test when the app
+// starts (not when it is created); in dev a generated one kept in .data/session-secret.
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { describeModes } from '../../../test/support/modes.ts'
 import { createApp } from '../../app/create-app.ts'
 import { json, status } from '../../replies.ts'
 import type { VelaRequest } from '../../request.ts'
 import { inject } from '../../testing/index.ts'
 import { sessionPlugins } from './plugin.ts'
+import { renewSession } from './renew.ts'
+import { MemorySessionStore } from './store.ts'
 import { strictLog } from '../../../test/support/logs.ts'
 
 // The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
@@ -39,6 +42,10 @@ const routes = {
       }],
       ['/logout', (req: VelaRequest) => {
         req.session = {}
+        return status(204)
+      }],
+      ['/renew', (req: VelaRequest) => {
+        renewSession(req, { user: 'bob' })
         return status(204)
       }],
       ['/fail', (req: VelaRequest) => {
@@ -109,6 +116,30 @@ describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t
     expect(cookieHeader(logout, cookie)).toBe('')
   })
 
+  it('the cookie has a Max-Age: the idle lifetime, 7 days by default', async () => {
+    const [line] = (await t.request('/login')).headers.getSetCookie()
+    expect(line).toMatch(/; Max-Age=604800(;|$)/i)
+  })
+
+  it('a cookie copied before the logout is refused after it: an empty session', async () => {
+    const cookie = cookieHeader(await t.request('/login'))
+    const copy = cookie
+    await t.request({ url: '/logout', headers: { cookie } })
+    const res = await t.request({ url: '/read', headers: { cookie: copy } })
+    expect(await res.json()).toEqual({ session: {} })
+    // …and the refused cookie is deleted.
+    expect(res.headers.getSetCookie()).toEqual([expect.stringMatching(/^vela_session=;.*Max-Age=0/i)])
+  })
+
+  it('renewSession gives a new cookie with the new data; the cookie from before opens nothing', async () => {
+    const before = cookieHeader(await t.request('/login'))
+    const renewed = await t.request({ url: '/renew', headers: { cookie: before } })
+    const after = cookieHeader(renewed, before)
+    expect(after).not.toBe(before)
+    expect(await (await t.request({ url: '/read', headers: { cookie: after } })).json()).toEqual({ session: { user: 'bob' } })
+    expect(await (await t.request({ url: '/read', headers: { cookie: before } })).json()).toEqual({ session: {} })
+  })
+
   it('changes made by a handler that fails are not saved', async () => {
     t.expectLogged(/^500 on GET \/fail .*: Error: handler failed$/)
     const res = await t.request('/fail')
@@ -124,6 +155,33 @@ describe('session plugin: https and secrets', () => {
   it('the cookie is Secure when the request came over https', async () => {
     const res = await inject(app({}, { secret: SECRET }), 'https://example.test/count')
     expect(res.headers.getSetCookie()[0]).toMatch(/; Secure/i)
+  })
+
+  it('in prod the cookie is Secure over http too (TLS ends at the proxy); secure: false opts out', async () => {
+    const prod = (options = {}) => app({}, { secret: SECRET, ...options }, 'prod')
+    expect((await inject(prod(), 'http://example.test/count')).headers.getSetCookie()[0]).toMatch(/; Secure/i)
+    expect((await inject(prod({ secure: false }), 'https://example.test/count')).headers.getSetCookie()[0]).not.toMatch(/; Secure/i)
+    expect((await inject(app({}, { secret: SECRET }, 'dev'), 'http://example.test/count')).headers.getSetCookie()[0]).not.toMatch(/; Secure/i)
+  })
+
+  it('a lifetime that is not a positive number of seconds is a config error when the app is created', () => {
+    expect(() => app({}, { secret: SECRET, idleTimeout: 0 })).toThrow('session: `idleTimeout` must be a positive number of seconds (got 0)')
+    expect(() => app({}, { secret: SECRET, maxAge: -1 })).toThrow('session: `maxAge` must be a positive number of seconds (got -1)')
+  })
+
+  it('validate: false makes the session empty (the hook for a per-user "log out everywhere")', async () => {
+    const revokedUsers = new Set<string>()
+    const checked = app({}, { secret: SECRET, validate: ({ data, issuedAt }: { data: Record<string, unknown>; issuedAt: number }) => issuedAt > 0 && !revokedUsers.has(data.user as string) })
+    const cookie = cookieHeader(await inject(checked, '/login'))
+    expect(await (await inject(checked, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+    revokedUsers.add('alice')
+    expect(await (await inject(checked, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
+  })
+
+  it('renewSession on a route without the session plugin throws, naming the fix', async () => {
+    logs.expectLogged(/^500 on GET \/renew .*renewSession: the session plugin does not run on this route/)
+    const bare = createApp({ bootstrapApplication: 's', routes: { s: { ...routes.s, plugins: [] } } }, { env: {}, log: logs.log })
+    expect((await inject(bare, '/renew')).status).toBe(500)
   })
 
   it('VELA_SESSION_SECRET is used when the option is absent: two instances with it read each other\'s cookies', async () => {
@@ -157,15 +215,6 @@ describe('session plugin: https and secrets', () => {
     await expect(app({ VELA_SESSION_SECRET: 'x'.repeat(31) }, {}, 'prod').start()).rejects.toThrow(/VELA_SESSION_SECRET must be a string of at least 32 characters \(got 31/)
   })
 
-  it('with maxAge a session ends after that many seconds, also when read again and again', async () => {
-    const short = app({}, { secret: SECRET, maxAge: 1 })
-    const cookie = cookieHeader(await inject(short, '/login'))
-    expect(await (await inject(short, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
-    expect(await (await inject(short, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
-    await new Promise((r) => setTimeout(r, 1100))
-    expect(await (await inject(short, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
-  })
-
   it('in development a missing secret is generated once into <cwd>/.data/session-secret (0600) and read back by later apps, with one warning', async () => {
     const cwd = process.cwd()
     const dir = mkdtempSync(join(tmpdir(), 'vela-dev-secret-'))
@@ -192,5 +241,123 @@ describe('session plugin: https and secrets', () => {
       warn.mockRestore()
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('session plugin: lifetimes, on a clock the test moves', () => {
+  const HOUR = 3600_000
+  const DAY = 24 * HOUR
+  const T0 = Date.UTC(2030, 0, 1)
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+  const at = (ms: number) => vi.setSystemTime(T0 + ms)
+  const lifetimeApp = (options = {}) => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    at(0)
+    return createApp({ bootstrapApplication: 's', routes: { s: { ...routes.s, plugins: sessionPlugins({ secret: SECRET, ...options }) } } }, { env: {}, log: logs.log })
+  }
+  const read = async (a: ReturnType<typeof lifetimeApp>, cookie: string) => {
+    const res = await inject(a, { url: '/read', headers: { cookie } })
+    return { session: ((await res.json()) as { session: unknown }).session, cookie: cookieHeader(res, cookie), setCookie: res.headers.getSetCookie() }
+  }
+  const ALICE = { user: 'alice', roles: ['admin'] }
+
+  it('a session unused for its idle lifetime (7 days) is refused; one in use slides, re-sealed at most once per tenth of the window', async () => {
+    const a = lifetimeApp()
+    const cookie = cookieHeader(await inject(a, '/login'))
+    // Within a tenth of the window (16.8 h): no Set-Cookie.
+    at(16 * HOUR)
+    expect(await read(a, cookie)).toMatchObject({ session: ALICE, setCookie: [] })
+    // Later: re-sealed, with the Max-Age counting from now.
+    at(6 * DAY)
+    const slid = await read(a, cookie)
+    expect(slid.session).toEqual(ALICE)
+    expect(slid.setCookie).toEqual([expect.stringMatching(/; Max-Age=604800(;|$)/i)])
+    // The new cookie lives 7 days from its last use; the old one from its own.
+    at(12 * DAY)
+    expect((await read(a, slid.cookie)).session).toEqual(ALICE)
+    expect((await read(a, cookie)).session).toEqual({})
+    at(12 * DAY + 7 * DAY + 1)
+    expect((await read(a, slid.cookie)).session).toEqual({})
+  })
+
+  it('a session in constant use still ends at its absolute lifetime (30 days), and the cookie\'s Max-Age never reaches past it', async () => {
+    const a = lifetimeApp()
+    let cookie = cookieHeader(await inject(a, '/login'))
+    for (let day = 6; day < 30; day += 6) {
+      at(day * DAY)
+      const r = await read(a, cookie)
+      expect(r.session, `day ${day}`).toEqual(ALICE)
+      cookie = r.cookie
+    }
+    at(28 * DAY)
+    expect((await read(a, cookie)).setCookie).toEqual([expect.stringMatching(/; Max-Age=172800(;|$)/i)]) // 2 days left
+    at(30 * DAY)
+    expect((await read(a, cookie)).session).toEqual({})
+  })
+
+  it('idleTimeout and absoluteTimeout change the limits; maxAge is the older name of absoluteTimeout', async () => {
+    const a = lifetimeApp({ idleTimeout: 60, maxAge: 300 })
+    const [line] = (await inject(a, '/login')).headers.getSetCookie()
+    expect(line).toMatch(/; Max-Age=60(;|$)/i)
+    let cookie = cookieHeader(await inject(a, '/login'))
+    at(61_000)
+    expect((await read(a, cookie)).session).toEqual({})
+    at(0)
+    cookie = cookieHeader(await inject(a, '/login'))
+    for (const s of [50, 100, 150, 200, 250]) {
+      at(s * 1000)
+      cookie = (await read(a, cookie)).cookie
+    }
+    at(300_000)
+    expect((await read(a, cookie)).session).toEqual({})
+    const b = lifetimeApp({ absoluteTimeout: 120, maxAge: 300 })
+    cookie = cookieHeader(await inject(b, '/login'))
+    at(120_000)
+    expect((await read(b, cookie)).session).toEqual({})
+  })
+
+  it('the unseal cache does not let an expired or revoked cookie through: the same cookie read again and again', async () => {
+    const a = lifetimeApp({ idleTimeout: 60 })
+    const cookie = cookieHeader(await inject(a, '/login'))
+    for (let i = 0; i < 3; i++) expect((await read(a, cookie)).session).toEqual(ALICE)
+    at(60_000)
+    expect((await read(a, cookie)).session).toEqual({})
+    at(0)
+    const other = cookieHeader(await inject(a, '/login'))
+    for (let i = 0; i < 3; i++) expect((await read(a, other)).session).toEqual(ALICE)
+    await inject(a, { url: '/logout', headers: { cookie: other } })
+    expect((await read(a, other)).session).toEqual({})
+  })
+})
+
+describe('MemorySessionStore', () => {
+  it('keeps a revocation until the session\'s absolute end, then forgets it', () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(1_000)
+      const store = new MemorySessionStore()
+      store.revoke('a', 900, 5_000)
+      expect(store.isRevoked('a', 900)).toBe(true)
+      expect(store.isRevoked('b', 900)).toBe(false)
+      vi.setSystemTime(5_000)
+      expect(store.isRevoked('a', 900)).toBe(false)
+      store.revoke('c', 4_000, 9_000)
+      expect(store.size).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('is bounded, and dropping a record never lets its session back in: every session started until then ends', () => {
+    const store = new MemorySessionStore({ maxEntries: 3 })
+    const far = Date.now() + 3_600_000
+    for (const [id, issuedAt] of [['a', 10], ['b', 30], ['c', 20], ['d', 40]] as const) store.revoke(id, issuedAt, far)
+    expect(store.size).toBe(3)
+    expect(['a', 'b', 'c', 'd'].map((id, i) => store.isRevoked(id, [10, 30, 20, 40][i]!))).toEqual([true, true, true, true])
+    // A live session started no later than the dropped one's start ends too; a later one does not.
+    expect(store.isRevoked('e', 10)).toBe(true)
+    expect(store.isRevoked('f', 11)).toBe(false)
   })
 })
