@@ -1,7 +1,8 @@
 /**
  * Redis, when REDIS_URL is set (`redis://127.0.0.1:6379`): instances of the playground behind one
- * load balancer then share the login rate limit's counters (plugins/pipelines.ts), so a client gets
- * the same limit whichever instance answers, and the WebSocket rooms' messages (app.ts:
+ * load balancer then share the login rate limit's counters and the revoked sessions
+ * (plugins/pipelines.ts), so a client gets the same limit, and a cookie logged out on one
+ * instance is refused by all, whichever instance answers, and the WebSocket rooms' messages (app.ts:
  * `server.websocket.pubsub`). Without it, each process counts on its own, in memory, and rooms
  * reach the clients of this process only.
  * The client connects on its first command (`lazyConnect`: loading the app for `vela routes` or a
@@ -9,7 +10,7 @@
  * used: an app without Redis does not need it.
  */
 import type { Redis } from 'ioredis'
-import { RedisStore, redisPubSub } from 'vela'
+import { RedisSessionStore, RedisStore, redisPubSub } from 'vela'
 
 const url = process.env.REDIS_URL
 
@@ -18,6 +19,9 @@ export const redis: Redis | undefined = url ? new (await import('ioredis')).Redi
 
 /** The login limit's store: shared through Redis, or undefined for the plugin's own memory store. */
 export const rateLimitStore = redis ? new RedisStore({ client: redis, prefix: 'playground:rl:' }) : undefined
+
+/** The sessions' revocations (logouts): shared through Redis, or undefined for the plugin's memory store. */
+export const sessionStore = redis ? new RedisSessionStore({ client: redis, prefix: 'playground:session:' }) : undefined
 
 /** The WebSocket topics' relay between instances (app.ts), or undefined to deliver in this process only. */
 export const topicsPubSub = url ? redisPubSub({ url }) : undefined

@@ -22,11 +22,11 @@
  */
 import { byAddress, byField, corsPlugin, csrfPlugin, rateLimitPlugin, requestPlugin, sessionPlugins } from 'vela'
 import type { PluginEntry } from 'vela'
-import { rateLimitStore } from '../redis.ts'
+import { rateLimitStore, sessionStore } from '../redis.ts'
 
 export const browser: PluginEntry[] = [
   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
-  ...sessionPlugins({ cookieName: 'playground_session' }),
+  ...sessionPlugins({ cookieName: 'playground_session', store: sessionStore }),
   ['pre_request', csrfPlugin, {}],
 ]
 
