@@ -15,6 +15,7 @@ import vela from '../../vite-plugin/index.ts'
 import type { ServerProcess } from '../support/built-server.ts'
 import { getFresh, runBuiltServer, sumSeries } from '../support/built-server.ts'
 import { until } from '../support/until.ts'
+import { WsClient } from '../support/ws-client.ts'
 
 const root = fileURLToPath(new URL('../fixtures/workers-app', import.meta.url))
 const out = mkdtempSync(join(tmpdir(), 'vela-workers-'))
@@ -140,6 +141,45 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     expect(load.stats.failed.size).toBe(0)
     expect(s.server.output()).toContain(`STOP worker ${s.workerPids[0]}`)
     expect(alive(s.primaryPid)).toBe(true)
+  })
+})
+
+describe('VELA_WORKERS=2 with no broker: WebSocket topics through the primary', { timeout: 30_000 }, () => {
+  interface Socket {
+    readonly client: WsClient
+    readonly pid: number
+  }
+  const open = async (port: number): Promise<Socket> => {
+    const client = await WsClient.open(`ws://127.0.0.1:${port}/ws?sub=news`)
+    const pid = Number(/^pid (\d+)$/.exec((await client.next()).text)?.[1])
+    return { client, pid }
+  }
+
+  it('6 subscribers spread over both workers each get every message once, text and bytes, from either worker; peer.publish skips only the sender', async () => {
+    const s = await start()
+    // node's round-robin spreads the connections; open until 6 are held, on both workers.
+    const sockets: Socket[] = []
+    for (let i = 0; i < 40 && !(sockets.length === 6 && new Set(sockets.map((x) => x.pid)).size === 2); i++) {
+      if (sockets.length === 6) await sockets.shift()!.client.close()
+      sockets.push(await open(s.port))
+    }
+    try {
+      expect(new Set(sockets.map((x) => x.pid))).toEqual(new Set(s.workerPids))
+      for (const worker of s.workerPids) {
+        // From one socket of this worker, so the messages and the sentinel keep their order.
+        const from = sockets.find((x) => x.pid === worker)!
+        from.client.send({ pubAll: 'news', text: `text from ${worker}` })
+        from.client.send({ pubBytes: 'news', text: 'AB' })
+        from.client.send({ pub: 'news', text: `others from ${worker}` })
+        from.client.send({ pubAll: 'news', text: 'end' })
+        for (const x of sockets) {
+          const others = x === from ? [] : [`others from ${worker}`]
+          expect(await x.client.until('end'), `socket on ${x.pid}, published on ${worker}`).toEqual([`text from ${worker}`, 'binary:65,66', ...others])
+        }
+      }
+    } finally {
+      await Promise.all(sockets.map((x) => x.client.close()))
+    }
   })
 })
 
