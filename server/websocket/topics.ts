@@ -65,7 +65,8 @@ export function createTopics(opts: TopicsOptions = {}): Topics {
   }
 
   function start(): SyncDriver | undefined {
-    if (closed || driver) return driver
+    if (closed) return undefined
+    if (driver) return driver
     const broker = opts.broker ?? opts.fallback?.()
     if (!broker) return undefined
     const ctx: BrokerContext = { id: instanceId, app: opts.app, log: brokerLog }
