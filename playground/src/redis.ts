@@ -3,7 +3,7 @@
  * load balancer then share the login rate limit's counters (plugins/pipelines.ts), so a client gets
  * the same limit whichever instance answers, and the WebSocket rooms' messages (app.ts:
  * `server.websocket.pubsub`). Without it, each process counts on its own, in memory, and rooms
- * reach the clients of this process only.
+ * reach the clients of this process only (of this machine's workers under `VELA_WORKERS`).
  * The client connects on its first command (`lazyConnect`: loading the app for `vela routes` or a
  * build opens nothing) and is closed by the app's `stop` hook (app.ts). ioredis is loaded only when
  * used: an app without Redis does not need it.
@@ -19,5 +19,5 @@ export const redis: Redis | undefined = url ? new (await import('ioredis')).Redi
 /** The login limit's store: shared through Redis, or undefined for the plugin's own memory store. */
 export const rateLimitStore = redis ? new RedisStore({ client: redis, prefix: 'playground:rl:' }) : undefined
 
-/** The WebSocket topics' relay between instances (app.ts), or undefined to deliver in this process only. */
+/** The WebSocket topics' relay between instances (app.ts), or undefined to deliver in this process (or this machine's workers) only. */
 export const topicsPubSub = url ? redisPubSub({ url }) : undefined

@@ -283,7 +283,7 @@ describe('topics with a broker', () => {
     // A broker that logs its own outage (Redis unreachable): its line is the only one.
     logs.expectLogged(/^Redis away$/)
     const speaking = createTopics({
-      broker: (ctx) => ({ subscribe: () => (ctx.log!('Redis away'), new Promise<void>(() => {})), publish() {} }),
+      broker: (ctx: BrokerContext) => ({ subscribe: () => (ctx.log!('Redis away'), new Promise<void>(() => {})), publish() {} }),
       log: logs.log,
     })
     expect(await speaking.start(20)).toBe(false)
