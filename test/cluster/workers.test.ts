@@ -181,6 +181,30 @@ describe('VELA_WORKERS=2 with no broker: WebSocket topics through the primary', 
       await Promise.all(sockets.map((x) => x.client.close()))
     }
   })
+
+  it('a worker killed and replaced: the new worker joins the relay as it starts; its subscribers get the survivor\'s messages, the dead one is skipped', async () => {
+    const s = await start()
+    const [victim, survivor] = s.workerPids as [number, number]
+    process.kill(victim, 'SIGKILL')
+    await s.server.waitFor(/^START worker 3 /m)
+    const sockets: Socket[] = []
+    try {
+      // Until one socket is on the survivor and one on the replacement (it listens once joined).
+      for (let i = 0; i < 40 && new Set(sockets.map((x) => x.pid)).size < 2; i++) sockets.push(await open(s.port))
+      const from = sockets.find((x) => x.pid === survivor)
+      const replacement = sockets.find((x) => x.pid !== survivor)
+      expect(replacement?.pid).not.toBe(victim)
+      if (!from || !replacement) throw new Error(`sockets only on ${sockets.map((x) => x.pid).join(', ')}`)
+      from.client.send({ pubAll: 'news', text: 'to the newcomer' })
+      from.client.send({ pubAll: 'news', text: 'end' })
+      expect(await replacement.client.until('end')).toEqual(['to the newcomer'])
+      // No write to the dead worker failed (the primary forgot it), nothing was dropped.
+      expect(s.server.output()).not.toContain(`(pid ${victim}): `)
+      expect(s.server.output()).not.toContain('backed up')
+    } finally {
+      await Promise.all(sockets.map((x) => x.client.close()))
+    }
+  })
 })
 
 describe.concurrent('VELA_WORKERS values and start failures', { timeout: 30_000 }, () => {
