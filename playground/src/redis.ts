@@ -4,7 +4,7 @@
  * (plugins/pipelines.ts), so a client gets the same limit, and a cookie logged out on one
  * instance is refused by all, whichever instance answers, and the WebSocket rooms' messages (app.ts:
  * `server.websocket.pubsub`). Without it, each process counts on its own, in memory, and rooms
- * reach the clients of this process only.
+ * reach the clients of this process only (of this machine's workers under `VELA_WORKERS`).
  * The client connects on its first command (`lazyConnect`: loading the app for `vela routes` or a
  * build opens nothing) and is closed by the app's `stop` hook (app.ts). ioredis is loaded only when
  * used: an app without Redis does not need it.
@@ -23,5 +23,5 @@ export const rateLimitStore = redis ? new RedisStore({ client: redis, prefix: 'p
 /** The sessions' revocations (logouts): shared through Redis, or undefined for the plugin's memory store. */
 export const sessionStore = redis ? new RedisSessionStore({ client: redis, prefix: 'playground:session:' }) : undefined
 
-/** The WebSocket topics' relay between instances (app.ts), or undefined to deliver in this process only. */
+/** The WebSocket topics' relay between instances (app.ts), or undefined to deliver in this process (or this machine's workers) only. */
 export const topicsPubSub = url ? redisPubSub({ url }) : undefined

@@ -10,6 +10,7 @@ import { resolve } from 'node:path'
 import type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
 import type { AppConfig } from '../contracts/config.ts'
 import { clusterRole } from '../cluster/role.ts'
+import { workerTopicBroker } from '../cluster/topics-broker.ts'
 import { compressing } from '../compress/compress.ts'
 import { errorPage } from '../errors/error-page.ts'
 import type { NamedObserver } from '../exchange/entry-points.ts'
@@ -32,6 +33,12 @@ import { checkHealthPaths } from './health-config.ts'
 
 export type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
 
+/**
+ * How long `start()` waits for the topics broker's subscription before the app reports ready
+ * anyway: a broker away at start costs cross-instance delivery, never the instance's start.
+ */
+export const BROKER_START_MS = 5000
+
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)
   const root = resolve(opts.root ?? '.')
@@ -46,7 +53,8 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     env: opts.env ?? process.env,
   })
   const log = opts.log ?? ((message, error) => (error === undefined ? console.error(`[vela] ${message}`) : console.error(`[vela] ${message}:`, error)))
-  const topics = opts.topics ?? createTopics({ broker: config.server.websocket.pubsub, app: config.bootstrapApplication, log })
+  // A cluster worker with no broker relays through its primary: topics reach every worker.
+  const topics = opts.topics ?? createTopics({ broker: config.server.websocket.pubsub, fallback: () => workerTopicBroker(), app: config.bootstrapApplication, log })
   const publish = topics.publish
   const base = {
     app: config.bootstrapApplication,
@@ -99,6 +107,9 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
       for (const step of steps) await step.plugin.start?.(step.options, step.state)
       const cluster = clusterRole()
       await appConfig.start?.(cluster ? { config, cluster } : { config })
+      // Subscribed before ready, so a message published right after it reaches this instance. Not
+      // in a cluster primary: it serves no WebSocket, its broker starts on first use.
+      if (cluster?.role !== 'primary') await topics.start(BROKER_START_MS)
       if (state === 'starting') state = 'ready'
     },
     drain() {

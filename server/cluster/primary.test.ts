@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ClusterRole } from '../contracts/config.ts'
 import { createApp } from '../app/create-app.ts'
 import { VelaError } from '../errors/vela-error.ts'
+import type { FakeWorker } from '../../test/support/cluster-fakes.ts'
 import { fakeCluster, recordedEffects } from '../../test/support/cluster-fakes.ts'
 import { runPrimary } from './primary.ts'
 import { clusterRole, setClusterRole } from './role.ts'
@@ -15,7 +16,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-function primaryOf(hooks: { start?: () => void | Promise<void>; stop?: () => void | Promise<void> } = {}) {
+function primaryOf(hooks: { start?: () => void | Promise<void>; stop?: () => void | Promise<void> } = {}, workers = 2) {
   const cluster = fakeCluster()
   const effects = recordedEffects()
   const seen: { cluster?: ClusterRole; forkedBefore: number }[] = []
@@ -34,7 +35,7 @@ function primaryOf(hooks: { start?: () => void | Promise<void>; stop?: () => voi
     },
     { env: {} },
   )
-  const run = () => runPrimary(app, { workers: 2, cluster, effects })
+  const run = () => runPrimary(app, { workers, cluster, effects })
   return { cluster, effects, seen, stopped, run }
 }
 
@@ -178,5 +179,50 @@ describe('the primary', () => {
     expect(p.effects.lines.at(-1)).toBe('E [vela] worker 1 (pid 10001) did not exit in time; killing it')
     w1!.exits(null, 'SIGKILL')
     expect(await p.effects.exited()).toBe(1)
+  })
+})
+
+describe('the primary relays WebSocket topics between its workers (no broker configured)', () => {
+  const envelope = (from: string, data: string) => ({ vela: 'topic', app: 'primary-test', from, namespace: '', topic: 't', data }) as const
+  const topicsSent = (w: { sent: unknown[] }) => w.sent.filter((m) => (m as { vela: string }).vela === 'topic').map((m) => (m as { data: string }).data)
+
+  it('a worker that joined is answered and gets every other joined worker\'s messages, never its own; not one that did not join or is gone; a replacement joins', async () => {
+    const p = primaryOf()
+    await p.run()
+    const [w1, w2] = p.cluster.workers as [FakeWorker, FakeWorker]
+    for (const w of [w1, w2]) w.says({ vela: 'topics-join' })
+    expect([lastSent(w1), lastSent(w2)]).toEqual([{ vela: 'topics-joined' }, { vela: 'topics-joined' }])
+    w1.says(envelope('hub-1', 'from 1'))
+    w2.says(envelope('hub-2', 'from 2'))
+    expect([topicsSent(w1), topicsSent(w2)]).toEqual([['from 2'], ['from 1']])
+    expect(lastSent(w2)).toEqual(envelope('hub-1', 'from 1'))
+
+    w1.says({ vela: 'listening', address: 'http://127.0.0.1:1' })
+    w1.exits(null, 'SIGKILL')
+    const w3 = p.cluster.workers[2]!
+    w2.says(envelope('hub-2', 'before 3 joined'))
+    w3.says({ vela: 'topics-join' })
+    w2.connected = false
+    w3.says(envelope('hub-3', 'from 3'))
+    w2.connected = true
+    w2.says(envelope('hub-2', 'after 3 joined'))
+    expect([topicsSent(w1), topicsSent(w2), topicsSent(w3)]).toEqual([['from 2'], ['from 1'], ['after 3 joined']])
+    expect(p.effects.lines).toEqual(['E [vela] worker 1 (pid 10001) was killed by SIGKILL; starting a new one'])
+  })
+
+  it('a worker that does not read its channel: what would take its unsent topic bytes over 8 MiB is dropped for it alone, one line; caught up, one line', async () => {
+    const p = primaryOf({}, 3)
+    await p.run()
+    const [w1, w2, w3] = p.cluster.workers as [FakeWorker, FakeWorker, FakeWorker]
+    for (const w of [w1, w2, w3]) w.says({ vela: 'topics-join' })
+    w2.hold = true
+    const big = 'x'.repeat(1024 * 1024)
+    for (let i = 0; i < 10; i++) w1.says(envelope('hub-1', big))
+    expect([topicsSent(w2).length, topicsSent(w3).length]).toEqual([7, 10])
+    expect(p.effects.lines).toEqual([expect.stringMatching(/^E \[vela\] worker 2 \(pid 10002\): its IPC channel is backed up \(\d+ bytes of topic messages unsent\); topic messages to it are dropped until it catches up$/)])
+    w2.release()
+    expect(p.effects.lines[1]).toBe('[vela] worker 2 (pid 10002): caught up; topic messages reach it again')
+    w1.says(envelope('hub-1', 'small'))
+    expect(topicsSent(w2).at(-1)).toBe('small')
   })
 })

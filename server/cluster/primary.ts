@@ -22,6 +22,8 @@
  *   still accepts sends its keep-alive clients to reconnect, and their new connections can land in
  *   node's queue for the last worker still closing, which node resets when it closes: requests
  *   written and never answered.
+ * - **Topics.** With no `server.websocket.pubsub`, WebSocket topic messages between the workers
+ *   go through the primary (topics-relay.ts): a replaced worker joins when its app starts.
  */
 import nodeCluster from 'node:cluster'
 import type { Cluster, Worker } from 'node:cluster'
@@ -32,6 +34,7 @@ import type { ToWorker } from './protocol.ts'
 import { WORKER_ENV, isMessage } from './protocol.ts'
 import { setClusterRole } from './role.ts'
 import { appName, startOrExit } from './start.ts'
+import { createTopicRelay } from './topics-relay.ts'
 
 export interface PrimaryOptions {
   readonly workers: number
@@ -71,6 +74,7 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
   const delayedForks = new Set<NodeJS.Timeout>()
   let announced = false
   let stopping: Promise<void> | undefined
+  const topics = createTopicRelay(print)
 
   const send = (worker: Worker, message: ToWorker) => {
     if (worker.isConnected()) worker.send(message, () => {})
@@ -101,12 +105,13 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
         member.stoppedAccepting()
         // Stopped by a signal of its own: the other workers keep the port open, it may drain now.
         if (!stopping) send(worker, { vela: 'drain' })
-      }
+      } else topics.message(worker, message)
     })
     // A failed signal or IPC write to the worker: without a listener it would crash the primary.
     worker.on('error', (err: Error) => print(`[vela] worker ${worker.id} (pid ${worker.process.pid}): ${err.message}`, true))
     worker.once('exit', (code: number | null, signal: string | null) => {
       members.delete(worker.id)
+      topics.gone(worker.id)
       member.code = code
       member.signal = signal
       member.stoppedAccepting()

@@ -17,7 +17,9 @@ import type { TopicBroker } from './topics.ts'
 export interface WebSocketConfig extends WebSocketLimits {
   /**
    * Relays WebSocket topic messages between instances: `redisPubSub({ url })`, or any crossws
-   * sync adapter. Unset: topics are delivered within this process only.
+   * sync adapter; `app.start()` waits (at most 5 s) for its subscription. Unset: topics reach the
+   * subscribers of this process, or of every worker of this machine under `VELA_WORKERS` (relayed
+   * through the cluster primary).
    */
   pubsub?: TopicBroker
 }

@@ -40,6 +40,13 @@ export interface Topics {
    * broker is unreachable; rejects if it refused to subscribe.
    */
   ready(): Promise<void>
+  /**
+   * Starts the broker and waits at most `withinMs` for its subscription (what `app.start()` does
+   * before the app reports ready): true once subscribed (at once without a broker), false if it
+   * refused or is still away after `withinMs` (then it goes on trying; one line is logged unless
+   * the broker already said why, and one when it is subscribed). Never rejects.
+   */
+  start(withinMs: number): Promise<boolean>
   /** The crossws sync adapter a listener gives its node adapter (server/listener/websockets.ts). */
   readonly relay: SyncAdapter
   /** Closes the broker; local adapters stop hearing from it. */

@@ -249,4 +249,70 @@ describe('topics with a broker', () => {
     await topics.close()
     await createTopics().ready()
   })
+
+  it("start(withinMs): the broker starts at once and it resolves true once subscribed; without a broker at once", async () => {
+    let subscribed!: () => void
+    const { broker, seen } = scriptedBroker({ subscribe: () => new Promise<void>((resolve) => (subscribed = resolve)) })
+    const topics = createTopics({ broker, log: logs.log })
+    let outcome: boolean | undefined
+    const starting = topics.start(60_000).then((ok) => (outcome = ok))
+    expect(seen.ctx).toBeDefined()
+    await new Promise((r) => setImmediate(r))
+    expect(outcome).toBeUndefined()
+    subscribed()
+    await starting
+    expect(outcome).toBe(true)
+    await topics.close()
+    expect(await createTopics().start(60_000)).toBe(true)
+  })
+
+  it('start(withinMs) with a broker still away after the bound: false, one line (none if the broker said why), one more once it subscribes; a refusal is false', async () => {
+    logs.expectLogged(/^WebSocket topics: the broker has not subscribed within 20 ms; starting without it: messages reach this instance only until it does$/)
+    logs.expectLogged(/^WebSocket topics: the broker is subscribed; messages reach every instance$/)
+    let subscribed!: () => void
+    const silent = scriptedBroker({ subscribe: () => new Promise<void>((resolve) => (subscribed = resolve)) })
+    const topics = createTopics({ broker: silent.broker, log: logs.log })
+    expect(await topics.start(20)).toBe(false)
+    expect(logs.entries).toHaveLength(1)
+    subscribed()
+    await topics.ready()
+    await new Promise((r) => setImmediate(r))
+    expect(logs.entries).toHaveLength(2)
+    await topics.close()
+
+    // A broker that logs its own outage (Redis unreachable): its line is the only one.
+    logs.expectLogged(/^Redis away$/)
+    const speaking = createTopics({
+      broker: (ctx: BrokerContext) => ({ subscribe: () => (ctx.log!('Redis away'), new Promise<void>(() => {})), publish() {} }),
+      log: logs.log,
+    })
+    expect(await speaking.start(20)).toBe(false)
+    expect(logs.entries).toHaveLength(3)
+    await speaking.close()
+
+    logs.expectLogged(/^WebSocket topics: the broker could not subscribe; messages stay on this instance: Error: refused$/)
+    const refusing = createTopics({ broker: scriptedBroker({ subscribe: () => Promise.reject(new Error('refused')) }).broker, log: logs.log })
+    expect(await refusing.start(60_000)).toBe(false)
+    expect(logs.entries).toHaveLength(4)
+    await refusing.close()
+  })
+
+  it('with no broker configured the fallback is asked each time the hub would start, until it gives one (a cluster worker learns its role after the app is made)', async () => {
+    const { broker, seen } = scriptedBroker({})
+    let role: 'none' | 'worker' = 'none'
+    let asked = 0
+    const topics = createTopics({ fallback: () => (asked++, role === 'worker' ? broker : undefined), log: logs.log })
+    topics.publish('t', 'before')
+    expect(await topics.start(60_000)).toBe(true)
+    expect([asked, seen.ctx]).toEqual([2, undefined])
+    role = 'worker'
+    expect(await topics.start(60_000)).toBe(true)
+    topics.publish('t', 'after')
+    expect([asked, seen.published.map((m) => m.data)]).toEqual([3, ['after']])
+    // A configured broker wins: the fallback is never asked.
+    const configured = createTopics({ broker, fallback: () => (asked++, undefined), log: logs.log })
+    await configured.start(60_000)
+    expect(asked).toBe(3)
+    await Promise.all([topics.close(), configured.close()])
+  })
 })

@@ -9,10 +9,13 @@
  * So each subscriber gets a message once, at most: nothing is stored or replayed.
  *
  * `publish` (the app's, a request's) goes to every local adapter and the broker. The broker is
- * started on first use (a listener attaching, a publish, `ready()`), so an app that never serves
- * WebSockets opens no connection; `close()` (the app's stop) closes it. A broker that fails never
- * throws into a handler: its failure is logged once until it works again, and local delivery goes
- * on.
+ * `server.websocket.pubsub`, or, in a cluster worker with none configured, the relay through the
+ * cluster primary (`fallback`, asked when the hub starts: the process learns its role after the
+ * app is made). `app.start()` starts it and waits, bounded, for its subscription (`start`), so an
+ * instance that reports ready hears the other instances; otherwise it starts on first use (a
+ * listener attaching, a publish, `ready()`). `close()` (the app's stop) closes it. A broker that
+ * fails never throws into a handler: its failure is logged once until it works again, and local
+ * delivery goes on.
  */
 import { randomUUID } from 'node:crypto'
 import type { SyncAdapter, SyncDriver, SyncMessage } from 'crossws'
@@ -24,8 +27,10 @@ type Log = (message: string, error?: unknown) => void
 type Deliver = (message: SyncMessage) => void
 
 export interface TopicsOptions {
-  /** The relay between instances; without one, delivery stays in this process. */
+  /** The relay between instances; without one (and no `fallback`), delivery stays in this process. */
   broker?: TopicBroker
+  /** The relay to use when `broker` is unset, asked each time the hub would start until it gives one. */
+  fallback?: () => TopicBroker | undefined
   /** The app's name: the broker's default channel is made from it. */
   app?: string
   log?: Log
@@ -52,18 +57,27 @@ export function createTopics(opts: TopicsOptions = {}): Topics {
     for (const deliver of locals) if (deliver !== except) deliver(message)
   }
 
+  // Whether the broker (or the hub about it) has logged: a bounded start then adds no line of its own.
+  let brokerSpoke = false
+  const brokerLog: Log = (message, error) => {
+    brokerSpoke = true
+    log(message, error)
+  }
+
   function start(): SyncDriver | undefined {
     if (closed) return undefined
-    if (driver || !opts.broker) return driver
-    const ctx: BrokerContext = { id: instanceId, app: opts.app, log }
+    if (driver) return driver
+    const broker = opts.broker ?? opts.fallback?.()
+    if (!broker) return undefined
+    const ctx: BrokerContext = { id: instanceId, app: opts.app, log: brokerLog }
     try {
-      driver = opts.broker(ctx)
+      driver = broker(ctx)
       subscribed = Promise.resolve(driver.subscribe((message) => toLocals(message)))
     } catch (err) {
       subscribed = Promise.reject(err)
     }
     subscribed.catch((err: unknown) => {
-      if (!closed) log('WebSocket topics: the broker could not subscribe; messages stay on this instance', err)
+      if (!closed) brokerLog('WebSocket topics: the broker could not subscribe; messages stay on this instance', err)
     })
     return driver
   }
@@ -97,6 +111,25 @@ export function createTopics(opts: TopicsOptions = {}): Topics {
     ready() {
       start()
       return subscribed ?? Promise.resolve()
+    },
+    async start(withinMs) {
+      start()
+      if (!subscribed) return true
+      const waiting = subscribed.then(
+        () => true,
+        () => false,
+      )
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, withinMs, 'late')))
+      const outcome = await Promise.race([waiting, late])
+      clearTimeout(timer)
+      if (outcome !== 'late') return outcome
+      // Said once: unless the broker already said why (Redis unreachable), and again when it is subscribed.
+      if (!brokerSpoke && !closed) {
+        log(`WebSocket topics: the broker has not subscribed within ${withinMs} ms; starting without it: messages reach this instance only until it does`)
+        void waiting.then((ok) => ok && !closed && log('WebSocket topics: the broker is subscribed; messages reach every instance'))
+      }
+      return false
     },
     // crossws calls it once per listener's adapter, `subscribe` right away with the adapter's
     // local delivery; what its peers publish comes to `publish`, already delivered on the adapter.

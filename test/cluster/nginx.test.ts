@@ -171,7 +171,8 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     const receivers = await Promise.all(instances.map((i) => WsClient.open(room(i), 'joined lobby')))
     const sender = await WsClient.open(room(instances[0]!), 'joined lobby')
     try {
-      // Each instance subscribes to Redis on its first use of topics: warm up until all three hear.
+      // Each instance is subscribed to Redis before it reports ready; this only waits (bounded)
+      // until all three hear, so that the counted message below is checked on its own.
       for (let n = 0; ; n++) {
         sender.send(`warm ${n}`)
         const heard = await Promise.all(receivers.map((c) => c.next(300).then(() => true, () => false)))

@@ -4,7 +4,9 @@
 // three exactly once (a sentinel published last shows duplicates and strays without a sleep);
 // stopping the apps closes their Redis connections; Redis away (at start, or later) costs only
 // cross-instance delivery, is one log line however often ioredis retries, and delivery resumes
-// when it is back. A TCP proxy in front of Redis plays the outage.
+// when it is back. A TCP proxy in front of Redis plays the outage. Issue 17: once `app.start()`
+// resolves (the instance reports ready) it is subscribed, so a message published right after
+// the start reaches every instance.
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -188,5 +190,34 @@ describe.skipIf(!available)('WebSocket topics across three instances sharing Red
     } finally {
       await proxy.close()
     }
+  })
+})
+
+describe.skipIf(!available)('a broker subscribed before the instance reports ready', () => {
+  const channel = `vela-test:${randomUUID()}:topics`
+  const admin = available ? new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 }) : undefined
+  const apps: VelaApp[] = []
+  const servers: TestServer[] = []
+  const clients: WsClient[] = []
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()))
+    await Promise.all(servers.map((s) => s.close({ timeoutMs: 1000 })))
+    await Promise.all(apps.map((a) => a.stop()))
+    admin?.disconnect()
+  })
+
+  it('once app.start() resolves, every instance is subscribed: a message published right after it reaches every instance', async () => {
+    await admin!.connect()
+    for (let i = 0; i < 3; i++) apps.push(topicsApp({ log, name: 'ready-topics', pubsub: redisPubSub({ url: REDIS_URL, channel }) }))
+    await within(10_000, 'the three starts', Promise.all(apps.map((a) => a.start())))
+    expect(apps.map((a) => a.state)).toEqual(['ready', 'ready', 'ready'])
+    // Subscribed already, before any WebSocket or publish used the topics.
+    expect(Number(((await admin!.pubsub('NUMSUB', channel)) as [string, number])[1])).toBe(3)
+
+    servers.push(...(await Promise.all(apps.map((a) => startTestServer(a)))))
+    const subscribed = await Promise.all(servers.map((s) => WsClient.open(`${s.url.replace('http', 'ws')}/ws/r?sub=news`)))
+    clients.push(...subscribed)
+    apps[0]!.publish('news', 'first')
+    for (const client of subscribed) expect(await client.next()).toMatchObject({ text: 'first' })
   })
 })

@@ -15,6 +15,7 @@ import vela from '../../vite-plugin/index.ts'
 import type { ServerProcess } from '../support/built-server.ts'
 import { getFresh, runBuiltServer, sumSeries } from '../support/built-server.ts'
 import { until } from '../support/until.ts'
+import { WsClient } from '../support/ws-client.ts'
 
 const root = fileURLToPath(new URL('../fixtures/workers-app', import.meta.url))
 const out = mkdtempSync(join(tmpdir(), 'vela-workers-'))
@@ -140,6 +141,69 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     expect(load.stats.failed.size).toBe(0)
     expect(s.server.output()).toContain(`STOP worker ${s.workerPids[0]}`)
     expect(alive(s.primaryPid)).toBe(true)
+  })
+})
+
+describe('VELA_WORKERS=2 with no broker: WebSocket topics through the primary', { timeout: 30_000 }, () => {
+  interface Socket {
+    readonly client: WsClient
+    readonly pid: number
+  }
+  const open = async (port: number): Promise<Socket> => {
+    const client = await WsClient.open(`ws://127.0.0.1:${port}/ws?sub=news`)
+    const pid = Number(/^pid (\d+)$/.exec((await client.next()).text)?.[1])
+    return { client, pid }
+  }
+
+  it('6 subscribers spread over both workers each get every message once, text and bytes, from either worker; peer.publish skips only the sender', async () => {
+    const s = await start()
+    // node's round-robin spreads the connections; open until 6 are held, on both workers.
+    const sockets: Socket[] = []
+    for (let i = 0; i < 40 && !(sockets.length === 6 && new Set(sockets.map((x) => x.pid)).size === 2); i++) {
+      if (sockets.length === 6) await sockets.shift()!.client.close()
+      sockets.push(await open(s.port))
+    }
+    try {
+      expect(new Set(sockets.map((x) => x.pid))).toEqual(new Set(s.workerPids))
+      for (const worker of s.workerPids) {
+        // From one socket of this worker, so the messages and the sentinel keep their order.
+        const from = sockets.find((x) => x.pid === worker)!
+        from.client.send({ pubAll: 'news', text: `text from ${worker}` })
+        from.client.send({ pubBytes: 'news', text: 'AB' })
+        from.client.send({ pub: 'news', text: `others from ${worker}` })
+        from.client.send({ pubAll: 'news', text: 'end' })
+        for (const x of sockets) {
+          const others = x === from ? [] : [`others from ${worker}`]
+          expect(await x.client.until('end'), `socket on ${x.pid}, published on ${worker}`).toEqual([`text from ${worker}`, 'binary:65,66', ...others])
+        }
+      }
+    } finally {
+      await Promise.all(sockets.map((x) => x.client.close()))
+    }
+  })
+
+  it('a worker killed and replaced: the new worker joins the relay as it starts; its subscribers get the survivor\'s messages, the dead one is skipped', async () => {
+    const s = await start()
+    const [victim, survivor] = s.workerPids as [number, number]
+    process.kill(victim, 'SIGKILL')
+    await s.server.waitFor(/^START worker 3 /m)
+    const sockets: Socket[] = []
+    try {
+      // Until one socket is on the survivor and one on the replacement (it listens once joined).
+      for (let i = 0; i < 40 && new Set(sockets.map((x) => x.pid)).size < 2; i++) sockets.push(await open(s.port))
+      const from = sockets.find((x) => x.pid === survivor)
+      const replacement = sockets.find((x) => x.pid !== survivor)
+      expect(replacement?.pid).not.toBe(victim)
+      if (!from || !replacement) throw new Error(`sockets only on ${sockets.map((x) => x.pid).join(', ')}`)
+      from.client.send({ pubAll: 'news', text: 'to the newcomer' })
+      from.client.send({ pubAll: 'news', text: 'end' })
+      expect(await replacement.client.until('end')).toEqual(['to the newcomer'])
+      // No write to the dead worker failed (the primary forgot it), nothing was dropped.
+      expect(s.server.output()).not.toContain(`(pid ${victim}): `)
+      expect(s.server.output()).not.toContain('backed up')
+    } finally {
+      await Promise.all(sockets.map((x) => x.client.close()))
+    }
   })
 })
 

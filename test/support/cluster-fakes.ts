@@ -1,11 +1,14 @@
 /**
- * Fakes for server/cluster's tests (primary.test.ts, worker.test.ts): node:cluster's workers
- * and the process's effects, recorded, so that primary.ts and worker.ts run in the test process.
- * Real processes are the worker test's (test/cluster/workers.test.ts).
+ * Fakes for server/cluster's tests (primary.test.ts, worker.test.ts, topics-*.test.ts):
+ * node:cluster's workers, a worker's IPC channel and the process's effects, recorded, so that
+ * primary.ts, worker.ts and the topics relay run in the test process. A fake channel can hold
+ * its writes (`hold`): their callbacks wait for `release()`, as node's do for a peer that does not
+ * read. Real processes are the worker test's (test/cluster/workers.test.ts).
  */
 import { EventEmitter } from 'node:events'
 import type { Worker } from 'node:cluster'
 import type { PrimaryChannel, ProcessEffects } from '../../server/cluster/effects.ts'
+import type { IpcLink } from '../../server/cluster/topics-broker.ts'
 import type { ToPrimary } from '../../server/cluster/protocol.ts'
 
 export class FakeWorker extends EventEmitter {
@@ -26,11 +29,22 @@ export class FakeWorker extends EventEmitter {
     return this.connected
   }
 
+  /** While true, send callbacks wait for `release()` (the worker reads nothing). */
+  hold = false
+  readonly #held: ((error: Error | null) => void)[] = []
+
   send(message: unknown, callback?: (error: Error | null) => void): boolean {
     this.sent.push(message)
     this.emit('sent', message)
-    callback?.(null)
+    if (this.hold && callback) this.#held.push(callback)
+    else callback?.(null)
     return true
+  }
+
+  /** Completes the held writes. */
+  release(): void {
+    this.hold = false
+    for (const done of this.#held.splice(0)) done(null)
   }
 
   /** The worker says something to the primary. */
@@ -107,5 +121,34 @@ export function fakeChannel() {
         const on = (m: ToPrimary) => m.vela === kind && (emitter.off('sent', on), resolve(m))
         emitter.on('sent', on)
       }),
+  }
+}
+
+/** A worker's IPC channel as the topics broker sees it (`process`'s `on`/`off`/`send`). */
+export function fakeIpcLink() {
+  const emitter = new EventEmitter()
+  const sent: unknown[] = []
+  const held: ((error: Error | null) => void)[] = []
+  const state = { hold: false }
+  const link: IpcLink = {
+    on: (event, listener) => emitter.on(event, listener),
+    off: (event, listener) => emitter.off(event, listener),
+    send(message, _handle, _options, callback) {
+      sent.push(message)
+      if (state.hold) held.push(callback)
+      else callback(null)
+      return true
+    },
+  }
+  return {
+    link,
+    sent,
+    /** Holds (true) or completes at once (false) the writes from now on. */
+    hold: (on: boolean) => void (state.hold = on),
+    /** Completes the held writes. */
+    release: () => held.splice(0).forEach((done) => done(null)),
+    /** The primary says something to the worker. */
+    says: (message: unknown) => emitter.emit('message', message),
+    listeners: () => emitter.listenerCount('message'),
   }
 }
