@@ -10,7 +10,10 @@
  * Deadlines (deadlines.ts: `connectTimeoutMs` 5000, `acquireTimeoutMs` 5000, `statementTimeoutMs`
  * 30000, `idleTimeoutMs` 10000): a database that is unreachable, frozen or saturated fails the
  * operation with a `DbUnavailableError` (unavailable.ts: `status` 503, `code`
- * `VELA_ERR_DB_UNAVAILABLE`, a message naming `host:port` and the deadline) instead of hanging.
+ * `VELA_ERR_DB_UNAVAILABLE`, a message naming `host:port` and the deadline) instead of hanging;
+ * a write sent and never answered, which may have been applied, with its subclass
+ * `DbOutcomeUnknownError` (`status` 504, `VELA_ERR_DB_OUTCOME_UNKNOWN`). Reads never give the
+ * latter: running one again is safe.
  *
  * Where PGlite keeps its data (`embeddedDataDir`): `dataDir` when given; in memory for
  * `url: 'memory:'`; in memory under tests (`VELA_ENV=test`, or vitest's `VITEST`), a fresh database

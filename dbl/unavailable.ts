@@ -4,9 +4,20 @@
  * it says nothing about the statement or its values, so the repository throws it (as it always
  * threw infrastructure failures) instead of returning `{ ok: false }`.
  *
- * It carries what an HTTP layer needs to answer without knowing about databases: `status: 503`,
- * a stable `code` (`VELA_ERR_DB_UNAVAILABLE`) and a one-line `message` naming what failed and
- * where (`host:port`, or `PGlite`). `reason` tells the cases apart for logs and metrics.
+ * It carries what an HTTP layer needs to answer without knowing about databases: a `status`, a
+ * stable `code` and a one-line `message` naming what failed and where (`host:port`, or
+ * `PGlite`). `reason` tells the cases apart for logs and metrics. Two kinds, because a client
+ * must know whether trying again is safe:
+ *
+ * - `DbUnavailableError` itself (`status: 503`, `VELA_ERR_DB_UNAVAILABLE`): nothing was applied.
+ *   The statement was never sent (no connection, none free in time, the server refused), or the
+ *   server answered that it cancelled it (`statement_timeout`: rolled back), or it was a read,
+ *   or it ran inside a transaction that can no longer commit. Safe to retry.
+ * - `DbOutcomeUnknownError` (`status: 504`, `VELA_ERR_DB_OUTCOME_UNKNOWN`): a write (or a COMMIT)
+ *   was sent and no answer came back: the client stopped waiting, or the connection broke. The
+ *   server may have applied it (a frozen server runs what is in its socket buffer when it
+ *   resumes), so a blind retry may apply it twice. Still a `DbUnavailableError` (`instanceof`,
+ *   `isDbUnavailable`), so code that treats the database as down keeps working.
  *
  * `classify(error, ...)` turns a driver error into one, or returns `undefined` for errors the
  * server raised because of the statement (those stay `DbError`s, see db_error.ts).
@@ -28,13 +39,17 @@ export type UnavailableReason =
   /** The server refused this client at start-up: authentication failed, no such database or role (not retried). */
   | 'refused'
 
+/** The code of a `DbUnavailableError`: nothing was applied, trying again is safe. */
 export const DB_UNAVAILABLE = 'VELA_ERR_DB_UNAVAILABLE'
+/** The code of a `DbOutcomeUnknownError`: a write was sent and never answered; it may have been applied. */
+export const DB_OUTCOME_UNKNOWN = 'VELA_ERR_DB_OUTCOME_UNKNOWN'
 
+/** The database could not serve the statement, and nothing was applied (503, `VELA_ERR_DB_UNAVAILABLE`). */
 export class DbUnavailableError extends Error {
-  override readonly name = 'DbUnavailableError'
-  readonly code = DB_UNAVAILABLE
-  /** The HTTP status a request failing on this should get. */
-  readonly status = 503
+  override readonly name: string = 'DbUnavailableError'
+  readonly code: typeof DB_UNAVAILABLE | typeof DB_OUTCOME_UNKNOWN = DB_UNAVAILABLE
+  /** The HTTP status a request failing on this should get: 503, with `Retry-After`. */
+  readonly status: 503 | 504 = 503
   constructor(
     readonly reason: UnavailableReason,
     /** `host:port` of the server, or `PGlite`. */
@@ -46,8 +61,42 @@ export class DbUnavailableError extends Error {
   }
 }
 
+/**
+ * A write (or a transaction's COMMIT) was sent and no answer came back before the client stopped
+ * waiting or the connection broke (504, `VELA_ERR_DB_OUTCOME_UNKNOWN`): it may have been applied.
+ * `unavailable` is the failure as it was classified (also the `cause`); `reason` and `address`
+ * are its.
+ *
+ * @example
+ * const saved = await repo.insert(cs).catch((e) => {
+ *   // Look before writing again: the first attempt may have been applied.
+ *   if (isDbOutcomeUnknown(e)) return repo.getBy(Order, { request_id: cs.changes.request_id })
+ *   throw e
+ * })
+ */
+export class DbOutcomeUnknownError extends DbUnavailableError {
+  override readonly name: string = 'DbOutcomeUnknownError'
+  override readonly code = DB_OUTCOME_UNKNOWN
+  /** The HTTP status a request failing on this should get: 504, without `Retry-After`. */
+  override readonly status = 504
+  constructor(readonly unavailable: DbUnavailableError) {
+    super(unavailable.reason, unavailable.address, `${unavailable.message}; the statement was sent and may have been applied`, { cause: unavailable })
+  }
+}
+
+/** Whether `value` is a `DbUnavailableError`, a `DbOutcomeUnknownError` included. */
 export function isDbUnavailable(value: unknown): value is DbUnavailableError {
   return value instanceof DbUnavailableError
+}
+
+/** Whether `value` is a `DbOutcomeUnknownError`: a write that may have been applied. */
+export function isDbOutcomeUnknown(value: unknown): value is DbOutcomeUnknownError {
+  return value instanceof DbOutcomeUnknownError
+}
+
+/** A read changes nothing, so running it again is safe: its unknown outcome is plain unavailability. */
+export function forRead(error: unknown): unknown {
+  return error instanceof DbOutcomeUnknownError ? error.unavailable : error
 }
 
 /** The deadlines a message names; 0 = none. */
@@ -105,6 +154,23 @@ export function classify(error: unknown, address: string, d: DeadlinesForMessage
   // Node's happy-eyeballs connect reports an AggregateError (one error per address tried).
   if (Array.isArray(e.errors) && e.errors.length) return classify(e.errors[0], address, d)
   return undefined
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/
+
+/**
+ * Whether the statement behind a failure classified as `u` went out to the server and no answer
+ * came back: `pg` stopped waiting (`Query read timeout`, the answer deadline) or the connection
+ * broke while the statement was in flight. Not when the server answered with a SQLSTATE (57014:
+ * it cancelled the statement, so it was rolled back), nor when `pg` refused to send on a client
+ * that had already failed (`… not queryable`). Only for statements handed to an established
+ * connection: a failure to get one is never "sent".
+ */
+export function unanswered(error: unknown, u: DbUnavailableError): boolean {
+  if (u.reason !== 'statement_timeout' && u.reason !== 'connection_lost') return false
+  const e = (typeof error === 'object' && error !== null ? error : {}) as DriverError
+  if (typeof e.code === 'string' && SQLSTATE.test(e.code)) return false
+  return !(typeof e.message === 'string' && /not queryable/.test(e.message))
 }
 
 function describeSocketError(code: string): string {

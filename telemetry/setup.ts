@@ -50,7 +50,10 @@ export interface TelemetryOptions {
   endpoint?: string
   /** Export metrics over OTLP every this many milliseconds. Default: no OTLP metrics. */
   exportIntervalMs?: number
-  /** Serve `GET /metrics` (Prometheus text exposition) on this port. */
+  /**
+   * Serve `GET /metrics` (Prometheus text exposition) on this port, on 127.0.0.1 unless `host`
+   * (or `OTEL_EXPORTER_PROMETHEUS_HOST`) says otherwise: it has no authentication.
+   */
   prometheus?: PrometheusOptions
   /** Replaces the default batch processor + OTLP exporter (tests, other exporters; `[]` exports nothing). */
   spanProcessors?: readonly SpanProcessor[]

@@ -11,6 +11,7 @@ import type { VelaRequest } from '../server/request.ts'
 import { sessionPlugins } from '../server/plugins/session/plugin.ts'
 import { defineWebSocket } from '../server/websocket/define.ts'
 import type { VelaErrorCode } from '../server/errors/vela-error.ts'
+import { DB_OUTCOME_UNKNOWN, DB_UNAVAILABLE, DbOutcomeUnknownError, DbUnavailableError, isDbOutcomeUnknown, isDbUnavailable } from '../dbl/index.ts'
 import { withDiscovered } from '../vite-plugin/discover.ts'
 import { loadRepo } from '../vite-plugin/migrations.ts'
 import { checkProfile } from '../vite-plugin/profile.ts'
@@ -97,5 +98,17 @@ describe('VELA_ERR_STREAM_HANDLER and VELA_ERR_WEBSOCKET', () => {
     await expectCode(() => defineWebSocket({ open: 'yes' } as never), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: hook open must be a function$/)
     await expectCode(() => defineWebSocket({}, { maxMessageBytes: 0 }), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: limits\.maxMessageBytes must be a positive whole number of bytes, got 0$/)
     await expectCode(() => defineWebSocket({}, 'big' as never), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: limits must be an object, got "big"$/)
+  })
+})
+
+describe('VELA_ERR_DB_UNAVAILABLE and VELA_ERR_DB_OUTCOME_UNKNOWN (vela/dbl, at run time)', () => {
+  it('nothing applied is a 503 to retry; a write sent and never answered is a 504 that may have been applied', () => {
+    const down = new DbUnavailableError('unreachable', 'db:5432', 'database db:5432: unreachable: connection refused (ECONNREFUSED)')
+    expect(down).toMatchObject({ name: 'DbUnavailableError', code: DB_UNAVAILABLE, status: 503 })
+    expect(DB_UNAVAILABLE).toBe('VELA_ERR_DB_UNAVAILABLE')
+    const unknown = new DbOutcomeUnknownError(new DbUnavailableError('connection_lost', 'db:5432', 'database db:5432: connection lost: connection reset (ECONNRESET)'))
+    expect(unknown).toMatchObject({ name: 'DbOutcomeUnknownError', code: DB_OUTCOME_UNKNOWN, status: 504, reason: 'connection_lost' })
+    expect(DB_OUTCOME_UNKNOWN).toBe('VELA_ERR_DB_OUTCOME_UNKNOWN')
+    expect([isDbUnavailable(unknown), isDbOutcomeUnknown(unknown), isDbOutcomeUnknown(down)]).toEqual([true, true, false])
   })
 })

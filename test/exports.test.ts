@@ -22,11 +22,11 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'vela/vite': ['default', 'devAppOf'],
   'vela/dbl': [
-    'DB_UNAVAILABLE', 'DEFAULT_DEADLINES', 'DbUnavailableError', 'MigrationDecisionError', 'addColumn', 'addError', 'alterTable', 'and', 'applyChanges', 'assocConstraint', 'belongsTo',
+    'DB_OUTCOME_UNKNOWN', 'DB_UNAVAILABLE', 'DEFAULT_DEADLINES', 'DbOutcomeUnknownError', 'DbUnavailableError', 'MigrationDecisionError', 'addColumn', 'addError', 'alterTable', 'and', 'applyChanges', 'assocConstraint', 'belongsTo',
     'cast', 'castAssoc', 'change', 'checkConstraint', 'cond', 'count', 'createIndex', 'createPgAdapter',
     'createPgliteAdapter', 'createTable', 'defineMigration', 'defineRepo', 'defineSchema', 'dropColumn', 'dropIndex',
     'dropTable', 'err', 'errorMessage', 'errorsToJson', 'escapeLike', 'exclusionConstraint', 'execute', 'foreignKeyConstraint', 'from',
-    'generateMigration', 'getChange', 'getField', 'hasMany', 'hasOne', 'isChangeset', 'isDbError', 'isDbUnavailable', 'isQuery', 'isResult',
+    'generateMigration', 'getChange', 'getField', 'hasMany', 'hasOne', 'isChangeset', 'isDbError', 'isDbOutcomeUnknown', 'isDbUnavailable', 'isQuery', 'isResult',
     'isSchema', 'limit', 'loadMigrations', 'migrate', 'migrationStatus', 'modifyColumn', 'newMulti', 'noAssocConstraint',
     'not', 'offset', 'ok', 'or', 'orderBy', 'putAssoc', 'putChange', 'renameColumn', 'rollbackMigrations', 'select',
     'timestamps', 'uniqueConstraint', 'validateChange', 'validateExclusion', 'validateFormat', 'validateInclusion',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { POSTGRES_URL, serviceAvailable } from '../../test/support/services.ts'
 import { resolveDeadlines } from '../deadlines.ts'
 import { defineRepo } from '../repo.ts'
-import { classify, DbUnavailableError } from '../unavailable.ts'
+import { classify, DbOutcomeUnknownError, DbUnavailableError, unanswered } from '../unavailable.ts'
 import { createPgAdapter } from './pg.ts'
 import { createTurns } from './turns.ts'
 
@@ -32,6 +32,23 @@ describe('deadlines and DbUnavailableError', () => {
     expect(at(new TypeError('a bug'))).toBeUndefined()
   })
 
+  it('a statement sent and never answered has an unknown outcome (504); one the server cancelled, or pg never sent, does not', () => {
+    const sent = (e: Error) => unanswered(e, classify(e, 'db:5432', d)!)
+    expect(sent(new Error('Query read timeout'))).toBe(true)
+    expect(sent(new Error('Connection terminated unexpectedly'))).toBe(true)
+    expect(sent(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(true)
+    // The server's own answer: it cancelled the statement (rolled back), or it is shutting down.
+    expect(sent(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toBe(false)
+    expect(sent(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(false)
+    // pg refuses to send on a client whose connection already failed.
+    expect(sent(new Error('Client has encountered a connection error and is not queryable'))).toBe(false)
+    expect(sent(new Error('timeout exceeded when trying to connect'))).toBe(false)
+    const unknown = new DbOutcomeUnknownError(classify(new Error('Query read timeout'), 'db:5432', d)!)
+    expect(unknown).toBeInstanceOf(DbUnavailableError)
+    expect(unknown).toMatchObject({ name: 'DbOutcomeUnknownError', status: 504, code: 'VELA_ERR_DB_OUTCOME_UNKNOWN', reason: 'statement_timeout', address: 'db:5432' })
+    expect(unknown.message).toBe('database db:5432: no answer within 31000 ms (statementTimeoutMs 30000 + 1000 ms grace); the statement was sent and may have been applied')
+  })
+
   it('turns: one at a time, in order; a waiter past the bound is dropped and never runs', async () => {
     const turn = createTurns(50, () => new Error('waited too long'))
     const ran: string[] = []
@@ -49,7 +66,8 @@ describe('deadlines and DbUnavailableError', () => {
 describe.skipIf(!(await serviceAvailable('postgres')))('pg deadlines on the shared server', () => {
   it('a statement past statementTimeoutMs is cancelled by the server and thrown as DbUnavailableError; a session has no statement deadline', async () => {
     const a = createPgAdapter({ url: POSTGRES_URL, poolSize: 1, statementTimeoutMs: 100 })
-    await expect(a.query('select pg_sleep(1)')).rejects.toMatchObject({ reason: 'statement_timeout', message: expect.stringContaining('statement cancelled after 100 ms') })
+    // The server answered (57014): rolled back, so a plain 503 even for raw SQL.
+    await expect(a.query('select pg_sleep(1)')).rejects.toMatchObject({ reason: 'statement_timeout', status: 503, message: expect.stringContaining('statement cancelled after 100 ms') })
     expect(await a.session((c) => c.query('select pg_sleep(0.3) as slept'))).toMatchObject({ rows: [{ slept: '' }] })
     // The session's connection went back to the pool with the deadline restored.
     expect((await a.query('show statement_timeout')).rows).toEqual([{ statement_timeout: '100ms' }])

@@ -6,12 +6,23 @@
  * about the database's availability rather than the statement is thrown as a `DbUnavailableError`
  * naming `host:port` (unavailable.ts); the server's other errors pass through unchanged.
  *
- * A connection that failed that way is destroyed, not returned to the pool: it may still have a
- * statement in flight, or no server behind it.
+ * **Sent or not.** A statement counts as sent once it is handed to an established connection
+ * (pg writes it at once: each pooled client serves one caller, one statement at a time). Failing
+ * to get a connection (acquire or connect deadline, refused, reset while connecting) is never
+ * "sent": a `DbUnavailableError`, nothing applied. A sent statement that gets no answer (the
+ * answer deadline passed, or the connection broke under it) may have been applied: a
+ * `DbOutcomeUnknownError` for a statement on its own (autocommit: it commits by itself) and for a
+ * transaction's `COMMIT`. Inside a transaction, any other statement's failure is a
+ * `DbUnavailableError`: its connection is destroyed without a `COMMIT`, so the server rolls the
+ * whole transaction back.
+ *
+ * A connection that failed that way sends nothing more (a later statement on it, a `COMMIT`
+ * included, fails with the same error) and is destroyed, not returned to the pool: it may still
+ * have a statement in flight, or no server behind it.
  */
 import pg from 'pg'
 import { resolveDeadlines, type DeadlineOptions } from '../deadlines.ts'
-import { classify } from '../unavailable.ts'
+import { classify, DbOutcomeUnknownError, unanswered } from '../unavailable.ts'
 import type { Adapter, Connection, QueryResult, Row } from './adapter.ts'
 
 export interface PgAdapterOptions extends DeadlineOptions {
@@ -81,9 +92,16 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
   pool.on('connect', (c) => clients.add(c))
   pool.on('remove', (c) => clients.delete(c))
 
-  // Clients on which the database failed (lost, frozen, timed out): destroyed on release.
-  const broken = new WeakSet<pg.PoolClient>()
-  const run = async <R extends Row>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[], answerTimeoutMs?: number) => {
+  // Clients on which the database failed (lost, frozen, timed out), with the failure: they send
+  // nothing more, and are destroyed on release.
+  const failed = new WeakMap<pg.PoolClient, unknown>()
+  /**
+   * One statement on an acquired client. `alone`: it commits by itself (autocommit, or a
+   * transaction's COMMIT), so an unanswered one may have been applied.
+   */
+  const run = async <R extends Row>(client: pg.PoolClient, sql: string, params: readonly unknown[] | undefined, alone: boolean, answerTimeoutMs?: number) => {
+    const earlier = failed.get(client)
+    if (earlier) throw earlier
     try {
       const res = answerTimeoutMs
         ? await client.query({ text: sql, values: params as unknown[] | undefined, query_timeout: answerTimeoutMs } as pg.QueryConfig)
@@ -91,13 +109,14 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
       return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length } satisfies QueryResult<R>
     } catch (e) {
       const u = classify(e, address, d)
-      if (u && client !== pool) broken.add(client as pg.PoolClient)
-      throw u ?? e
+      if (!u) throw e
+      failed.set(client, u)
+      throw alone && unanswered(e, u) ? new DbOutcomeUnknownError(u) : u
     }
   }
 
-  /** A pooled client for `fn`, as a Connection with the given answer deadline; destroyed afterwards if the database failed under it. */
-  async function withClient<T>(fn: (client: pg.PoolClient, conn: Connection) => Promise<T>, answerTimeoutMs?: number): Promise<T> {
+  /** A pooled client for `fn` (failing to get one is never "sent"); destroyed afterwards if the database failed under it. */
+  async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient
     try {
       client = await pool.connect()
@@ -105,40 +124,41 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
       throw classify(e, address, d) ?? e
     }
     try {
-      return await fn(client, { query: (sql, params) => run(client, sql, params, answerTimeoutMs) })
+      return await fn(client)
     } finally {
-      client.release(broken.has(client) ? new Error('vela.dbl: connection failed, not reused') : undefined)
+      client.release(failed.has(client) ? new Error('vela.dbl: connection failed, not reused') : undefined)
     }
   }
 
   return {
     kind: 'pg',
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params) => withClient((client) => run(client, sql, params, true)),
     transaction: (fn) =>
-      withClient(async (client, conn) => {
-        await conn.query('BEGIN')
+      withClient(async (client) => {
+        await run(client, 'BEGIN', undefined, false)
         try {
-          const value = await fn(conn)
-          await conn.query('COMMIT')
+          const value = await fn({ query: (sql, params) => run(client, sql, params, false) })
+          await run(client, 'COMMIT', undefined, true)
           return value
         } catch (err) {
           // After a lost connection or a deadline there is nothing to roll back on: the
           // connection is destroyed and the server rolls the transaction back itself.
-          if (!broken.has(client)) await client.query('ROLLBACK').catch(() => broken.add(client))
+          if (!failed.has(client)) await client.query('ROLLBACK').catch((e: unknown) => failed.set(client, classify(e, address, d) ?? e))
           throw err
         }
       }),
     session: (fn) =>
-      withClient(async (client, conn) => {
+      withClient(async (client) => {
+        const conn: Connection = { query: (sql, params) => run(client, sql, params, true, NO_ANSWER_DEADLINE) }
         if (!d.statementTimeoutMs) return fn(conn)
         await conn.query('SET statement_timeout = 0')
         try {
           return await fn(conn)
         } finally {
           // Back to the connection's default before it returns to the pool (or destroy it).
-          if (!broken.has(client)) await run(client, 'RESET statement_timeout').catch(() => broken.add(client))
+          if (!failed.has(client)) await conn.query('RESET statement_timeout').catch((e: unknown) => failed.set(client, e))
         }
-      }, NO_ANSWER_DEADLINE),
+      }),
     async close() {
       // A frozen server never answers the goodbye: after a bound, drop the sockets instead.
       let timer: NodeJS.Timeout | undefined

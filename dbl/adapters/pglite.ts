@@ -21,7 +21,9 @@ const parsers = {
 /**
  * Embedded PostgreSQL (WASM): no server to install. One connection, so queries and transactions
  * take turns (turns.ts): one waiting longer than `acquireTimeoutMs` fails with a
- * `DbUnavailableError` (`acquire_timeout`) instead of waiting forever.
+ * `DbUnavailableError` (`acquire_timeout`) instead of waiting forever. In-process, so a
+ * statement's outcome is never unknown: it ran to its answer, or (its turn never came) it never
+ * ran; no `DbOutcomeUnknownError` here.
  */
 export async function createPgliteAdapter(opts: PgliteAdapterOptions = {}): Promise<Adapter> {
   const { acquireTimeoutMs } = resolveDeadlines({ acquireTimeoutMs: opts.acquireTimeoutMs }, 'createPgliteAdapter')

@@ -9,6 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Adapter, Connection, QueryResult } from '../adapters/adapter.ts'
 import { isServerError, toDbError, type DbError } from '../db_error.ts'
 import { err, type Err } from '../result.ts'
+import { forRead } from '../unavailable.ts'
 import type { Runner } from './telemetry.ts'
 
 export interface TxState {
@@ -38,4 +39,14 @@ export async function exec(ctx: RepoContext, sql: string, params: unknown[], lab
 export function failure(error: unknown): Err<DbError> {
   if (isServerError(error)) return err(toDbError(error))
   throw error
+}
+
+/**
+ * `failure` for reads (`all`, `one`, `get`, `getBy`, `preload`): a statement that changes nothing
+ * is safe to run again, so one sent and never answered is plain unavailability (a
+ * `DbUnavailableError`, 503), not an unknown outcome. Raw `query` is not known to be a read: it
+ * keeps the writes' rule.
+ */
+export function readFailure(error: unknown): Err<DbError> {
+  return failure(forRead(error))
 }

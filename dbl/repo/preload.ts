@@ -11,7 +11,7 @@ import { from, orderBy, where } from '../query.ts'
 import { compileSelect } from '../query_compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { exec, failure, type RepoContext } from './context.ts'
+import { exec, readFailure, type RepoContext } from './context.ts'
 import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload_spec.ts'
 
 type Row = Record<string, unknown>
@@ -34,7 +34,7 @@ async function loadNode(ctx: RepoContext, records: readonly Row[], node: Preload
     try {
       found = (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows
     } catch (e) {
-      return failure(e)
+      return readFailure(e)
     }
   }
   // The next level runs once over every row found here, whichever parent it belongs to.

@@ -6,14 +6,14 @@ import { compileSelect } from '../query_compile.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'
-import { exec, failure, type RepoContext } from './context.ts'
+import { exec, readFailure, type RepoContext } from './context.ts'
 
 export async function all<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<R[], DbError>> {
   const { sql, params } = compileSelect(q)
   try {
     return ok((await exec(ctx, sql, params, `SELECT ${q.schema.table}`)).rows as R[])
   } catch (e) {
-    return failure(e)
+    return readFailure(e)
   }
 }
 
@@ -29,7 +29,7 @@ export async function one<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, 
 
 // An error here cannot come from the id (it was cast first), so it is infrastructure: reject.
 function unexpected(e: unknown): never {
-  const f = failure(e)
+  const f = readFailure(e)
   throw Object.assign(new Error(`vela.dbl: ${f.error.message}`), { dbError: f.error })
 }
 

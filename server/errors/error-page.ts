@@ -1,6 +1,8 @@
 /**
  * Built-in error pages: JSON `{ "error": message }` when the client accepts JSON or sends no
- * `Accept`, an HTML page otherwise. Stack traces only with `useStacktrace`.
+ * `Accept`, an HTML page otherwise. Stack traces only with `useStacktrace`. A coded error's
+ * `code` (`VELA_ERR_DB_OUTCOME_UNKNOWN`) is in the JSON too, so a client can tell it from the
+ * same status sent by a proxy.
  */
 import { STATUS_CODES } from 'node:http'
 import { FastResponse } from 'srvx'
@@ -32,6 +34,7 @@ export function errorPage(
   message: string = statusText(status),
   error?: unknown,
   extraHeaders?: Readonly<Record<string, string>>,
+  code?: string,
 ): Response {
   const stack = ctx.useStacktrace && error instanceof Error && error.stack ? error.stack.split('\n').map((l) => l.trim()) : undefined
   if (wantsHtml(accept)) {
@@ -43,7 +46,7 @@ export function errorPage(
       '</body></html>'
     return new FastResponse(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...extraHeaders } })
   }
-  const body = stack ? { error: message, stack } : { error: message }
+  const body = { error: message, ...(code && { code }), ...(stack && { stack }) }
   return new FastResponse(ctx.jsonLib.encode(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...extraHeaders },

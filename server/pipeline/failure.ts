@@ -1,7 +1,10 @@
 /**
- * What a request that failed gets: `httpError` answers with its status; Vela's own "try again
- * later" errors (`vela/dbl`'s `DbUnavailableError`: a coded error with `status: 503`) a 503 with
- * `Retry-After`, logged as one line; a body the client stopped sending (`ClientClosedError`) is
+ * What a request that failed gets: `httpError` answers with its status; Vela's own coded
+ * infrastructure errors (`vela/dbl`'s `DbUnavailableError`: `status` 503 or 504 and a
+ * `VELA_ERR_*` code) their status, the code in the JSON body, logged as one line: a 503 ("nothing
+ * was done, try again later") with `Retry-After`, a 504 (`VELA_ERR_DB_OUTCOME_UNKNOWN`: a write
+ * was sent and never answered, it may have been applied) without, since a blind retry may apply
+ * it twice; a body the client stopped sending (`ClientClosedError`) is
  * logged as one line with status 499 and not answered (there is no one to answer); anything else
  * thrown (or a plugin's `error` result) is a logged 500. A group's status route (`[404, handler]`)
  * replaces the built-in page for that status; if the status route itself fails, the built-in page
@@ -47,10 +50,11 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
     if (err.body !== undefined && typeof err.body !== 'string') return respond(status(err.status, err.headers ?? {}, err.body), req, ctx)
     return statusPage(ctx, err.status, req, group, typeof err.body === 'string' ? err.body : undefined, undefined, err.headers)
   }
-  if (isUnavailable(err)) {
+  if (isCodedInfrastructure(err)) {
     // Expected under a database outage: one line each, no stack.
-    ctx.log(`503 on ${describe(req)}: ${err.message}`, undefined)
-    return statusPage(ctx, 503, req, group, ctx.useStacktrace ? err.message : undefined, undefined, { 'retry-after': '1' })
+    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined)
+    const retry = err.status === 503 ? { 'retry-after': '1' } : undefined
+    return statusPage(ctx, err.status, req, group, ctx.useStacktrace ? err.message : undefined, undefined, retry, err.code)
   }
   // After the route's deadline answered (deadline.ts), the failure is news but its 500 is never sent.
   if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err)
@@ -59,10 +63,10 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
   return statusPage(ctx, 500, req, group, message, err)
 }
 
-/** A coded Vela error (`VELA_ERR_*`) that says the request may succeed later (`status: 503`). */
-function isUnavailable(err: unknown): err is Error {
+/** A coded Vela error (`VELA_ERR_*`) from a service the request needed: `status` 503 (try again later) or 504 (outcome unknown). */
+function isCodedInfrastructure(err: unknown): err is Error & { status: 503 | 504; code: string } {
   const e = err as { status?: unknown; code?: unknown }
-  return err instanceof Error && e.status === 503 && typeof e.code === 'string' && e.code.startsWith('VELA_ERR_')
+  return err instanceof Error && (e.status === 503 || e.status === 504) && typeof e.code === 'string' && e.code.startsWith('VELA_ERR_')
 }
 
 export async function statusPage(
@@ -73,6 +77,7 @@ export async function statusPage(
   message?: string,
   error?: unknown,
   headers?: Readonly<Record<string, string>>,
+  code?: string,
 ): Promise<Response> {
   const custom = group?.statusRoutes.get(status)
   if (custom) {
@@ -86,5 +91,5 @@ export async function statusPage(
     }
   }
   // `header`, not `headers.get`: on node the event and its web Request are not made for a 404.
-  return errorPage(ctx, req.header('accept') ?? null, status, message ?? statusText(status), error, headers)
+  return errorPage(ctx, req.header('accept') ?? null, status, message ?? statusText(status), error, headers, code)
 }

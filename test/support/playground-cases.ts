@@ -39,6 +39,14 @@ export function playgroundCases(server: () => Playground): void {
     expect(await res.text()).toBe('')
   })
 
+  it('GET /api/info names the app and the route (and INSTANCE_ID when set), nothing about the runtime', async () => {
+    const res = await call('/api/info')
+    const text = await res.text()
+    expect(res.status).toBe(200)
+    expect(JSON.parse(text)).toEqual({ app: 'playground', controller: 'health_controller', action: 'info' })
+    for (const detail of [process.version, process.version.slice(1), process.platform, process.arch]) expect(text).not.toContain(detail)
+  })
+
   it('WS /ws answers each text message m with "Echo: m"', async () => {
     const ws = new WebSocket(`${server().base.replace('http', 'ws')}/ws`)
     await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))

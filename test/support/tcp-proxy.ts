@@ -1,7 +1,13 @@
 /**
  * A TCP proxy on 127.0.0.1 that stands for a service going away and coming back: in `down` mode
  * it resets every connection it accepts (the client sees ECONNRESET) and counts the attempts; in
- * `up` mode it pipes to the real service. `down()` also resets the connections piped so far.
+ * `up` mode it forwards to the real service. `down()` also resets the connections forwarded so far.
+ *
+ * It also stands for a frozen network: `freeze()` holds whatever either side sends (connections
+ * stay open, nothing arrives) until `thaw()` delivers it in order; `freezeAfter(text)` forwards
+ * the next client chunk containing `text` (a statement reaches the server) and then freezes, so
+ * the server's answer is held. A side that closes while frozen closes the other at once, its
+ * held bytes dropped.
  */
 import net from 'node:net'
 
@@ -13,6 +19,13 @@ export interface TcpProxy {
   refusedAtLeast(n: number, timeoutMs?: number): Promise<void>
   up(): void
   down(): void
+  /** Holds traffic both ways until `thaw()`. */
+  freeze(): void
+  /** Forwards the next client-to-service chunk containing `text`, then freezes. */
+  freezeAfter(text: string): void
+  /** Delivers what was held, in order, and forwards again. */
+  thaw(): void
+  readonly frozen: boolean
   close(): Promise<void>
 }
 
@@ -20,6 +33,9 @@ export async function startTcpProxy(target: { host: string; port: number }, mode
   let refused = 0
   let onRefused: (() => void) | undefined
   const piped = new Set<net.Socket>()
+  let frozen = false
+  let trigger: Buffer | undefined
+  let held: (() => void)[] = []
   const server = net.createServer((client) => {
     if (mode === 'down') {
       refused++
@@ -35,7 +51,14 @@ export async function startTcpProxy(target: { host: string; port: number }, mode
         piped.delete(a)
         b.destroy()
       })
-      a.pipe(b)
+      a.on('data', (chunk: Buffer) => {
+        if (frozen) return void held.push(() => b.write(chunk))
+        b.write(chunk)
+        if (a === client && trigger && chunk.includes(trigger)) {
+          trigger = undefined
+          frozen = true
+        }
+      })
     }
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -63,6 +86,22 @@ export async function startTcpProxy(target: { host: string; port: number }, mode
     down() {
       mode = 'down'
       for (const socket of piped) socket.resetAndDestroy()
+    },
+    freeze() {
+      frozen = true
+    },
+    freezeAfter(text) {
+      trigger = Buffer.from(text)
+    },
+    thaw() {
+      frozen = false
+      trigger = undefined
+      const release = held
+      held = []
+      for (const deliver of release) deliver()
+    },
+    get frozen() {
+      return frozen
     },
     async close() {
       for (const socket of piped) socket.destroy()

@@ -9,7 +9,9 @@ export const home = () => redirect('/notes')
 
 /**
  * GET /api/info: what is answering and where the request was routed; `instance` is INSTANCE_ID
- * when set (several instances behind a load balancer: which one answered).
+ * when set (several instances behind a load balancer: which one answered). Nothing about the
+ * runtime (no Node version, platform or package versions): the route is open to anyone, and such
+ * details only tell an attacker which known flaws to try.
  */
 export const info = (req: VelaRequest) =>
-  json({ app: 'playground', instance: process.env.INSTANCE_ID || undefined, controller: req.route.controller, action: req.route.action, node: process.version })
+  json({ app: 'playground', instance: process.env.INSTANCE_ID || undefined, controller: req.route.controller, action: req.route.action })
