@@ -26,7 +26,7 @@ it('defaults of spec 2.1, each marked as a default', () => {
       'dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.drainDelay',
       'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
       'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port',
-      'server.requestTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
+      'server.requestTimeout', 'server.sendTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
       'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'server.websocket.pubsub',
       'useStacktrace',
     ].sort(),
