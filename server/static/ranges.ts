@@ -22,9 +22,9 @@ const WHOLE: RangeAnswer = { kind: 'whole' }
 const UNSATISFIABLE: RangeAnswer = { kind: 'unsatisfiable' }
 const ONE_RANGE = /^bytes=[ \t]*(\d*)[ \t]*-[ \t]*(\d*)[ \t]*$/i
 
-/** The part of a `size`-byte file that `range` (the header, or null) asks for; `end` inclusive. */
-export function byteRange(range: string | null, size: number): RangeAnswer {
-  if (range === null) return WHOLE
+/** The part of a `size`-byte file that `range` (the header, if sent) asks for; `end` inclusive. */
+export function byteRange(range: string | undefined, size: number): RangeAnswer {
+  if (range === undefined) return WHOLE
   const m = ONE_RANGE.exec(range)
   if (!m) return WHOLE
   const [, first, last] = m as unknown as [string, string, string]
@@ -42,8 +42,8 @@ export function byteRange(range: string | null, size: number): RangeAnswer {
 }
 
 /** Whether `If-Range` (absent: true) still names this version: the exact strong ETag, or the Last-Modified date. */
-export function rangeStillApplies(ifRange: string | null, etag: string, lastModified: string): boolean {
-  if (ifRange === null) return true
+export function rangeStillApplies(ifRange: string | undefined, etag: string, lastModified: string): boolean {
+  if (ifRange === undefined) return true
   const value = ifRange.trim()
   if (value.startsWith('"') || value.startsWith('W/')) return !etag.startsWith('W/') && value === etag
   const date = Date.parse(value)
@@ -51,17 +51,15 @@ export function rangeStillApplies(ifRange: string | null, etag: string, lastModi
 }
 
 /** If-None-Match wins over If-Modified-Since; ETags compare weakly (a `W/` prefix is ignored). */
-export function notModified(headers: Headers, etag: string, mtime: Date): boolean {
-  const inm = headers.get('if-none-match')
-  if (inm !== null) {
+export function notModified(inm: string | undefined, ims: string | undefined, etag: string, mtime: Date): boolean {
+  if (inm !== undefined) {
     const bare = etag.replace(/^W\//, '')
     return inm.split(',').some((t) => {
       const tag = t.trim()
       return tag === '*' || tag.replace(/^W\//, '') === bare
     })
   }
-  const ims = headers.get('if-modified-since')
-  if (ims === null) return false
+  if (ims === undefined) return false
   const since = Date.parse(ims)
   return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since
 }

@@ -116,15 +116,19 @@ function serveDir(root: string, opts: StaticDirOptions): Handler {
     const lastModified = info.mtime.toUTCString()
     const headers: Record<string, string> = { etag, 'last-modified': lastModified, 'accept-ranges': 'bytes' }
     if (cacheControl) headers['cache-control'] = cacheControl
-    if (notModified(req.headers, etag, info.mtime)) return new FastResponse(null, { status: 304, headers })
+    if (notModified(req.header('if-none-match'), req.header('if-modified-since'), etag, info.mtime)) {
+      return new FastResponse(null, { status: 304, headers })
+    }
     headers['content-type'] = contentTypeFor(file)
-    const range = method === 'GET' && rangeStillApplies(req.header('if-range') ?? null, etag, lastModified) ? byteRange(req.header('range') ?? null, size) : WHOLE
+    // Ranges are for GET only; an If-Range naming another version asks for the whole file.
+    const ranged = method === 'GET' && rangeStillApplies(req.header('if-range'), etag, lastModified)
+    const range = ranged ? byteRange(req.header('range'), size) : WHOLE
     if (range.kind === 'unsatisfiable') throw httpError(416, undefined, { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
     const [status, start, end] = range.kind === 'part' ? [206, range.start, range.end] : [200, 0, size - 1]
     if (status === 206) headers['content-range'] = `bytes ${start}-${end}/${size}`
     headers['content-length'] = String(end + 1 - start)
     if (method === 'HEAD') return new FastResponse(null, { status, headers })
-    const body = size <= READ_WHOLE ? (await readFile(file).catch((err: unknown) => Promise.reject(fileError(err, file)))).subarray(start, end + 1) : fileBody(file, start, end)
+    const body = size <= READ_WHOLE ? (await readWhole(file)).subarray(start, end + 1) : fileBody(file, start, end)
     return new FastResponse(body, { status, headers })
   }
 
@@ -132,6 +136,8 @@ function serveDir(root: string, opts: StaticDirOptions): Handler {
 }
 
 const WHOLE = { kind: 'whole' } as const
+
+const readWhole = (file: string) => readFile(file).catch((err: unknown) => Promise.reject(fileError(err, file)))
 
 /** A lookup that failed: undefined (a 404) unless the process is out of descriptors (a 503). */
 function exhausted(err: unknown, path: string): undefined {
