@@ -2,11 +2,11 @@
  * Turns a reply into the HTTP response. Runs after the post-request plugins, so they see (and may
  * replace) the reply first. Bodies of HEAD, 204 and 304 responses are dropped.
  */
-import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { FastResponse } from 'srvx'
 import type { JsonLib } from './contracts/primitives.ts'
 import type { Reply, ViewReply } from './replies.ts'
+import { fileBody } from './static/file-body.ts'
 import { contentTypeFor } from './static/mime.ts'
 import type { VelaRequest } from './request.ts'
 
@@ -135,5 +135,7 @@ async function sendFile(path: string, status: number, headers: Readonly<Record<s
   const info = await stat(path)
   if (!info.isFile()) throw new Error(`sendfile: ${path} is not a file`)
   const h = merge({ 'content-length': String(info.size), 'content-type': contentTypeFor(path) }, headers)
-  return new FastResponse(method === 'HEAD' ? null : (createReadStream(path) as unknown as ReadableStream), { status, headers: h })
+  // Opened when sent, closed whatever the client does (static/file-body.ts).
+  const body = method === 'HEAD' || info.size === 0 ? null : fileBody(path, 0, info.size - 1)
+  return new FastResponse(body, { status, headers: h })
 }

@@ -24,6 +24,7 @@ export function checkServerConfig(server: ServerConfig | undefined): void {
   checkNumber(code, 'server.headersTimeout', server.headersTimeout, MILLISECONDS)
   checkNumber(code, 'server.requestTimeout', server.requestTimeout, MILLISECONDS)
   checkNumber(code, 'server.handlerTimeout', server.handlerTimeout, MILLISECONDS)
+  checkNumber(code, 'server.sendTimeout', server.sendTimeout, MILLISECONDS)
   checkNumber(code, 'server.drainDelay', server.drainDelay, MILLISECONDS)
   checkNumber(code, 'server.shutdownTimeout', server.shutdownTimeout, MILLISECONDS)
   checkWebSocketLimits(code, 'server.websocket', server.websocket)

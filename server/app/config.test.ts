@@ -19,14 +19,14 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.dispatchBackend).toBe('compiled')
   expect(c.server.bodyLimit).toBe(1024 * 1024)
   expect(c.server.websocket).toEqual({ maxMessageBytes: 1024 * 1024, maxBufferedBytes: 4 * 1024 * 1024 })
-  expect([c.server.headersTimeout, c.server.requestTimeout]).toEqual([20_000, 60_000])
+  expect([c.server.headersTimeout, c.server.requestTimeout, c.server.sendTimeout]).toEqual([20_000, 60_000, 30_000])
   expect(c.jsonLib.encode({ a: 1 })).toBe('{"a":1}')
   expect([...c.defaults].sort()).toEqual(
     [
       'dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.drainDelay',
       'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
       'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port',
-      'server.requestTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
+      'server.requestTimeout', 'server.sendTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
       'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'server.websocket.pubsub',
       'useStacktrace',
     ].sort(),
@@ -79,6 +79,7 @@ it('a bad port, limit or timeout is refused when the app is created, naming the 
   expect(refused({ keepAliveTimeout: -5 })).toThrow('server.keepAliveTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got -5')
   expect(refused({ requestTimeout: Number.NaN })).toThrow('server.requestTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got NaN')
   expect(refused({ headersTimeout: 2 ** 31 })).toThrow('server.headersTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 2147483648')
+  expect(refused({ sendTimeout: 1.5 })).toThrow('server.sendTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5')
   expect(refused({ websocket: { maxMessageBytes: 0 } })).toThrow('server.websocket.maxMessageBytes must be a positive whole number of bytes, got 0')
   expect(refused({ websocket: { maxBufferedBytes: Infinity } })).toThrow('server.websocket.maxBufferedBytes must be a positive whole number of bytes, got Infinity')
   expect(refused({ websocket: '1MB' })).toThrow('server.websocket must be an object, got "1MB"')

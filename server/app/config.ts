@@ -9,6 +9,7 @@ import type { AppConfig, ResolvedConfig } from '../contracts/config.ts'
 import type { JsonLib } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
 import { trustProxyFromEnv, trustProxyList } from '../exchange/forwarded.ts'
+import { DEFAULT_SEND_TIMEOUT } from '../exchange/send-timeout.ts'
 import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
@@ -56,6 +57,7 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       headersTimeout: pick('server.headersTimeout', s.headersTimeout, s.requestTimeout ? Math.min(20_000, s.requestTimeout) : 20_000),
       requestTimeout,
       handlerTimeout: pick('server.handlerTimeout', s.handlerTimeout, requestTimeout),
+      sendTimeout: pick('server.sendTimeout', s.sendTimeout, DEFAULT_SEND_TIMEOUT),
       websocket: {
         maxMessageBytes: pick('server.websocket.maxMessageBytes', ws.maxMessageBytes, WEBSOCKET_DEFAULTS.maxMessageBytes),
         maxBufferedBytes: pick('server.websocket.maxBufferedBytes', ws.maxBufferedBytes, WEBSOCKET_DEFAULTS.maxBufferedBytes),

@@ -76,6 +76,13 @@ export interface ServerConfig {
    */
   handlerTimeout?: number
   /**
+   * A client must take what a response has written within this many ms (default 30000; 0 = no
+   * limit): when a write backs up (the connection's buffer is full) and the client does not drain
+   * it in time, the connection is closed. A slow reader holds a connection and its buffered bytes
+   * at most this long; a client reading at any sensible speed never meets it.
+   */
+  sendTimeout?: number
+  /**
    * Reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are honoured: addresses and CIDR
    * subnets (`['127.0.0.1', '10.0.0.0/8']`; default none; `VELA_TRUST_PROXY`, comma-separated,
    * overrides). `req.peer`, `req.scheme`, the rate limit's key and telemetry's `client.address`

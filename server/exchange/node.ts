@@ -6,13 +6,15 @@
  * unless it needs URL rules (percent-escapes, dot segments, characters a URL escapes, an absolute
  * or `*` target), in which case it is read from the event's URL exactly as the web path reads
  * it; and an encoded reply, or a srvx fast response whose body is a string or bytes, goes out with
- * one `end(body)` (node sends the head and the body in one write), while streams and other
- * responses go through srvx's writer.
+ * one `end(body)` (node sends the head and the body in one write), while streamed bodies are
+ * written chunk by chunk as the client takes them (send-body.ts). A write that backs up arms the
+ * send timeout (send-timeout.ts); one that does not costs no timer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
+import type { Readable } from 'node:stream'
 import { H3Event } from 'h3'
-import { FastResponse, NodeRequest, sendNodeResponse } from 'srvx/node'
+import { NodeRequest } from 'srvx/node'
 import type { NodeHandler } from '../contracts/handlers.ts'
 import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
@@ -20,8 +22,11 @@ import type { Outcome } from '../respond.ts'
 import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
+import type { NodeShaped } from './internals.ts'
 import { whenNodeResponseEnds } from './response-end.ts'
 import type { Serve } from './route.ts'
+import { sendStreamed } from './send-body.ts'
+import { watchDrain } from './send-timeout.ts'
 
 // What makes a URL parser change an origin-form path: escapes, `/.` (dot segments), `\`, and
 // characters it percent-encodes (srvx's FastURL tests the same set before it parses).
@@ -163,16 +168,30 @@ export class NodeExchange extends Exchange<void> {
       } else {
         res.writeHead(outcome.status, outcome.headers)
         res.end(outcome.body ?? undefined)
+        watchDrain(res.socket)
       }
     } catch (err) {
       this.failed(err, log)
     }
   }
 
-  /** The response could not be written (the client went away): nothing sensible can follow on this connection. */
+  /**
+   * The response could not be written. Before its head, a coded "try again later" error (a file
+   * that cannot be opened for want of descriptors: server/static/file-body.ts) is a logged 503
+   * with `Retry-After`; anything else (the client went away, a body that failed midway) is
+   * logged and the connection closed: nothing sensible can follow on it.
+   */
   private failed(err: unknown, log: Log): void {
+    const res = this.res
+    if (isUnavailable(err) && !res.headersSent && !res.destroyed) {
+      log(`503 on ${this.req.method} ${this.req.url}: ${err.message}`, undefined)
+      const body = JSON.stringify({ error: 'Service Unavailable' })
+      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length), 'retry-after': '1' })
+      res.end(body)
+      return
+    }
     log(`failed to answer ${this.req.method} ${this.req.url}`, err)
-    this.res.destroy()
+    res.destroy()
   }
 }
 
@@ -196,21 +215,28 @@ function authorityOf(req: IncomingMessage, scheme: string): { host: string; port
   return { host: header.slice(0, colon).toLowerCase(), port: Number.isInteger(port) && port > 0 && port < 65536 ? port : defaultPort(scheme) }
 }
 
-/** A srvx fast response with a string or bytes body in one `end()`; streams and other responses through srvx's writer. */
+/** A string or bytes body in one `end()`; a streamed one as the client takes it. */
 function writeResponse(res: ServerResponse, response: Response): void | Promise<void> {
-  const out = toNodeShaped(response)
-  if (!out) return sendNodeResponse(res, response)
+  const out = toNodeShaped(response) ?? webShaped(response)
   const body = out.body
   if (body == null || typeof body === 'string' || body instanceof Uint8Array) {
     res.writeHead(out.status, out.headers)
     res.end(body ?? undefined)
+    watchDrain(res.socket)
     return
   }
-  return sendNodeResponse(res, new FastResponse(body as BodyInit, { status: out.status, headers: pairs(out.headers) }))
+  return sendStreamed(res, out.status, out.headers, body as ReadableStream | Readable)
 }
 
-function pairs(flat: string[]): [string, string][] {
-  const out: [string, string][] = []
-  for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!])
-  return out
+/** A response other than srvx's fast one, in node's terms. */
+function webShaped(response: Response): NodeShaped {
+  const headers: string[] = []
+  for (const [name, value] of response.headers) headers.push(name, value)
+  return { status: response.status, headers, body: response.body }
+}
+
+/** A coded Vela error (`VELA_ERR_*`) saying the request may succeed later (`status: 503`). */
+function isUnavailable(err: unknown): err is Error {
+  const e = err as { status?: unknown; code?: unknown }
+  return err instanceof Error && e.status === 503 && typeof e.code === 'string' && e.code.startsWith('VELA_ERR_')
 }

@@ -1,15 +1,17 @@
 /**
  * The production listener: node:http answering through `app.handleNode` (the direct node path,
  * server/exchange/node.ts), WebSocket upgrades through `app.upgrade` (websockets.ts), requests
- * node's parser rejects with a clear status (client-errors.ts), keep-alive, header and request
- * timeouts from the config, and a close that flips the app's readiness to draining, stops
- * accepting, answers the requests already sent with `Connection: close` (up to a timeout,
- * drain.ts) and then drops what is left. Shutdown on signals: shutdown.ts.
+ * node's parser rejects with a clear status (client-errors.ts), keep-alive, header, request and
+ * send timeouts from the config (the last: server/exchange/send-timeout.ts), and a close that
+ * flips the app's readiness to draining, stops accepting, answers the requests already sent with
+ * `Connection: close` (up to a timeout, drain.ts) and then drops what is left. Shutdown on
+ * signals: shutdown.ts.
  */
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { VelaApp } from '../contracts/app.ts'
+import { setSendTimeout } from '../exchange/send-timeout.ts'
 import { answerClientErrors } from './client-errors.ts'
 import type { IdleConnections } from './drain.ts'
 import { trackConnections } from './drain.ts'
@@ -77,6 +79,9 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
     })
   })
   answerClientErrors(server)
+  // Per connection, not per request: the timer itself is armed only when a write backs up.
+  const sendTimeout = s.sendTimeout
+  server.on('connection', (socket) => setSendTimeout(socket, sendTimeout))
   const websockets = attachWebSockets(server, app)
   const connections = trackConnections(server, handler, s.keepAliveTimeout)
   // A promise a handler forgot to await must not take the whole server down with it.

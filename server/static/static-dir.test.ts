@@ -76,9 +76,9 @@ describeModes('staticDir', { bootstrapApplication: 'static', routes: { static: g
   it('ETag and Last-Modified; If-None-Match and If-Modified-Since give 304 without a body', async () => {
     const res = await t.request('/docs/app.js')
     const etag = res.headers.get('etag')!
-    expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/)
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
     expect(res.headers.get('last-modified')).toBe(mtime.toUTCString())
-    for (const inm of [etag, etag.slice(2), `"nope", ${etag}`, '*']) {
+    for (const inm of [etag, `W/${etag}`, `"nope", ${etag}`, '*']) {
       const r = await t.request({ url: '/docs/app.js', headers: { 'if-none-match': inm } })
       expect(r.status, inm).toBe(304)
       expect(r.headers.get('etag')).toBe(etag)

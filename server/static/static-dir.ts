@@ -1,7 +1,10 @@
 /**
  * `staticDir(dir)`: serves the files under `dir` behind a `[...]` route (`['/docs/[...]',
- * staticDir('priv/assets')]`). GET and HEAD, content types by extension, weak ETag and
- * Last-Modified with 304s, `index.html` for a directory (and for the route's own path).
+ * staticDir('priv/assets')]`). GET and HEAD, content types by extension, ETag and Last-Modified
+ * with 304s, byte ranges (206, 416, `If-Range`: ranges.ts), `index.html` for a directory (and for
+ * the route's own path). Files up to 64 KiB are read whole in the handler; larger ones are sent as
+ * a file body that opens its descriptor only when it is sent and always closes it (file-body.ts).
+ * A process out of descriptors gets a logged 503, never a crash or a 404.
  *
  * **Choice:** a relative `dir` is resolved against the *app root* of the app that serves the route
  * (`createApp`'s `root`: the Vite root in dev, `dist/` in a built server), not the working
@@ -16,7 +19,6 @@
  * - the joined path must still lie under `dir`, and so must its `realpath`, so a symlink (or a
  *   symlinked `index.html`) leading out of `dir` is a 404 like a missing file.
  */
-import { createReadStream } from 'node:fs'
 import { readFile, realpath, stat } from 'node:fs/promises'
 import type { Stats } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
@@ -24,8 +26,11 @@ import { FastResponse } from 'srvx'
 import { httpError } from '../errors/http-error.ts'
 import type { VelaRequest } from '../request.ts'
 import type { Handler, StaticRouteHandler } from '../contracts/routes.ts'
+import { fileBody, fileError } from './file-body.ts'
 import { contentTypeFor } from './mime.ts'
+import { byteRange, notModified, rangeStillApplies } from './ranges.ts'
 
+/** Options of `staticDir`. */
 export interface StaticDirOptions {
   /** File served for a directory (default `index.html`); `false` makes directories 404. */
   index?: string | false
@@ -42,6 +47,12 @@ const inside = (root: string, path: string) => path === root || path.startsWith(
 const kAtRoot = Symbol('vela.static.atRoot')
 type Rootable = StaticRouteHandler & { readonly [kAtRoot]?: (appRoot: string) => Handler }
 
+/**
+ * The handler of a static route: the files under `dir` (relative to the app root).
+ *
+ * @example
+ * export default { prefix: '', security: false, routes: [['/assets/[...]', staticDir('priv/assets', { maxAge: 3600 })]] }
+ */
 export function staticDir(dir: string, opts: StaticDirOptions = {}): StaticRouteHandler {
   const handler: Rootable = { kind: 'vela.static', handle: serveDir(resolve(dir), opts), [kAtRoot]: (appRoot) => serveDir(resolve(appRoot, dir), opts) }
   return handler
@@ -65,7 +76,8 @@ function serveDir(root: string, opts: StaticDirOptions): Handler {
     const now = Date.now()
     const cached = realPaths.get(file)
     if (cached && now - cached.checkedAt < 1000) return cached.real
-    const real = await realpath(file).catch(() => undefined)
+    // Missing or unreadable is a 404; out of descriptors is not (file-body.ts).
+    const real = await realpath(file).catch((err: unknown) => exhausted(err, file))
     if (!real || !inside(base, real)) return realPaths.delete(file), undefined
     if (realPaths.size >= 1000) realPaths.clear()
     realPaths.set(file, { real, checkedAt: now })
@@ -95,36 +107,41 @@ function serveDir(root: string, opts: StaticDirOptions): Handler {
     if (rel.includes('\0') || rel.includes('\\')) throw httpError(404)
     const segments = rel.split('/').filter((s) => s !== '')
     if (segments.some((s) => s.startsWith('.'))) throw httpError(404)
-    const found = await locate(segments).catch(() => undefined)
+    const found = await locate(segments).catch((err: unknown) => exhausted(err, rel))
     if (!found) throw httpError(404)
     const { file, info } = found
-    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`
+    const size = info.size
+    // Strong, as nginx makes it: the same size and modification time (ms) are taken as the same bytes.
+    const etag = `"${size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`
     const lastModified = info.mtime.toUTCString()
-    const headers: Record<string, string> = { etag, 'last-modified': lastModified }
+    const headers: Record<string, string> = { etag, 'last-modified': lastModified, 'accept-ranges': 'bytes' }
     if (cacheControl) headers['cache-control'] = cacheControl
-    if (notModified(req.headers, etag, info.mtime)) return new FastResponse(null, { status: 304, headers })
+    if (notModified(req.header('if-none-match'), req.header('if-modified-since'), etag, info.mtime)) {
+      return new FastResponse(null, { status: 304, headers })
+    }
     headers['content-type'] = contentTypeFor(file)
-    headers['content-length'] = String(info.size)
-    if (method === 'HEAD') return new FastResponse(null, { status: 200, headers })
-    const body = info.size <= READ_WHOLE ? await readFile(file) : (createReadStream(file) as unknown as ReadableStream)
-    return new FastResponse(body, { status: 200, headers })
+    // Ranges are for GET only; an If-Range naming another version asks for the whole file.
+    const ranged = method === 'GET' && rangeStillApplies(req.header('if-range'), etag, lastModified)
+    const range = ranged ? byteRange(req.header('range'), size) : WHOLE
+    if (range.kind === 'unsatisfiable') throw httpError(416, undefined, { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
+    const [status, start, end] = range.kind === 'part' ? [206, range.start, range.end] : [200, 0, size - 1]
+    if (status === 206) headers['content-range'] = `bytes ${start}-${end}/${size}`
+    headers['content-length'] = String(end + 1 - start)
+    if (method === 'HEAD') return new FastResponse(null, { status, headers })
+    const body = size <= READ_WHOLE ? (await readWhole(file)).subarray(start, end + 1) : fileBody(file, start, end)
+    return new FastResponse(body, { status, headers })
   }
 
   return handle
 }
 
-/** RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since; ETags compare weakly. */
-function notModified(headers: Headers, etag: string, mtime: Date): boolean {
-  const inm = headers.get('if-none-match')
-  if (inm !== null) {
-    const bare = etag.slice(2)
-    return inm.split(',').some((t) => {
-      const tag = t.trim()
-      return tag === '*' || tag.replace(/^W\//, '') === bare
-    })
-  }
-  const ims = headers.get('if-modified-since')
-  if (ims === null) return false
-  const since = Date.parse(ims)
-  return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since
+const WHOLE = { kind: 'whole' } as const
+
+const readWhole = (file: string) => readFile(file).catch((err: unknown) => Promise.reject(fileError(err, file)))
+
+/** A lookup that failed: undefined (a 404) unless the process is out of descriptors (a 503). */
+function exhausted(err: unknown, path: string): undefined {
+  const mapped = fileError(err, path)
+  if (mapped !== err) throw mapped
+  return undefined
 }

@@ -63,6 +63,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.headersTimeout', s.headersTimeout),
     entry('server.requestTimeout', s.requestTimeout),
     entry('server.handlerTimeout', s.handlerTimeout),
+    entry('server.sendTimeout', s.sendTimeout),
     entry('server.trustProxy', s.trustProxy),
     entry('server.health', s.health.live === null && s.health.ready === null ? false : s.health),
     entry('server.drainDelay', s.drainDelay),

@@ -25,6 +25,7 @@ describe('config', () => {
       'server.headersTimeout',
       'server.requestTimeout',
       'server.handlerTimeout',
+      'server.sendTimeout',
       'server.trustProxy',
       'server.health',
       'server.drainDelay',

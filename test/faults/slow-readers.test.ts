@@ -1,0 +1,106 @@
+/**
+ * Slow readers (issue 17, finding 6), over a real listener on 127.0.0.1 with `server.sendTimeout`
+ * at 500 ms: clients that request a 16 MB static file or an 8 MB JSON reply and then read nothing
+ * (a paused socket: the kernel's buffers fill, then node's write backs up) have their connections
+ * closed by the server once the timeout passes, with what was written to each bounded (a streamed
+ * file is read only as fast as the client takes it, never ahead), and no longer held by the server;
+ * meanwhile and afterwards other clients are answered, and a client reading at full speed gets the
+ * whole file however long that takes. Assertions are on the server's sockets (destroyed,
+ * `bytesWritten`, the server's connection count), not on RSS, so a busy machine does not make them flaky.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import type { Socket } from 'node:net'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp, json, staticDir } from '../../server/index.ts'
+import type { TestServer } from '../../server/testing/index.ts'
+import { startTestServer } from '../../server/testing/index.ts'
+import { strictLog } from '../support/logs.ts'
+import { until } from '../support/until.ts'
+
+const logs = strictLog()
+const dir = mkdtempSync(join(tmpdir(), 'vela-slow-readers-'))
+const FILE = 16 * 1024 * 1024
+writeFileSync(join(dir, 'large.bin'), Buffer.alloc(FILE, 7))
+// About 8 MB of JSON, encoded once per request like any reply.
+const rows = Array.from({ length: 80_000 }, (_, i) => ({ id: i, text: 'x'.repeat(80) }))
+
+const app = createApp(
+  {
+    bootstrapApplication: 'slow-readers',
+    server: { sendTimeout: 500 },
+    routes: {
+      r: {
+        prefix: '',
+        security: false,
+        routes: [
+          ['/files/[...]', staticDir(dir)],
+          ['/rows', () => json(rows)],
+          ['/ping', () => json({ pong: true })],
+        ],
+      },
+    },
+  },
+  { env: {}, log: logs.log },
+)
+
+let server: TestServer
+const accepted: Socket[] = []
+beforeAll(async () => {
+  server = await startTestServer(app)
+  server.server.on('connection', (socket: Socket) => void accepted.push(socket))
+})
+afterAll(() => server.close({ timeoutMs: 1000 }))
+
+/** A client that sends `path` and then never reads: its socket is paused from the start. */
+function stalledReader(path: string): Socket {
+  const socket = net.connect({ port: server.port, host: '127.0.0.1' })
+  socket.pause()
+  socket.on('error', () => {})
+  socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`))
+  return socket
+}
+
+async function pingWithin(ms: number): Promise<void> {
+  const t0 = performance.now()
+  const res = await fetch(`${server.url}/ping`, { signal: AbortSignal.timeout(10_000) })
+  expect(await res.json()).toEqual({ pong: true })
+  expect(performance.now() - t0).toBeLessThan(ms)
+}
+
+describe('server.sendTimeout', () => {
+  it('stalled readers of a 16 MB file and an 8 MB JSON reply are closed after the timeout, with bounded bytes written and nothing left held', async () => {
+    const from = accepted.length
+    const open = () => new Promise<number>((resolve, reject) => server.server.getConnections((err, n) => (err ? reject(err) : resolve(n))))
+    const before = await open()
+    const clients = [...Array.from({ length: 20 }, () => stalledReader('/files/large.bin')), ...Array.from({ length: 20 }, () => stalledReader('/rows'))]
+    try {
+      await until('40 connections accepted', () => accepted.length >= from + 40, 10_000)
+      const mine = accepted.slice(from, from + 40)
+      // The server is still answering others while they stall.
+      await pingWithin(5000)
+      await until('every stalled connection closed by the server', () => mine.every((s) => s.destroyed), 15_000)
+      // Closed on the server's side: node no longer counts them, so what they buffered can go.
+      // (+2: the keep-alive connections of the pings.)
+      await until('the server holds none of them', async () => (await open()) <= before + 2, 10_000)
+      // A file is read only as the client takes it: what went out is the kernel's buffers' worth, not the file.
+      const fileWritten = mine.slice(0, 20).map((s) => s.bytesWritten)
+      if (process.env.VELA_TEST_LOG) console.log('bytes written per stalled file reader', fileWritten)
+      expect(Math.max(...fileWritten), `bytes written per stalled file reader: ${fileWritten.join(', ')}`).toBeLessThan(FILE / 2)
+    } finally {
+      for (const c of clients) c.destroy()
+    }
+    await pingWithin(5000)
+  }, 60_000)
+
+  it('a client reading at full speed gets the whole file and the whole reply, however long each takes', async () => {
+    for (const path of ['/files/large.bin', '/rows']) {
+      const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(30_000) })
+      expect(res.status).toBe(200)
+      const body = await res.arrayBuffer()
+      expect(body.byteLength, path).toBe(Number(res.headers.get('content-length')))
+    }
+  }, 60_000)
+})
