@@ -149,6 +149,6 @@ function refusedOrigin(x: UpgradeExchange, target: Target, ctx: PipelineContext)
   if (origin === undefined) return undefined
   const { info } = target.route
   x.route = info
-  ctx.log(`403 on GET ${x.path} (${info.controller}.${info.action}): WebSocket upgrade from origin ${JSON.stringify(origin)} refused, not the app's own origin nor in allowedOrigins`, undefined)
+  ctx.log(`403 on GET ${x.path} (${info.controller}.${info.action}): WebSocket upgrade from origin ${JSON.stringify(origin)} refused: not the app's own origin and not in allowedOrigins`, undefined)
   return errorPage(ctx, x.header('accept') ?? null, 403, `Forbidden: this WebSocket route does not accept connections from pages of ${origin}`)
 }

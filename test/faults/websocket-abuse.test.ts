@@ -121,7 +121,7 @@ describe('WebSocket upgrades check Origin (allowedOrigins)', () => {
 
   it("a page of another site: 403 with a body saying why, logged, and neither the group's plugins nor its security callback ran", async () => {
     const before = counted()
-    logs.expectLogged(/^403 on GET \/signed-in\/ \(.*\): WebSocket upgrade from origin "https:\/\/evil\.example" refused, not the app's own origin nor in allowedOrigins$/)
+    logs.expectLogged(/^403 on GET \/signed-in\/ \(.*\): WebSocket upgrade from origin "https:\/\/evil\.example" refused: not the app's own origin and not in allowedOrigins$/)
     const refused = await attempt(`${base}/signed-in/`, { origin: 'https://evil.example', accept: 'application/json' })
     expect(refused).toEqual({ status: 403, body: JSON.stringify({ error: 'Forbidden: this WebSocket route does not accept connections from pages of https://evil.example' }) })
     expect(counted()).toEqual(before)
