@@ -144,7 +144,7 @@ function refusedOrigin(x: UpgradeExchange, target: Target, ctx: PipelineContext)
   } catch (err) {
     // An `allowedOrigins` function that throws allows nothing.
     ctx.log(`allowedOrigins of WebSocket route ${target.route.path} failed`, err)
-    origin = x.header('origin')
+    origin = x.header('origin') ?? x.header('sec-websocket-origin') ?? ''
   }
   if (origin === undefined) return undefined
   const { info } = target.route

@@ -68,6 +68,7 @@ const app = (trustProxy: string[] = []) =>
               ['/listed', defineWebSocket({ message: () => {} }, { allowedOrigins: ['https://app.example.com'] }), { protocol: 'ws' }],
               ['/any', defineWebSocket({ message: () => {} }, { allowedOrigins: '*' }), { protocol: 'ws' }],
               ['/subdomains', defineWebSocket({ message: () => {} }, { allowedOrigins: (origin) => origin.endsWith('.example.org') }), { protocol: 'ws' }],
+              ['/broken', defineWebSocket({ message: () => {} }, { allowedOrigins: () => { throw new Error('origin list unavailable') } }), { protocol: 'ws' }],
             ],
           },
           {
@@ -150,6 +151,15 @@ describe('WebSocket upgrades check Origin (allowedOrigins)', () => {
     logs.expectLogged(/^403 on GET \/signed-in\/subdomains .*"https:\/\/example\.org\.evil\.example" refused/)
     expect((await attempt(`${base}/signed-in/listed`, { origin: 'http://localhost:5173' })).status).toBe(403)
     expect((await attempt(`${base}/signed-in/subdomains`, { origin: 'https://example.org.evil.example' })).status).toBe(403)
+  })
+
+  it('an allowedOrigins function that throws is logged and allows no other origin; the own origin needs no call', async () => {
+    const before = counted()
+    logs.expectLogged(/^allowedOrigins of WebSocket route \/signed-in\/broken failed: Error: origin list unavailable$/)
+    logs.expectLogged(/^403 on GET \/signed-in\/broken .*"https:\/\/chat\.example\.org" refused/)
+    expect((await attempt(`${base}/signed-in/broken`, { origin: 'https://chat.example.org' })).status).toBe(403)
+    expect(counted()).toEqual(before)
+    expect((await attempt(`${base}/signed-in/broken`, { origin: own })).status).toBe(101)
   })
 })
 
