@@ -6,7 +6,7 @@
  * plugin imports them by relative path.
  */
 export { defineApp } from './app/config.ts'
-export type { AppConfig, ClusterRole, JsonLib, MetricsEvent, ModuleMap, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits } from './app/config.ts'
+export type { AllowedOrigins, AppConfig, ClusterRole, JsonLib, MetricsEvent, ModuleMap, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from './app/config.ts'
 export type { HealthConfig } from './contracts/config.ts'
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'

@@ -98,6 +98,9 @@ describe('VELA_ERR_STREAM_HANDLER and VELA_ERR_WEBSOCKET', () => {
     await expectCode(() => defineWebSocket({ open: 'yes' } as never), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: hook open must be a function$/)
     await expectCode(() => defineWebSocket({}, { maxMessageBytes: 0 }), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: limits\.maxMessageBytes must be a positive whole number of bytes, got 0$/)
     await expectCode(() => defineWebSocket({}, 'big' as never), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: limits must be an object, got "big"$/)
+    await expectCode(() => defineWebSocket({}, { idleTimeout: -1 }), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: limits\.idleTimeout must be a whole number of milliseconds/)
+    await expectCode(() => defineWebSocket({}, { allowedOrigins: ['example.com'] }), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: limits\.allowedOrigins: "example\.com" is not an origin/)
+    await expectCode(() => defineWebSocket({}, { idleTimout: 500 } as never), 'VELA_ERR_WEBSOCKET', /^defineWebSocket: unknown option "idleTimout"; use maxMessageBytes, maxBufferedBytes, maxMessagesPerSecond, idleTimeout, allowedOrigins$/)
   })
 })
 

@@ -18,7 +18,14 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.useStacktrace).toBe(false)
   expect(c.dispatchBackend).toBe('compiled')
   expect(c.server.bodyLimit).toBe(1024 * 1024)
-  expect(c.server.websocket).toEqual({ maxMessageBytes: 1024 * 1024, maxBufferedBytes: 4 * 1024 * 1024 })
+  expect(c.server.websocket).toEqual({
+    maxMessageBytes: 1024 * 1024,
+    maxBufferedBytes: 4 * 1024 * 1024,
+    maxMessagesPerSecond: 100,
+    idleTimeout: 30_000,
+    allowedOrigins: [],
+    pubsub: undefined,
+  })
   expect([c.server.headersTimeout, c.server.requestTimeout, c.server.sendTimeout]).toEqual([20_000, 60_000, 30_000])
   expect(c.jsonLib.encode({ a: 1 })).toBe('{"a":1}')
   expect([...c.defaults].sort()).toEqual(
@@ -28,6 +35,7 @@ it('defaults of spec 2.1, each marked as a default', () => {
       'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port',
       'server.requestTimeout', 'server.sendTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
       'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'server.websocket.pubsub',
+      'server.websocket.maxMessagesPerSecond', 'server.websocket.idleTimeout', 'server.websocket.allowedOrigins',
       'useStacktrace',
     ].sort(),
   )
@@ -83,6 +91,21 @@ it('a bad port, limit or timeout is refused when the app is created, naming the 
   expect(refused({ websocket: { maxMessageBytes: 0 } })).toThrow('server.websocket.maxMessageBytes must be a positive whole number of bytes, got 0')
   expect(refused({ websocket: { maxBufferedBytes: Infinity } })).toThrow('server.websocket.maxBufferedBytes must be a positive whole number of bytes, got Infinity')
   expect(refused({ websocket: '1MB' })).toThrow('server.websocket must be an object, got "1MB"')
+  expect(refused({ websocket: { maxMessagesPerSecond: -1 } })).toThrow('server.websocket.maxMessagesPerSecond must be a number of messages per second, 0 or Infinity for no limit, got -1')
+  expect(refused({ websocket: { maxMessagesPerSecond: '10' } })).toThrow('server.websocket.maxMessagesPerSecond must be a number of messages per second, 0 or Infinity for no limit, got "10"')
+  expect(refused({ websocket: { idleTimeout: 1.5 } })).toThrow('server.websocket.idleTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5')
+  expect(refused({ websocket: { allowedOrigins: 'https://app.example.com' } })).toThrow(
+    `server.websocket.allowedOrigins must be a list of origins (e.g. ['https://app.example.com']), '*' or a function, got "https://app.example.com"`,
+  )
+  for (const entry of ['app.example.com', 'https://app.example.com/chat', 'null', 'https://user:pw@app.example.com']) {
+    expect(refused({ websocket: { allowedOrigins: [entry] } })).toThrow(
+      `server.websocket.allowedOrigins: ${JSON.stringify(entry)} is not an origin (scheme://host[:port], e.g. 'https://app.example.com') or '*'`,
+    )
+  }
+  expect(refused({ websocket: { allowedOrigins: [42] } })).toThrow(`server.websocket.allowedOrigins: 42 is not an origin (scheme://host[:port], e.g. 'https://app.example.com') or '*'`)
+  // A trailing slash, upper case and the default port are what URLs allow in an origin.
+  expect(resolveConfig({ bootstrapApplication: 'x', server: { websocket: { allowedOrigins: ['https://App.example.com:443/', '*'], maxMessagesPerSecond: Infinity } }, routes }, {}).server.websocket)
+    .toMatchObject({ allowedOrigins: ['https://App.example.com:443/', '*'], maxMessagesPerSecond: Infinity })
   expect(refused([])).toThrow('server must be an object, got an array')
   expect(refused({ maxUrlLength: () => 8192 })).toThrow('server.maxUrlLength must be a positive whole number of bytes, got a function')
   expect(refused({ websocket: { maxMessageBytes: { mb: 1 } } })).toThrow('server.websocket.maxMessageBytes must be a positive whole number of bytes, got an object')

@@ -14,7 +14,7 @@ import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
 
-export type { AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits } from '../contracts/config.ts'
+export type { AllowedOrigins, AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
 
 export function defineApp<const C extends AppConfig>(config: C): C {
@@ -61,6 +61,9 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       websocket: {
         maxMessageBytes: pick('server.websocket.maxMessageBytes', ws.maxMessageBytes, WEBSOCKET_DEFAULTS.maxMessageBytes),
         maxBufferedBytes: pick('server.websocket.maxBufferedBytes', ws.maxBufferedBytes, WEBSOCKET_DEFAULTS.maxBufferedBytes),
+        maxMessagesPerSecond: pick('server.websocket.maxMessagesPerSecond', ws.maxMessagesPerSecond, WEBSOCKET_DEFAULTS.maxMessagesPerSecond),
+        idleTimeout: pick('server.websocket.idleTimeout', ws.idleTimeout, WEBSOCKET_DEFAULTS.idleTimeout),
+        allowedOrigins: pick('server.websocket.allowedOrigins', ws.allowedOrigins, WEBSOCKET_DEFAULTS.allowedOrigins),
         pubsub: pick('server.websocket.pubsub', ws.pubsub, undefined),
       },
       health: resolveHealth(pick('server.health', s.health, DEFAULT_HEALTH)),

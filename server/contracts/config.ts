@@ -8,13 +8,13 @@ import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RequestObserver } from './observer.ts'
 import type { JsonLib, ModuleMap } from './primitives.ts'
 import type { RouteSource } from './routes.ts'
-import type { WebSocketLimits } from './websocket.ts'
+import type { WebSocketOptions } from './websocket.ts'
 
-export type { WebSocketLimits } from './websocket.ts'
+export type { AllowedOrigins, WebSocketLimits, WebSocketOptions } from './websocket.ts'
 import type { TopicBroker } from './topics.ts'
 
-/** `server.websocket`: the limits of every WebSocket route, and the relay of topics between instances. */
-export interface WebSocketConfig extends WebSocketLimits {
+/** `server.websocket`: the limits and allowed origins of every WebSocket route, and the relay of topics between instances. */
+export interface WebSocketConfig extends WebSocketOptions {
   /**
    * Relays WebSocket topic messages between instances: `redisPubSub({ url })`, or any crossws
    * sync adapter; `app.start()` waits (at most 5 s) for its subscription. Unset: topics reach the
@@ -90,8 +90,9 @@ export interface ServerConfig {
    */
   trustProxy?: readonly string[]
   /**
-   * Every WebSocket route's limits (1 MiB messages, 4 MiB queued per client; a route's
-   * `defineWebSocket(hooks, limits)` wins), and the relay of topics between instances.
+   * Every WebSocket route's limits (1 MiB messages, 4 MiB queued per client, 100 messages a
+   * second, 30 s idle) and allowed origins (the app's own), a route's `defineWebSocket(hooks,
+   * options)` winning; and the relay of topics between instances.
    */
   websocket?: WebSocketConfig
   /** Health endpoints (default `{ live: '/livez', ready: '/readyz' }`); `false` for none. */
@@ -158,7 +159,7 @@ export interface ResolvedConfig {
   server: Required<Omit<ServerConfig, 'options' | 'host' | 'websocket' | 'health'>> & {
     host: string | undefined
     options: NonNullable<ServerConfig['options']>
-    websocket: Required<WebSocketLimits> & { pubsub: TopicBroker | undefined }
+    websocket: Required<WebSocketOptions> & { pubsub: TopicBroker | undefined }
     /** The health endpoints' paths; null for one that is off. */
     health: { live: string | null; ready: string | null }
   }

@@ -8,7 +8,8 @@
  * `ws`'s `maxPayload`, which closes with 1009 as soon as a frame header announces more, before
  * reading it; that option belongs to a `ws` server, so there is one crossws adapter per distinct
  * value (most apps: one). `maxBufferedBytes` bounds each connection's sends
- * (websocket-backpressure.ts).
+ * (websocket-backpressure.ts), `maxMessagesPerSecond` what it receives (websocket-rate.ts), and
+ * `idleTimeout` how long it may stay silent (websocket-liveness.ts).
  *
  * Topics: every peer is in one crossws namespace, so a topic spans the app's routes, and the app's
  * topics are each adapter's sync backplane (server/websocket/topics.ts).
@@ -23,7 +24,10 @@ import nodeAdapter from 'crossws/adapters/node'
 import type { WebSocketLimits } from '../contracts/websocket.ts'
 import type { UpgradeDecision } from '../contracts/handlers.ts'
 import type { WebSocketContext, WebSocketHandler, WebSocketHooks } from '../websocket/define.ts'
-import { OVERFLOW_CLOSE, boundSends } from './websocket-backpressure.ts'
+import { OVERFLOW_CLOSE, OVERFLOW_GRACE_MS, boundSends } from './websocket-backpressure.ts'
+import type { Watched } from './websocket-liveness.ts'
+import { IDLE_CLOSE, createLiveness } from './websocket-liveness.ts'
+import { MessageRate, RATE_CLOSE } from './websocket-rate.ts'
 
 export interface WebSocketServer {
   /** Sockets currently open. */
@@ -73,8 +77,12 @@ interface Vela {
     headers: Headers
     log: Log
     limits: Readonly<Required<WebSocketLimits>>
-    /** Closed by the send bound (its hooks' `close` gets 1013 even when the socket had to be destroyed). */
-    overflowed: boolean
+    /** Closed by a limit: what its hooks' `close` gets (even when the socket had to be destroyed); nothing more reaches `message`. */
+    closedBy: { readonly code: number; readonly reason: string } | undefined
+    /** The message rate bound, if the route has one. */
+    rate: MessageRate | undefined
+    /** The idle sweep's record, if the route has an idle timeout. */
+    watched?: Watched
     /** The peer the hooks get, made on the first hook call. */
     peer?: Peer
   }
@@ -115,22 +123,45 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
       failed(err)
     }
   }
+  const liveness = createLiveness()
+  /** Closes a connection that went over its message rate (websocket-rate.ts). */
+  const overRate = (peer: Peer, vela: Vela['vela']) => {
+    vela.closedBy = RATE_CLOSE
+    const socket = peer.websocket as unknown as { terminate(): void }
+    peer.close(RATE_CLOSE.code, RATE_CLOSE.reason)
+    setTimeout(() => socket.terminate(), OVERFLOW_GRACE_MS).unref()
+  }
   const hooks: Partial<Hooks> = {
     // Headers plugins set on the upgrade request (a session cookie) go out with the 101.
     upgrade: (request) => ({ headers: (request.context as unknown as Vela).vela.headers }),
     open: (peer) => {
       const vela = contextOf(peer).vela
-      boundSends(peer, vela.limits.maxBufferedBytes, () => (vela.overflowed = true))
+      const { maxBufferedBytes, idleTimeout } = vela.limits
+      boundSends(peer, maxBufferedBytes, () => (vela.closedBy ??= OVERFLOW_CLOSE))
+      if (idleTimeout > 0) vela.watched = liveness.watch(peer.websocket as never, idleTimeout, () => (vela.closedBy ??= IDLE_CLOSE))
       call('open', peer)
     },
-    message: (peer, message) => call('message', peer, message),
-    close: (peer, details) => call('close', peer, contextOf(peer).vela.overflowed ? OVERFLOW_CLOSE : details),
+    message: (peer, message) => {
+      const vela = contextOf(peer).vela
+      if (vela.watched) vela.watched.alive = true
+      if (vela.closedBy) return
+      if (vela.rate && !vela.rate.take()) return overRate(peer, vela)
+      call('message', peer, message)
+    },
+    close: (peer, details) => {
+      const vela = contextOf(peer).vela
+      vela.watched?.unwatch()
+      call('close', peer, vela.closedBy ?? details)
+    },
     error: (peer, error) => call('error', peer, error),
   }
   const adapters = new Map<number, NodeAdapter>()
   const adapterFor = (maxMessageBytes: number) => {
     let adapter = adapters.get(maxMessageBytes)
-    if (!adapter) adapters.set(maxMessageBytes, (adapter = nodeAdapter({ hooks, getNamespace, sync: app.topics?.relay, serverOptions: { maxPayload: maxMessageBytes } })))
+    if (adapter) return adapter
+    // crossws's own idle sweep is off: the listener's (websocket-liveness.ts) takes each route's timeout.
+    adapter = nodeAdapter({ hooks, getNamespace, sync: app.topics?.relay, idleTimeout: 0, serverOptions: { maxPayload: maxMessageBytes } })
+    adapters.set(maxMessageBytes, adapter)
     return adapter
   }
   const open = new Set<Duplex>()
@@ -157,7 +188,7 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
         socket.once('close', () => open.delete(socket))
         // crossws takes the request's `context` as the peer's context.
         const { handler, context, headers, log, limits } = decision
-        const vela: Vela['vela'] = { handler, context, headers, log, limits, overflowed: false }
+        const vela: Vela['vela'] = { handler, context, headers, log, limits, closedBy: undefined, rate: MessageRate.of(limits.maxMessagesPerSecond) }
         return adapterFor(limits.maxMessageBytes).handleUpgrade(req, socket, head, Object.assign(request, { context: { vela } }))
       },
       (err) => {
@@ -188,6 +219,7 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
       })
       await Promise.race([closed, late])
       clearTimeout(timer)
+      liveness.stop()
     },
   }
 }

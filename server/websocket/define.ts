@@ -19,26 +19,35 @@
  * as its frame header announces it, nothing of it buffered; a message sent while more than
  * `maxBufferedBytes` (4 MiB) are still queued for the client is dropped and the connection closed
  * with 1013 (Try Again Later), the socket destroyed if the client has not read that close within
- * a second (server/listener/websockets.ts).
+ * a second (server/listener/websockets.ts). A client sending more than `maxMessagesPerSecond`
+ * (100, bursts of one second's worth) is closed with 1008 (Policy Violation); one that neither
+ * sends anything nor answers the server's pings for `idleTimeout` (30 s) has its socket destroyed.
  *
  * Topics (docs/websocket-topics.md): `peer.subscribe(topic)` / `peer.unsubscribe(topic)`;
  * `peer.publish(topic, message)` reaches every other subscriber, `peer.context.req.publish` (as
  * `req.publish` in any handler, and `app.publish`) every subscriber. A topic is app-wide, and
  * spans instances when `server.websocket.pubsub` is set (server/websocket/topics.ts).
  *
- * Browsers send cookies with cross-site WebSocket requests and the same-origin policy does not
- * apply to them: a security callback that trusts the session should also check
- * `req.headers.get('origin')` against the app's own origin.
+ * Origins: browsers send cookies with cross-site WebSocket requests and the same-origin policy
+ * does not apply to them, so an upgrade whose `Origin` is neither the app's own nor in
+ * `allowedOrigins` is answered 403 before the group's plugins and security callback run
+ * (server/websocket/origins.ts). A request without `Origin` (not a browser) is let through.
  */
 import type { Message, Peer, WSError } from 'crossws'
 import type { VelaRequest } from '../request.ts'
-import type { WebSocketLimits } from '../contracts/websocket.ts'
+import type { WebSocketOptions } from '../contracts/websocket.ts'
 import type { MaybePromise } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
 import { checkWebSocketLimits } from '../app/check-values.ts'
 
-/** The limits of `server.websocket` when the config does not set them. */
-export const WEBSOCKET_DEFAULTS: Required<WebSocketLimits> = { maxMessageBytes: 1024 * 1024, maxBufferedBytes: 4 * 1024 * 1024 }
+/** The limits and allowed origins of `server.websocket` when the config does not set them. */
+export const WEBSOCKET_DEFAULTS: Readonly<Required<WebSocketOptions>> = Object.freeze({
+  maxMessageBytes: 1024 * 1024,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  maxMessagesPerSecond: 100,
+  idleTimeout: 30_000,
+  allowedOrigins: Object.freeze([]),
+})
 
 export interface WebSocketContext<A = unknown> {
   readonly authData: A
@@ -61,15 +70,30 @@ export interface WebSocketHooks<A = unknown> {
 
 export interface WebSocketHandler<A = unknown> extends WebSocketHooks<A> {
   readonly kind: 'vela.websocket'
-  /** This route's own limits; what it leaves out comes from `server.websocket`. */
-  readonly limits?: Readonly<WebSocketLimits>
+  /** This route's own limits and allowed origins; what it leaves out comes from `server.websocket`. */
+  readonly limits?: Readonly<WebSocketOptions>
 }
 
-export function defineWebSocket<A = unknown>(hooks: WebSocketHooks<A>, limits?: WebSocketLimits): WebSocketHandler<A> {
+const OPTIONS = Object.keys(WEBSOCKET_DEFAULTS)
+
+/**
+ * A WebSocket route's handler: its hooks, and optionally its own limits and allowed origins
+ * (what it leaves out comes from `server.websocket`).
+ *
+ * @example
+ * ['/chat/:room', defineWebSocket({
+ *   open(peer) { peer.subscribe(peer.context.bindings.room) },
+ *   message(peer, message) { peer.publish(peer.context.bindings.room, message.text()) },
+ * }, { maxMessagesPerSecond: 20, allowedOrigins: ['https://app.example.com'] }), { protocol: 'ws' }]
+ */
+export function defineWebSocket<A = unknown>(hooks: WebSocketHooks<A>, options?: WebSocketOptions): WebSocketHandler<A> {
   for (const name of Object.keys(hooks)) {
     if (!['open', 'message', 'close', 'error'].includes(name)) throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: unknown hook ${JSON.stringify(name)}; use open, message, close or error`)
     if (typeof (hooks as Record<string, unknown>)[name] !== 'function') throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: hook ${name} must be a function`)
   }
-  checkWebSocketLimits('VELA_ERR_WEBSOCKET', 'defineWebSocket: limits', limits)
-  return limits ? { kind: 'vela.websocket', ...hooks, limits: { ...limits } } : { kind: 'vela.websocket', ...hooks }
+  checkWebSocketLimits('VELA_ERR_WEBSOCKET', 'defineWebSocket: limits', options)
+  for (const name of Object.keys(options ?? {})) {
+    if (!OPTIONS.includes(name)) throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: unknown option ${JSON.stringify(name)}; use ${OPTIONS.join(', ')}`)
+  }
+  return options ? { kind: 'vela.websocket', ...hooks, limits: { ...options } } : { kind: 'vela.websocket', ...hooks }
 }

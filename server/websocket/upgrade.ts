@@ -1,6 +1,11 @@
 /**
  * The decision on a WebSocket upgrade request, taken through the same route table and the same
  * pipeline as HTTP: the `ws` route's group pre-request plugins run, then its security callback.
+ * - first, the `Origin` check (`allowedOrigins`, origins.ts): an upgrade from another site's page
+ *   is answered 403 and logged before any plugin or the security callback runs. Plugins are the
+ *   first code that trusts the request's cookies (the session plugin decodes and may refresh the
+ *   session, a plugin may answer from it), so the check comes before all of them, and a
+ *   cross-site flood costs one header comparison per upgrade;
  * - allowed → the pipeline ends in `status(101)` (Switching Protocols), and the exchange gives
  *   `{ accept: true }` with the context the hooks get (authData, bindings, request) and headers
  *   for the 101 (cookies a plugin set, e.g. a new session);
@@ -11,8 +16,9 @@
  * Post-request plugins run after the decision, before the 101, as for any reply.
  */
 import type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
-import type { WebSocketLimits } from '../contracts/websocket.ts'
+import type { WebSocketLimits, WebSocketOptions } from '../contracts/websocket.ts'
 import type { CompiledRoute } from '../contracts/routes.ts'
+import { errorPage } from '../errors/error-page.ts'
 import type { Log } from '../exchange/exchange.ts'
 import { exchangeOf } from '../exchange/exchange.ts'
 import { preparedHeaders } from '../exchange/internals.ts'
@@ -27,6 +33,8 @@ import type { Outcome } from '../respond.ts'
 import { asResponse } from '../respond.ts'
 import { NO_BINDINGS, buildMatcher, decodeParams } from '../router/dispatch.ts'
 import type { WebSocketHandler } from './define.ts'
+import type { OriginGate } from './origins.ts'
+import { originGate } from './origins.ts'
 
 export type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
 
@@ -74,6 +82,8 @@ interface Target {
   readonly handler: WebSocketHandler
   readonly limits: Readonly<Required<WebSocketLimits>>
   readonly run: RouteRunner
+  readonly route: CompiledRoute
+  readonly origins: OriginGate
 }
 
 // The pipeline's "handler" for a ws route: plugins and security let the upgrade through.
@@ -89,17 +99,22 @@ export function createUpgradeRouting(opts: {
   ctx: PipelineContext
   backend: 'compiled' | 'tree'
   http: Serve
-  /** `server.websocket`: the limits of routes that do not set their own. */
-  limits: Readonly<Required<WebSocketLimits>>
+  /** `server.websocket`: the limits and allowed origins of routes that do not set their own. */
+  limits: Readonly<Required<WebSocketOptions>>
 }): Serve<UpgradeExchange> {
+  const { ctx } = opts
   const wsRoutes = opts.routes.filter((r) => r.kind === 'ws')
   const target = (route: CompiledRoute): Target => {
     const handler = route.handler as WebSocketHandler
+    const own = handler.limits ?? {}
     const limits = {
-      maxMessageBytes: handler.limits?.maxMessageBytes ?? opts.limits.maxMessageBytes,
-      maxBufferedBytes: handler.limits?.maxBufferedBytes ?? opts.limits.maxBufferedBytes,
+      maxMessageBytes: own.maxMessageBytes ?? opts.limits.maxMessageBytes,
+      maxBufferedBytes: own.maxBufferedBytes ?? opts.limits.maxBufferedBytes,
+      maxMessagesPerSecond: own.maxMessagesPerSecond ?? opts.limits.maxMessagesPerSecond,
+      idleTimeout: own.idleTimeout ?? opts.limits.idleTimeout,
     }
-    return { handler, limits, run: createRouteRunner(route, acceptUpgrade, opts.ctx) }
+    const origins = originGate(own.allowedOrigins ?? opts.limits.allowedOrigins)
+    return { handler, limits, route, origins, run: createRouteRunner(route, acceptUpgrade, ctx) }
   }
   const match = buildMatcher<Target>(wsRoutes, target, opts.backend)
   return function routeUpgrade(x) {
@@ -114,7 +129,26 @@ export function createUpgradeRouting(opts: {
       return opts.http(x)
     }
     const target = found.data.first
+    const refused = refusedOrigin(x, target, ctx)
+    if (refused) return refused
     x.ws = { handler: target.handler, bindings, limits: target.limits }
     return target.run(x, bindings, undefined)
   }
+}
+
+/** The 403 for an upgrade from a page of another origin (logged), or undefined when its origin is allowed. */
+function refusedOrigin(x: UpgradeExchange, target: Target, ctx: PipelineContext): Response | undefined {
+  let origin: string | undefined
+  try {
+    origin = target.origins(x, ctx.proxies)
+  } catch (err) {
+    // An `allowedOrigins` function that throws allows nothing.
+    ctx.log(`allowedOrigins of WebSocket route ${target.route.path} failed`, err)
+    origin = x.header('origin') ?? x.header('sec-websocket-origin') ?? ''
+  }
+  if (origin === undefined) return undefined
+  const { info } = target.route
+  x.route = info
+  ctx.log(`403 on GET ${x.path} (${info.controller}.${info.action}): WebSocket upgrade from origin ${JSON.stringify(origin)} refused: not the app's own origin and not in allowedOrigins`, undefined)
+  return errorPage(ctx, x.header('accept') ?? null, 403, `Forbidden: this WebSocket route does not accept connections from pages of ${origin}`)
 }

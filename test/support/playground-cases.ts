@@ -8,6 +8,7 @@ import { expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { FormClient, api } from './form-client.ts'
 import type { Playground } from './playground.ts'
+import { until } from './until.ts'
 
 const JSON_TYPE = /^application\/json/
 const HTML_TYPE = /^text\/html/
@@ -57,6 +58,21 @@ export function playgroundCases(server: () => Playground): void {
     await two
     ws.close()
     expect(replies).toEqual(['Echo: hello', 'Echo: second'])
+  })
+
+  it("WS /ws/rooms/:room opens from the playground's own pages and for clients that send no Origin; a page of another site gets a logged 403", async () => {
+    const url = `${server().base.replace('http', 'ws')}/ws/rooms/origin-check`
+    const outcome = (origin?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url, origin ? { origin } : {})
+        ws.once('open', () => (ws.close(), resolve(101)))
+        ws.once('unexpected-response', (_req, res) => (res.resume(), resolve(res.statusCode!)))
+        ws.once('error', reject)
+      })
+    expect(await outcome(server().base)).toBe(101)
+    expect(await outcome()).toBe(101)
+    expect(await outcome('https://evil.example')).toBe(403)
+    await until('the refusal logged', () => /403 on GET \/ws\/rooms\/origin-check .*"https:\/\/evil\.example" refused/.test(server().output()), 5000)
   })
 
   it('GET / sends a visitor to the notes', async () => {
@@ -255,6 +271,7 @@ export function playgroundCases(server: () => Playground): void {
   // Last: what the server printed during all of the above.
   it('the server logged only its start-up lines: no errors, no exporter noise without a collector', () => {
     const lines = server().output().trim().split('\n')
-    expect(lines.filter((l) => !/^\[vela\] session: no secret configured|^playground: demo account|^playground: migrated m\d+_\w+$|^vela: playground \(dev\) listening on|^vela: wrote priv\/assets\/openapi.json and its explorer/.test(l))).toEqual([])
+    // The one refusal the Origin case above asked for is logged too.
+    expect(lines.filter((l) => !/^\[vela\] 403 on GET \/ws\/rooms\/origin-check .*"https:\/\/evil\.example" refused|^\[vela\] session: no secret configured|^playground: demo account|^playground: migrated m\d+_\w+$|^vela: playground \(dev\) listening on|^vela: wrote priv\/assets\/openapi.json and its explorer/.test(l))).toEqual([])
   })
 }

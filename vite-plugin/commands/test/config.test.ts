@@ -32,6 +32,9 @@ describe('config', () => {
       'server.shutdownTimeout',
       'server.websocket.maxMessageBytes',
       'server.websocket.maxBufferedBytes',
+      'server.websocket.maxMessagesPerSecond',
+      'server.websocket.idleTimeout',
+      'server.websocket.allowedOrigins',
       'server.websocket.pubsub',
       'server.options.compress',
       'server.options.metricsCallback',
@@ -40,15 +43,15 @@ describe('config', () => {
       'useStacktrace',
       'dispatchBackend',
     ])
-    expect(lines).toContain('environment                        dev (default)')
-    expect(lines).toContain('server.port                        8080 (default)')
-    expect(lines).toContain('dispatchBackend                    compiled (default)')
-    expect(lines).toContain('server.health                      {"live":"/livez","ready":"/readyz"} (default)')
-    expect(lines).toContain('server.shutdownTimeout             10000 (default)')
+    expect(lines).toContain('environment                            dev (default)')
+    expect(lines).toContain('server.port                            8080 (default)')
+    expect(lines).toContain('dispatchBackend                        compiled (default)')
+    expect(lines).toContain('server.health                          {"live":"/livez","ready":"/readyz"} (default)')
+    expect(lines).toContain('server.shutdownTimeout                 10000 (default)')
     const off = formatConfig(resolveConfig({ bootstrapApplication: 'shop', server: { health: false, drainDelay: 5000 } }, {}), {})
     expect(off).toMatch(/^server\.health\s+false$/m)
     expect(off).toMatch(/^server\.drainDelay\s+5000$/m)
-    expect(lines).toContain('server.websocket.pubsub            (none) (default)')
+    expect(lines).toContain('server.websocket.pubsub                (none) (default)')
   })
 
   it('values set by the app are shown without the mark; functions by name; env overrides say where they come from', () => {
