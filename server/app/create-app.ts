@@ -52,6 +52,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     app: config.bootstrapApplication,
     environment: config.environment,
     bodyLimit: config.server.bodyLimit,
+    maxFields: config.server.maxFields,
     publish,
     proxies: proxyTrust(config.server.trustProxy),
     jsonLib: config.jsonLib,
