@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const EXPECTED: Record<string, string[]> = {
   vela: [
     'CSRF_FORM_FIELD', 'CSRF_HEADER', 'HttpError', 'MemoryStore', 'RedisStore', 'VelaError', 'VelaRequest', 'breakPhase',
-    'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
+    'coalesceLog', 'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
     'defineWebSocket', 'fail', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError', 'json', 'listen',
     'matchedRoute', 'metricsStreamHandler', 'ok', 'rateLimitPlugin', 'redirect', 'redisPubSub', 'requestPlugin', 'sendfile',
     'sessionPlugin', 'sessionPlugins', 'setMetricsUserData', 'staticDir', 'status', 'stop', 'view',

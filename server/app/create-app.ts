@@ -28,6 +28,7 @@ import { createViewRenderer } from '../views/renderer.ts'
 import { createTopics } from '../websocket/topics.ts'
 import { createUpgradeRouting } from '../websocket/upgrade.ts'
 import { resolveConfig } from './config.ts'
+import { coalesceLog, logKey } from './coalesce-log.ts'
 import { checkHealthPaths } from './health-config.ts'
 
 export type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
@@ -45,7 +46,9 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     environment: config.environment,
     env: opts.env ?? process.env,
   })
-  const log = opts.log ?? ((message, error) => (error === undefined ? console.error(`[vela] ${message}`) : console.error(`[vela] ${message}:`, error)))
+  // The default log coalesces repeated lines (coalesce-log.ts); a log given receives every line.
+  const coalesced = opts.log ? undefined : coalesceLog((message, error) => (error === undefined ? console.error(`[vela] ${message}`) : console.error(`[vela] ${message}:`, error)))
+  const log = opts.log ?? coalesced!.log
   const topics = opts.topics ?? createTopics({ broker: config.server.websocket.pubsub, app: config.bootstrapApplication, log })
   const publish = topics.publish
   const base = {
@@ -71,7 +74,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   const serveUpgrade = createUpgradeRouting({ routes: table.routes, ctx, backend, http: serve, limits: config.server.websocket })
 
   const streamFailed = (err: unknown, accept: string | null) => {
-    log('500: a stream handler failed', err)
+    log('500: a stream handler failed', err, logKey('500: a stream handler failed', err))
     return errorPage(ctx, accept, 500, undefined, err)
   }
   // Every handler observes: the runtime calls the observers itself on each exchange. Otherwise
@@ -110,6 +113,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
         await appConfig.stop?.()
       } finally {
         if (topics !== opts.topics) await topics.close()
+        coalesced?.flush()
       }
     },
   }

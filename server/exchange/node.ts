@@ -17,6 +17,7 @@ import type { NodeHandler } from '../contracts/handlers.ts'
 import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
+import { logKey } from '../app/coalesce-log.ts'
 import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
@@ -171,7 +172,7 @@ export class NodeExchange extends Exchange<void> {
 
   /** The response could not be written (the client went away): nothing sensible can follow on this connection. */
   private failed(err: unknown, log: Log): void {
-    log(`failed to answer ${this.req.method} ${this.req.url}`, err)
+    log(`failed to answer ${this.req.method} ${this.req.url}`, err, logKey('failed to answer', err))
     this.res.destroy()
   }
 }

@@ -11,6 +11,7 @@ import type { CompiledGroup } from '../contracts/routes.ts'
 import { ClientClosedError } from '../errors/client-faults.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
 import { errorPage, statusText } from '../errors/error-page.ts'
+import { logKey } from '../app/coalesce-log.ts'
 import { HttpError } from '../errors/http-error.ts'
 import type { Exchange } from '../exchange/exchange.ts'
 import { isReply, status } from '../replies.ts'
@@ -29,16 +30,20 @@ export class PluginFailure extends Error {
 }
 
 export interface FailureContext extends ErrorPageContext, RespondContext {
-  readonly log: (message: string, error: unknown) => void
+  /** The app's log; `key` names the line's kind, so repeats are coalesced (server/app/coalesce-log.ts). */
+  readonly log: (message: string, error: unknown, key?: string) => void
 }
 
 function describe(req: VelaRequest): string {
   return `${req.method} ${req.path} (${req.route.controller}.${req.route.action})`
 }
 
+/** The kind of a request's log line: the status, the route's pattern (never the path sent) and the error's kind. */
+const keyOf = (status: number | string, req: VelaRequest, err: unknown) => logKey(`${status} ${req.method} ${req.route.path}`, err)
+
 export async function failureResponse(ctx: FailureContext, err: unknown, req: VelaRequest, group: CompiledGroup | undefined): Promise<Response> {
   if (err instanceof ClientClosedError) {
-    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined)
+    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
     // What the exchange is given; node writes nothing to a closed connection.
     return errorPage(ctx, null, err.status, err.message)
   }
@@ -49,12 +54,12 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
   }
   if (isUnavailable(err)) {
     // Expected under a database outage: one line each, no stack.
-    ctx.log(`503 on ${describe(req)}: ${err.message}`, undefined)
+    ctx.log(`503 on ${describe(req)}: ${err.message}`, undefined, keyOf(503, req, err))
     return statusPage(ctx, 503, req, group, ctx.useStacktrace ? err.message : undefined, undefined, { 'retry-after': '1' })
   }
   // After the route's deadline answered (deadline.ts), the failure is news but its 500 is never sent.
-  if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err)
-  else ctx.log(`500 on ${describe(req)}`, err)
+  if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err, keyOf('late', req, err))
+  else ctx.log(`500 on ${describe(req)}`, err, keyOf(500, req, err))
   const message = ctx.useStacktrace && err instanceof Error ? err.message : undefined
   return statusPage(ctx, 500, req, group, message, err)
 }
