@@ -7,11 +7,11 @@
  * replaces the built-in page for that status; if the status route itself fails, the built-in page
  * is sent.
  */
+import { logKey } from '../app/coalesce-log.ts'
 import type { CompiledGroup } from '../contracts/routes.ts'
 import { ClientClosedError } from '../errors/client-faults.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
 import { errorPage, statusText } from '../errors/error-page.ts'
-import { logKey } from '../app/coalesce-log.ts'
 import { HttpError } from '../errors/http-error.ts'
 import type { Exchange } from '../exchange/exchange.ts'
 import { isReply, status } from '../replies.ts'
