@@ -13,6 +13,7 @@ export const PATH_ROUTES = {
   heartbeat: { method: 'GET', url: '/heartbeat', status: 200, body: undefined },
   'products/:id': { method: 'GET', url: '/api/products/42', status: 200, body: undefined },
   'POST products': { method: 'POST', url: '/api/products', status: 201, body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }) },
+  'POST products/form': { method: 'POST', url: '/api/products/form', status: 201, body: 'name=Widget&price=1999&description=A+widget&tag=new&tag=sale&tag=tools' },
 } as const
 
 export async function runPath(app: Pick<VelaApp, 'handleNode'>): Promise<void> {
@@ -20,7 +21,8 @@ export async function runPath(app: Pick<VelaApp, 'handleNode'>): Promise<void> {
   if (!route) throw new Error(`BENCH_ROUTE must be one of ${Object.keys(PATH_ROUTES).join(', ')}`)
   const body = route.body === undefined ? undefined : Buffer.from(route.body)
   const headers: Record<string, string> = { host: '127.0.0.1:8080' }
-  if (body) Object.assign(headers, { 'content-type': 'application/json', authorization: TOKEN, 'content-length': String(body.length) })
+  const type = route.url.endsWith('/form') ? 'application/x-www-form-urlencoded' : 'application/json'
+  if (body) Object.assign(headers, { 'content-type': type, authorization: TOKEN, 'content-length': String(body.length) })
 
   // Writes go nowhere: node's response objects run their own code, the bytes are not sent.
   const socket = new Socket()

@@ -1,9 +1,9 @@
 /**
  * Path bench (`npm run bench -- path`): what one request costs on Vela's direct node path with no
  * network and no load generator: `app.handleNode` over node's own request and response objects,
- * in-process (bench/path-runner.ts), for the runtime bench's three routes. It measures Vela's code
- * plus node's request and response objects, and it is steadier than the socket benchmarks on a
- * shared machine, so it is the one to compare two versions of Vela with:
+ * in-process (bench/path-runner.ts), for the runtime bench's three routes and a form POST. It
+ * measures Vela's code plus node's request and response objects, and it is steadier than the
+ * socket benchmarks on a shared machine, so it is the one to compare two versions of Vela with:
  *
  *   BENCH_TREES=/path/to/an/older/checkout npm run bench -- path
  *
@@ -15,6 +15,7 @@
  *   BENCH_RUNS (default 10), BENCH_N requests per batch (20000), BENCH_BATCHES per run (8)
  */
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { median } from './load.ts'
@@ -25,10 +26,14 @@ const trees = [here, ...(process.env.BENCH_TREES ? process.env.BENCH_TREES.split
 const runs = Number(process.env.BENCH_RUNS ?? 10)
 const cache = `${here}/node_modules/.cache/vela-bench`
 
-/** One bundle per tree: that tree's bench app, this tree's runner and packages. */
-async function bundle(tree: string, i: number): Promise<string> {
+/**
+ * One bundle per tree: that tree's bench app, this tree's runner and packages. Named after both
+ * trees: checkouts sharing one `node_modules` (git worktrees) then never run each other's bundles.
+ */
+async function bundle(tree: string): Promise<string> {
   const { build } = await import('esbuild')
   mkdirSync(cache, { recursive: true })
+  const i = createHash('sha256').update(`${here}\0${tree}`).digest('hex').slice(0, 16)
   const entry = `${cache}/path-entry-${i}.ts`
   writeFileSync(entry, `import { createBenchApp } from ${JSON.stringify(`${tree}/bench/servers/vela-app.ts`)}\nimport { runPath } from ${JSON.stringify(`${here}/bench/path-runner.ts`)}\nawait runPath(createBenchApp())\n`)
   const outfile = `${cache}/path-${i}.mjs`

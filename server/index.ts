@@ -10,6 +10,8 @@ export type { AllowedOrigins, AppConfig, ClusterRole, JsonLib, MetricsEvent, Mod
 export type { HealthConfig } from './contracts/config.ts'
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
+export { coalesceLog } from './app/coalesce-log.ts'
+export type { CoalesceLogOptions, CoalescingLog, KeyedLog } from './app/coalesce-log.ts'
 export type { AppState } from './contracts/app.ts'
 export { defineStreamHandler } from './stream-handlers/stream-handlers.ts'
 export type { FetchHandler, NodeHandler, StreamHandler } from './stream-handlers/stream-handlers.ts'

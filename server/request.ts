@@ -9,6 +9,7 @@ import { getQuery, parseCookies } from 'h3'
 import type { ExchangeRequest, QueryValue, RequestFacts, RequestScope, RouteInfo } from './contracts/request.ts'
 import type { TopicMessage } from './contracts/topics.ts'
 import { clientAddress, clientScheme } from './exchange/forwarded.ts'
+import { formFields, hasMoreFields, tooManyQueryFields } from './form-fields.ts'
 import type { Reply } from './replies.ts'
 import { dropUnsafeFlatKeys } from './unsafe-keys.ts'
 
@@ -105,10 +106,16 @@ export class VelaRequest<A = unknown> {
   header(name: string): string | undefined {
     return this.#x.header(name)
   }
-  /** Query string values; a repeated key gives an array; `__proto__`, `constructor` and `prototype` are dropped (unsafe-keys.ts). */
+  /**
+   * Query string values; a repeated key gives an array; `__proto__`, `constructor` and `prototype`
+   * are dropped (unsafe-keys.ts). Reading it throws a 414 `HttpError` when the query string has
+   * more than `server.maxFields` fields (default 1,000).
+   */
   get query(): Readonly<Record<string, QueryValue>> {
     if (this.#query) return this.#query
-    const query = getQuery(this.event) as Record<string, QueryValue>
+    const event = this.event
+    if (hasMoreFields(event.url.search, this.#scope.maxFields, 1)) throw tooManyQueryFields(this.#scope.maxFields)
+    const query = getQuery(event) as Record<string, QueryValue>
     dropUnsafeFlatKeys(query)
     return (this.#query = query)
   }
@@ -140,6 +147,24 @@ export class VelaRequest<A = unknown> {
     if (this.body !== undefined) return Promise.resolve(this.body)
     // The reader sets `this.body` itself; a second call while reading shares the first read.
     return (this.#reading ??= this.#x.readBody(this.#scope.bodyLimit, this))
+  }
+
+  /**
+   * Reads the body (as `readBody`) as an `application/x-www-form-urlencoded` form: a repeated
+   * field gives an array; `__proto__`, `constructor` and `prototype` are dropped. More than
+   * `server.maxFields` fields (default 1,000) is a 413, refused before any field is decoded.
+   * The request plugin's `readUrlencodedBody` reads forms this way.
+   *
+   * @example
+   * ```ts
+   * export const upload = async (req: VelaRequest) => {
+   *   const form = await req.readForm() // { title: 'x', tag: ['a', 'b'] }
+   *   return json({ tags: [form.tag ?? []].flat() })
+   * }
+   * ```
+   */
+  readForm(): Promise<Record<string, string | string[]>> {
+    return this.readBody().then((text) => formFields(text, this.#scope.maxFields))
   }
 
   /**

@@ -13,12 +13,12 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const EXPECTED: Record<string, string[]> = {
   vela: [
     'CSRF_FORM_FIELD', 'CSRF_HEADER', 'HttpError', 'MemorySessionStore', 'MemoryStore', 'RedisSessionStore',
-    'RedisStore', 'VelaError', 'VelaRequest', 'breakPhase', 'byAddress', 'byAddressAndField', 'byField', 'corsPlugin',
-    'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler', 'defineWebSocket',
-    'fail', 'hashPassword', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError', 'json', 'listen',
-    'matchedRoute', 'metricsStreamHandler', 'ok', 'passwordHashing', 'rateLimitPlugin', 'redirect', 'redisPubSub',
-    'renewSession', 'requestPlugin', 'sendfile', 'sessionPlugin', 'sessionPlugins', 'setMetricsUserData', 'staticDir',
-    'status', 'stop', 'verifyPassword', 'view',
+    'RedisStore', 'VelaError', 'VelaRequest', 'breakPhase', 'byAddress', 'byAddressAndField', 'byField', 'coalesceLog',
+    'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
+    'defineWebSocket', 'fail', 'hashPassword', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError',
+    'json', 'listen', 'matchedRoute', 'metricsStreamHandler', 'ok', 'passwordHashing', 'rateLimitPlugin', 'redirect',
+    'redisPubSub', 'renewSession', 'requestPlugin', 'sendfile', 'sessionPlugin', 'sessionPlugins', 'setMetricsUserData',
+    'staticDir', 'status', 'stop', 'verifyPassword', 'view',
   ],
   'vela/vite': ['default', 'devAppOf'],
   'vela/dbl': [

@@ -1,6 +1,7 @@
 /**
  * The Vela bench app, the same three routes as every other server: the request plugin decodes the
- * POST body, a security callback checks the token. `traced` adds a stream handler and a plugin to
+ * POST body, a security callback checks the token. A fourth, `POST /api/products/form`, takes the
+ * product as a URL-encoded form for the path bench. `traced` adds a stream handler and a plugin to
  * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain.
  */
 import { createApp, json, requestPlugin, status } from '../../server/index.ts'
@@ -29,13 +30,22 @@ export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: 
   const writes: RouteGroup = {
     prefix: '/api',
     security: (req) => (req.header('authorization') === TOKEN ? { user: 'bench' } : false),
-    plugins: [...plugins, ['pre_request', requestPlugin, { decodeJsonBody: true }]],
+    plugins: [...plugins, ['pre_request', requestPlugin, { decodeJsonBody: true, readUrlencodedBody: true }]],
     routes: [
       [
         '/products',
         (req) => {
           const body = req.params as { name: string; price: number }
           return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
+        },
+        { methods: ['post'] },
+      ],
+      // The path bench's form route (bench/path-runner.ts): the same product as a URL-encoded form.
+      [
+        '/products/form',
+        (req) => {
+          const body = req.params as { name: string; price: string; tag?: string | string[] }
+          return json(201, {}, { id: nextId++, name: body.name, price: Number(body.price), tags: [body.tag ?? []].flat() })
         },
         { methods: ['post'] },
       ],

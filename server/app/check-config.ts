@@ -10,7 +10,7 @@
  */
 import type { ServerConfig } from '../contracts/config.ts'
 import { VelaError } from '../errors/vela-error.ts'
-import { BYTES, MILLISECONDS, PORT, checkNumber, checkObject, checkWebSocketLimits, shown } from './check-values.ts'
+import { BYTES, COUNT, MILLISECONDS, PORT, checkNumber, checkObject, checkWebSocketLimits, shown } from './check-values.ts'
 
 export function checkServerConfig(server: ServerConfig | undefined): void {
   const code = 'VELA_ERR_CONFIG'
@@ -20,6 +20,7 @@ export function checkServerConfig(server: ServerConfig | undefined): void {
   if (server.host !== undefined && typeof server.host !== 'string') throw new VelaError(code, `server.host must be a string, got ${shown(server.host)}`)
   checkNumber(code, 'server.bodyLimit', server.bodyLimit, BYTES)
   checkNumber(code, 'server.maxUrlLength', server.maxUrlLength, BYTES)
+  checkNumber(code, 'server.maxFields', server.maxFields, COUNT)
   checkNumber(code, 'server.keepAliveTimeout', server.keepAliveTimeout, MILLISECONDS)
   checkNumber(code, 'server.headersTimeout', server.headersTimeout, MILLISECONDS)
   checkNumber(code, 'server.requestTimeout', server.requestTimeout, MILLISECONDS)

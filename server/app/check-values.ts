@@ -18,6 +18,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 
 export const PORT: NumberRule = { test: (v) => Number.isInteger(v) && v >= 0 && v <= 65535, says: 'an integer from 0 to 65535' }
 export const BYTES: NumberRule = { test: (v) => Number.isSafeInteger(v) && v > 0, says: 'a positive whole number of bytes' }
+export const COUNT: NumberRule = { test: (v) => Number.isSafeInteger(v) && v > 0, says: 'a positive whole number' }
 export const MILLISECONDS: NumberRule = { test: (v) => Number.isInteger(v) && v >= 0 && v <= MAX_TIMER_MS, says: `a whole number of milliseconds from 0 (none) to ${MAX_TIMER_MS}` }
 export const RATE: NumberRule = { test: (v) => v >= 0, says: 'a number of messages per second, 0 or Infinity for no limit' }
 

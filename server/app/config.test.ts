@@ -18,6 +18,7 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.useStacktrace).toBe(false)
   expect(c.dispatchBackend).toBe('compiled')
   expect(c.server.bodyLimit).toBe(1024 * 1024)
+  expect(c.server.maxFields).toBe(1000)
   expect(c.server.websocket).toEqual({
     maxMessageBytes: 1024 * 1024,
     maxBufferedBytes: 4 * 1024 * 1024,
@@ -32,7 +33,7 @@ it('defaults of spec 2.1, each marked as a default', () => {
     [
       'dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.drainDelay',
       'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
-      'server.keepAliveTimeout', 'server.maxUrlLength', 'server.options', 'server.port',
+      'server.keepAliveTimeout', 'server.maxFields', 'server.maxUrlLength', 'server.options', 'server.port',
       'server.requestTimeout', 'server.sendTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
       'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'server.websocket.pubsub',
       'server.websocket.maxMessagesPerSecond', 'server.websocket.idleTimeout', 'server.websocket.allowedOrigins',
@@ -84,6 +85,7 @@ it('a bad port, limit or timeout is refused when the app is created, naming the 
   expect(refused({ bodyLimit: -1 })).toThrow('server.bodyLimit must be a positive whole number of bytes, got -1')
   expect(refused({ bodyLimit: 0 })).toThrow('server.bodyLimit must be a positive whole number of bytes, got 0')
   expect(refused({ maxUrlLength: 1.5 })).toThrow('server.maxUrlLength must be a positive whole number of bytes, got 1.5')
+  expect(refused({ maxFields: 0 })).toThrow('server.maxFields must be a positive whole number, got 0')
   expect(refused({ keepAliveTimeout: -5 })).toThrow('server.keepAliveTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got -5')
   expect(refused({ requestTimeout: Number.NaN })).toThrow('server.requestTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got NaN')
   expect(refused({ headersTimeout: 2 ** 31 })).toThrow('server.headersTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 2147483648')

@@ -10,6 +10,7 @@ import type { JsonLib } from '../contracts/primitives.ts'
 import { VelaError } from '../errors/vela-error.ts'
 import { trustProxyFromEnv, trustProxyList } from '../exchange/forwarded.ts'
 import { DEFAULT_SEND_TIMEOUT } from '../exchange/send-timeout.ts'
+import { DEFAULT_MAX_FIELDS } from '../form-fields.ts'
 import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
@@ -52,6 +53,7 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       streamHandlers: pick('server.streamHandlers', s.streamHandlers, ['default'] as const),
       bodyLimit: pick('server.bodyLimit', s.bodyLimit, 1024 * 1024),
       maxUrlLength: pick('server.maxUrlLength', s.maxUrlLength, 8192),
+      maxFields: pick('server.maxFields', s.maxFields, DEFAULT_MAX_FIELDS),
       keepAliveTimeout: pick('server.keepAliveTimeout', s.keepAliveTimeout, 5000),
       // A default gives way to the other timeout written (node requires headers <= request).
       headersTimeout: pick('server.headersTimeout', s.headersTimeout, s.requestTimeout ? Math.min(20_000, s.requestTimeout) : 20_000),

@@ -29,6 +29,7 @@ import { createViewRenderer } from '../views/renderer.ts'
 import { createTopics } from '../websocket/topics.ts'
 import { createUpgradeRouting } from '../websocket/upgrade.ts'
 import { resolveConfig } from './config.ts'
+import { coalesceLog, logKey } from './coalesce-log.ts'
 import { checkHealthPaths } from './health-config.ts'
 
 export type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
@@ -52,7 +53,9 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     environment: config.environment,
     env: opts.env ?? process.env,
   })
-  const log = opts.log ?? ((message, error) => (error === undefined ? console.error(`[vela] ${message}`) : console.error(`[vela] ${message}:`, error)))
+  // The default log coalesces repeated lines (coalesce-log.ts); a log given receives every line.
+  const coalesced = opts.log ? undefined : coalesceLog((message, error) => (error === undefined ? console.error(`[vela] ${message}`) : console.error(`[vela] ${message}:`, error)))
+  const log = opts.log ?? coalesced!.log
   // A cluster worker with no broker relays through its primary: topics reach every worker.
   const topics = opts.topics ?? createTopics({ broker: config.server.websocket.pubsub, fallback: () => workerTopicBroker(), app: config.bootstrapApplication, log })
   const publish = topics.publish
@@ -60,6 +63,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     app: config.bootstrapApplication,
     environment: config.environment,
     bodyLimit: config.server.bodyLimit,
+    maxFields: config.server.maxFields,
     publish,
     proxies: proxyTrust(config.server.trustProxy),
     jsonLib: config.jsonLib,
@@ -78,7 +82,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   const serveUpgrade = createUpgradeRouting({ routes: table.routes, ctx, backend, http: serve, limits: config.server.websocket })
 
   const streamFailed = (err: unknown, accept: string | null) => {
-    log('500: a stream handler failed', err)
+    log('500: a stream handler failed', err, logKey('500: a stream handler failed', err))
     return errorPage(ctx, accept, 500, undefined, err)
   }
   // Every handler observes: the runtime calls the observers itself on each exchange. Otherwise
@@ -120,6 +124,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
         await appConfig.stop?.()
       } finally {
         if (topics !== opts.topics) await topics.close()
+        coalesced?.flush()
       }
     },
   }

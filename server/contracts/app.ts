@@ -63,7 +63,12 @@ export interface CreateAppOptions {
   root?: string
   /** Renders `view(...)` replies; set by the views module. */
   renderView?: (reply: ViewReply, req: VelaRequest) => Promise<string>
-  log?: (message: string, error: unknown) => void
+  /**
+   * Where the app logs failures (default: stderr, `[vela] …`, with repeated lines coalesced).
+   * Given here, it receives every line, with the line's kind as `key` (status, route pattern,
+   * error kind): wrap it in `coalesceLog(log).log` to coalesce it as the default is.
+   */
+  log?: (message: string, error: unknown, key?: string) => void
   /**
    * Topics to share instead of the app's own (the dev server passes one for every app it swaps
    * in, so its listener keeps reaching the current app's publishes). The app does not close them.

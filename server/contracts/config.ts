@@ -64,6 +64,11 @@ export interface ServerConfig {
   bodyLimit?: number
   /** Longest request target accepted, in bytes (default 8 KiB); longer is a 414. */
   maxUrlLength?: number
+  /**
+   * Most fields a URL-encoded form body or a query string may have (default 1,000): a form with
+   * more is a 413, a query string with more a 414, each naming the limit (server/form-fields.ts).
+   */
+  maxFields?: number
   /** Idle keep-alive connections close after this many ms (default 5000). */
   keepAliveTimeout?: number
   /** A client must send all request headers within this many ms (default 20000, or `requestTimeout` when that is lower; 0 = none). */

@@ -20,7 +20,7 @@ export type UpgradeDecision =
       /** Headers for the 101 (cookies a plugin set, e.g. a new session). */
       readonly headers: Headers
       /** The app's logger, for failures of the connection's hooks. */
-      readonly log: (message: string, error: unknown) => void
+      readonly log: (message: string, error: unknown, key?: string) => void
     }
   /** Refused: `response` is sent instead of upgrading (its body is read once, to be written on the socket). */
   | { readonly accept: false; readonly response: Response }

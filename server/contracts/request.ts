@@ -48,9 +48,11 @@ export interface RequestFacts {
   headerNames(): string[]
 }
 
-/** What a `VelaRequest` takes from its app: the body size limit and the app's WebSocket `publish`. */
+/** What a `VelaRequest` takes from its app: the body and field limits and the app's WebSocket `publish`. */
 export interface RequestScope {
   readonly bodyLimit: number
+  /** Most fields a form body or query string may have (`server.maxFields`). */
+  readonly maxFields: number
   readonly publish: Publish
   /** `server.trustProxy` compiled; undefined when no proxy is trusted. */
   readonly proxies?: ProxyTrust

@@ -49,3 +49,14 @@ export function isVelaError(value: unknown, code?: VelaErrorCode): value is Vela
   const own = (value as { code?: unknown }).code
   return typeof own === 'string' && Object.hasOwn(VELA_ERROR_CODES, own) && (code === undefined || own === code)
 }
+
+/**
+ * A coded error (`VELA_ERR_*`) from something the request needed that is not there now: `status`
+ * 503 (nothing was done: try again later; a database or a file descriptor unavailable) or 504 (a
+ * write was sent and its outcome is unknown). Answered with that status and its code, logged as
+ * one line. By shape, like `isVelaError`: these errors live in `vela/dbl` and the static files.
+ */
+export function isCodedInfrastructure(err: unknown): err is Error & { status: 503 | 504; code: string } {
+  const e = err as { status?: unknown; code?: unknown }
+  return err instanceof Error && (e.status === 503 || e.status === 504) && typeof e.code === 'string' && e.code.startsWith('VELA_ERR_')
+}

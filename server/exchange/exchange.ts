@@ -12,7 +12,8 @@ import type { IncomingMessage } from 'node:http'
 import type { BodySink, ExchangeRequest, RouteInfo } from '../contracts/request.ts'
 import type { Outcome } from '../respond.ts'
 
-export type Log = (message: string, error: unknown) => void
+/** The app's log: the message, the error if any, and the line's kind for coalescing (server/app/coalesce-log.ts). */
+export type Log = (message: string, error: unknown, key?: string) => void
 
 /** The handler deadline a pending outcome runs under (server/pipeline/deadline.ts). */
 export interface Deadline {

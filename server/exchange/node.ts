@@ -19,6 +19,9 @@ import type { NodeHandler } from '../contracts/handlers.ts'
 import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
+import { logKey } from '../app/coalesce-log.ts'
+import { statusText } from '../errors/error-page.ts'
+import { isCodedInfrastructure } from '../errors/vela-error.ts'
 import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
@@ -177,20 +180,22 @@ export class NodeExchange extends Exchange<void> {
 
   /**
    * The response could not be written. Before its head, a coded "try again later" error (a file
-   * that cannot be opened for want of descriptors: server/static/file-body.ts) is a logged 503
-   * with `Retry-After`; anything else (the client went away, a body that failed midway) is
+   * that cannot be opened for want of descriptors: server/static/file-body.ts) is answered as the
+   * pipeline answers it (a logged 503 with `Retry-After` and its code); anything else (the client went away, a body that failed midway) is
    * logged and the connection closed: nothing sensible can follow on it.
    */
   private failed(err: unknown, log: Log): void {
     const res = this.res
-    if (isUnavailable(err) && !res.headersSent && !res.destroyed) {
-      log(`503 on ${this.req.method} ${this.req.url}: ${err.message}`, undefined)
-      const body = JSON.stringify({ error: 'Service Unavailable' })
-      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length), 'retry-after': '1' })
+    if (isCodedInfrastructure(err) && !res.headersSent && !res.destroyed) {
+      log(`${err.status} on ${this.req.method} ${this.req.url}: ${err.message}`, undefined, logKey(`${err.status} before the head`, err))
+      const body = JSON.stringify({ error: statusText(err.status), code: err.code })
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }
+      if (err.status === 503) headers['retry-after'] = '1'
+      res.writeHead(err.status, headers)
       res.end(body)
       return
     }
-    log(`failed to answer ${this.req.method} ${this.req.url}`, err)
+    log(`failed to answer ${this.req.method} ${this.req.url}`, err, logKey('failed to answer', err))
     res.destroy()
   }
 }
@@ -235,8 +240,3 @@ function webShaped(response: Response): NodeShaped {
   return { status: response.status, headers, body: response.body }
 }
 
-/** A coded Vela error (`VELA_ERR_*`) saying the request may succeed later (`status: 503`). */
-function isUnavailable(err: unknown): err is Error {
-  const e = err as { status?: unknown; code?: unknown }
-  return err instanceof Error && e.status === 503 && typeof e.code === 'string' && e.code.startsWith('VELA_ERR_')
-}

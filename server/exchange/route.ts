@@ -2,7 +2,8 @@
  * Routing, in one place for every exchange (node's, the web's, an upgrade that no WebSocket route
  * takes), compiled once at start-up:
  *
- *   URL checks (400 invalid percent-encoding, 414 too long) → the health endpoints (health.ts)
+ *   request checks (400 two `Host` headers, 400 invalid percent-encoding, 414 too long)
+ *   → the health endpoints (health.ts)
  *   → the route table (404; 405 with `allow`; an OPTIONS preflight through the group's pre
  *   plugins) → the route's pipeline
  *
@@ -11,6 +12,7 @@
 import { resolve } from 'node:path'
 import type { CompiledGroup, CompiledRoute, Handler, RouteTable, StaticRouteHandler } from '../contracts/routes.ts'
 import type { RouteInfo } from '../contracts/request.ts'
+import { logKey } from '../app/coalesce-log.ts'
 import { errorPage } from '../errors/error-page.ts'
 import { httpError } from '../errors/http-error.ts'
 import { statusPage } from '../pipeline/failure.ts'
@@ -33,6 +35,15 @@ interface Target {
 }
 
 const MALFORMED = 'Bad Request: invalid percent-encoding in the URL path'
+const TWO_HOSTS = 'Bad Request: more than one Host header (or a Host with a comma)'
+
+/**
+ * The request has two `Host` headers, which HTTP/1.1 answers with a 400: the app and a proxy in
+ * front of it could each take a different one. node's listener joins repeated headers with `, `
+ * (server/listener/listen.ts sets `joinDuplicateHeaders`), as web `Headers` do, and no host name
+ * holds a comma; so one substring test on a header node has already parsed.
+ */
+export const hasTwoHosts = (x: Exchange): boolean => x.header('host')?.includes(',') === true
 
 export function createRouting(opts: {
   table: RouteTable
@@ -72,6 +83,7 @@ export function createRouting(opts: {
   // The route pipelines answer their own errors; the `catch` guards the routing step itself.
   return function route(x) {
     try {
+      if (hasTwoHosts(x)) return page(x, 400, TWO_HOSTS)
       if (x.malformed) return page(x, 400, MALFORMED)
       if (x.targetLength > maxUrlLength) return page(x, 414, `URI Too Long: the request target exceeds ${maxUrlLength} bytes`)
       const path = x.path
@@ -102,7 +114,7 @@ export function createRouting(opts: {
       }
       return run!(x, decoded.bindings, decoded.pathInfo)
     } catch (err) {
-      ctx.log(`500 on ${x.method} ${x.path} before routing`, err)
+      ctx.log(`500 on ${x.method} ${x.path} before routing`, err, logKey('500 before routing', err))
       return errorPage(ctx, x.header('accept') ?? null, 500, undefined, err)
     }
   }

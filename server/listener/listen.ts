@@ -65,6 +65,10 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
       requestTimeout: s.requestTimeout,
       headersTimeout: s.headersTimeout,
       keepAliveTimeout: s.keepAliveTimeout,
+      // A repeated header is joined with `, ` rather than dropped, so routing sees two `Host`
+      // headers (a 400) and a repeated `Authorization` or `Content-Type` fails its check instead
+      // of passing on whichever copy node kept.
+      joinDuplicateHeaders: true,
       // How often node enforces the two timeouts above (its default, 30 s, would let short ones slip).
       connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(Math.min(s.headersTimeout, s.requestTimeout) / 4))),
     },

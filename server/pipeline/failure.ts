@@ -10,11 +10,13 @@
  * replaces the built-in page for that status; if the status route itself fails, the built-in page
  * is sent.
  */
+import { logKey } from '../app/coalesce-log.ts'
 import type { CompiledGroup } from '../contracts/routes.ts'
 import { ClientClosedError } from '../errors/client-faults.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
 import { errorPage, statusText } from '../errors/error-page.ts'
 import { HttpError } from '../errors/http-error.ts'
+import { isCodedInfrastructure } from '../errors/vela-error.ts'
 import type { Exchange } from '../exchange/exchange.ts'
 import { isReply, status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
@@ -32,16 +34,20 @@ export class PluginFailure extends Error {
 }
 
 export interface FailureContext extends ErrorPageContext, RespondContext {
-  readonly log: (message: string, error: unknown) => void
+  /** The app's log; `key` names the line's kind, so repeats are coalesced (server/app/coalesce-log.ts). */
+  readonly log: (message: string, error: unknown, key?: string) => void
 }
 
 function describe(req: VelaRequest): string {
   return `${req.method} ${req.path} (${req.route.controller}.${req.route.action})`
 }
 
+/** The kind of a request's log line: the status, the route's pattern (never the path sent) and the error's kind. */
+const keyOf = (status: number | string, req: VelaRequest, err: unknown) => logKey(`${status} ${req.method} ${req.route.path}`, err)
+
 export async function failureResponse(ctx: FailureContext, err: unknown, req: VelaRequest, group: CompiledGroup | undefined): Promise<Response> {
   if (err instanceof ClientClosedError) {
-    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined)
+    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
     // What the exchange is given; node writes nothing to a closed connection.
     return errorPage(ctx, null, err.status, err.message)
   }
@@ -52,21 +58,15 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
   }
   if (isCodedInfrastructure(err)) {
     // Expected under a database outage: one line each, no stack.
-    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined)
+    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
     const retry = err.status === 503 ? { 'retry-after': '1' } : undefined
     return statusPage(ctx, err.status, req, group, ctx.useStacktrace ? err.message : undefined, undefined, retry, err.code)
   }
   // After the route's deadline answered (deadline.ts), the failure is news but its 500 is never sent.
-  if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err)
-  else ctx.log(`500 on ${describe(req)}`, err)
+  if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err, keyOf('late', req, err))
+  else ctx.log(`500 on ${describe(req)}`, err, keyOf(500, req, err))
   const message = ctx.useStacktrace && err instanceof Error ? err.message : undefined
   return statusPage(ctx, 500, req, group, message, err)
-}
-
-/** A coded Vela error (`VELA_ERR_*`) from a service the request needed: `status` 503 (try again later) or 504 (outcome unknown). */
-function isCodedInfrastructure(err: unknown): err is Error & { status: 503 | 504; code: string } {
-  const e = err as { status?: unknown; code?: unknown }
-  return err instanceof Error && (e.status === 503 || e.status === 504) && typeof e.code === 'string' && e.code.startsWith('VELA_ERR_')
 }
 
 export async function statusPage(

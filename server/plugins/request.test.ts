@@ -89,6 +89,24 @@ describeModes(
   },
 )
 
+describeModes(
+  'request plugin under server.maxFields (3 here)',
+  { bootstrapApplication: 'request', server: { maxFields: 3 }, routes: { r: [group('/both', { readUrlencodedBody: true, parseQs: true })] } },
+  (t) => {
+    const post = (url: string, body: string) => t.request({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+    it('a form or query string over server.maxFields (3 here) is a 413 or a 414 naming the limit', async () => {
+      expect(await (await post('/both', 'a=1&a=2&b=3')).json()).toEqual({ params: { a: ['1', '2'], b: '3' }, json: null })
+      const big = await post('/both', 'a=1&a=2&b=3&c=4')
+      expect(big.status).toBe(413)
+      expect(await big.json()).toEqual({ error: 'Payload Too Large: the form has more than 3 fields' })
+      expect(await (await post('/both?x=1&&y=2&z=3', 'a=1')).json()).toEqual({ params: { x: '1', y: '2', z: '3', a: '1' }, json: null })
+      const query = await t.request('/both?x=1&y=2&z=3&w=4')
+      expect(query.status).toBe(414)
+      expect(await query.json()).toEqual({ error: 'URI Too Long: the query string has more than 3 fields' })
+    })
+  },
+)
+
 describe('request plugin over a web Request without Content-Length (app.fetch, other runtimes)', () => {
   const app = createApp({ bootstrapApplication: 'request', routes: { r: [group('/json', { decodeJsonBody: true })] } }, { env: {} })
   const send = (body: BodyInit | undefined) =>

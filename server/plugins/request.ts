@@ -8,8 +8,10 @@
  *   the decoded body. An empty (`Content-Length: 0`, or no body at all) or malformed body is a 400
  *   `{ "error": … }`, as Fastify answers an empty JSON body.
  * - `readUrlencodedBody`: an `application/x-www-form-urlencoded` body becomes `req.params`
- *   (a repeated field gives an array).
- * - `parseQs`: query string values are merged into `req.params` (body fields win).
+ *   (a repeated field gives an array; `req.readForm()`). More than the app's `maxFields`
+ *   (default 1,000) is a 413.
+ * - `parseQs`: query string values are merged into `req.params` (body fields win). A query
+ *   string with more than `maxFields` fields is a 414.
  * - `pass`: content types let through undecoded (like Plug.Parsers' `:pass`, e.g. `['*\/*']`).
  *   A request with a body of any other type that no enabled decoder reads is a 415, so a client
  *   sending JSON as `text/plain` is told so instead of reaching the handler with empty params.
@@ -19,7 +21,7 @@
 import { httpError } from '../errors/http-error.ts'
 import { definePlugin, ok } from '../pipeline/plugin.ts'
 import type { VelaRequest } from '../request.ts'
-import { dropUnsafeKeys, isUnsafeKey, jsonMayHaveUnsafeKeys } from '../unsafe-keys.ts'
+import { dropUnsafeKeys, jsonMayHaveUnsafeKeys } from '../unsafe-keys.ts'
 
 export interface RequestPluginOptions {
   decodeJsonBody?: boolean
@@ -42,17 +44,6 @@ function mediaType(contentType: string | undefined): string {
   if (!contentType) return ''
   const semi = contentType.indexOf(';')
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase()
-}
-
-function formToObject(text: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {}
-  for (const [k, v] of new URLSearchParams(text)) {
-    if (isUnsafeKey(k)) continue
-    // Own keys only: `toString=1` is a field, not Object.prototype's method.
-    const prev = Object.hasOwn(out, k) ? out[k] : undefined
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]
-  }
-  return out
 }
 
 const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json')
@@ -104,8 +95,7 @@ export const requestPlugin = definePlugin<RequestPluginOptions>({
     }
     if (!bodied) return ok(req)
     if (options.readUrlencodedBody && type === 'application/x-www-form-urlencoded') {
-      return req.readBody().then((text) => {
-        const form = formToObject(text)
+      return req.readForm().then((form) => {
         req.params = options.parseQs ? { ...req.params, ...form } : form
         return ok(req)
       })

@@ -24,6 +24,7 @@ import { exchangeOf } from '../exchange/exchange.ts'
 import { preparedHeaders } from '../exchange/internals.ts'
 import { whenResponseEnds } from '../exchange/response-end.ts'
 import type { Serve } from '../exchange/route.ts'
+import { hasTwoHosts } from '../exchange/route.ts'
 import { RequestExchange } from '../exchange/web.ts'
 import type { PipelineContext, RouteRunner } from '../pipeline/run.ts'
 import { createRouteRunner } from '../pipeline/run.ts'
@@ -119,8 +120,8 @@ export function createUpgradeRouting(opts: {
   const match = buildMatcher<Target>(wsRoutes, target, opts.backend)
   return function routeUpgrade(x) {
     const isWebSocket = x.method === 'GET' && x.header('upgrade')?.toLowerCase() === 'websocket'
-    // A malformed path is answered by the HTTP routing (400).
-    const found = isWebSocket && !x.malformed ? match(x.path) : undefined
+    // A malformed path or two Host headers are answered by the HTTP routing (400).
+    const found = isWebSocket && !x.malformed && !hasTwoHosts(x) ? match(x.path) : undefined
     if (!found) return opts.http(x)
     let bindings: Readonly<Record<string, string>> = NO_BINDINGS
     try {

@@ -59,6 +59,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.streamHandlers', s.streamHandlers.map((h) => (h === 'default' ? 'default' : h.name))),
     entry('server.bodyLimit', s.bodyLimit),
     entry('server.maxUrlLength', s.maxUrlLength),
+    entry('server.maxFields', s.maxFields),
     entry('server.keepAliveTimeout', s.keepAliveTimeout),
     entry('server.headersTimeout', s.headersTimeout),
     entry('server.requestTimeout', s.requestTimeout),

@@ -21,6 +21,7 @@ describe('config', () => {
       'server.streamHandlers',
       'server.bodyLimit',
       'server.maxUrlLength',
+      'server.maxFields',
       'server.keepAliveTimeout',
       'server.headersTimeout',
       'server.requestTimeout',
