@@ -152,7 +152,7 @@ describe('a process out of descriptors answers 503, logged, and recovers', () =>
           const res = await fetch(`${server.url}/assets/${file}`, { headers: { accept: 'application/json' } })
           expect(res.status, `${code} ${file}`).toBe(503)
           expect(res.headers.get('retry-after')).toBe('1')
-          expect(await res.json()).toEqual({ error: 'Service Unavailable' })
+          expect(await res.json()).toEqual({ error: 'Service Unavailable', code: 'VELA_ERR_FILE_UNAVAILABLE' })
         }
       } finally {
         exhausted.code = undefined
