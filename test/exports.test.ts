@@ -15,7 +15,7 @@ const EXPECTED: Record<string, string[]> = {
     'CSRF_FORM_FIELD', 'CSRF_HEADER', 'HttpError', 'MemoryStore', 'RedisStore', 'VelaError', 'VelaRequest', 'breakPhase',
     'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
     'defineWebSocket', 'fail', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError', 'json', 'listen',
-    'matchedRoute', 'metricsStreamHandler', 'ok', 'rateLimitPlugin', 'redirect', 'redisPubSub', 'requestPlugin', 'sendfile',
+    'matchedRoute', 'metricsStreamHandler', 'ok', 'rateLimitPlugin', 'redirect', 'redisPubSub', 'requestPlugin', 'securityHeaders', 'sendfile',
     'sessionPlugin', 'sessionPlugins', 'setMetricsUserData', 'staticDir', 'status', 'stop', 'view',
   ],
   'vela/vite': ['default', 'devAppOf'],

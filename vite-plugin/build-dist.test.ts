@@ -33,7 +33,7 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
   }, 60_000)
 
   it('writes the OpenAPI files in priv/assets, then mirrors the views and priv/ under dist/', () => {
-    const assets = ['openapi.json', 'swagger-ui-bundle.js', 'swagger-ui.css', 'swagger.html']
+    const assets = ['openapi.json', 'swagger-initializer.js', 'swagger-ui-bundle.js', 'swagger-ui.css', 'swagger.html']
     expect(files(join(root, 'priv/assets'))).toEqual(assets)
     expect(files(dist)).toEqual(
       ['priv', 'priv/assets', ...assets.map((f) => `priv/assets/${f}`), 'priv/schemas', 'priv/schemas/page.json', 'server', 'server/index.mjs', 'src', 'src/views', 'src/views/layout.liquid', 'src/views/pages.liquid'].sort(),

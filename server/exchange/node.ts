@@ -20,6 +20,7 @@ import type { Outcome } from '../respond.ts'
 import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
+import type { FinishResponse } from './on-response.ts'
 import { whenNodeResponseEnds } from './response-end.ts'
 import type { Serve } from './route.ts'
 
@@ -29,11 +30,13 @@ const NEEDS_URL_RULES = /%|\/\.|[\\^#"<>{}`\x00-\x20\x7f-\uffff]/
 
 /**
  * `app.handleNode` when no stream handler observes requests: from node's listener to routing in
- * one call. `reuse`: take the exchange a low-level stream handler already made (wrap-forms.ts).
+ * one call. `reuse`: take the exchange a low-level stream handler already made (wrap-forms.ts);
+ * `finish`: the app's `onResponse` hooks (on-response.ts).
  */
-export function nodeEntry(serve: Serve, log: Log, reuse: boolean): NodeHandler {
+export function nodeEntry(serve: Serve, log: Log, reuse: boolean, finish: FinishResponse | undefined): NodeHandler {
   return function handleNode(req, res) {
     const x = reuse ? NodeExchange.of(req, res) : new NodeExchange(req, res)
+    x.finishResponse = finish
     x.send(serve(x), log)
   }
 }
@@ -154,9 +157,10 @@ export class NodeExchange extends Exchange<void> {
   }
 
   /** An encoded reply goes out with one `end(body)`; a Response as `writeResponse` can. */
-  private write(outcome: Outcome, log: Log): void {
+  private write(sent: Outcome, log: Log): void {
     const res = this.res
     try {
+      const outcome = this.finished(sent)
       if (outcome instanceof Response) {
         const sending = writeResponse(res, outcome)
         if (sending) sending.catch((err: unknown) => this.failed(err, log))
