@@ -21,7 +21,11 @@ const root = mkdtempSync(join(tmpdir(), 'vela-headers-'))
 writeFileSync(join(root, 'app.css'), 'body { color: #222 }\n')
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const halt = definePlugin({ name: 'halt', preRequest: () => stop(status(429, {}, { error: 'slow down' })) })
+const halt = definePlugin({
+  name: 'halt',
+  info: { title: 'Halt', version: '1.0.0', author: 'tests', description: 'answers 429 before the handler', options: {} },
+  preRequest: () => stop(status(429, {}, { error: 'slow down' })),
+})
 const never = () => new Promise<never>(() => {})
 
 // Throws for one path only: the observer's failure is answered with the 500 page.
