@@ -53,7 +53,7 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
 
       const explorer = await fetch(`${server.url}/docs/swagger.html`)
       expect(explorer.status).toBe(200)
-      expect(await explorer.text()).toContain('url: "./openapi.json"')
+      expect(await explorer.text()).toContain('data-url="./openapi.json"')
       const doc = await fetch(`${server.url}/docs/openapi.json`)
       expect(doc.status).toBe(200)
       expect(Object.keys(((await doc.json()) as { paths: object }).paths)).toEqual(['/'])
