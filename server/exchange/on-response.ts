@@ -42,15 +42,22 @@ export function responseHooks(hooks: readonly ResponseHook[], proxies: ProxyTrus
 }
 
 // Default sets already checked (lowercase names, values a header can carry): checked once each.
+// The last one seen is compared first: an app gives the same one or two sets to every reply.
 const checkedDefaults = new WeakSet<object>()
+let lastChecked: object | undefined
 
 function checkDefaults(headers: Readonly<Record<string, string>>): void {
-  if (checkedDefaults.has(headers)) return
+  if (headers === lastChecked) return
+  if (checkedDefaults.has(headers)) {
+    lastChecked = headers
+    return
+  }
   for (const name in headers) {
     if (name !== name.toLowerCase()) throw new TypeError(`setDefaults: header name ${JSON.stringify(name)} must be lowercase`)
     userHeader(name, headers[name]!)
   }
   checkedDefaults.add(headers)
+  lastChecked = headers
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})

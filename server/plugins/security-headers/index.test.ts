@@ -18,14 +18,11 @@ const DEFAULTS = {
   'origin-agent-cluster': '?1',
   'referrer-policy': 'strict-origin-when-cross-origin',
   'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
   'x-frame-options': 'DENY',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
 }
 
 describe('the header sets', () => {
-  it('defaults: helmet-like over http; over https HSTS and upgrade-insecure-requests too', () => {
+  it('defaults: helmet-like over http (but three legacy headers); over https HSTS and upgrade-insecure-requests too', () => {
     const { http, https } = securityHeaderSets()
     expect(http).toEqual(DEFAULTS)
     expect(https).toEqual({
@@ -36,7 +33,13 @@ describe('the header sets', () => {
     expect(Object.isFrozen(http) && Object.isFrozen(https)).toBe(true)
   })
 
-  it('every header can be changed, and left out with false', () => {
+  it('every header can be changed, and left out with false; the legacy ones are sent on request', () => {
+    expect(securityHeaderSets({ xDnsPrefetchControl: true, xPermittedCrossDomainPolicies: true, xXssProtection: true }).http).toEqual({
+      ...DEFAULTS,
+      'x-dns-prefetch-control': 'off',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    })
     const changed = securityHeaderSets({
       xFrameOptions: 'SAMEORIGIN',
       referrerPolicy: ['no-referrer', 'strict-origin-when-cross-origin'],
@@ -98,7 +101,7 @@ describe('the header sets', () => {
       throw new Error(`accepted ${JSON.stringify(options)}`)
     }
     expect(refused({ contentSecurityPolicies: false })).toContain('unknown option "contentSecurityPolicies"')
-    expect(refused({ xFrameOptions: 'ALLOW-FROM x' })).toContain("xFrameOptions must be false or 'DENY', 'SAMEORIGIN'")
+    expect(refused({ xFrameOptions: 'ALLOW-FROM x' })).toContain("xFrameOptions must be true, false, 'DENY', 'SAMEORIGIN'")
     expect(refused({ referrerPolicy: 'sometimes' })).toContain('referrerPolicy must be')
     expect(refused({ strictTransportSecurity: { maxAge: -1 } })).toContain('strictTransportSecurity.maxAge must be a whole number')
     expect(refused({ contentSecurityPolicy: { directives: { 'script-src': ["'self'; img-src *"] } } })).toContain('CSP directive script-src has the source')

@@ -14,10 +14,10 @@
  *   referrer-policy                    strict-origin-when-cross-origin
  *   strict-transport-security          max-age=31536000; includeSubDomains   (https only)
  *   x-content-type-options             nosniff
- *   x-dns-prefetch-control             off
  *   x-frame-options                    DENY
- *   x-permitted-cross-domain-policies  none
- *   x-xss-protection                   0
+ *
+ * and on request (`true`, or a value): `x-dns-prefetch-control: off`,
+ * `x-permitted-cross-domain-policies: none`, `x-xss-protection: 0`.
  *
  * **Choice:** `Referrer-Policy: strict-origin-when-cross-origin`, not helmet's `no-referrer`:
  * with `no-referrer` browsers send `Origin: null` on a same-origin form POST, which defeats CSRF
@@ -25,6 +25,12 @@
  * of the app's own pages rely on; other origins still get only the origin (never the path or
  * query), and nothing when https links to http. `X-Frame-Options: DENY` (helmet: SAMEORIGIN)
  * matches `frame-ancestors 'none'` for browsers that know only the older header.
+ *
+ * **Choice:** three of helmet's headers are off unless asked for. Each header costs every reply
+ * node's validation and serialisation (about 0.1 µs), and these protect little today: the XSS
+ * filter `x-xss-protection: 0` turns off is gone from browsers, the cross-domain policies are
+ * Flash's and old Acrobat's, and turning DNS prefetching off trades the speed of the app's own
+ * links for a privacy gain most apps do not need.
  *
  * HTTPS is the request's scheme as `req.scheme` gives it: the socket's, or behind a proxy listed
  * in `server.trustProxy` its `X-Forwarded-Proto`.
@@ -73,26 +79,29 @@ export interface SecurityHeadersOptions {
   readonly originAgentCluster?: boolean
   /** `X-Content-Type-Options: nosniff` (default true). */
   readonly xContentTypeOptions?: boolean
-  /** Default `off`. */
-  readonly xDnsPrefetchControl?: false | 'off' | 'on'
-  /** Default `none`. */
-  readonly xPermittedCrossDomainPolicies?: false | 'none' | 'master-only' | 'by-content-type' | 'all'
-  /** `X-XSS-Protection: 0`, which turns off old browsers' XSS filter, itself a source of leaks (default true). */
+  /** Off by default; `true` sends `off`. */
+  readonly xDnsPrefetchControl?: boolean | 'off' | 'on'
+  /** Off by default (Flash and old Acrobat read it); `true` sends `none`. */
+  readonly xPermittedCrossDomainPolicies?: boolean | 'none' | 'master-only' | 'by-content-type' | 'all'
+  /** `X-XSS-Protection: 0`, turning off old browsers' XSS filter (itself a source of leaks); off by default, `true` sends it. */
   readonly xXssProtection?: boolean
 }
 
 type Option = keyof SecurityHeadersOptions
 
-/** The header each simple option sets, its default value, and the values it may take (`true` stands for the default). */
-const SIMPLE: Readonly<Record<Exclude<Option, 'contentSecurityPolicy' | 'strictTransportSecurity' | 'referrerPolicy'>, readonly [header: string, fallback: string, allowed: readonly unknown[]]>> = {
-  xFrameOptions: ['x-frame-options', 'DENY', ['DENY', 'SAMEORIGIN']],
-  crossOriginOpenerPolicy: ['cross-origin-opener-policy', 'same-origin', ['same-origin', 'same-origin-allow-popups', 'noopener-allow-popups', 'unsafe-none']],
-  crossOriginResourcePolicy: ['cross-origin-resource-policy', 'same-origin', ['same-origin', 'same-site', 'cross-origin']],
-  originAgentCluster: ['origin-agent-cluster', '?1', [true]],
-  xContentTypeOptions: ['x-content-type-options', 'nosniff', [true]],
-  xDnsPrefetchControl: ['x-dns-prefetch-control', 'off', ['off', 'on']],
-  xPermittedCrossDomainPolicies: ['x-permitted-cross-domain-policies', 'none', ['none', 'master-only', 'by-content-type', 'all']],
-  xXssProtection: ['x-xss-protection', '0', [true]],
+/**
+ * The header each simple option sets, its value for `true`, the other values it may take, and
+ * whether it is sent when the option is left out.
+ */
+const SIMPLE: Readonly<Record<Exclude<Option, 'contentSecurityPolicy' | 'strictTransportSecurity' | 'referrerPolicy'>, readonly [header: string, fallback: string, allowed: readonly string[], byDefault: boolean]>> = {
+  xFrameOptions: ['x-frame-options', 'DENY', ['DENY', 'SAMEORIGIN'], true],
+  crossOriginOpenerPolicy: ['cross-origin-opener-policy', 'same-origin', ['same-origin', 'same-origin-allow-popups', 'noopener-allow-popups', 'unsafe-none'], true],
+  crossOriginResourcePolicy: ['cross-origin-resource-policy', 'same-origin', ['same-origin', 'same-site', 'cross-origin'], true],
+  originAgentCluster: ['origin-agent-cluster', '?1', [], true],
+  xContentTypeOptions: ['x-content-type-options', 'nosniff', [], true],
+  xDnsPrefetchControl: ['x-dns-prefetch-control', 'off', ['off', 'on'], false],
+  xPermittedCrossDomainPolicies: ['x-permitted-cross-domain-policies', 'none', ['none', 'master-only', 'by-content-type', 'all'], false],
+  xXssProtection: ['x-xss-protection', '0', [], false],
 }
 
 const REFERRER_POLICIES: readonly string[] = [
@@ -134,10 +143,10 @@ export function securityHeaderSets(options: SecurityHeadersOptions = {}): { http
     http[policy.name] = policy.http
     https[policy.name] = policy.https
   }
-  for (const [option, [header, fallback, allowed]] of Object.entries(SIMPLE)) {
-    const value = options[option as Option] ?? true
+  for (const [option, [header, fallback, allowed, byDefault]] of Object.entries(SIMPLE)) {
+    const value = options[option as Option] ?? byDefault
     if (value === false) continue
-    if (value !== true && !allowed.includes(value)) throw invalid(option, value, `false or ${allowed.map((a) => (a === true ? 'true' : `'${String(a)}'`)).join(', ')}`)
+    if (value !== true && !allowed.includes(value as string)) throw invalid(option, value, ['true', 'false', ...allowed.map((a) => `'${a}'`)].join(', '))
     http[header] = https[header] = value === true ? fallback : (value as string)
   }
   if (options.referrerPolicy !== false) http['referrer-policy'] = https['referrer-policy'] = referrerPolicy(options.referrerPolicy ?? 'strict-origin-when-cross-origin')
