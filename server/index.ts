@@ -82,6 +82,16 @@ export { RedisSessionStore } from './plugins/session/redis-store.ts'
 export type { RedisSessionStoreOptions } from './plugins/session/redis-store.ts'
 export { csrfPlugin, CSRF_FORM_FIELD, CSRF_HEADER } from './plugins/csrf.ts'
 export type { CsrfPluginOptions } from './plugins/csrf.ts'
+export type { OutgoingResponse, ResponseHook } from './contracts/response.ts'
+export { securityHeaders } from './plugins/security-headers/index.ts'
+export type {
+  ContentSecurityPolicyOptions,
+  CspDirectiveValue,
+  CspDirectives,
+  ReferrerPolicyValue,
+  SecurityHeadersOptions,
+  StrictTransportSecurityOptions,
+} from './plugins/security-headers/index.ts'
 export { defineWebSocket } from './websocket/define.ts'
 export type { WebSocketContext, WebSocketHandler, WebSocketHooks, WebSocketPeer } from './websocket/define.ts'
 export type { WebSocketServer } from './listener/websockets.ts'

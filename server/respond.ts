@@ -30,8 +30,8 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const BAD_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/
 
-/** A header of the reply's own, checked (above). */
-function userHeader(name: string, value: string): string {
+/** A header of the reply's own (or set by an `onResponse` hook), checked (above): the value, or a TypeError naming the fault. */
+export function userHeader(name: string, value: string): string {
   if (!HEADER_NAME.test(name)) throw new TypeError(`reply header name ${JSON.stringify(name)} is not a valid HTTP header name`)
   const bad = typeof value === 'string' ? BAD_VALUE_CHAR.exec(value) : null
   if (bad) {

@@ -17,8 +17,8 @@ const EXPECTED: Record<string, string[]> = {
     'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
     'defineWebSocket', 'fail', 'hashPassword', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError',
     'json', 'listen', 'matchedRoute', 'metricsStreamHandler', 'ok', 'passwordHashing', 'rateLimitPlugin', 'redirect',
-    'redisPubSub', 'renewSession', 'requestPlugin', 'sendfile', 'sessionPlugin', 'sessionPlugins', 'setMetricsUserData',
-    'staticDir', 'status', 'stop', 'verifyPassword', 'view',
+    'redisPubSub', 'renewSession', 'requestPlugin', 'securityHeaders', 'sendfile', 'sessionPlugin', 'sessionPlugins',
+    'setMetricsUserData', 'staticDir', 'status', 'stop', 'verifyPassword', 'view',
   ],
   'vela/vite': ['default', 'devAppOf'],
   'vela/dbl': [

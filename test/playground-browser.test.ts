@@ -1,6 +1,7 @@
 // The playground in a real browser: headless Chromium (Debian's `chromium`, never a downloaded
 // one) driven by playwright-core. A user logs in, creates, edits and deletes a note and logs out;
-// the API explorer at /docs/swagger.html lists the API's operations. Screenshots of each step
+// the API explorer at /docs/swagger.html lists the API's operations; the login, notes and explorer
+// pages load under the app's Content-Security-Policy with no violation. Screenshots of each step
 // are kept in test-results/screenshots/ (git-ignored) as the run's artifacts.
 import { existsSync, mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -112,5 +113,49 @@ describe.skipIf(!chromiumAvailable())('the playground in headless Chromium', () 
     }
     expect(await page.textContent('.info .title')).toContain('playground')
     await shot('08-api-explorer')
+  })
+
+  it('the login, notes and explorer pages load under the Content-Security-Policy with no violation', async () => {
+    const context = await browser.newContext({ baseURL: server.base })
+    // Violations as the page sees them (the event) and as the console reports them ("Refused to …").
+    await context.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { __violations: string[] }).__violations = [])
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`))
+    })
+    const csp = await context.newPage()
+    const refused: string[] = []
+    csp.on('console', (m) => {
+      if (/Refused to|Content[- ]Security[- ]Policy/i.test(m.text())) refused.push(m.text())
+    })
+    const violations = () => csp.evaluate(() => (window as unknown as { __violations: string[] }).__violations)
+    const visit = async (path: string, ready: string) => {
+      const res = await csp.goto(path)
+      await csp.waitForSelector(ready, { timeout: 15_000 })
+      return res!
+    }
+    try {
+      const login = await visit('/login', '#username')
+      expect(login.headers()['content-security-policy']).toContain("script-src 'self'")
+      expect(login.headers()['x-frame-options']).toBe('DENY')
+      // The stylesheet applied (it is a file now, not an inline <style> the policy would block).
+      expect(await csp.evaluate(() => getComputedStyle(document.body).maxWidth)).not.toBe('none')
+      expect(await violations()).toEqual([])
+      await csp.fill('#username', 'admin')
+      await csp.fill('#password', 'password')
+      await Promise.all([csp.waitForURL('**/notes'), csp.click('button[type=submit]')])
+      expect(await violations()).toEqual([])
+      await visit('/notes/new', '#title')
+      expect(await violations()).toEqual([])
+      await expect.poll(() => fetch(`${server.base}/docs/openapi.json`).then((r) => r.status), { timeout: 10_000 }).toBe(200)
+      const explorer = await visit('/docs/swagger.html', '.opblock')
+      expect(explorer.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
+      // Open an operation: swagger-ui renders its parameters and responses.
+      await csp.click('.opblock-summary >> nth=0')
+      await csp.waitForSelector('.opblock-body', { timeout: 15_000 })
+      expect(await violations()).toEqual([])
+      expect(refused).toEqual([])
+    } finally {
+      await context.close()
+    }
   })
 })

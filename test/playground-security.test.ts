@@ -1,7 +1,9 @@
 // The playground's security over HTTP, as an attacker would probe it: the notes pages behind the
+// The playground's security over HTTP, as an attacker would probe it: the notes pages behind the
 // login, CSRF on every form, escaped output, sessions that end at logout (a copied cookie too) and
 // everywhere at once, logins that do not tell unknown users from wrong passwords (answer and
-// timing), the login rate limiter, and passwords kept out of the logs.
+// timing), the security headers on every reply, the login rate limiter, and passwords kept out of
+// the logs.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { FormClient } from './support/form-client.ts'
@@ -162,6 +164,34 @@ it('a login starts a new session with a Max-Age: the cookie from before the logi
   const old = new FormClient(server.base)
   old.cookies.set('playground_session', signedInBefore)
   expect((await old.request('/notes')).headers.get('location')).toBe('/login')
+})
+
+it('every reply carries the security headers: pages, redirects, the API, 404s, CSRF refusals, static files, the explorer', async () => {
+  const user = new FormClient(server.base)
+  await user.login()
+  const replies: [string, Response][] = [
+    ['login page', await new FormClient(server.base).request('/login')],
+    ['notes page', await user.request('/notes')],
+    ['delete button form (CSRF refused)', await user.request('/notes/1/delete', { form: { _csrf_token: 'forged' } })],
+    ['anonymous redirect', await new FormClient(server.base).request('/notes')],
+    ['unrouted HTML 404', await user.request('/no-such-page')],
+    ['405', await fetch(`${server.base}/heartbeat`, { method: 'DELETE' })],
+    ['JSON API', await fetch(`${server.base}/api/products`)],
+    ['stylesheet', await fetch(`${server.base}/static/app.css`)],
+    ['explorer', await fetch(`${server.base}/docs/swagger.html`)],
+  ]
+  for (const [what, res] of replies) {
+    await res.arrayBuffer()
+    expect([what, res.headers.get('x-frame-options'), res.headers.get('x-content-type-options'), res.headers.get('referrer-policy')]).toEqual([
+      what, 'DENY', 'nosniff', 'strict-origin-when-cross-origin',
+    ])
+    const csp = res.headers.get('content-security-policy') ?? ''
+    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]) expect(csp, what).toContain(directive)
+    // Served over plain http: no HSTS, no upgrade of the page's requests.
+    expect([what, res.headers.get('strict-transport-security'), csp.includes('upgrade-insecure-requests')]).toEqual([what, null, false])
+  }
+  // The notes pages hold no inline script or style the policy would block.
+  expect(await user.page('/notes')).not.toMatch(/<script|<style|style=/)
 })
 
 // Last: it uses up this server's login attempts for the minute.

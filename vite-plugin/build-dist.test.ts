@@ -33,7 +33,7 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
   }, 60_000)
 
   it('writes the OpenAPI files in priv/assets, then mirrors the views and priv/ under dist/', () => {
-    const assets = ['openapi.json', 'swagger-ui-bundle.js', 'swagger-ui.css', 'swagger.html']
+    const assets = ['openapi.json', 'swagger-initializer.js', 'swagger-ui-bundle.js', 'swagger-ui.css', 'swagger.html']
     expect(files(join(root, 'priv/assets'))).toEqual(assets)
     expect(files(dist)).toEqual(
       ['priv', 'priv/assets', ...assets.map((f) => `priv/assets/${f}`), 'priv/schemas', 'priv/schemas/page.json', 'server', 'server/index.mjs', 'src', 'src/views', 'src/views/layout.liquid', 'src/views/pages.liquid'].sort(),
@@ -53,7 +53,7 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
 
       const explorer = await fetch(`${server.url}/docs/swagger.html`)
       expect(explorer.status).toBe(200)
-      expect(await explorer.text()).toContain('url: "./openapi.json"')
+      expect(await explorer.text()).toContain('data-url="./openapi.json"')
       const doc = await fetch(`${server.url}/docs/openapi.json`)
       expect(doc.status).toBe(200)
       expect(Object.keys(((await doc.json()) as { paths: object }).paths)).toEqual(['/'])

@@ -12,7 +12,7 @@ import vela from './index.ts'
 import { useTempDirs } from './test/built-app.ts'
 
 const temp = useTempDirs()
-const ASSETS = ['openapi.json', 'swagger.html', 'swagger-ui.css', 'swagger-ui-bundle.js']
+const ASSETS = ['openapi.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js']
 
 /** Builds `root` with `plugin` alone; how many runners the build opened, how many are open after it, and its error. */
 async function buildCounting(root: string, plugin = vela()) {

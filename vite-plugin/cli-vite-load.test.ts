@@ -108,7 +108,7 @@ it('`vela release` loads the app the same way: the migration from the aliased fi
   writeFileSync(fields, readFileSync(fields, 'utf8').replace("nullable: false } }", "nullable: false }, done: 'boolean' }"))
   const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'release', '--root', root], { env: { ...process.env, VELA_ENV: '' } })
   const rel = relative(process.cwd(), root)
-  const assets = ['openapi.json', 'swagger.html', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => `Generated ${rel}/priv/assets/${f}`)
+  const assets = ['openapi.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => `Generated ${rel}/priv/assets/${f}`)
   expect(stdout.trim().split('\n')).toEqual([expect.stringMatching(/^Generated .*\/src\/migrations\/m\d{14}_alter_tasks\.ts$/), ...assets, `Built ${rel}/dist/server/index.mjs`])
   const doc = JSON.parse(readFileSync(join(root, 'priv/assets/openapi.json'), 'utf8'))
   expect(Object.keys(doc.paths)).toEqual(['/api/tasks', '/api/tasks/{id}'])

@@ -15,7 +15,7 @@ const run = promisify(execFile)
 const temp = useTempDirs()
 const fixture = () => temp.fixture('notes')
 
-const ASSETS = ['openapi.json', 'swagger.html', 'swagger-ui.css', 'swagger-ui-bundle.js']
+const ASSETS = ['openapi.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js']
 
 describe('vela release --profile staging', () => {
   const root = fixture()
@@ -30,7 +30,7 @@ describe('vela release --profile staging', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(['/api/env', '/api/notes'])
     expect(doc.paths['/api/notes'].get.operationId).toBe('notes_controller.index')
     expect(doc.components.schemas.note.required).toEqual(['body'])
-    expect(readFileSync(join(root, 'priv/assets/swagger.html'), 'utf8')).toContain('url: "./openapi.json"')
+    expect(readFileSync(join(root, 'priv/assets/swagger.html'), 'utf8')).toContain('data-url="./openapi.json"')
   }, 60_000)
 
   it('the built server runs in the staging environment, unless VELA_ENV says otherwise', async () => {

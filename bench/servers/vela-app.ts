@@ -2,9 +2,10 @@
  * The Vela bench app, the same three routes as every other server: the request plugin decodes the
  * POST body, a security callback checks the token. A fourth, `POST /api/products/form`, takes the
  * product as a URL-encoded form for the path bench. `traced` adds a stream handler and a plugin to
- * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain.
+ * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain. `BENCH_SECURITY_HEADERS=1`
+ * adds `securityHeaders()` (an `onResponse` hook) to what the path bench measures.
  */
-import { createApp, json, requestPlugin, status } from '../../server/index.ts'
+import { createApp, json, requestPlugin, securityHeaders, status } from '../../server/index.ts'
 import type { PluginEntry, RouteGroup, StreamHandler, VelaApp } from '../../server/index.ts'
 import { TOKEN, products } from './fixtures.ts'
 
@@ -54,6 +55,7 @@ export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: 
   return createApp({
     bootstrapApplication: 'bench',
     server: traced ? { streamHandlers: [traced.streamHandler, 'default'] } : {},
+    onResponse: process.env.BENCH_SECURITY_HEADERS === '1' ? [securityHeaders()] : [],
     routes: { bench: [open, writes] },
   })
 }

@@ -8,7 +8,7 @@
  * DATABASE_URL) migrated to the latest migration, and in development the demo account. With
  * REDIS_URL the login rate limit is counted in Redis (redis.ts), for several instances.
  */
-import { defineApp } from 'vela'
+import { defineApp, securityHeaders } from 'vela'
 import { migrate } from 'vela/dbl'
 import { setup, telemetryStreamHandler } from 'vela/telemetry'
 import type { Telemetry } from 'vela/telemetry'
@@ -31,6 +31,10 @@ export default defineApp({
   // A span and the HTTP metrics for every request, each span named after its route.
   // With REDIS_URL, WebSocket rooms reach clients on every instance (src/redis.ts).
   server: { streamHandlers: [telemetryStreamHandler, 'default'], websocket: { pubsub: topicsPubSub } },
+  // Browser security headers on every reply, error pages and static files included: no framing,
+  // no sniffing, a Content-Security-Policy the pages and the API explorer pass (no inline script
+  // or style), HSTS over https.
+  onResponse: [securityHeaders()],
   // Listed only for their order (public pages first, the API last, as spec §4.3 lists them) in
   // `vela routes`, the audit and the explorer: discovery would add them anyway, alphabetically.
   routes: {

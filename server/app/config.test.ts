@@ -15,6 +15,7 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.environment).toBe('dev')
   expect(c.server.port).toBe(8080)
   expect(c.plugins).toEqual([])
+  expect(c.onResponse).toEqual([])
   expect(c.useStacktrace).toBe(false)
   expect(c.dispatchBackend).toBe('compiled')
   expect(c.server.bodyLimit).toBe(1024 * 1024)
@@ -31,7 +32,7 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.jsonLib.encode({ a: 1 })).toBe('{"a":1}')
   expect([...c.defaults].sort()).toEqual(
     [
-      'dispatchBackend', 'environment', 'jsonLib', 'plugins', 'server.bodyLimit', 'server.drainDelay',
+      'dispatchBackend', 'environment', 'jsonLib', 'onResponse', 'plugins', 'server.bodyLimit', 'server.drainDelay',
       'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
       'server.keepAliveTimeout', 'server.maxFields', 'server.maxUrlLength', 'server.options', 'server.port',
       'server.requestTimeout', 'server.sendTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',

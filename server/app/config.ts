@@ -7,16 +7,26 @@
  */
 import type { AppConfig, ResolvedConfig } from '../contracts/config.ts'
 import type { JsonLib } from '../contracts/primitives.ts'
+import type { ResponseHook } from '../contracts/response.ts'
 import { VelaError } from '../errors/vela-error.ts'
 import { trustProxyFromEnv, trustProxyList } from '../exchange/forwarded.ts'
 import { DEFAULT_SEND_TIMEOUT } from '../exchange/send-timeout.ts'
 import { DEFAULT_MAX_FIELDS } from '../form-fields.ts'
 import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
 import { checkServerConfig } from './check-config.ts'
+import { shown } from './check-values.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
 
 export type { AllowedOrigins, AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
+
+/** `onResponse` as written, checked: a list of functions, or a VELA_ERR_CONFIG saying what it got. */
+function checkOnResponse(hooks: unknown): readonly ResponseHook[] {
+  if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'function')) {
+    throw new VelaError('VELA_ERR_CONFIG', `onResponse must be a list of functions (response) => void, such as [securityHeaders()], got ${shown(hooks)}`)
+  }
+  return hooks as readonly ResponseHook[]
+}
 
 export function defineApp<const C extends AppConfig>(config: C): C {
   return config
@@ -77,6 +87,7 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       options: pick('server.options', s.options, {}),
     },
     plugins: pick('plugins', config.plugins, []),
+    onResponse: checkOnResponse(pick('onResponse', config.onResponse, [])),
     jsonLib: pick('jsonLib', config.jsonLib, defaultJsonLib),
     useStacktrace: pick('useStacktrace', config.useStacktrace, false),
     dispatchBackend: pick('dispatchBackend', config.dispatchBackend, 'compiled'),

@@ -4,7 +4,8 @@
  *
  *   exchange (node's request, a web Request, an upgrade) → stream handlers' observers
  *   → routing (URL checks, 404 / 405, server/exchange/route.ts) → the route's pipeline
- *   (server/pipeline/run.ts) → compression, if on → the exchange sends the response
+ *   (server/pipeline/run.ts) → compression, if on → the app's `onResponse` hooks → the exchange
+ *   sends the response
  */
 import { resolve } from 'node:path'
 import type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
@@ -17,6 +18,7 @@ import type { NamedObserver } from '../exchange/entry-points.ts'
 import { entryPoints } from '../exchange/entry-points.ts'
 import { proxyTrust } from '../exchange/forwarded.ts'
 import { healthEndpoints } from '../exchange/health.ts'
+import { responseHooks } from '../exchange/on-response.ts'
 import type { Serve } from '../exchange/route.ts'
 import { createRouting } from '../exchange/route.ts'
 import { HandlerDeadlines } from '../pipeline/deadline.ts'
@@ -93,7 +95,8 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     const observer = h.observe!(config)
     if (observer) observers.push({ name: h.name, observer })
   }
-  const core = entryPoints({ serve, serveUpgrade, observers, failed: (err, x) => streamFailed(err, x.header('accept') ?? null), log, reuse: !observing })
+  const finish = responseHooks(config.onResponse, ctx.proxies, log)
+  const core = entryPoints({ serve, serveUpgrade, observers, failed: (err, x) => streamFailed(err, x.header('accept') ?? null), log, reuse: !observing, finish })
   const entries = observing ? core : composeWrapForms(handlers, config, core, streamFailed)
 
   return {

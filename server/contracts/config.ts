@@ -7,6 +7,7 @@ import type { PluginEntry } from '../pipeline/plugin.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RequestObserver } from './observer.ts'
 import type { JsonLib, ModuleMap } from './primitives.ts'
+import type { ResponseHook } from './response.ts'
 import type { RouteSource } from './routes.ts'
 import type { WebSocketOptions } from './websocket.ts'
 
@@ -124,6 +125,12 @@ export interface AppConfig {
   server?: ServerConfig
   /** The global plugin list (groups without `plugins` inherit it). */
   plugins?: readonly PluginEntry[]
+  /**
+   * Hooks that see every reply of the app just before it is written, whoever produced it (routes,
+   * plugins, security callbacks, 404 / 405 and other error pages, health endpoints, static files),
+   * in order: `[securityHeaders()]`. Unlike plugins, groups do not replace them. Default none.
+   */
+  onResponse?: readonly ResponseHook[]
   jsonLib?: JsonLib
   /** Include stack traces in error responses (default false). */
   useStacktrace?: boolean
@@ -169,6 +176,7 @@ export interface ResolvedConfig {
     health: { live: string | null; ready: string | null }
   }
   plugins: readonly PluginEntry[]
+  onResponse: readonly ResponseHook[]
   jsonLib: JsonLib
   useStacktrace: boolean
   dispatchBackend: 'compiled' | 'tree'

@@ -17,6 +17,7 @@ import type { RequestObserver, RequestOutcome, RequestWatch } from '../contracts
 import type { Outcome } from '../respond.ts'
 import { UpgradeExchange, upgradeEntry } from '../websocket/upgrade.ts'
 import type { Exchange, Log } from './exchange.ts'
+import type { FinishResponse } from './on-response.ts'
 import { NodeExchange, nodeEntry } from './node.ts'
 import type { Serve } from './route.ts'
 import { WebExchange, webEntry } from './web.ts'
@@ -40,17 +41,33 @@ export interface EntryPoints {
  * take the exchange a low-level stream handler already made for the request (wrap-forms.ts); the
  * app then has no observers of its own (they run inside the low-level forms).
  */
-export function entryPoints(opts: { serve: Serve; serveUpgrade: Serve<UpgradeExchange>; observers: readonly NamedObserver[]; failed: StreamFailure; log: Log; reuse: boolean }): EntryPoints {
-  const { serve, serveUpgrade, observers, failed, log, reuse } = opts
+export function entryPoints(opts: {
+  serve: Serve
+  serveUpgrade: Serve<UpgradeExchange>
+  observers: readonly NamedObserver[]
+  failed: StreamFailure
+  log: Log
+  reuse: boolean
+  /** The app's `onResponse` hooks (on-response.ts): every exchange runs them on what it sends. */
+  finish: FinishResponse | undefined
+}): EntryPoints {
+  const { serve, serveUpgrade, observers, failed, log, reuse, finish } = opts
   // Without observers the listener calls the exchange's own entry point: one call to routing.
-  if (observers.length === 0) return { handleNode: nodeEntry(serve, log, reuse), fetch: webEntry(serve, log, reuse), upgrade: upgradeEntry(serveUpgrade, log, reuse) }
+  if (observers.length === 0) {
+    return { handleNode: nodeEntry(serve, log, reuse, finish), fetch: webEntry(serve, log, reuse, finish), upgrade: upgradeEntry(serveUpgrade, log, reuse, finish) }
+  }
   const onNode = withObservers(observers, (x: NodeExchange) => x.send(serve(x), log), failed, log)
   const onWeb = withObservers(observers, (x: WebExchange) => x.send(serve(x), log), failed, log)
   const onUpgrade = withObservers(observers, (x: UpgradeExchange) => x.send(serveUpgrade(x), log), failed, log)
+  // Set before the observers run: a stream handler's failure is answered through the hooks too.
+  const hooked = <X extends Exchange>(x: X): X => {
+    x.finishResponse = finish
+    return x
+  }
   return {
-    handleNode: (req, res) => onNode(new NodeExchange(req, res)),
-    fetch: (request) => onWeb(new WebExchange(request)),
-    upgrade: (request) => onUpgrade(new UpgradeExchange(request)),
+    handleNode: (req, res) => onNode(hooked(new NodeExchange(req, res))),
+    fetch: (request) => onWeb(hooked(new WebExchange(request))),
+    upgrade: (request) => onUpgrade(hooked(new UpgradeExchange(request))),
   }
 }
 

@@ -11,6 +11,7 @@ import type { H3Event } from 'h3'
 import type { IncomingMessage } from 'node:http'
 import type { BodySink, ExchangeRequest, RouteInfo } from '../contracts/request.ts'
 import type { Outcome } from '../respond.ts'
+import type { FinishResponse } from './on-response.ts'
 
 /** The app's log: the message, the error if any, and the line's kind for coalescing (server/app/coalesce-log.ts). */
 export type Log = (message: string, error: unknown, key?: string) => void
@@ -38,6 +39,11 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   result: R | undefined = undefined
   /** Set by the route's pipeline when its outcome is pending under a handler deadline. */
   deadline: Deadline | undefined = undefined
+  /**
+   * The app's `onResponse` hooks (on-response.ts), set by the entry point that took the request:
+   * whatever outcome the exchange sends goes through them first (`finished`).
+   */
+  finishResponse: FinishResponse | undefined = undefined
 
   /**
    * Registers the exchange on the object that carries the request (node's request, the web
@@ -81,6 +87,12 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
 
   /** After `send`, while its outcome is pending: sends `outcome` instead (the deadline's 503); the pending one is dropped. */
   abstract preempt(outcome: Promise<Outcome>, log: Log): void
+
+  /** The outcome as it goes out: seen (and its headers changed) by the app's `onResponse` hooks, if any. */
+  protected finished(outcome: Outcome): Outcome {
+    const finish = this.finishResponse
+    return finish === undefined ? outcome : finish(outcome, this)
+  }
 }
 
 /** An outcome that came too late: a streamed body is cancelled, so its source stops. */

@@ -26,6 +26,7 @@ import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
 import type { NodeShaped } from './internals.ts'
+import type { FinishResponse } from './on-response.ts'
 import { whenNodeResponseEnds } from './response-end.ts'
 import type { Serve } from './route.ts'
 import { sendStreamed } from './send-body.ts'
@@ -37,11 +38,13 @@ const NEEDS_URL_RULES = /%|\/\.|[\\^#"<>{}`\x00-\x20\x7f-\uffff]/
 
 /**
  * `app.handleNode` when no stream handler observes requests: from node's listener to routing in
- * one call. `reuse`: take the exchange a low-level stream handler already made (wrap-forms.ts).
+ * one call. `reuse`: take the exchange a low-level stream handler already made (wrap-forms.ts);
+ * `finish`: the app's `onResponse` hooks (on-response.ts).
  */
-export function nodeEntry(serve: Serve, log: Log, reuse: boolean): NodeHandler {
+export function nodeEntry(serve: Serve, log: Log, reuse: boolean, finish: FinishResponse | undefined): NodeHandler {
   return function handleNode(req, res) {
     const x = reuse ? NodeExchange.of(req, res) : new NodeExchange(req, res)
+    x.finishResponse = finish
     x.send(serve(x), log)
   }
 }
@@ -162,9 +165,10 @@ export class NodeExchange extends Exchange<void> {
   }
 
   /** An encoded reply goes out with one `end(body)`; a Response as `writeResponse` can. */
-  private write(outcome: Outcome, log: Log): void {
+  private write(sent: Outcome, log: Log): void {
     const res = this.res
     try {
+      const outcome = this.finished(sent)
       if (outcome instanceof Response) {
         const sending = writeResponse(res, outcome)
         if (sending) sending.catch((err: unknown) => this.failed(err, log))
@@ -181,8 +185,9 @@ export class NodeExchange extends Exchange<void> {
   /**
    * The response could not be written. Before its head, a coded "try again later" error (a file
    * that cannot be opened for want of descriptors: server/static/file-body.ts) is answered as the
-   * pipeline answers it (a logged 503 with `Retry-After` and its code); anything else (the client went away, a body that failed midway) is
-   * logged and the connection closed: nothing sensible can follow on it.
+   * pipeline answers it (a logged 503 with `Retry-After` and its code); anything else (the client
+   * went away, a body that failed midway) is logged and the connection closed: nothing sensible
+   * can follow on it.
    */
   private failed(err: unknown, log: Log): void {
     const res = this.res
@@ -191,9 +196,8 @@ export class NodeExchange extends Exchange<void> {
       const body = JSON.stringify({ error: statusText(err.status), code: err.code })
       const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }
       if (err.status === 503) headers['retry-after'] = '1'
-      res.writeHead(err.status, headers)
-      res.end(body)
-      return
+      // Through `write`, so the app's onResponse hooks see this reply as they see every other.
+      return this.write({ status: err.status, headers, body }, log)
     }
     log(`failed to answer ${this.req.method} ${this.req.url}`, err, logKey('failed to answer', err))
     res.destroy()

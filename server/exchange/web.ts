@@ -13,6 +13,7 @@ import { asResponse } from '../respond.ts'
 import type { Deadline, Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
 import { isMalformedURL } from './internals.ts'
+import type { FinishResponse } from './on-response.ts'
 import { whenResponseEnds } from './response-end.ts'
 import type { Serve } from './route.ts'
 
@@ -116,10 +117,11 @@ export abstract class RequestExchange<R> extends Exchange<R> {
   }
 }
 
-/** `app.fetch` when no stream handler observes requests (`reuse` as for `nodeEntry`). */
-export function webEntry(serve: Serve, log: Log, reuse: boolean): FetchHandler {
+/** `app.fetch` when no stream handler observes requests (`reuse` and `finish` as for `nodeEntry`). */
+export function webEntry(serve: Serve, log: Log, reuse: boolean, finish: FinishResponse | undefined): FetchHandler {
   return function fetch(request) {
     const x = reuse ? WebExchange.of(request) : new WebExchange(request)
+    x.finishResponse = finish
     return x.send(serve(x), log)
   }
 }
@@ -135,7 +137,7 @@ export class WebExchange extends RequestExchange<Promise<Response>> {
   }
 
   protected deliver(outcome: Outcome | Promise<Outcome>, _log: Log): Promise<Response> {
-    const response = outcome instanceof Promise ? outcome.then(asResponse) : Promise.resolve(asResponse(outcome))
+    const response = outcome instanceof Promise ? outcome.then((o) => asResponse(this.finished(o))) : Promise.resolve(asResponse(this.finished(outcome)))
     const done = this.sentCallback
     if (!done) return response
     return response.then((res) => whenResponseEnds(this.request, res, done))

@@ -22,6 +22,7 @@ import { errorPage } from '../errors/error-page.ts'
 import type { Log } from '../exchange/exchange.ts'
 import { exchangeOf } from '../exchange/exchange.ts'
 import { preparedHeaders } from '../exchange/internals.ts'
+import type { FinishResponse } from '../exchange/on-response.ts'
 import { whenResponseEnds } from '../exchange/response-end.ts'
 import type { Serve } from '../exchange/route.ts'
 import { hasTwoHosts } from '../exchange/route.ts'
@@ -39,10 +40,11 @@ import { originGate } from './origins.ts'
 
 export type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
 
-/** `app.upgrade` when no stream handler observes requests (`reuse` as for `nodeEntry`). */
-export function upgradeEntry(serve: Serve<UpgradeExchange>, log: Log, reuse: boolean): UpgradeHandler {
+/** `app.upgrade` when no stream handler observes requests (`reuse` and `finish` as for `nodeEntry`). */
+export function upgradeEntry(serve: Serve<UpgradeExchange>, log: Log, reuse: boolean, finish: FinishResponse | undefined): UpgradeHandler {
   return function upgrade(request) {
     const x = reuse ? UpgradeExchange.of(request) : new UpgradeExchange(request)
+    x.finishResponse = finish
     return x.send(serve(x), log)
   }
 }
@@ -62,7 +64,8 @@ export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
   }
 
   protected deliver(outcome: Outcome | Promise<Outcome>, log: Log): Promise<UpgradeDecision> {
-    return Promise.resolve(outcome).then((o) => {
+    return Promise.resolve(outcome).then((sent) => {
+      const o = this.finished(sent)
       const done = this.sentCallback
       const req = this.accepted
       if (o.status === 101 && !(o instanceof Response) && req && this.ws) {

@@ -10,11 +10,13 @@
  *   server.streamHandlers          [default] (default)
  *   …
  *   plugins                        [] (default)
+ *   onResponse                     [securityHeaders]
  *   jsonLib                        built-in JSON (default)
  *   useStacktrace                  false (default)
  *   dispatchBackend                compiled (default)
  *
- * Lists show names (`[metrics, default]`, `[pre_request request {"decodeJsonBody":true}]`), a
+ * Lists show names (`[metrics, default]`, `[pre_request request {"decodeJsonBody":true}]`,
+ * `onResponse`'s hooks by function name), a
  * function shows as `<function name>`. `--json`: `{ "config": [{ key, value, default, source }] }`
  * with `value` JSON-safe (functions as `"<function name>"`), `default` a boolean and `source` one of
  * `default`, `app`, `env` (`VELA_ENV` / `PORT` / `VELA_TRUST_PROXY`).
@@ -78,6 +80,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     optionEntry('compress', false),
     optionEntry('metricsCallback', null),
     entry('plugins', config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} }))),
+    entry('onResponse', config.onResponse.map((hook) => hook.name || 'anonymous')),
     entry('jsonLib', jsonLibLabel(config)),
     entry('useStacktrace', config.useStacktrace),
     entry('dispatchBackend', config.dispatchBackend),

@@ -2,8 +2,8 @@
  * `vela new <dir> [--name <app>]`: writes a starter app into a new (or empty) folder: package.json,
  * vite.config.ts, tsconfig.json, .gitignore, README.md, and a notes app: src/app.ts (start hook:
  * open the database, migrate), src/repo.ts, src/schemas/note.ts with its migration, a route group,
- * a controller, a view, and test/notes.test.ts with `vela/testing`. `npm install && npm run dev`
- * runs it and `npm test` passes as generated.
+ * a controller, a view and its stylesheet, and test/notes.test.ts with `vela/testing`.
+ * `npm install && npm run dev` runs it and `npm test` passes as generated.
  *
  * - **Choice:** the template's files are a fixed list (`TEMPLATE_FILES`) read from `../template/`
  *   beside this module, which holds in the repo (`vite-plugin/template/`) and in the package
@@ -45,6 +45,7 @@ export const TEMPLATE_FILES = [
   'src/controllers/notes_controller.ts',
   'src/views/notes.liquid',
   'priv/schemas/note.json',
+  'priv/static/app.css',
   'test/notes.test.ts',
 ] as const
 /** The template's migration, written as `src/migrations/m<version>_create_notes.ts`. */
@@ -60,8 +61,8 @@ export const newCommand = defineCommand({
   name: 'new',
   summary: 'a starter app in a new or empty folder',
   description: `Writes a small notes app into <dir>: package.json (vela, vite, vitest, typescript), vite.config.ts,
-tsconfig.json, src/ (app, repo, schema and its migration, routes, controller, view), priv/schemas
-and test/notes.test.ts. Then: cd <dir>, npm install, npm run dev. Nothing is overwritten: a folder
+tsconfig.json, src/ (app, repo, schema and its migration, routes, controller, view), priv/schemas,
+priv/static (the page's stylesheet) and test/notes.test.ts. Then: cd <dir>, npm install, npm run dev. Nothing is overwritten: a folder
 that exists and is not empty is refused.`,
   positionals: [{ name: '<dir>', required: true, description: 'the folder to create (or an empty one)' }],
   options: {

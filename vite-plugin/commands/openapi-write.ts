@@ -1,10 +1,14 @@
 /**
  * Writes what `vela openapi` generates: the document (openapi.ts) at `output` and, next to it, the
- * explorer page `swagger.html` with the `swagger-ui-dist` assets it loads (`swagger-ui.css`,
- * `swagger-ui-bundle.js`), so the page works offline and can be served by a static route such as
- * `['/docs/[...]', staticDir('priv/assets')]`. The page loads the spec by its file name, relative
- * to itself. `output` (default `openapi.json`) is resolved against the app root. Returns every file
- * written, in order; the CLI prints one `Generated <path>` line per file.
+ * explorer page `swagger.html` with the script that starts it (`swagger-initializer.js`) and the
+ * `swagger-ui-dist` assets it loads (`swagger-ui.css`, `swagger-ui-bundle.js`), so the page works
+ * offline and can be served by a static route such as `['/docs/[...]', staticDir('priv/assets')]`.
+ * The page names the spec by its file name, relative to itself (`data-url`). It has no inline
+ * script or style, so it loads under `securityHeaders()`'s default Content-Security-Policy
+ * (`script-src 'self'`), and swagger-ui's online validator badge is off (`validatorUrl: null`):
+ * nothing is fetched from another origin. `output` (default `openapi.json`) is resolved against
+ * the app root. Returns every file written, in order; the CLI prints one `Generated <path>` line
+ * per file.
  *
  * Each file is replaced atomically (written beside it, then renamed), and left alone when it
  * already holds those bytes: the dev server rewrites the document after every swap, possibly while
@@ -46,7 +50,7 @@ export async function loadSchemas(root: string): Promise<Record<string, JsonSche
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-/** The explorer page: swagger-ui from the files beside it, pointed at `specFile`. */
+/** The explorer page: swagger-ui from the files beside it, pointed at `specFile` (read by swagger-initializer.js). */
 export function swaggerHtml(title: string, specFile: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -57,15 +61,25 @@ export function swaggerHtml(title: string, specFile: string): string {
   <link rel="stylesheet" href="./swagger-ui.css">
 </head>
 <body>
-  <div id="swagger-ui"></div>
+  <div id="swagger-ui" data-url="${escapeHtml(`./${specFile}`)}"></div>
   <script src="./swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`./${specFile}`).replace(/</g, '\\u003c')}, dom_id: '#swagger-ui', deepLinking: true })
-  </script>
+  <script src="./swagger-initializer.js"></script>
 </body>
 </html>
 `
 }
+
+/** Starts swagger-ui on the page's `#swagger-ui` element, with the spec its `data-url` names. */
+export const SWAGGER_INITIALIZER = `// Written by vela openapi: starts the explorer of swagger.html (a file, not an inline script, so
+// the page passes a Content-Security-Policy without 'unsafe-inline').
+window.ui = SwaggerUIBundle({
+  url: document.getElementById('swagger-ui').dataset.url,
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  // The badge would load an image from validator.swagger.io: nothing leaves the app's origin.
+  validatorUrl: null,
+})
+`
 
 function swaggerUiDir(): string {
   const require = createRequire(import.meta.url)
@@ -81,8 +95,10 @@ export async function writeOpenApi(root: string, appName: string, table: RouteTa
   await replaceFile(output, `${JSON.stringify(doc, null, 2)}\n`)
   const page = join(dir, 'swagger.html')
   await replaceFile(page, swaggerHtml(title, basename(output)))
+  const initializer = join(dir, 'swagger-initializer.js')
+  await replaceFile(initializer, SWAGGER_INITIALIZER)
   const assets = swaggerUiDir()
-  const written = [output, page]
+  const written = [output, page, initializer]
   for (const asset of EXPLORER_ASSETS) {
     await replaceFile(join(dir, asset), await readFile(join(assets, asset)))
     written.push(join(dir, asset))

@@ -19,6 +19,8 @@ export default defineRoutes([
       ['/ws', echo.socket, { protocol: 'ws' }],
       ['/ws/rooms/:room', rooms.socket, { protocol: 'ws' }],
       ['/docs/[...]', staticDir('priv/assets')],
+      // The pages' stylesheet (a file, so the Content-Security-Policy needs no 'unsafe-inline').
+      ['/static/[...]', staticDir('priv/static')],
     ],
   },
   { prefix: '/api', security: false, plugins: [], routes: [['/info', health.info, { methods: ['get'] }]] },

@@ -150,7 +150,7 @@ describe('--root', () => {
     expect(res.stderr).toBe('')
     expect(res.cwdAfter).toBe(dir)
     const name = basename(dir)
-    expect(res.stdout.split('\n').filter(Boolean)).toEqual(['api.json', 'swagger.html', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => `Generated ${name}/out/${f}`))
+    expect(res.stdout.split('\n').filter(Boolean)).toEqual(['api.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => `Generated ${name}/out/${f}`))
     expect(existsSync(join(dir, 'out/api.json'))).toBe(true)
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../../server/app/config.ts'
-import { metricsStreamHandler, redisPubSub, requestPlugin, sessionPlugins } from '../../../server/index.ts'
+import { metricsStreamHandler, redisPubSub, requestPlugin, securityHeaders, sessionPlugins } from '../../../server/index.ts'
 import { configEntries, formatConfig } from '../config.ts'
 import { FIXTURE, runCli, runMain, useTempApps } from './run-cli.ts'
 
@@ -40,6 +40,7 @@ describe('config', () => {
       'server.options.compress',
       'server.options.metricsCallback',
       'plugins',
+      'onResponse',
       'jsonLib',
       'useStacktrace',
       'dispatchBackend',
@@ -67,6 +68,7 @@ describe('config', () => {
         options: { compress: true, metricsCallback: onMetrics },
       },
       plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]] as const,
+      onResponse: [securityHeaders()],
       jsonLib: { encode: JSON.stringify, decode: JSON.parse },
       useStacktrace: true,
       dispatchBackend: 'tree' as const,
@@ -86,6 +88,7 @@ describe('config', () => {
     expect(text).toMatch(/^environment\s+staging \(from VELA_ENV\)$/m)
     expect(text).toMatch(/^plugins\s+\[pre_request request \{"decodeJsonBody":true\}\]$/m)
     expect(text).toMatch(/^useStacktrace\s+true$/m)
+    expect(text).toMatch(/^onResponse\s+\[securityHeaders\]$/m)
     const proxied = { VELA_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }
     expect(formatConfig(resolveConfig(app, proxied), proxied)).toMatch(/^server\.trustProxy\s+\[10\.0\.0\.0\/8, 127\.0\.0\.1\] \(from VELA_TRUST_PROXY\)$/m)
   })

@@ -60,7 +60,7 @@ describe('a new app', () => {
       [
         '.gitignore', 'README.md', 'package.json', 'tsconfig.json', 'vite.config.ts',
         'src/app.ts', 'src/repo.ts', 'src/schemas/note.ts', migration, 'src/routes/notes.ts',
-        'src/controllers/notes_controller.ts', 'src/views/notes.liquid', 'priv/schemas/note.json', 'test/notes.test.ts',
+        'src/controllers/notes_controller.ts', 'src/views/notes.liquid', 'priv/schemas/note.json', 'priv/static/app.css', 'test/notes.test.ts',
       ].sort(),
     )
     const lines = stdout.split('\n')
@@ -94,7 +94,7 @@ describe('a new app', () => {
     expect(read(dir, 'README.md').split('\n')[0]).toBe('# notes-app')
     expect(read(dir, 'README.md')).toContain('npm install && npm run dev')
     // Every other file is the template's, as it is.
-    for (const file of ['src/repo.ts', 'src/routes/notes.ts', 'src/controllers/notes_controller.ts', 'src/views/notes.liquid', 'test/notes.test.ts']) {
+    for (const file of ['src/repo.ts', 'src/routes/notes.ts', 'src/controllers/notes_controller.ts', 'src/views/notes.liquid', 'priv/static/app.css', 'test/notes.test.ts']) {
       expect(read(dir, file), file).toBe(read(TEMPLATE, file))
     }
   })

@@ -117,7 +117,10 @@ describe('openapi document', () => {
     const html = swaggerHtml('A <b> app', 'api.json')
     expect(html).toContain('<link rel="stylesheet" href="./swagger-ui.css">')
     expect(html).toContain('<script src="./swagger-ui-bundle.js"></script>')
-    expect(html).toContain('url: "./api.json"')
+    expect(html).toContain('<script src="./swagger-initializer.js"></script>')
+    expect(html).toContain('data-url="./api.json"')
+    // Nothing inline: the page passes a Content-Security-Policy without 'unsafe-inline'.
+    expect(html).not.toMatch(/<script>|<style|style=/)
     expect(html).toContain('A &#60;b&#62; app')
     expect(html).not.toMatch(/https?:\/\//)
   })
@@ -135,7 +138,7 @@ describe('vela openapi (end to end)', () => {
     const res = await runCli(['openapi', '--root', FIXTURE, '--output', out, '--title', 'Fixture API', '--api-version', '2.0.0'])
     expect(res.stderr).toBe('')
     expect(res.code).toBe(0)
-    const files = ['api.json', 'swagger.html', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => join(dir, 'fixture', f))
+    const files = ['api.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => join(dir, 'fixture', f))
     expect(res.stdout.trim().split('\n')).toEqual(files.map((f) => `Generated ${f}`))
     for (const f of files) expect((await stat(f)).size).toBeGreaterThan(0)
     const d = JSON.parse(await readFile(files[0]!, 'utf8'))
@@ -144,7 +147,7 @@ describe('vela openapi (end to end)', () => {
     expect(d.paths['/notes'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/item' })
     expect(d.paths['/docs/{path}']).toBeUndefined()
     expect(d.paths['/ws']).toBeUndefined()
-    expect(await readFile(files[1]!, 'utf8')).toContain('url: "./api.json"')
+    expect(await readFile(files[1]!, 'utf8')).toContain('data-url="./api.json"')
   })
 
   it('the playground: products documented with priv/schemas/product.json, title defaults to the app name', async () => {

@@ -1,4 +1,4 @@
-import { defineApp } from 'vela'
+import { defineApp, securityHeaders } from 'vela'
 import { migrate } from 'vela/dbl'
 // src/migrations/*, compiled in by vela/vite: the built server migrates without the source files.
 import { migrations } from 'virtual:vela/migrations'
@@ -7,6 +7,9 @@ import { repo } from './repo.ts'
 // Routes (src/routes/*.ts) and controllers (src/controllers/*.ts) are found by vela/vite.
 export default defineApp({
   bootstrapApplication: '__APP_NAME__',
+  // Browser security headers on every reply (no framing, no sniffing, a Content-Security-Policy
+  // that allows only this origin's scripts and styles, HSTS over https); each can be changed.
+  onResponse: [securityHeaders()],
   async start() {
     await repo.start()
     await migrate(repo, migrations)

@@ -52,3 +52,15 @@ it('adds a note from the HTML form and shows it escaped on the page', async () =
   expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
   expect(html).not.toContain('<script>alert(1)')
 })
+
+it('every reply carries the security headers, error pages included; the page loads no inline style or script', async () => {
+  for (const url of ['/notes', '/api/notes', '/no-such-page', '/static/app.css']) {
+    const res = await t.inject({ method: 'GET', url })
+    expect(res.headers.get('x-content-type-options'), url).toBe('nosniff')
+    expect(res.headers.get('x-frame-options'), url).toBe('DENY')
+    expect(res.headers.get('content-security-policy'), url).toContain("frame-ancestors 'none'")
+  }
+  const html = await (await t.inject({ method: 'GET', url: '/notes' })).text()
+  expect(html).toContain('<link rel="stylesheet" href="/static/app.css">')
+  expect(html).not.toMatch(/<style|<script|style=/)
+})

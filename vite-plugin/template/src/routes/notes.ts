@@ -16,6 +16,8 @@ export default defineRoutes([
       // The API explorer and openapi.json, written by `vite build` (or `npx vela openapi --output
       // priv/assets/openapi.json`) from priv/schemas: /docs/swagger.html.
       ['/docs/[...]', staticDir('priv/assets')],
+      // Stylesheets and images of the pages.
+      ['/static/[...]', staticDir('priv/static')],
     ],
   },
   {
