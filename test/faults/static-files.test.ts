@@ -13,7 +13,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createApp, definePlugin, ok, staticDir, status, stop } from '../../server/index.ts'
+import { createApp, definePlugin, ok, securityHeaders, staticDir, status, stop } from '../../server/index.ts'
 import type { TestServer } from '../../server/testing/index.ts'
 import { startTestServer } from '../../server/testing/index.ts'
 import { strictLog } from '../support/logs.ts'
@@ -45,6 +45,8 @@ const slow = definePlugin({ name: 'slow', info: { title: 's', version: '1', auth
 const app = createApp(
   {
     bootstrapApplication: 'static-fds',
+    // Every reply carries them, the 503 of a file that cannot be opened included.
+    onResponse: [securityHeaders()],
     routes: {
       files: { prefix: '', security: false, routes: [['/assets/[...]', staticDir(dir)]] },
       replaced: { prefix: '/replaced', security: false, plugins: [['post_request', replacing, {}]], routes: [['/[...]', staticDir(dir)]] },
@@ -152,6 +154,7 @@ describe('a process out of descriptors answers 503, logged, and recovers', () =>
           const res = await fetch(`${server.url}/assets/${file}`, { headers: { accept: 'application/json' } })
           expect(res.status, `${code} ${file}`).toBe(503)
           expect(res.headers.get('retry-after')).toBe('1')
+          expect(res.headers.get('x-content-type-options'), `${code} ${file}`).toBe('nosniff')
           expect(await res.json()).toEqual({ error: 'Service Unavailable', code: 'VELA_ERR_FILE_UNAVAILABLE' })
         }
       } finally {
