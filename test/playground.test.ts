@@ -47,4 +47,4 @@ it('embedded PGlite keeps the data between starts; no demo account in production
   } finally {
     await dev.stop()
   }
-})
+}, 120_000) // two starts of the playground, each with its own embedded database

@@ -42,7 +42,7 @@ it('migrates at start, and applies a migration added while the dev server runs',
     delete process.env.NOTES_DATA
   }
   expect(await applied()).toEqual(['create_notes', 'create_tags'])
-}, 30_000)
+}, 90_000) // a dev server start with an embedded database, then a hot swap
 
 it('a schema edit writes its migration and the swap applies it; a change needing a decision prints it once and writes nothing', async () => {
   const app = copyFixture('notes')

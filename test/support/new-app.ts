@@ -45,6 +45,8 @@ export interface Packed {
   readonly tarball: string
   readonly bytes: number
   readonly files: number
+  /** The paths inside the tarball, relative to the package root. */
+  readonly paths: readonly string[]
 }
 
 /**
@@ -55,8 +57,8 @@ export interface Packed {
 export async function packVela(): Promise<Packed> {
   const dest = mkdtempSync(join(tmpdir(), 'vela-pack-'))
   const out = await run(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 })
-  const [info] = JSON.parse(out.stdout.slice(out.stdout.indexOf('['))) as Array<{ filename: string; size: number; entryCount: number }>
-  return { tarball: join(dest, info!.filename), bytes: info!.size, files: info!.entryCount }
+  const [info] = JSON.parse(out.stdout.slice(out.stdout.indexOf('['))) as Array<{ filename: string; size: number; entryCount: number; files: { path: string }[] }>
+  return { tarball: join(dest, info!.filename), bytes: info!.size, files: info!.entryCount, paths: info!.files.map((f) => f.path) }
 }
 
 /** `vela new <name>` as a user runs it from the package (`npm exec --package=<tarball>`), in `parent`. */

@@ -115,7 +115,7 @@ describe('middleware', () => {
       },
     ])
     const text = formatMiddleware(app)
-    expect(text).toContain('pre_request   session 1.0.0  {"secret":"[redacted]","maxAge":600}')
+    expect(text).toContain('pre_request   session 1.1.0  {"secret":"[redacted]","maxAge":600}')
     expect(text).not.toContain(SECRET)
     expect(text).not.toContain(PASSWORD)
   })
@@ -139,7 +139,7 @@ export default defineApp({
     })
     const text = await runMain(['middleware', '--root', dir])
     expect(text).toMatchObject({ code: 0, stderr: '' })
-    expect(text.stdout).toContain('pre_request   session 1.0.0  {"secret":"[redacted]","maxAge":600}')
+    expect(text.stdout).toContain('pre_request   session 1.1.0  {"secret":"[redacted]","maxAge":600}')
     expect(text.stdout).toContain('pre_request   request 1.0.0  {"decodeJsonBody":true,"store":{"password":"[redacted]"}}')
     const json = await runMain(['middleware', '--json', '--root', dir])
     expect(JSON.parse(json.stdout).global.map((p: { options: unknown }) => p.options)).toEqual([
