@@ -37,7 +37,7 @@ export function resolveAssoc(owner: AnySchema, name: string): ResolvedAssoc {
 
 function childAssoc(cs: Changeset, name: string): ResolvedAssoc {
   const assoc = resolveAssoc(cs.schema, name)
-  if (assoc.kind === 'belongsTo') throw new Error(`${cs.schema.table}.${name}: castAssoc/putAssoc take hasMany, hasOne or manyToMany associations`)
+  if (assoc.kind === 'belongsTo') throw new Error(`${cs.schema.table}.${name}: castAssoc/putAssoc take hasMany or hasOne associations (putAssoc also manyToMany)`)
   return assoc
 }
 
