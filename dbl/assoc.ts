@@ -1,24 +1,33 @@
 /**
  * Associations on changesets: `castAssoc` casts nested params into child changesets, `putAssoc`
  * sets children built in code. The repository inserts the parent first, then each child with the
- * parent's key as foreign key, in one transaction (repo/write.ts).
+ * parent's key as foreign key, in one transaction (repo/write.ts). For a manyToMany association
+ * `putAssoc` gives the whole set of linked records (ids, records or changesets); the repository
+ * then replaces the links in the join table (repo/links.ts).
  */
+import { castersOf, INVALID } from './cast.ts'
 import { cast, change, isChangeset, addError, type Changeset, type Params } from './changeset.ts'
-import { foreignKeyOf, type AnySchema, type Association } from './schema.ts'
+import { foreignKeyOf, joinThroughOf, type AnySchema, type Association, type JoinThrough } from './schema.ts'
 
 export interface ResolvedAssoc {
   readonly name: string
   readonly kind: Association['kind']
   readonly owner: AnySchema
   readonly related: AnySchema
-  /** belongsTo: column on the owner; hasOne / hasMany: column on the related table. */
+  /** belongsTo: column on the owner; hasOne / hasMany: column on the related table; manyToMany: the join table's column pointing at the owner. */
   readonly foreignKey: string
+  /** manyToMany only: the join table and its key columns. */
+  readonly through?: JoinThrough
 }
 
 /** Resolves an association's related schema and foreign key (defaults documented in schema.ts). */
 export function resolveAssoc(owner: AnySchema, name: string): ResolvedAssoc {
   const a = owner.associations[name]
   if (!a) throw new Error(`schema ${owner.table} has no association "${name}"`)
+  if (a.kind === 'manyToMany') {
+    const through = joinThroughOf(owner, name)
+    return { name, kind: a.kind, owner, related: through.related, foreignKey: through.ownerKey, through }
+  }
   const related = a.schema()
   const foreignKey = foreignKeyOf(owner, name, a)
   const holder = a.kind === 'belongsTo' ? owner : related
@@ -28,7 +37,7 @@ export function resolveAssoc(owner: AnySchema, name: string): ResolvedAssoc {
 
 function childAssoc(cs: Changeset, name: string): ResolvedAssoc {
   const assoc = resolveAssoc(cs.schema, name)
-  if (assoc.kind === 'belongsTo') throw new Error(`${cs.schema.table}.${name}: castAssoc/putAssoc take hasMany or hasOne associations`)
+  if (assoc.kind === 'belongsTo') throw new Error(`${cs.schema.table}.${name}: castAssoc/putAssoc take hasMany or hasOne associations (putAssoc also manyToMany)`)
   return assoc
 }
 
@@ -67,6 +76,7 @@ function paramList(value: unknown): unknown[] | undefined {
  */
 export function castAssoc<S extends AnySchema>(cs: Changeset<S>, name: string, opts: CastAssocOptions = {}): Changeset<S> {
   const assoc = childAssoc(cs, name)
+  if (assoc.kind === 'manyToMany') throw new Error(`${cs.schema.table}.${name} is manyToMany: give the set with putAssoc(cs, '${name}', ids or records)`)
   if (!Object.hasOwn(cs.params, name) || cs.params[name] === null || cs.params[name] === undefined) {
     return opts.required ? addError(cs, name, "can't be blank", { validation: 'required' }) : cs
   }
@@ -88,16 +98,53 @@ export function castAssoc<S extends AnySchema>(cs: Changeset<S>, name: string, o
   return withChildren(cs, name, children)
 }
 
+/** What `putAssoc` takes for one entry: a changeset, a map of field values, or (manyToMany) a primary key. */
+export type AssocEntry = Changeset | Record<string, unknown> | number | string
+
 /**
  * Sets children directly: each entry a changeset (used as is) or a plain map of field values
  * (Ecto's `change/2`: no casting, so use it for trusted data). Replaces earlier changes for `name`.
+ *
+ * For a manyToMany association the list is the whole set of linked records, and writing the
+ * changeset makes the join table hold exactly these links, in the same transaction: links not in
+ * the list are deleted, new ones inserted. An entry is a primary key (cast, so `'3'` from a form
+ * works; one that cannot be cast is "is invalid"), a loaded record (linked as it is), a map without
+ * a primary key or a changeset (inserted or updated first, then linked). An id that matches no row
+ * makes the whole write fail with "does not exist" on the association.
+ *
+ * @example
+ * putAssoc(cast(User, {}, params, ['name']), 'posts', [{ title: 'Hello' }])   // hasMany: inserted with the user
+ * putAssoc(change(WorkOrder, order), 'tags', [1, 4, newTag])                 // manyToMany: now linked to exactly these
  */
-export function putAssoc<S extends AnySchema>(cs: Changeset<S>, name: string, children: readonly (Changeset | Record<string, unknown>)[] | Record<string, unknown> | null): Changeset<S> {
+export function putAssoc<S extends AnySchema>(cs: Changeset<S>, name: string, children: readonly AssocEntry[] | Record<string, unknown> | null): Changeset<S> {
   const assoc = childAssoc(cs, name)
   const list = children === null ? [] : Array.isArray(children) ? children : [children as Record<string, unknown>]
   if (assoc.kind === 'hasOne' && list.length > 1) throw new Error(`${cs.schema.table}.${name} is hasOne: putAssoc takes one child`)
-  const built = list.map((c) => (isChangeset(c) ? c : change(assoc.related, {}, c)))
+  if (assoc.kind === 'manyToMany') return putLinks(cs, assoc, list)
+  if (list.some((c) => typeof c !== 'object' || c === null)) throw new Error(`${cs.schema.table}.${name} is ${assoc.kind}: putAssoc takes changesets or maps of fields, not ids`)
+  const built = (list as (Changeset | Record<string, unknown>)[]).map((c) => (isChangeset(c) ? c : change(assoc.related, {}, c)))
   const pk = assoc.related.primaryKey
   const actionOf = (c: Changeset) => c.action ?? ((c.data as Record<string, unknown>)[pk] == null ? 'insert' : 'update')
   return withChildren(cs, name, built.map((c) => ({ ...c, action: actionOf(c) })))
+}
+
+/** manyToMany entries → changesets of the related schema: a key or a keyed record is an update with no changes (no query). */
+function putLinks<S extends AnySchema>(cs: Changeset<S>, assoc: ResolvedAssoc, list: readonly AssocEntry[]): Changeset<S> {
+  const related = assoc.related
+  const pk = related.primaryKey
+  const castKey = castersOf(related)[pk]!
+  const built: Changeset[] = []
+  for (const entry of list) {
+    if (isChangeset(entry)) {
+      built.push({ ...entry, action: entry.action ?? ((entry.data as Record<string, unknown>)[pk] == null ? 'insert' : 'update') })
+    } else if (typeof entry === 'object' && entry !== null) {
+      const key = (entry as Record<string, unknown>)[pk]
+      built.push(key == null ? { ...change(related, {}, entry), action: 'insert' } : { ...change(related, entry), action: 'update' })
+    } else {
+      const key = typeof entry === 'number' || typeof entry === 'string' ? castKey(entry) : INVALID
+      if (key === INVALID || key === null) return addError(cs, assoc.name, 'is invalid', { validation: 'assoc', type: 'manyToMany' })
+      built.push({ ...change(related, { [pk]: key }), action: 'update' })
+    }
+  }
+  return withChildren(cs, assoc.name, built)
 }

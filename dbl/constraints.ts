@@ -6,7 +6,7 @@
  */
 import { addError, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
 import type { DbError } from './db_error.ts'
-import { foreignKeyOf, type AnySchema } from './schema.ts'
+import { foreignKeyOf, joinThroughOf, type AnySchema } from './schema.ts'
 
 export interface ConstraintOptions {
   /** The constraint or index name in the database. */
@@ -73,19 +73,21 @@ export function assocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: st
 
 /**
  * "are still associated with this entry": deleting a parent that children still reference. The
- * error goes on the association name; default constraint `<child table>_<foreign key>_fkey`.
+ * error goes on the association name; default constraint `<child table>_<foreign key>_fkey`
+ * (manyToMany: `<join table>_<its column for this schema>_fkey`, when its onDelete is not cascade).
  */
 export function noAssocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
   const a = cs.schema.associations[assoc]
-  if (!a || a.kind === 'belongsTo') throw new Error(`schema ${cs.schema.table} has no hasOne/hasMany association "${assoc}"`)
-  const child = a.schema()
+  if (!a || a.kind === 'belongsTo') throw new Error(`schema ${cs.schema.table} has no hasOne/hasMany/manyToMany association "${assoc}"`)
+  // manyToMany: the links in the join table hold the row (an onDelete other than cascade).
+  const child = a.kind === 'manyToMany' ? joinThroughOf(cs.schema, assoc).table : a.schema().table
   const fk = foreignKeyOf(cs.schema, assoc, a)
   return declare(cs, {
     type: 'foreign_key',
-    constraint: opts.name ?? `${child.table}_${fk}_fkey`,
+    constraint: opts.name ?? `${child}_${fk}_fkey`,
     aliases: [],
     field: assoc,
-    message: opts.message ?? (a.kind === 'hasMany' ? 'are still associated with this entry' : 'is still associated with this entry'),
+    message: opts.message ?? (a.kind !== 'hasOne' ? 'are still associated with this entry' : 'is still associated with this entry'),
   })
 }
 

@@ -22,6 +22,8 @@ export interface DbError {
 const constraintKinds: Record<string, ConstraintKind> = {
   '23505': 'unique',
   '23503': 'foreign_key',
+  // restrict_violation: ON DELETE RESTRICT refusing the delete of a still referenced row.
+  '23001': 'foreign_key',
   '23514': 'check',
   '23502': 'not_null',
   '23P01': 'exclusion',

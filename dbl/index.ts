@@ -2,7 +2,7 @@
  * `vela/dbl`: the database layer. Schemas, changesets, the query builder, the repository and
  * migrations (declarative operations, the migrator and the generator that diffs schemas).
  */
-export { defineSchema, belongsTo, hasOne, hasMany, timestamps, isSchema } from './schema.ts'
+export { defineSchema, belongsTo, hasOne, hasMany, manyToMany, timestamps, isSchema } from './schema.ts'
 export type {
   AnySchema,
   Association,
@@ -15,6 +15,7 @@ export type {
   FieldSpec,
   FieldType,
   IndexSpec,
+  ManyToManyOptions,
   RecordOf,
   ScalarType,
   Schema,
@@ -29,7 +30,7 @@ export { validateRequired, validateLength, validateNumber, validateFormat, valid
 export type { LengthOptions, NumberOptions } from './validations.ts'
 export { uniqueConstraint, foreignKeyConstraint, assocConstraint, checkConstraint, exclusionConstraint, noAssocConstraint } from './constraints.ts'
 export { castAssoc, putAssoc } from './assoc.ts'
-export type { CastAssocOptions } from './assoc.ts'
+export type { AssocEntry, CastAssocOptions } from './assoc.ts'
 export { from, where, cond, and, or, not, orderBy, limit, offset, select, count, isQuery, escapeLike } from './query.ts'
 export type { Query, Cond, Clauses, Op, Direction, LikeText } from './query.ts'
 export { newMulti } from './multi.ts'

@@ -44,7 +44,7 @@ export interface IndexSpec {
   readonly name?: string
 }
 
-export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany'
+export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany' | 'manyToMany'
 
 /**
  * What the database does with referencing rows when the referenced row is deleted (Ecto's
@@ -69,10 +69,15 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
    */
   readonly foreignKey?: string
   /**
-   * belongsTo only: the generated migration makes the foreign key column reference the related
-   * table's primary key, with this ON DELETE rule.
+   * belongsTo: the generated migration makes the foreign key column reference the related
+   * table's primary key, with this ON DELETE rule. manyToMany: the rule of both foreign keys of the
+   * join table (default `cascade`: deleting either record deletes its links).
    */
   readonly onDelete?: OnDelete
+  /** manyToMany only: the join table holding one row per link. */
+  readonly joinThrough?: string
+  /** manyToMany only: the join table's columns `[pointing at this schema, pointing at the related one]`. */
+  readonly joinKeys?: readonly [string, string]
 }
 
 export function belongsTo<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string; onDelete?: OnDelete } = {}): Association<'belongsTo', T> {
@@ -85,13 +90,90 @@ export function hasMany<T extends AnySchema>(schema: () => T, opts: { foreignKey
   return { kind: 'hasMany', schema, ...opts }
 }
 
+/** What `manyToMany` takes besides the related schema. */
+export interface ManyToManyOptions {
+  /** The join table: one row per link, with a column pointing at each side's primary key. */
+  readonly joinThrough: string
+  /**
+   * The join table's two columns: `[pointing at this schema, pointing at the related one]`.
+   * Default `[<this table singular>_id, <related table singular>_id]` (`work_orders` ↔ `tags`:
+   * `['work_order_id', 'tag_id']`); required when both sides are the same table.
+   */
+  readonly joinKeys?: readonly [string, string]
+  /** ON DELETE of the join table's two foreign keys in generated migrations; default `cascade`. */
+  readonly onDelete?: OnDelete
+}
+
+/**
+ * A many-to-many association through a join table (Ecto's `many_to_many`): preload it, replace the
+ * set with `putAssoc`, and generated migrations create the join table (two foreign keys and a
+ * unique index over the pair). Both schemas may declare it over the same join table; it is created once.
+ *
+ * @example
+ * const WorkOrder = defineSchema({
+ *   table: 'work_orders',
+ *   fields: { id: 'id', title: 'string' },
+ *   associations: { tags: manyToMany(() => Tag, { joinThrough: 'work_order_tags' }) },
+ * })
+ * // later: repo.preload(WorkOrder, orders, 'tags'); repo.update(putAssoc(change(WorkOrder, order), 'tags', [1, 2]))
+ */
+export function manyToMany<T extends AnySchema>(schema: () => T, opts: ManyToManyOptions): Association<'manyToMany', T> {
+  if (typeof opts?.joinThrough !== 'string' || opts.joinThrough === '') throw new Error('manyToMany: give the join table as { joinThrough: "<table>" }')
+  if (opts.joinKeys !== undefined && !(opts.joinKeys.length === 2 && opts.joinKeys.every((k) => typeof k === 'string' && k !== '') && opts.joinKeys[0] !== opts.joinKeys[1])) {
+    throw new Error(`manyToMany ${opts.joinThrough}: joinKeys must be two different column names`)
+  }
+  return { kind: 'manyToMany', schema, ...opts }
+}
+
+/**
+ * How a manyToMany association goes through its join table: what a join or a preload needs to
+ * write `owner JOIN table ON table.ownerKey = owner.ownerColumn JOIN related ON related.relatedColumn = table.relatedKey`.
+ */
+export interface JoinThrough {
+  /** The join table. */
+  readonly table: string
+  /** Join table column pointing at the owner's primary key. */
+  readonly ownerKey: string
+  /** Join table column pointing at the related schema's primary key. */
+  readonly relatedKey: string
+  /** The owner's primary key. */
+  readonly ownerColumn: string
+  /** The related schema's primary key. */
+  readonly relatedColumn: string
+  readonly related: AnySchema
+  /** ON DELETE of both foreign keys (generated migrations). */
+  readonly onDelete: OnDelete
+}
+
+/**
+ * The join table and its two key columns of manyToMany association `name` of `owner` (defaults
+ * resolved); throws for a name that is not a manyToMany association.
+ *
+ * @example
+ * const t = joinThroughOf(WorkOrder, 'tags')
+ * // { table: 'work_order_tags', ownerKey: 'work_order_id', relatedKey: 'tag_id', ownerColumn: 'id', relatedColumn: 'id', … }
+ */
+export function joinThroughOf(owner: AnySchema, name: string): JoinThrough {
+  const a = owner.associations[name]
+  if (!a || a.kind !== 'manyToMany' || !a.joinThrough) throw new Error(`schema ${owner.table} has no manyToMany association "${name}"`)
+  const related = a.schema()
+  const ownerKey = foreignKeyOf(owner, name, a)
+  const relatedKey = a.joinKeys?.[1] ?? `${singularize(related.table) ?? related.table}_id`
+  if (ownerKey === relatedKey) {
+    throw new Error(`association ${owner.table}.${name}: both join keys would be "${ownerKey}"; give joinKeys: ['<column for ${owner.table}>', '<column for ${related.table}>']`)
+  }
+  return { table: a.joinThrough, ownerKey, relatedKey, ownerColumn: owner.primaryKey, relatedColumn: related.primaryKey, related, onDelete: a.onDelete ?? 'cascade' }
+}
+
 /**
  * The column an association joins on: its `foreignKey`, else `<name>_id` for belongsTo and
  * `<owner table singular>_id` for hasOne / hasMany (`categories` → `category_id`, `line_items` →
  * `line_item_id`, `people` → `person_id`; a table name that does not look plural is taken as it is).
+ * For manyToMany it is the join table's column pointing at the owner (`joinKeys[0]`, same default).
  * The one place this default is computed: associations, constraints and generated migrations agree.
  */
-export function foreignKeyOf(owner: { readonly table: string }, name: string, a: Pick<Association, 'kind' | 'foreignKey'>): string {
+export function foreignKeyOf(owner: { readonly table: string }, name: string, a: Pick<Association, 'kind' | 'foreignKey' | 'joinKeys'>): string {
+  if (a.kind === 'manyToMany' && a.joinKeys) return a.joinKeys[0]
   if (a.foreignKey !== undefined) return a.foreignKey
   return a.kind === 'belongsTo' ? `${name}_id` : `${singularize(owner.table) ?? owner.table}_id`
 }

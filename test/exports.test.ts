@@ -27,7 +27,7 @@ const EXPECTED: Record<string, string[]> = {
     'createPgliteAdapter', 'createTable', 'defineMigration', 'defineRepo', 'defineSchema', 'dropColumn', 'dropIndex',
     'dropTable', 'err', 'errorMessage', 'errorsToJson', 'escapeLike', 'exclusionConstraint', 'execute', 'foreignKeyConstraint', 'from',
     'generateMigration', 'getChange', 'getField', 'hasMany', 'hasOne', 'isChangeset', 'isDbError', 'isDbOutcomeUnknown', 'isDbUnavailable', 'isQuery', 'isResult',
-    'isSchema', 'limit', 'loadMigrations', 'migrate', 'migrationStatus', 'modifyColumn', 'newMulti', 'noAssocConstraint',
+    'isSchema', 'limit', 'loadMigrations', 'manyToMany', 'migrate', 'migrationStatus', 'modifyColumn', 'newMulti', 'noAssocConstraint',
     'not', 'offset', 'ok', 'or', 'orderBy', 'putAssoc', 'putChange', 'renameColumn', 'rollbackMigrations', 'select',
     'timestamps', 'uniqueConstraint', 'validateChange', 'validateExclusion', 'validateFormat', 'validateInclusion',
     'validateLength', 'validateNumber', 'validateRequired', 'where',

@@ -10,6 +10,7 @@ import type { AnySchema } from '../schema.ts'
 import { resolveAssoc } from '../assoc.ts'
 import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
 import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename, referencing } from './foreign_keys.ts'
+import { addJoinTables } from './join_tables.ts'
 import type { ColumnChange, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
 import type { Model, TableModel } from './table_model.ts'
@@ -144,6 +145,7 @@ export function modelFromMigrations(migrations: readonly Migration[]): Model {
  * The model the schemas ask for. Function defaults are cast-time only and have no column default.
  * A `belongsTo` makes its foreign key column reference the related table's primary key; one that
  * cannot (no such field, or a related table no schema here uses) adds no foreign key and a warning.
+ * A `manyToMany` adds its join table (join_tables.ts).
  */
 export function modelFromSchemas(schemas: readonly AnySchema[], warnings: string[] = []): Model {
   const model: Model = new Map()
@@ -163,6 +165,7 @@ export function modelFromSchemas(schemas: readonly AnySchema[], warnings: string
     model.set(s.table, { name: s.table, columns, indexes })
   }
   for (const s of schemas) addBelongsTo(model, s, warnings)
+  addJoinTables(model, schemas, warnings)
   return model
 }
 

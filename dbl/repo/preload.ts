@@ -3,7 +3,8 @@
  * level (`WHERE key = ANY($1)` over the keys of every record at that level, duplicates and nulls
  * dropped), so 100 posts with their comments and the comments' authors are three queries, never
  * N+1. Returns new records with the associations set: belongsTo / hasOne → the record or null,
- * hasMany → a list ordered by primary key (a hasOne matching several rows takes the first of them).
+ * hasMany / manyToMany → a list ordered by primary key (a hasOne matching several rows takes the
+ * first of them). A manyToMany level is one query too: the related table joined to the join table.
  * Spec shapes and types: preload_spec.ts.
  */
 import type { DbError } from '../db_error.ts'
@@ -11,46 +12,78 @@ import { from, orderBy, where } from '../query.ts'
 import { compileSelect } from '../query_compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
+import { paramsFor } from '../sql.ts'
 import { exec, readFailure, type RepoContext } from './context.ts'
 import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload_spec.ts'
+import { OWNER_ALIAS, selectThrough } from './through_sql.ts'
 
 type Row = Record<string, unknown>
 
 const present = (k: unknown): boolean => k !== null && k !== undefined
 
+/** The related rows of one level (each once), and which owner key each belongs to, in key order. */
+interface Level {
+  readonly rows: Row[]
+  /** `[owner key, index in rows]`; a manyToMany row linked to several owners appears once per owner. */
+  readonly links: readonly (readonly [unknown, number])[]
+}
+
+/**
+ * belongsTo: our foreign key against their primary key; hasOne / hasMany: our key against their
+ * foreign key; manyToMany: our key against the join table's, with the related row joined to it.
+ */
+async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: PreloadNode): Promise<Result<Level, DbError>> {
+  const { assoc } = node
+  const related = assoc.related
+  const through = assoc.through
+  if (keys.length === 0) return ok({ rows: [], links: [] })
+  const theirKey = assoc.kind === 'belongsTo' ? related.primaryKey : assoc.foreignKey
+  let found: Row[]
+  try {
+    if (through) {
+      const c = selectThrough(through)
+      found = (await exec(ctx, c.sql, paramsFor(c, [keys]), `SELECT ${related.table}`)).rows
+    } else {
+      const { sql, params } = compileSelect(orderBy(where(from(related), theirKey as never, 'in', keys as never), related.primaryKey as never))
+      found = (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows
+    }
+  } catch (e) {
+    return readFailure(e)
+  }
+  if (!through) return ok({ rows: found, links: found.map((row, i) => [row[theirKey], i] as const) })
+  const rows: Row[] = []
+  const at = new Map<string, number>()
+  const links = found.map(({ [OWNER_ALIAS]: owner, ...row }) => {
+    const k = String(row[related.primaryKey])
+    let i = at.get(k)
+    if (i === undefined) at.set(k, (i = rows.push(row) - 1))
+    return [owner, i] as const
+  })
+  return ok({ rows, links })
+}
+
 /** Loads one association (and, below it, its nested ones) for all `records` at once. */
 async function loadNode(ctx: RepoContext, records: readonly Row[], node: PreloadNode): Promise<Result<Row[], DbError>> {
   const { assoc } = node
-  const related = assoc.related
-  const owning = assoc.kind === 'belongsTo'
-  // belongsTo: match our foreign key against their primary key; otherwise our key against their foreign key.
-  const ourKey = owning ? assoc.foreignKey : assoc.owner.primaryKey
-  const theirKey = owning ? related.primaryKey : assoc.foreignKey
+  const ourKey = assoc.kind === 'belongsTo' ? assoc.foreignKey : assoc.owner.primaryKey
   const keys = [...new Set(records.map((r) => r[ourKey]).filter(present))]
-  let found: Row[] = []
-  if (keys.length) {
-    const q = orderBy(where(from(related), theirKey as never, 'in', keys as never), related.primaryKey as never)
-    const { sql, params } = compileSelect(q)
-    try {
-      found = (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows
-    } catch (e) {
-      return readFailure(e)
-    }
-  }
+  const level = await fetchLevel(ctx, keys, node)
+  if (!level.ok) return level
   // The next level runs once over every row found here, whichever parent it belongs to.
-  const nested = await loadAll(ctx, found, node.children)
+  const nested = await loadAll(ctx, level.value.rows, node.children)
   if (!nested.ok) return nested
   const groups = new Map<string, Row[]>()
-  for (const row of nested.value) {
-    const k = String(row[theirKey])
+  for (const [owner, i] of level.value.links) {
+    const k = String(owner)
     const list = groups.get(k)
-    if (list) list.push(row)
-    else groups.set(k, [row])
+    if (list) list.push(nested.value[i]!)
+    else groups.set(k, [nested.value[i]!])
   }
+  const many = assoc.kind === 'hasMany' || assoc.kind === 'manyToMany'
   return ok(
     records.map((r) => {
       const matches = present(r[ourKey]) ? (groups.get(String(r[ourKey])) ?? []) : []
-      return { ...r, [assoc.name]: assoc.kind === 'hasMany' ? matches : (matches[0] ?? null) }
+      return { ...r, [assoc.name]: many ? matches : (matches[0] ?? null) }
     }),
   )
 }

@@ -7,7 +7,7 @@
  *   ['profile', { posts: [{ comments: ['author'] }] }]
  *
  * Names are checked against the schema's associations (any name for an `AnySchema`); the result is
- * `RecordOf<S>` plus each preloaded association: hasMany a list, belongsTo / hasOne a record or null,
+ * `RecordOf<S>` plus each preloaded association: hasMany / manyToMany a list, belongsTo / hasOne a record or null,
  * themselves with their nested preloads.
  */
 import { resolveAssoc, type ResolvedAssoc } from '../assoc.ts'
@@ -37,7 +37,7 @@ type Nested<P, K extends string> = P extends readonly (infer E)[] ? Nested<E, K>
 
 type Loaded<A, P> =
   A extends Association<infer Kind, infer T>
-    ? Kind extends 'hasMany'
+    ? Kind extends 'hasMany' | 'manyToMany'
       ? Preloaded<T, P>[]
       : Preloaded<T, P> | null
     : never

@@ -2,7 +2,8 @@
  * `insert`, `update` and `delete` of changesets. Before any SQL: an invalid changeset comes straight
  * back; `string` values longer than their VARCHAR size become field errors. A violated declared
  * constraint comes back as a field error (constraints.ts). Association changes make the write one
- * transaction: the parent first, then each child with the parent's key as its foreign key.
+ * transaction: the parent first, then each child with the parent's key as its foreign key; for a
+ * manyToMany association, each linked record, then the join table's links (links.ts).
  */
 import { resolveAssoc } from '../assoc.ts'
 import { addError, putChange, varcharError, type Action, type Changeset, type FieldOf } from '../changeset.ts'
@@ -12,6 +13,7 @@ import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { compiled, dumpValue, kx, marker, paramsFor, sqlOf } from '../sql.ts'
 import { exec, type RepoContext } from './context.ts'
+import { replaceLinks } from './links.ts'
 import { transaction } from './transaction.ts'
 
 export type WriteResult<S extends AnySchema> = Result<RecordOf<S>, Changeset<S> | DbError>
@@ -56,8 +58,9 @@ function sizeErrors<S extends AnySchema>(cs: Changeset<S>): Changeset<S> {
   return out
 }
 
+/** Children to write; a manyToMany set counts even when empty (it removes every link). */
 function hasChildren(cs: Changeset): boolean {
-  return Object.values(cs.assocChanges).some((list) => list.length > 0)
+  return Object.entries(cs.assocChanges).some(([name, list]) => list.length > 0 || cs.schema.associations[name]?.kind === 'manyToMany')
 }
 
 /** Maps a driver error to a result: a declared constraint gives the changeset, others a DbError; infrastructure errors rethrow. */
@@ -131,15 +134,18 @@ async function insertWithChildren<S extends AnySchema>(ctx: RepoContext, cs: Cha
   return saveChildren(ctx, cs, parent.value)
 }
 
-/** Inserts or updates each child with the parent's key; the first failure returns the parent changeset carrying it. */
+/**
+ * Inserts or updates each child with the parent's key (manyToMany: each linked record as it is,
+ * then the links); the first failure returns the parent changeset carrying it.
+ */
 async function saveChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, parent: RecordOf<S>): Promise<WriteResult<S>> {
   const out: Record<string, unknown> = { ...parent }
   for (const [name, children] of Object.entries(cs.assocChanges)) {
     const assoc = resolveAssoc(cs.schema, name)
     const key = (parent as Record<string, unknown>)[cs.schema.primaryKey]
-    const saved: unknown[] = []
+    const saved: Record<string, unknown>[] = []
     for (let i = 0; i < children.length; i++) {
-      const child = putChange(children[i]!, assoc.foreignKey as never, key as never)
+      const child = assoc.through ? children[i]! : putChange(children[i]!, assoc.foreignKey as never, key as never)
       const res = child.action === 'update' ? await update(ctx, child) : await insert(ctx, child)
       if (!res.ok) {
         if (!isChangesetError(res.error)) return res as WriteResult<S>
@@ -147,11 +153,21 @@ async function saveChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset
         list[i] = res.error
         return err({ ...cs, assocChanges: { ...cs.assocChanges, [name]: list }, valid: false })
       }
-      saved.push(res.value)
+      saved.push(res.value as Record<string, unknown>)
     }
-    out[name] = assoc.kind === 'hasOne' ? (saved[0] ?? null) : saved
+    if (assoc.through) {
+      const linked = await replaceLinks(ctx, cs, assoc, key, saved, cs.action === 'update')
+      if (!linked.ok) return linked
+    }
+    out[name] = assoc.kind === 'hasOne' ? (saved[0] ?? null) : assoc.through ? onceEach(saved, assoc.related.primaryKey) : saved
   }
   return ok(out as RecordOf<S>)
+}
+
+/** Records in order, each primary key once (a set given with a key twice is linked once). */
+function onceEach(records: readonly Record<string, unknown>[], pk: string): Record<string, unknown>[] {
+  const seen = new Set<unknown>()
+  return records.filter((r) => !seen.has(r[pk]) && (seen.add(r[pk]), true))
 }
 
 function isChangesetError(e: unknown): e is Changeset {

@@ -10,6 +10,7 @@ import { badInputCases } from './cases/bad_input.ts'
 import { constraintCases } from './cases/constraints.ts'
 import { foreignKeyCases } from './cases/foreign_keys.ts'
 import { likeCases } from './cases/like.ts'
+import { manyToManyCases } from './cases/many_to_many.ts'
 import { onConflictCases } from './cases/on_conflict.ts'
 import { preloadCases } from './cases/preload.ts'
 import { readWriteCases } from './cases/read_write.ts'
@@ -44,4 +45,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   badInputCases(t)
   likeCases(t)
   telemetryCases(t)
+  manyToManyCases(t)
 }
