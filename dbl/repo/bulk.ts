@@ -14,6 +14,7 @@ import { exec, failure, type RepoContext } from './context.ts'
 function checkKeys(schema: AnySchema, row: object, what: string): void {
   for (const k of Object.keys(row)) {
     if (!Object.hasOwn(schema.fieldsByName, k)) throw new Error(`${what}: schema ${schema.table} has no field ${JSON.stringify(k)}`)
+    if (schema.fieldsByName[k]!.virtual) throw new Error(`${what}: ${schema.table}.${k} is virtual (never stored)`)
   }
 }
 
