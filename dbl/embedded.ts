@@ -5,7 +5,7 @@
  * stored value is the children's fields (virtual ones left out), and rows read back hold typed
  * records again (`loadRows`: dates become `Date`, fields missing from an older row become null).
  */
-import { castEmbedded } from './cast.ts'
+import { castEmbedded, castersOf, INVALID } from './cast.ts'
 import { addError, cast, getField, type Changeset, type FieldOf, type Params } from './changeset.ts'
 import { defineSchema, type AnySchema, type FieldSpec, type Schema } from './schema.ts'
 import { sqlOf } from './sql.ts'
@@ -115,9 +115,12 @@ export function castEmbed<S extends AnySchema>(cs: Changeset<S>, name: FieldOf<S
   if (!list || !list.every(isMap)) return addError(cs, name, 'is invalid', { validation: 'embed', type: many ? 'embedsMany' : 'embedsOne' })
   const existing = (Array.isArray(stored) ? stored : isMap(stored) ? [stored] : []) as Record<string, unknown>[]
   const pk = related.primaryKey
+  const keyOf = pk ? castersOf(related)[pk]! : undefined
   const children = list.map((p) => {
     if (!many) return make(existing[0] ?? {}, p)
-    const match = pk && p[pk] != null ? existing.find((e) => String(e[pk]) === String(p[pk])) : undefined
+    // Keys compare as cast: an upper-case uuid in the params finds the stored lower-case one.
+    const key = keyOf && p[pk] != null ? keyOf(p[pk]) : INVALID
+    const match = key === INVALID ? undefined : existing.find((e) => e[pk] === key)
     return make(match ?? {}, p)
   })
   for (const c of children) if (c.schema !== related) throw new Error(`castEmbed ${name}: \`with\` must return a changeset of ${related.table}`)

@@ -208,7 +208,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     get: (schema, id) => get(ctx, schema, id),
     getBy: (schema, clauses) => getBy(ctx, schema, clauses),
     exists: (q) => exists(ctx, q),
-    reload(schema, record) {
+    async reload(schema, record) {
       const id = (record as Record<string, unknown> | null | undefined)?.[schema.primaryKey]
       if (id === undefined || id === null) throw new Error(`reload: the record has no ${schema.primaryKey}`)
       return get(ctx, schema, id)

@@ -195,7 +195,7 @@ type IsNotNull<S> = S extends { readonly primaryKey: true }
 
 type ValueOfSpec<S> = IsNotNull<S> extends true ? ValueOf<TypeOfField<S>> : ValueOf<TypeOfField<S>> | null
 type VirtualKeys<F> = { [K in keyof F]: F[K] extends { readonly virtual: true } ? K : never }[keyof F]
-type Flat<T> = { [K in keyof T]: T[K] }
+type Flat<T> = T extends infer O ? { [K in keyof O]: O[K] } : never
 
 /**
  * The row shape a schema's records have when read back from the database. Virtual fields are
@@ -206,7 +206,7 @@ export type RecordOf<S> = S extends Schema<infer F, infer _A>
     ? { [K in keyof F]: ValueOfSpec<F[K]> }
     : [VirtualKeys<F>] extends [never]
       ? { [K in keyof F]: ValueOfSpec<F[K]> }
-      : Flat<{ [K in Exclude<keyof F, VirtualKeys<F>>]: ValueOfSpec<F[K]> } & { [K in VirtualKeys<F>]?: ValueOfSpec<F[K]> }>
+      : Flat<{ readonly [K in Exclude<keyof F, VirtualKeys<F>>]: ValueOfSpec<F[K]> } & { readonly [K in VirtualKeys<F>]?: ValueOfSpec<F[K]> }>
   : never
 
 export function defineSchema<const F extends Record<string, FieldSpec>, const A extends Associations = {}>(def: SchemaDefinition<F, A>): Schema<F, A> {
