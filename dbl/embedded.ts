@@ -6,8 +6,8 @@
  * records again (`loadRows`: dates become `Date`, fields missing from an older row become null).
  */
 import { castEmbedded, castersOf, INVALID } from './cast.ts'
-import { addError, cast, getField, type Changeset, type FieldOf, type Params } from './changeset.ts'
-import { defineSchema, type AnySchema, type FieldSpec, type Schema } from './schema.ts'
+import { addError, cast, getField, type Changeset, type Params } from './changeset.ts'
+import { defineSchema, type AnySchema, type EmbedType, type FieldSpec, type Schema } from './schema.ts'
 import { sqlOf } from './sql.ts'
 
 /**
@@ -47,6 +47,11 @@ export function embedsMany<const E extends AnySchema>(schema: E): { readonly emb
   checkEmbedded(schema, 'embedsMany')
   return { embedsMany: schema }
 }
+
+/** The names of a schema's `embedsOne` / `embedsMany` fields: what `castEmbed` accepts. */
+export type EmbedFieldOf<S extends AnySchema> = S extends Schema<infer F, infer _A>
+  ? { [K in keyof F]: (F[K] extends { readonly type: infer T } ? T : F[K]) extends EmbedType ? K : never }[keyof F] & string
+  : never
 
 export interface CastEmbedOptions {
   /** Builds a child changeset from the stored record (`{}` for a new one) and its params; default: `cast` every field, embeds nested. */
@@ -101,7 +106,7 @@ const isMap = (v: unknown): v is Params => typeof v === 'object' && v !== null &
  * })
  * errorsToJson(cs) // { address: { city: ["can't be blank"] } }
  */
-export function castEmbed<S extends AnySchema>(cs: Changeset<S>, name: FieldOf<S>, opts: CastEmbedOptions = {}): Changeset<S> {
+export function castEmbed<S extends AnySchema>(cs: Changeset<S>, name: EmbedFieldOf<S>, opts: CastEmbedOptions = {}): Changeset<S> {
   const { related, many } = embedOf(cs.schema, name)
   const stored = (cs.data as Record<string, unknown>)[name]
   const blank = (): Changeset<S> => (opts.required ? addError(cs, name, "can't be blank", { validation: 'required' }) : cs)

@@ -10,7 +10,10 @@
  * with the error, and nothing throws. A row deleted meanwhile gives the same answer.
  */
 import { getField, type Changeset, type FieldOf } from './changeset.ts'
-import type { AnySchema } from './schema.ts'
+import type { AnySchema, RecordOf } from './schema.ts'
+
+/** The fields of `S` holding a number: what can be a lock version. */
+export type NumberFieldOf<S extends AnySchema> = { [K in FieldOf<S>]: RecordOf<S>[K] extends number | null | undefined ? K : never }[FieldOf<S>]
 
 const INT4_MAX = 2147483647
 
@@ -30,7 +33,7 @@ function nextVersion(current: number | null): number {
  * const res = await repo.update(cs)
  * if (!res.ok && isChangeset(res.error)) return json(409, errorsToJson(res.error)) // { lock_version: ['is stale'] }
  */
-export function optimisticLock<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, incrementer: (current: number | null) => number = nextVersion): Changeset<S> {
+export function optimisticLock<S extends AnySchema>(cs: Changeset<S>, field: NumberFieldOf<S>, incrementer: (current: number | null) => number = nextVersion): Changeset<S> {
   const f = cs.schema.fieldsByName[field]
   if (!f || f.virtual || (f.type !== 'integer' && f.type !== 'id')) throw new Error(`optimisticLock: ${cs.schema.table}.${String(field)} must be a stored integer field`)
   const current = (getField(cs, field) ?? null) as number | null

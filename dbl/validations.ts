@@ -4,7 +4,10 @@
  * in any order and re-running one over valid data adds nothing.
  */
 import { addError, getField, type Changeset, type FieldOf } from './changeset.ts'
-import type { AnySchema } from './schema.ts'
+import type { AnySchema, RecordOf } from './schema.ts'
+
+/** The fields of `S` holding a list (array columns): what `validateSubset` checks. */
+export type ListFieldOf<S extends AnySchema> = { [K in FieldOf<S>]: RecordOf<S>[K] extends readonly unknown[] | null | undefined ? K : never }[FieldOf<S>]
 
 interface MessageOption {
   /** Replaces the default message; `%{count}` / `%{number}` placeholders still work. */
@@ -165,7 +168,7 @@ export function validateConfirmation<S extends AnySchema>(cs: Changeset<S>, fiel
  * const cs = validateSubset(cast(Post, {}, body, ['tags']), 'tags', ['news', 'howto', 'release'])
  * errorsToJson(cs) // { tags: ['has an invalid entry'] } for tags: ['news', 'spam']
  */
-export function validateSubset<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
+export function validateSubset<S extends AnySchema>(cs: Changeset<S>, field: ListFieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
   const value = changed(cs, field)
   if (!Array.isArray(value) || value.every((v) => values.includes(v))) return cs
   return addError(cs, field, opts.message ?? 'has an invalid entry', { validation: 'subset', enum: values })
