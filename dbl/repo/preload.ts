@@ -11,6 +11,7 @@ import { from, orderBy, where } from '../query.ts'
 import { compileSelect } from '../query_compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
+import { loadRows } from '../embedded.ts'
 import { exec, readFailure, type RepoContext } from './context.ts'
 import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload_spec.ts'
 
@@ -32,7 +33,7 @@ async function loadNode(ctx: RepoContext, records: readonly Row[], node: Preload
     const q = orderBy(where(from(related), theirKey as never, 'in', keys as never), related.primaryKey as never)
     const { sql, params } = compileSelect(q)
     try {
-      found = (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows
+      found = loadRows(related, (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows)
     } catch (e) {
       return readFailure(e)
     }

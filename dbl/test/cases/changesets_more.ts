@@ -95,6 +95,8 @@ export function changesetMoreCases(t: SuiteContext): void {
       expectTypeOf(got.value.items).toEqualTypeOf<RecordOf<typeof Item>[]>()
       const all = await t.repo.all(where(from(Account), { email: 'e@x.io' }))
       expect(all.ok && all.value[0]!.address!.verified_at).toEqual(new Date('2024-05-01T10:00:00Z'))
+      const bulk = await t.repo.insertAll(Account, [{ email: 'bulk@x.io', address: { ...expected.address, verified_at: new Date('2024-06-01T00:00:00Z') } }])
+      expect(bulk.ok && bulk.value.rows[0]!.address).toEqual({ ...expected.address, verified_at: new Date('2024-06-01T00:00:00Z') })
     })
 
     it('errors nest under the field: an object for embedsOne, a list with {} for valid items for embedsMany; nothing is written', async () => {
