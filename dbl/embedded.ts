@@ -53,6 +53,7 @@ export type EmbedFieldOf<S extends AnySchema> = S extends Schema<infer F, infer 
   ? { [K in keyof F]: (F[K] extends { readonly type: infer T } ? T : F[K]) extends EmbedType ? K : never }[keyof F] & string
   : never
 
+/** How `castEmbed` builds and checks the child changesets. */
 export interface CastEmbedOptions {
   /** Builds a child changeset from the stored record (`{}` for a new one) and its params; default: `cast` every field, embeds nested. */
   readonly with?: (data: Record<string, unknown>, params: Params) => Changeset

@@ -135,6 +135,7 @@ export function validateChange<S extends AnySchema, K extends FieldOf<S>>(
   return check(field, value).reduce((acc, message) => addError(acc, field, message, { validation: 'custom' }), cs)
 }
 
+/** Options of `validateConfirmation`. */
 export interface ConfirmationOptions extends MessageOption {
   /** "can't be blank" on `<field>_confirmation` when the params lack it (default: a missing confirmation passes). */
   readonly required?: boolean

@@ -16,6 +16,7 @@ export function compileExists(q: Query<AnySchema, unknown>): Statement {
   return { sql: `select exists (${sql}) as "exists"`, params }
 }
 
+/** Runs `compileExists(q)`: `ok(true)` when a row matches. */
 export async function exists<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<boolean, DbError>> {
   const { sql, params } = compileExists(q as Query<AnySchema, unknown>)
   try {
