@@ -96,8 +96,39 @@ function castArray(element: Caster): Caster {
   }
 }
 
+/**
+ * An embedded record: a plain object whose stored (non-virtual) fields each cast to their type;
+ * missing ones become null. `lenient` (loading what the database holds) keeps a value that no
+ * longer casts as it is, so a schema change never makes a stored row unreadable.
+ */
+export function castEmbedded(schema: AnySchema, value: unknown, lenient = false): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return lenient ? value : INVALID
+  const casters = castersOf(schema)
+  const out: Record<string, unknown> = {}
+  for (const f of schema.fields) {
+    if (f.virtual) continue
+    const raw = (value as Record<string, unknown>)[f.name]
+    const c = raw === undefined || raw === null ? null : casters[f.name]!(raw)
+    if (c === INVALID && !lenient) return INVALID
+    out[f.name] = c === INVALID ? raw : c
+  }
+  return out
+}
+
+function castEmbedList(schema: AnySchema): Caster {
+  return (v) => {
+    if (!Array.isArray(v)) return INVALID
+    const out = v.map((x) => castEmbedded(schema, x))
+    return out.includes(INVALID) ? INVALID : out
+  }
+}
+
 export function casterFor(type: FieldType): Caster {
-  if (typeof type === 'object') return 'array' in type ? castArray(casterFor(type.array)) : castEnum(type.enum)
+  if (typeof type === 'object') {
+    if ('embedsOne' in type) return (v) => castEmbedded(type.embedsOne, v)
+    if ('embedsMany' in type) return castEmbedList(type.embedsMany)
+    return 'array' in type ? castArray(casterFor(type.array)) : castEnum(type.enum)
+  }
   switch (type) {
     case 'id':
       return integer(1 - Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)

@@ -44,7 +44,17 @@ export interface Changeset<S extends AnySchema = AnySchema> {
   readonly action: Action
   /** Child changesets per association (hasOne: at most one). */
   readonly assocChanges: Readonly<Record<string, readonly Changeset[]>>
+  /**
+   * Child changesets per embedded field, as `castEmbed` built them (embedsOne: one, embedsMany: a
+   * list); their values are already in `changes`, this keeps their errors for `errorsToJson`.
+   */
+  readonly embeds: Readonly<Record<string, Changeset | readonly Changeset[]>>
   readonly constraints: readonly ConstraintDecl[]
+  /**
+   * Extra equality conditions an update or delete must also match (`optimisticLock` sets one);
+   * when no row matches, the write fails with "is stale" on the filtered field.
+   */
+  readonly filters: Readonly<Record<string, unknown>>
 }
 
 const BLANK = /^\s*$/
@@ -79,7 +89,9 @@ export function emptyChangeset<S extends AnySchema>(schema: S, data: Partial<Rec
     valid: true,
     action: null,
     assocChanges: {},
+    embeds: {},
     constraints: [],
+    filters: {},
   }
 }
 
@@ -88,6 +100,7 @@ export function emptyChangeset<S extends AnySchema>(schema: S, data: Partial<Rec
  * Only `allowed` fields are read; other keys are ignored. Empty or whitespace-only strings become
  * null (Ecto's empty values). A value that cannot be cast to the field's type gives "is invalid";
  * a `string` longer than its VARCHAR size gives "should be at most %{count} character(s)".
+ * Virtual fields cast like any other; embedded fields are cast with `castEmbed` instead.
  */
 export function cast<S extends AnySchema>(
   schema: S,
@@ -96,6 +109,10 @@ export function cast<S extends AnySchema>(
   allowed: readonly FieldOf<S>[],
 ): Changeset<S> {
   assertFields(schema, allowed)
+  for (const name of allowed) {
+    const t = schema.fieldsByName[name]!.type
+    if (typeof t === 'object' && ('embedsOne' in t || 'embedsMany' in t)) throw new Error(`cast: ${schema.table}.${name} is an embedded field; cast it with castEmbed(cs, '${name}')`)
+  }
   const base = emptyChangeset(schema, existing)
   const input = params ?? {}
   const casters = castersOf(schema)
@@ -111,7 +128,7 @@ export function cast<S extends AnySchema>(
       errors.push({ field: name, message: 'is invalid', meta: { type: field.type, validation: 'cast' } })
       continue
     }
-    if (field.type === 'string' && typeof value === 'string') {
+    if (field.type === 'string' && typeof value === 'string' && !field.virtual) {
       const error = varcharError(name, value, field.size ?? 255)
       if (error) errors.push(error)
     }
@@ -172,8 +189,9 @@ export function errorMessage(error: FieldError): string {
 export type ErrorsJson = { [field: string]: string[] | ErrorsJson | ErrorsJson[] }
 
 /**
- * `{ field: [messages] }` for a 422 body. Association errors nest: a hasMany gives a list with one
- * object per child (`{}` for a valid child), a hasOne gives one object.
+ * `{ field: [messages] }` for a 422 body. Association and embedded errors nest: a hasMany or
+ * embedsMany gives a list with one object per child (`{}` for a valid child), a hasOne or
+ * embedsOne gives one object (`{ address: { city: ["can't be blank"] } }`).
  */
 export function errorsToJson(cs: Changeset): ErrorsJson {
   const out: ErrorsJson = {}
@@ -182,6 +200,11 @@ export function errorsToJson(cs: Changeset): ErrorsJson {
     if (children.every((c) => c.valid)) continue
     const kind = cs.schema.associations[name]?.kind
     out[name] = kind === 'hasOne' ? errorsToJson(children[0]!) : children.map(errorsToJson)
+  }
+  for (const [name, child] of Object.entries(cs.embeds)) {
+    if (Array.isArray(child)) {
+      if (!child.every((c) => c.valid)) out[name] = child.map(errorsToJson)
+    } else if (!(child as Changeset).valid) out[name] = errorsToJson(child as Changeset)
   }
   return out
 }

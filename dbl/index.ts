@@ -14,6 +14,7 @@ export type {
   OnDelete,
   FieldSpec,
   FieldType,
+  EmbedType,
   IndexSpec,
   ManyToManyOptions,
   RecordOf,
@@ -26,8 +27,12 @@ export { ok, err, isResult } from './result.ts'
 export type { Ok, Err, Result } from './result.ts'
 export { cast, change, putChange, getField, getChange, addError, applyChanges, errorsToJson, errorMessage, isChangeset } from './changeset.ts'
 export type { Changeset, FieldError, ErrorsJson, Action, Params, FieldOf } from './changeset.ts'
-export { validateRequired, validateLength, validateNumber, validateFormat, validateInclusion, validateExclusion, validateChange } from './validations.ts'
-export type { LengthOptions, NumberOptions } from './validations.ts'
+export { validateRequired, validateLength, validateNumber, validateFormat, validateInclusion, validateExclusion, validateChange, validateConfirmation, validateSubset } from './validations.ts'
+export type { LengthOptions, NumberOptions, ConfirmationOptions, ListFieldOf } from './validations.ts'
+export { defineEmbeddedSchema, embedsOne, embedsMany, castEmbed } from './embedded.ts'
+export type { CastEmbedOptions, EmbedFieldOf } from './embedded.ts'
+export { optimisticLock } from './optimistic_lock.ts'
+export type { NumberFieldOf } from './optimistic_lock.ts'
 export { uniqueConstraint, foreignKeyConstraint, assocConstraint, checkConstraint, exclusionConstraint, noAssocConstraint } from './constraints.ts'
 export { castAssoc, putAssoc } from './assoc.ts'
 export type { AssocEntry, CastAssocOptions } from './assoc.ts'

@@ -136,6 +136,7 @@ function checkField(schema: AnySchema, field: unknown): string {
   if (typeof field !== 'string' || !Object.hasOwn(schema.fieldsByName, field)) {
     throw new Error(`schema ${schema.table} has no field ${JSON.stringify(field)}`)
   }
+  if (schema.fieldsByName[field]!.virtual) throw new Error(`schema ${schema.table}: field "${field}" is virtual (never stored), so a query cannot use it`)
   return field
 }
 

@@ -51,6 +51,7 @@ import { runMulti } from './repo/multi.ts'
 import { preload } from './repo/preload.ts'
 import type { CheckSpec, Preloaded, PreloadSpec } from './repo/preload_spec.ts'
 import { all, get, getBy, one } from './repo/read.ts'
+import { exists } from './repo/exists.ts'
 import { createRunner, type LogOption } from './repo/telemetry.ts'
 import { rollback, transaction, type TransactionResult } from './repo/transaction.ts'
 import { insert, remove, update, type InsertOptions, type MaybeInsertResult, type OnConflictReplace, type WriteResult } from './repo/write.ts'
@@ -93,6 +94,23 @@ export interface Repo {
   one<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>>
   get<S extends AnySchema>(schema: S, id: unknown): Promise<Result<RecordOf<S>, 'not_found'>>
   getBy<S extends AnySchema>(schema: S, clauses: Clauses<S>): Promise<Result<RecordOf<S>, 'not_found'>>
+  /**
+   * Whether any row matches the query (`SELECT EXISTS (…)`, stopping at the first match).
+   *
+   * @example
+   * const taken = await repo.exists(where(from(User), { email }))
+   * if (taken.ok && taken.value) return json(409, { email: ['has already been taken'] })
+   */
+  exists<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<boolean, DbError>>
+  /**
+   * The record as the database holds it now, read again by its primary key (Ecto's `Repo.reload`):
+   * `not_found` when it was deleted meanwhile. Virtual fields and preloaded associations are not kept.
+   *
+   * @example
+   * const fresh = await repo.reload(Post, post)
+   * if (!fresh.ok) return json(404, { error: 'gone' })
+   */
+  reload<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<Result<RecordOf<S>, 'not_found'>>
   /** `onConflict: { target, replace }` upserts; `{ target?, action: 'nothing' }` skips the row: value `null` (repo/write.ts). */
   insert<S extends AnySchema>(cs: Changeset<S>, opts?: { readonly onConflict?: OnConflictReplace<S> }): Promise<WriteResult<S>>
   insert<S extends AnySchema>(cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>>
@@ -189,6 +207,12 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     one: (q) => one(ctx, q),
     get: (schema, id) => get(ctx, schema, id),
     getBy: (schema, clauses) => getBy(ctx, schema, clauses),
+    exists: (q) => exists(ctx, q),
+    async reload(schema, record) {
+      const id = (record as Record<string, unknown> | null | undefined)?.[schema.primaryKey]
+      if (id === undefined || id === null) throw new Error(`reload: the record has no ${schema.primaryKey}`)
+      return get(ctx, schema, id)
+    },
     insert: ((cs: Changeset, opts?: InsertOptions<AnySchema>) => insert(ctx, cs, opts)) as Repo['insert'],
     update: (cs) => update(ctx, cs),
     delete: ((a: Changeset | AnySchema, record?: Record<string, unknown>) =>

@@ -17,8 +17,17 @@ export type ScalarType =
   | 'uuid'
   | 'jsonb'
 
-/** `{ array: T }` is a PostgreSQL array column; `{ enum: [...] }` is a VARCHAR(255) column whose cast accepts only the listed values. */
-export type FieldType = ScalarType | { readonly array: FieldType } | { readonly enum: readonly string[] }
+/**
+ * `{ array: T }` is a PostgreSQL array column; `{ enum: [...] }` is a VARCHAR(255) column whose cast
+ * accepts only the listed values; an `EmbedType` is a jsonb column holding embedded records.
+ */
+export type FieldType = ScalarType | { readonly array: FieldType } | { readonly enum: readonly string[] } | EmbedType
+
+/**
+ * A jsonb column holding one record (`embedsOne`) or a list of records (`embedsMany`) of an
+ * embedded schema: cast with `castEmbed`, read back as typed records (embedded.ts).
+ */
+export type EmbedType = { readonly embedsOne: AnySchema } | { readonly embedsMany: AnySchema }
 
 export interface FieldOptions<T extends FieldType = FieldType> {
   readonly type: T
@@ -32,6 +41,12 @@ export interface FieldOptions<T extends FieldType = FieldType> {
   readonly size?: number
   /** The column's previous name: tells the migration generator this is a rename, not a drop and an add. */
   readonly renamedFrom?: string
+  /**
+   * Cast and validated like any field, never stored: no column in migrations, never written by
+   * inserts or updates, never selected (a password confirmation, a plain-text password before hashing).
+   * Records read back do not have it, so `RecordOf` types it as optional.
+   */
+  readonly virtual?: boolean
 }
 
 /** A field is given either as its type alone (`name: 'string'`) or with options. */
@@ -188,6 +203,11 @@ export interface SchemaDefinition<F extends Record<string, FieldSpec>, A extends
   readonly fields: F
   readonly associations?: A
   readonly indexes?: readonly IndexSpec[]
+  /**
+   * A schema without a table, stored inside a parent's `embedsOne` / `embedsMany` jsonb field;
+   * `table` is only its name in messages. `defineEmbeddedSchema` sets it.
+   */
+  readonly embedded?: boolean
 }
 
 /** A field after normalisation: every option resolved. */
@@ -199,6 +219,7 @@ export interface Field {
   readonly default: unknown
   readonly size: number | undefined
   readonly renamedFrom: string | undefined
+  readonly virtual: boolean
 }
 
 export interface Schema<F extends Record<string, FieldSpec> = Record<string, FieldSpec>, A extends Associations = Associations> {
@@ -210,6 +231,8 @@ export interface Schema<F extends Record<string, FieldSpec> = Record<string, Fie
   readonly fieldsByName: Readonly<Record<string, Field>>
   readonly associations: A
   readonly indexes: readonly Required<IndexSpec>[]
+  /** Stored inside a parent's jsonb field, not in a table of its own. */
+  readonly embedded: boolean
   /** Phantom: carries the literal field definitions for type inference only. */
   readonly '~fields'?: F
 }
@@ -236,7 +259,11 @@ export type ValueOf<T> = T extends 'id' | 'integer' | 'float'
             ? ValueOf<E>[]
             : T extends { readonly enum: readonly (infer V)[] }
               ? V
-              : never
+              : T extends { readonly embedsOne: infer E }
+                ? RecordOf<E>
+                : T extends { readonly embedsMany: infer E }
+                  ? RecordOf<E>[]
+                  : never
 
 type IsNotNull<S> = S extends { readonly primaryKey: true }
   ? true
@@ -248,20 +275,37 @@ type IsNotNull<S> = S extends { readonly primaryKey: true }
         ? true
         : false
 
-/** The row shape a schema's records have when read back from the database. */
+type ValueOfSpec<S> = IsNotNull<S> extends true ? ValueOf<TypeOfField<S>> : ValueOf<TypeOfField<S>> | null
+type VirtualKeys<F> = { [K in keyof F]: F[K] extends { readonly virtual: true } ? K : never }[keyof F]
+type Flat<T> = T extends infer O ? { [K in keyof O]: O[K] } : never
+
+/**
+ * The row shape a schema's records have when read back from the database. Virtual fields are
+ * optional: a record read back lacks them, one built from a changeset may carry them.
+ */
 export type RecordOf<S> = S extends Schema<infer F, infer _A>
-  ? { [K in keyof F]: IsNotNull<F[K]> extends true ? ValueOf<TypeOfField<F[K]>> : ValueOf<TypeOfField<F[K]>> | null }
+  ? 0 extends 1 & F
+    ? { [K in keyof F]: ValueOfSpec<F[K]> }
+    : [VirtualKeys<F>] extends [never]
+      ? { [K in keyof F]: ValueOfSpec<F[K]> }
+      : Flat<{ readonly [K in Exclude<keyof F, VirtualKeys<F>>]: ValueOfSpec<F[K]> } & { readonly [K in VirtualKeys<F>]?: ValueOfSpec<F[K]> }>
   : never
 
 export function defineSchema<const F extends Record<string, FieldSpec>, const A extends Associations = {}>(def: SchemaDefinition<F, A>): Schema<F, A> {
   const fields: Field[] = Object.entries(def.fields).map(([name, spec]) => normaliseField(name, spec))
-  const primaryKey = def.primaryKey ?? fields.find((f) => f.primaryKey)?.name ?? 'id'
+  const embedded = def.embedded ?? false
+  // An embedded schema needs no key: its records live inside the parent's row.
+  const primaryKey = def.primaryKey ?? fields.find((f) => f.primaryKey)?.name ?? (embedded ? '' : 'id')
   const byName: Record<string, Field> = {}
   for (const f of fields) {
     const isPk = f.name === primaryKey
     byName[f.name] = isPk ? { ...f, primaryKey: true, nullable: false } : f
   }
-  if (!byName[primaryKey]) throw new Error(`schema ${def.table}: primary key "${primaryKey}" is not one of its fields`)
+  if (primaryKey !== '' && !byName[primaryKey]) throw new Error(`schema ${def.table}: primary key "${primaryKey}" is not one of its fields`)
+  if (byName[primaryKey]?.virtual) throw new Error(`schema ${def.table}: the primary key "${primaryKey}" cannot be virtual`)
+  if (embedded && (def.indexes?.length || Object.keys(def.associations ?? {}).length)) {
+    throw new Error(`schema ${def.table} is embedded: it has no table, so no indexes or associations`)
+  }
   const indexes = (def.indexes ?? []).map((ix) => ({
     columns: ix.columns,
     unique: ix.unique ?? false,
@@ -269,7 +313,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
   }))
   for (const ix of indexes) {
     for (const c of ix.columns) {
-      if (!byName[c]) throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
+      if (!byName[c] || byName[c].virtual) throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
     }
   }
   return {
@@ -280,6 +324,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     fieldsByName: byName,
     associations: def.associations ?? ({} as A),
     indexes,
+    embedded,
   }
 }
 
@@ -294,6 +339,7 @@ function normaliseField(name: string, spec: FieldSpec): Field {
     default: opts.default,
     size: opts.size,
     renamedFrom: opts.renamedFrom,
+    virtual: opts.virtual ?? false,
   }
 }
 

@@ -49,18 +49,26 @@ export function paramsFor(c: Compiled, values: unknown[]): unknown[] {
   return c.order ? c.order.map((i) => values[i]) : values
 }
 
+/** A jsonb column: `jsonb` itself, or an embedded schema's `embedsOne` / `embedsMany`. */
+export function isJsonField(field: Field): boolean {
+  const t = field.type
+  return typeof t === 'string' ? t === 'jsonb' : 'embedsOne' in t || 'embedsMany' in t
+}
+
 /**
  * A value as it goes to the driver. jsonb is serialised here because `pg` would send a JS array as
  * a PostgreSQL array literal, which jsonb rejects; everything else the drivers encode themselves.
  */
 export function dumpValue(field: Field, value: unknown): unknown {
-  return field.type === 'jsonb' && value !== null && value !== undefined ? JSON.stringify(value) : value
+  return value !== null && value !== undefined && isJsonField(field) ? JSON.stringify(value) : value
 }
 
 export interface SchemaSql {
-  /** Every field, in declaration order: what SELECT and RETURNING list. */
+  /** Every stored field (virtual ones are not columns), in declaration order: what SELECT and RETURNING list. */
   readonly columns: readonly string[]
   readonly jsonbFields: readonly string[]
+  /** `embedsOne` / `embedsMany` fields: rows read back pass through `loadRows` (embedded.ts). */
+  readonly embeds: readonly Field[]
 }
 
 const schemaSql = new WeakMap<AnySchema, SchemaSql>()
@@ -68,9 +76,12 @@ const schemaSql = new WeakMap<AnySchema, SchemaSql>()
 export function sqlOf(schema: AnySchema): SchemaSql {
   let s = schemaSql.get(schema)
   if (!s) {
+    if (schema.embedded) throw new Error(`schema ${schema.table} is embedded: it has no table; store it in a parent's embedsOne / embedsMany field`)
+    const stored = schema.fields.filter((f) => !f.virtual)
     s = {
-      columns: schema.fields.map((f) => f.name),
-      jsonbFields: schema.fields.filter((f) => f.type === 'jsonb').map((f) => f.name),
+      columns: stored.map((f) => f.name),
+      jsonbFields: stored.filter((f) => f.type === 'jsonb').map((f) => f.name),
+      embeds: stored.filter((f) => typeof f.type === 'object' && ('embedsOne' in f.type || 'embedsMany' in f.type)),
     }
     schemaSql.set(schema, s)
   }

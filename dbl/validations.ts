@@ -4,7 +4,10 @@
  * in any order and re-running one over valid data adds nothing.
  */
 import { addError, getField, type Changeset, type FieldOf } from './changeset.ts'
-import type { AnySchema } from './schema.ts'
+import type { AnySchema, RecordOf } from './schema.ts'
+
+/** The fields of `S` holding a list (array columns): what `validateSubset` checks. */
+export type ListFieldOf<S extends AnySchema> = { [K in FieldOf<S>]: RecordOf<S>[K] extends readonly unknown[] | null | undefined ? K : never }[FieldOf<S>]
 
 interface MessageOption {
   /** Replaces the default message; `%{count}` / `%{number}` placeholders still work. */
@@ -130,4 +133,44 @@ export function validateChange<S extends AnySchema, K extends FieldOf<S>>(
   const value = changed(cs, field)
   if (value === null) return cs
   return check(field, value).reduce((acc, message) => addError(acc, field, message, { validation: 'custom' }), cs)
+}
+
+/** Options of `validateConfirmation`. */
+export interface ConfirmationOptions extends MessageOption {
+  /** "can't be blank" on `<field>_confirmation` when the params lack it (default: a missing confirmation passes). */
+  readonly required?: boolean
+}
+
+/**
+ * When `field` changes, the params must carry `<field>_confirmation` with the same value as the
+ * params' `field` (compared as sent, before casting); otherwise "does not match confirmation" on
+ * `<field>_confirmation` (Ecto puts it there too, next to the input the user retypes). The
+ * confirmation needs no schema field; declare one `virtual: true` to cast and validate it further.
+ *
+ * @example
+ * const cs = validateConfirmation(cast(User, {}, body, ['email', 'password']), 'password')
+ * errorsToJson(cs) // { password_confirmation: ['does not match confirmation'] } when they differ
+ */
+export function validateConfirmation<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConfirmationOptions = {}): Changeset<S> {
+  if (changed(cs, field) === null) return cs
+  const key = `${field}_confirmation`
+  if (!Object.hasOwn(cs.params, key) || cs.params[key] === undefined) {
+    return opts.required ? addError(cs, key, opts.message ?? "can't be blank", { validation: 'confirmation' }) : cs
+  }
+  if (cs.params[key] === cs.params[field]) return cs
+  return addError(cs, key, opts.message ?? 'does not match confirmation', { validation: 'confirmation' })
+}
+
+/**
+ * For a list field: "has an invalid entry" when any element of the changed list is not one of
+ * `values` (Ecto's `validate_subset`); an empty list passes.
+ *
+ * @example
+ * const cs = validateSubset(cast(Post, {}, body, ['tags']), 'tags', ['news', 'howto', 'release'])
+ * errorsToJson(cs) // { tags: ['has an invalid entry'] } for tags: ['news', 'spam']
+ */
+export function validateSubset<S extends AnySchema>(cs: Changeset<S>, field: ListFieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
+  const value = changed(cs, field)
+  if (!Array.isArray(value) || value.every((v) => values.includes(v))) return cs
+  return addError(cs, field, opts.message ?? 'has an invalid entry', { validation: 'subset', enum: values })
 }

@@ -42,10 +42,14 @@ export function ident(name: string): string {
   return `"${name.replaceAll('"', '""')}"`
 }
 
-/** Enums are VARCHAR(255) columns: their values live in the cast, so the column never sees them. */
+/**
+ * Enums are VARCHAR(255) columns: their values live in the cast, so the column never sees them.
+ * Embedded schemas (`embedsOne` / `embedsMany`) are jsonb columns.
+ */
 export function storedType(type: FieldType): FieldType {
   if (typeof type === 'string') return type
   if ('enum' in type) return 'string'
+  if ('embedsOne' in type || 'embedsMany' in type) return 'jsonb'
   return { array: storedType(type.array) }
 }
 
@@ -102,6 +106,7 @@ export function sameReferences(a: ResolvedReferences | undefined, b: ResolvedRef
 export function sqlType(type: FieldType, size?: number, serial = true): string {
   if (typeof type === 'object') {
     if ('enum' in type) return 'varchar(255)'
+    if (!('array' in type)) return 'jsonb'
     return `${sqlType(type.array, size, false)}[]`
   }
   switch (type) {

@@ -151,7 +151,9 @@ export function modelFromSchemas(schemas: readonly AnySchema[], warnings: string
   const model: Model = new Map()
   for (const s of schemas) {
     if (model.has(s.table)) throw new Error(`two schemas use the table "${s.table}"`)
-    const columns = s.fields.map((f) =>
+    if (s.embedded) throw new Error(`schema ${s.table} is embedded: it has no table of its own (its records live in a parent's jsonb field)`)
+    // Virtual fields are never stored: no column.
+    const columns = s.fields.filter((f) => !f.virtual).map((f) =>
       resolveColumn({
         name: f.name,
         type: f.type,
@@ -203,6 +205,6 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
 /** `renamedFrom` field options, as `{ 'table.new': 'old' }` (the same shape as the CLI decision). */
 export function schemaRenames(schemas: readonly AnySchema[]): Record<string, string> {
   const renames: Record<string, string> = {}
-  for (const s of schemas) for (const f of s.fields) if (f.renamedFrom) renames[`${s.table}.${f.name}`] = f.renamedFrom
+  for (const s of schemas) for (const f of s.fields) if (f.renamedFrom && !f.virtual) renames[`${s.table}.${f.name}`] = f.renamedFrom
   return renames
 }

@@ -9,11 +9,13 @@ import { compileDeleteAll, compileUpdateAll } from '../query_compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { dumpValue, kx, marker, sqlOf } from '../sql.ts'
+import { loadRows } from '../embedded.ts'
 import { exec, failure, type RepoContext } from './context.ts'
 
 function checkKeys(schema: AnySchema, row: object, what: string): void {
   for (const k of Object.keys(row)) {
     if (!Object.hasOwn(schema.fieldsByName, k)) throw new Error(`${what}: schema ${schema.table} has no field ${JSON.stringify(k)}`)
+    if (schema.fieldsByName[k]!.virtual) throw new Error(`${what}: ${schema.table}.${k} is virtual (never stored)`)
   }
 }
 
@@ -49,7 +51,7 @@ export async function insertAll<S extends AnySchema>(
   const params = native.bindings.map((b) => values[(b as number) - marker(0)])
   try {
     const res = await exec(ctx, native.sql, params, `INSERT ${schema.table}`)
-    return ok({ count: res.rowCount, rows: res.rows as RecordOf<S>[] })
+    return ok({ count: res.rowCount, rows: loadRows(schema, res.rows) as RecordOf<S>[] })
   } catch (e) {
     return failure(e)
   }

@@ -12,6 +12,7 @@ import { from, orderBy, where } from '../query.ts'
 import { compileSelect } from '../query_compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
+import { loadRows } from '../embedded.ts'
 import { paramsFor } from '../sql.ts'
 import { exec, readFailure, type RepoContext } from './context.ts'
 import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload_spec.ts'
@@ -42,10 +43,10 @@ async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: Prel
   try {
     if (through) {
       const c = selectThrough(through)
-      found = (await exec(ctx, c.sql, paramsFor(c, [keys]), `SELECT ${related.table}`)).rows
+      found = loadRows(related, (await exec(ctx, c.sql, paramsFor(c, [keys]), `SELECT ${related.table}`)).rows)
     } else {
       const { sql, params } = compileSelect(orderBy(where(from(related), theirKey as never, 'in', keys as never), related.primaryKey as never))
-      found = (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows
+      found = loadRows(related, (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows)
     }
   } catch (e) {
     return readFailure(e)

@@ -6,12 +6,13 @@ import { compileSelect } from '../query_compile.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'
+import { loadRows } from '../embedded.ts'
 import { exec, readFailure, type RepoContext } from './context.ts'
 
 export async function all<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<R[], DbError>> {
   const { sql, params } = compileSelect(q)
   try {
-    return ok((await exec(ctx, sql, params, `SELECT ${q.schema.table}`)).rows as R[])
+    return ok(loadRows(q.schema, (await exec(ctx, sql, params, `SELECT ${q.schema.table}`)).rows) as R[])
   } catch (e) {
     return readFailure(e)
   }
@@ -52,7 +53,7 @@ export async function get<S extends AnySchema>(ctx: RepoContext, schema: S, id: 
   } catch (e) {
     unexpected(e)
   }
-  return rows.length ? ok(rows[0] as RecordOf<S>) : err('not_found')
+  return rows.length ? ok(loadRows(schema, rows)[0] as RecordOf<S>) : err('not_found')
 }
 
 /** The first record matching every clause (`null` = IS NULL). Values are cast like `get`'s id. */
@@ -79,5 +80,5 @@ export async function getBy<S extends AnySchema>(
   } catch (e) {
     unexpected(e)
   }
-  return rows.length ? ok(rows[0] as RecordOf<S>) : err('not_found')
+  return rows.length ? ok(loadRows(schema, rows)[0] as RecordOf<S>) : err('not_found')
 }

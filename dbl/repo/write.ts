@@ -11,7 +11,9 @@ import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError, type DbError } from '../db_error.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
+import type { Knex } from 'knex'
 import { compiled, dumpValue, kx, marker, paramsFor, sqlOf } from '../sql.ts'
+import { loadRows } from '../embedded.ts'
 import { exec, type RepoContext } from './context.ts'
 import { replaceLinks } from './links.ts'
 import { transaction } from './transaction.ts'
@@ -51,7 +53,7 @@ function sizeErrors<S extends AnySchema>(cs: Changeset<S>): Changeset<S> {
   let out = cs
   for (const [name, value] of Object.entries(cs.changes)) {
     const f = cs.schema.fieldsByName[name]!
-    if (f.type !== 'string' || typeof value !== 'string') continue
+    if (f.type !== 'string' || typeof value !== 'string' || f.virtual) continue
     const e = varcharError(name, value, f.size ?? 255)
     if (e && !out.errors.some((x) => x.field === name && x.message === e.message)) out = addError(out, name, e.message, e.meta)
   }
@@ -94,7 +96,7 @@ async function insertRow(ctx: RepoContext, schema: AnySchema, row: Record<string
   })
   const values = fields.map((f) => dumpValue(schema.fieldsByName[f]!, row[f]))
   const res = await exec(ctx, c.sql, paramsFor(c, values), `INSERT ${schema.table}`)
-  return (res.rows[0] as RecordOf<AnySchema> | undefined) ?? null
+  return (loadRows(schema, res.rows)[0] as RecordOf<AnySchema> | undefined) ?? null
 }
 
 /** Without `onConflict: { action: 'nothing' }` the value is never null (repo.ts types it so). */
@@ -111,7 +113,7 @@ async function insertOne<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>
   const merged = { ...cs.data, ...cs.changes } as Record<string, unknown>
   for (const f of schema.fields) {
     const v = merged[f.name]
-    if (v !== undefined && !(f.primaryKey && v === null)) row[f.name] = v
+    if (v !== undefined && !f.virtual && !(f.primaryKey && v === null)) row[f.name] = v
   }
   const now = new Date()
   for (const t of ['inserted_at', 'updated_at']) if (schema.fieldsByName[t] && row[t] == null) row[t] = now
@@ -174,9 +176,31 @@ function isChangesetError(e: unknown): e is Changeset {
   return typeof e === 'object' && e !== null && (e as { kind?: unknown }).kind === 'vela.changeset'
 }
 
+/** Ecto's stale_error_field: the row to update or delete is gone, or a filter (`optimisticLock`) no longer matches; the error goes on that filter's field. */
 function stale<S extends AnySchema>(cs: Changeset<S>): Result<never, Changeset<S>> {
-  // Ecto's stale_error_field: the row to update or delete is gone.
-  return err(addError(cs, cs.schema.primaryKey, 'is stale', { stale: true }))
+  return err(addError(cs, Object.keys(cs.filters)[0] ?? cs.schema.primaryKey, 'is stale', { stale: true }))
+}
+
+/** `WHERE pk = ?` plus the changeset's filters (null = IS NULL): the cache key part and the clause. */
+function filtered(cs: Changeset, b: Knex.QueryBuilder, first: number): Knex.QueryBuilder {
+  let i = first
+  b.where(cs.schema.primaryKey, marker(i++))
+  for (const f of Object.keys(cs.filters).sort()) {
+    if (cs.filters[f] === null) b.whereNull(f)
+    else b.where(f, marker(i++))
+  }
+  return b
+}
+
+function filterKey(cs: Changeset): string {
+  const keys = Object.keys(cs.filters)
+  return keys.length ? ` if ${keys.sort().map((f) => (cs.filters[f] === null ? f + ' null' : f)).join(',')}` : ''
+}
+
+function filterValues(cs: Changeset): unknown[] {
+  const out: unknown[] = []
+  for (const f of Object.keys(cs.filters).sort()) if (cs.filters[f] !== null) out.push(dumpValue(cs.schema.fieldsByName[f]!, cs.filters[f]))
+  return out
 }
 
 /** UPDATE of the changed fields by primary key (plus `updated_at`); no changes = no query. */
@@ -186,7 +210,8 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   const schema = cs.schema
   const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
   if (id === undefined || id === null) throw new Error(`update: the changeset's data has no ${schema.primaryKey}; insert it instead`)
-  const changes: Record<string, unknown> = { ...cs.changes }
+  const changes: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(cs.changes)) if (!schema.fieldsByName[k]!.virtual) changes[k] = v
   const fields = Object.keys(changes)
   if (fields.length === 0 && !hasChildren(cs)) return ok({ ...cs.data } as RecordOf<S>)
   if (hasChildren(cs)) {
@@ -197,16 +222,16 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   }
   if (schema.fieldsByName.updated_at && !('updated_at' in changes)) changes.updated_at = new Date()
   const set = Object.keys(changes).sort()
-  const c = compiled(`update ${schema.table} ${set.join(',')}`, () => {
+  const c = compiled(`update ${schema.table} ${set.join(',')}${filterKey(cs)}`, () => {
     const data: Record<string, number> = {}
     set.forEach((f, i) => (data[f] = marker(i)))
-    return kx(schema.table).update(data).where(schema.primaryKey, marker(set.length)).returning(sqlOf(schema).columns as string[])
+    return filtered(cs, kx(schema.table).update(data), set.length).returning(sqlOf(schema).columns as string[])
   })
   const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
-  values.push(id)
+  values.push(id, ...filterValues(cs))
   try {
     const res = await exec(ctx, c.sql, paramsFor(c, values), `UPDATE ${schema.table}`)
-    return res.rows.length ? ok(res.rows[0] as RecordOf<S>) : stale(cs)
+    return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)
   } catch (e) {
     return writeFailure(cs, e)
   }
@@ -219,10 +244,10 @@ export async function remove<S extends AnySchema>(ctx: RepoContext, input: Chang
   const schema = cs.schema
   const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
   if (id === undefined || id === null) throw new Error(`delete: the record has no ${schema.primaryKey}`)
-  const c = compiled(`delete ${schema.table}`, () => kx(schema.table).where(schema.primaryKey, marker(0)).del().returning(sqlOf(schema).columns as string[]))
+  const c = compiled(`delete ${schema.table}${filterKey(cs)}`, () => filtered(cs, kx(schema.table), 0).del().returning(sqlOf(schema).columns as string[]))
   try {
-    const res = await exec(ctx, c.sql, [id], `DELETE ${schema.table}`)
-    return res.rows.length ? ok(res.rows[0] as RecordOf<S>) : stale(cs)
+    const res = await exec(ctx, c.sql, [id, ...filterValues(cs)], `DELETE ${schema.table}`)
+    return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)
   } catch (e) {
     return writeFailure(cs, e)
   }

@@ -16,7 +16,9 @@ import { preloadCases } from './cases/preload.ts'
 import { readWriteCases } from './cases/read_write.ts'
 import { telemetryCases } from './cases/telemetry.ts'
 import { transactionCases } from './cases/transactions.ts'
+import { changesetMoreCases } from './cases/changesets_more.ts'
 import { ddl, tables } from './schemas.ts'
+import { changesetsDdl, changesetsTables } from './schemas_changesets.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
@@ -26,12 +28,12 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
     const opened = await open()
     close = opened.close
     t.adapter = opened.adapter
-    for (const statement of ddl) await t.adapter.query(statement)
+    for (const statement of [...ddl, ...changesetsDdl]) await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
-    await t.adapter.query(`truncate ${tables.join(', ')} restart identity cascade`)
+    await t.adapter.query(`truncate ${[...tables, ...changesetsTables].join(', ')} restart identity cascade`)
   })
   afterAll(() => close())
 
@@ -46,4 +48,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   likeCases(t)
   telemetryCases(t)
   manyToManyCases(t)
+  changesetMoreCases(t)
 }

@@ -10,7 +10,7 @@ import type { FieldType } from '../../schema.ts'
 import type { Model } from '../model.ts'
 
 function pgTypeName(type: FieldType, size: number | undefined): string {
-  if (typeof type === 'object') return 'enum' in type ? 'character varying(255)' : `${pgTypeName(type.array, size)}[]`
+  if (typeof type === 'object') return 'enum' in type ? 'character varying(255)' : 'array' in type ? `${pgTypeName(type.array, size)}[]` : 'jsonb'
   const names: Record<string, string> = {
     id: 'bigint', string: `character varying(${size ?? 255})`, text: 'text', integer: 'integer', float: 'double precision',
     boolean: 'boolean', utc_datetime: 'timestamp with time zone', date: 'date', uuid: 'uuid', jsonb: 'jsonb',
