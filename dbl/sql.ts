@@ -5,6 +5,7 @@
  * cached; later calls only reorder their values into the cached parameter order.
  */
 import knex from 'knex'
+import { jsonText } from './cast.ts'
 import type { AnySchema, Field } from './schema.ts'
 
 export const kx = knex({ client: 'pg' })
@@ -52,9 +53,14 @@ export function paramsFor(c: Compiled, values: unknown[]): unknown[] {
 /**
  * A value as it goes to the driver. jsonb is serialised here because `pg` would send a JS array as
  * a PostgreSQL array literal, which jsonb rejects; everything else the drivers encode themselves.
+ * A jsonb value JSON cannot carry (`jsonText`) throws rather than being written as something
+ * else: changeset writes report it as "is invalid" before getting here (repo/write.ts).
  */
 export function dumpValue(field: Field, value: unknown): unknown {
-  return field.type === 'jsonb' && value !== null && value !== undefined ? JSON.stringify(value) : value
+  if (field.type !== 'jsonb' || value === null || value === undefined) return value
+  const text = jsonText(value)
+  if (text === undefined) throw new TypeError(`vela.dbl: ${field.name}: a jsonb value JSON cannot carry (a function, a BigInt, a cycle, undefined, NaN, a Map or Set, a NUL character)`)
+  return text
 }
 
 export interface SchemaSql {

@@ -6,6 +6,7 @@
  */
 import { resolveAssoc } from '../assoc.ts'
 import { addError, putChange, varcharError, type Action, type Changeset, type FieldOf } from '../changeset.ts'
+import { jsonText } from '../cast.ts'
 import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError, type DbError } from '../db_error.ts'
 import { err, ok, type Result } from '../result.ts'
@@ -44,9 +45,20 @@ function withAction<S extends AnySchema>(cs: Changeset<S>, action: Action): Chan
   return cs.action === action ? cs : { ...cs, action }
 }
 
-/** VARCHAR sizes, checked again here because `change`/`putChange` bypass `cast`. */
+/**
+ * What `change`/`putChange` may put in without `cast`, checked again: VARCHAR sizes, and jsonb
+ * values JSON cannot carry ("is invalid", as `cast` says, rather than written as something else).
+ */
 function sizeErrors<S extends AnySchema>(cs: Changeset<S>): Changeset<S> {
   let out = cs
+  const changes = cs.changes as Record<string, unknown>
+  for (const f of sqlOf(cs.schema).jsonbFields) {
+    // What the statement writes: the change (an `undefined` one would be NULL), or for an insert the data too.
+    const changed = Object.hasOwn(changes, f)
+    const v = changed ? changes[f] : cs.action === 'insert' ? (cs.data as Record<string, unknown>)[f] : null
+    const invalid = v === undefined ? changed : v !== null && jsonText(v) === undefined
+    if (invalid && !out.errors.some((x) => x.field === f)) out = addError(out, f, 'is invalid', { type: 'jsonb', validation: 'cast' })
+  }
   for (const [name, value] of Object.entries(cs.changes)) {
     const f = cs.schema.fieldsByName[name]!
     if (f.type !== 'string' || typeof value !== 'string') continue
