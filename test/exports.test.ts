@@ -22,7 +22,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'vela/vite': ['default', 'devAppOf'],
   'vela/dbl': [
-    'DB_OUTCOME_UNKNOWN', 'DB_UNAVAILABLE', 'DEFAULT_DEADLINES', 'DbOutcomeUnknownError', 'DbUnavailableError', 'MigrationDecisionError', 'addColumn', 'addError', 'alterTable', 'and', 'applyChanges', 'assocConstraint', 'belongsTo',
+    'DB_OUTCOME_UNKNOWN', 'DB_UNAVAILABLE', 'DEFAULT_DEADLINES', 'DbError', 'DbOutcomeUnknownError', 'DbUnavailableError', 'MigrationDecisionError', 'addColumn', 'addError', 'alterTable', 'and', 'applyChanges', 'assocConstraint', 'belongsTo',
     'cast', 'castAssoc', 'change', 'checkConstraint', 'cond', 'count', 'createIndex', 'createPgAdapter',
     'createPgliteAdapter', 'createTable', 'defineMigration', 'defineRepo', 'defineSchema', 'dropColumn', 'dropIndex',
     'dropTable', 'err', 'errorMessage', 'errorsToJson', 'escapeLike', 'exclusionConstraint', 'execute', 'foreignKeyConstraint', 'from',
