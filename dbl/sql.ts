@@ -53,14 +53,21 @@ export function paramsFor(c: Compiled, values: unknown[]): unknown[] {
 /**
  * A value as it goes to the driver. jsonb is serialised here because `pg` would send a JS array as
  * a PostgreSQL array literal, which jsonb rejects; everything else the drivers encode themselves.
- * A jsonb value JSON cannot carry (`jsonText`) throws rather than being written as something
- * else: changeset writes report it as "is invalid" before getting here (repo/write.ts).
+ * A jsonb value JSON cannot carry (`jsonText`) throws a `JsonValueError` rather than being written
+ * as something else; changeset writes turn it into "is invalid" on the field (repo/write.ts).
  */
 export function dumpValue(field: Field, value: unknown): unknown {
   if (field.type !== 'jsonb' || value === null || value === undefined) return value
   const text = jsonText(value)
-  if (text === undefined) throw new TypeError(`vela.dbl: ${field.name}: a jsonb value JSON cannot carry (a function, a BigInt, a cycle, undefined, NaN, a Map or Set, a NUL character)`)
+  if (text === undefined) throw new JsonValueError(field.name)
   return text
+}
+
+/** A jsonb value JSON cannot carry, met while encoding a statement's values (see `jsonText`). */
+export class JsonValueError extends TypeError {
+  constructor(readonly field: string) {
+    super(`vela.dbl: ${field}: a jsonb value JSON cannot carry (a function, a BigInt, a cycle, undefined in a list, NaN, a Map or Set, a NUL character)`)
+  }
 }
 
 export interface SchemaSql {

@@ -6,12 +6,11 @@
  */
 import { resolveAssoc } from '../assoc.ts'
 import { addError, putChange, varcharError, type Action, type Changeset, type FieldOf } from '../changeset.ts'
-import { jsonText } from '../cast.ts'
 import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError, type DbError } from '../db_error.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { compiled, dumpValue, kx, marker, paramsFor, sqlOf } from '../sql.ts'
+import { compiled, dumpValue, JsonValueError, kx, marker, paramsFor, sqlOf } from '../sql.ts'
 import { exec, type RepoContext } from './context.ts'
 import { transaction } from './transaction.ts'
 
@@ -46,21 +45,15 @@ function withAction<S extends AnySchema>(cs: Changeset<S>, action: Action): Chan
 }
 
 /**
- * What `change`/`putChange` may put in without `cast`, checked again: VARCHAR sizes, and jsonb
- * values JSON cannot carry ("is invalid", as `cast` says, rather than written as something else).
+ * What `change`/`putChange` may put in without `cast`, checked again: VARCHAR sizes, and a jsonb
+ * change that is `undefined` (JSON has no such value; it would be written as NULL). A jsonb value
+ * JSON cannot carry is found while encoding the statement (`JsonValueError`, see writeFailure).
  */
 function sizeErrors<S extends AnySchema>(cs: Changeset<S>): Changeset<S> {
   let out = cs
-  const changes = cs.changes as Record<string, unknown>
-  for (const f of sqlOf(cs.schema).jsonbFields) {
-    // What the statement writes: the change (an `undefined` one would be NULL), or for an insert the data too.
-    const changed = Object.hasOwn(changes, f)
-    const v = changed ? changes[f] : cs.action === 'insert' ? (cs.data as Record<string, unknown>)[f] : null
-    const invalid = v === undefined ? changed : v !== null && jsonText(v) === undefined
-    if (invalid && !out.errors.some((x) => x.field === f)) out = addError(out, f, 'is invalid', { type: 'jsonb', validation: 'cast' })
-  }
   for (const [name, value] of Object.entries(cs.changes)) {
     const f = cs.schema.fieldsByName[name]!
+    if (f.type === 'jsonb' && value === undefined && !out.errors.some((x) => x.field === name)) out = addError(out, name, 'is invalid', { type: 'jsonb', validation: 'cast' })
     if (f.type !== 'string' || typeof value !== 'string') continue
     const e = varcharError(name, value, f.size ?? 255)
     if (e && !out.errors.some((x) => x.field === name && x.message === e.message)) out = addError(out, name, e.message, e.meta)
@@ -72,8 +65,13 @@ function hasChildren(cs: Changeset): boolean {
   return Object.values(cs.assocChanges).some((list) => list.length > 0)
 }
 
-/** Maps a driver error to a result: a declared constraint gives the changeset, others a DbError; infrastructure errors rethrow. */
+/**
+ * Maps a failure to a result: a declared constraint (or a jsonb value JSON cannot carry) gives the
+ * changeset, other server errors a DbError; infrastructure errors rethrow.
+ */
 function writeFailure<S extends AnySchema>(cs: Changeset<S>, e: unknown): Result<never, Changeset<S> | DbError> {
+  // "is invalid", as `cast` says, rather than written as something else.
+  if (e instanceof JsonValueError) return err(addError(cs, e.field, 'is invalid', { type: 'jsonb', validation: 'cast' }))
   if (!isServerError(e)) throw e
   const dbError = toDbError(e)
   return err(constraintError(cs, dbError) ?? dbError)
@@ -198,9 +196,9 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
     set.forEach((f, i) => (data[f] = marker(i)))
     return kx(schema.table).update(data).where(schema.primaryKey, marker(set.length)).returning(sqlOf(schema).columns as string[])
   })
-  const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
-  values.push(id)
   try {
+    const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
+    values.push(id)
     const res = await exec(ctx, c.sql, paramsFor(c, values), `UPDATE ${schema.table}`)
     return res.rows.length ? ok(res.rows[0] as RecordOf<S>) : stale(cs)
   } catch (e) {

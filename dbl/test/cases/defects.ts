@@ -130,6 +130,9 @@ export function defectCases(t: SuiteContext): void {
         expect(!upd.ok && json(upd.error)).toEqual({ meta: ['is invalid'] })
       }
       expect((await t.repo.get(Thing, ok.value.id)).ok && ok.value.meta).toEqual({ a: [1, { b: null }], at: '1970-01-01T00:00:00.000Z' })
+      // Bulk writes take no changeset: the program's value is refused, not written as something else.
+      await expect(t.repo.insertAll(Thing, [{ meta: { f: () => 1 } }])).rejects.toThrow('meta: a jsonb value JSON cannot carry')
+      await expect(t.repo.updateAll(from(Thing), { meta: [1n] })).rejects.toThrow('meta: a jsonb value JSON cannot carry')
       expect(await t.count('things')).toBe(1)
     })
 
