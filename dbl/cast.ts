@@ -14,6 +14,7 @@ const INT4_MAX = 2147483647
 const intPattern = /^[+-]?\d+$/
 const floatPattern = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 const uuidPattern = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+const hex32Pattern = /^[0-9a-fA-F]{32}$/
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/
 const dateTimePattern = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i
 
@@ -39,7 +40,14 @@ const castBoolean: Caster = (v) => {
 // PostgreSQL text cannot hold NUL: reject it here so it is a field error, not a server error.
 const castString: Caster = (v) => (typeof v === 'string' && !v.includes('\u0000') ? v : INVALID)
 
-const castUuid: Caster = (v) => (typeof v === 'string' && uuidPattern.test(v) ? v.toLowerCase() : INVALID)
+/** The dashed form, lower case; 32 hex digits without dashes (which PostgreSQL accepts too) are dashed. */
+const castUuid: Caster = (v) => {
+  if (typeof v !== 'string') return INVALID
+  if (uuidPattern.test(v)) return v.toLowerCase()
+  if (!hex32Pattern.test(v)) return INVALID
+  const h = v.toLowerCase()
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+}
 
 function validCalendarDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false
@@ -66,16 +74,37 @@ const castDateTime: Caster = (v) => {
   return Number.isNaN(d.getTime()) ? INVALID : d
 }
 
-/** Anything JSON can carry, except what PostgreSQL's jsonb refuses (the \u0000 escape). */
-const castJson: Caster = (v) => {
-  if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return INVALID
+// Objects JSON would write as `{}`, losing what they hold.
+const opaque = [Map, Set, WeakMap, WeakSet, RegExp, Promise]
+
+/**
+ * The JSON text of a jsonb value, or undefined when JSON cannot carry it faithfully: a function,
+ * a symbol, a BigInt, a cycle, `undefined` at the top or in a list, NaN or ±Infinity, a Map or a
+ * Set (`JSON.stringify` would drop, null or empty them), or a NUL character (jsonb refuses
+ * `\u0000`). An object property that is `undefined` is absent, as JSON has it.
+ */
+export function jsonText(value: unknown): string | undefined {
+  let faithful = true
+  let text: string | undefined
   try {
-    const text = JSON.stringify(v)
-    return text === undefined || text.includes('\\u0000') ? INVALID : v
+    text = JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
+      if (key.includes('\u0000')) faithful = false
+      else if (v === undefined) faithful &&= !(Array.isArray(this) || key === '')
+      else if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') faithful = false
+      else if (typeof v === 'number') faithful &&= Number.isFinite(v)
+      else if (typeof v === 'string') faithful &&= !v.includes('\u0000')
+      else if (typeof v === 'object' && v !== null && opaque.some((c) => v instanceof c)) faithful = false
+      // Stop descending once something is wrong (and keep a BigInt from throwing).
+      return faithful ? v : undefined
+    })
   } catch {
-    return INVALID // cycles
+    return undefined // a cycle
   }
+  return faithful ? text : undefined
 }
+
+/** Anything JSON carries faithfully (see `jsonText`). */
+const castJson: Caster = (v) => (jsonText(v) === undefined ? INVALID : v)
 
 function castEnum(values: readonly string[]): Caster {
   const allowed = new Set(values)
@@ -164,4 +193,24 @@ export function castersOf(schema: AnySchema): Readonly<Record<string, Caster>> {
     cache.set(schema, casters)
   }
   return casters
+}
+
+const defaultsCache = new WeakMap<AnySchema, readonly (readonly [string, unknown])[]>()
+
+/**
+ * The fields that declare a `default`, with the default cast to the field's type (a default the
+ * cast refuses is kept as written: the migration checks defaults). Computed once per schema.
+ */
+export function defaultsOf(schema: AnySchema): readonly (readonly [string, unknown])[] {
+  let defaults = defaultsCache.get(schema)
+  if (!defaults) {
+    const casters = castersOf(schema)
+    defaults = schema.fields.flatMap((f) => {
+      if (f.default === undefined || f.default === null) return []
+      const cast = casters[f.name]!(f.default)
+      return [[f.name, cast === INVALID ? f.default : cast] as const]
+    })
+    defaultsCache.set(schema, defaults)
+  }
+  return defaults
 }

@@ -4,7 +4,7 @@
  * constraint declarations (constraints.ts) and associations (assoc.ts) each take a changeset and
  * return a new one; the repository reads it. Nothing here touches the database.
  */
-import { castersOf, INVALID } from './cast.ts'
+import { castersOf, defaultsOf, INVALID } from './cast.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 import type { ConstraintKind } from './db_error.ts'
 
@@ -101,6 +101,12 @@ export function emptyChangeset<S extends AnySchema>(schema: S, data: Partial<Rec
  * null (Ecto's empty values). A value that cannot be cast to the field's type gives "is invalid";
  * a `string` longer than its VARCHAR size gives "should be at most %{count} character(s)".
  * Virtual fields cast like any other; embedded fields are cast with `castEmbed` instead.
+ * For a new record (no primary key value), a field with a `default` that the record and the
+ * params leave out starts from its default, in `data` (as an Ecto struct's defaults), so
+ * `validateRequired` sees it and `insert` writes it.
+ *
+ * @example
+ * const cs = validateRequired(cast(Product, null, req.params, ['name', 'price']), ['name', 'price'])
  */
 export function cast<S extends AnySchema>(
   schema: S,
@@ -113,7 +119,7 @@ export function cast<S extends AnySchema>(
     const t = schema.fieldsByName[name]!.type
     if (typeof t === 'object' && ('embedsOne' in t || 'embedsMany' in t)) throw new Error(`cast: ${schema.table}.${name} is an embedded field; cast it with castEmbed(cs, '${name}')`)
   }
-  const base = emptyChangeset(schema, existing)
+  const base = emptyChangeset(schema, withDefaults(schema, existing))
   const input = params ?? {}
   const casters = castersOf(schema)
   const data = base.data as Record<string, unknown>
@@ -135,6 +141,18 @@ export function cast<S extends AnySchema>(
     if (!same(value, data[name])) changes[name] = value
   }
   return { ...base, params: input, changes: changes as Partial<RecordOf<S>>, errors, valid: errors.length === 0 }
+}
+
+/** A new record (no primary key value) with the schema's defaults for the fields it leaves out; others as given. */
+function withDefaults<S extends AnySchema>(schema: S, existing: Partial<RecordOf<S>> | null | undefined): Partial<RecordOf<S>> | null | undefined {
+  const record = existing as Record<string, unknown> | null | undefined
+  if (record?.[schema.primaryKey] != null) return existing
+  const defaults = defaultsOf(schema)
+  if (defaults.length === 0) return existing
+  const out: Record<string, unknown> = { ...record }
+  // A copy per changeset: a default array or object must not be shared between records.
+  for (const [name, value] of defaults) if (out[name] === undefined) out[name] = typeof value === 'object' ? structuredClone(value) : value
+  return out as Partial<RecordOf<S>>
 }
 
 /** VARCHAR(n) counts characters (code points); the cheap length check covers almost every value. */

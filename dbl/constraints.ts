@@ -2,7 +2,8 @@
  * Declaring database constraints on a changeset (Ecto's `unique_constraint` and friends). The
  * declaration does nothing until the repository runs the changeset: if PostgreSQL then reports a
  * violation of a declared constraint, the repository returns the changeset with a field error
- * instead of a database error. Undeclared violations come back as `{ ok: false, error: DbError }`.
+ * instead of a database error. A schema's unique indexes need no declaration (see `schemaUnique`).
+ * Other undeclared violations come back as `{ ok: false, error: DbError }`.
  */
 import { addError, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
 import type { DbError } from './db_error.ts'
@@ -27,7 +28,12 @@ function fieldList(cs: Changeset, fields: string | readonly string[]): readonly 
 /**
  * "has already been taken". The default name is Ecto's unique index name `<table>_<fields>_index`
  * (what the migration generator creates); PostgreSQL's own name for an inline UNIQUE,
- * `<table>_<fields>_key`, is accepted too. Several fields put the error on the first.
+ * `<table>_<fields>_key`, is accepted too. Several fields put the error on the first. A unique
+ * index declared on the schema needs no call (it maps to "has already been taken" by itself):
+ * call this for another message, or for a constraint the schema does not declare.
+ *
+ * @example
+ * uniqueConstraint(cast(User, null, params, ['name', 'email']), 'email', { message: 'is already registered' })
  */
 export function uniqueConstraint<S extends AnySchema>(cs: Changeset<S>, fields: FieldOf<S> | readonly FieldOf<S>[], opts: ConstraintOptions = {}): Changeset<S> {
   const list = fieldList(cs, fields)
@@ -97,9 +103,23 @@ export function checkConstraint<S extends AnySchema>(cs: Changeset<S>, field: Fi
   return declare(cs, { type: 'check', constraint: opts.name, aliases: [], field, message: opts.message ?? 'is invalid' })
 }
 
-export function exclusionConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions & { readonly name: string }): Changeset<S> {
+/**
+ * "violates an exclusion constraint" for an `EXCLUDE` constraint (two bookings of one room that
+ * overlap). The default name is PostgreSQL's own for an unnamed `EXCLUDE (field WITH …)`:
+ * `<table>_<field>_excl`.
+ *
+ * @example
+ * exclusionConstraint(cast(Booking, null, params, ['room_id', 'during']), 'during', { message: 'overlaps another booking' })
+ */
+export function exclusionConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions = {}): Changeset<S> {
   fieldList(cs, field)
-  return declare(cs, { type: 'exclusion', constraint: opts.name, aliases: [], field, message: opts.message ?? 'violates an exclusion constraint' })
+  return declare(cs, {
+    type: 'exclusion',
+    constraint: opts.name ?? `${cs.schema.table}_${field}_excl`,
+    aliases: [],
+    field,
+    message: opts.message ?? 'violates an exclusion constraint',
+  })
 }
 
 /**
@@ -115,7 +135,20 @@ export function constraintError<S extends AnySchema>(cs: Changeset<S>, error: Db
     return addError(cs, column, "can't be blank", { validation: 'required', constraint: 'not_null' })
   }
   const name = error.constraint
-  const decl = cs.constraints.find((d) => d.type === error.constraintKind && (d.constraint === name || d.aliases.includes(name ?? '')))
+  const decl = cs.constraints.find((d) => d.type === error.constraintKind && (d.constraint === name || d.aliases.includes(name ?? ''))) ?? schemaUnique(cs.schema, error)
   if (!decl) return undefined
   return addError(cs, decl.field, decl.message, { constraint: decl.type, constraint_name: decl.constraint })
+}
+
+/**
+ * A unique index declared on the schema (`indexes: [{ columns, unique: true }]`) is a unique
+ * constraint of every changeset over it, as if `uniqueConstraint(cs, columns)` had been called:
+ * its violation is "has already been taken" on the index's first field. Matched by the index's
+ * name, the one the migration generator gives it. Looked up only when no declaration matched, so
+ * an explicit `uniqueConstraint` (a custom message) wins.
+ */
+function schemaUnique(schema: AnySchema, error: DbError): ConstraintDecl | undefined {
+  if (error.constraintKind !== 'unique' || !error.constraint) return undefined
+  const ix = schema.indexes.find((i) => i.unique && i.name === error.constraint)
+  return ix && { type: 'unique', constraint: ix.name, aliases: [], field: ix.columns[0]!, message: 'has already been taken' }
 }

@@ -93,7 +93,15 @@ export interface Repo {
   all<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R[], DbError>>
   one<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>>
   get<S extends AnySchema>(schema: S, id: unknown): Promise<Result<RecordOf<S>, 'not_found'>>
-  getBy<S extends AnySchema>(schema: S, clauses: Clauses<S>): Promise<Result<RecordOf<S>, 'not_found'>>
+  /**
+   * The one record matching every clause (`null` = IS NULL): `not_found` when none does,
+   * `multiple_results` when several do (repo/read.ts).
+   *
+   * @example
+   * const found = await repo.getBy(User, { email })
+   * if (!found.ok) return status(found.error === 'not_found' ? 404 : 409)
+   */
+  getBy<S extends AnySchema>(schema: S, clauses: Clauses<S>): Promise<Result<RecordOf<S>, 'not_found' | 'multiple_results'>>
   /**
    * Whether any row matches the query (`SELECT EXISTS (…)`, stopping at the first match).
    *

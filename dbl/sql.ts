@@ -5,6 +5,7 @@
  * cached; later calls only reorder their values into the cached parameter order.
  */
 import knex from 'knex'
+import { jsonText } from './cast.ts'
 import type { AnySchema, Field } from './schema.ts'
 
 export const kx = knex({ client: 'pg' })
@@ -58,9 +59,21 @@ export function isJsonField(field: Field): boolean {
 /**
  * A value as it goes to the driver. jsonb is serialised here because `pg` would send a JS array as
  * a PostgreSQL array literal, which jsonb rejects; everything else the drivers encode themselves.
+ * A jsonb value JSON cannot carry (`jsonText`) throws a `JsonValueError` rather than being written
+ * as something else; changeset writes turn it into "is invalid" on the field (repo/write.ts).
  */
 export function dumpValue(field: Field, value: unknown): unknown {
-  return value !== null && value !== undefined && isJsonField(field) ? JSON.stringify(value) : value
+  if (value === null || value === undefined || !isJsonField(field)) return value
+  const text = jsonText(value)
+  if (text === undefined) throw new JsonValueError(field.name)
+  return text
+}
+
+/** A jsonb value JSON cannot carry, met while encoding a statement's values (see `jsonText`). */
+export class JsonValueError extends TypeError {
+  constructor(readonly field: string) {
+    super(`vela.dbl: ${field}: a jsonb value JSON cannot carry (a function, a BigInt, a cycle, undefined in a list, NaN, a Map or Set, a NUL character)`)
+  }
 }
 
 export interface SchemaSql {

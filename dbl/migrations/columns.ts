@@ -197,6 +197,16 @@ export function defaultSql(value: unknown, type: FieldType, where: string): stri
   return quote(scalarText(value, stored, where))
 }
 
+/**
+ * The default the database computes for a key column the schema gives no default: a uuid primary
+ * key gets `gen_random_uuid()` (built into PostgreSQL since 13, and into PGlite), so an insert
+ * without an id gets one, as an `id` key gets its sequence's next value. Only for a key of one
+ * column: the columns of a composite key are always given.
+ */
+export function generatedDefaultSql(column: ResolvedColumn, singleKey: boolean): string | undefined {
+  return singleKey && column.primaryKey && column.type === 'uuid' && column.default === undefined ? 'gen_random_uuid()' : undefined
+}
+
 /** A default written without a known column type (a hand-written `modifyColumn` with `default` only). */
 export function untypedDefaultSql(value: unknown, where: string): string | undefined {
   if (value === undefined || value === null) return undefined

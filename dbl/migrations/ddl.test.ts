@@ -30,6 +30,7 @@ describe('DDL compiler', () => {
   })
 
   test('a composite primary key becomes a table constraint', () => {
+    expect(operationSql(createTable('tokens', [{ name: 'id', type: 'uuid', primaryKey: true }]))).toEqual(['CREATE TABLE "tokens" ("id" uuid PRIMARY KEY DEFAULT gen_random_uuid())'])
     expect(operationSql(createTable('pairs', [{ name: 'a', type: 'integer', primaryKey: true }, { name: 'b', type: 'uuid', primaryKey: true }]))).toEqual([
       'CREATE TABLE "pairs" ("a" integer NOT NULL, "b" uuid NOT NULL, PRIMARY KEY ("a", "b"))',
     ])

@@ -9,7 +9,7 @@
 import type { FieldType } from '../schema.ts'
 import type { Column, ColumnChange, Operation } from './operations.ts'
 import {
-  defaultSql, fkeyName, ident, onDeleteSql, resolveColumn, resolveReferences, sqlType, untypedDefaultSql,
+  defaultSql, fkeyName, generatedDefaultSql, ident, onDeleteSql, resolveColumn, resolveReferences, sqlType, untypedDefaultSql,
   type ResolvedColumn, type ResolvedReferences,
 } from './columns.ts'
 
@@ -22,7 +22,7 @@ function columnDefinition(table: string, column: ResolvedColumn, inlinePrimaryKe
   const parts = [ident(column.name), sqlType(column.type, column.size)]
   if (column.primaryKey && inlinePrimaryKey) parts.push('PRIMARY KEY')
   else if (!column.nullable) parts.push('NOT NULL')
-  const def = defaultSql(column.default, column.type, `column ${table}.${column.name}`)
+  const def = defaultSql(column.default, column.type, `column ${table}.${column.name}`) ?? generatedDefaultSql(column, inlinePrimaryKey)
   if (def !== undefined) parts.push(`DEFAULT ${def}`)
   if (column.references) parts.push(`CONSTRAINT ${ident(fkeyName(table, column.name))} ${referencesSql(column.references)}`)
   return parts.join(' ')

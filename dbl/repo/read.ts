@@ -56,12 +56,16 @@ export async function get<S extends AnySchema>(ctx: RepoContext, schema: S, id: 
   return rows.length ? ok(loadRows(schema, rows)[0] as RecordOf<S>) : err('not_found')
 }
 
-/** The first record matching every clause (`null` = IS NULL). Values are cast like `get`'s id. */
+/**
+ * The one record matching every clause (`null` = IS NULL). Values are cast like `get`'s id, so one
+ * that cannot be cast is `not_found`. Several matching records are `multiple_results` (as `one`):
+ * picking any of them would give whichever the database happened to read first.
+ */
 export async function getBy<S extends AnySchema>(
   ctx: RepoContext,
   schema: S,
   clauses: { readonly [K in keyof RecordOf<S>]?: RecordOf<S>[K] | null },
-): Promise<Result<RecordOf<S>, 'not_found'>> {
+): Promise<Result<RecordOf<S>, 'not_found' | 'multiple_results'>> {
   const casters = castersOf(schema)
   const conds: Cond[] = []
   for (const [field, raw] of Object.entries(clauses)) {
@@ -73,12 +77,14 @@ export async function getBy<S extends AnySchema>(
     // Always equality (a list value is an array column's value here, not IN).
     conds.push(value === null ? cond(field, 'is null') : cond(field, '=', value))
   }
-  const { sql, params } = compileSelect(limit(where(from(schema), and(...conds) as never), 1))
+  // Two rows are enough to tell one from many.
+  const { sql, params } = compileSelect(limit(where(from(schema), and(...conds) as never), 2))
   let rows: unknown[]
   try {
     rows = (await exec(ctx, sql, params, `SELECT ${schema.table}`)).rows
   } catch (e) {
     unexpected(e)
   }
+  if (rows.length > 1) return err('multiple_results')
   return rows.length ? ok(loadRows(schema, rows)[0] as RecordOf<S>) : err('not_found')
 }

@@ -11,9 +11,9 @@ import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError, type DbError } from '../db_error.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import type { Knex } from 'knex'
-import { compiled, dumpValue, kx, marker, paramsFor, sqlOf } from '../sql.ts'
+import { compiled, dumpValue, JsonValueError, kx, marker, paramsFor, sqlOf } from '../sql.ts'
 import { loadRows } from '../embedded.ts'
+import type { Knex } from 'knex'
 import { exec, type RepoContext } from './context.ts'
 import { replaceLinks } from './links.ts'
 import { transaction } from './transaction.ts'
@@ -48,11 +48,16 @@ function withAction<S extends AnySchema>(cs: Changeset<S>, action: Action): Chan
   return cs.action === action ? cs : { ...cs, action }
 }
 
-/** VARCHAR sizes, checked again here because `change`/`putChange` bypass `cast`. */
+/**
+ * What `change`/`putChange` may put in without `cast`, checked again: VARCHAR sizes, and a jsonb
+ * change that is `undefined` (JSON has no such value; it would be written as NULL). A jsonb value
+ * JSON cannot carry is found while encoding the statement (`JsonValueError`, see writeFailure).
+ */
 function sizeErrors<S extends AnySchema>(cs: Changeset<S>): Changeset<S> {
   let out = cs
   for (const [name, value] of Object.entries(cs.changes)) {
     const f = cs.schema.fieldsByName[name]!
+    if (f.type === 'jsonb' && value === undefined && !out.errors.some((x) => x.field === name)) out = addError(out, name, 'is invalid', { type: 'jsonb', validation: 'cast' })
     if (f.type !== 'string' || typeof value !== 'string' || f.virtual) continue
     const e = varcharError(name, value, f.size ?? 255)
     if (e && !out.errors.some((x) => x.field === name && x.message === e.message)) out = addError(out, name, e.message, e.meta)
@@ -65,8 +70,13 @@ function hasChildren(cs: Changeset): boolean {
   return Object.entries(cs.assocChanges).some(([name, list]) => list.length > 0 || cs.schema.associations[name]?.kind === 'manyToMany')
 }
 
-/** Maps a driver error to a result: a declared constraint gives the changeset, others a DbError; infrastructure errors rethrow. */
+/**
+ * Maps a failure to a result: a declared constraint (or a jsonb value JSON cannot carry) gives the
+ * changeset, other server errors a DbError; infrastructure errors rethrow.
+ */
 function writeFailure<S extends AnySchema>(cs: Changeset<S>, e: unknown): Result<never, Changeset<S> | DbError> {
+  // "is invalid", as `cast` says, rather than written as something else.
+  if (e instanceof JsonValueError) return err(addError(cs, e.field, 'is invalid', { type: 'jsonb', validation: 'cast' }))
   if (!isServerError(e)) throw e
   const dbError = toDbError(e)
   return err(constraintError(cs, dbError) ?? dbError)
@@ -227,9 +237,9 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
     set.forEach((f, i) => (data[f] = marker(i)))
     return filtered(cs, kx(schema.table).update(data), set.length).returning(sqlOf(schema).columns as string[])
   })
-  const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
-  values.push(id, ...filterValues(cs))
   try {
+    const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
+    values.push(id, ...filterValues(cs))
     const res = await exec(ctx, c.sql, paramsFor(c, values), `UPDATE ${schema.table}`)
     return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)
   } catch (e) {

@@ -19,6 +19,8 @@ import { transactionCases } from './cases/transactions.ts'
 import { changesetMoreCases } from './cases/changesets_more.ts'
 import { ddl, tables } from './schemas.ts'
 import { changesetsDdl, changesetsTables } from './schemas_changesets.ts'
+import { defectDdl, defectTables } from './schemas_defects.ts'
+import { defectCases } from './cases/defects.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
@@ -28,12 +30,12 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
     const opened = await open()
     close = opened.close
     t.adapter = opened.adapter
-    for (const statement of [...ddl, ...changesetsDdl]) await t.adapter.query(statement)
+    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl]) await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
-    await t.adapter.query(`truncate ${[...tables, ...changesetsTables].join(', ')} restart identity cascade`)
+    await t.adapter.query(`truncate ${[...tables, ...changesetsTables, ...defectTables].join(', ')} restart identity cascade`)
   })
   afterAll(() => close())
 
@@ -49,4 +51,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   telemetryCases(t)
   manyToManyCases(t)
   changesetMoreCases(t)
+  defectCases(t)
 }

@@ -24,3 +24,15 @@ export function httpError(status: number, body?: unknown, headers?: Readonly<Rec
 export function isHttpError(value: unknown): value is HttpError {
   return value instanceof HttpError
 }
+
+/**
+ * An error a library threw to say the request was at fault, in the `http-errors` shape: a `status`
+ * from 400 to 499 and a boolean `expose` (whether its message may be shown to the client).
+ * `vela/dbl`'s `DbError` for a value the database refused (a malformed uuid in a `where`) is one:
+ * a handler that throws it answers 400. By shape, so no library needs to import Vela's classes; an
+ * error with a `status` but no `expose` (an HTTP client's "the upstream said 404") stays a 500.
+ */
+export function isClientFault(value: unknown): value is Error & { status: number; expose: boolean } {
+  const e = value as { status?: unknown; expose?: unknown }
+  return value instanceof Error && typeof e.expose === 'boolean' && Number.isInteger(e.status) && (e.status as number) >= 400 && (e.status as number) <= 499
+}

@@ -4,9 +4,11 @@
  * `VELA_ERR_*` code) their status, the code in the JSON body, logged as one line: a 503 ("nothing
  * was done, try again later") with `Retry-After`, a 504 (`VELA_ERR_DB_OUTCOME_UNKNOWN`: a write
  * was sent and never answered, it may have been applied) without, since a blind retry may apply
- * it twice; a body the client stopped sending (`ClientClosedError`) is
- * logged as one line with status 499 and not answered (there is no one to answer); anything else
- * thrown (or a plugin's `error` result) is a logged 500. A group's status route (`[404, handler]`)
+ * it twice; an error in the `http-errors` shape (`status` 4xx and `expose`, as `vela/dbl`'s
+ * `DbError` for a value the database refused) its status, with its message when it is exposed
+ * (or in development), not logged: the request was at fault; a body the client stopped sending
+ * (`ClientClosedError`) is logged as one line with status 499 and not answered (there is no one
+ * to answer); anything else thrown (or a plugin's `error` result) is a logged 500. A group's status route (`[404, handler]`)
  * replaces the built-in page for that status; if the status route itself fails, the built-in page
  * is sent.
  */
@@ -15,7 +17,7 @@ import type { CompiledGroup } from '../contracts/routes.ts'
 import { ClientClosedError } from '../errors/client-faults.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
 import { errorPage, statusText } from '../errors/error-page.ts'
-import { HttpError } from '../errors/http-error.ts'
+import { HttpError, isClientFault } from '../errors/http-error.ts'
 import { isCodedInfrastructure } from '../errors/vela-error.ts'
 import type { Exchange } from '../exchange/exchange.ts'
 import { isReply, status } from '../replies.ts'
@@ -62,6 +64,7 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
     const retry = err.status === 503 ? { 'retry-after': '1' } : undefined
     return statusPage(ctx, err.status, req, group, ctx.useStacktrace ? err.message : undefined, undefined, retry, err.code)
   }
+  if (isClientFault(err)) return statusPage(ctx, err.status, req, group, err.expose || ctx.useStacktrace ? err.message : undefined)
   // After the route's deadline answered (deadline.ts), the failure is news but its 500 is never sent.
   if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err, keyOf('late', req, err))
   else ctx.log(`500 on ${describe(req)}`, err, keyOf(500, req, err))

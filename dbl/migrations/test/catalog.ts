@@ -87,6 +87,8 @@ export async function expectCatalogMatches(conn: Connection, model: Model): Prom
       const actual = catalog.columns.find((x) => x.table === t.name && x.column === c.name)!
       if (c.type === 'id') {
         expect(actual.default, `${t.name}.${c.name}`).toMatch(/^nextval\(/)
+      } else if (c.type === 'uuid' && c.primaryKey && c.default === undefined && t.columns.filter((x) => x.primaryKey).length === 1) {
+        expect(actual.default, `${t.name}.${c.name} is generated`).toBe('gen_random_uuid()')
       } else if (c.default === undefined) {
         expect(actual.default, `${t.name}.${c.name} has no default`).toBe(null)
       } else {
