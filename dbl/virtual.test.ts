@@ -13,7 +13,8 @@ describe('virtual fields', () => {
     cs = validateLength(cs, 'password', { min: 8 })
     expect(errorsToJson(cs)).toEqual({ password: ['should be at least 8 character(s)'] })
     expect(errorsToJson(validateRequired(cast(Account, {}, {}, ['password']), ['password']))).toEqual({ password: ["can't be blank"] })
-    expect(applyChanges(cast(Account, {}, { password: 'x' }, ['password']))).toEqual({ password: 'x' })
+    // A new record starts from the schema's defaults (items, lock_version); the virtual field is applied like any other.
+    expect(applyChanges(cast(Account, {}, { password: 'x' }, ['password']))).toEqual({ items: [], lock_version: 1, password: 'x' })
   })
 
   it('have no VARCHAR limit (nothing stores them)', () => {

@@ -46,7 +46,7 @@ export function changesetMoreCases(t: SuiteContext): void {
       expect(r.value).not.toHaveProperty('password')
       expect(r.value).toMatchObject({ id: 1, email: 'a@x.io', password_hash: 'hashed:pw1', lock_version: 1, items: [], address: null })
       expect(events).toHaveLength(1)
-      expect(events[0]!.query).toMatch(/^insert into "cs_accounts" \("email", "inserted_at", "password_hash", "updated_at"\) values \(\$1, \$2, \$3, \$4\) returning "id", "email", "password_hash", "tags", "address", "items", "lock_version", "inserted_at", "updated_at"$/)
+      expect(events[0]!.query).toMatch(/^insert into "cs_accounts" \("email", "inserted_at", "items", "lock_version", "password_hash", "updated_at"\) values \(\$1, \$2, \$3, \$4, \$5, \$6\) returning "id", "email", "password_hash", "tags", "address", "items", "lock_version", "inserted_at", "updated_at"$/)
       const columns = (await t.adapter.query(`select column_name from information_schema.columns where table_name = 'cs_accounts' order by ordinal_position`)).rows.map((c) => c.column_name)
       expect(columns).not.toContain('password')
       expect(await raw(t)).toEqual([expect.objectContaining({ id: 1, email: 'a@x.io', password_hash: 'hashed:pw1' })])
