@@ -69,7 +69,7 @@ type Row<S extends AnySchema> = RecordOf<S>
 type FieldOf<S extends AnySchema> = keyof Row<S> & string
 
 /** Equality map: a value means `=`, `null` means IS NULL, a list means IN. Keys are fields or joined paths (`'customer.tier'`). */
-export type Clauses<S extends AnySchema, J = {}> = { readonly [K in Ref<S, J>]?: ValueAt<S, J, K> | readonly NonNullable<ValueAt<S, J, K>>[] | null }
+export type Clauses<S extends AnySchema, J = unknown> = { readonly [K in Ref<S, J>]?: ValueAt<S, J, K> | readonly NonNullable<ValueAt<S, J, K>>[] | null }
 
 export type Direction = 'asc' | 'desc'
 export type OrderTerm<F extends string> = F | readonly [F, Direction]
@@ -93,7 +93,7 @@ export interface HavingCond {
  * A SELECT over a schema, and what it joined. `R` is the row type the repository gives back; `J`
  * (type level only) the joined association paths, so joined fields can be named and typed.
  */
-export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = {}> {
+export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unknown> {
   readonly kind: 'vela.query'
   readonly schema: S
   /** INNER / LEFT joins through associations, parents before children. */

@@ -52,8 +52,10 @@ export type ValueAt<S, J, F extends string> = F extends FieldOf<S>
         : never
     }[keyof J & string]
 
+// A cut association (AnySchema) has any field, of unknown type: let it through.
+type NumericField<S> = string extends FieldOf<S> ? string : { [K in FieldOf<S>]: NonNullable<RecordOf<S>[K]> extends number ? K : never }[FieldOf<S>]
 /** The references whose values are numbers: what `sum` and `avg` take. */
-export type NumericRef<S, J> = { [K in Ref<S, J>]: NonNullable<ValueAt<S, J, K>> extends number ? K : never }[Ref<S, J>]
+export type NumericRef<S, J> = NumericField<S> | { [P in keyof J & string]: J[P] extends Joined<infer T> ? `${P}.${NumericField<T>}` : never }[keyof J & string]
 
 type First<K extends string> = K extends `${infer H}.${string}` ? H : K
 type Rest<K extends string, H extends string> = K extends `${H}.${infer T}` ? T : never

@@ -12,10 +12,12 @@ import { foreignKeyCases } from './cases/foreign_keys.ts'
 import { likeCases } from './cases/like.ts'
 import { onConflictCases } from './cases/on_conflict.ts'
 import { preloadCases } from './cases/preload.ts'
+import { queryCases } from './cases/queries.ts'
 import { readWriteCases } from './cases/read_write.ts'
 import { telemetryCases } from './cases/telemetry.ts'
 import { transactionCases } from './cases/transactions.ts'
 import { ddl, tables } from './schemas.ts'
+import { queriesDdl, queriesTables } from './schemas_queries.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
@@ -25,12 +27,12 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
     const opened = await open()
     close = opened.close
     t.adapter = opened.adapter
-    for (const statement of ddl) await t.adapter.query(statement)
+    for (const statement of [...ddl, ...queriesDdl]) await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
-    await t.adapter.query(`truncate ${tables.join(', ')} restart identity cascade`)
+    await t.adapter.query(`truncate ${[...tables, ...queriesTables].join(', ')} restart identity cascade`)
   })
   afterAll(() => close())
 
@@ -44,4 +46,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   badInputCases(t)
   likeCases(t)
   telemetryCases(t)
+  queryCases(t)
 }
