@@ -83,7 +83,7 @@ describe('query builder', () => {
     q = where(q, 'line_items.unit_price', '<', 500)
     const s = compileSelect(offset(limit(having(groupBy(q, ['id']), sum('line_items.quantity'), '>=', 2), 10), 20))
     expect(s.sql).toBe(
-      'select "work_orders"."id", "work_orders"."title", "work_orders"."status", "work_orders"."estimate_minutes", "work_orders"."customer_id", "work_orders"."inserted_at", "work_orders"."updated_at" from "work_orders" inner join "line_items" on "line_items"."work_order_id" = "work_orders"."id" where ("work_orders"."title" = $1 or "work_orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $2 limit $3)) and not (exists (select 1 from "line_items" as "line_items_2" where "line_items_2"."quantity" > $4 and "line_items_2"."work_order_id" = "work_orders"."id")) and "line_items"."unit_price" < $5 group by "work_orders"."id" having sum("line_items"."quantity") >= $6 limit $7 offset $8',
+      'select "orders"."id", "orders"."title", "orders"."status", "orders"."estimate_minutes", "orders"."customer_id", "orders"."inserted_at", "orders"."updated_at" from "orders" inner join "order_lines" as "line_items" on "line_items"."work_order_id" = "orders"."id" where ("orders"."title" = $1 or "orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $2 limit $3)) and not (exists (select 1 from "order_lines" where "order_lines"."quantity" > $4 and "order_lines"."work_order_id" = "orders"."id")) and "line_items"."unit_price" < $5 group by "orders"."id" having sum("line_items"."quantity") >= $6 limit $7 offset $8',
     )
     expect(s.params).toEqual(['T', 'pro', 7, 3, 500, 2, 10, 20])
     // Same shape, new values: the cached statement, values reordered alike.
@@ -94,9 +94,9 @@ describe('query builder', () => {
 
   it('updateAll and deleteAll take subquery conditions, the outer table named in the correlation', () => {
     const d = compileDeleteAll(where(from(Customer), not(exists(from(WorkOrder), { correlate: ['id', 'customer_id'] }))))
-    expect(d.sql).toBe('delete from "customers" where not (exists (select 1 from "work_orders" where "work_orders"."customer_id" = "customers"."id"))')
+    expect(d.sql).toBe('delete from "customers" where not (exists (select 1 from "orders" where "orders"."customer_id" = "customers"."id"))')
     const u = compileUpdateAll(where(from(WorkOrder), 'customer_id', 'in', select(where(from(Customer), { tier: 'free' }), ['id'])), { status: 'done' })
-    expect(u.sql).toBe('update "work_orders" set "status" = $1 where "work_orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $2)')
+    expect(u.sql).toBe('update "orders" set "status" = $1 where "orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $2)')
     expect(u.params).toEqual(['done', 'free'])
     expect(() => compileDeleteAll(join(from(WorkOrder), 'customer'))).toThrow('only where clauses apply')
   })

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex'
 import { aggregateKey, type Aggregate } from './query_aggregate.ts'
-import { resolveRef, type JoinSpec } from './query_paths.ts'
+import { resolveRef } from './query_paths.ts'
 import { compiled, dumpValue, kx, marker, paramsFor, sqlOf, type Compiled } from './sql.ts'
 import { isQuery, type Cond, type Query } from './query.ts'
 import type { AnySchema, Field } from './schema.ts'
@@ -70,7 +70,7 @@ function scopeOf(q: AnyQuery, outer: Scope | undefined): Scope {
   const aliases = new Map<string, string>()
   for (const j of q.joins) {
     aliases.set(j.path, alloc(j.path.replaceAll('.', '__')))
-    if (throughOf(j)) aliases.set(`${j.path}~through`, alloc(`${j.path.replaceAll('.', '__')}__through`))
+    if (j.through) aliases.set(`${j.path}~through`, alloc(`${j.path.replaceAll('.', '__')}__through`))
   }
   const qualify = outer !== undefined || q.joins.length > 0 || hasSubquery(q.where)
   return { q, root, qualify, aliases, used }
@@ -80,18 +80,6 @@ function hasSubquery(conds: readonly Cond[]): boolean {
   return conds.some((c) =>
     c['~cond'] === 'exists' || (c['~cond'] === 'op' && isQuery(c.value)) ? true : c['~cond'] === 'not' ? hasSubquery([c.cond]) : c['~cond'] === 'op' ? false : hasSubquery(c.conds),
   )
-}
-
-/** A manyToMany association's join table (read structurally: only manyToMany associations resolve with one). */
-interface Through {
-  readonly table: string
-  readonly ownerKey: string
-  readonly relatedKey: string
-  readonly ownerColumn: string
-  readonly relatedColumn: string
-}
-function throughOf(j: JoinSpec): Through | undefined {
-  return (j.assoc as { readonly through?: Through }).through
 }
 
 /** The SQL column of a field reference in `scope` (`"customer"."name"`). */
@@ -113,7 +101,7 @@ function applyJoins(b: Builder, s: Scope): void {
     const { assoc } = j
     const add = (table: string, as: string, left: string, right: string) =>
       void (j.kind === 'left' ? b.leftJoin(tableAs(table, as), left, right) : b.innerJoin(tableAs(table, as), left, right))
-    const through = throughOf(j)
+    const through = j.through
     if (through) {
       const t = s.aliases.get(`${j.path}~through`)!
       add(through.table, t, `${t}.${through.ownerKey}`, `${parent}.${through.ownerColumn}`)

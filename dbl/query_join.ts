@@ -24,8 +24,8 @@ function addJoin(q: Query<AnySchema, unknown, unknown>, path: unknown, kind: 'in
       if (i === segments.length && existing.kind !== kind) throw new Error(`join ${path}: already joined as ${existing.kind === 'left' ? 'leftJoin' : 'join'}`)
       continue
     }
-    const { assoc } = resolveJoinPath(q.schema, joins, p)
-    const spec: JoinSpec = { path: p, kind, assoc }
+    const { assoc, through } = resolveJoinPath(q.schema, joins, p)
+    const spec: JoinSpec = { path: p, kind, assoc, through }
     joins = [...joins, spec]
   }
   return { ...q, joins }

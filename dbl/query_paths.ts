@@ -8,6 +8,7 @@
  * literal types slow editors down for every query, and a query that deep is rare.
  */
 import { resolveAssoc, type ResolvedAssoc } from './assoc.ts'
+import { singularize } from './inflect.ts'
 import type { AnySchema, Association, AssociationsOf, Field, RecordOf } from './schema.ts'
 
 type AssocName<S> = keyof AssociationsOf<S> & string
@@ -64,12 +65,26 @@ export type NestedRow<S, J, K extends string, Pre extends string = ''> = {
   readonly [H in First<K>]: H extends K ? ValueAt<S, J, `${Pre}${H}`> : NestedRow<S, J, Rest<K, H>, `${Pre}${H}.`>
 }
 
+/**
+ * How a manyToMany association goes through its join table: `owner JOIN table ON table.ownerKey =
+ * owner.ownerColumn JOIN related ON related.relatedColumn = table.relatedKey`.
+ */
+export interface Through {
+  readonly table: string
+  readonly ownerKey: string
+  readonly relatedKey: string
+  readonly ownerColumn: string
+  readonly relatedColumn: string
+}
+
 /** One join of a query: the association path, INNER or LEFT, and the association it follows. */
 export interface JoinSpec {
   readonly path: string
   readonly kind: 'inner' | 'left'
   /** The association from the schema at the parent path (the query's own schema for a top-level path). */
   readonly assoc: ResolvedAssoc
+  /** manyToMany: the join table the join goes through (two joins). */
+  readonly through: Through | undefined
 }
 
 /** A field reference resolved: the join path it is read through (undefined: the query's own table) and the field. */
@@ -78,15 +93,31 @@ export interface ResolvedRef {
   readonly field: Field
 }
 
+/**
+ * A manyToMany association (one declared with `joinThrough`) resolved: its related schema and join
+ * table columns, defaulting as the schema does (`joinKeys`, else `<owner table singular>_id` and
+ * `<related table singular>_id`).
+ */
+function throughAssoc(owner: AnySchema, name: string, a: Association): { assoc: ResolvedAssoc; through: Through } {
+  const m = a as Association & { readonly joinThrough: string; readonly joinKeys?: readonly [string, string] }
+  const related = a.schema()
+  const ownerKey = m.joinKeys?.[0] ?? m.foreignKey ?? `${singularize(owner.table) ?? owner.table}_id`
+  const relatedKey = m.joinKeys?.[1] ?? `${singularize(related.table) ?? related.table}_id`
+  const through = { table: m.joinThrough, ownerKey, relatedKey, ownerColumn: owner.primaryKey, relatedColumn: related.primaryKey }
+  return { assoc: { name, kind: a.kind, owner, related, foreignKey: ownerKey }, through }
+}
+
 /** Resolves a join path against `schema` and the joins made so far; throws for an unknown association. */
-export function resolveJoinPath(schema: AnySchema, joins: readonly JoinSpec[], path: string): { parent: string | undefined; assoc: ResolvedAssoc } {
+export function resolveJoinPath(schema: AnySchema, joins: readonly JoinSpec[], path: string): { assoc: ResolvedAssoc; through: Through | undefined } {
   const dot = path.lastIndexOf('.')
   const parent = dot < 0 ? undefined : path.slice(0, dot)
   const owner = parent === undefined ? schema : joins.find((j) => j.path === parent)?.assoc.related
   if (!owner) throw new Error(`join ${path}: ${parent} is not joined`)
   const name = path.slice(dot + 1)
   if (!Object.hasOwn(owner.associations, name)) throw new Error(`join ${path}: schema ${owner.table} has no association "${name}"`)
-  return { parent, assoc: resolveAssoc(owner, name) }
+  const a = owner.associations[name]!
+  if (typeof (a as { joinThrough?: unknown }).joinThrough === 'string') return throughAssoc(owner, name, a)
+  return { assoc: resolveAssoc(owner, name), through: undefined }
 }
 
 /** Resolves `ref` (`'title'` or `'customer.name'`) against a query's schema and joins; throws for anything else. */

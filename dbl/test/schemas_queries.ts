@@ -1,5 +1,8 @@
-/** The work-order schemas of the query cases (customers → work orders → line items), with their DDL. */
-import { belongsTo, defineSchema, hasMany, timestamps, type AnySchema } from '../schema.ts'
+/**
+ * The work-order schemas of the query cases (customers → work orders → line items), with their DDL.
+ * The tables are `orders` and `order_lines`: other suites have a `work_orders` table of their own.
+ */
+import { belongsTo, defineSchema, hasMany, timestamps, type AnySchema, type Association } from '../schema.ts'
 
 export const Customer = defineSchema({
   table: 'customers',
@@ -7,8 +10,17 @@ export const Customer = defineSchema({
   associations: { work_orders: hasMany((): AnySchema => WorkOrder) },
 })
 
+export const Label = defineSchema({ table: 'labels', fields: { id: 'id', name: { type: 'string', nullable: false } } })
+
+/**
+ * Work order ↔ labels through `order_labels`: the association `manyToMany(() => Label, { joinThrough:
+ * 'order_labels', joinKeys: [...] })` gives, written out so this suite does not depend on the
+ * schema module's many-to-many support (typed as hasMany: joined, each order has many labels).
+ */
+const labels = { kind: 'manyToMany', schema: () => Label, joinThrough: 'order_labels', joinKeys: ['work_order_id', 'label_id'] } as unknown as Association<'hasMany', typeof Label>
+
 export const WorkOrder = defineSchema({
-  table: 'work_orders',
+  table: 'orders',
   fields: {
     id: 'id',
     title: { type: 'string', nullable: false },
@@ -18,11 +30,11 @@ export const WorkOrder = defineSchema({
     ...timestamps(),
   },
   // Typed from the work order (up to its customer, down to its line items); the ways back are cut with AnySchema.
-  associations: { customer: belongsTo(() => Customer), line_items: hasMany(() => LineItem) },
+  associations: { customer: belongsTo(() => Customer), line_items: hasMany(() => LineItem, { foreignKey: 'work_order_id' }), labels },
 })
 
 export const LineItem = defineSchema({
-  table: 'line_items',
+  table: 'order_lines',
   fields: {
     id: 'id',
     work_order_id: { type: 'integer', nullable: false },
@@ -36,10 +48,13 @@ export const LineItem = defineSchema({
 
 export const queriesDdl = [
   `create table customers (id bigserial primary key, name varchar(255) not null, tier varchar(255) not null)`,
-  `create table work_orders (id bigserial primary key, title varchar(255) not null, status varchar(255) not null,
+  `create table orders (id bigserial primary key, title varchar(255) not null, status varchar(255) not null,
      estimate_minutes integer, customer_id integer not null references customers(id), inserted_at timestamptz, updated_at timestamptz)`,
-  `create table line_items (id bigserial primary key, work_order_id integer not null references work_orders(id),
+  `create table order_lines (id bigserial primary key, work_order_id integer not null references orders(id),
      description varchar(255), quantity integer not null, unit_price integer not null, discount double precision)`,
+  `create table labels (id bigserial primary key, name varchar(255) not null)`,
+  `create table order_labels (work_order_id integer not null references orders(id), label_id integer not null references labels(id),
+     unique (work_order_id, label_id))`,
 ]
 
-export const queriesTables = ['line_items', 'work_orders', 'customers']
+export const queriesTables = ['order_labels', 'labels', 'order_lines', 'orders', 'customers']

@@ -10,9 +10,9 @@ import { compileSelect } from '../../query_compile.ts'
 import { distinct, groupBy, having, join, leftJoin, lock } from '../../query_join.ts'
 import type { AnySchema } from '../../schema.ts'
 import type { SuiteContext } from '../suite-context.ts'
-import { Customer, LineItem, WorkOrder } from '../schemas_queries.ts'
+import { Customer, Label, LineItem, WorkOrder } from '../schemas_queries.ts'
 
-const wo = '"work_orders"."id", "work_orders"."title", "work_orders"."status", "work_orders"."estimate_minutes", "work_orders"."customer_id", "work_orders"."inserted_at", "work_orders"."updated_at"'
+const wo = '"orders"."id", "orders"."title", "orders"."status", "orders"."estimate_minutes", "orders"."customer_id", "orders"."inserted_at", "orders"."updated_at"'
 
 export function queryCases(t: SuiteContext): void {
   describe('queries over joined tables, aggregates, subqueries, locks', () => {
@@ -51,7 +51,7 @@ export function queryCases(t: SuiteContext): void {
       const q = orderBy(where(join(from(WorkOrder), 'customer'), 'customer.tier', '=', 'pro'), 'id')
       const picked = select(q, ['id', 'title', 'customer.name'])
       expect(compileSelect(picked)).toMatchObject({
-        sql: 'select "work_orders"."id", "work_orders"."title", "customer"."name" as "customer.name" from "work_orders" inner join "customers" as "customer" on "customer"."id" = "work_orders"."customer_id" where "customer"."tier" = $1 order by "work_orders"."id" asc',
+        sql: 'select "orders"."id", "orders"."title", "customer"."name" as "customer.name" from "orders" inner join "customers" as "customer" on "customer"."id" = "orders"."customer_id" where "customer"."tier" = $1 order by "orders"."id" asc',
         params: ['pro'],
       })
       const rows = await all(picked)
@@ -61,7 +61,7 @@ export function queryCases(t: SuiteContext): void {
         { id: 2, title: 'Paint wall', customer: { name: 'Acme' } },
       ])
       // Without select: the query's own records, one per joined row.
-      expect(compileSelect(q).sql).toBe(`select ${wo} from "work_orders" inner join "customers" as "customer" on "customer"."id" = "work_orders"."customer_id" where "customer"."tier" = $1 order by "work_orders"."id" asc`)
+      expect(compileSelect(q).sql).toBe(`select ${wo} from "orders" inner join "customers" as "customer" on "customer"."id" = "orders"."customer_id" where "customer"."tier" = $1 order by "orders"."id" asc`)
       expect((await all(q)).map((r) => r.title)).toEqual(['Fix pump', 'Paint wall'])
       // An equality map takes joined paths too.
       expect((await all(orderBy(where(join(from(WorkOrder), 'customer'), { 'customer.name': ['Bolt'] }), 'id'))).map((r) => r.id)).toEqual([3])
@@ -71,7 +71,7 @@ export function queryCases(t: SuiteContext): void {
       await seed()
       const q = select(orderBy(leftJoin(from(Customer), 'work_orders'), 'name', 'work_orders.id'), ['name', 'work_orders.title'])
       expect(compileSelect(q).sql).toBe(
-        'select "customers"."name", "work_orders"."title" as "work_orders.title" from "customers" left join "work_orders" on "work_orders"."customer_id" = "customers"."id" order by "customers"."name" asc, "work_orders"."id" asc',
+        'select "customers"."name", "work_orders"."title" as "work_orders.title" from "customers" left join "orders" as "work_orders" on "work_orders"."customer_id" = "customers"."id" order by "customers"."name" asc, "work_orders"."id" asc',
       )
       expect(await all(q)).toEqual([
         { name: 'Acme', work_orders: { title: 'Fix pump' } },
@@ -80,7 +80,7 @@ export function queryCases(t: SuiteContext): void {
         { name: 'Cargo', work_orders: { title: null } },
       ])
       const inner = select(orderBy(join(from(Customer), 'work_orders'), 'name', 'work_orders.id'), ['name', 'work_orders.title'])
-      expect(compileSelect(inner).sql).toContain('from "customers" inner join "work_orders" on "work_orders"."customer_id" = "customers"."id"')
+      expect(compileSelect(inner).sql).toContain('from "customers" inner join "orders" as "work_orders" on "work_orders"."customer_id" = "customers"."id"')
       expect((await all(inner)).map((r) => r.name)).toEqual(['Acme', 'Acme', 'Bolt'])
     })
 
@@ -88,7 +88,7 @@ export function queryCases(t: SuiteContext): void {
       await seed()
       const q = select(orderBy(join(from(WorkOrder), 'line_items.work_order'), 'line_items.id'), ['id', 'line_items.quantity', 'line_items.work_order.title'])
       expect(compileSelect(q).sql).toBe(
-        'select "work_orders"."id", "line_items"."quantity" as "line_items.quantity", "line_items__work_order"."title" as "line_items.work_order.title" from "work_orders" inner join "line_items" on "line_items"."work_order_id" = "work_orders"."id" inner join "work_orders" as "line_items__work_order" on "line_items__work_order"."id" = "line_items"."work_order_id" order by "line_items"."id" asc',
+        'select "orders"."id", "line_items"."quantity" as "line_items.quantity", "line_items__work_order"."title" as "line_items.work_order.title" from "orders" inner join "order_lines" as "line_items" on "line_items"."work_order_id" = "orders"."id" inner join "orders" as "line_items__work_order" on "line_items__work_order"."id" = "line_items"."work_order_id" order by "line_items"."id" asc',
       )
       expect(await all(q)).toEqual([
         { id: 1, line_items: { quantity: 2, work_order: { title: 'Fix pump' } } },
@@ -112,7 +112,7 @@ export function queryCases(t: SuiteContext): void {
         1,
       )
       expect(compileSelect(perCustomer)).toMatchObject({
-        sql: 'select "work_orders"."customer_id" as "customer_id", count(distinct "work_orders"."id") as "orders", sum("work_orders"."estimate_minutes") as "minutes", sum("line_items"."quantity") as "items", sum("line_items"."quantity" * "line_items"."unit_price") as "total" from "work_orders" inner join "line_items" on "line_items"."work_order_id" = "work_orders"."id" group by "work_orders"."customer_id" having count(*) > $1',
+        sql: 'select "orders"."customer_id" as "customer_id", count(distinct "orders"."id") as "orders", sum("orders"."estimate_minutes") as "minutes", sum("line_items"."quantity") as "items", sum("line_items"."quantity" * "line_items"."unit_price") as "total" from "orders" inner join "order_lines" as "line_items" on "line_items"."work_order_id" = "orders"."id" group by "orders"."customer_id" having count(*) > $1',
         params: [1],
       })
       const rows = await all(perCustomer)
@@ -132,7 +132,7 @@ export function queryCases(t: SuiteContext): void {
         'name',
       )
       expect(compileSelect(summary).sql).toBe(
-        'select "customers"."name" as "name", count(distinct "work_orders"."id") as "open_orders", sum("work_orders__line_items"."quantity" * "work_orders__line_items"."unit_price") as "total" from "customers" inner join "work_orders" on "work_orders"."customer_id" = "customers"."id" left join "line_items" as "work_orders__line_items" on "work_orders__line_items"."work_order_id" = "work_orders"."id" where "work_orders"."status" = $1 group by "customers"."id", "customers"."name" order by "open_orders" desc, "name" asc',
+        'select "customers"."name" as "name", count(distinct "work_orders"."id") as "open_orders", sum("work_orders__line_items"."quantity" * "work_orders__line_items"."unit_price") as "total" from "customers" inner join "orders" as "work_orders" on "work_orders"."customer_id" = "customers"."id" left join "order_lines" as "work_orders__line_items" on "work_orders__line_items"."work_order_id" = "work_orders"."id" where "work_orders"."status" = $1 group by "customers"."id", "customers"."name" order by "open_orders" desc, "name" asc',
       )
       expect(await all(summary)).toEqual([
         { name: 'Acme', open_orders: 1, total: 1200 },
@@ -143,7 +143,7 @@ export function queryCases(t: SuiteContext): void {
     it('whole-table aggregates: numbers (numeric and bigint converted), null over no rows, min/max keep the field type', async () => {
       const stats = select(from(LineItem), { n: count(), avg: avg('quantity'), max: max('quantity'), first: min('description'), off: sum('discount'), ids: sum('id') })
       expect(compileSelect(stats).sql).toBe(
-        'select count(*) as "n", avg("quantity") as "avg", max("quantity") as "max", min("description") as "first", sum("discount") as "off", sum("id") as "ids" from "line_items"',
+        'select count(*) as "n", avg("quantity") as "avg", max("quantity") as "max", min("description") as "first", sum("discount") as "off", sum("id") as "ids" from "order_lines"',
       )
       expect(await one(stats)).toEqual({ n: 0, avg: null, max: null, first: null, off: null, ids: null })
       await seed()
@@ -158,7 +158,7 @@ export function queryCases(t: SuiteContext): void {
       const pro = select(where(from(Customer), { tier: 'pro' }), ['id'])
       const q = orderBy(where(from(WorkOrder), 'customer_id', 'in', pro), 'id')
       expect(compileSelect(q)).toMatchObject({
-        sql: `select ${wo} from "work_orders" where "work_orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $1) order by "work_orders"."id" asc`,
+        sql: `select ${wo} from "orders" where "orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $1) order by "orders"."id" asc`,
         params: ['pro'],
       })
       expect((await all(q)).map((r) => r.id)).toEqual([1, 2])
@@ -170,7 +170,7 @@ export function queryCases(t: SuiteContext): void {
       const open = where(from(WorkOrder), 'status', '=', 'open')
       const q = orderBy(where(from(Customer), exists(open, { correlate: ['id', 'customer_id'] })), 'id')
       expect(compileSelect(q)).toMatchObject({
-        sql: 'select "customers"."id", "customers"."name", "customers"."tier" from "customers" where exists (select 1 from "work_orders" where "work_orders"."status" = $1 and "work_orders"."customer_id" = "customers"."id") order by "customers"."id" asc',
+        sql: 'select "customers"."id", "customers"."name", "customers"."tier" from "customers" where exists (select 1 from "orders" where "orders"."status" = $1 and "orders"."customer_id" = "customers"."id") order by "customers"."id" asc',
         params: ['open'],
       })
       expect((await all(q)).map((c) => c.name)).toEqual(['Acme', 'Bolt'])
@@ -178,16 +178,16 @@ export function queryCases(t: SuiteContext): void {
       expect((await all(none)).map((c) => c.name)).toEqual(['Cargo'])
       // Orders of a customer who also has a done order: the same table inside and out.
       const self = where(from(WorkOrder), exists(where(from(WorkOrder), 'status', '=', 'done'), { correlate: ['customer_id', 'customer_id'] }))
-      expect(compileSelect(self).sql).toContain('exists (select 1 from "work_orders" as "work_orders_2" where "work_orders_2"."status" = $1 and "work_orders_2"."customer_id" = "work_orders"."customer_id")')
+      expect(compileSelect(self).sql).toContain('exists (select 1 from "orders" as "orders_2" where "orders_2"."status" = $1 and "orders_2"."customer_id" = "orders"."customer_id")')
       expect((await all(orderBy(self, 'id'))).map((r) => r.id)).toEqual([1, 2])
     })
 
     it('distinct, and count of a distinct query counts its distinct rows', async () => {
       await seed()
       const q = distinct(select(from(WorkOrder), ['status']))
-      expect(compileSelect(orderBy(q, 'status')).sql).toBe('select distinct "status" from "work_orders" order by "status" asc')
+      expect(compileSelect(orderBy(q, 'status')).sql).toBe('select distinct "status" from "orders" order by "status" asc')
       expect(await all(orderBy(q, 'status'))).toEqual([{ status: 'done' }, { status: 'open' }])
-      expect(compileSelect(count(q)).sql).toBe('select count(*) as "count" from (select distinct "status" from "work_orders") as "counted"')
+      expect(compileSelect(count(q)).sql).toBe('select count(*) as "count" from (select distinct "status" from "orders") as "counted"')
       expect(await one(count(q))).toEqual({ count: 2 })
       expect(await one(count(join(from(Customer), 'work_orders')))).toEqual({ count: 3 })
     })
@@ -233,9 +233,31 @@ export function queryCases(t: SuiteContext): void {
       }
     })
 
+    it('a many-to-many association joins through its join table (two joins), INNER or LEFT', async () => {
+      await seed()
+      expect((await t.repo.insertAll(Label, [{ name: 'urgent' }, { name: 'outdoor' }])).ok).toBe(true)
+      await t.adapter.query('insert into order_labels (work_order_id, label_id) values (1, 1), (1, 2), (3, 1)')
+      const q = select(orderBy(where(join(from(WorkOrder), 'labels'), 'labels.name', '=', 'urgent'), 'id'), ['id', 'labels.name'])
+      expect(compileSelect(q)).toMatchObject({
+        sql: 'select "orders"."id", "labels"."name" as "labels.name" from "orders" inner join "order_labels" as "labels__through" on "labels__through"."work_order_id" = "orders"."id" inner join "labels" on "labels"."id" = "labels__through"."label_id" where "labels"."name" = $1 order by "orders"."id" asc',
+        params: ['urgent'],
+      })
+      expect(await all(q)).toEqual([
+        { id: 1, labels: { name: 'urgent' } },
+        { id: 3, labels: { name: 'urgent' } },
+      ])
+      const perOrder = orderBy(select(groupBy(leftJoin(from(WorkOrder), 'labels'), ['id']), { id: 'id', labels: count('labels.id') }), 'id')
+      expect(compileSelect(perOrder).sql).toContain('from "orders" left join "order_labels" as "labels__through" on "labels__through"."work_order_id" = "orders"."id" left join "labels" on "labels"."id" = "labels__through"."label_id"')
+      expect(await all(perOrder)).toEqual([
+        { id: 1, labels: 2 },
+        { id: 2, labels: 0 },
+        { id: 3, labels: 1 },
+      ])
+    })
+
     it('wrong paths, aggregates and shapes throw when the query is built', () => {
       expect(() => where(from(WorkOrder), 'customer.name' as never, '=', 'x' as never)).toThrow("field customer.name: join 'customer' first (join or leftJoin)")
-      expect(() => join(from(WorkOrder), 'client' as never)).toThrow('join client: schema work_orders has no association "client"')
+      expect(() => join(from(WorkOrder), 'client' as never)).toThrow('join client: schema orders has no association "client"')
       expect(() => select(join(from(WorkOrder), 'customer'), ['customer.nope' as never])).toThrow('field customer.nope: schema customers has no field "nope"')
       expect(() => select(from(WorkOrder), { s: sum('title' as never) })).toThrow('sum(title): title is a "string" field, not a number')
       expect(() => having(from(WorkOrder), avg('status' as never), '>', 1)).toThrow('avg(status): status is a {"enum":["open","done"]} field, not a number')
