@@ -20,10 +20,12 @@ import { countAggregate, isAggregate, refsOf, checkAggregate, type Aggregate, ty
 import { resolveRef, type JoinSpec, type Joins, type NestedRow, type NumericRef, type Ref, type ValueAt } from './query_paths.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 
+/** Comparison operators of `where` and `having`. */
 export type CompareOp = '=' | '!=' | '<>' | '<' | '<=' | '>' | '>='
 export type LikeOp = 'like' | 'not like' | 'ilike' | 'not ilike'
 export type InOp = 'in' | 'not in'
 export type NullOp = 'is null' | 'is not null'
+/** Every operator `where` / `cond` take. */
 export type Op = CompareOp | LikeOp | InOp | NullOp
 
 /** Literal text for a LIKE operator: every character matches itself. */
@@ -71,6 +73,7 @@ type FieldOf<S extends AnySchema> = keyof Row<S> & string
 /** Equality map: a value means `=`, `null` means IS NULL, a list means IN. Keys are fields or joined paths (`'customer.tier'`). */
 export type Clauses<S extends AnySchema, J = unknown> = { readonly [K in Ref<S, J>]?: ValueAt<S, J, K> | readonly NonNullable<ValueAt<S, J, K>>[] | null }
 
+/** Sort direction of an `orderBy` term. */
 export type Direction = 'asc' | 'desc'
 export type OrderTerm<F extends string> = F | readonly [F, Direction]
 
@@ -145,7 +148,12 @@ export function from<S extends AnySchema>(schema: S): Query<S> {
   }
 }
 
-/** Whether `value` is a query built by `from`. */
+/**
+ * Whether `value` is a query built by `from`.
+ *
+ * @example
+ * isQuery(from(Product))   // true
+ */
 export function isQuery(value: unknown): value is Query<AnySchema, unknown, Joins> {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.query'
 }
@@ -201,15 +209,30 @@ function clausesCond(clauses: Record<string, unknown>): Cond {
   return conds.length === 1 ? conds[0]! : { '~cond': 'and', conds }
 }
 
-/** All of the conditions (an empty `and()` is true). */
+/**
+ * All of the conditions (an empty `and()` is true).
+ *
+ * @example
+ * where(from(Product), or(cond('price', '<', 10), and(cond('price', '>', 100), cond({ description: null }))))
+ */
 export function and<F extends string>(...conds: Cond<F>[]): Cond<F> {
   return { '~cond': 'and', conds }
 }
-/** Any of the conditions (an empty `or()` is false). */
+/**
+ * Any of the conditions (an empty `or()` is false).
+ *
+ * @example
+ * where(from(Product), or(cond('price', '<', 10), cond({ name: 'Gift' })))
+ */
 export function or<F extends string>(...conds: Cond<F>[]): Cond<F> {
   return { '~cond': 'or', conds }
 }
-/** The condition negated: `not(cond(…))`, `not(exists(…))`. */
+/**
+ * The condition negated: `not(cond(…))`, `not(exists(…))`.
+ *
+ * @example
+ * where(from(Customer), not(exists(from(WorkOrder), { correlate: ['id', 'customer_id'] })))   // customers without orders
+ */
 export function not<F extends string>(c: Cond<F>): Cond<F> {
   return { '~cond': 'not', cond: c }
 }
@@ -311,12 +334,22 @@ function count0(n: unknown, what: string): number {
   return n
 }
 
-/** At most `n` rows. */
+/**
+ * At most `n` rows.
+ *
+ * @example
+ * await repo.all(limit(orderBy(from(Product), 'id'), 20))
+ */
 export function limit<S extends AnySchema, R, J>(q: Query<S, R, J>, n: number): Query<S, R, J> {
   return { ...q, limit: count0(n, 'limit') }
 }
 
-/** Skips the first `n` rows. */
+/**
+ * Skips the first `n` rows.
+ *
+ * @example
+ * await repo.all(offset(limit(orderBy(from(Product), 'id'), 20), 40))   // the third page of 20
+ */
 export function offset<S extends AnySchema, R, J>(q: Query<S, R, J>, n: number): Query<S, R, J> {
   return { ...q, offset: count0(n, 'offset') }
 }

@@ -13,7 +13,9 @@
  */
 import type { Field } from './schema.ts'
 
+/** The aggregate functions. */
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max'
+/** Operators of an aggregate's arithmetic over two fields (`[field, op, field]`). */
 export type ArithOp = '+' | '-' | '*' | '/'
 /** What an aggregate is over: a field, or two fields combined by an arithmetic operator. */
 export type AggregateArg<F extends string = string> = F | readonly [F, ArithOp, F]
@@ -43,7 +45,12 @@ function make<Fn extends AggregateFn, F extends string>(fn: Fn, arg: unknown, di
   return { kind: 'vela.aggregate', fn, arg: arg as AggregateArg | undefined, distinct }
 }
 
-/** Whether `value` is an aggregate (`count()`, `sum(…)`, …). */
+/**
+ * Whether `value` is an aggregate (`count()`, `sum(…)`, …).
+ *
+ * @example
+ * isAggregate(sum('quantity'))   // true
+ */
 export function isAggregate(value: unknown): value is Aggregate {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.aggregate'
 }
