@@ -18,7 +18,9 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { POSTGRES_URL, freshPostgresDatabase } from '../test/support/services.ts'
 import { DDL, SEED } from './dbl/fixtures.ts'
-import { QUERY_DDL, QUERY_SEED } from './dbl/queries.ts'
+import knex from 'knex'
+import { compileSelect } from '../dbl/query_compile.ts'
+import { QUERY_DDL, QUERY_SEED, knexJoin, knexSummary, velaJoin, velaSummary } from './dbl/queries.ts'
 import type { LoadTarget } from './load.ts'
 import { hasWrk, measureRounds, median } from './load.ts'
 
@@ -88,7 +90,22 @@ const queryTargets: LoadTarget[] = [
   { name: 'grouped aggregate', method: 'GET', path: '/summary/open', expectStatus: 200 },
 ]
 
+/** µs to build and compile one query in-process, no database: the builder's share of a request, steady under load. */
+function buildCost(f: () => unknown): number {
+  for (let i = 0; i < 20_000; i++) f()
+  const n = 100_000
+  const t0 = process.hrtime.bigint()
+  for (let i = 0; i < n; i++) f()
+  return +(Number(process.hrtime.bigint() - t0) / n / 1000).toFixed(2)
+}
+
 async function queries(url: string): Promise<void> {
+  const k = knex({ client: 'pg' })
+  console.log('dbl queries, build + compile per query in-process (µs):')
+  console.table([
+    { query: 'join + filter', vela: buildCost(() => compileSelect(velaJoin('pro'))), knex: buildCost(() => knexJoin(k, 'pro').toSQL().toNative()) },
+    { query: 'grouped aggregate', vela: buildCost(() => compileSelect(velaSummary('open'))), knex: buildCost(() => knexSummary(k, 'open').toSQL().toNative()) },
+  ])
   console.log(`dbl queries: ${rounds} rounds × ${seconds}s per route, ${connections} connections, six modes interleaved`)
   const results = await measureRounds({
     servers: queryModes,

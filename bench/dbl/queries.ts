@@ -26,10 +26,10 @@ create index if not exists orders_customer_id_index on orders (customer_id);
 create table if not exists order_lines (id bigserial primary key, work_order_id integer not null references orders(id), quantity integer not null, unit_price integer not null);
 create index if not exists order_lines_work_order_id_index on order_lines (work_order_id)`
 
-// 100 customers (every other one pro), 2000 orders, 6000 lines.
-export const QUERY_SEED = `insert into customers (name, tier) select 'Customer ' || i, case when i % 2 = 0 then 'pro' else 'free' end from generate_series(1, 100) i;
-insert into orders (title, status, customer_id) select 'Order ' || i, case when i % 3 = 0 then 'done' else 'open' end, 1 + i % 100 from generate_series(1, 2000) i;
-insert into order_lines (work_order_id, quantity, unit_price) select 1 + i % 2000, 1 + i % 5, 100 + i % 700 from generate_series(1, 6000) i`
+// 50 customers (every other one pro), 500 orders, 1500 lines: small enough that the database's work does not drown the rest.
+export const QUERY_SEED = `insert into customers (name, tier) select 'Customer ' || i, case when i % 2 = 0 then 'pro' else 'free' end from generate_series(1, 50) i;
+insert into orders (title, status, customer_id) select 'Order ' || i, case when i % 3 = 0 then 'done' else 'open' end, 1 + i % 50 from generate_series(1, 500) i;
+insert into order_lines (work_order_id, quantity, unit_price) select 1 + i % 500, 1 + i % 5, 100 + i % 700 from generate_series(1, 1500) i`
 
 /** Join with a filter: a page of one tier's orders with the customer's name. */
 export const velaJoin = (tier: 'free' | 'pro') =>
