@@ -7,11 +7,20 @@
  *   npm run bench -- dbl
  *   BENCH_ROUNDS (5), BENCH_SECONDS per route (3), BENCH_CONNECTIONS (32), VELA_BENCH_POSTGRES_URL
  * Targets: repo ≥ 0.93 × bare pg, repo ≥ 0.9 × bare PGlite.
+ *
+ * Second part, queries over several tables (bench/dbl/query-server.ts): a join with a filter and a
+ * grouped aggregate through vela/dbl, against the same queries written with knex's builder and as
+ * SQL on the bare drivers, on PostgreSQL and PGlite, the six modes interleaved in each round.
+ * Target: vela ≥ 0.95 × knex; the ratio to bare drivers is reported. `BENCH_DBL=queries` runs
+ * this part alone, `BENCH_DBL=basic` the first.
  */
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { POSTGRES_URL, freshPostgresDatabase } from '../test/support/services.ts'
 import { DDL, SEED } from './dbl/fixtures.ts'
+import knex from 'knex'
+import { compileSelect } from '../dbl/query_compile.ts'
+import { QUERY_DDL, QUERY_SEED, knexJoin, knexSummary, velaJoin, velaSummary } from './dbl/queries.ts'
 import type { LoadTarget } from './load.ts'
 import { hasWrk, measureRounds, median } from './load.ts'
 
@@ -36,10 +45,100 @@ async function seed(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    await client.query(DDL)
-    await client.query(SEED)
+    for (const sql of [DDL, SEED, QUERY_DDL, QUERY_SEED]) await client.query(sql)
   } finally {
     await client.end()
+  }
+}
+
+const parts = (process.env.BENCH_DBL ?? 'basic,queries').split(',')
+
+async function basic(url: string): Promise<void> {
+  console.log(`dbl: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}, pool size 10`)
+  const results = await measureRounds({
+    servers: modes,
+    targets,
+    rounds,
+    seconds,
+    connections,
+    fileOf: () => fileURLToPath(new URL('./dbl/server.ts', import.meta.url)),
+    envOf: (mode) => ({ BENCH_MODE: mode, BENCH_PG_URL: url }),
+  })
+  const rows = targets.map((t) => {
+    const m = Object.fromEntries(modes.map((mode) => [mode, median(results.rps[t.name]![mode]!)])) as Record<(typeof modes)[number], number>
+    return {
+      route: t.name,
+      'pg req/s': Math.round(m.pg),
+      'repo-pg req/s': Math.round(m['repo-pg']),
+      'repo/pg': +(m['repo-pg'] / m.pg).toFixed(3),
+      'pglite req/s': Math.round(m.pglite),
+      'repo-pglite req/s': Math.round(m['repo-pglite']),
+      'repo/pglite': +(m['repo-pglite'] / m.pglite).toFixed(3),
+    }
+  })
+  console.table(rows)
+  for (const row of rows) {
+    const okPg = row['repo/pg'] >= 0.93
+    const okLite = row['repo/pglite'] >= 0.9
+    console.log(`  ${row.route}: repo/pg ${row['repo/pg']} ${okPg ? 'meets' : 'MISSES'} 0.93; repo/pglite ${row['repo/pglite']} ${okLite ? 'meets' : 'MISSES'} 0.9`)
+  }
+}
+
+const queryModes = ['pg', 'knex-pg', 'repo-pg', 'pglite', 'knex-pglite', 'repo-pglite'] as const
+const queryTargets: LoadTarget[] = [
+  { name: 'join + filter', method: 'GET', path: '/orders/pro', expectStatus: 200 },
+  { name: 'grouped aggregate', method: 'GET', path: '/summary/open', expectStatus: 200 },
+]
+
+/** µs to build and compile one query in-process, no database: the builder's share of a request, steady under load. */
+function buildCost(f: () => unknown): number {
+  for (let i = 0; i < 20_000; i++) f()
+  const n = 100_000
+  const t0 = process.hrtime.bigint()
+  for (let i = 0; i < n; i++) f()
+  return +(Number(process.hrtime.bigint() - t0) / n / 1000).toFixed(2)
+}
+
+async function queries(url: string): Promise<void> {
+  const k = knex({ client: 'pg' })
+  console.log('dbl queries, build + compile per query in-process (µs):')
+  console.table([
+    { query: 'join + filter', vela: buildCost(() => compileSelect(velaJoin('pro'))), knex: buildCost(() => knexJoin(k, 'pro').toSQL().toNative()) },
+    { query: 'grouped aggregate', vela: buildCost(() => compileSelect(velaSummary('open'))), knex: buildCost(() => knexSummary(k, 'open').toSQL().toNative()) },
+  ])
+  console.log(`dbl queries: ${rounds} rounds × ${seconds}s per route, ${connections} connections, six modes interleaved`)
+  const results = await measureRounds({
+    servers: queryModes,
+    targets: queryTargets,
+    rounds,
+    seconds,
+    connections,
+    fileOf: () => fileURLToPath(new URL('./dbl/query-server.ts', import.meta.url)),
+    envOf: (mode) => ({ BENCH_MODE: mode, BENCH_PG_URL: url }),
+  })
+  const rows = queryTargets.map((t) => {
+    const m = Object.fromEntries(queryModes.map((mode) => [mode, median(results.rps[t.name]![mode]!)])) as Record<(typeof queryModes)[number], number>
+    const r = (a: number, b: number) => +(a / b).toFixed(3)
+    return {
+      query: t.name,
+      'pg req/s': Math.round(m.pg),
+      'knex-pg': Math.round(m['knex-pg']),
+      'vela-pg': Math.round(m['repo-pg']),
+      'vela/knex pg': r(m['repo-pg'], m['knex-pg']),
+      'vela/pg': r(m['repo-pg'], m.pg),
+      'pglite req/s': Math.round(m.pglite),
+      'knex-pglite': Math.round(m['knex-pglite']),
+      'vela-pglite': Math.round(m['repo-pglite']),
+      'vela/knex pglite': r(m['repo-pglite'], m['knex-pglite']),
+      'vela/pglite': r(m['repo-pglite'], m.pglite),
+    }
+  })
+  console.table(rows)
+  for (const row of rows) {
+    for (const db of ['pg', 'pglite'] as const) {
+      const ratio = row[`vela/knex ${db}`]
+      console.log(`  ${row.query} on ${db}: vela/knex ${ratio} ${ratio >= 0.95 ? 'meets' : 'MISSES'} 0.95; vela/bare ${row[`vela/${db}`]}`)
+    }
   }
 }
 
@@ -47,34 +146,8 @@ export async function benchDbl(): Promise<void> {
   const db = await freshPostgresDatabase('vela_bench', process.env.VELA_BENCH_POSTGRES_URL ?? POSTGRES_URL)
   try {
     await seed(db.url)
-    console.log(`dbl: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}, pool size 10`)
-    const results = await measureRounds({
-      servers: modes,
-      targets,
-      rounds,
-      seconds,
-      connections,
-      fileOf: () => fileURLToPath(new URL('./dbl/server.ts', import.meta.url)),
-      envOf: (mode) => ({ BENCH_MODE: mode, BENCH_PG_URL: db.url }),
-    })
-    const rows = targets.map((t) => {
-      const m = Object.fromEntries(modes.map((mode) => [mode, median(results.rps[t.name]![mode]!)])) as Record<(typeof modes)[number], number>
-      return {
-        route: t.name,
-        'pg req/s': Math.round(m.pg),
-        'repo-pg req/s': Math.round(m['repo-pg']),
-        'repo/pg': +(m['repo-pg'] / m.pg).toFixed(3),
-        'pglite req/s': Math.round(m.pglite),
-        'repo-pglite req/s': Math.round(m['repo-pglite']),
-        'repo/pglite': +(m['repo-pglite'] / m.pglite).toFixed(3),
-      }
-    })
-    console.table(rows)
-    for (const row of rows) {
-      const okPg = row['repo/pg'] >= 0.93
-      const okLite = row['repo/pglite'] >= 0.9
-      console.log(`  ${row.route}: repo/pg ${row['repo/pg']} ${okPg ? 'meets' : 'MISSES'} 0.93; repo/pglite ${row['repo/pglite']} ${okLite ? 'meets' : 'MISSES'} 0.9`)
-    }
+    if (parts.includes('basic')) await basic(db.url)
+    if (parts.includes('queries')) await queries(db.url)
   } finally {
     await db.drop()
   }

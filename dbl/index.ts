@@ -36,8 +36,26 @@ export type { NumberFieldOf } from './optimistic_lock.ts'
 export { uniqueConstraint, foreignKeyConstraint, assocConstraint, checkConstraint, exclusionConstraint, noAssocConstraint } from './constraints.ts'
 export { castAssoc, putAssoc } from './assoc.ts'
 export type { AssocEntry, CastAssocOptions } from './assoc.ts'
-export { from, where, cond, and, or, not, orderBy, limit, offset, select, count, isQuery, escapeLike } from './query.ts'
-export type { Query, Cond, Clauses, Op, Direction, LikeText } from './query.ts'
+export { from, where, cond, and, or, not, exists, orderBy, limit, offset, select, count, isQuery, escapeLike } from './query.ts'
+export type {
+  Query,
+  Cond,
+  Clauses,
+  Op,
+  CompareOp,
+  Direction,
+  LikeText,
+  LockMode,
+  LockOptions,
+  Subquery,
+  AggregateOf,
+  AggregateValue,
+  SelectedRow,
+} from './query.ts'
+export { join, leftJoin, groupBy, having, distinct, lock } from './query_join.ts'
+export { sum, avg, min, max, isAggregate } from './query_aggregate.ts'
+export type { Aggregate, AggregateArg, AggregateFn, ArithOp } from './query_aggregate.ts'
+export type { AssocPath, Joined, Joins, Ref, ValueAt, NestedRow } from './query_paths.ts'
 export { newMulti } from './multi.ts'
 export type { Multi, MultiFailure } from './multi.ts'
 export { defineRepo } from './repo.ts'

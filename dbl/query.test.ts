@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { and, cond, count, from, limit, not, offset, or, orderBy, select, where } from './query.ts'
+import { and, cond, count, exists, from, limit, not, offset, or, orderBy, select, where } from './query.ts'
+import { sum } from './query_aggregate.ts'
+import { groupBy, having, join } from './query_join.ts'
 import { compileDeleteAll, compileSelect, compileUpdateAll } from './query_compile.ts'
 import { Product, Thing } from './test/schemas.ts'
+import { Customer, LineItem, WorkOrder } from './test/schemas_queries.ts'
 
 const cols = '"id", "name", "price", "description", "inserted_at", "updated_at"'
 
@@ -71,5 +74,30 @@ describe('query builder', () => {
   it('empty groups mean true (and) and false (or)', () => {
     expect(compileSelect(where(from(Product), or())).sql).toContain('where false')
     expect(compileSelect(where(from(Product), and())).sql).toContain('where true')
+  })
+
+  it('numbers parameters in SQL order through subqueries inside groups, having, limit and offset', () => {
+    const pro = (tier: 'free' | 'pro', n: number) => limit(select(where(from(Customer), { tier }), ['id']), n)
+    let q = where(join(from(WorkOrder), 'line_items'), or(cond('title', '=', 'T'), cond('customer_id', 'in', pro('pro', 7))))
+    q = where(q, not(exists(where(from(LineItem), 'quantity', '>', 3), { correlate: ['id', 'work_order_id'] })))
+    q = where(q, 'line_items.unit_price', '<', 500)
+    const s = compileSelect(offset(limit(having(groupBy(q, ['id']), sum('line_items.quantity'), '>=', 2), 10), 20))
+    expect(s.sql).toBe(
+      'select "orders"."id", "orders"."title", "orders"."status", "orders"."estimate_minutes", "orders"."customer_id", "orders"."inserted_at", "orders"."updated_at" from "orders" inner join "order_lines" as "line_items" on "line_items"."work_order_id" = "orders"."id" where ("orders"."title" = $1 or "orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $2 limit $3)) and not (exists (select 1 from "order_lines" where "order_lines"."quantity" > $4 and "order_lines"."work_order_id" = "orders"."id")) and "line_items"."unit_price" < $5 group by "orders"."id" having sum("line_items"."quantity") >= $6 limit $7 offset $8',
+    )
+    expect(s.params).toEqual(['T', 'pro', 7, 3, 500, 2, 10, 20])
+    // Same shape, new values: the cached statement, values reordered alike.
+    const again = compileSelect(offset(limit(having(groupBy(where(where(where(join(from(WorkOrder), 'line_items'), or(cond('title', '=', 'U'), cond('customer_id', 'in', pro('free', 1)))), not(exists(where(from(LineItem), 'quantity', '>', 9), { correlate: ['id', 'work_order_id'] }))), 'line_items.unit_price', '<', 1), ['id']), sum('line_items.quantity'), '>=', 5), 2), 3))
+    expect(again.sql).toBe(s.sql)
+    expect(again.params).toEqual(['U', 'free', 1, 9, 1, 5, 2, 3])
+  })
+
+  it('updateAll and deleteAll take subquery conditions, the outer table named in the correlation', () => {
+    const d = compileDeleteAll(where(from(Customer), not(exists(from(WorkOrder), { correlate: ['id', 'customer_id'] }))))
+    expect(d.sql).toBe('delete from "customers" where not (exists (select 1 from "orders" where "orders"."customer_id" = "customers"."id"))')
+    const u = compileUpdateAll(where(from(WorkOrder), 'customer_id', 'in', select(where(from(Customer), { tier: 'free' }), ['id'])), { status: 'done' })
+    expect(u.sql).toBe('update "orders" set "status" = $1 where "orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $2)')
+    expect(u.params).toEqual(['done', 'free'])
+    expect(() => compileDeleteAll(join(from(WorkOrder), 'customer'))).toThrow('only where clauses apply')
   })
 })

@@ -9,17 +9,20 @@ import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'
 import { loadRows } from '../embedded.ts'
 import { exec, readFailure, type RepoContext } from './context.ts'
 
-export async function all<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<R[], DbError>> {
-  const { sql, params } = compileSelect(q)
+export async function all<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<Result<R[], DbError>> {
+  const { sql, params, shape } = compileSelect(q)
   try {
-    return ok(loadRows(q.schema, (await exec(ctx, sql, params, `SELECT ${q.schema.table}`)).rows) as R[])
+    const raw = (await exec(ctx, sql, params, `SELECT ${q.schema.table}`)).rows
+    // Embedded fields come back typed; an object-form select names its own columns.
+    const rows = q.selectAs ? raw : loadRows(q.schema, raw)
+    return ok((shape ? rows.map(shape) : rows) as R[])
   } catch (e) {
     return readFailure(e)
   }
 }
 
 /** Exactly one row: none is `not_found`, more than one is `multiple_results` (Ecto raises for both). */
-export async function one<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>> {
+export async function one<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>> {
   // Two rows are enough to tell one from many (a count query always has one).
   const res = await all(ctx, q.limit === undefined && !q.count ? limit(q, 2) : q)
   if (!res.ok) return res

@@ -13,6 +13,7 @@ import { likeCases } from './cases/like.ts'
 import { manyToManyCases } from './cases/many_to_many.ts'
 import { onConflictCases } from './cases/on_conflict.ts'
 import { preloadCases } from './cases/preload.ts'
+import { queryCases } from './cases/queries.ts'
 import { readWriteCases } from './cases/read_write.ts'
 import { telemetryCases } from './cases/telemetry.ts'
 import { transactionCases } from './cases/transactions.ts'
@@ -21,6 +22,7 @@ import { ddl, tables } from './schemas.ts'
 import { changesetsDdl, changesetsTables } from './schemas_changesets.ts'
 import { defectDdl, defectTables } from './schemas_defects.ts'
 import { defectCases } from './cases/defects.ts'
+import { queriesDdl, queriesTables } from './schemas_queries.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
@@ -30,12 +32,12 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
     const opened = await open()
     close = opened.close
     t.adapter = opened.adapter
-    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl]) await t.adapter.query(statement)
+    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl]) await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
-    await t.adapter.query(`truncate ${[...tables, ...changesetsTables, ...defectTables].join(', ')} restart identity cascade`)
+    await t.adapter.query(`truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables].join(', ')} restart identity cascade`)
   })
   afterAll(() => close())
 
@@ -52,4 +54,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   manyToManyCases(t)
   changesetMoreCases(t)
   defectCases(t)
+  queryCases(t)
 }
