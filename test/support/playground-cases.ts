@@ -125,16 +125,18 @@ export function playgroundCases(server: () => Playground): void {
     let index = await browser.page('/notes/')
     expect(index.indexOf(`second ${stamp}`)).toBeGreaterThan(-1)
     expect(index.indexOf(`second ${stamp}`)).toBeLessThan(index.indexOf(`first ${stamp}`)) // inserted_at descending
-    expect(index).toContain('by admin')
+    // Each note shows its author's name, read with the notes by a join on users.
+    expect(index).toMatch(new RegExp(`<h2>second ${stamp}</h2>[\\s\\S]*?<p class="meta">by admin · `))
 
     // A blank title is refused by the changeset, and the answer is still the redirect.
     const blank = await browser.submit('/notes/', { title: '', body: 'nothing' }, '/notes/new')
     expect(blank.headers.get('location')).toBe('/notes')
     expect(await browser.page('/notes/')).not.toContain('nothing')
 
-    const { notes } = (await (await call('/api/notes')).json()) as { notes: { id: number; title: string; author: string }[] }
+    const { notes } = (await (await call('/api/notes')).json()) as { notes: { id: number; title: string; user_id: number; author: string }[] }
     const note = notes.find((n) => n.title === `first ${stamp}`)!
-    expect(note.author).toBe('admin')
+    const admin = (await (await call('/api/users')).json()).users.find((u: { name: string }) => u.name === 'admin')
+    expect([note.user_id, note.author]).toEqual([admin.id, 'admin'])
     const edit = await browser.page(`/notes/${note.id}/edit`)
     expect(edit).toContain(`value="first ${stamp}"`)
     expect(edit).toMatch(new RegExp(`<form method="post" action="/notes/${note.id}">`))
@@ -165,12 +167,13 @@ export function playgroundCases(server: () => Playground): void {
   it('users: list, create, show; the password hash is never returned', async () => {
     const name = `user${Date.now()}`
     const created = await expectJson(await call('/api/users', { body: { name, email: `${name}@example.com`, password_hash: 'x' } }), 201)
-    expect(created).toEqual({ id: expect.any(Number), name, email: `${name}@example.com` })
+    expect(created).toEqual({ id: expect.any(Number), name, email: `${name}@example.com`, note_count: 0 })
     expect(await expectJson(await call(`/api/users/${created.id}`), 200)).toEqual(created)
     const { users } = await expectJson(await call('/api/users'), 200)
     expect(users).toContainEqual(created)
-    expect(users.find((u: { name: string }) => u.name === 'admin')).toEqual({ id: expect.any(Number), name: 'admin', email: 'admin@example.com' })
-    for (const u of users) expect(Object.keys(u).sort()).toEqual(['email', 'id', 'name'])
+    // admin wrote the notes the pages' case left (its first note was deleted): counted by leftJoin + groupBy + count.
+    expect(users.find((u: { name: string }) => u.name === 'admin')).toEqual({ id: expect.any(Number), name: 'admin', email: 'admin@example.com', note_count: 1 })
+    for (const u of users) expect(Object.keys(u).sort()).toEqual(['email', 'id', 'name', 'note_count'])
   })
 
   it('users: 400 without a usable id, 404 for a missing one, 422 { error } without name or email', async () => {
@@ -185,7 +188,9 @@ export function playgroundCases(server: () => Playground): void {
   it('products: create 201, list, show, update 200, delete 204 with no body', async () => {
     const product = await expectJson(await call('/api/products', { body: { name: 'Widget', price: 1999, description: 'blue' } }), 201)
     expect(product).toEqual({ id: expect.any(Number), name: 'Widget', price: 1999, description: 'blue' })
-    expect((await expectJson(await call('/api/products'), 200)).products).toContainEqual(product)
+    const list = await expectJson(await call('/api/products'), 200)
+    expect(list.products).toContainEqual(product)
+    expect(list.total).toBe(list.products.length)
     expect(await expectJson(await call(`/api/products/${product.id}`), 200)).toEqual(product)
     const updated = await expectJson(await call(`/api/products/${product.id}`, { method: 'PUT', body: { price: 2499 } }), 200)
     expect(updated).toEqual({ ...product, price: 2499 })
@@ -210,22 +215,39 @@ export function playgroundCases(server: () => Playground): void {
     expect(await expectJson(await call(`/api/products/${id}`, { method: 'PUT' }), 422)).toEqual({ error: expect.any(String) })
   })
 
+  it('products: the list pages on limit and offset, and its total counts every product; 400 for a bad page', async () => {
+    for (const name of ['Page A', 'Page B', 'Page C']) await expectJson(await call('/api/products', { body: { name, price: 1 } }), 201)
+    const all = await expectJson(await call('/api/products'), 200)
+    expect(all.total).toBe(all.products.length)
+    expect(all.total).toBeGreaterThanOrEqual(3)
+    const page = await expectJson(await call('/api/products?limit=2&offset=1'), 200)
+    expect(page).toEqual({ products: all.products.slice(1, 3), total: all.total })
+    expect(await expectJson(await call(`/api/products?offset=${all.total}`), 200)).toEqual({ products: [], total: all.total })
+    for (const query of ['limit=0', 'limit=1001', 'limit=abc', 'offset=-1', 'limit=1.5', 'limit=1&limit=2']) {
+      expect(await expectJson(await call(`/api/products?${query}`), 400), query).toEqual({ error: expect.any(String) })
+    }
+  })
+
   // ── /api/notes ───────────────────────────────────────────────────────────────────────────────
-  it('notes API: create 201, list, show, update (title and body only) 200, delete 204', async () => {
-    const note = await expectJson(await call('/api/notes', { body: { title: 'API note', body: 'text', author: 'bot' } }), 201)
-    expect(note).toEqual({ id: expect.any(Number), title: 'API note', body: 'text', author: 'bot', inserted_at: expect.any(String), updated_at: expect.any(String) })
+  it('notes API: create 201, list, show, update (title and body only) 200, delete 204; the author named by the join', async () => {
+    const bot = await expectJson(await call('/api/users', { body: { name: `bot${Date.now()}`, email: 'bot@example.com' } }), 201)
+    const note = await expectJson(await call('/api/notes', { body: { title: 'API note', body: 'text', user_id: bot.id } }), 201)
+    expect(note).toEqual({ id: expect.any(Number), title: 'API note', body: 'text', user_id: bot.id, author: bot.name, inserted_at: expect.any(String), updated_at: expect.any(String) })
     expect((await expectJson(await call('/api/notes'), 200)).notes).toContainEqual(note)
     expect(await expectJson(await call(`/api/notes/${note.id}`), 200)).toEqual(note)
-    const updated = await expectJson(await call(`/api/notes/${note.id}`, { method: 'PUT', body: { title: 'renamed', author: 'mallory' } }), 200)
-    expect(updated).toMatchObject({ id: note.id, title: 'renamed', body: 'text', author: 'bot' })
+    expect((await expectJson(await call(`/api/users/${bot.id}`), 200)).note_count).toBe(1)
+    const updated = await expectJson(await call(`/api/notes/${note.id}`, { method: 'PUT', body: { title: 'renamed', user_id: 1, author: 'mallory' } }), 200)
+    expect(updated).toMatchObject({ id: note.id, title: 'renamed', body: 'text', user_id: bot.id, author: bot.name })
     const gone = await call(`/api/notes/${note.id}`, { method: 'DELETE' })
     expect(gone.status).toBe(204)
     expect(await gone.text()).toBe('')
   })
 
-  it('notes API: 422 { errors } for missing title and author, 404 { error } for a missing note', async () => {
-    expect(await expectJson(await call('/api/notes', { body: { body: 'no title' } }), 422)).toEqual({ errors: { title: ["can't be blank"], author: ["can't be blank"] } })
-    const { id } = await expectJson(await call('/api/notes', { body: { title: 't', author: 'a' } }), 201)
+  it('notes API: 422 { errors } for a missing title or author and an author who is no user, 404 { error } for a missing note', async () => {
+    expect(await expectJson(await call('/api/notes', { body: { body: 'no title' } }), 422)).toEqual({ errors: { title: ["can't be blank"], user_id: ["can't be blank"] } })
+    expect(await expectJson(await call('/api/notes', { body: { title: 't', user_id: 999999 } }), 422)).toEqual({ errors: { user_id: ['does not exist'] } })
+    const { users } = await expectJson(await call('/api/users'), 200)
+    const { id } = await expectJson(await call('/api/notes', { body: { title: 't', user_id: users[0].id } }), 201)
     expect(await expectJson(await call(`/api/notes/${id}`, { method: 'PUT', body: { title: '' } }), 422)).toEqual({ errors: { title: ["can't be blank"] } })
     for (const method of ['GET', 'PUT', 'DELETE']) {
       expect(await expectJson(await call('/api/notes/999999', { method, ...(method === 'PUT' ? { body: { title: 'x' } } : {}) }), 404)).toEqual({ error: expect.any(String) })

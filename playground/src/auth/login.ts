@@ -3,11 +3,11 @@
  * the demo account.
  *
  * - On the login route (`POST /`): checks the form's `username` and `password` against the users
- *   table. Success: `{ authed: true, username }` becomes `req.authData` and the login handler
- *   stores the user in the session. Failure (unknown user, wrong password, missing fields): a
+ *   table. Success: `{ authed: true, username, userId }` becomes `req.authData` and the login
+ *   handler stores the user in the session. Failure (unknown user, wrong password, missing fields): a
  *   redirect to `/login?error=1`, the same answer in about the same time whatever the reason
  *   (an unknown user is verified against a dummy hash).
- * - Everywhere else: the user stored in the session, `{ authed: true, username }`; without one,
+ * - Everywhere else: the user stored in the session, `{ authed: true, username, userId }`; without one,
  *   or when the user has logged out everywhere since the session began (./sessions.ts), a
  *   redirect to `/login` (so no handler of the notes pages runs for an anonymous visitor).
  */
@@ -20,20 +20,28 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.ts'
 import { sessionUser } from './sessions.ts'
 
 // A type alias, not an interface: security callbacks return `Record<string, unknown>`-shaped data.
-export type AuthData = { readonly authed: true; readonly username: string }
+export type AuthData = { readonly authed: true; readonly username: string; readonly userId: number }
 
-/** The signed-in username the security callback put in `req.authData`, if any. */
-export function signedIn(req: VelaRequest): string | undefined {
-  const auth = req.authData as Partial<AuthData> | undefined
-  return auth?.authed === true && typeof auth.username === 'string' ? auth.username : undefined
+/** The signed-in user. */
+export interface SignedInUser {
+  readonly id: number
+  readonly name: string
 }
+
+/** The signed-in user the security callback put in `req.authData`, if any. */
+export function signedIn(req: VelaRequest): SignedInUser | undefined {
+  const auth = req.authData as Partial<AuthData> | undefined
+  return auth?.authed === true && typeof auth.username === 'string' && typeof auth.userId === 'number' ? { id: auth.userId, name: auth.username } : undefined
+}
+
+const authData = (user: SignedInUser): AuthData => ({ authed: true, username: user.name, userId: user.id })
 
 const LOGIN_FAILED = '/login?error=1'
 
 export async function username_password(req: VelaRequest): Promise<AuthData | Reply> {
   if (req.method === 'POST' && req.route.path === '/') return checkCredentials(req)
-  const username = await sessionUser(req)
-  return username ? { authed: true, username } : redirect('/login')
+  const user = await sessionUser(req)
+  return user ? authData(user) : redirect('/login')
 }
 
 async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {
@@ -42,7 +50,7 @@ async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {
   const found = await repo.getBy(User, { name: username })
   const user = found.ok ? found.value : undefined
   const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
-  return user && user.password_hash && matches ? { authed: true, username: user.name } : redirect(LOGIN_FAILED)
+  return user && user.password_hash && matches ? authData(user) : redirect(LOGIN_FAILED)
 }
 
 /** The development account (`admin` / `password`), created unless a user of that name exists. */

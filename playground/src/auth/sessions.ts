@@ -9,6 +9,7 @@
 import { renewSession } from 'vela'
 import type { VelaRequest } from 'vela'
 import { cast } from 'vela/dbl'
+import type { RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { User } from '../schemas/user.ts'
 
@@ -19,12 +20,12 @@ export async function startSession(req: VelaRequest, username: string): Promise<
   renewSession(req, { username, generation: found.value.session_generation })
 }
 
-/** The username of the request's session, if the user exists and has not logged out everywhere since. */
-export async function sessionUser(req: VelaRequest): Promise<string | undefined> {
+/** The user of the request's session, if it exists and has not logged out everywhere since. */
+export async function sessionUser(req: VelaRequest): Promise<RecordOf<typeof User> | undefined> {
   const { username, generation } = req.session ?? {}
   if (typeof username !== 'string') return undefined
   const found = await repo.getBy(User, { name: username })
-  return found.ok && found.value.session_generation === generation ? username : undefined
+  return found.ok && found.value.session_generation === generation ? found.value : undefined
 }
 
 /** Ends every session of `username`: those of other browsers at their next request. */

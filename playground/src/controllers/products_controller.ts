@@ -1,16 +1,16 @@
 /**
- * The products API (spec §4.3 `/api/products`): prices in cents. Validation failures are 422
- * `{ errors }`; a create or update without a JSON body is a 422 `{ error }`; `show` and `delete`
- * answer 400 for an id that is not one (the spec's "missing binding"), `update` 404 (its row lists
- * no 400).
+ * The products API (`/api/products`): prices in cents. The list is paged on request (`limit`,
+ * `offset`) and always says how many products there are in all (`total`, a `count`). Validation
+ * failures are 422 `{ errors }`; a create or update without a JSON body is a 422 `{ error }`;
+ * `show` and `delete` answer 400 for an id that is not one, `update` 404.
  */
 import { json, status } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, errorsToJson, from, isChangeset, orderBy, validateNumber, validateRequired } from 'vela/dbl'
+import { cast, count, errorsToJson, from, isChangeset, limit, offset, orderBy, validateNumber, validateRequired } from 'vela/dbl'
 import type { Changeset, DbError, RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Product } from '../schemas/product.ts'
-import { error, idOf } from './_helpers.ts'
+import { error, idOf, orThrow } from './_helpers.ts'
 
 type ProductRecord = RecordOf<typeof Product>
 
@@ -30,11 +30,34 @@ function failed(err: Changeset<typeof Product> | DbError) {
 const BAD_ID = 'id must be a positive integer'
 const missing = (id: unknown) => error(404, `product ${id} not found`)
 
-/** GET /api/products: 200 `{ products: [...] }`. */
-export async function index() {
-  const res = await repo.all(orderBy(from(Product), 'id'))
-  if (!res.ok) throw res.error
-  return json({ products: res.value.map(present) })
+const MAX_LIMIT = 1000
+const BAD_PAGE = `limit must be an integer from 1 to ${MAX_LIMIT}, offset an integer from 0`
+
+/** `?limit=&offset=` as numbers (each undefined when not given), or undefined when either is not one. */
+function pageOf(req: VelaRequest): { limit?: number; offset?: number } | undefined {
+  const read = (name: string, min: number, max: number): number | undefined | null => {
+    const raw = req.query[name]
+    if (raw === undefined) return undefined
+    const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN
+    return n >= min && n <= max ? n : null
+  }
+  const page = { limit: read('limit', 1, MAX_LIMIT), offset: read('offset', 0, Number.MAX_SAFE_INTEGER) }
+  return page.limit === null || page.offset === null ? undefined : { limit: page.limit, offset: page.offset }
+}
+
+/**
+ * GET /api/products: 200 `{ products: [...], total }`, by id: every product, or the page
+ * `?limit=n&offset=m` asks for; `total` counts them all. 400 `{ error }` for a limit or offset
+ * that is not a count.
+ */
+export async function index(req: VelaRequest) {
+  const page = pageOf(req)
+  if (!page) return error(400, BAD_PAGE)
+  let q = orderBy(from(Product), 'id')
+  if (page.limit !== undefined) q = limit(q, page.limit)
+  if (page.offset !== undefined) q = offset(q, page.offset)
+  const [products, all] = await Promise.all([orThrow(repo.all(q)), orThrow(repo.one(count(from(Product))))])
+  return json({ products: products.map(present), total: all.count })
 }
 
 /** GET /api/products/:id: 200 the product; 400; 404. */
@@ -68,8 +91,7 @@ async function deleteAction(req: VelaRequest) {
   if (id === undefined) return error(400, BAD_ID)
   const found = await repo.get(Product, id)
   if (!found.ok) return missing(id)
-  const res = await repo.delete(Product, found.value)
-  if (!res.ok) throw res.error
+  await orThrow(repo.delete(Product, found.value))
   return status(204)
 }
 

@@ -20,9 +20,9 @@ function newAction(req: VelaRequest) {
  * someone else) opens nothing, and its CSRF token is not valid afterwards ("login CSRF").
  */
 async function create(req: VelaRequest) {
-  const username = signedIn(req)
-  if (!username) return redirect('/login?error=1')
-  await startSession(req, username)
+  const user = signedIn(req)
+  if (!user) return redirect('/login?error=1')
+  await startSession(req, user.name)
   return redirect('/notes')
 }
 
@@ -34,8 +34,8 @@ function deleteAction(req: VelaRequest) {
 
 /** POST /logout/everywhere: every session of the user ends, in every browser; back to the login form. */
 async function delete_everywhere(req: VelaRequest) {
-  const username = signedIn(req)
-  if (username) await endAllSessions(username)
+  const user = signedIn(req)
+  if (user) await endAllSessions(user.name)
   req.session = {}
   return redirect('/login')
 }

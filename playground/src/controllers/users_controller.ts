@@ -1,31 +1,34 @@
 /**
- * The users API (spec §4.3 `/api/users`). Users are presented as `{ id, name, email }`: the
+ * The users API (`/api/users`). Users are presented as `{ id, name, email, note_count }` (how
+ * many notes they wrote, counted in the same query: users LEFT JOIN notes, grouped by user): the
  * password hash never leaves the server. A user created here has no password (it cannot log in);
- * only `name` and `email` are cast. Failures are `{ error }` with one message, as the spec lists.
+ * only `name` and `email` are cast. Failures are `{ error }` with one message.
  */
 import { json } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, errorMessage, from, isChangeset, orderBy, uniqueConstraint, validateFormat, validateRequired } from 'vela/dbl'
-import type { RecordOf } from 'vela/dbl'
+import { cast, count, errorMessage, from, groupBy, isChangeset, leftJoin, orderBy, select, uniqueConstraint, validateFormat, validateRequired, where } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { User } from '../schemas/user.ts'
-import { error, idOf } from './_helpers.ts'
+import { error, found, idOf, orThrow } from './_helpers.ts'
 
-const present = (u: RecordOf<typeof User>) => ({ id: u.id, name: u.name, email: u.email })
+const withNoteCount = select(groupBy(leftJoin(from(User), 'notes'), ['id', 'name', 'email']), {
+  id: 'id',
+  name: 'name',
+  email: 'email',
+  note_count: count('notes.id'),
+})
 
-/** GET /api/users: 200 `{ users: [...] }`. */
+/** GET /api/users: 200 `{ users: [...] }`, by id, each with its note count. */
 export async function index() {
-  const res = await repo.all(orderBy(from(User), 'id'))
-  if (!res.ok) throw res.error
-  return json({ users: res.value.map(present) })
+  return json({ users: await orThrow(repo.all(orderBy(withNoteCount, 'id'))) })
 }
 
 /** GET /api/users/:id: 200 the user; 400 when the id is not one; 404 when there is no such user. */
 export async function show(req: VelaRequest) {
   const id = idOf(req)
   if (id === undefined) return error(400, 'id must be a positive integer')
-  const res = await repo.get(User, id)
-  return res.ok ? json(present(res.value)) : error(404, `user ${id} not found`)
+  const user = await found(repo.one(where(withNoteCount, 'id', '=', id)))
+  return user ? json(user) : error(404, `user ${id} not found`)
 }
 
 /** POST /api/users: `name` and `email` required; 201 the user; otherwise 422 `{ error }`. */
@@ -34,7 +37,7 @@ export async function create(req: VelaRequest) {
   let cs = validateRequired(cast(User, null, req.params, ['name', 'email']), ['name', 'email'])
   cs = uniqueConstraint(validateFormat(cs, 'email', /^[^\s@]+@[^\s@]+$/), 'name')
   const res = await repo.insert(cs)
-  if (res.ok) return json(201, {}, present(res.value))
+  if (res.ok) return json(201, {}, { id: res.value.id, name: res.value.name, email: res.value.email, note_count: 0 })
   if (!isChangeset(res.error)) throw res.error
   return error(422, res.error.errors.map((e) => `${e.field} ${errorMessage(e)}`).join(', '))
 }

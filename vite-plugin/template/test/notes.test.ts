@@ -53,6 +53,14 @@ it('adds a note from the HTML form and shows it escaped on the page', async () =
   expect(html).not.toContain('<script>alert(1)')
 })
 
+it('says how many notes there are, counted by the database', async () => {
+  const countOnPage = async () => /<p class="count">(\d+) notes?<\/p>/.exec(await (await t.inject({ method: 'GET', url: '/notes' })).text())?.[1]
+  const listed = (await (await t.inject({ method: 'GET', url: '/api/notes' })).json()) as { notes: NoteJson[] }
+  expect(await countOnPage()).toBe(String(listed.notes.length))
+  await t.inject({ method: 'POST', url: '/api/notes', body: { title: 'One more' } })
+  expect(await countOnPage()).toBe(String(listed.notes.length + 1))
+})
+
 it('every reply carries the security headers, error pages included; the page loads no inline style or script', async () => {
   for (const url of ['/notes', '/api/notes', '/no-such-page', '/static/app.css']) {
     const res = await t.inject({ method: 'GET', url })

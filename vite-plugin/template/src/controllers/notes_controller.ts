@@ -1,6 +1,6 @@
 import { json, redirect, status, view } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, errorsToJson, from, isChangeset, orderBy, validateRequired } from 'vela/dbl'
+import { cast, count, errorsToJson, from, isChangeset, orderBy, select, validateRequired } from 'vela/dbl'
 import type { RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
@@ -19,9 +19,22 @@ async function allNotes(): Promise<NoteRecord[]> {
   return res.value
 }
 
-/** GET /notes: the list and the form (src/views/notes.liquid). */
+/** How many notes there are: `count()` in the database, one row back however many notes. */
+async function noteCount(): Promise<number> {
+  const res = await repo.one(select(from(Note), { n: count() }))
+  if (!res.ok) throw res.error
+  return res.value.n
+}
+
+/** What the page shows: the notes and their number. */
+async function listing() {
+  const [notes, total] = await Promise.all([allNotes(), noteCount()])
+  return { notes, total }
+}
+
+/** GET /notes: the list, its count and the form (src/views/notes.liquid). */
 export async function index() {
-  return view({ notes: await allNotes(), form: {}, errors: {} })
+  return view({ ...(await listing()), form: {}, errors: {} })
 }
 
 /** POST /notes from the form: back to the list, or the form again with its errors (422). */
@@ -29,7 +42,7 @@ export async function createFromForm(req: VelaRequest) {
   const res = await repo.insert(changeset(req.params))
   if (res.ok) return redirect('/notes', 303)
   if (!isChangeset(res.error)) throw res.error
-  return view({ notes: await allNotes(), form: req.params, errors: errorsToJson(res.error) }, { status: 422 })
+  return view({ ...(await listing()), form: req.params, errors: errorsToJson(res.error) }, { status: 422 })
 }
 
 /** GET /api/notes: `{ notes: [...] }`. */
