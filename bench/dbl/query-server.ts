@@ -12,6 +12,7 @@ import { PGlite } from '@electric-sql/pglite'
 import knex from 'knex'
 import pg from 'pg'
 import { defineRepo } from '../../dbl/repo.ts'
+import { jsonReplies } from './json-reply.ts'
 import { JOIN_SQL, QUERY_DDL, QUERY_SEED, SUMMARY_SQL, knexJoin, knexSummary, velaJoin, velaSummary } from './queries.ts'
 
 const mode = process.env.BENCH_MODE as 'pg' | 'knex-pg' | 'repo-pg' | 'pglite' | 'knex-pglite' | 'repo-pglite'
@@ -74,12 +75,7 @@ async function opsFor(): Promise<Ops> {
 const ops = await opsFor()
 
 const server = http.createServer((req, res) => {
-  const reply = (status: number, body: unknown) => {
-    const text = JSON.stringify(body)
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
-    res.end(text)
-  }
-  const fail = (e: unknown) => reply(500, { error: String(e) })
+  const { reply, fail } = jsonReplies(res)
   const [, route, arg] = (req.url ?? '').split('/')
   if (req.method === 'GET' && route === 'orders' && arg) return void ops.orders(arg).then((rows) => reply(200, rows), fail)
   if (req.method === 'GET' && route === 'summary' && arg) return void ops.summary(arg).then((rows) => reply(200, rows), fail)

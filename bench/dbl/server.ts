@@ -13,6 +13,7 @@ import { defineRepo } from '../../dbl/repo.ts'
 import { defineSchema, timestamps } from '../../dbl/schema.ts'
 import { validateRequired } from '../../dbl/validations.ts'
 import { DDL, SEED } from './fixtures.ts'
+import { jsonReplies } from './json-reply.ts'
 
 const mode = process.env.BENCH_MODE as 'pg' | 'pglite' | 'repo-pg' | 'repo-pglite'
 const url = process.env.BENCH_PG_URL!
@@ -78,12 +79,7 @@ async function opsFor(): Promise<Ops> {
 const ops = await opsFor()
 
 const server = http.createServer((req, res) => {
-  const reply = (status: number, body: unknown) => {
-    const text = JSON.stringify(body)
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
-    res.end(text)
-  }
-  const fail = (e: unknown) => reply(500, { error: String(e) })
+  const { reply, fail } = jsonReplies(res)
   if (req.method === 'GET' && req.url?.startsWith('/products/')) {
     ops.get(req.url.slice(10)).then((row) => (row ? reply(200, row) : reply(404, { error: 'not found' })), fail)
     return
