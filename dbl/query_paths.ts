@@ -109,7 +109,7 @@ export function resolveJoinPath(schema: AnySchema, joins: readonly JoinSpec[], p
 export function resolveRef(schema: AnySchema, joins: readonly JoinSpec[], ref: unknown): ResolvedRef {
   const found = findRef(schema, joins, ref)
   // A virtual field is cast and validated but never stored: no query can name it.
-  if (found.field.virtual) throw new Error(`field ${String(ref)} is virtual (never stored), so a query cannot use it`)
+  if (found.field.virtual) throw new Error(`field ${JSON.stringify(ref)} is virtual (never stored), so a query cannot use it`)
   return found
 }
 
