@@ -1,5 +1,5 @@
 /**
- * Telemetry bench: the cost of tracing on GET /api/products/:id, for Vela and for the Fastify
+ * Telemetry bench: the cost of tracing on GET /heartbeat and GET /api/products/:id, for Vela and for the Fastify
  * baseline, each with telemetry off and on, in one run (interleaved rounds of fresh processes,
  * medians, as in bench/runtime.ts).
  *
@@ -8,6 +8,8 @@
  *   metrics of spec 6.2 as Prometheus series.
  * - Fastify on (servers/fastify-otel.ts): OpenTelemetry's HTTP instrumentation (a span per
  *   request, the duration histogram on the OTel meter), the usual way to trace a Fastify app.
+ * - Vela on at 10 % (`vela+otel@10%`): parent-based sampling of 10 % of new traces.
+ * - Vela on, nothing exported (`vela+otel@none`): `spanProcessors: []`, metrics only.
  * - Off: the runtime bench's servers as they are, without any telemetry module loaded.
  *
  * Both use the same SDK set-up (bench/servers/telemetry-setup.ts): every span sampled, batched,
@@ -21,37 +23,47 @@ import { hasWrk, measureRounds, median } from './load.ts'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-const frameworks = ['vela', 'fastify'] as const
-const servers = ['vela', 'vela+otel', 'fastify', 'fastify+otel'] as const
-const target = { name: 'GET /api/products/:id', method: 'GET' as const, path: '/api/products/42', expectStatus: 200 }
+const servers = ['vela', 'vela+otel', 'vela+otel@10%', 'vela+otel@none', 'fastify', 'fastify+otel'] as const
+type Server = (typeof servers)[number]
+const traced: readonly [Server, Server][] = [
+  ['vela', 'vela+otel'],
+  ['vela', 'vela+otel@10%'],
+  ['vela', 'vela+otel@none'],
+  ['fastify', 'fastify+otel'],
+]
+const targets = [
+  { name: 'GET /heartbeat', method: 'GET' as const, path: '/heartbeat', expectStatus: 200 },
+  { name: 'GET /api/products/:id', method: 'GET' as const, path: '/api/products/42', expectStatus: 200 },
+]
+const otelMode: Record<string, string> = { 'vela+otel': 'all', 'vela+otel@10%': 'ratio10', 'vela+otel@none': 'none' }
 
 export async function benchTelemetry(): Promise<void> {
   console.log(`telemetry: ${rounds} rounds × ${seconds}s, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
   const results = await measureRounds({
     servers,
-    targets: [target],
+    targets,
     rounds,
     seconds,
     connections,
-    fileOf: (server) => fileURLToPath(new URL(`./servers/${server.replace('+', '-')}.ts`, import.meta.url)),
+    fileOf: (server) => fileURLToPath(new URL(`./servers/${server.replace(/@.*/, '').replace('+', '-')}.ts`, import.meta.url)),
+    envOf: (server): Record<string, string> => (otelMode[server] ? { BENCH_OTEL: otelMode[server] } : {}),
   })
-  const rps = (s: (typeof servers)[number]) => median(results.rps[target.name]![s]!)
-  const cpu = (s: (typeof servers)[number]) => median(results.cpu[target.name]![s]!)
-  console.table(
-    frameworks.map((f) => ({
-      framework: f,
-      'off req/s': Math.round(rps(f)),
-      'on req/s': Math.round(rps(`${f}+otel`)),
-      'on/off': +(rps(`${f}+otel`) / rps(f)).toFixed(3),
-      'CPU µs/req off': +cpu(f).toFixed(2),
-      'CPU µs/req on': +cpu(`${f}+otel`).toFixed(2),
-      'µs added': +(cpu(`${f}+otel`) - cpu(f)).toFixed(2),
-    })),
-  )
-  console.log(
-    `traced Vela / traced Fastify: ${(rps('vela+otel') / rps('fastify+otel')).toFixed(3)} (req/s), ` +
-      `${(cpu('fastify+otel') / cpu('vela+otel')).toFixed(3)} (Fastify's CPU per request / Vela's)`,
-  )
+  for (const target of targets) {
+    const rps = (s: Server) => median(results.rps[target.name]![s]!)
+    const cpu = (s: Server) => median(results.cpu[target.name]![s]!)
+    console.log(target.name)
+    console.table(
+      traced.map(([off, on]) => ({
+        server: on,
+        'off req/s': Math.round(rps(off)),
+        'on req/s': Math.round(rps(on)),
+        'on/off': +(rps(on) / rps(off)).toFixed(3),
+        'CPU µs/req off': +cpu(off).toFixed(2),
+        'CPU µs/req on': +cpu(on).toFixed(2),
+        'µs added': +(cpu(on) - cpu(off)).toFixed(2),
+      })),
+    )
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchTelemetry()

@@ -74,6 +74,7 @@ it('spans are batched and posted to <endpoint>/v1/traces as OTLP protobuf', asyn
   expect(hex(span.parentSpanId)).toBe('b7ad6b7169203331')
   expect(attrs(span.attributes)).toEqual({
     'http.request.method': 'GET',
+    'client.address': '127.0.0.1',
     'url.path': '/items/9',
     'url.scheme': 'http',
     'server.address': 'localhost',

@@ -8,6 +8,12 @@
  * variables itself (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as is, else `OTEL_EXPORTER_OTLP_ENDPOINT`
  * + `/v1/traces`, else `http://localhost:4318/v1/traces`). Metrics over OTLP (`/v1/metrics`) only
  * with `exportIntervalMs`.
+ *
+ * Sampling: the provider's sampler is a `RequestSampler` (sampling.ts) around the `sampler`
+ * option (default parent-based, always on for new traces), so the request span's decision is
+ * asked before the span is built. With no span processor (`spanProcessors: []`) the tracer
+ * provider is not registered globally: nothing would receive spans, so none are made, by the
+ * request handler, `vela/dbl` or the app.
  */
 import { context, diag, metrics, propagation, trace } from '@opentelemetry/api'
 import type { TextMapPropagator } from '@opentelemetry/api'
@@ -19,14 +25,16 @@ import type { Resource } from '@opentelemetry/resources'
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources'
 import type { MetricReader } from '@opentelemetry/sdk-metrics'
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
-import type { SpanProcessor } from '@opentelemetry/sdk-trace'
+import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace'
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions'
+import { RequestSampler } from './sampling.ts'
 
 export interface ProviderOptions {
   readonly serviceName?: string
   readonly endpoint?: string
   readonly spanProcessors?: readonly SpanProcessor[]
+  readonly sampler?: Sampler
   readonly exportIntervalMs?: number
   readonly metricReaders?: readonly MetricReader[]
 }
@@ -36,6 +44,8 @@ export interface Providers {
   /** Present when metrics are exported over OTLP (`exportIntervalMs`) or `metricReaders` are given. */
   readonly meterProvider: MeterProvider | undefined
   readonly propagator: TextMapPropagator
+  /** The request spans' sampler; undefined when nothing receives spans (no span processor). */
+  readonly sampler: RequestSampler | undefined
   /** Undoes the global registrations this call made (and only those). */
   unregister(): void
 }
@@ -46,7 +56,9 @@ export function createProviders(options: ProviderOptions): Providers {
   const spanProcessors = options.spanProcessors
     ? [...options.spanProcessors]
     : [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(base ? { url: `${base}/v1/traces` } : {}) })]
-  const tracerProvider = new TracerProvider({ resource, spanProcessors })
+  const sampler = new RequestSampler(options.sampler)
+  const tracerProvider = new TracerProvider({ resource, spanProcessors, sampler, idGenerator: sampler })
+  const tracing = spanProcessors.length > 0
 
   const readers: MetricReader[] = [...(options.metricReaders ?? [])]
   if (options.exportIntervalMs !== undefined) {
@@ -64,7 +76,7 @@ export function createProviders(options: ProviderOptions): Providers {
 
   const contextManager = new AsyncLocalStorageContextManager().enable()
   const registered = {
-    trace: trace.setGlobalTracerProvider(tracerProvider),
+    trace: tracing && trace.setGlobalTracerProvider(tracerProvider),
     context: context.setGlobalContextManager(contextManager),
     propagation: propagation.setGlobalPropagator(propagator),
     metrics: meterProvider ? metrics.setGlobalMeterProvider(meterProvider) : false,
@@ -77,6 +89,7 @@ export function createProviders(options: ProviderOptions): Providers {
     tracerProvider,
     meterProvider,
     propagator,
+    sampler: tracing ? sampler : undefined,
     unregister() {
       if (registered.trace) trace.disable()
       if (registered.context) context.disable()

@@ -39,7 +39,7 @@ const start = async (...args: Parameters<typeof setup>) => {
 }
 
 it('setup() registers the global providers and starts no server; shutdown() unregisters them', async () => {
-  const t = await start({ spanProcessors: [] })
+  const t = await start({ spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })] })
   expect(t.prometheusUrl).toBeUndefined()
   expect(t.meterProvider).toBeUndefined()
   expect(globalTracerDelegate()).toBe(t.tracerProvider)

@@ -28,7 +28,7 @@
  */
 import type { Tracer, TextMapPropagator } from '@opentelemetry/api'
 import type { MetricReader, MeterProvider } from '@opentelemetry/sdk-metrics'
-import type { SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import type { Sampler, SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import type { Registry } from 'prom-client'
 import type { HttpInstruments } from './instruments.ts'
 import { createHttpInstruments } from './instruments.ts'
@@ -37,6 +37,9 @@ import { clusterMetrics, reportToPrimary } from './cluster-metrics.ts'
 import type { PrometheusOptions, PrometheusServer } from './prometheus.ts'
 import { servePrometheus } from './prometheus.ts'
 import { createProviders } from './providers.ts'
+import type { RequestSampler } from './sampling.ts'
+import type { RedactQuery } from './url-query.ts'
+import { queryRedactor } from './url-query.ts'
 import { clusterRole } from '../server/cluster/role.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
 
@@ -57,6 +60,18 @@ export interface TelemetryOptions {
   prometheus?: PrometheusOptions
   /** Replaces the default batch processor + OTLP exporter (tests, other exporters; `[]` exports nothing). */
   spanProcessors?: readonly SpanProcessor[]
+  /**
+   * Which traces are recorded: an OpenTelemetry `Sampler` (`new ParentBasedSampler({ root: new
+   * TraceIdRatioBasedSampler(0.1) })`). Default: parent-based, every new trace sampled. A request
+   * not sampled makes no span, and its queries none either.
+   */
+  sampler?: Sampler
+  /**
+   * Query keys whose values the request span's `url.query` shows as `REDACTED` (added to the
+   * signature keys always redacted), or a function from the query string to what to record
+   * (undefined: no `url.query`).
+   */
+  redactQuery?: RedactQuery
   /** Extra metric readers (an OpenTelemetry Prometheus exporter, an in-memory reader in tests). */
   metricReaders?: readonly MetricReader[]
   /** How long `shutdown()` waits for the final export before dropping it (default 1000 ms). */
@@ -85,7 +100,11 @@ export interface Telemetry {
 /** What the stream handler needs per request. */
 export interface ActiveTelemetry {
   readonly tracer: Tracer
+  /** Asks whether a request is traced before its span is built; undefined when nothing receives spans. */
+  readonly sampler: RequestSampler | undefined
   readonly propagator: TextMapPropagator
+  /** The request's query string as `url.query` records it. */
+  readonly urlQuery: (query: string) => string | undefined
   readonly instruments: HttpInstruments
 }
 
@@ -115,7 +134,7 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
     throw err
   }
   const stopReporting = role === 'worker' ? reportToPrimary(instruments.registry) : undefined
-  const mine: ActiveTelemetry = { tracer: tracerProvider.getTracer('vela'), propagator: providers.propagator, instruments }
+  const mine: ActiveTelemetry = { tracer: tracerProvider.getTracer('vela'), sampler: providers.sampler, urlQuery: queryRedactor(options.redactQuery), propagator: providers.propagator, instruments }
   active = mine
 
   let closing: Promise<void> | undefined

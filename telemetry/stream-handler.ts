@@ -2,13 +2,25 @@
  * `telemetryStreamHandler` (the spec's `otel_fw_stream_h`): list it before `'default'` in
  * `server.streamHandlers`. Being a stream handler it sees every request, 404s included.
  *
- * Per request, once `setup()` has run: a SERVER span `HTTP <METHOD>` whose parent comes from the
- * W3C `traceparent` header, with method, path, scheme, host, port, peer address and user agent
- * (behind proxies listed in `server.trustProxy`: the forwarded scheme, and `client.address`),
- * then the response status (error status from 500 up); the rest of the request runs with that
- * span active (`context.with`), so the route's handler, the telemetry plugin and `vela/dbl`'s
- * query spans see it. The span ends, and the metrics are recorded, when the response has been
- * sent (the runtime's `end`). Without `setup()` requests pass straight through.
+ * Per request, once `setup()` has run, the HTTP metrics, and, when the sampler says the request
+ * is traced (sampling.ts: asked before anything of the span is built), a SERVER span
+ * `HTTP <METHOD>` whose parent comes from the W3C `traceparent` header, with the stable HTTP
+ * semantic-convention attributes: `http.request.method` (`_OTHER` for unknown methods, with
+ * `http.request.method_original`), `url.path`, `url.query` (redacted, url-query.ts),
+ * `url.scheme`, `server.address`, `server.port`, `client.address` (the peer, or behind proxies
+ * listed in `server.trustProxy` the client they forwarded, as does the scheme),
+ * `network.peer.address`, `network.peer.port`, `network.protocol.version`,
+ * `user_agent.original`; at the end `http.route`, `http.response.status_code`, and on a server
+ * error `error.type`: the exception's class when the route threw, else the status code. The rest
+ * of the request runs with that span active (`context.with`), so the route's handler, the
+ * telemetry plugin and `vela/dbl`'s query spans see it. The span ends, and the metrics are
+ * recorded, when the response has been sent (the runtime's `end`). Without `setup()` requests
+ * pass straight through.
+ *
+ * A request not sampled builds no span and sets no attribute: the rest of it runs under its
+ * unsampled parent (from `traceparent`), or under a shared context marking it unsampled, so
+ * `vela/dbl` makes no query spans for it. With nothing to receive spans (`spanProcessors: []`)
+ * the request only counts in the metrics.
  *
  * **Span names by design:** once the app has answered, the span is named after the route the
  * runtime reports for the request (the outcome's `route`):
@@ -24,22 +36,26 @@
  * WebSocket upgrades alike (an accepted upgrade's span has status 101 and ends at the handshake),
  * and runs the rest of the request inside `run`, here the span's context.
  */
-import type { Context, TextMapGetter } from '@opentelemetry/api'
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
+import type { Context, Span, TextMapGetter } from '@opentelemetry/api'
+import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
 import {
   ATTR_CLIENT_ADDRESS,
+  ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
-  ATTR_HTTP_ROUTE,
   ATTR_HTTP_REQUEST_METHOD_ORIGINAL,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
   ATTR_NETWORK_PEER_ADDRESS,
+  ATTR_NETWORK_PEER_PORT,
+  ATTR_NETWORK_PROTOCOL_VERSION,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
   ATTR_URL_PATH,
+  ATTR_URL_QUERY,
   ATTR_URL_SCHEME,
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions'
-import type { RequestFacts, RequestObserver, RequestOutcome, RouteInfo } from '../server/index.ts'
+import type { RequestFacts, RequestObserver, RequestOutcome, RequestWatch } from '../server/index.ts'
 import { defineStreamHandler } from '../server/index.ts'
 import type { ProxyTrust } from '../server/contracts/request.ts'
 import { clientAddress, clientScheme, proxyTrust } from '../server/exchange/forwarded.ts'
@@ -54,11 +70,7 @@ export const telemetryStreamHandler = defineStreamHandler({
     return (facts) => {
       const t = activeTelemetry()
       if (!t) return undefined
-      const started = startRequest(t, app, facts, proxies, t.propagator.extract(ROOT_CONTEXT, facts, factHeaders))
-      return {
-        run: (next) => context.with(started.context, next),
-        end: (outcome) => started.ended(outcome),
-      }
+      return startRequest(t, app, facts, proxies)
     }
   },
 })
@@ -67,61 +79,92 @@ export const telemetryStreamHandler = defineStreamHandler({
 // so a client inventing methods cannot create series without bound; the span name keeps the method.
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'])
 
+// What an unsampled request with no parent runs under: one context for all of them, holding a
+// span that records nothing, so code inside (vela/dbl) sees "this request is not traced".
+const UNSAMPLED: Context = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(INVALID_SPAN_CONTEXT))
+
 const factHeaders: TextMapGetter<RequestFacts> = {
   get: (facts, key) => facts.header(key),
   keys: (facts) => facts.headerNames(),
 }
 
-/** Starts the request span and counts the request as active; the caller runs the rest inside `span`. */
-function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined, parent: Context) {
+/** Counts the request in the metrics and, when it is sampled, starts its span; the rest runs inside `run`. */
+function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined): RequestWatch {
   const startedAt = performance.now()
   const original = facts.method
   const method = KNOWN_METHODS.has(original) ? original : '_OTHER'
   const { host, port } = facts
   // Behind trusted proxies (server.trustProxy): the client they forwarded, and its scheme.
   const scheme = proxies ? clientScheme(facts, proxies) : facts.scheme
-  const span = t.tracer.startSpan(
-    `HTTP ${original}`,
-    {
-      kind: SpanKind.SERVER,
-      attributes: {
-        [ATTR_HTTP_REQUEST_METHOD]: method,
-        [ATTR_HTTP_REQUEST_METHOD_ORIGINAL]: method === original ? undefined : original,
-        [ATTR_URL_PATH]: facts.path,
-        [ATTR_URL_SCHEME]: scheme,
-        [ATTR_SERVER_ADDRESS]: host,
-        [ATTR_SERVER_PORT]: port,
-        [ATTR_NETWORK_PEER_ADDRESS]: facts.peer,
-        [ATTR_CLIENT_ADDRESS]: proxies ? clientAddress(facts, proxies) : undefined,
-        [ATTR_USER_AGENT_ORIGINAL]: facts.userAgent,
-      },
-    },
-    parent,
-  )
   const metrics = t.instruments.server({ method, scheme, serverAddress: host, serverPort: port })
   metrics.started()
+  const finish = (outcome: RequestOutcome) =>
+    metrics.finished({ status: outcome.status, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize })
+
+  const sampler = t.sampler
+  // Nothing receives spans: no context to carry, nothing to build.
+  if (sampler === undefined) return { end: finish }
+  const parent = t.propagator.extract(ROOT_CONTEXT, facts, factHeaders)
+  const name = `HTTP ${original}`
+  if (!sampler.decide(parent, name)) {
+    const unsampled = trace.getSpan(parent) ? parent : UNSAMPLED
+    return { run: (next) => context.with(unsampled, next), end: finish }
+  }
+  let span: Span
+  try {
+    span = t.tracer.startSpan(name, { kind: SpanKind.SERVER }, parent)
+  } finally {
+    sampler.settle()
+  }
+  const query = facts.query
+  span.setAttributes({
+    [ATTR_HTTP_REQUEST_METHOD]: method,
+    [ATTR_HTTP_REQUEST_METHOD_ORIGINAL]: method === original ? undefined : original,
+    [ATTR_URL_PATH]: facts.path,
+    [ATTR_URL_QUERY]: query === undefined ? undefined : t.urlQuery(query),
+    [ATTR_URL_SCHEME]: scheme,
+    [ATTR_SERVER_ADDRESS]: host,
+    [ATTR_SERVER_PORT]: port,
+    [ATTR_CLIENT_ADDRESS]: proxies ? clientAddress(facts, proxies) : facts.peer,
+    [ATTR_NETWORK_PEER_ADDRESS]: facts.peer,
+    [ATTR_NETWORK_PEER_PORT]: facts.peerPort,
+    [ATTR_NETWORK_PROTOCOL_VERSION]: facts.protocolVersion,
+    [ATTR_USER_AGENT_ORIGINAL]: facts.userAgent,
+  })
+  const active = trace.setSpan(parent, span)
   return {
-    context: trace.setSpan(parent, span),
+    run: (next) => context.with(active, next),
     /** The response has been sent (or abandoned): the route, the status, then the span ends. */
-    ended(outcome: RequestOutcome) {
-      const { status, route, error } = outcome
-      if (error !== undefined) {
-        // A stream handler further in failed: the runtime answered with its 500 page.
-        span.recordException(error as Error)
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message })
-      }
-      routed(route)
-      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status)
-      if (status >= 500 && error === undefined) span.setStatus({ code: SpanStatusCode.ERROR })
-      span.end()
-      metrics.finished({ status, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize })
+    end(outcome) {
+      ended(span, app, original, outcome)
+      finish(outcome)
     },
   }
+}
 
-  /** Names the span after the route the runtime recorded, if one took the request. */
-  function routed(route: RouteInfo | undefined) {
-    if (!route) return
+/** Names the span after the route the runtime recorded, sets the status and the error, and ends it. */
+function ended(span: Span, app: string, method: string, outcome: RequestOutcome): void {
+  const { status, route } = outcome
+  if (route) {
     span.setAttributes({ 'vela.app': app, 'vela.controller': route.controller, 'vela.action': route.action, [ATTR_HTTP_ROUTE]: route.path })
-    span.updateName(`${original} ${route.controller}:${route.action}`)
+    span.updateName(`${method} ${route.controller}:${route.action}`)
   }
+  span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status)
+  // A stream handler further in failed (the runtime's 500 page), or the route threw.
+  const thrown = outcome.error ?? outcome.exception
+  if (thrown !== undefined) {
+    span.recordException(thrown instanceof Error ? thrown : String(thrown))
+    span.setStatus({ code: SpanStatusCode.ERROR, message: thrown instanceof Error ? thrown.message : String(thrown) })
+    span.setAttribute(ATTR_ERROR_TYPE, errorType(thrown))
+  } else if (status >= 500) {
+    span.setStatus({ code: SpanStatusCode.ERROR })
+    span.setAttribute(ATTR_ERROR_TYPE, String(status))
+  }
+  span.end()
+}
+
+/** The exception's class (`TypeError`, `DbUnavailableError`); `_OTHER` for a thrown value that has none. */
+function errorType(thrown: unknown): string {
+  const name = (thrown as { constructor?: { name?: unknown } } | null)?.constructor?.name
+  return typeof name === 'string' && name !== '' && typeof thrown === 'object' ? name : '_OTHER'
 }

@@ -3,10 +3,13 @@
  * every framework, through vela/telemetry's `setup()` (tracer provider, AsyncLocalStorage
  * context manager, W3C propagator), with a batch span processor whose exporter drops the spans
  * (there is no collector here), so the bench measures making spans and metrics, not shipping them.
+ *
+ * `BENCH_OTEL` picks the tracing: `all` (default, every request sampled), `ratio10` (parent-based,
+ * 10 % of new traces) or `none` (no span processor: nothing receives spans, so none are made).
  */
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics'
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace'
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace'
 import { setup } from '../../telemetry/index.ts'
 
 const done = (_items: unknown, callback: (r: { code: 0 }) => void) => callback({ code: 0 })
@@ -18,9 +21,11 @@ const done = (_items: unknown, callback: (r: { code: 0 }) => void) => callback({
  */
 export async function setupBenchTelemetry(opts: { otelMetrics?: boolean } = {}): Promise<void> {
   const dropMetrics: PushMetricExporter = { export: done, forceFlush: async () => {}, shutdown: async () => {} }
+  const mode = process.env.BENCH_OTEL ?? 'all'
   await setup({
     serviceName: 'bench',
-    spanProcessors: [new BatchSpanProcessor({ exporter: { export: done, shutdown: async () => {} } })],
+    spanProcessors: mode === 'none' ? [] : [new BatchSpanProcessor({ exporter: { export: done, shutdown: async () => {} } })],
+    sampler: mode === 'ratio10' ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) }) : undefined,
     metricReaders: opts.otelMetrics ? [new PeriodicExportingMetricReader({ exporter: dropMetrics, exportIntervalMillis: 60_000 })] : [],
   })
 }

@@ -1,7 +1,11 @@
 /**
- * Query telemetry (spec §6.1) and tracing. The runner is chosen once, when the repo is defined:
- * with `log` off the path to the driver is the driver call plus one check for a registered
- * OpenTelemetry SDK. No clock is read unless someone listens.
+ * Query telemetry and tracing. The runner is chosen once, when the repo is defined: with `log`
+ * off the path to the driver is the driver call plus one check for a registered OpenTelemetry
+ * SDK. No clock is read unless someone listens.
+ *
+ * A query span follows its request's sampling decision: under a span that records nothing (a
+ * request `vela/telemetry` did not sample) the query makes no span at all; outside any request
+ * (a job, a migration) the SDK's sampler decides; with no SDK registered there are none.
  */
 import { ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { Connection, QueryResult } from '../adapters/adapter.ts'
@@ -27,7 +31,10 @@ const noopProvider = new ProxyTracerProvider().getDelegate()
 
 function tracingOn(): boolean {
   const provider = trace.getTracerProvider()
-  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== noopProvider
+  if (provider instanceof ProxyTracerProvider && provider.getDelegate() === noopProvider) return false
+  // Under an unsampled request: no span.
+  const active = trace.getActiveSpan()
+  return active === undefined || active.isRecording()
 }
 
 async function traced(conn: Connection, sql: string, params: unknown[], label: string | undefined): Promise<QueryResult> {

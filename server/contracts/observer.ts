@@ -31,6 +31,8 @@ export interface RequestOutcome {
   readonly route: RouteInfo | undefined
   /** Set when a stream handler failed while the request started: the response was the 500 page. */
   readonly error?: unknown
+  /** What the route threw when it answered with a server error (a 500, or `vela/dbl`'s coded 503/504). */
+  readonly exception?: unknown
 }
 
 /** What an observer keeps for one request. */

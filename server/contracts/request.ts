@@ -35,8 +35,14 @@ export interface RequestFacts {
   readonly port: number
   /** The URL path (not decoded) that routing uses; escapes that need none and dot segments are resolved as URLs resolve them. */
   readonly path: string
+  /** The query string as sent, without the `?`; undefined when the target has none (or an empty one). */
+  readonly query: string | undefined
   /** The client's address as seen on the socket (no proxy headers trusted); undefined when unknown. */
   readonly peer: string | undefined
+  /** The socket peer's port; undefined when unknown (a web `Request` with no node request behind it). */
+  readonly peerPort: number | undefined
+  /** The HTTP version (`1.0`, `1.1`, `2`); undefined when unknown (a web `Request` with no node request behind it). */
+  readonly protocolVersion: string | undefined
   readonly userAgent: string | undefined
   /** From the framing: `content-length`, 0 with neither it nor `transfer-encoding`, undefined for a chunked body. */
   readonly requestBodySize: number | undefined

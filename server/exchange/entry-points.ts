@@ -80,8 +80,9 @@ function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserv
     const from: number[] = []
     x.whenSent((status, bytes) => {
       const route = x.route
-      const failure = x.failure
-      const outcome: RequestOutcome = failure === undefined ? { status, responseBodySize: bytes, route } : { status, responseBodySize: bytes, route, error: failure }
+      const { failure, exception } = x
+      const outcome: RequestOutcome =
+        failure === undefined && exception === undefined ? { status, responseBodySize: bytes, route } : { status, responseBodySize: bytes, route, error: failure, exception }
       for (let i = watches.length - 1; i >= 0; i--) endWatch(watches[i]!, outcome, observers[from[i]!]!.name, log)
     })
     const step = (start: number): void => {

@@ -33,6 +33,8 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   route: RouteInfo | undefined = undefined
   /** A stream handler failed as the request started (its observers' outcome says so). */
   failure: unknown = undefined
+  /** What the route threw when its answer was a server error (500, or a coded 503/504). */
+  exception: unknown = undefined
   /** `send` has been called. */
   sent = false
   /** What `send` gave: nothing on node, the response's promise on the web, the upgrade decision's. */
@@ -66,7 +68,10 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   abstract readonly scheme: 'http' | 'https'
   abstract readonly host: string
   abstract readonly port: number
+  abstract readonly query: string | undefined
   abstract readonly peer: string | undefined
+  abstract readonly peerPort: number | undefined
+  abstract readonly protocolVersion: string | undefined
   abstract readonly userAgent: string | undefined
   abstract readonly requestBodySize: number | undefined
   abstract readonly event: H3Event
@@ -103,6 +108,15 @@ export function drop(outcome: Outcome): void {
 /** The exchange registered on a request object (node's request or a web Request), if any. */
 export function exchangeOf(carrier: object): Exchange | undefined {
   return (carrier as Carrier)[kExchange]
+}
+
+/** node's `httpVersion` as the semantic conventions write it: `1.1`, and `2` for `2.0`. */
+export const protocolVersionOf = (httpVersion: string): string => (httpVersion === '2.0' ? '2' : httpVersion)
+
+/** The query of a request target (`/p?a=1` → `a=1`); undefined without one. */
+export function queryOf(target: string): string | undefined {
+  const q = target.indexOf('?')
+  return q === -1 || q === target.length - 1 ? undefined : target.slice(q + 1)
 }
 
 export const defaultPort = (scheme: string): number => (scheme === 'https' ? 443 : 80)

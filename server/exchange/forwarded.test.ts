@@ -1,4 +1,4 @@
-// server.trustProxy: X-Forwarded-For / -Proto honoured from the listed proxies only; req.peer,
+// server.trustProxy: Forwarded, X-Forwarded-For / -Proto honoured from the listed proxies only; req.peer,
 // req.scheme, the rate limit's key and the session cookie's Secure flag follow them.
 import { describe, expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
@@ -68,6 +68,33 @@ describeModes('server.trustProxy: a request from a listed proxy', app(['127.0.0.
   })
 })
 
+describeModes('server.trustProxy: RFC 7239 Forwarded from a listed proxy', app(['127.0.0.1', '10.0.0.0/8']), (t) => {
+  const ask = async (forwarded: string, more: Record<string, string> = {}) => who(await t.request({ url: '/who', headers: { forwarded, ...more } }))
+
+  it('req.peer is its `for`, req.scheme its `proto` (quoted, with ports, IPv6 in brackets)', async () => {
+    expect(await ask('for=203.0.113.7;proto=https;by=127.0.0.1')).toEqual({ peer: '203.0.113.7', scheme: 'https', socket: '127.0.0.1' })
+    expect((await ask('for="[2001:db8:cafe::17]:4711"')).peer).toBe('2001:db8:cafe::17')
+    expect((await ask('For="192.0.2.43:47011";Proto=HTTPS')).scheme).toBe('https')
+  })
+
+  it('the hops are walked from the right past trusted proxies; `unknown` or an obfuscated node ends the walk', async () => {
+    expect((await ask('for=198.51.100.9, for=198.51.100.2, for=10.1.1.1')).peer).toBe('198.51.100.2')
+    expect((await ask('for=198.51.100.9, for=unknown, for=10.1.1.1')).peer).toBe('10.1.1.1')
+    expect((await ask('for=_hidden')).peer).toBe('127.0.0.1')
+  })
+
+  it('with Forwarded present, X-Forwarded-For and X-Forwarded-Proto are not read', async () => {
+    expect(await ask('for=192.0.2.60', { 'x-forwarded-for': '203.0.113.99', 'x-forwarded-proto': 'https' })).toEqual({ peer: '192.0.2.60', scheme: 'http', socket: '127.0.0.1' })
+  })
+})
+
+describeModes('server.trustProxy: Forwarded from anyone else', app(['192.0.2.1']), (t) => {
+  it('is ignored: a client cannot choose its address or scheme', async () => {
+    const res = await t.request({ url: '/who', headers: { forwarded: 'for=203.0.113.7;proto=https' } })
+    expect(await who(res)).toEqual({ peer: '127.0.0.1', scheme: 'http', socket: '127.0.0.1' })
+  })
+})
+
 describeModes('server.trustProxy: a request from anyone else', app(['192.0.2.1', '10.0.0.0/8']), (t) => {
   it('the forwarded headers are ignored: a client cannot choose its address or scheme', async () => {
     const res = await t.request({ url: '/who', headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } })
@@ -96,7 +123,7 @@ describe('server.trustProxy configuration', () => {
     const facts = { peer: '::ffff:10.0.0.1', header: (n: string) => (n === 'x-forwarded-for' ? '2001:db8::1' : undefined) }
     expect(clientAddress(facts as never, trust)).toBe('2001:db8::1')
     // Mapped addresses come out as IPv4, from the socket and from the header alike.
-    const mapped = (peer: string, forwarded?: string) => clientAddress({ peer, header: () => forwarded } as never, trust)
+    const mapped = (peer: string, forwarded?: string) => clientAddress({ peer, header: (n: string) => (n === 'x-forwarded-for' ? forwarded : undefined) } as never, trust)
     expect([mapped('::ffff:192.0.2.5'), mapped('::ffff:10.0.0.1', '::ffff:198.51.100.1'), mapped('::ffff:10.0.0.1')]).toEqual(['192.0.2.5', '198.51.100.1', '10.0.0.1'])
     expect(proxyTrust([])).toBeUndefined()
   })

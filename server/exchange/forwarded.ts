@@ -1,14 +1,16 @@
 /**
  * The client behind reverse proxies (`server.trustProxy`, or `VELA_TRUST_PROXY`): a list of
  * addresses and CIDR subnets (`127.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`). Only a request whose
- * socket peer is in that list has its `X-Forwarded-For` and `X-Forwarded-Proto` read; anyone else
- * could write any address there.
+ * socket peer is in that list has its forwarding headers read; anyone else could write any
+ * address there. Those headers: RFC 7239 `Forwarded` (its `for` and `proto`) when the request
+ * has one, else `X-Forwarded-For` and `X-Forwarded-Proto`.
  *
- * The client address: `X-Forwarded-For` read from the right (each proxy appends the address it saw),
- * skipping the trusted proxies; the first address that is not one is the client. When every hop is
- * trusted, the leftmost. A value that is not an IP address ends the walk: the last trusted hop is
- * the answer, so a garbled header never becomes a rate-limit key. The scheme: the last value of
- * `X-Forwarded-Proto` (the nearest proxy's), when it is `http` or `https`. IPv4-mapped IPv6 addresses
+ * The client address: the forwarded hops read from the right (each proxy appends the address it
+ * saw), skipping the trusted proxies; the first address that is not one is the client. When every
+ * hop is trusted, the leftmost. A value that is not an IP address (`for=unknown`, an obfuscated
+ * `for=_hidden`) ends the walk: the last trusted hop is the answer, so a garbled header never
+ * becomes a rate-limit key. The scheme: the nearest proxy's (`Forwarded`'s last `proto`, else the
+ * last value of `X-Forwarded-Proto`), when it is `http` or `https`. IPv4-mapped IPv6 addresses
  * (`::ffff:10.0.0.1`) are given as IPv4.
  *
  * Nothing here runs per request unless the app sets a list and something reads `req.peer` or
@@ -17,6 +19,7 @@
 import { BlockList, isIP } from 'node:net'
 import type { ProxyTrust, RequestFacts } from '../contracts/request.ts'
 import { VelaError } from '../errors/vela-error.ts'
+import { parseForwarded } from './forwarded-header.ts'
 
 
 const family = (address: string): 'ipv4' | 'ipv6' => (isIP(address) === 6 ? 'ipv6' : 'ipv4')
@@ -81,9 +84,8 @@ export function clientAddress(facts: RequestFacts, trust: ProxyTrust): string | 
   if (peer === undefined) return undefined
   let client = plain(peer)
   if (!trust.trusts(client)) return client
-  const forwarded = facts.header('x-forwarded-for')
-  if (!forwarded) return client
-  const hops = forwarded.split(',')
+  const hops = forwardedHops(facts)
+  if (!hops) return client
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!.trim()
     if (isIP(hop) === 0) return client
@@ -96,9 +98,22 @@ export function clientAddress(facts: RequestFacts, trust: ProxyTrust): string | 
 /** The scheme the client used: the socket's, or from a trusted proxy its `X-Forwarded-Proto`. */
 export function clientScheme(facts: RequestFacts, trust: ProxyTrust): 'http' | 'https' {
   const peer = facts.peer
-  if (peer === undefined || !trust.trusts(peer)) return facts.scheme
-  const proto = facts.header('x-forwarded-proto')
-  if (!proto) return facts.scheme
-  const last = proto.slice(proto.lastIndexOf(',') + 1).trim().toLowerCase()
+  if (peer === undefined || !trust.trusts(plain(peer))) return facts.scheme
+  const forwarded = facts.header('forwarded')
+  let last: string | undefined
+  if (forwarded) {
+    last = parseForwarded(forwarded).at(-1)?.proto
+  } else {
+    const proto = facts.header('x-forwarded-proto')
+    if (!proto) return facts.scheme
+    last = proto.slice(proto.lastIndexOf(',') + 1).trim().toLowerCase()
+  }
   return last === 'https' || last === 'http' ? last : facts.scheme
+}
+
+/** The forwarded hops, left to right: `Forwarded`'s `for` values, else `X-Forwarded-For`'s; undefined with neither. */
+function forwardedHops(facts: RequestFacts): string[] | undefined {
+  const forwarded = facts.header('forwarded')
+  if (forwarded) return parseForwarded(forwarded).map((e) => e.for)
+  return facts.header('x-forwarded-for')?.split(',')
 }

@@ -23,7 +23,7 @@ import { logKey } from '../app/coalesce-log.ts'
 import { statusText } from '../errors/error-page.ts'
 import { isCodedInfrastructure } from '../errors/vela-error.ts'
 import type { Log } from './exchange.ts'
-import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
+import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf, protocolVersionOf, queryOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
 import type { NodeShaped } from './internals.ts'
 import type { FinishResponse } from './on-response.ts'
@@ -108,8 +108,17 @@ export class NodeExchange extends Exchange<void> {
   get port(): number {
     return (this.#authority ??= authorityOf(this.req, this.scheme)).port
   }
+  get query(): string | undefined {
+    return queryOf(this.req.url ?? '')
+  }
   get peer(): string | undefined {
     return this.req.socket.remoteAddress
+  }
+  get peerPort(): number | undefined {
+    return this.req.socket.remotePort
+  }
+  get protocolVersion(): string {
+    return protocolVersionOf(this.req.httpVersion)
   }
   get userAgent(): string | undefined {
     return this.req.headers['user-agent']

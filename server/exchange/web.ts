@@ -11,7 +11,7 @@ import { nodeRequestOf, readEventBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
 import { asResponse } from '../respond.ts'
 import type { Deadline, Log } from './exchange.ts'
-import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf } from './exchange.ts'
+import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf, protocolVersionOf } from './exchange.ts'
 import { isMalformedURL } from './internals.ts'
 import type { FinishResponse } from './on-response.ts'
 import { whenResponseEnds } from './response-end.ts'
@@ -61,8 +61,19 @@ export abstract class RequestExchange<R> extends Exchange<R> {
     const url = this.event.url
     return url.port ? Number(url.port) : defaultPort(this.scheme)
   }
+  get query(): string | undefined {
+    const search = this.event.url.search
+    return search.length > 1 ? search.slice(1) : undefined
+  }
   get peer(): string | undefined {
     return (this.request as Request & { ip?: string }).ip
+  }
+  get peerPort(): number | undefined {
+    return this.nodeRequest?.socket.remotePort
+  }
+  get protocolVersion(): string | undefined {
+    const node = this.nodeRequest
+    return node && protocolVersionOf(node.httpVersion)
   }
   get userAgent(): string | undefined {
     return this.header('user-agent')

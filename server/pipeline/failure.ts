@@ -61,6 +61,7 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
   if (isCodedInfrastructure(err)) {
     // Expected under a database outage: one line each, no stack.
     ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
+    ;(req.facts as Exchange).exception = err
     const retry = err.status === 503 ? { 'retry-after': '1' } : undefined
     return statusPage(ctx, err.status, req, group, ctx.useStacktrace ? err.message : undefined, undefined, retry, err.code)
   }
@@ -68,6 +69,7 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
   // After the route's deadline answered (deadline.ts), the failure is news but its 500 is never sent.
   if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err, keyOf('late', req, err))
   else ctx.log(`500 on ${describe(req)}`, err, keyOf(500, req, err))
+  ;(req.facts as Exchange).exception = err
   const message = ctx.useStacktrace && err instanceof Error ? err.message : undefined
   return statusPage(ctx, 500, req, group, message, err)
 }

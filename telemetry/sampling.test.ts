@@ -1,0 +1,167 @@
+// Sampling of request spans: the sampler is asked once per request, before anything of the span is
+// built; parent-based by default; an unsampled request makes no span (nor query spans); with
+// nothing to receive spans no span is made at all. Also the server-error attributes and
+// url.query redaction. Real SDK, in-memory exporter, requests in-process and over HTTP.
+import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api'
+import { trace } from '@opentelemetry/api'
+import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace'
+import { AlwaysOnSampler, InMemorySpanExporter, ParentBasedSampler, SamplingDecision, SimpleSpanProcessor, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Adapter } from '../dbl/adapters/adapter.ts'
+import { defineRepo } from '../dbl/repo.ts'
+import { createApp } from '../server/app/create-app.ts'
+import type { RouteGroup } from '../server/contracts/routes.ts'
+import { json, status } from '../server/replies.ts'
+import { inject } from '../server/testing/index.ts'
+import { describeModes } from '../test/support/modes.ts'
+import type { Telemetry } from './setup.ts'
+import { setup } from './setup.ts'
+import { telemetryStreamHandler } from './stream-handler.ts'
+import { finishedSpans } from './test-support.ts'
+
+const fakeAdapter: Adapter = {
+  kind: 'pg',
+  query: async () => ({ rows: [], rowCount: 0 }),
+  transaction: (fn) => fn(fakeAdapter),
+  session: (fn) => fn(fakeAdapter),
+  close: async () => {},
+}
+const repo = defineRepo({ adapter: fakeAdapter })
+
+class DbFailure extends Error {}
+
+const group: RouteGroup = {
+  prefix: '',
+  security: false,
+  routes: [
+    ['/plain', () => json({ ok: true })],
+    ['/query', async () => (await repo.query('SELECT 1'), json({ ok: true }))],
+    ['/throws', () => { throw new DbFailure('down') }],
+    ['/five-oh-three', () => status(503, {}, 'busy')],
+  ],
+}
+const appConfig = { bootstrapApplication: 'sampled', server: { streamHandlers: [telemetryStreamHandler, 'default'], trustProxy: ['127.0.0.1'] }, routes: { r: group } } as const
+
+/** The sampler the provider was built with: counts its questions, answers as `inner` does. */
+const asked = { count: 0, inner: new ParentBasedSampler({ root: new AlwaysOnSampler() }) as Sampler }
+const counting: Sampler = {
+  shouldSample(ctx: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+    asked.count++
+    return asked.inner.shouldSample(ctx, traceId, name, kind, attributes, links)
+  },
+}
+
+const exporter = new InMemorySpanExporter()
+let telemetry: Telemetry
+beforeAll(async () => {
+  telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })], sampler: counting, redactQuery: ['token'] })
+})
+afterAll(() => telemetry.shutdown())
+afterEach(() => {
+  exporter.reset()
+  asked.count = 0
+  asked.inner = new ParentBasedSampler({ root: new AlwaysOnSampler() })
+})
+
+const SAMPLED = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
+const UNSAMPLED = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00'
+const byName = (spans: ReadableSpan[], prefix: string) => spans.filter((s) => s.name.startsWith(prefix))
+/** Lets spans that would end after the response show up before asserting there are none. */
+const settle = () => new Promise((r) => setTimeout(r, 50))
+
+describeModes('request sampling', appConfig, (t) => {
+  const get = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await t.request({ url, headers })
+    await res.text()
+    return res
+  }
+
+  it('a sampled traceparent is followed: the span and its query span join the upstream trace', async () => {
+    expect((await get('/query', { traceparent: SAMPLED })).status).toBe(200)
+    const spans = await finishedSpans(exporter, 2)
+    expect(spans.map((s) => s.spanContext().traceId)).toEqual(['4bf92f3577b34da6a3ce929d0e0e4736', '4bf92f3577b34da6a3ce929d0e0e4736'])
+    expect(byName(spans, 'GET ').map((s) => s.parentSpanContext?.spanId)).toEqual(['00f067aa0ba902b7'])
+    expect(byName(spans, 'SELECT').length + byName(spans, 'db.query').length).toBe(1)
+  })
+
+  it('an unsampled traceparent gives no request span and no query span; the sampler is asked once', async () => {
+    expect((await get('/query', { traceparent: UNSAMPLED })).status).toBe(200)
+    await settle()
+    expect(exporter.getFinishedSpans()).toEqual([])
+    expect(asked.count).toBe(1)
+  })
+
+  it('a sampled request asks the sampler once for its span (the decision is not asked again)', async () => {
+    await get('/plain')
+    expect(await finishedSpans(exporter, 1)).toHaveLength(1)
+    expect(asked.count).toBe(1)
+  })
+
+  it('a request the sampler drops makes no span and no query span', async () => {
+    asked.inner = new ParentBasedSampler({ root: { shouldSample: () => ({ decision: SamplingDecision.NOT_RECORD }) } })
+    await get('/query')
+    await settle()
+    expect(exporter.getFinishedSpans()).toEqual([])
+    expect(asked.count).toBe(1)
+  })
+
+  it('error.type: the exception class when the route threw, the status code on another 5xx', async () => {
+    t.expectLogged(/500 on GET \/throws/)
+    expect((await get('/throws')).status).toBe(500)
+    expect((await get('/five-oh-three')).status).toBe(503)
+    const spans = await finishedSpans(exporter, 2)
+    expect(spans.map((s) => [s.attributes['http.response.status_code'], s.attributes['error.type']])).toEqual([[500, 'DbFailure'], [503, '503']])
+  })
+
+  it('url.query with the listed keys and the signature keys redacted', async () => {
+    await get('/plain?q=shoes&token=s3cret&sig=abc&page=2')
+    const [span] = await finishedSpans(exporter, 1)
+    expect(span!.attributes['url.query']).toBe('q=shoes&token=REDACTED&sig=REDACTED&page=2')
+  })
+
+  it('client.address: the Forwarded client through a trusted proxy; network.peer.address the socket', async () => {
+    await get('/plain', { forwarded: 'for="[2001:db8::7]:4711";proto=https' })
+    const [span] = await finishedSpans(exporter, 1)
+    expect(span!.attributes).toMatchObject({ 'client.address': '2001:db8::7', 'network.peer.address': '127.0.0.1', 'url.scheme': 'https' })
+  })
+})
+
+describe('ratio sampling', () => {
+  it('TraceIdRatioBased(0.1) over 1,000 new requests traces between 6 % and 14 % of them', async () => {
+    asked.inner = new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) })
+    const app = createApp(appConfig)
+    for (let i = 0; i < 1000; i++) await (await inject(app, '/plain')).text()
+    await settle()
+    const n = exporter.getFinishedSpans().length
+    expect(n).toBeGreaterThanOrEqual(60)
+    expect(n).toBeLessThanOrEqual(140)
+    expect(asked.count).toBe(1000)
+  })
+})
+
+describe('nothing to receive spans', () => {
+  it('with spanProcessors: [] no span is made: not for requests, queries or the app; metrics still count', async () => {
+    await telemetry.shutdown()
+    const none = await setup({ spanProcessors: [], sampler: counting })
+    try {
+      const app = createApp({
+        ...appConfig,
+        routes: {
+          r: {
+            ...group,
+            routes: [['/probe', async () => {
+              await repo.query('SELECT 1')
+              return json({ active: trace.getActiveSpan() !== undefined, recording: trace.getTracer('app').startSpan('mine').isRecording() })
+            }]],
+          },
+        },
+      })
+      expect(await (await inject(app, '/probe')).json()).toEqual({ active: false, recording: false })
+      expect(asked.count).toBe(0)
+      expect(await none.metrics()).toMatch(/http_server_request_duration_seconds_count\{[^}]*response_status_code="200"\} 1/)
+    } finally {
+      await none.shutdown()
+      telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })], sampler: counting, redactQuery: ['token'] })
+    }
+  })
+})
