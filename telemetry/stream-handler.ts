@@ -43,6 +43,8 @@ import type { RequestFacts, RequestObserver, RequestOutcome, RouteInfo } from '.
 import { defineStreamHandler } from '../server/index.ts'
 import type { ProxyTrust } from '../server/contracts/request.ts'
 import { clientAddress, clientScheme, proxyTrust } from '../server/exchange/forwarded.ts'
+import type { LocalServer } from './server-address.ts'
+import { configuredServer, localServer } from './server-address.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'
 
@@ -51,10 +53,11 @@ export const telemetryStreamHandler = defineStreamHandler({
   observe(config): RequestObserver {
     const app = config.bootstrapApplication
     const proxies = proxyTrust(config.server.trustProxy)
+    const configured = configuredServer(config)
     return (facts) => {
       const t = activeTelemetry()
       if (!t) return undefined
-      const started = startRequest(t, app, facts, proxies, t.propagator.extract(ROOT_CONTEXT, facts, factHeaders))
+      const started = startRequest(t, app, facts, proxies, configured, t.propagator.extract(ROOT_CONTEXT, facts, factHeaders))
       return {
         run: (next) => context.with(started.context, next),
         end: (outcome) => started.ended(outcome),
@@ -73,7 +76,7 @@ const factHeaders: TextMapGetter<RequestFacts> = {
 }
 
 /** Starts the request span and counts the request as active; the caller runs the rest inside `span`. */
-function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined, parent: Context) {
+function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined, configured: LocalServer, parent: Context) {
   const startedAt = performance.now()
   const original = facts.method
   const method = KNOWN_METHODS.has(original) ? original : '_OTHER'
@@ -98,7 +101,9 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
     },
     parent,
   )
-  const metrics = t.instruments.server({ method, scheme, serverAddress: host, serverPort: port })
+  // The metric labels name the server that received the request, never the client's Host header.
+  const local = localServer(facts, configured)
+  const metrics = t.instruments.server({ method, scheme, serverAddress: local.address, serverPort: local.port })
   metrics.started()
   return {
     context: trace.setSpan(parent, span),
@@ -114,7 +119,7 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
       span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status)
       if (status >= 500 && error === undefined) span.setStatus({ code: SpanStatusCode.ERROR })
       span.end()
-      metrics.finished({ status, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize })
+      metrics.finished({ status, route: route?.path, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize })
     },
   }
 
