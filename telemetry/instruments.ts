@@ -21,7 +21,9 @@ import {
   ATTR_SERVER_PORT,
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions'
-import { Registry } from 'prom-client'
+import type { Registry } from 'prom-client'
+import type { AppMetricsReader } from './app-metrics.ts'
+import { TelemetryRegistry } from './registry.ts'
 import type { HistogramSeries } from './series.ts'
 import { GaugeMetric, HistogramMetric } from './series.ts'
 
@@ -75,8 +77,12 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
 // Body sizes: 0 B to 10 MiB in powers of four.
 const SIZE_BUCKETS = [0, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 10485760]
 
-export function createHttpInstruments(meter: Meter | undefined): HttpInstruments {
-  const registry = new Registry()
+/**
+ * The HTTP instruments on a new registry; `meter` records them over OpenTelemetry too (only when
+ * something exports them), and `app` brings the app's own OpenTelemetry metrics into the registry.
+ */
+export function createHttpInstruments(meter: Meter | undefined, app?: AppMetricsReader): HttpInstruments {
+  const registry = new TelemetryRegistry(app)
   const duration = new HistogramMetric('http_server_request_duration_seconds', 'Duration of HTTP server requests.', DURATION_BUCKETS, registry)
   const active = new GaugeMetric('http_server_active_requests', 'Number of active HTTP server requests.', registry)
   const requestSize = new HistogramMetric('http_server_request_body_size_bytes', 'Size of HTTP server request bodies.', SIZE_BUCKETS, registry)

@@ -41,7 +41,8 @@ const start = async (...args: Parameters<typeof setup>) => {
 it('setup() registers the global providers and starts no server; shutdown() unregisters them', async () => {
   const t = await start({ spanProcessors: [] })
   expect(t.prometheusUrl).toBeUndefined()
-  expect(t.meterProvider).toBeUndefined()
+  // The meter provider is there for the app's own metrics, which /metrics serves (app-metrics.test.ts).
+  expect(metrics.getMeterProvider()).toBe(t.meterProvider)
   expect(globalTracerDelegate()).toBe(t.tracerProvider)
   expect(propagation.fields()).toEqual(['traceparent', 'tracestate'])
   // The context manager is AsyncLocalStorage: an active span survives an await.
@@ -57,7 +58,7 @@ it('setup() registers the global providers and starts no server; shutdown() unre
   expect(await context.with(trace.setSpan(context.active(), span), async () => trace.getActiveSpan())).toBeUndefined()
 })
 
-it('with exportIntervalMs or metricReaders there is a global meter provider too', async () => {
+it('with exportIntervalMs the global meter provider exports over OTLP too', async () => {
   const t = await start({ spanProcessors: [], exportIntervalMs: 60_000, endpoint: 'http://127.0.0.1:9' })
   expect(t.meterProvider).toBeDefined()
   expect(metrics.getMeterProvider()).toBe(t.meterProvider)
