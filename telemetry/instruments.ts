@@ -4,7 +4,8 @@
  * - in a prom-client registry, for the text exposition (`GET /metrics`), recorded through the
  *   cheap series of series.ts (a request resolves its series once). The registry lets us name
  *   the series and labels exactly as the spec shows them (`http_server_request_duration_seconds`
- *   with `method`, `scheme`, `server_address`, `server_port`, `response_status_code`); the OTel
+ *   with `method`, `scheme`, `server_address`, `server_port`, `response_status_code`, plus
+ *   `http_route` on routed requests and `error_type` on 5xx answers); the OTel
  *   Prometheus exporter derives names from the OTel instrument (no `_seconds` suffix, labels are the
  *   attribute keys verbatim) and adds `otel_scope_name` labels and a `target_info` series.
  * - on an OpenTelemetry meter, with the semantic-convention attribute names, only when an OTLP
@@ -12,17 +13,24 @@
  */
 import type { Attributes, Histogram as OtelHistogram, Meter, UpDownCounter } from '@opentelemetry/api'
 import {
+  ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions'
-import { Registry } from 'prom-client'
+import type { Registry } from 'prom-client'
+import type { AppMetricsReader } from './app-metrics.ts'
+import { TelemetryRegistry } from './registry.ts'
 import type { HistogramSeries } from './series.ts'
 import { GaugeMetric, HistogramMetric } from './series.ts'
 
-/** What identifies the server side of a request: the labels of the active-requests gauge. */
+/**
+ * What identifies the server side of a request: the labels of the active-requests gauge. The
+ * address and port are the server's own (server-address.ts), never the client's `Host`.
+ */
 export interface ServerLabels {
   readonly method: string
   readonly scheme: string
@@ -32,6 +40,8 @@ export interface ServerLabels {
 
 export interface FinishedRequest {
   readonly status: number
+  /** The route template that took the request (`/products/:id`); undefined when no route did. */
+  readonly route: string | undefined
   readonly durationS: number
   /** Undefined when the request body's size is not known (chunked, no content-length). */
   readonly requestBytes: number | undefined
@@ -42,7 +52,7 @@ export interface FinishedRequest {
 export interface ServerMetrics {
   /** The request started: counts it as active. */
   started(): void
-  /** The request finished: no longer active; duration and body sizes recorded under its status. */
+  /** The request finished: no longer active; duration and body sizes recorded under its status and route. */
   finished(done: FinishedRequest): void
 }
 
@@ -50,15 +60,15 @@ export interface HttpInstruments {
   readonly registry: Registry
   /**
    * The series of this server; made on first use and kept. Label sets are bounded: unknown methods
-   * are `_OTHER`, and past MAX_SERVERS label sets new hosts are `_OTHER` with port 0.
+   * are `_OTHER`, and past MAX_SERVERS label sets new addresses are `_OTHER` with port 0.
    */
   server(labels: ServerLabels): ServerMetrics
 }
 
 /**
  * Distinct (method, scheme, address, port) label sets kept before new ones are folded into
- * `server_address="_OTHER", server_port="0"`: a client sending made-up Host headers must not grow
- * the exposition (and memory) without bound. A real server answers to a handful of names.
+ * `server_address="_OTHER", server_port="0"`. The address and port are the server's own
+ * bindings, a handful; the cap is a last bound on memory should a process bind very many.
  */
 export const MAX_SERVERS = 100
 
@@ -67,8 +77,12 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
 // Body sizes: 0 B to 10 MiB in powers of four.
 const SIZE_BUCKETS = [0, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 10485760]
 
-export function createHttpInstruments(meter: Meter | undefined): HttpInstruments {
-  const registry = new Registry()
+/**
+ * The HTTP instruments on a new registry; `meter` records them over OpenTelemetry too (only when
+ * something exports them), and `app` brings the app's own OpenTelemetry metrics into the registry.
+ */
+export function createHttpInstruments(meter: Meter | undefined, app?: AppMetricsReader): HttpInstruments {
+  const registry = new TelemetryRegistry(app)
   const duration = new HistogramMetric('http_server_request_duration_seconds', 'Duration of HTTP server requests.', DURATION_BUCKETS, registry)
   const active = new GaugeMetric('http_server_active_requests', 'Number of active HTTP server requests.', registry)
   const requestSize = new HistogramMetric('http_server_request_body_size_bytes', 'Size of HTTP server request bodies.', SIZE_BUCKETS, registry)
@@ -81,19 +95,31 @@ export function createHttpInstruments(meter: Meter | undefined): HttpInstruments
     const activeSeries = active.series(key, labels)
     const attrs = otel ? otelAttributes(s) : undefined
     // Per status: the three histogram series (and the OTel attributes with the status).
-    const byStatus = new Map<number, { duration: HistogramSeries; requestSize: HistogramSeries; responseSize: HistogramSeries; attrs?: Attributes }>()
-    const forStatus = (status: number) => {
-      let entry = byStatus.get(status)
+    // Per status and route: the three histogram series (and the OTel attributes with them).
+    const byOutcome = new Map<string, { duration: HistogramSeries; requestSize: HistogramSeries; responseSize: HistogramSeries; attrs?: Attributes }>()
+    const forOutcome = (status: number, route: string | undefined) => {
+      const outcomeKey = route === undefined ? `${status}` : `${status} ${route}`
+      let entry = byOutcome.get(outcomeKey)
       if (!entry) {
-        const withStatus = { ...labels, response_status_code: status }
-        const statusKey = `${key} ${status}`
+        const code = statusLabel(status)
+        const withOutcome: Record<string, string | number> = { ...labels, response_status_code: code }
+        // Routed requests carry the route template; requests no route took carry no http_route.
+        if (route !== undefined) withOutcome.http_route = route
+        // A server error's type is its status code (there is no exception class to name here).
+        if (status >= 500) withOutcome.error_type = String(code)
+        const seriesKey = `${key} ${outcomeKey}`
         entry = {
-          duration: duration.series(statusKey, withStatus),
-          requestSize: requestSize.series(statusKey, withStatus),
-          responseSize: responseSize.series(statusKey, withStatus),
-          attrs: attrs && { ...attrs, [ATTR_HTTP_RESPONSE_STATUS_CODE]: status },
+          duration: duration.series(seriesKey, withOutcome),
+          requestSize: requestSize.series(seriesKey, withOutcome),
+          responseSize: responseSize.series(seriesKey, withOutcome),
+          attrs: attrs && {
+            ...attrs,
+            [ATTR_HTTP_RESPONSE_STATUS_CODE]: code,
+            ...(route !== undefined && { [ATTR_HTTP_ROUTE]: route }),
+            ...(status >= 500 && { [ATTR_ERROR_TYPE]: String(code) }),
+          },
         }
-        byStatus.set(status, entry)
+        byOutcome.set(outcomeKey, entry)
       }
       return entry
     }
@@ -104,7 +130,7 @@ export function createHttpInstruments(meter: Meter | undefined): HttpInstruments
       },
       finished(done) {
         activeSeries.value--
-        const series = forStatus(done.status)
+        const series = forOutcome(done.status, done.route)
         series.duration.observe(done.durationS)
         if (done.requestBytes !== undefined) series.requestSize.observe(done.requestBytes)
         series.responseSize.observe(done.responseBytes)
@@ -128,7 +154,7 @@ export function createHttpInstruments(meter: Meter | undefined): HttpInstruments
         servers.set(key, (found = makeServer(key, s)))
         return found
       }
-      // Address and port come from the client's Host header: past the cap, new ones share one series.
+      // Past the cap, new addresses share one series.
       const other = { method: s.method, scheme: s.scheme, serverAddress: '_OTHER', serverPort: 0 }
       const otherKey = `${s.method} ${s.scheme} _OTHER 0`
       found = servers.get(otherKey)
@@ -136,6 +162,14 @@ export function createHttpInstruments(meter: Meter | undefined): HttpInstruments
       return found
     },
   }
+}
+
+/**
+ * The status as a label value: an HTTP status code (100–599), else `_OTHER`, so whatever number an
+ * app puts on a response, the label keeps to the codes HTTP has.
+ */
+function statusLabel(status: number): number | '_OTHER' {
+  return Number.isInteger(status) && status >= 100 && status <= 599 ? status : '_OTHER'
 }
 
 interface OtelInstruments {

@@ -2,13 +2,12 @@
 // over HTTP (startTestServer) and in-process (inject), then GET /metrics on its own port.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createApp } from '../server/app/create-app.ts'
-import { json } from '../server/replies.ts'
+import { json, status } from '../server/replies.ts'
 import type { RouteGroup } from '../server/contracts/routes.ts'
 import type { TestServer } from '../server/testing/index.ts'
 import { inject, startTestServer } from '../server/testing/index.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
-import { MAX_SERVERS } from './instruments.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
 import { strictLog } from '../test/support/logs.ts'
@@ -22,13 +21,15 @@ const group: RouteGroup = {
   security: false,
   routes: [
     ['/hello', () => json({ hello: 'world' }), { methods: ['get'] }],
+    ['/items/:id', (req) => json({ id: req.bindings.id })],
+    ['/unavailable', () => status(503)],
     ['/echo', async (req) => json({ got: await req.readBody() }), { methods: ['post'] }],
     ['/boom', () => { throw new Error('boom') }],
     ['/slow', () => new Promise((resolve) => (release = () => resolve(json({ slow: true }))))],
   ],
 }
 const app = createApp(
-  { bootstrapApplication: 'metrics', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: group } },
+  { bootstrapApplication: 'metrics', server: { port: 8123, streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: group } },
   { env: {}, log: logs.log },
 )
 
@@ -83,13 +84,13 @@ it('counts requests by method, scheme, server address and port, and status', asy
   expect((await server.request('/missing')).status).toBe(404)
   expect((await server.request({ url: '/hello', method: 'PROPFIND' })).status).toBe(405)
 
-  const ok = { ...overHttp(), response_status_code: '200' }
+  const ok = { ...overHttp(), http_route: '/hello', response_status_code: '200' }
   const samples = await eventually(async () => {
     const s = await scrape()
     return s.some((x) => x.name === 'http_server_request_duration_seconds_count' && x.labels.method === '_OTHER') ? s : undefined
   })
   const count = one(samples!, 'http_server_request_duration_seconds_count', ok)
-  expect(Object.keys(count.labels).sort()).toEqual(['method', 'response_status_code', 'scheme', 'server_address', 'server_port'])
+  expect(Object.keys(count.labels).sort()).toEqual(['http_route', 'method', 'response_status_code', 'scheme', 'server_address', 'server_port'])
   expect(count.value).toBe(2)
   expect(one(samples!, 'http_server_request_duration_seconds_bucket', { ...ok, le: '+Inf' }).value).toBe(2)
   const sum = one(samples!, 'http_server_request_duration_seconds_sum', ok).value
@@ -99,12 +100,16 @@ it('counts requests by method, scheme, server address and port, and status', asy
   expect(buckets.length).toBeGreaterThan(5)
   expect(buckets.map((b) => b.value)).toEqual([...buckets.map((b) => b.value)].sort((a, b) => a - b))
 
-  // inject: the in-process request's URL is http://localhost/...; only the body-read one has finished.
-  const inProcess = { method: 'GET', scheme: 'http', server_address: 'localhost', server_port: '80', response_status_code: '200' }
+  // inject: no socket, so the configured host (none: localhost) and port; only the body-read one has finished.
+  const inProcess = { method: 'GET', scheme: 'http', server_address: 'localhost', server_port: '8123', response_status_code: '200' }
   expect(one(samples!, 'http_server_request_duration_seconds_count', inProcess).value).toBe(1)
-  expect(one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), response_status_code: '500' }).value).toBe(1)
-  expect(one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), response_status_code: '404' }).value).toBe(1)
-  expect(one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), method: '_OTHER', response_status_code: '405' }).value).toBe(1)
+  const boom = one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), response_status_code: '500' })
+  expect(boom.labels).toMatchObject({ http_route: '/boom', error_type: '500' })
+  expect(boom.value).toBe(1)
+  // Requests no route took carry no route label.
+  const missing = one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), response_status_code: '404' })
+  expect(missing.labels.http_route).toBeUndefined()
+  expect(one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), method: '_OTHER', response_status_code: '405' }).labels.http_route).toBeUndefined()
   expect(one(samples!, 'http_server_response_body_size_bytes_sum', ok).value).toBe(2 * '{"hello":"world"}'.length)
   expect(one(samples!, 'http_server_request_body_size_bytes_sum', ok).value).toBe(0)
 })
@@ -135,19 +140,53 @@ it('request and response body sizes in bytes', async () => {
   expect(one(samples!, 'http_server_response_body_size_bytes_sum', labels).value).toBe(Buffer.byteLength(text))
 })
 
-it('made-up Host headers cannot grow the exposition without bound: past the cap they share one series', async () => {
-  const before = (await scrape()).filter((s) => s.name === 'http_server_active_requests').length
-  for (let i = 0; i < MAX_SERVERS + 50; i++) {
-    const res = await inject(app, { url: `http://h${i}.invalid/hello` })
-    await res.text()
-  }
-  const samples = await scrape()
-  const gauges = samples.filter((s) => s.name === 'http_server_active_requests')
-  expect(gauges.length).toBe(MAX_SERVERS + 1)
-  const other = one(samples, 'http_server_request_duration_seconds_count', { method: 'GET', server_address: '_OTHER', server_port: '0', response_status_code: '200' })
-  // The series already made before this test, then the first new hosts, took the kept places.
-  expect(other.value).toBe(before + 50)
+it('the duration histogram is labelled by route template, never the raw path; 5xx answers carry error_type', async () => {
+  for (const id of ['1', '2', 'three']) await (await server.request(`/items/${id}`)).text()
+  await (await server.request('/unavailable')).text()
+  const samples = await eventually(async () => {
+    const s = await scrape()
+    const items = s.find((x) => x.name === 'http_server_request_duration_seconds_count' && x.labels.http_route === '/items/:id')
+    return items?.value === 3 && s.some((x) => x.labels.http_route === '/unavailable') ? s : undefined
+  })
+  expect(samples, 'three /items/:id requests and one 503 on /metrics').toBeDefined()
+  expect(samples!.filter((s) => /\/items\/(1|2|three)/.test(s.labels.http_route ?? ''))).toEqual([])
+  const items = one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), http_route: '/items/:id', response_status_code: '200' })
+  expect(items.labels.error_type).toBeUndefined()
+  const unavailable = one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), http_route: '/unavailable', response_status_code: '503' })
+  expect(unavailable.labels.error_type).toBe('503')
+  expect(unavailable.value).toBe(1)
 })
+
+it('clients do not choose the series: 200 requests with random Host headers add no line to /metrics', async () => {
+  const text = async () => (await fetch(telemetry.prometheusUrl!)).text()
+  const series = (t: string) => t.split('\n').filter((l) => l && !l.startsWith('#'))
+  // One request first, so every series the random ones would use already exists.
+  await (await server.request({ url: '/hello', headers: { host: 'first.invalid' } })).text()
+  const before = await eventually(async () => {
+    const t = await text()
+    return /http_server_request_duration_seconds_count\{[^}]*http_route="\/hello"[^}]*\} [1-9]/.test(t) ? t : undefined
+  })
+  const countBefore = sumOf(before!)
+  for (let i = 0; i < 200; i++) {
+    const host = `${Math.random().toString(36).slice(2)}.invalid:${1 + Math.floor(Math.random() * 65535)}`
+    expect((await server.request({ url: '/hello', headers: { host } })).status).toBe(200)
+  }
+  const after = await eventually(async () => {
+    const t = await text()
+    return sumOf(t) >= countBefore + 200 ? t : undefined
+  })
+  expect(after, 'the 200 requests counted').toBeDefined()
+  expect(series(after!).length).toBe(series(before!).length)
+  expect(after).not.toContain('.invalid')
+  expect(after).not.toContain('server_address="_OTHER"')
+})
+
+/** The total of the /hello request counts over HTTP. */
+function sumOf(text: string): number {
+  let sum = 0
+  for (const m of text.matchAll(/^http_server_request_duration_seconds_count\{([^}]*)\} (\S+)$/gm)) if (m[1]!.includes('http_route="/hello"')) sum += Number(m[2])
+  return sum
+}
 
 it('the metrics server answers only GET /metrics', async () => {
   const base = new URL(telemetry.prometheusUrl!)

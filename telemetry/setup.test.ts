@@ -41,7 +41,8 @@ const start = async (...args: Parameters<typeof setup>) => {
 it('setup() registers the global providers and starts no server; shutdown() unregisters them', async () => {
   const t = await start({ spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })] })
   expect(t.prometheusUrl).toBeUndefined()
-  expect(t.meterProvider).toBeUndefined()
+  // The meter provider is there for the app's own metrics, which /metrics serves (app-metrics.test.ts).
+  expect(metrics.getMeterProvider()).toBe(t.meterProvider)
   expect(globalTracerDelegate()).toBe(t.tracerProvider)
   expect(propagation.fields()).toEqual(['traceparent', 'tracestate'])
   // The context manager is AsyncLocalStorage: an active span survives an await.
@@ -57,7 +58,7 @@ it('setup() registers the global providers and starts no server; shutdown() unre
   expect(await context.with(trace.setSpan(context.active(), span), async () => trace.getActiveSpan())).toBeUndefined()
 })
 
-it('with exportIntervalMs or metricReaders there is a global meter provider too', async () => {
+it('with exportIntervalMs the global meter provider exports over OTLP too', async () => {
   const t = await start({ spanProcessors: [], exportIntervalMs: 60_000, endpoint: 'http://127.0.0.1:9' })
   expect(t.meterProvider).toBeDefined()
   expect(metrics.getMeterProvider()).toBe(t.meterProvider)
@@ -138,7 +139,7 @@ it("wired through the app's start and stop hooks, as the README shows", async ()
   await (await inject(wired, '/x')).text()
   expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['GET routes/r:anonymous'])
   const scraped = await (await fetch(telemetry!.prometheusUrl!)).text()
-  expect(scraped).toMatch(/^http_server_request_duration_seconds_count\{method="GET",scheme="http",server_address="localhost",server_port="80",response_status_code="200"\} 1$/m)
+  expect(scraped).toMatch(/^http_server_request_duration_seconds_count\{method="GET",scheme="http",server_address="localhost",server_port="8080",response_status_code="200",http_route="\/x"\} 1$/m)
   await wired.stop()
   await expect(fetch(telemetry!.prometheusUrl!)).rejects.toThrow()
   expect(globalTracerDelegate()).toBe(noopDelegate)

@@ -32,6 +32,7 @@ import type { Sampler, SpanProcessor, TracerProvider } from '@opentelemetry/sdk-
 import type { Registry } from 'prom-client'
 import type { HttpInstruments } from './instruments.ts'
 import { createHttpInstruments } from './instruments.ts'
+import { AppMetricsReader } from './app-metrics.ts'
 import type { ClusterMetrics } from './cluster-metrics.ts'
 import { clusterMetrics, reportToPrimary } from './cluster-metrics.ts'
 import type { PrometheusOptions, PrometheusServer } from './prometheus.ts'
@@ -80,9 +81,15 @@ export interface TelemetryOptions {
 
 export interface Telemetry {
   readonly tracerProvider: TracerProvider
-  /** Present with `exportIntervalMs` or `metricReaders`. */
+  /**
+   * The meter provider registered for the process: what the app records through
+   * `metrics.getMeter(...)` is served on `/metrics` (and exported with `exportIntervalMs`).
+   */
   readonly meterProvider: MeterProvider | undefined
-  /** The prom-client registry holding the HTTP metrics; register your own metrics on it to expose them. */
+  /**
+   * The prom-client registry `/metrics` serves: the HTTP metrics and the app's OpenTelemetry
+   * metrics; prom-client metrics registered on it are served too.
+   */
   readonly registry: Registry
   /** `http://host:port/metrics` when `prometheus` was given (never in a cluster worker: the primary serves it). */
   readonly prometheusUrl: string | undefined
@@ -117,9 +124,13 @@ export function activeTelemetry(): ActiveTelemetry | undefined {
 
 export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
   if (active) throw new VelaError('VELA_ERR_TELEMETRY', 'vela/telemetry: setup() was already called; shutdown() the first handle before setting up again')
-  const providers = createProviders(options)
+  // The app's OpenTelemetry metrics are read into the registry /metrics serves (app-metrics.ts).
+  const appMetrics = new AppMetricsReader()
+  const providers = createProviders({ ...options, metricReaders: [...(options.metricReaders ?? []), appMetrics] })
   const { tracerProvider, meterProvider } = providers
-  const instruments = createHttpInstruments(meterProvider?.getMeter('vela'))
+  // Vela's HTTP instruments go through OpenTelemetry only when something else reads them.
+  const exported = options.exportIntervalMs !== undefined || (options.metricReaders?.length ?? 0) > 0
+  const instruments = createHttpInstruments(exported ? meterProvider?.getMeter('vela') : undefined, appMetrics)
   const role = clusterRole()?.role
   // In a cluster, the primary serves the workers' sum and the workers serve nothing.
   const summed: ClusterMetrics | undefined = role === 'primary' ? clusterMetrics(instruments.registry) : undefined

@@ -59,6 +59,8 @@ import type { RequestFacts, RequestObserver, RequestOutcome, RequestWatch } from
 import { defineStreamHandler } from '../server/index.ts'
 import type { ProxyTrust } from '../server/contracts/request.ts'
 import { clientAddress, clientScheme, proxyTrust } from '../server/exchange/forwarded.ts'
+import type { LocalServer } from './server-address.ts'
+import { configuredServer, localServer } from './server-address.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'
 
@@ -67,10 +69,11 @@ export const telemetryStreamHandler = defineStreamHandler({
   observe(config): RequestObserver {
     const app = config.bootstrapApplication
     const proxies = proxyTrust(config.server.trustProxy)
+    const configured = configuredServer(config)
     return (facts) => {
       const t = activeTelemetry()
       if (!t) return undefined
-      return startRequest(t, app, facts, proxies)
+      return startRequest(t, app, facts, proxies, configured)
     }
   },
 })
@@ -89,17 +92,19 @@ const factHeaders: TextMapGetter<RequestFacts> = {
 }
 
 /** Counts the request in the metrics and, when it is sampled, starts its span; the rest runs inside `run`. */
-function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined): RequestWatch {
+function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined, configured: LocalServer): RequestWatch {
   const startedAt = performance.now()
   const original = facts.method
   const method = KNOWN_METHODS.has(original) ? original : '_OTHER'
   const { host, port } = facts
   // Behind trusted proxies (server.trustProxy): the client they forwarded, and its scheme.
   const scheme = proxies ? clientScheme(facts, proxies) : facts.scheme
-  const metrics = t.instruments.server({ method, scheme, serverAddress: host, serverPort: port })
+  // The metric labels name the server that received the request, never the client's Host header.
+  const local = localServer(facts, configured)
+  const metrics = t.instruments.server({ method, scheme, serverAddress: local.address, serverPort: local.port })
   metrics.started()
   const finish = (outcome: RequestOutcome) =>
-    metrics.finished({ status: outcome.status, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize })
+    metrics.finished({ status: outcome.status, route: outcome.route?.path, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize })
 
   const sampler = t.sampler
   // Nothing receives spans: no context to carry, nothing to build.

@@ -51,13 +51,17 @@ const getNamespace = () => 'vela'
 
 type Log = (message: string, error: unknown) => void
 
-/** A web Request for the upgrade's IncomingMessage, with the peer address the app reads as `req.peer`. */
+/**
+ * A web Request for the upgrade's IncomingMessage, with the peer address the app reads as
+ * `req.peer`, and the socket (`nodeSocket`), whose local address names the server in metrics.
+ */
 function toRequest(req: IncomingMessage): Request {
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http'
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
   const request = new Request(new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`), { method: req.method, headers })
   Object.defineProperty(request, 'ip', { value: req.socket.remoteAddress })
+  Object.defineProperty(request, 'nodeSocket', { value: req.socket })
   return request
 }
 

@@ -80,6 +80,10 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     const scrape = async () => sumSeries(await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text(), 'http_server_request_duration_seconds_count')
     await until('the 20 requests counted', async () => (await scrape()) >= 20, 2000)
     expect(await scrape()).toBe(20)
+    // The app's own OpenTelemetry counter, summed over both workers (each answered some of the 20).
+    const text = await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text()
+    expect(text).toContain('# TYPE app_pid_calls_total counter\n')
+    expect(sumSeries(text, 'app_pid_calls_total')).toBe(20)
   })
 
   it('a worker killed with SIGKILL is replaced; the port keeps answering meanwhile', async () => {
