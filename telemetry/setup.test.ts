@@ -43,7 +43,8 @@ it('setup() registers the global providers and starts no server; shutdown() unre
   expect(t.prometheusUrl).toBeUndefined()
   expect(t.meterProvider).toBeUndefined()
   expect(globalTracerDelegate()).toBe(t.tracerProvider)
-  expect(propagation.fields()).toEqual(['traceparent', 'tracestate'])
+  // The standard default (OTEL_PROPAGATORS unset): W3C trace context and baggage.
+  expect(propagation.fields()).toEqual(['traceparent', 'tracestate', 'baggage'])
   // The context manager is AsyncLocalStorage: an active span survives an await.
   const span = trace.getTracer('t').startSpan('outer')
   const seen = await context.with(trace.setSpan(context.active(), span), async () => {

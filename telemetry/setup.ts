@@ -26,9 +26,10 @@
  * swap or a deploy's shutdown should not wait for. Everything else (the globals, `/metrics`) is
  * undone at once.
  */
-import type { Tracer, TextMapPropagator } from '@opentelemetry/api'
-import type { MetricReader, MeterProvider } from '@opentelemetry/sdk-metrics'
-import type { SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import type { MeterProvider, Tracer, TextMapPropagator, TracerProvider } from '@opentelemetry/api'
+import type { MetricReader } from '@opentelemetry/sdk-metrics'
+import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace'
+import { trace } from '@opentelemetry/api'
 import type { Registry } from 'prom-client'
 import type { HttpInstruments } from './instruments.ts'
 import { createHttpInstruments } from './instruments.ts'
@@ -59,14 +60,29 @@ export interface TelemetryOptions {
   spanProcessors?: readonly SpanProcessor[]
   /** Extra metric readers (an OpenTelemetry Prometheus exporter, an in-memory reader in tests). */
   metricReaders?: readonly MetricReader[]
+  /**
+   * Which requests are traced; default `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG`, else
+   * parent-based always-on (a request follows its caller's `traceparent` decision).
+   * @example
+   * import { ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace'
+   * await setup({ sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) }) })
+   */
+  sampler?: Sampler
   /** How long `shutdown()` waits for the final export before dropping it (default 1000 ms). */
   shutdownTimeoutMs?: number
 }
 
+/** The running telemetry `setup()` returns. */
 export interface Telemetry {
+  /**
+   * The registered tracer provider: the SDK's Vela started, or the app's own when it registered
+   * one before `setup()` (a no-op provider when nothing exports spans, e.g. `OTEL_TRACES_EXPORTER=none`).
+   */
   readonly tracerProvider: TracerProvider
-  /** Present with `exportIntervalMs` or `metricReaders`. */
+  /** The registered meter provider: with `exportIntervalMs`, `metricReaders`, `OTEL_METRICS_EXPORTER` or the app's own SDK. */
   readonly meterProvider: MeterProvider | undefined
+  /** True when Vela joined an OpenTelemetry SDK the app registered before `setup()`. */
+  readonly joined: boolean
   /** The prom-client registry holding the HTTP metrics; register your own metrics on it to expose them. */
   readonly registry: Registry
   /** `http://host:port/metrics` when `prometheus` was given (never in a cluster worker: the primary serves it). */
@@ -96,9 +112,18 @@ export function activeTelemetry(): ActiveTelemetry | undefined {
   return active
 }
 
+/**
+ * Turns telemetry on for the process: see the module comment. With `OTEL_SDK_DISABLED=true` it
+ * starts nothing (no SDK, no `/metrics` server) and requests pass through untouched.
+ * @example
+ * const telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } })
+ * // ... in the stop hook:
+ * await telemetry.shutdown()
+ */
 export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
   if (active) throw new VelaError('VELA_ERR_TELEMETRY', 'vela/telemetry: setup() was already called; shutdown() the first handle before setting up again')
-  const providers = createProviders(options)
+  if (sdkDisabled()) return disabled()
+  const providers = await createProviders(options)
   const { tracerProvider, meterProvider } = providers
   const instruments = createHttpInstruments(meterProvider?.getMeter('vela'))
   const role = clusterRole()?.role
@@ -110,8 +135,7 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
     if (options.prometheus && role !== 'worker') server = await servePrometheus(source, options.prometheus)
   } catch (err) {
     summed?.close()
-    providers.unregister()
-    await Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()])
+    await providers.shutdown()
     throw err
   }
   const stopReporting = role === 'worker' ? reportToPrimary(instruments.registry) : undefined
@@ -122,21 +146,19 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
   return {
     tracerProvider,
     meterProvider,
+    joined: providers.joined,
     registry: instruments.registry,
     prometheusUrl: server?.url,
     metrics: () => source.metrics(),
-    async forceFlush() {
-      await Promise.all([tracerProvider.forceFlush(), meterProvider?.forceFlush()])
-    },
+    forceFlush: () => providers.forceFlush(),
     shutdown() {
       return (closing ??= (async () => {
         if (active === mine) active = undefined
         stopReporting?.()
         summed?.close()
-        providers.unregister()
         const closed = server?.close()
-        // The providers' shutdown flushes what the batch processor and the readers still hold.
-        const exported = Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()])
+        // The SDK's shutdown flushes what the batch processor and the readers still hold.
+        const exported = providers.shutdown()
         let timer: NodeJS.Timeout | undefined
         const ms = options.shutdownTimeoutMs ?? 1000
         const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)))
@@ -151,5 +173,23 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
         }
       })())
     },
+  }
+}
+
+/** `OTEL_SDK_DISABLED=true` (any case), as the OpenTelemetry SDKs read it. */
+const sdkDisabled = () => process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true'
+
+/** The handle of a disabled set-up: nothing registered, nothing served, nothing to undo. */
+function disabled(): Telemetry {
+  const { registry } = createHttpInstruments(undefined)
+  return {
+    tracerProvider: trace.getTracerProvider(),
+    meterProvider: undefined,
+    joined: false,
+    registry,
+    prometheusUrl: undefined,
+    metrics: () => registry.metrics(),
+    forceFlush: async () => {},
+    shutdown: async () => {},
   }
 }
