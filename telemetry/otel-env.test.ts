@@ -58,6 +58,7 @@ it('OTEL_EXPORTER_OTLP_PROTOCOL=http/json posts OTLP JSON to /v1/traces', async 
 
 it('the default protocol is http/protobuf, also with the endpoint option', async () => {
   telemetry = await setup({ endpoint: collector.endpoint })
+  expect(process.env.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined() // the option applied to the SDK's start only
   await hit()
   await telemetry.shutdown()
   const post = await eventually(() => collector.received.find((r) => r.path === '/v1/traces'))

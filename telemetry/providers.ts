@@ -13,21 +13,21 @@
  */
 import type { MeterProvider, TextMapPropagator, TracerProvider } from '@opentelemetry/api'
 import { context, metrics, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api'
-import { NodeSDK } from '@opentelemetry/sdk-node'
-import type { MetricReader } from '@opentelemetry/sdk-metrics'
-import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
-import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace'
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace'
+import { metrics as sdkMetrics, NodeSDK } from '@opentelemetry/sdk-node'
+import type { tracing } from '@opentelemetry/sdk-node'
+import { otlpMetricExporter } from './otlp-exporters.ts'
 import { detectResource } from './resource.ts'
-import { otlpMetricExporter, otlpTraceExporter } from './otlp-exporters.ts'
+import { withEnv } from './with-env.ts'
+
+type MetricReader = sdkMetrics.IMetricReader
 
 export interface ProviderOptions {
   readonly serviceName?: string
   readonly endpoint?: string
-  readonly spanProcessors?: readonly SpanProcessor[]
+  readonly spanProcessors?: readonly tracing.SpanProcessor[]
   readonly exportIntervalMs?: number
   readonly metricReaders?: readonly MetricReader[]
-  readonly sampler?: Sampler
+  readonly sampler?: tracing.Sampler
 }
 
 export interface Providers {
@@ -86,12 +86,15 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
     resource: await detectResource(options.serviceName),
     autoDetectResources: false,
     sampler: options.sampler,
-    spanProcessors: spanProcessors(options),
+    spanProcessors: options.spanProcessors ? [...options.spanProcessors] : undefined,
     metricReaders: metricReaders(options),
     // Logs are the app's business (Vela logs through its own logger).
     logRecordProcessors: [],
   })
-  sdk.start()
+  // The SDK builds its span exporters from the variables when it starts; `endpoint` is the
+  // standard OTEL_EXPORTER_OTLP_ENDPOINT (the signal's path appended over HTTP), for that start only.
+  const base = options.endpoint?.replace(/\/+$/, '')
+  withEnv(base ? { OTEL_EXPORTER_OTLP_ENDPOINT: base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined } : {}, () => sdk.start())
   const tracerProvider = tracerDelegate()
   const meterProvider = registeredMeterProvider()
   const flushable = [tracerProvider, meterProvider] as Array<{ forceFlush?(): Promise<void> } | undefined>
@@ -114,13 +117,6 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
   }
 }
 
-/** `spanProcessors` as given; with `endpoint`, a batch processor to it; else undefined (the variables decide). */
-function spanProcessors(options: ProviderOptions): SpanProcessor[] | undefined {
-  if (options.spanProcessors) return [...options.spanProcessors]
-  const base = options.endpoint?.replace(/\/+$/, '')
-  return base ? [new BatchSpanProcessor({ exporter: otlpTraceExporter(base) })] : undefined
-}
-
 /**
  * `metricReaders`, plus an OTLP reader with `exportIntervalMs`. Without either, the SDK reads
  * `OTEL_METRICS_EXPORTER` when it is set; when it is not, no metrics go over OTLP (Vela's HTTP
@@ -131,7 +127,7 @@ function metricReaders(options: ProviderOptions): MetricReader[] | undefined {
   if (options.exportIntervalMs !== undefined) {
     const base = options.endpoint?.replace(/\/+$/, '')
     readers.push(
-      new PeriodicExportingMetricReader({
+      new sdkMetrics.PeriodicExportingMetricReader({
         exporter: otlpMetricExporter(base),
         exportIntervalMillis: options.exportIntervalMs,
         // The SDK insists the timeout is not longer than the interval.

@@ -27,8 +27,7 @@
  * undone at once.
  */
 import type { MeterProvider, Tracer, TextMapPropagator, TracerProvider } from '@opentelemetry/api'
-import type { MetricReader } from '@opentelemetry/sdk-metrics'
-import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace'
+import type { metrics as sdkMetrics, tracing } from '@opentelemetry/sdk-node'
 import { trace } from '@opentelemetry/api'
 import type { Registry } from 'prom-client'
 import type { HttpInstruments } from './instruments.ts'
@@ -57,9 +56,9 @@ export interface TelemetryOptions {
    */
   prometheus?: PrometheusOptions
   /** Replaces the default batch processor + OTLP exporter (tests, other exporters; `[]` exports nothing). */
-  spanProcessors?: readonly SpanProcessor[]
+  spanProcessors?: readonly tracing.SpanProcessor[]
   /** Extra metric readers (an OpenTelemetry Prometheus exporter, an in-memory reader in tests). */
-  metricReaders?: readonly MetricReader[]
+  metricReaders?: readonly sdkMetrics.IMetricReader[]
   /**
    * Which requests are traced; default `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG`, else
    * parent-based always-on (a request follows its caller's `traceparent` decision).
@@ -67,7 +66,7 @@ export interface TelemetryOptions {
    * import { ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace'
    * await setup({ sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) }) })
    */
-  sampler?: Sampler
+  sampler?: tracing.Sampler
   /** How long `shutdown()` waits for the final export before dropping it (default 1000 ms). */
   shutdownTimeoutMs?: number
 }
