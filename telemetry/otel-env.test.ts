@@ -105,3 +105,10 @@ it('OTEL_RESOURCE_ATTRIBUTES reaches the exported resource; the serviceName opti
   const decoded = decode<{ resourceSpans: { resource: { attributes: never[] } }[] }>('ExportTraceServiceRequest', collector.received[0]!.body)
   expect(attrs(decoded.resourceSpans[0]!.resource.attributes)).toMatchObject({ 'deployment.environment.name': 'staging', 'service.name': 'env' })
 })
+
+it('no logger provider is registered unless OTEL_LOGS_EXPORTER asks for one (the app keeps the logs signal)', async () => {
+  const LOGS = Symbol.for('io.opentelemetry.js.api.logs')
+  telemetry = await setup({ spanProcessors: [] })
+  expect((globalThis as Record<symbol, unknown>)[LOGS]).toBeUndefined()
+  expect(process.env.OTEL_LOGS_EXPORTER).toBeUndefined()
+})

@@ -88,13 +88,18 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
     sampler: options.sampler,
     spanProcessors: options.spanProcessors ? [...options.spanProcessors] : undefined,
     metricReaders: metricReaders(options),
-    // Logs are the app's business (Vela logs through its own logger).
-    logRecordProcessors: [],
   })
-  // The SDK builds its span exporters from the variables when it starts; `endpoint` is the
-  // standard OTEL_EXPORTER_OTLP_ENDPOINT (the signal's path appended over HTTP), for that start only.
+  // The SDK builds its exporters from the variables when it starts; `endpoint` is the standard
+  // OTEL_EXPORTER_OTLP_ENDPOINT (the signal's path appended over HTTP), for that start only. No
+  // log exporter unless OTEL_LOGS_EXPORTER asks for one: Vela logs through its own logger.
   const base = options.endpoint?.replace(/\/+$/, '')
-  withEnv(base ? { OTEL_EXPORTER_OTLP_ENDPOINT: base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined } : {}, () => sdk.start())
+  withEnv(
+    {
+      ...(base ? { OTEL_EXPORTER_OTLP_ENDPOINT: base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined } : {}),
+      ...(process.env.OTEL_LOGS_EXPORTER ? {} : { OTEL_LOGS_EXPORTER: 'none' }),
+    },
+    () => sdk.start(),
+  )
   const tracerProvider = tracerDelegate()
   const meterProvider = registeredMeterProvider()
   const flushable = [tracerProvider, meterProvider] as Array<{ forceFlush?(): Promise<void> } | undefined>

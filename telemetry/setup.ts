@@ -1,14 +1,15 @@
 /**
- * `setup(options?)`: turns telemetry on for the process (spec 6.2 "Setup", 4.4). Call it from the
- * app's `start` hook and `shutdown()` the handle from its `stop` hook:
+ * `setup(options?)`: turns telemetry on for the process. Call it from the app's `start` hook and
+ * `shutdown()` the handle from its `stop` hook:
  *
  *   let telemetry: Telemetry | undefined
  *   defineApp({ ..., server: { streamHandlers: [telemetryStreamHandler, 'default'] },
  *     async start() { telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } }) },
  *     async stop() { await telemetry?.shutdown() } })
  *
- * It builds the SDK providers (providers.ts) and the HTTP instruments (instruments.ts), registers
- * them as the process-wide OpenTelemetry providers, and with `prometheus` serves `GET /metrics`.
+ * It starts OpenTelemetry's `NodeSDK`, configured by the standard `OTEL_*` variables and these
+ * options, or joins the SDK the app registered first (providers.ts); builds the HTTP instruments
+ * (instruments.ts); and with `prometheus` serves `GET /metrics`.
  * Without `prometheus` no server is started; `metrics()` still gives the exposition text.
  * Until `setup()` runs (and after `shutdown()`), `telemetryStreamHandler` passes requests through.
  * One set-up at a time: a second `setup()` before `shutdown()` throws.
