@@ -16,6 +16,7 @@ import { context, metrics, propagation, ProxyTracerProvider, trace } from '@open
 import { metrics as sdkMetrics, NodeSDK } from '@opentelemetry/sdk-node'
 import type { tracing } from '@opentelemetry/sdk-node'
 import { otlpMetricExporter } from './otlp-exporters.ts'
+import { samplerFromEnv } from './env-sampler.ts'
 import { detectResource } from './resource.ts'
 import { withEnv } from './with-env.ts'
 
@@ -85,7 +86,7 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
   const sdk = new NodeSDK({
     resource: await detectResource(options.serviceName),
     autoDetectResources: false,
-    sampler: options.sampler,
+    sampler: options.sampler ?? samplerFromEnv(),
     spanProcessors: options.spanProcessors ? [...options.spanProcessors] : undefined,
     metricReaders: metricReaders(options),
   })
