@@ -15,8 +15,10 @@
  */
 import type { Attributes } from '@opentelemetry/api'
 import { diag } from '@opentelemetry/api'
-import type { MetricData } from '@opentelemetry/sdk-metrics'
-import { DataPointType, MetricReader } from '@opentelemetry/sdk-metrics'
+import { metrics } from '@opentelemetry/sdk-node'
+
+type MetricData = metrics.MetricData
+const { DataPointType } = metrics
 
 type Labels = Record<string, string>
 
@@ -32,7 +34,7 @@ export interface PromMetric {
 const UNITS: Readonly<Record<string, string>> = { s: 'seconds', ms: 'milliseconds', us: 'microseconds', ns: 'nanoseconds', By: 'bytes', KiBy: 'kibibytes', MiBy: 'mebibytes', '%': 'percent', '1': 'ratio' }
 
 /** The pull reader the meter provider feeds; `families()` reads the app's metrics now. */
-export class AppMetricsReader extends MetricReader {
+export class AppMetricsReader extends metrics.MetricReader {
   protected onForceFlush(): Promise<void> {
     return Promise.resolve()
   }

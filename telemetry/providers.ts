@@ -1,107 +1,162 @@
 /**
- * The OpenTelemetry SDK objects `setup()` builds, and their registration as the process-wide
- * providers of `@opentelemetry/api` (so `vela/dbl`'s query spans and the app's own spans and
- * metrics go to the same place, and `context.with` carries the request span across awaits).
+ * The OpenTelemetry providers `setup()` sends Vela's spans and metrics to: the app's own when it
+ * registered an SDK first (`node --import ./instrumentation.mjs`, its own `NodeSDK.start()`), or
+ * else a `NodeSDK` (`@opentelemetry/sdk-node`) that Vela starts, configured by the standard
+ * `OTEL_*` variables as every OpenTelemetry user expects: `OTEL_TRACES_EXPORTER`,
+ * `OTEL_TRACES_SAMPLER`/`_ARG`, `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf`, `http/json`,
+ * `grpc`), `OTEL_EXPORTER_OTLP_*ENDPOINT`, `OTEL_PROPAGATORS`, `OTEL_RESOURCE_ATTRIBUTES`,
+ * `OTEL_NODE_RESOURCE_DETECTORS`, `OTEL_SDK_DISABLED`. `setup()`'s options win over the variables.
  *
- * Traces: a batch span processor in front of the OTLP http/protobuf exporter. Its URL is
- * `<endpoint>/v1/traces` when `endpoint` is given; otherwise the exporter reads the standard
- * variables itself (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as is, else `OTEL_EXPORTER_OTLP_ENDPOINT`
- * + `/v1/traces`, else `http://localhost:4318/v1/traces`). Metrics over OTLP (`/v1/metrics`) only
- * with `exportIntervalMs`.
+ * Joining: when a tracer provider is registered already, Vela registers nothing (no second
+ * registration, so no "duplicate registration" errors) and uses the registered tracer provider,
+ * meter provider, propagator and context manager; the app's SDK decides exporters and sampling.
  *
- * Sampling: the provider's sampler is a `RequestSampler` (sampling.ts) around the `sampler`
- * option (default parent-based, always on for new traces), so the request span's decision is
- * asked before the span is built. With no span processor (`spanProcessors: []`) the tracer
- * provider is not registered globally: nothing would receive spans, so none are made, by the
- * request handler, `vela/dbl` or the app.
+ * Sampling: Vela's SDK gets a `RequestSampler` (sampling.ts) around the `sampler` option (else
+ * `OTEL_TRACES_SAMPLER`) as its sampler and id generator, so the request span's decision is asked
+ * before the span is built. When nothing receives spans (`spanProcessors: []`,
+ * `OTEL_TRACES_EXPORTER=none`) no tracer provider is registered and no spans are made. A joined
+ * SDK samples in its own `startSpan` (`JOINED`: every request asks it).
  */
-import { context, diag, metrics, propagation, trace } from '@opentelemetry/api'
-import type { TextMapPropagator } from '@opentelemetry/api'
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
-import { W3CTraceContextPropagator } from '@opentelemetry/core'
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto'
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto'
-import type { Resource } from '@opentelemetry/resources'
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources'
-import type { MetricReader } from '@opentelemetry/sdk-metrics'
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
-import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace'
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions'
-import { RequestSampler } from './sampling.ts'
+import type { MeterProvider, TextMapPropagator, TracerProvider } from '@opentelemetry/api'
+import { context, metrics, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api'
+import { metrics as sdkMetrics, NodeSDK } from '@opentelemetry/sdk-node'
+import type { tracing } from '@opentelemetry/sdk-node'
+import { otlpMetricExporter } from './otlp-exporters.ts'
+import { samplerFromEnv } from './env-sampler.ts'
+import type { SpanDecision } from './sampling.ts'
+import { JOINED, RequestSampler } from './sampling.ts'
+import { detectResource } from './resource.ts'
+import { withEnv } from './with-env.ts'
+
+type MetricReader = sdkMetrics.IMetricReader
 
 export interface ProviderOptions {
   readonly serviceName?: string
   readonly endpoint?: string
-  readonly spanProcessors?: readonly SpanProcessor[]
-  readonly sampler?: Sampler
+  readonly spanProcessors?: readonly tracing.SpanProcessor[]
   readonly exportIntervalMs?: number
   readonly metricReaders?: readonly MetricReader[]
+  readonly sampler?: tracing.Sampler
 }
 
 export interface Providers {
+  /** The registered tracer provider (a no-op one when nothing exports spans). */
   readonly tracerProvider: TracerProvider
-  /** Present when metrics are exported over OTLP (`exportIntervalMs`) or `metricReaders` are given. */
+  /** The registered meter provider, when there is one. */
   readonly meterProvider: MeterProvider | undefined
+  /** The registered propagator (`OTEL_PROPAGATORS`, default W3C trace context + baggage). */
   readonly propagator: TextMapPropagator
-  /** The request spans' sampler; undefined when nothing receives spans (no span processor). */
-  readonly sampler: RequestSampler | undefined
-  /** Undoes the global registrations this call made (and only those). */
-  unregister(): void
+  /** The request spans' sampler; undefined when nothing receives spans. */
+  readonly sampler: SpanDecision | undefined
+  /** True when the providers are the app's own SDK's, registered before `setup()`. */
+  readonly joined: boolean
+  /** Flushes the providers Vela started (an app's own SDK is flushed by the app). */
+  forceFlush(): Promise<void>
+  /** Unregisters what this call registered (and only that) and shuts its SDK down. */
+  shutdown(): Promise<void>
 }
 
-export function createProviders(options: ProviderOptions): Providers {
-  const resource = buildResource(options.serviceName)
-  const base = options.endpoint?.replace(/\/+$/, '')
-  const spanProcessors = options.spanProcessors
-    ? [...options.spanProcessors]
-    : [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(base ? { url: `${base}/v1/traces` } : {}) })]
-  const sampler = new RequestSampler(options.sampler)
-  const tracerProvider = new TracerProvider({ resource, spanProcessors, sampler, idGenerator: sampler })
-  const tracing = spanProcessors.length > 0
+/** The global registry `@opentelemetry/api` (every copy of major version 1) keeps its providers in. */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1')
+type ApiGlobal = Partial<Record<'trace' | 'metrics' | 'context' | 'propagation', unknown>>
 
+/**
+ * What is registered already. The api offers no query for it: registering a second time is how it
+ * tells, and that logs an error per signal.
+ */
+function registered(): ApiGlobal {
+  return ((globalThis as Record<symbol, ApiGlobal | undefined>)[API_GLOBAL] ?? {}) as ApiGlobal
+}
+
+/** The global propagator, whichever is registered when a request comes (it is looked up per call). */
+const globalPropagator: TextMapPropagator = {
+  inject: (ctx, carrier, setter) => propagation.inject(ctx, carrier, setter),
+  extract: (ctx, carrier, getter) => propagation.extract(ctx, carrier, getter),
+  fields: () => propagation.fields(),
+}
+
+const tracerDelegate = (): TracerProvider => {
+  const provider = trace.getTracerProvider()
+  return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider
+}
+const registeredMeterProvider = (): MeterProvider | undefined => (registered().metrics ? metrics.getMeterProvider() : undefined)
+
+export async function createProviders(options: ProviderOptions): Promise<Providers> {
+  if (registered().trace) {
+    return {
+      tracerProvider: tracerDelegate(),
+      meterProvider: registeredMeterProvider(),
+      propagator: globalPropagator,
+      sampler: JOINED,
+      joined: true,
+      forceFlush: async () => {},
+      shutdown: async () => {},
+    }
+  }
+  const before = { ...registered() }
+  const sampler = new RequestSampler(options.sampler ?? samplerFromEnv())
+  const sdk = new NodeSDK({
+    resource: await detectResource(options.serviceName),
+    autoDetectResources: false,
+    sampler,
+    idGenerator: sampler,
+    spanProcessors: options.spanProcessors ? [...options.spanProcessors] : undefined,
+    metricReaders: metricReaders(options),
+  })
+  // The SDK builds its exporters from the variables when it starts; `endpoint` is the standard
+  // OTEL_EXPORTER_OTLP_ENDPOINT (the signal's path appended over HTTP), for that start only. No
+  // log exporter unless OTEL_LOGS_EXPORTER asks for one: Vela logs through its own logger.
+  const base = options.endpoint?.replace(/\/+$/, '')
+  withEnv(
+    {
+      ...(base ? { OTEL_EXPORTER_OTLP_ENDPOINT: base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined } : {}),
+      ...(process.env.OTEL_LOGS_EXPORTER ? {} : { OTEL_LOGS_EXPORTER: 'none' }),
+    },
+    () => sdk.start(),
+  )
+  const tracerProvider = tracerDelegate()
+  const meterProvider = registeredMeterProvider()
+  // The SDK registers a tracer provider only when something receives spans.
+  const tracing = registered().trace !== undefined
+  const flushable = [tracerProvider, meterProvider] as Array<{ forceFlush?(): Promise<void> } | undefined>
+  return {
+    tracerProvider,
+    meterProvider,
+    propagator: globalPropagator,
+    sampler: tracing ? sampler : undefined,
+    joined: false,
+    async forceFlush() {
+      await Promise.all(flushable.map((p) => p?.forceFlush?.()))
+    },
+    async shutdown() {
+      const now = registered()
+      if (!before.trace && now.trace) trace.disable()
+      if (!before.metrics && now.metrics) metrics.disable()
+      if (!before.propagation && now.propagation) propagation.disable()
+      if (!before.context && now.context) context.disable()
+      await sdk.shutdown()
+    },
+  }
+}
+
+/**
+ * `metricReaders`, plus an OTLP reader with `exportIntervalMs`. Without either, the SDK reads
+ * `OTEL_METRICS_EXPORTER` when it is set; when it is not, no metrics go over OTLP (Vela's HTTP
+ * metrics are on `/metrics`), so an app with no collector sends nothing.
+ */
+function metricReaders(options: ProviderOptions): MetricReader[] | undefined {
   const readers: MetricReader[] = [...(options.metricReaders ?? [])]
   if (options.exportIntervalMs !== undefined) {
+    const base = options.endpoint?.replace(/\/+$/, '')
     readers.push(
-      new PeriodicExportingMetricReader({
-        exporter: new OTLPMetricExporter(base ? { url: `${base}/v1/metrics` } : {}),
+      new sdkMetrics.PeriodicExportingMetricReader({
+        exporter: otlpMetricExporter(base),
         exportIntervalMillis: options.exportIntervalMs,
         // The SDK insists the timeout is not longer than the interval.
         exportTimeoutMillis: Math.min(30_000, options.exportIntervalMs),
       }),
     )
   }
-  const meterProvider = readers.length > 0 ? new MeterProvider({ resource, readers }) : undefined
-  const propagator = new W3CTraceContextPropagator()
-
-  const contextManager = new AsyncLocalStorageContextManager().enable()
-  const registered = {
-    trace: tracing && trace.setGlobalTracerProvider(tracerProvider),
-    context: context.setGlobalContextManager(contextManager),
-    propagation: propagation.setGlobalPropagator(propagator),
-    metrics: meterProvider ? metrics.setGlobalMeterProvider(meterProvider) : false,
-  }
-  if (!registered.context) {
-    contextManager.disable()
-    diag.warn('vela/telemetry: a context manager was already registered; request spans use it')
-  }
-  return {
-    tracerProvider,
-    meterProvider,
-    propagator,
-    sampler: tracing ? sampler : undefined,
-    unregister() {
-      if (registered.trace) trace.disable()
-      if (registered.context) context.disable()
-      if (registered.propagation) propagation.disable()
-      if (registered.metrics) metrics.disable()
-    },
-  }
-}
-
-function buildResource(serviceName: string | undefined): Resource {
-  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over the SDK defaults; an
-  // explicit serviceName wins over both.
-  const detected = defaultResource().merge(detectResources({ detectors: [envDetector] }))
-  return serviceName ? detected.merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName })) : detected
+  if (readers.length === 0 && process.env.OTEL_METRICS_EXPORTER) return undefined
+  return readers
 }

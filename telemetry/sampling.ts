@@ -11,15 +11,30 @@
  */
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api'
 import { SpanKind as Kind, isSpanContextValid, trace } from '@opentelemetry/api'
-import { isTracingSuppressed } from '@opentelemetry/core'
-import type { IdGenerator, Sampler, SamplingResult } from '@opentelemetry/sdk-trace'
-import { AlwaysOnSampler, ParentBasedSampler, RandomIdGenerator, SamplingDecision } from '@opentelemetry/sdk-trace'
+import { core, tracing } from '@opentelemetry/sdk-node'
+
+type IdGenerator = tracing.IdGenerator
+type Sampler = tracing.Sampler
+type SamplingResult = tracing.SamplingResult
+const { AlwaysOnSampler, ParentBasedSampler, RandomIdGenerator, SamplingDecision } = tracing
+const { isTracingSuppressed } = core
+
+/** The question the stream handler asks before building a request span. */
+export interface SpanDecision {
+  /** Whether the request span is built (its `startSpan` follows at once). */
+  decide(parent: Context, name: string): boolean
+  /** Called after that `startSpan`. */
+  settle(): void
+}
+
+/** For an SDK the app registered: every request span is built, and that SDK's sampler decides in `startSpan`. */
+export const JOINED: SpanDecision = { decide: (parent) => !isTracingSuppressed(parent), settle: () => {} }
 
 const NO_ATTRIBUTES: Attributes = Object.freeze({}) as Attributes
 const NO_LINKS: Link[] = []
 
 /** The provider's sampler and id generator, and the per-request question asked ahead of `startSpan`. */
-export class RequestSampler implements Sampler, IdGenerator {
+export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
   readonly #inner: Sampler
   readonly #ids: IdGenerator = new RandomIdGenerator()
   #decided: SamplingResult | undefined = undefined

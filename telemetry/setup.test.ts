@@ -44,7 +44,8 @@ it('setup() registers the global providers and starts no server; shutdown() unre
   // The meter provider is there for the app's own metrics, which /metrics serves (app-metrics.test.ts).
   expect(metrics.getMeterProvider()).toBe(t.meterProvider)
   expect(globalTracerDelegate()).toBe(t.tracerProvider)
-  expect(propagation.fields()).toEqual(['traceparent', 'tracestate'])
+  // The standard default (OTEL_PROPAGATORS unset): W3C trace context and baggage.
+  expect(propagation.fields()).toEqual(['traceparent', 'tracestate', 'baggage'])
   // The context manager is AsyncLocalStorage: an active span survives an await.
   const span = trace.getTracer('t').startSpan('outer')
   const seen = await context.with(trace.setSpan(context.active(), span), async () => {

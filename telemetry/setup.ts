@@ -1,14 +1,15 @@
 /**
- * `setup(options?)`: turns telemetry on for the process (spec 6.2 "Setup", 4.4). Call it from the
- * app's `start` hook and `shutdown()` the handle from its `stop` hook:
+ * `setup(options?)`: turns telemetry on for the process. Call it from the app's `start` hook and
+ * `shutdown()` the handle from its `stop` hook:
  *
  *   let telemetry: Telemetry | undefined
  *   defineApp({ ..., server: { streamHandlers: [telemetryStreamHandler, 'default'] },
  *     async start() { telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } }) },
  *     async stop() { await telemetry?.shutdown() } })
  *
- * It builds the SDK providers (providers.ts) and the HTTP instruments (instruments.ts), registers
- * them as the process-wide OpenTelemetry providers, and with `prometheus` serves `GET /metrics`.
+ * It starts OpenTelemetry's `NodeSDK`, configured by the standard `OTEL_*` variables and these
+ * options, or joins the SDK the app registered first (providers.ts); builds the HTTP instruments
+ * (instruments.ts); and with `prometheus` serves `GET /metrics`.
  * Without `prometheus` no server is started; `metrics()` still gives the exposition text.
  * Until `setup()` runs (and after `shutdown()`), `telemetryStreamHandler` passes requests through.
  * One set-up at a time: a second `setup()` before `shutdown()` throws.
@@ -26,9 +27,9 @@
  * swap or a deploy's shutdown should not wait for. Everything else (the globals, `/metrics`) is
  * undone at once.
  */
-import type { Tracer, TextMapPropagator } from '@opentelemetry/api'
-import type { MetricReader, MeterProvider } from '@opentelemetry/sdk-metrics'
-import type { Sampler, SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import type { MeterProvider, Tracer, TextMapPropagator, TracerProvider } from '@opentelemetry/api'
+import { trace } from '@opentelemetry/api'
+import type { metrics as sdkMetrics, tracing } from '@opentelemetry/sdk-node'
 import type { Registry } from 'prom-client'
 import type { HttpInstruments } from './instruments.ts'
 import { createHttpInstruments } from './instruments.ts'
@@ -38,7 +39,7 @@ import { clusterMetrics, reportToPrimary } from './cluster-metrics.ts'
 import type { PrometheusOptions, PrometheusServer } from './prometheus.ts'
 import { servePrometheus } from './prometheus.ts'
 import { createProviders } from './providers.ts'
-import type { RequestSampler } from './sampling.ts'
+import type { SpanDecision } from './sampling.ts'
 import type { RedactQuery } from './url-query.ts'
 import { queryRedactor } from './url-query.ts'
 import { clusterRole } from '../server/cluster/role.ts'
@@ -60,13 +61,14 @@ export interface TelemetryOptions {
    */
   prometheus?: PrometheusOptions
   /** Replaces the default batch processor + OTLP exporter (tests, other exporters; `[]` exports nothing). */
-  spanProcessors?: readonly SpanProcessor[]
+  spanProcessors?: readonly tracing.SpanProcessor[]
   /**
    * Which traces are recorded: an OpenTelemetry `Sampler` (`new ParentBasedSampler({ root: new
-   * TraceIdRatioBasedSampler(0.1) })`). Default: parent-based, every new trace sampled. A request
-   * not sampled makes no span, and its queries none either.
+   * TraceIdRatioBasedSampler(0.1) })`). Default: `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG`,
+   * else parent-based, every new trace sampled. A request not sampled makes no span, and its
+   * queries none either.
    */
-  sampler?: Sampler
+  sampler?: tracing.Sampler
   /**
    * Query keys whose values the request span's `url.query` shows as `REDACTED` (added to the
    * signature keys always redacted), or a function from the query string to what to record
@@ -74,18 +76,25 @@ export interface TelemetryOptions {
    */
   redactQuery?: RedactQuery
   /** Extra metric readers (an OpenTelemetry Prometheus exporter, an in-memory reader in tests). */
-  metricReaders?: readonly MetricReader[]
+  metricReaders?: readonly sdkMetrics.IMetricReader[]
   /** How long `shutdown()` waits for the final export before dropping it (default 1000 ms). */
   shutdownTimeoutMs?: number
 }
 
+/** The running telemetry `setup()` returns. */
 export interface Telemetry {
+  /**
+   * The registered tracer provider: the SDK's Vela started, or the app's own when it registered
+   * one before `setup()` (a no-op provider when nothing exports spans, e.g. `OTEL_TRACES_EXPORTER=none`).
+   */
   readonly tracerProvider: TracerProvider
   /**
    * The meter provider registered for the process: what the app records through
    * `metrics.getMeter(...)` is served on `/metrics` (and exported with `exportIntervalMs`).
    */
   readonly meterProvider: MeterProvider | undefined
+  /** True when Vela joined an OpenTelemetry SDK the app registered before `setup()`. */
+  readonly joined: boolean
   /**
    * The prom-client registry `/metrics` serves: the HTTP metrics and the app's OpenTelemetry
    * metrics; prom-client metrics registered on it are served too.
@@ -108,7 +117,7 @@ export interface Telemetry {
 export interface ActiveTelemetry {
   readonly tracer: Tracer
   /** Asks whether a request is traced before its span is built; undefined when nothing receives spans. */
-  readonly sampler: RequestSampler | undefined
+  readonly sampler: SpanDecision | undefined
   readonly propagator: TextMapPropagator
   /** The request's query string as `url.query` records it. */
   readonly urlQuery: (query: string) => string | undefined
@@ -122,11 +131,20 @@ export function activeTelemetry(): ActiveTelemetry | undefined {
   return active
 }
 
+/**
+ * Turns telemetry on for the process: see the module comment. With `OTEL_SDK_DISABLED=true` it
+ * starts nothing (no SDK, no `/metrics` server) and requests pass through untouched.
+ * @example
+ * const telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } })
+ * // ... in the stop hook:
+ * await telemetry.shutdown()
+ */
 export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
   if (active) throw new VelaError('VELA_ERR_TELEMETRY', 'vela/telemetry: setup() was already called; shutdown() the first handle before setting up again')
+  if (sdkDisabled()) return disabled()
   // The app's OpenTelemetry metrics are read into the registry /metrics serves (app-metrics.ts).
   const appMetrics = new AppMetricsReader()
-  const providers = createProviders({ ...options, metricReaders: [...(options.metricReaders ?? []), appMetrics] })
+  const providers = await createProviders({ ...options, metricReaders: [...(options.metricReaders ?? []), appMetrics] })
   const { tracerProvider, meterProvider } = providers
   // Vela's HTTP instruments go through OpenTelemetry only when something else reads them.
   const exported = options.exportIntervalMs !== undefined || (options.metricReaders?.length ?? 0) > 0
@@ -140,8 +158,7 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
     if (options.prometheus && role !== 'worker') server = await servePrometheus(source, options.prometheus)
   } catch (err) {
     summed?.close()
-    providers.unregister()
-    await Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()])
+    await providers.shutdown()
     throw err
   }
   const stopReporting = role === 'worker' ? reportToPrimary(instruments.registry) : undefined
@@ -152,21 +169,19 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
   return {
     tracerProvider,
     meterProvider,
+    joined: providers.joined,
     registry: instruments.registry,
     prometheusUrl: server?.url,
     metrics: () => source.metrics(),
-    async forceFlush() {
-      await Promise.all([tracerProvider.forceFlush(), meterProvider?.forceFlush()])
-    },
+    forceFlush: () => providers.forceFlush(),
     shutdown() {
       return (closing ??= (async () => {
         if (active === mine) active = undefined
         stopReporting?.()
         summed?.close()
-        providers.unregister()
         const closed = server?.close()
-        // The providers' shutdown flushes what the batch processor and the readers still hold.
-        const exported = Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()])
+        // The SDK's shutdown flushes what the batch processor and the readers still hold.
+        const exported = providers.shutdown()
         let timer: NodeJS.Timeout | undefined
         const ms = options.shutdownTimeoutMs ?? 1000
         const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)))
@@ -181,5 +196,23 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
         }
       })())
     },
+  }
+}
+
+/** `OTEL_SDK_DISABLED=true` (any case), as the OpenTelemetry SDKs read it. */
+const sdkDisabled = () => process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true'
+
+/** The handle of a disabled set-up: nothing registered, nothing served, nothing to undo. */
+function disabled(): Telemetry {
+  const { registry } = createHttpInstruments(undefined)
+  return {
+    tracerProvider: trace.getTracerProvider(),
+    meterProvider: undefined,
+    joined: false,
+    registry,
+    prometheusUrl: undefined,
+    metrics: () => registry.metrics(),
+    forceFlush: async () => {},
+    shutdown: async () => {},
   }
 }

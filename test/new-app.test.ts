@@ -58,10 +58,7 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     expect(await npx(app, 'vela', ['openapi', '--help'])).toMatch(/^usage: vela openapi/)
   })
 
-  test('vela/telemetry works once its optional peers are installed', async () => {
-    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/vela/package.json'), 'utf8'))
-    const peers = Object.keys(pkg.peerDependenciesMeta).filter((name) => name.startsWith('@opentelemetry/') || name === 'prom-client')
-    await sh(app, 'npm', ['install', '--no-fund', '--no-audit', ...peers.map((name) => `${name}@${pkg.peerDependencies[name]}`)])
+  test('vela/telemetry works with nothing installed but vela', async () => {
     writeFileSync(join(app, 'telemetry-check.mjs'), TELEMETRY_CHECK)
     expect((await sh(app, process.execPath, ['telemetry-check.mjs'])).trim()).toBe('200 true')
   })

@@ -8,13 +8,22 @@
  * views in `dist/src/views/`, `priv/` in `dist/priv/`. Other files the app reads relative to its
  * sources (e.g. migrations loaded from `src/migrations` with `loadMigrations`) are not: import
  * `virtual:vela/migrations` instead (bundled-migrations.ts).
+ *
+ * `vela({ instrumentation: true })` keeps `@opentelemetry/*` and the drivers OpenTelemetry's
+ * auto-instrumentations patch (`pg`, `pg-pool`, `ioredis`, `knex`) out of the bundle: a bundled
+ * module is never `require`d or `import`ed by name, so an instrumentation registered with
+ * `node --import ./instrumentation.mjs` cannot patch it. The built server then imports those
+ * packages from the app's `node_modules` (run it from the app folder, or ship `node_modules`).
  */
 import type { UserConfig } from 'vite'
 import { SERVER_ENTRY } from './app-entry.ts'
 
 const KNEX_OPTIONAL_DRIVERS = [/^mariadb(\/|$)/, /^mysql2?(\/|$)/, /^oracledb$/, /^tedious$/, /^sqlite3$/, /^better-sqlite3$/, /^pg-query-stream$/, /^pg-native$/]
 
-export function buildConfig(config: UserConfig): UserConfig {
+/** What `instrumentation: true` leaves to `node_modules`: OpenTelemetry and the instrumented drivers. */
+export const INSTRUMENTED_PACKAGES: readonly RegExp[] = [/^@opentelemetry\//, /^pg(\/|$)/, /^pg-pool(\/|$)/, /^ioredis(\/|$)/, /^knex(\/|$)/]
+
+export function buildConfig(config: UserConfig, instrumentation = false): UserConfig {
   return {
     build: {
       // `ssr: <path>` would be resolved as a file under the root; a virtual entry goes in as input.
@@ -25,7 +34,7 @@ export function buildConfig(config: UserConfig): UserConfig {
         ...(config.build?.ssr ? {} : { input: SERVER_ENTRY }),
         // knex requires the driver of each dialect only when that dialect is used; the others
         // are not installed and stay out of the bundle.
-        external: KNEX_OPTIONAL_DRIVERS,
+        external: instrumentation ? [...KNEX_OPTIONAL_DRIVERS, ...INSTRUMENTED_PACKAGES] : KNEX_OPTIONAL_DRIVERS,
         // One file: dynamic imports (liquidjs' loader) are inlined.
         output: { entryFileNames: 'index.mjs', format: 'es', codeSplitting: false },
       },

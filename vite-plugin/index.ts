@@ -54,6 +54,15 @@ export interface VelaPluginOptions {
   app?: string
   /** Options for the dev app (logging, debounce, `createApp` options). */
   dev?: DevAppOptions
+  /**
+   * Keep `@opentelemetry/*` and the drivers auto-instrumentations patch (`pg`, `pg-pool`,
+   * `ioredis`, `knex`) external in the server bundle, so `node --import ./instrumentation.mjs`
+   * can instrument them; the built server then needs the app's `node_modules`. Default `false`:
+   * one self-contained `dist/server/index.mjs`.
+   * @example
+   * export default defineConfig({ plugins: [vela({ instrumentation: true })] })
+   */
+  instrumentation?: boolean
 }
 
 // Kept on the server object under a registered symbol: Vite bundles a config file together with
@@ -99,7 +108,7 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
           // The embedded database writes under .data; build output is not source either.
           watch: { ignored: ['**/.data/**', '**/dist/**'] },
         },
-        ...(command === 'build' ? buildConfig(config) : {}),
+        ...(command === 'build' ? buildConfig(config, options.instrumentation) : {}),
         ...vitestConfig(),
       }
     },

@@ -1,8 +1,9 @@
 /**
  * A collector stand-in for tests: an HTTP server on an ephemeral port recording every OTLP export
- * (http/protobuf), and the decoding of those bodies with protobufjs against the OTLP message
- * definitions (the subset the assertions read: opentelemetry-proto's collector/trace/v1,
- * collector/metrics/v1, trace/v1, metrics/v1, common/v1).
+ * (http/protobuf or http/json, told apart by content type), and the decoding of those bodies:
+ * protobuf with protobufjs against the OTLP message definitions (the subset the assertions read:
+ * opentelemetry-proto's collector/trace/v1, collector/metrics/v1, trace/v1, metrics/v1,
+ * common/v1); JSON into the same shape (ids from hex, integers from strings).
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -36,6 +37,20 @@ export interface DecodedMetrics { resourceMetrics: { scopeMetrics: { scope: { na
 export function decode<T>(type: 'ExportTraceServiceRequest' | 'ExportMetricsServiceRequest', body: Buffer): T {
   const t = root.lookupType(type)
   return t.toObject(t.decode(body), { longs: Number }) as T
+}
+
+/** An OTLP/JSON trace export in the shape `decode` gives: ids as bytes, integer values as numbers. */
+export function decodeJsonTraces(body: Buffer): DecodedTraces {
+  const bytes = (id: unknown) => (typeof id === 'string' && id ? Buffer.from(id, 'hex') : undefined)
+  const values = (list: KeyValue[] = []) => list.map((kv) => ({ key: kv.key, value: kv.value.intValue !== undefined ? { intValue: Number(kv.value.intValue) } : kv.value }))
+  const parsed = JSON.parse(body.toString('utf8')) as DecodedTraces
+  for (const rs of parsed.resourceSpans) {
+    rs.resource.attributes = values(rs.resource.attributes)
+    for (const ss of rs.scopeSpans) {
+      ss.spans = ss.spans.map((span) => ({ ...span, traceId: bytes(span.traceId)!, spanId: bytes(span.spanId)!, parentSpanId: bytes(span.parentSpanId), attributes: values(span.attributes) }))
+    }
+  }
+  return parsed
 }
 
 /** A span's attributes as a plain object. */
@@ -75,7 +90,8 @@ export async function startCollector(): Promise<Collector> {
     spans: () =>
       received
         .filter((r) => r.path === '/v1/traces')
-        .flatMap((r) => decode<DecodedTraces>('ExportTraceServiceRequest', r.body).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans))),
+        .map((r) => (r.contentType?.startsWith('application/json') ? decodeJsonTraces(r.body) : decode<DecodedTraces>('ExportTraceServiceRequest', r.body)))
+        .flatMap((d) => d.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans))),
     close: () => new Promise<void>((r) => server.close(() => r())),
   }
 }

@@ -1,0 +1,84 @@
+// An app that starts its own OpenTelemetry SDK before setup() (as `node --import ./instrumentation.mjs`
+// does, here with the pg auto-instrumentation): Vela registers nothing of its own, its request
+// spans go to the app's SDK, and the pg driver's query span nests under the request span.
+import { diag, DiagLogLevel, ProxyTracerProvider, SpanKind, trace } from '@opentelemetry/api'
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg'
+import { NodeSDK } from '@opentelemetry/sdk-node'
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace'
+import type { ReadableSpan } from '@opentelemetry/sdk-trace'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createApp } from '../server/app/create-app.ts'
+import { json } from '../server/replies.ts'
+import { inject } from '../server/testing/index.ts'
+import { POSTGRES_URL, serviceAvailable } from '../test/support/services.ts'
+import { strictLog } from '../test/support/logs.ts'
+import type { Telemetry } from './setup.ts'
+import { setup } from './setup.ts'
+import { telemetryStreamHandler } from './stream-handler.ts'
+import { eventually } from './test-support.ts'
+
+const hasPostgres = await serviceAvailable('postgres')
+const logs = strictLog()
+const exporter = new InMemorySpanExporter()
+const sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor({ exporter })], instrumentations: [new PgInstrumentation()] })
+// Everything the api reports (a second registration is reported as an error) is kept here.
+const reported: string[] = []
+const keep = (...args: unknown[]) => reported.push(args.map(String).join(' '))
+diag.setLogger({ error: keep, warn: keep, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN)
+
+let telemetry: Telemetry
+beforeAll(async () => {
+  sdk.start()
+  telemetry = await setup()
+})
+afterAll(async () => {
+  await telemetry.shutdown()
+  await sdk.shutdown()
+  diag.disable()
+})
+
+it('setup() joins the registered SDK: no second registration, nothing reported', () => {
+  expect(telemetry.joined).toBe(true)
+  expect(telemetry.tracerProvider).toBe((trace.getTracerProvider() as ProxyTracerProvider).getDelegate())
+  expect(reported).toEqual([])
+})
+
+it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request span", async () => {
+  // Loaded after the SDK started, as `--import ./instrumentation.mjs` guarantees.
+  const { default: pg } = await import('pg')
+  const app = createApp(
+    {
+      bootstrapApplication: 'joined',
+      server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+      routes: {
+        r: {
+          prefix: '',
+          security: false,
+          routes: [['/one', async () => {
+            const client = new pg.Client({ connectionString: POSTGRES_URL })
+            await client.connect()
+            try {
+              return json((await client.query('SELECT 1 AS one')).rows[0])
+            } finally {
+              await client.end()
+            }
+          }]],
+        },
+      },
+    },
+    { env: {}, log: logs.log },
+  )
+  const res = await inject(app, '/one')
+  expect(await res.json()).toEqual({ one: 1 })
+  const spans = (await eventually(() => {
+    const all = exporter.getFinishedSpans()
+    return all.some((s) => s.kind === SpanKind.SERVER) && all.some((s) => s.kind === SpanKind.CLIENT && /SELECT/.test(s.name)) ? all : undefined
+  })) as ReadableSpan[]
+  const request = spans.find((s) => s.kind === SpanKind.SERVER)!
+  const query = spans.find((s) => s.kind === SpanKind.CLIENT && /SELECT/.test(s.name))!
+  expect(request.name).toBe('GET routes/r:anonymous')
+  expect(query.spanContext().traceId).toBe(request.spanContext().traceId)
+  expect(query.parentSpanContext?.spanId).toBe(request.spanContext().spanId)
+  expect(query.attributes['db.system.name'] ?? query.attributes['db.system']).toBe('postgresql')
+  expect(reported).toEqual([])
+})

@@ -1,0 +1,36 @@
+/**
+ * The resource (`service.name`, host, process, `OTEL_RESOURCE_ATTRIBUTES`) every span and metric
+ * carries, detected as `NodeSDK` does: the detectors `OTEL_NODE_RESOURCE_DETECTORS` names (`env`,
+ * `host`, `os`, `process`, `serviceinstance`, `all` (the default) or `none`). `setup()` waits for
+ * the detectors' asynchronous attributes (the host id) once, so no export waits for them later.
+ */
+import { resources } from '@opentelemetry/sdk-node'
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions'
+
+type Resource = resources.Resource
+type ResourceDetector = resources.ResourceDetector
+const { defaultResource, detectResources, resourceFromAttributes } = resources
+
+const DETECTORS: Record<string, ResourceDetector> = {
+  env: resources.envDetector,
+  host: resources.hostDetector,
+  os: resources.osDetector,
+  process: resources.processDetector,
+  serviceinstance: resources.serviceInstanceIdDetector,
+}
+
+/** The detectors the variable names; unknown names are skipped. */
+export function resourceDetectors(env: NodeJS.ProcessEnv = process.env): ResourceDetector[] {
+  const names = (env.OTEL_NODE_RESOURCE_DETECTORS ?? 'all').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean)
+  if (names.includes('all') || names.length === 0) return Object.values(DETECTORS)
+  if (names.includes('none')) return []
+  return names.flatMap((n) => DETECTORS[n] ?? [])
+}
+
+/** The detected resource, fully resolved; an explicit `serviceName` wins over the variables. */
+export async function detectResource(serviceName: string | undefined): Promise<Resource> {
+  let resource = defaultResource().merge(detectResources({ detectors: resourceDetectors() }))
+  if (serviceName) resource = resource.merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }))
+  await resource.waitForAsyncAttributes?.()
+  return resource
+}
