@@ -49,6 +49,7 @@ import { deleteAll, insertAll, updateAll } from './repo/bulk.ts'
 import { exec, failure, type RepoContext, type TxState } from './repo/context.ts'
 import { runMulti } from './repo/multi.ts'
 import { preload } from './repo/preload.ts'
+import { schemaOfRecord } from './record_origin.ts'
 import type { CheckSpec, Preloaded, PreloadSpec } from './repo/preload_spec.ts'
 import { all, get, getBy, one } from './repo/read.ts'
 import { exists } from './repo/exists.ts'
@@ -119,6 +120,14 @@ export interface Repo {
    * if (!fresh.ok) return json(404, { error: 'gone' })
    */
   reload<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<Result<RecordOf<S>, 'not_found'>>
+  /**
+   * The same for a record this repository read or wrote (`repo.get`, `all`, `insert`, … gave this
+   * very object), which knows its schema; a copy (`{ ...record }`) does not, and throws.
+   *
+   * @example
+   * const fresh = await repo.reload(post)
+   */
+  reload<R extends object>(record: R): Promise<Result<R, 'not_found'>>
   /** `onConflict: { target, replace }` upserts; `{ target?, action: 'nothing' }` skips the row: value `null` (repo/write.ts). */
   insert<S extends AnySchema>(cs: Changeset<S>, opts?: { readonly onConflict?: OnConflictReplace<S> }): Promise<WriteResult<S>>
   insert<S extends AnySchema>(cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>>
@@ -216,7 +225,10 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     get: (schema, id) => get(ctx, schema, id),
     getBy: (schema, clauses) => getBy(ctx, schema, clauses),
     exists: (q) => exists(ctx, q),
-    async reload(schema, record) {
+    async reload(a: AnySchema | object, b?: object) {
+      const schema = b === undefined ? schemaOfRecord(a) : (a as AnySchema)
+      const record = b === undefined ? a : b
+      if (!schema) throw new Error('reload(record): this object was not read or written by a repository (a copy, or made by hand); call repo.reload(Schema, record)')
       const id = (record as Record<string, unknown> | null | undefined)?.[schema.primaryKey]
       if (id === undefined || id === null) throw new Error(`reload: the record has no ${schema.primaryKey}`)
       return get(ctx, schema, id)

@@ -200,6 +200,12 @@ export function changesetMoreCases(t: SuiteContext): void {
       const fresh = await t.repo.reload(Account, ins.value)
       expectTypeOf(fresh.ok ? fresh.value : undefined).toEqualTypeOf<AccountRow | undefined>()
       expect(fresh.ok && fresh.value).toEqual({ ...ins.value, email: 'changed@x.io' })
+      // A record the repository gave knows its schema; a copy does not.
+      const again = await t.repo.reload(ins.value)
+      expectTypeOf(again.ok ? again.value : undefined).toEqualTypeOf<typeof ins.value | undefined>()
+      expect(again.ok && again.value).toEqual({ ...ins.value, email: 'changed@x.io' })
+      if (fresh.ok) expect(await t.repo.reload(fresh.value)).toEqual({ ok: true, value: fresh.value })
+      await expect(t.repo.reload({ ...ins.value })).rejects.toThrow(/call repo\.reload\(Schema, record\)/)
       await t.repo.deleteAll(from(Account))
       expect(await t.repo.reload(Account, ins.value)).toEqual({ ok: false, error: 'not_found' })
       await expect(t.repo.reload(Account, {})).rejects.toThrow(/has no id/)
