@@ -8,7 +8,7 @@
  * literal types slow editors down for every query, and a query that deep is rare.
  */
 import { resolveAssoc, type ResolvedAssoc } from './assoc.ts'
-import type { AnySchema, Association, AssociationsOf, Field, RecordOf } from './schema.ts'
+import type { AnySchema, Association, AssociationsOf, Field, JoinThrough, RecordOf } from './schema.ts'
 
 type AssocName<S> = keyof AssociationsOf<S> & string
 /** The schema association `K` of `S` leads to. */
@@ -64,18 +64,6 @@ export type NestedRow<S, J, K extends string, Pre extends string = ''> = {
   readonly [H in First<K>]: H extends K ? ValueAt<S, J, `${Pre}${H}`> : NestedRow<S, J, Rest<K, H>, `${Pre}${H}.`>
 }
 
-/**
- * How a manyToMany association goes through its join table: `owner JOIN table ON table.ownerKey =
- * owner.ownerColumn JOIN related ON related.relatedColumn = table.relatedKey`.
- */
-export interface Through {
-  readonly table: string
-  readonly ownerKey: string
-  readonly relatedKey: string
-  readonly ownerColumn: string
-  readonly relatedColumn: string
-}
-
 /** One join of a query: the association path, INNER or LEFT, and the association it follows. */
 export interface JoinSpec {
   readonly path: string
@@ -83,7 +71,7 @@ export interface JoinSpec {
   /** The association from the schema at the parent path (the query's own schema for a top-level path). */
   readonly assoc: ResolvedAssoc
   /** manyToMany: the join table the join goes through (two joins). */
-  readonly through: Through | undefined
+  readonly through: JoinThrough | undefined
 }
 
 /** A field reference resolved: the join path it is read through (undefined: the query's own table) and the field. */
@@ -93,7 +81,7 @@ export interface ResolvedRef {
 }
 
 /** Resolves a join path against `schema` and the joins made so far; throws for an unknown association. */
-export function resolveJoinPath(schema: AnySchema, joins: readonly JoinSpec[], path: string): { assoc: ResolvedAssoc; through: Through | undefined } {
+export function resolveJoinPath(schema: AnySchema, joins: readonly JoinSpec[], path: string): { assoc: ResolvedAssoc; through: JoinThrough | undefined } {
   const dot = path.lastIndexOf('.')
   const parent = dot < 0 ? undefined : path.slice(0, dot)
   const owner = parent === undefined ? schema : joins.find((j) => j.path === parent)?.assoc.related

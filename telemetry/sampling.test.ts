@@ -7,7 +7,6 @@ import { trace } from '@opentelemetry/api'
 import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace'
 import { AlwaysOnSampler, InMemorySpanExporter, ParentBasedSampler, SamplingDecision, SimpleSpanProcessor, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Adapter } from '../dbl/adapters/adapter.ts'
 import { defineRepo } from '../dbl/repo.ts'
 import { createApp } from '../server/app/create-app.ts'
 import type { RouteGroup } from '../server/contracts/routes.ts'
@@ -17,16 +16,9 @@ import { describeModes } from '../test/support/modes.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
-import { finishedSpans } from './test-support.ts'
+import { emptyAdapter, finishedSpans } from './test-support.ts'
 
-const fakeAdapter: Adapter = {
-  kind: 'pg',
-  query: async () => ({ rows: [], rowCount: 0 }),
-  transaction: (fn) => fn(fakeAdapter),
-  session: (fn) => fn(fakeAdapter),
-  close: async () => {},
-}
-const repo = defineRepo({ adapter: fakeAdapter })
+const repo = defineRepo({ adapter: emptyAdapter })
 
 class DbFailure extends Error {}
 

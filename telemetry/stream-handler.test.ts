@@ -5,7 +5,6 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace'
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import type { Adapter } from '../dbl/adapters/adapter.ts'
 import { defineRepo } from '../dbl/repo.ts'
 import { httpError } from '../server/errors/http-error.ts'
 import { createApp } from '../server/app/create-app.ts'
@@ -15,19 +14,11 @@ import type { RouteGroup } from '../server/contracts/routes.ts'
 import { describeModes } from '../test/support/modes.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
-import { finishedSpans, useInMemorySpans } from './test-support.ts'
+import { emptyAdapter, finishedSpans, useInMemorySpans } from './test-support.ts'
 
 const exporter = useInMemorySpans()
 
-// A database that answers every query with no rows: the repo's own runner (and its spans) run for real.
-const fakeAdapter: Adapter = {
-  kind: 'pg',
-  query: async () => ({ rows: [], rowCount: 0 }),
-  transaction: (fn) => fn(fakeAdapter),
-  session: (fn) => fn(fakeAdapter),
-  close: async () => {},
-}
-const repo = defineRepo({ adapter: fakeAdapter })
+const repo = defineRepo({ adapter: emptyAdapter })
 
 const group: RouteGroup = {
   prefix: '',

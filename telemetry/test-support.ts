@@ -2,6 +2,7 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace'
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
+import type { Adapter } from '../dbl/adapters/adapter.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
 
@@ -34,4 +35,13 @@ export async function eventually<T>(check: () => T | undefined | Promise<T | und
     await new Promise((r) => setTimeout(r, 10))
   }
   return undefined
+}
+
+/** A database that answers every query with no rows: a repo on it runs its own runner (and spans) for real. */
+export const emptyAdapter: Adapter = {
+  kind: 'pg',
+  query: async () => ({ rows: [], rowCount: 0 }),
+  transaction: (fn) => fn(emptyAdapter),
+  session: (fn) => fn(emptyAdapter),
+  close: async () => {},
 }
