@@ -43,13 +43,19 @@ export type {
   RouteMethod,
   RouteOptions,
   RouteSource,
+  RouteValidation,
+  NamedSecurityScheme,
+  SchemaRef,
   SecurityCallback,
   SecurityResult,
+  SecuritySchemeObject,
+  SecurityWithScheme,
   StaticRouteHandler,
   StatusRoute,
   WebSocketRouteHandler,
 } from './contracts/routes.ts'
 export type { MaybePromise } from './contracts/primitives.ts'
+export type { StandardSchemaV1 } from './contracts/standard-schema.ts'
 export type { CompiledGroup, CompiledRoute, RouteTable } from './router/compile.ts'
 export { definePlugin, ok, breakPhase, stop, fail } from './pipeline/plugin.ts'
 export type {

@@ -11,6 +11,7 @@ import type { VelaRequest } from '../request.ts'
 import type { WebSocketHooks } from '../websocket/define.ts'
 import type { MaybePromise } from './primitives.ts'
 import type { RouteInfo } from './request.ts'
+import type { StandardSchemaV1 } from './standard-schema.ts'
 
 /** Lowercase HTTP methods a route may list. */
 export type RouteMethod = 'get' | 'head' | 'post' | 'put' | 'delete' | 'patch' | 'options'
@@ -42,6 +43,60 @@ export interface RouteOptions {
   schema?: string
   /** This route's deadline in ms (overrides `server.handlerTimeout`; 0 = none): past it, a 503. */
   handlerTimeout?: number
+  /**
+   * What the route accepts, checked before the handler runs (a failure is a 422 with
+   * `{ errors: { "<field path>": ["<message>"] } }`), described in the OpenAPI document, and used
+   * to type the handler's request and the generated client.
+   */
+  validate?: RouteValidation
+  /** The reply body's schema per status: OpenAPI responses, the typed client, and response checks in dev and test. */
+  responses?: Readonly<Record<number, SchemaRef>>
+}
+
+/**
+ * A schema as routes name it: the name of a `priv/schemas/<name>.json` file (JSON Schema
+ * draft-07), or any Standard Schema object (zod, valibot, arktype, …).
+ */
+export type SchemaRef = string | StandardSchemaV1
+
+/** A route's `validate` option: a schema per part of the request, and optionally for its reply. */
+export interface RouteValidation {
+  /** The decoded body (JSON or form); not coerced. */
+  body?: SchemaRef
+  /** The query string; values are coerced to the schema's types (integers, booleans, arrays from repeated keys). */
+  query?: SchemaRef
+  /** The path parameters (`:id`); coerced like the query. */
+  params?: SchemaRef
+  /** The request headers (lowercase names). */
+  headers?: SchemaRef
+  /** The reply body of 2xx replies, checked in dev and test like `responses`. */
+  response?: SchemaRef
+}
+
+/**
+ * An OpenAPI security scheme object, as the generated document declares it for a group's
+ * operations: `{ type: 'http', scheme: 'bearer' }`, `{ type: 'http', scheme: 'basic' }`,
+ * `{ type: 'apiKey', in: 'header' | 'query' | 'cookie', name }`, …
+ */
+export type SecuritySchemeObject =
+  | { type: 'http'; scheme: string; bearerFormat?: string; description?: string }
+  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; description?: string }
+  | { type: 'oauth2'; flows: Record<string, unknown>; description?: string }
+  | { type: 'openIdConnect'; openIdConnectUrl: string; description?: string }
+
+/** A security scheme with the name it has under `components.securitySchemes`. */
+export interface NamedSecurityScheme {
+  readonly name: string
+  readonly scheme: SecuritySchemeObject
+}
+
+/** A group's security with the scheme it implements: `check` decides, `scheme` documents. */
+export interface SecurityWithScheme {
+  /** The OpenAPI security scheme the callback implements. */
+  scheme: SecuritySchemeObject
+  /** Optional name for the scheme under `components.securitySchemes` (default derived from the scheme). */
+  name?: string
+  check: SecurityCallback
 }
 
 export type Route =
@@ -58,7 +113,8 @@ export type SecurityCallback = (req: VelaRequest) => MaybePromise<SecurityResult
 export interface RouteGroup {
   /** Prepended to every route path; may be the empty string. */
   prefix: string
-  security: false | SecurityCallback
+  /** `false` (open), a callback, or `{ scheme, check }` to declare the OpenAPI security scheme it implements. */
+  security: false | SecurityCallback | SecurityWithScheme
   /** Replaces the global plugin list for this group; absent = inherit the global list. */
   plugins?: readonly PluginEntry[]
   routes: readonly (Route | StatusRoute)[]
@@ -77,6 +133,8 @@ export interface HandlerIdentity {
 export interface CompiledGroup {
   readonly prefix: string
   readonly security: false | SecurityCallback
+  /** The OpenAPI security scheme the group declared with `security: { scheme, check }`. */
+  readonly securityScheme?: NamedSecurityScheme
   /** `undefined` when the group inherits the global list. */
   readonly ownPlugins: readonly PluginEntry[] | undefined
   readonly pre: readonly PluginStep[]

@@ -29,6 +29,11 @@ describeModes(
         group('/forbidden', () => status(403, {}, { error: 'Forbidden - admins only' })),
         group('/throws', () => { throw new Error('auth service down') }),
         group('/nonsense', (() => 'yes') as unknown as SecurityCallback),
+        {
+          prefix: '/bearer',
+          security: { scheme: { type: 'http', scheme: 'bearer' }, check: (req) => (req.headers.get('authorization') === 'Bearer t' ? { username: 'carol' } : false) },
+          routes: [['/', whoami]],
+        },
         { prefix: '/form', security: usernamePassword, plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }]], routes: [['/', whoami]] },
       ],
     },
@@ -54,6 +59,12 @@ describeModes(
       const html = await t.request({ url: '/object', headers: { accept: 'text/html,*/*;q=0.8' } })
       expect(html.status).toBe(401)
       expect(await html.text()).toContain('<h1>401 Unauthorized</h1>')
+    })
+    it('{ scheme, check }: check decides like a plain callback; the compiled group names the scheme', async () => {
+      expect(await (await t.request({ url: '/bearer', headers: { authorization: 'Bearer t' } })).json()).toEqual({ authData: { username: 'carol' } })
+      expect((await t.request('/bearer')).status).toBe(401)
+      const group = t.app.routeTable.groups.find((g) => g.prefix === '/bearer')
+      expect(group?.securityScheme).toEqual({ name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' } })
     })
     it('async callbacks work', async () => {
       expect(await (await t.request({ url: '/async', headers: { 'x-token': 't' } })).json()).toEqual({ authData: { username: 'bob' } })

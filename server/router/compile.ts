@@ -12,12 +12,14 @@ import type {
   CompiledRoute,
   Handler,
   HandlerIdentity,
+  NamedSecurityScheme,
   Route,
   RouteGroup,
   RouteOptions,
   RouteSource,
   RouteTable,
   SecurityCallback,
+  SecuritySchemeObject,
   StaticRouteHandler,
   StatusRoute,
   WebSocketRouteHandler,
@@ -86,14 +88,13 @@ export function compileRoutes(opts: {
     groupsOf(mod, opts.environment).forEach((group, gi) => {
       const where = `${key} group ${gi} (prefix ${JSON.stringify(group.prefix)})`
       if (typeof group.prefix !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${where}: prefix must be a string (may be empty)`)
-      if (group.security !== false && typeof group.security !== 'function') {
-        throw new VelaError('VELA_ERR_ROUTE', `${where}: security must be false or a function`)
-      }
+      const security = groupSecurity(group.security, where)
       const own = group.plugins ? compilePluginEntries(group.plugins, where, initCtx) : undefined
       const statusRoutes = new Map<number, { handler: Handler; identity: HandlerIdentity }>()
       const compiled: CompiledGroup = {
         prefix: group.prefix,
-        security: group.security,
+        security: security.check,
+        securityScheme: security.scheme,
         ownPlugins: group.plugins,
         pre: own ? own.filter((s) => s.phase === 'pre_request') : globalPre,
         post: own ? own.filter((s) => s.phase === 'post_request') : globalPost,
@@ -144,4 +145,22 @@ function routeKind(handler: unknown, options: RouteOptions, at: string): Compile
   if (typeof handler === 'function') return 'http'
   if ((handler as StaticRouteHandler)?.kind === 'vela.static') return 'static'
   throw new VelaError('VELA_ERR_ROUTE', `${at}: handler must be a function, staticDir(...) or, with protocol 'ws', a WebSocket handler`)
+}
+
+/** A group's `security` split into the callback that decides and the scheme it documents, if any. */
+function groupSecurity(security: RouteGroup['security'], where: string): { check: false | SecurityCallback; scheme?: NamedSecurityScheme } {
+  if (security === false || typeof security === 'function') return { check: security }
+  if (security && typeof security === 'object' && typeof security.check === 'function' && security.scheme && typeof security.scheme === 'object') {
+    const scheme = security.scheme
+    if (typeof scheme.type !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${where}: security.scheme needs a type (http, apiKey, oauth2, openIdConnect)`)
+    return { check: security.check, scheme: { name: security.name ?? defaultSchemeName(scheme), scheme } }
+  }
+  throw new VelaError('VELA_ERR_ROUTE', `${where}: security must be false, a function, or { scheme, check }`)
+}
+
+/** `bearerAuth`, `basicAuth`, `cookieAuth`, `apiKeyAuth`, …: the usual names in OpenAPI documents. */
+function defaultSchemeName(scheme: SecuritySchemeObject): string {
+  if (scheme.type === 'http') return `${scheme.scheme.toLowerCase()}Auth`
+  if (scheme.type === 'apiKey') return scheme.in === 'cookie' ? 'cookieAuth' : 'apiKeyAuth'
+  return scheme.type
 }
