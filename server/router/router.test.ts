@@ -111,5 +111,5 @@ it('bad route declarations are start-up errors that say where', () => {
   const mk = (routes: unknown) => () => createApp({ bootstrapApplication: 'x', routes: { 'src/routes/bad.ts': { prefix: '/p', security: false, routes: routes as never } } })
   expect(mk([['/x', 'not a function']])).toThrow('src/routes/bad.ts group 0 route 0: handler must be a function, staticDir(...) or, with protocol \'ws\', a WebSocket handler')
   expect(mk([['/x', () => status(200), { protocol: 'ws' }]])).toThrow(/route 0: a ws route needs a handler made by defineWebSocket/)
-  expect(() => createApp({ bootstrapApplication: 'x', routes: { r: { prefix: '/p', security: 'yes' as never, routes: [] } } })).toThrow(/security must be false or a function/)
+  expect(() => createApp({ bootstrapApplication: 'x', routes: { r: { prefix: '/p', security: 'yes' as never, routes: [] } } })).toThrow(/security must be false, a function, or { scheme, check }/)
 })
