@@ -36,8 +36,8 @@
  * WebSocket upgrades alike (an accepted upgrade's span has status 101 and ends at the handshake),
  * and runs the rest of the request inside `run`, here the span's context.
  */
-import type { Context, Span, TextMapGetter } from '@opentelemetry/api'
-import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
+import type { Context, Span, SpanContext, TextMapGetter } from '@opentelemetry/api'
+import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace } from '@opentelemetry/api'
 import {
   ATTR_CLIENT_ADDRESS,
   ATTR_ERROR_TYPE,
@@ -103,8 +103,9 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
   const local = localServer(facts, configured)
   const metrics = t.instruments.server({ method, scheme, serverAddress: local.address, serverPort: local.port })
   metrics.started()
-  const finish = (outcome: RequestOutcome) =>
-    metrics.finished({ status: outcome.status, route: outcome.route?.path, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize })
+  // `sampled`: the span of a traced request, the exemplar on its duration's bucket.
+  const finish = (outcome: RequestOutcome, sampled?: SpanContext) =>
+    metrics.finished({ status: outcome.status, route: outcome.route?.path, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize }, sampled)
 
   const sampler = t.sampler
   // Nothing receives spans: no context to carry, nothing to build.
@@ -142,7 +143,7 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
     /** The response has been sent (or abandoned): the route, the status, then the span ends. */
     end(outcome) {
       ended(span, app, original, outcome)
-      finish(outcome)
+      finish(outcome, sampledContext(span))
     },
   }
 }
@@ -166,6 +167,15 @@ function ended(span: Span, app: string, method: string, outcome: RequestOutcome)
     span.setAttribute(ATTR_ERROR_TYPE, String(status))
   }
   span.end()
+}
+
+/**
+ * The span's context when its trace is sampled (exported): an app's own SDK, joined, may still
+ * have made a non-recording span, whose trace id would link to nothing.
+ */
+function sampledContext(span: Span): SpanContext | undefined {
+  const ctx = span.spanContext()
+  return (ctx.traceFlags & TraceFlags.SAMPLED) !== 0 ? ctx : undefined
 }
 
 /** The exception's class (`TypeError`, `DbUnavailableError`); `_OTHER` for a thrown value that has none. */
