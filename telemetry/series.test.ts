@@ -51,7 +51,8 @@ it('with traces: the same OpenMetrics text as prom-client’s exemplar-enabled H
   const theirs = new Registry<OpenMetricsContentType>()
   theirs.setContentType(Registry.OPENMETRICS_CONTENT_TYPE)
   const ours = new Registry()
-  const reference = new Histogram({ name: 'd_seconds', help: 'Durations.', labelNames, buckets: bounds, registers: [theirs], enableExemplars: true })
+  // Typed with any label names: prom-client types exemplar labels as the metric's own label names.
+  const reference = new Histogram<string>({ name: 'd_seconds', help: 'Durations.', labelNames, buckets: bounds, registers: [theirs], enableExemplars: true })
   const fast = new HistogramMetric('d_seconds', 'Durations.', bounds, ours)
   const labels = { method: 'GET', server_port: 8080, response_status_code: 200 }
   const observations: Array<[number, number | undefined]> = [
