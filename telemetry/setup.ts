@@ -58,8 +58,9 @@ export interface TelemetryOptions {
   /** Export metrics over OTLP every this many milliseconds. Default: no OTLP metrics. */
   exportIntervalMs?: number
   /**
-   * Serve `GET /metrics` (Prometheus text exposition) on this port, on 127.0.0.1 unless `host`
-   * (or `OTEL_EXPORTER_PROMETHEUS_HOST`) says otherwise: it has no authentication.
+   * Serve `GET /metrics` on this port (the Prometheus text format, or OpenMetrics with exemplars
+   * when the scraper's Accept asks for it), on 127.0.0.1 unless `host` (or
+   * `OTEL_EXPORTER_PROMETHEUS_HOST`) says otherwise: it has no authentication.
    */
   prometheus?: PrometheusOptions
   /** Replaces the default batch processor + OTLP exporter (tests, other exporters; `[]` exports nothing). */
