@@ -151,6 +151,8 @@ it('an unsampled request adds no exemplar', async () => {
     return countOf(s.text, 'http_route="/quiet"') === 1 ? s.text : undefined
   }))!
   expect(exporter.getFinishedSpans()).toEqual([])
+  // The OpenMetrics text, where exemplars would be: none on the request's series.
+  expect(text.endsWith('\n# EOF\n')).toBe(true)
   const lines = buckets(text, 'http_route="/quiet"')
   expect(lines).toHaveLength(15)
   expect(lines.at(-1)!.count).toBe(1)
