@@ -14,7 +14,8 @@ import { strictLog } from '../test/support/logs.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
-import { eventually, finishedSpans } from './test-support.ts'
+import { until } from '../test/support/until.ts'
+import { finishedSpans } from './test-support.ts'
 
 const logs = strictLog()
 
@@ -48,6 +49,13 @@ afterAll(async () => {
   await telemetry.shutdown()
 })
 beforeEach(() => exporter.reset())
+
+/** Scrapes until `ready` holds for the text (a request is recorded once its answer has been sent). */
+async function scrapeUntil(what: string, accept: string | undefined, ready: (text: string) => boolean): Promise<Awaited<ReturnType<typeof scrape>>> {
+  let last: Awaited<ReturnType<typeof scrape>> | undefined
+  await until(what, async () => ready((last = await scrape(accept)).text), 10_000)
+  return last!
+}
 
 async function scrape(accept?: string): Promise<{ contentType: string | null; vary: string | null; text: string }> {
   const res = await fetch(telemetry.prometheusUrl!, { headers: accept === undefined ? {} : { accept } })
@@ -87,10 +95,7 @@ it("a sampled request's trace id is the exemplar on its duration's bucket, on it
   expect(span, 'the request span').toBeDefined()
   const { traceId, spanId } = span!.spanContext()
 
-  const { contentType, vary, text } = (await eventually(async () => {
-    const s = await scrape(PROMETHEUS_ACCEPT)
-    return countOf(s.text, 'http_route="/items/:id"') === 1 ? s : undefined
-  }))!
+  const { contentType, vary, text } = await scrapeUntil('the request recorded', PROMETHEUS_ACCEPT, (t) => countOf(t, 'http_route="/items/:id"') === 1)
   expect(contentType).toBe(OPENMETRICS)
   expect(vary).toBe('accept')
   expect(text.endsWith('\n# EOF\n')).toBe(true)
@@ -109,11 +114,13 @@ it("a sampled request's trace id is the exemplar on its duration's bucket, on it
   if (index > 0) expect(value > Number(lines[index - 1]!.le)).toBe(true)
   expect(bucket.count).toBe(1)
   if (index > 0) expect(lines[index - 1]!.count).toBe(0)
-  // The observed value is the request's duration; the timestamp, when it was recorded.
+  // The observed value is the request's duration, which encloses its span's; the timestamp, the span's end.
   const spanSeconds = span!.duration[0] + span!.duration[1] / 1e9
-  expect(Math.abs(value - spanSeconds)).toBeLessThan(0.05)
-  expect(bucket.exemplar!.timestamp).toBeGreaterThanOrEqual(Math.floor(before))
-  expect(bucket.exemplar!.timestamp).toBeLessThanOrEqual(Date.now() / 1000)
+  expect(value).toBeGreaterThanOrEqual(spanSeconds - 0.001)
+  expect(value).toBeLessThan(spanSeconds + 1)
+  expect(bucket.exemplar!.timestamp).toBeCloseTo(span!.endTime[0] + span!.endTime[1] / 1e9, 3)
+  expect(bucket.exemplar!.timestamp).toBeGreaterThan(before - 1)
+  expect(bucket.exemplar!.timestamp).toBeLessThan(Date.now() / 1000 + 1)
   // The trace is on this series only: not on the body-size histograms, nor any other line.
   expect(text.split('\n').filter((l) => l.includes(traceId))).toEqual([expect.stringMatching(/^http_server_request_duration_seconds_bucket\{/)])
 })
@@ -125,10 +132,7 @@ it('keeps at most one exemplar per bucket: the latest request is one, and every 
     const spans = await finishedSpans(exporter, i + 1)
     traces.push(spans[i]!.spanContext().traceId)
   }
-  const text = (await eventually(async () => {
-    const s = await scrape(PROMETHEUS_ACCEPT)
-    return countOf(s.text, 'http_route="/items/:id"') === 6 ? s.text : undefined
-  }))!
+  const { text } = await scrapeUntil('the requests recorded', PROMETHEUS_ACCEPT, (t) => countOf(t, 'http_route="/items/:id"') === 6)
   const lines = buckets(text, 'http_route="/items/:id"')
   const withExemplar = lines.filter((b) => b.exemplar)
   expect(withExemplar.length).toBeGreaterThanOrEqual(1)
@@ -146,10 +150,7 @@ it('an unsampled request adds no exemplar', async () => {
   const unsampledTrace = '4bf92f3577b34da6a3ce929d0e0e4736'
   const res = await server.request({ url: '/quiet', headers: { traceparent: `00-${unsampledTrace}-00f067aa0ba902b7-00` } })
   expect(await res.json()).toEqual({ quiet: true })
-  const text = (await eventually(async () => {
-    const s = await scrape(PROMETHEUS_ACCEPT)
-    return countOf(s.text, 'http_route="/quiet"') === 1 ? s.text : undefined
-  }))!
+  const { text } = await scrapeUntil('the request recorded', PROMETHEUS_ACCEPT, (t) => countOf(t, 'http_route="/quiet"') === 1)
   expect(exporter.getFinishedSpans()).toEqual([])
   // The OpenMetrics text, where exemplars would be: none on the request's series.
   expect(text.endsWith('\n# EOF\n')).toBe(true)
@@ -188,10 +189,7 @@ it('the Prometheus text format is unchanged: no exemplars, and counters keep the
   jobs.inc(3)
   await (await server.request('/items/7')).text()
   await finishedSpans(exporter, 1)
-  const open = (await eventually(async () => {
-    const s = await scrape(PROMETHEUS_ACCEPT)
-    return buckets(s.text, 'http_route="/items/:id"').some((b) => b.exemplar) ? s.text : undefined
-  }))!
+  const { text: open } = await scrapeUntil('an exemplar', PROMETHEUS_ACCEPT, (t) => buckets(t, 'http_route="/items/:id"').some((b) => b.exemplar))
   // OpenMetrics names the counter family without `_total`, its sample with it.
   expect(open).toContain('# TYPE exemplar_test_jobs counter\nexemplar_test_jobs_total 3\n')
   const plain = await scrape()

@@ -37,6 +37,15 @@ export interface ExemplarValue {
 export interface TraceRef {
   readonly traceId: string
   readonly spanId: string
+  /** When the observation was made, in milliseconds since the epoch; default: now. */
+  readonly at?: number
+}
+
+/** An observation that named its trace, and when it was made (milliseconds since the epoch). */
+interface TracedObservation {
+  readonly trace: TraceRef
+  readonly value: number
+  readonly at: number
 }
 
 export class HistogramSeries {
@@ -45,7 +54,7 @@ export class HistogramSeries {
   /** Per bucket (not cumulative), the last one being +Inf. */
   readonly counts: Float64Array
   /** Per bucket, the latest observation that named its trace; made on the first one. */
-  exemplars: (ExemplarValue | undefined)[] | undefined
+  exemplars: (TracedObservation | undefined)[] | undefined
 
   constructor(
     readonly labels: Labels,
@@ -63,8 +72,9 @@ export class HistogramSeries {
     this.sum += value
     this.count++
     if (trace !== undefined) {
-      const exemplars = (this.exemplars ??= new Array<ExemplarValue | undefined>(bounds.length + 1))
-      exemplars[i] = { labelSet: { trace_id: trace.traceId, span_id: trace.spanId }, value, timestamp: Date.now() / 1000 }
+      // One small object per traced request; the exemplar's labels are made only when read.
+      const exemplars = (this.exemplars ??= new Array<TracedObservation | undefined>(bounds.length + 1))
+      exemplars[i] = { trace, value, at: trace.at ?? Date.now() }
     }
   }
 }
@@ -110,14 +120,19 @@ export class HistogramMetric extends SeriesMetric<HistogramSeries> {
       for (let i = 0; i <= this.bounds.length; i++) {
         cumulative += s.counts[i]!
         const le = i < this.bounds.length ? this.bounds[i]! : '+Inf'
-        const exemplar = s.exemplars?.[i]
-        values.push({ metricName: `${this.name}_bucket`, labels: { le, ...s.labels }, value: cumulative, ...(exemplar && { exemplar }) })
+        const traced = s.exemplars?.[i]
+        const bucket: MetricValue = { metricName: `${this.name}_bucket`, labels: { le, ...s.labels }, value: cumulative }
+        values.push(traced ? { ...bucket, exemplar: exemplarOf(traced) } : bucket)
       }
       values.push({ metricName: `${this.name}_sum`, labels: s.labels, value: s.sum })
       values.push({ metricName: `${this.name}_count`, labels: s.labels, value: s.count })
     }
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator }
   }
+}
+
+function exemplarOf({ trace, value, at }: TracedObservation): ExemplarValue {
+  return { labelSet: { trace_id: trace.traceId, span_id: trace.spanId }, value, timestamp: at / 1000 }
 }
 
 export class GaugeSeries {
