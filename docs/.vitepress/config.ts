@@ -82,7 +82,9 @@ export default defineConfig({
   title: 'Vela',
   description: 'A TypeScript web framework delivered as a Vite plugin.',
   // Pages write placeholders such as `<pid>` in plain text: raw HTML is off, so they show as written.
-  markdown: { html: false, languageAlias: { promql: 'txt' } },
+  markdown: { html: false },
+  // Links to a local server (http://localhost:8080 in the guide) are addresses to visit, not pages.
+  ignoreDeadLinks: 'localhostLinks',
   themeConfig: {
     nav: [
       { text: 'Guide', link: '/getting-started' },
