@@ -148,7 +148,8 @@ process.stdout.write(JSON.stringify(out))`
       try {
         const page = await browser.newPage({ baseURL: server.base, viewport: { width: 1280, height: 900 } })
         const failed: string[] = []
-        page.on('requestfailed', (r) => failed.push(r.url()))
+        // A chunk a navigation abandons is aborted by the browser, not missing: only real failures count.
+        page.on('requestfailed', (r) => r.failure()?.errorText !== 'net::ERR_ABORTED' && failed.push(`${r.failure()?.errorText} ${r.url()}`))
         page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`))
 
         await page.goto('/')
@@ -157,6 +158,7 @@ process.stdout.write(JSON.stringify(out))`
         await page.screenshot({ path: join(SCREENSHOTS, 'docs-home.png'), fullPage: true })
 
         await Promise.all([page.waitForURL('**/getting-started.html'), page.click('.VPHero a:has-text("Get started")')])
+        await expect.poll(() => page.textContent('.vp-doc h1')).toContain('Getting started')
         await page.goto('/guide/plugins.html')
         await expect.poll(() => page.textContent('.vp-doc h1')).toContain('Plugins')
         expect(await page.locator('.VPSidebar a:has-text("Routes and groups")').count()).toBe(1)
