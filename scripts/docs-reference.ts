@@ -53,8 +53,16 @@ export function firstSentence(comment: string): string {
     paragraph.push(line.trim())
   }
   const text = paragraph.join(' ')
-  const end = text.search(/[.!?](\s|$)(?=[^`]*(`[^`]*`[^`]*)*$)/)
-  return end === -1 ? text : text.slice(0, end + 1)
+  // The first `.`, `!` or `?` before a space or the end, outside code spans and abbreviations.
+  let inCode = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === '`') inCode = !inCode
+    else if (!inCode && '.!?'.includes(c) && (i + 1 === text.length || text[i + 1] === ' ') && !/\b(e\.g|i\.e|vs|etc)$/.test(text.slice(0, i))) {
+      return text.slice(0, i + 1)
+    }
+  }
+  return text
 }
 
 /** The doc comment right above `index` in `text` (only blank lines and decorators between), if any. */
