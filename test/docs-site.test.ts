@@ -6,13 +6,14 @@
 // headless Chromium (Debian's `chromium`, skipped without it unless CI) shows the home page and a
 // guide page, screenshots in test-results/screenshots/docs-*.png.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
-import { join, posix, relative } from 'node:path'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { chromium } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { writeCheckApps } from './support/docs-code-blocks.ts'
+import { brokenLinks } from './support/site-links.ts'
 import { serveStatic } from './support/static-server.ts'
 
 const run = promisify(execFile)
@@ -31,16 +32,6 @@ function chromiumAvailable(): boolean {
   console.warn(`[vela tests] ${message}: skipping the documentation screenshots`)
   return false
 }
-
-/** Every file under `dir`, as paths relative to it with `/`. */
-function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
-}
-
-/** The ids an HTML page declares (anchor targets). */
-const idsOf = (html: string): Set<string> => new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!))
 
 let buildOutput = ''
 
@@ -74,31 +65,7 @@ describe('the documentation site', () => {
   })
 
   it('every link inside the built site leads to a file of it, and every #anchor to an id on that page', () => {
-    const all = files(DIST)
-    const present = new Set(all)
-    const ids = new Map<string, Set<string>>()
-    const idsFor = (file: string) => {
-      if (!ids.has(file)) ids.set(file, idsOf(readFileSync(join(DIST, file), 'utf8')))
-      return ids.get(file)!
-    }
-    const broken: string[] = []
-    for (const page of all.filter((f) => f.endsWith('.html') && f !== '404.html')) {
-      const html = readFileSync(join(DIST, page), 'utf8')
-      for (const [, href] of html.matchAll(/\shref="([^"]+)"/g)) {
-        if (/^[a-z][a-z0-9+.-]*:/i.test(href!) || href!.startsWith('//')) continue // another site, mailto:
-        const [pathPart, anchor] = href!.split('#') as [string, string | undefined]
-        let target = pathPart === '' ? page : pathPart.startsWith('/') ? pathPart.slice(1) : posix.join(posix.dirname(page), pathPart)
-        target = decodeURIComponent(target.split('?')[0]!)
-        if (target === '' || target.endsWith('/')) target += 'index.html'
-        if (!present.has(target) && present.has(`${target}.html`)) target += '.html'
-        if (!present.has(target)) {
-          broken.push(`${page}: ${href} (no ${target})`)
-          continue
-        }
-        if (anchor && target.endsWith('.html') && !idsFor(target).has(decodeURIComponent(anchor))) broken.push(`${page}: ${href} (no #${anchor} in ${target})`)
-      }
-    }
-    expect(broken).toEqual([])
+    expect(brokenLinks(DIST)).toEqual([])
   })
 
   it('each entry point reference page lists every name the entry point exports', async () => {
