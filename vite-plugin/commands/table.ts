@@ -12,6 +12,7 @@ import type { CommandSpec } from './args.ts'
 import { UsageError, defineCommand } from './args.ts'
 import { genResourceCommand } from './gen-resource.ts'
 import { newCommand } from './new.ts'
+import { schemasCommand } from './schemas.ts'
 import { INSPECT_COMMANDS } from './run.ts'
 
 const serveCommand = defineCommand({
@@ -91,6 +92,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   releaseCommand,
   generateCommand,
   migrateCommand,
+  schemasCommand,
   ...INSPECT_COMMANDS,
   genResourceCommand,
   newCommand,
