@@ -15,6 +15,7 @@ import type { RouteEntry } from './route-types.ts'
 
 export type {
   HandlerResponses,
+  PathGet,
   QueryValue,
   ReplyToResponse,
   RouteEntry,

@@ -57,3 +57,12 @@ export type WithDeclared<R, D extends { status: number; body: unknown }> = Exclu
 export interface ValidationErrors {
   errors: Record<string, string[]>
 }
+
+/**
+ * The type at a path of keys inside `T` (`PathGet<G, ['routes', 3, 2, 'validate', 'body']>`), or
+ * `unknown` where a step is missing: how the generated file reaches a route's Standard Schema or
+ * inline handler inside its route module's default export.
+ */
+export type PathGet<T, P extends readonly PropertyKey[]> = P extends readonly [infer K extends PropertyKey, ...infer Rest extends readonly PropertyKey[]]
+  ? PathGet<T extends { readonly [Q in K]?: infer V } ? V : unknown, Rest>
+  : T

@@ -13,6 +13,7 @@ import { UsageError, defineCommand } from './args.ts'
 import { genResourceCommand } from './gen-resource.ts'
 import { newCommand } from './new.ts'
 import { schemasCommand } from './schemas.ts'
+import { typesCommand } from './types.ts'
 import { INSPECT_COMMANDS } from './run.ts'
 
 const serveCommand = defineCommand({
@@ -93,6 +94,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   generateCommand,
   migrateCommand,
   schemasCommand,
+  typesCommand,
   ...INSPECT_COMMANDS,
   genResourceCommand,
   newCommand,
