@@ -39,7 +39,7 @@ export function schemaStep(root: string, log: (message: string) => void): Schema
     async run(load) {
       if (!existsSync(dir)) return null
       const json = await writeJsonSchemas(root, load)
-      for (const file of json.written) log(`src/schemas changed: generated ${relative(root, file)}`)
+      for (const file of json.written) log(`wrote ${relative(root, file)} from src/schemas`)
       try {
         const result = await generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), importModule: load })
         undecided = undefined
