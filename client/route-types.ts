@@ -41,8 +41,7 @@ export type ReplyToResponse<R> = R extends { readonly kind: 'json' | 'status'; r
  * @example
  * type R = HandlerResponses<typeof products.show>
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type HandlerResponses<H> = H extends (...args: any[]) => infer R ? ReplyToResponse<Awaited<R>> : { status: number; body: unknown }
+export type HandlerResponses<H> = H extends (...args: never[]) => infer R ? ReplyToResponse<Awaited<R>> : { status: number; body: unknown }
 
 /** The input type of a Standard Schema object (what a request part must hold). */
 export type SchemaInput<S> = S extends { readonly '~standard': { readonly types?: infer T } } ? (NonNullable<T> extends { readonly input: infer I } ? I : unknown) : unknown

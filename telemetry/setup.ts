@@ -147,7 +147,7 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
   const providers = await createProviders({ ...options, metricReaders: [...(options.metricReaders ?? []), appMetrics] })
   const { tracerProvider, meterProvider } = providers
   // Vela's HTTP instruments go through OpenTelemetry only when something else reads them.
-  const exported = options.exportIntervalMs !== undefined || (options.metricReaders?.length ?? 0) > 0
+  const exported = providers.metricsExported || (options.metricReaders?.length ?? 0) > 0
   const instruments = createHttpInstruments(exported ? meterProvider?.getMeter('vela') : undefined, appMetrics)
   const role = clusterRole()?.role
   // In a cluster, the primary serves the workers' sum and the workers serve nothing.

@@ -97,6 +97,11 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
       }
     }
 
+    test('an app that does not import vela/telemetry has none of OpenTelemetry in its server bundle', () => {
+      const bundle = readFileSync(join(dist, 'server/index.mjs'), 'utf8')
+      expect(bundle).not.toMatch(/opentelemetry/i)
+    })
+
     test('on embedded PGlite: an HTML page, the explorer, environment prod', async () => {
       await serveAndCheck({})
     })
