@@ -2,8 +2,9 @@
  * `npm run bench -- types`: what the typed client costs the compiler as routes grow. Makes an app
  * of 300 routes (60 controllers × index/show/create/update/delete, the creates validated with a
  * `priv/schemas` file and declaring their 201), has `vela types` write its `.vela/routes.d.ts`,
- * then times `tsc --noEmit` (median of BENCH_ROUNDS, default 3) on the app alone and on the app
- * with a client module calling every one of the 300 routes. The difference is what the generated
+ * then times `tsc --noEmit` (median of BENCH_ROUNDS, default 3) on the app alone, with the
+ * generated file and a client module calling one controller's 5 routes, and with a client module
+ * calling every one of the 300 routes. The difference is what the generated
  * types and the checked calls add; an editor pays a share of it per file it re-checks.
  * Knobs: BENCH_ROUTES (default 300, a multiple of 5), BENCH_ROUNDS.
  */
@@ -121,15 +122,21 @@ try {
     write(root, `priv/schemas/item${i}.json`, schema(i))
   }
   write(root, 'client.ts', calls(CONTROLLERS))
+  write(root, 'client-one.ts', calls(1))
   write(root, 'tsconfig.app.json', tsconfig(['src']))
+  write(root, 'tsconfig.one.json', tsconfig(['src', '.vela/routes.d.ts', 'client-one.ts']))
   write(root, 'tsconfig.client.json', tsconfig(['src', '.vela/routes.d.ts', 'client.ts']))
   const began = performance.now()
   execFileSync(process.execPath, [join(REPO, 'vite-plugin/bin.mjs'), 'types'], { cwd: root, stdio: 'inherit' })
   const generate = performance.now() - began
   const app = timeTsc(root, 'tsconfig.app.json')
+  const one = timeTsc(root, 'tsconfig.one.json')
   const client = timeTsc(root, 'tsconfig.client.json')
   console.log(`routes: ${CONTROLLERS * 5}; vela types: ${Math.round(generate)} ms (app load included)`)
-  console.log(`tsc --noEmit, median of ${ROUNDS}: app alone ${Math.round(app)} ms; app + .vela/routes.d.ts + ${CONTROLLERS * 5} client calls ${Math.round(client)} ms; added ${Math.round(client - app)} ms`)
+  console.log(
+    `tsc --noEmit, median of ${ROUNDS}: app alone ${Math.round(app)} ms; + .vela/routes.d.ts and 5 client calls ${Math.round(one)} ms; ` +
+      `+ .vela/routes.d.ts and all ${CONTROLLERS * 5} client calls ${Math.round(client)} ms (added: ${Math.round(client - app)} ms, ${((client - one) / (CONTROLLERS * 5 - 5)).toFixed(1)} ms per call)`,
+  )
 } finally {
   rmSync(root, { recursive: true, force: true })
 }
