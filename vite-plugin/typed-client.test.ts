@@ -1,5 +1,5 @@
 // The typed client end to end on the typed-client fixture: `.vela/routes.d.ts` is written by
-// `vela types`, the dev server, `vite build` and vitest's start; calls that should compile do and
+// `vela types`, the dev server (at start and on a swap), `vite build` and vitest's start; calls that should compile do and
 // calls with a wrong path, params or body do not (tsc on the fixture's client-calls.ts); and
 // `createClient` against the running app gives the status and body the server answered.
 import { execFile } from 'node:child_process'
@@ -72,6 +72,11 @@ it('createClient against the running app: statuses and bodies, path params, repe
     }) as unknown as LooseClient
     expect((await spy.get('/api/products/:id', { params: { id: 1 }, headers: { 'x-trace': '1' } })).status).toBe(200)
     expect([seen[0]!.headers.get('authorization'), seen[0]!.headers.get('x-trace'), seen[0]!.headers.get('accept')]).toEqual(['Bearer t', '1', 'application/json'])
+
+    // A route added while the dev server runs: the swap rewrites the types.
+    const routes = join(root, 'src/routes/api.ts')
+    writeFileSync(routes, readFileSync(routes, 'utf8').replace("['/hello', products.hello, { methods: ['get'] }],", "['/hello', products.hello, { methods: ['get'] }],\n    ['/added', products.hello, { methods: ['get'] }],"))
+    await until('the added route in .vela/routes.d.ts', () => readFileSync(typesFile(root), 'utf8').includes('"GET /api/added": {'), 60_000)
   } finally {
     await server.close()
   }
