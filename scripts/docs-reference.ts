@@ -15,6 +15,8 @@ interface Entry {
   subpath: string
   page: string
   index: string
+  /** A declaration file of `declare module '…'` blocks whose modules the page lists too. */
+  virtualModules?: string
 }
 
 /** One exported name with what the page says about it. */
@@ -31,7 +33,7 @@ export const ENTRIES: Entry[] = [
   { subpath: 'vela/dbl', page: 'dbl', index: 'dbl/index.ts' },
   { subpath: 'vela/telemetry', page: 'telemetry', index: 'telemetry/index.ts' },
   { subpath: 'vela/testing', page: 'testing', index: 'server/testing/index.ts' },
-  { subpath: 'vela/client', page: 'client', index: 'vite-plugin/client.d.ts' },
+  { subpath: 'vela/client', page: 'client', index: 'client/index.ts', virtualModules: 'vite-plugin/client.d.ts' },
 ]
 
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8')
@@ -183,17 +185,15 @@ function moduleIntro(index: string): string {
 function page(entry: Entry): string {
   const head = `# \`${entry.subpath}\`\n\nGenerated from \`${entry.index}\` by \`scripts/docs-reference.ts\`: edit the doc comments there.\n\n`
   const intro = moduleIntro(entry.index)
-  if (entry.subpath === 'vela/client') {
-    const sections = clientModules(entry.index).map((m) => `## \`${m.module}\`\n\n${table(m.docs)}\n`)
-    return `${head}::: v-pre\n${intro}\n\n${sections.join('\n')}\n:::\n`
-  }
   const all = exportsOf(entry.index)
   const values = all.filter((d) => d.kind === 'value')
   const types = all.filter((d) => d.kind === 'type')
   return (
     `${head}::: v-pre\n${intro}\n\n` +
     `\`import { … } from '${entry.subpath}'\`: ${values.length} values and ${types.length} types.\n\n` +
-    `## Values\n\n${table(values)}\n\n## Types\n\n${table(types)}\n:::\n`
+    `## Values\n\n${table(values)}\n\n## Types\n\n${table(types)}\n` +
+    (entry.virtualModules ? clientModules(entry.virtualModules).map((m) => `\n## \`${m.module}\`\n\n${table(m.docs)}\n`).join('') : '') +
+    ':::\n'
   )
 }
 

@@ -33,6 +33,7 @@ const SIDEBAR: Section[] = [
       { text: 'Migrations', link: '/guide/migrations' },
       { text: 'Telemetry', link: '/guide/telemetry' },
       { text: 'OpenAPI and the CLI', link: '/guide/cli' },
+      { text: 'Shapes and the typed client', link: '/typed-client' },
       { text: 'The Vite plugin', link: '/guide/vite' },
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Deployment and scaling', link: '/guide/deployment' },
