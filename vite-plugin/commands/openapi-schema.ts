@@ -97,7 +97,8 @@ function downgrade(node: JsonSchema): JsonSchema {
   }
   if (Array.isArray(out.items)) {
     const tuple = out.items as JsonSchema[]
-    out.items = tuple.length === 1 ? tuple[0] : { anyOf: tuple }
+    const distinct = tuple.filter((item, i) => tuple.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === i)
+    out.items = distinct.length === 1 ? distinct[0] : { anyOf: distinct }
     out.minItems ??= tuple.length
     if ((node as JsonSchema).additionalItems === false) out.maxItems ??= tuple.length
   }
