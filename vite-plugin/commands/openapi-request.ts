@@ -9,7 +9,8 @@
  *   them elsewhere (content types, security schemes). A schema that is not an object with
  *   `properties` (or a Standard Schema object without a JSON Schema) documents no parameter.
  * - Request body: `validate.body`, else the route's schema by convention on POST create routes,
- *   PUT and PATCH. PATCH gets the partial variant (nothing required), and read-only properties
+ *   PUT and PATCH; a POST, PUT or PATCH whose request plugin decodes bodies has one without a
+ *   schema when there is none. PATCH gets the partial variant (nothing required), and read-only properties
  *   are not required in any request. Its media types are those the route's request plugin decodes
  *   (`decodeJsonBody` → `application/json`, `readUrlencodedBody` →
  *   `application/x-www-form-urlencoded`), `application/json` without one.
@@ -27,6 +28,7 @@ export interface Parameter {
   description?: string
 }
 
+const BODY_METHODS = new Set(['post', 'put', 'patch'])
 const DESCRIBED_ELSEWHERE = new Set(['accept', 'content-type', 'authorization'])
 
 /** The object schema's own properties and required names, following one `$ref` to a component. */
@@ -86,6 +88,6 @@ export function requestBodyFor(route: CompiledRoute, method: string, conventiona
     body = resolved && ctx.requestBody(resolved, method)
   } else if (conventional && schema) {
     body = ctx.requestBody({ schema: componentRef(componentName(schema)), source: ctx.schemas[schema]!, name: schema }, method)
-  } else return undefined
+  } else if (!(BODY_METHODS.has(method) && decodesBodies(route))) return undefined
   return { required: true, content: Object.fromEntries(bodyMediaTypes(route).map((type) => [type, body ? { schema: body } : {}])) }
 }
