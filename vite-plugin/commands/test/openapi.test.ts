@@ -166,7 +166,9 @@ describe('vela openapi (end to end)', () => {
     expect(d.info).toMatchObject({ title: 'playground', version: '0.1.0' })
     expect(d.components.schemas.product.required).toEqual(['name', 'price'])
     expect(d.paths['/api/products'].post).toMatchObject({ operationId: 'products_controller.create', responses: { 201: { description: 'Created' } } })
-    expect(d.paths['/api/products'].get.responses[200].content['application/json'].schema.properties.products.items).toEqual({ $ref: '#/components/schemas/product' })
+    // The list route names its reply in `responses`: { products, total }.
+    expect(d.paths['/api/products'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/product_list' })
+    expect(d.paths['/api/users'].get.responses[200].content['application/json'].schema.properties.users.items).toEqual({ $ref: '#/components/schemas/user' })
     expect(d.paths['/api/products/{id}'].get.parameters).toMatchObject([{ name: 'id', in: 'path', required: true }])
     expect(d.paths['/heartbeat'].get.operationId).toBe('health_controller.heartbeat')
   })
