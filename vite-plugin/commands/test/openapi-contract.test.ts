@@ -1,12 +1,16 @@
 // The OpenAPI document of an app using every feature it describes (fixtures/openapi-app):
 // parameters and bodies from `validate`, responses per status, the server's own errors, security
 // schemes from the groups, tags, the draft-07 → 3.0.3 conversion and the 3.1 option.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { VelaApp } from '../../../server/app/create-app.ts'
 import { json } from '../../../server/index.ts'
+import { until } from '../../../test/support/until.ts'
+import { openApiStep } from '../../dev-openapi.ts'
 import type { StandardSchemaV1 } from '../../../server/index.ts'
 import type { LoadedApp } from '../load.ts'
 import { inspectApp, loadApp } from '../load.ts'
@@ -196,6 +200,20 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
     expect(doc31.components.schemas.work_order).not.toHaveProperty('$id')
   })
 
+  it("the plugin's openapi option reaches the document the dev server writes", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'vela-openapi-dev-'))
+    try {
+      await cp(join(APP, 'priv/schemas'), join(root, 'priv/schemas'), { recursive: true })
+      const step = openApiStep(root, () => undefined, '3.1')
+      step({ config: { bootstrapApplication: 'work_orders' }, routeTable: app.table } as unknown as VelaApp)
+      const file = join(root, 'priv/assets/openapi.json')
+      await until('the dev server wrote the document', () => existsSync(file), 30_000)
+      expect(JSON.parse(await readFile(file, 'utf8')).openapi).toBe('3.1.0')
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+   }, 60_000)
+
   it('`vela openapi --openapi 3.1` writes 3.1.0; another version is refused', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vela-openapi-31-'))
     try {
@@ -209,7 +227,7 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-  })
+   }, 240_000)
 })
 
 describe('Standard Schema objects', () => {
