@@ -1,22 +1,21 @@
-// The playground answers as its OpenAPI document says: the end-to-end cases of the PGlite suite
-// (test/support/playground-cases.ts) run against a dev server while every HTTP exchange is
-// recorded; then each exchange with a documented operation must have a status the document lists
-// for it, and a JSON body that passes (Ajv) the schema documented for that status.
-//
-// Not checked: exchanges with no documented operation (unknown paths, methods a route does not
-// list, CORS preflights), redirects (3xx: the document describes bodies, and a redirect has none
-// it could describe), and bodies that are not JSON (the HTML pages) or whose status the document
-// lists without a body schema.
+/**
+ * The playground answers as its OpenAPI document says. A suite records every HTTP exchange of its
+ * cases (exchange-recorder.ts) and registers `documentedResponsesCase` last: each exchange with a
+ * documented operation must have a status the document lists for it, and a JSON body that passes
+ * (Ajv) the schema documented for that status. The document is the one the dev server serves.
+ *
+ * Not checked: exchanges with no documented operation (unknown paths, methods a route does not
+ * list, CORS preflights), redirects (3xx: the document describes bodies, and a redirect has none
+ * it could describe), and bodies that are not JSON (the HTML pages) or whose status the document
+ * lists without a body schema.
+ */
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { OpenApiDocument } from '../vite-plugin/commands/openapi.ts'
-import type { Exchange } from './support/exchange-recorder.ts'
-import { recordFetch } from './support/exchange-recorder.ts'
-import { playgroundCases } from './support/playground-cases.ts'
-import type { Playground } from './support/playground.ts'
-import { startPlayground } from './support/playground.ts'
-import { until } from './support/until.ts'
+import { expect, it } from 'vitest'
+import type { OpenApiDocument } from '../../vite-plugin/commands/openapi.ts'
+import type { Exchange } from './exchange-recorder.ts'
+import type { Playground } from './playground.ts'
+import { until } from './until.ts'
 
 type Operation = OpenApiDocument['paths'][string][string]
 
@@ -34,28 +33,13 @@ function operationFinder(doc: OpenApiDocument): (method: string, path: string) =
   }
 }
 
-describe('the playground against its OpenAPI document', () => {
-  let server: Playground
-  let recorder: ReturnType<typeof recordFetch>
-  // Generous: the dev server's first start (migrations on embedded PGlite) on a busy machine.
-  beforeAll(async () => {
-    server = await startPlayground()
-    recorder = recordFetch()
-  }, 240_000)
-  afterAll(async () => {
-    recorder?.restore()
-    await server?.stop()
-  })
-
-  playgroundCases(() => server)
-
-  it('every documented response has a status the document lists and a body its schema accepts', async () => {
-    await recorder.settled()
-    const exchanges = [...recorder.exchanges]
-    recorder.restore()
+/** Registers the check of every recorded exchange against the served document. */
+export function documentedResponsesCase(server: () => Playground, recorded: () => Promise<readonly Exchange[]>): void {
+  it('every documented response has a status the OpenAPI document lists and a body its schema accepts', async () => {
+    const exchanges = await recorded()
     // The dev server writes the document once the app has loaded; /docs serves it.
-    await until('the dev server wrote its OpenAPI document', () => server.output().includes('wrote priv/assets/openapi.json'), 60_000)
-    const doc = (await (await fetch(`${server.base}/docs/openapi.json`)).json()) as OpenApiDocument
+    await until('the dev server wrote its OpenAPI document', () => server().output().includes('wrote priv/assets/openapi.json'), 60_000)
+    const doc = (await (await fetch(`${server().base}/docs/openapi.json`)).json()) as OpenApiDocument
     expect(doc.openapi).toBe('3.0.3')
     const find = operationFinder(doc)
     const ajv = new Ajv({ strict: false, allErrors: true })
@@ -63,7 +47,7 @@ describe('the playground against its OpenAPI document', () => {
     const failures: string[] = []
     const checked = new Set<string>()
     let bodies = 0
-    for (const x of exchanges as Exchange[]) {
+    for (const x of exchanges) {
       const found = find(x.method, x.path)
       if (!found || (x.status >= 300 && x.status < 400)) continue
       const where = `${x.method} ${found.template} → ${x.status}`
@@ -80,10 +64,10 @@ describe('the playground against its OpenAPI document', () => {
       if (!validate(JSON.parse(x.body))) failures.push(`${where}: ${ajv.errorsText(validate.errors)} in ${x.body.slice(0, 200)}`)
     }
     expect(failures.join('\n')).toBe('')
-    // The cases reach the JSON API's every operation, with their success and error statuses.
+    // The cases reach the JSON API's operations, with their success and error statuses.
     for (const seen of ['GET /api/products 200', 'GET /api/products 400', 'POST /api/products 201', 'POST /api/products 422', 'POST /api/products 400', 'POST /api/products 413', 'GET /api/products/{id} 404', 'PUT /api/notes/{id} 422', 'GET /api/users/{id} 400', 'GET /api/info 200']) {
       expect(checked).toContain(seen)
     }
     expect(bodies).toBeGreaterThan(40)
   })
-})
+}
