@@ -32,10 +32,11 @@ const BODY_METHODS = new Set(['post', 'put', 'patch'])
 const DESCRIBED_ELSEWHERE = new Set(['accept', 'content-type', 'authorization'])
 
 /** The object schema's own properties and required names, following one `$ref` to a component. */
-function propertiesOf(resolved: ResolvedSchema | undefined): { properties: Record<string, unknown>; required: string[] } | undefined {
+function propertiesOf(resolved: ResolvedSchema | undefined, owner: string): { properties: Record<string, unknown>; required: string[]; owner: string } | undefined {
   const source = resolved?.source
   if (!source || typeof source.properties !== 'object' || source.properties === null) return undefined
-  return { properties: source.properties as Record<string, unknown>, required: Array.isArray(source.required) ? (source.required as string[]) : [] }
+  // A file's `#/definitions/x` references point at that file's components.
+  return { properties: source.properties as Record<string, unknown>, required: Array.isArray(source.required) ? (source.required as string[]) : [], owner: resolved!.name ?? owner }
 }
 
 export function parametersFor(route: CompiledRoute, pathParams: readonly string[], ctx: DocContext, owner: string): Parameter[] {
@@ -43,21 +44,21 @@ export function parametersFor(route: CompiledRoute, pathParams: readonly string[
   const label = (part: string) => `route ${route.path}: validate.${part}`
   const read = (part: 'query' | 'params' | 'headers') => {
     const ref = validate[part]
-    return ref === undefined ? undefined : propertiesOf(ctx.resolve(ref, 'input', { label: label(part), owner: `${owner}_${part}` }))
+    return ref === undefined ? undefined : propertiesOf(ctx.resolve(ref, 'input', { label: label(part), owner: `${owner}_${part}` }), `${owner}_${part}`)
   }
   const out: Parameter[] = []
-  const convert = (schema: unknown, part: string) => ctx.convert((schema ?? {}) as JsonSchema, `${owner}_${part}`)
+  const convert = (schema: unknown, from: string) => ctx.convert((schema ?? {}) as JsonSchema, from)
   const described = (schema: JsonSchema) => (typeof schema.description === 'string' ? { description: schema.description } : {})
   const params = read('params')
   for (const name of pathParams) {
-    const schema = params && Object.hasOwn(params.properties, name) ? convert(params.properties[name], 'params') : { type: 'string' }
+    const schema = params && Object.hasOwn(params.properties, name) ? convert(params.properties[name], params.owner) : { type: 'string' }
     out.push({ name, in: 'path', required: true, schema, ...described(schema) })
   }
   for (const [part, where] of [['query', 'query'], ['headers', 'header']] as const) {
     const found = read(part)
     for (const [name, sub] of Object.entries(found?.properties ?? {})) {
       if (where === 'header' && DESCRIBED_ELSEWHERE.has(name.toLowerCase())) continue
-      const schema = convert(sub, part)
+      const schema = convert(sub, found!.owner)
       out.push({ name, in: where, required: found!.required.includes(name), schema, ...described(schema) })
     }
   }

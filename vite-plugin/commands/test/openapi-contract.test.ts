@@ -47,6 +47,9 @@ describe('parameters and request bodies', () => {
     ])
     expect(params.find((p) => p.name === 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
     expect(params.find((p) => p.name === 'tag')!.schema).toMatchObject({ type: 'array', items: { type: 'string' } })
+    // A property referring to its file's definitions points at the component they became.
+    expect(params.find((p) => p.name === 'status')!.schema).toEqual(ref('work_order_filters_status'))
+    expect(doc.components.schemas.work_order_filters_status).toEqual({ type: 'string', enum: ['open', 'closed'], description: 'Only work orders in this status' })
   })
 
   it('path parameters are typed by validate.params, strings without it', () => {
@@ -207,7 +210,8 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
       const step = openApiStep(root, () => undefined, '3.1')
       step({ config: { bootstrapApplication: 'work_orders' }, routeTable: app.table } as unknown as VelaApp)
       const file = join(root, 'priv/assets/openapi.json')
-      await until('the dev server wrote the document', () => existsSync(file), 30_000)
+      // The explorer's last file is written after the document: the step is done.
+      await until('the dev server wrote the document and its explorer', () => existsSync(join(root, 'priv/assets/swagger-ui-bundle.js')), 30_000)
       expect(JSON.parse(await readFile(file, 'utf8')).openapi).toBe('3.1.0')
     } finally {
       await rm(root, { recursive: true, force: true })
