@@ -1,15 +1,33 @@
 // The playground on embedded PGlite (its default), as `vela serve` runs it: every row of spec
 // §4.3 and the error rows of §7 over HTTP (the case list is shared with the PostgreSQL suite).
+// Every exchange is recorded, and the last case checks each documented reply against the
+// OpenAPI document the server serves (support/openapi-conformance.ts).
 import { afterAll, beforeAll, describe } from 'vitest'
+import { recordFetch } from './support/exchange-recorder.ts'
+import { documentedResponsesCase } from './support/openapi-conformance.ts'
 import { playgroundCases } from './support/playground-cases.ts'
 import type { Playground } from './support/playground.ts'
 import { startPlayground } from './support/playground.ts'
 
 describe('the playground on PGlite', () => {
   let server: Playground
+  let recorder: ReturnType<typeof recordFetch> | undefined
+  // Generous: the first start migrates embedded PGlite, slow on a busy machine.
   beforeAll(async () => {
     server = await startPlayground()
+    recorder = recordFetch()
+  }, 240_000)
+  afterAll(() => {
+    recorder?.restore()
+    return server?.stop()
   })
-  afterAll(() => server?.stop())
   playgroundCases(() => server)
+  documentedResponsesCase(
+    () => server,
+    async () => {
+      await recorder!.settled()
+      recorder!.restore()
+      return [...recorder!.exchanges]
+    },
+  )
 })

@@ -45,6 +45,7 @@ import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
 import type { Changes, FileEvent } from './dev-modules.ts'
 import { AppModules } from './dev-modules.ts'
+import type { OpenApiVersion } from './commands/openapi.ts'
 import { openApiStep } from './dev-openapi.ts'
 import { routeTypesStep } from './dev-route-types.ts'
 import { schemaStep } from './dev-schema.ts'
@@ -69,6 +70,8 @@ export interface DevApp {
 
 export interface DevAppOptions {
   createOptions?: CreateAppOptions
+  /** The OpenAPI version of `priv/assets/openapi.json` (the plugin's `openapi` option). */
+  openapi?: OpenApiVersion
   log?: (message: string) => void
   debounceMs?: number
   /** How long a dispose callback may take before the swap goes on without it (default 5000 ms). */
@@ -86,7 +89,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const hot = new DevHot(opts.disposeTimeoutMs ?? 5000, (err) => formatError(err, root))
   const modules = new AppModules(vite, hot)
   const schemas = schemaStep(root, log)
-  const openApi = openApiStep(root, log)
+  const openApi = openApiStep(root, log, opts.openapi)
   const routeTypes = routeTypesStep(root)
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]

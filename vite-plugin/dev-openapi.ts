@@ -10,11 +10,12 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { VelaApp } from '../server/app/create-app.ts'
+import type { OpenApiVersion } from './commands/openapi.ts'
 import { writeOpenApi } from './commands/openapi-write.ts'
 import { BUILD_OPENAPI_OUTPUT } from './openapi-build.ts'
 
 /** Returns the step: call it with each app that starts serving. */
-export function openApiStep(root: string, log: (message: string) => void): (app: VelaApp) => void {
+export function openApiStep(root: string, log: (message: string) => void, openapi?: OpenApiVersion): (app: VelaApp) => void {
   let writing: Promise<void> = Promise.resolve()
   let first = true
   let lastError: string | undefined
@@ -23,7 +24,7 @@ export function openApiStep(root: string, log: (message: string) => void): (app:
     // One write at a time, in swap order: the last one describes the app serving.
     writing = writing.then(async () => {
       try {
-        await writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, { output: BUILD_OPENAPI_OUTPUT })
+        await writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, { output: BUILD_OPENAPI_OUTPUT, openapi })
         if (first) log(`wrote ${BUILD_OPENAPI_OUTPUT} and its explorer (swagger.html) from priv/schemas; kept up to date on every swap`)
         first = false
         lastError = undefined

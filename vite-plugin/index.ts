@@ -67,6 +67,14 @@ export interface VelaPluginOptions {
    * export default defineConfig({ plugins: [vela({ instrumentation: true })] })
    */
   instrumentation?: boolean
+  /**
+   * The OpenAPI version of the `priv/assets/openapi.json` that `vite build` and the dev server
+   * write: `'3.0'` (default, OpenAPI 3.0.3, schemas converted from draft-07) or `'3.1'`
+   * (OpenAPI 3.1.0, JSON Schema as is).
+   * @example
+   * export default defineConfig({ plugins: [vela({ openapi: '3.1' })] })
+   */
+  openapi?: '3.0' | '3.1'
 }
 
 // Kept on the server object under a registered symbol: Vite bundles a config file together with
@@ -144,7 +152,7 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
       if (config.consumer !== 'server' || !output.dir) return
       const code = Object.values(bundle).map((chunk) => (chunk.type === 'chunk' ? chunk.code : '')).join('\n')
       copyRuntimeAssets(config.root, output.dir, code)
-      const app = await inspectForBuild(config.root, (step) => runner.use(config, step))
+      const app = await inspectForBuild(config.root, (step) => runner.use(config, step), options.openapi)
       for (const file of app.generated) report(file, config)
       // The route types are for the app's editor and client, not the bundle: not reported.
       await runner.use(config, (load) => writeRouteTypesWith(config.root, load))
@@ -155,7 +163,7 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
     closeBundle: () => runner.close(),
     async configureServer(server) {
       if (isVitestServer(server.config)) return writeRouteTypesForVitest(server.config, () => vela(options))
-      const devApp = await createDevApp(server, options.dev)
+      const devApp = await createDevApp(server, { openapi: options.openapi, ...options.dev })
       ;(server as WithDevApp)[kDevApp] = devApp
       const close = server.close.bind(server)
       server.close = async () => {

@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { appEntry, createAppIn } from './app-loader.ts'
 import type { WithApp } from './build-runner.ts'
+import type { OpenApiVersion } from './commands/openapi.ts'
 import { writeOpenApi } from './commands/openapi-write.ts'
 
 export const BUILD_OPENAPI_OUTPUT = 'priv/assets/openapi.json'
@@ -28,12 +29,12 @@ export interface BuiltAppInfo {
 }
 
 /** Loads the app in `root` with the build's runner; writes its OpenAPI files when it has `priv/schemas/`. */
-export async function inspectForBuild(root: string, withApp: WithApp): Promise<BuiltAppInfo> {
+export async function inspectForBuild(root: string, withApp: WithApp, openapi?: OpenApiVersion): Promise<BuiltAppInfo> {
   return withApp(async (load) => {
     const { config } = await appEntry(load)
     const viewsDir = config.views?.dir ?? DEFAULT_VIEWS_DIR
     if (!existsSync(resolve(root, 'priv/schemas'))) return { viewsDir, generated: [] }
     const app = await createAppIn(load)
-    return { viewsDir, generated: await writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, { output: BUILD_OPENAPI_OUTPUT }) }
+    return { viewsDir, generated: await writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, { output: BUILD_OPENAPI_OUTPUT, openapi }) }
   })
 }

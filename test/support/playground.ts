@@ -84,7 +84,8 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     const check = () => output.includes('listening on') && resolve(true)
     child.stdout.on('data', check)
     child.once('close', () => resolve(false))
-    setTimeout(() => resolve(false), 60_000).unref()
+    // Generous: a first start migrates embedded PGlite, slow on a busy machine.
+    setTimeout(() => resolve(false), 180_000).unref()
   })
   if (!(await listening)) {
     await stop()

@@ -1,5 +1,6 @@
 /**
- * Writes what `vela openapi` generates: the document (openapi.ts) at `output` and, next to it, the
+ * Writes what `vela openapi` generates: the document (openapi.ts; `info.description` and
+ * `info.license` from the app's package.json) at `output` and, next to it, the
  * explorer page `swagger.html` with the script that starts it (`swagger-initializer.js`) and the
  * `swagger-ui-dist` assets it loads (`swagger-ui.css`, `swagger-ui-bundle.js`), so the page works
  * offline and can be served by a static route such as `['/docs/[...]', staticDir('priv/assets')]`.
@@ -19,7 +20,7 @@ import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RouteTable } from '../../server/router/compile.ts'
-import type { JsonSchema } from './openapi.ts'
+import type { JsonSchema, OpenApiVersion } from './openapi.ts'
 import { buildOpenApi } from './openapi.ts'
 
 export interface OpenApiWriteOptions {
@@ -29,6 +30,23 @@ export interface OpenApiWriteOptions {
   readonly title?: string
   /** Default `0.1.0`. */
   readonly apiVersion?: string
+  /** `'3.0'` (default): OpenAPI 3.0.3; `'3.1'`: OpenAPI 3.1.0. */
+  readonly openapi?: OpenApiVersion
+}
+
+/** The app's package.json `description` and `license`, for the document's `info` (none without the file). */
+export async function packageInfo(root: string): Promise<{ description?: string; license?: string }> {
+  const text = await readFile(resolve(root, 'package.json'), 'utf8').catch(() => undefined)
+  if (text === undefined) return {}
+  try {
+    const pkg = JSON.parse(text) as { description?: unknown; license?: unknown }
+    return {
+      ...(typeof pkg.description === 'string' && pkg.description ? { description: pkg.description } : {}),
+      ...(typeof pkg.license === 'string' && pkg.license ? { license: pkg.license } : {}),
+    }
+  } catch {
+    return {}
+  }
 }
 
 export const EXPLORER_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const
@@ -89,7 +107,7 @@ function swaggerUiDir(): string {
 export async function writeOpenApi(root: string, appName: string, table: RouteTable, opts: OpenApiWriteOptions = {}): Promise<string[]> {
   const output = resolve(root, opts.output ?? 'openapi.json')
   const title = opts.title ?? appName
-  const doc = buildOpenApi(table, { title, version: opts.apiVersion ?? '0.1.0', schemas: await loadSchemas(root) })
+  const doc = buildOpenApi(table, { title, version: opts.apiVersion ?? '0.1.0', schemas: await loadSchemas(root), openapi: opts.openapi, ...(await packageInfo(root)) })
   const dir = dirname(output)
   await mkdir(dir, { recursive: true })
   await replaceFile(output, `${JSON.stringify(doc, null, 2)}\n`)

@@ -1,12 +1,12 @@
 /** The notes pages (spec §4.3): HTML forms for signed-in users; anyone else is sent to /login. */
 import { defineRoutes } from 'vela'
-import { username_password } from '../auth/login.ts'
+import { sessionSecurity } from '../auth/session-security.ts'
 import * as notes from '../controllers/notes_controller.ts'
 import { browser } from '../plugins/pipelines.ts'
 
 export default defineRoutes({
   prefix: '/notes',
-  security: username_password,
+  security: sessionSecurity,
   plugins: browser,
   routes: [
     ['/', notes.index, { methods: ['get'] }],

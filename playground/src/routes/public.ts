@@ -23,5 +23,5 @@ export default defineRoutes([
       ['/static/[...]', staticDir('priv/static')],
     ],
   },
-  { prefix: '/api', security: false, plugins: [], routes: [['/info', health.info, { methods: ['get'] }]] },
+  { prefix: '/api', security: false, plugins: [], routes: [['/info', health.info, { methods: ['get'], responses: { 200: 'app_info' } }]] },
 ])

@@ -5,16 +5,16 @@
  * user. Only the login POST carries the rate limiter.
  */
 import { defineRoutes } from 'vela'
-import { username_password } from '../auth/login.ts'
+import { sessionSecurity } from '../auth/session-security.ts'
 import * as session from '../controllers/session_controller.ts'
 import { browser, login } from '../plugins/pipelines.ts'
 
 export default defineRoutes([
   { prefix: '', security: false, plugins: browser, routes: [['/login', session.new, { methods: ['get'] }]] },
-  { prefix: '', security: username_password, plugins: login, routes: [['/', session.create, { methods: ['post'] }]] },
+  { prefix: '', security: sessionSecurity, plugins: login, routes: [['/', session.create, { methods: ['post'] }]] },
   {
     prefix: '',
-    security: username_password,
+    security: sessionSecurity,
     plugins: browser,
     routes: [
       ['/logout', session.delete, { methods: ['post'] }],

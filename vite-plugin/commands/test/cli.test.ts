@@ -38,13 +38,14 @@ describe('help', () => {
   it('the usage is made from the option table: synopsis, description, every option with its placeholder, the exit status', () => {
     expect(usageText(command('openapi'))).toBe(`usage: vela openapi [options]
 
-Writes the app's OpenAPI 3.0.3 document and, beside it, the explorer page swagger.html with
-the swagger-ui files it loads; prints one Generated <path> line per file.
+Writes the app's OpenAPI document (3.0.3 by default, 3.1.0 with --openapi 3.1) and, beside it, the
+explorer page swagger.html with the swagger-ui files it loads; prints one Generated <path> line per file.
 
 options:
   --output <file>          where the document goes, relative to the app root (default: openapi.json)
   --title <text>           the document's title (default: the app name)
   --api-version <version>  its info.version (default: 0.1.0)
+  --openapi <3.0|3.1>      the OpenAPI version written: 3.0 (3.0.3, default) or 3.1 (3.1.0)
   --root <dir>             the app folder (default: the current directory)
   -h, --help               print this help and do nothing else
 

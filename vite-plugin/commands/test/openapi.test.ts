@@ -38,6 +38,9 @@ const { table } = inspectApp({
     'src/controllers/error_controller.ts': { boom },
   },
 })
+const errorBody = (name: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } })
+const serverError = { description: 'Internal Server Error', content: errorBody('Error') }
+const notFound = { description: 'Not Found', content: errorBody('Error') }
 const doc = (): OpenApiDocument => buildOpenApi(table, { title: 'Shop', version: '1.2.3', schemas: { widget: { $schema: 'http://json-schema.org/draft-07/schema#', ...widget } } })
 
 describe('openapi document', () => {
@@ -64,31 +67,35 @@ describe('openapi document', () => {
   it('info, paths with operationIds, path params, convention-tied schema, responses per rule 5, components', () => {
     const d = doc()
     expect(d.openapi).toBe('3.0.3')
-    expect(d.info).toEqual({ title: 'Shop', version: '1.2.3' })
+    expect(d.info).toEqual({ title: 'Shop', version: '1.2.3', description: 'The HTTP API of Shop.' })
     expect(Object.keys(d.paths)).toEqual(['/api/widgets', '/api/widgets/{id}', '/api/shops/{shopId}/orders/{id}'])
     const list = d.paths['/api/widgets']!
     expect(list.get).toMatchObject({ operationId: 'widgets_controller.index', tags: ['widgets_controller'] })
     expect(list.post).toMatchObject({ operationId: 'widgets_controller.create' })
     expect(list.get!.responses).toEqual({
       200: { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { widgets: { type: 'array', items: { $ref: '#/components/schemas/widget' } } } } } } },
+      500: serverError,
     })
     expect(list.post!.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } })
-    expect(list.post!.responses).toEqual({ 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } } })
+    expect(list.post!.responses).toMatchObject({ 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } } })
     const one = d.paths['/api/widgets/{id}']!
     expect(Object.keys(one)).toEqual(['get', 'put', 'patch', 'delete'])
     expect(Object.values(one).map((o) => o.operationId)).toEqual(['widgets_controller.show', 'widgets_controller.update', 'widgets_controller.update.patch', 'widgets_controller.remove'])
     expect(one.put!.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } })
     expect(one.get!.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
     expect((one.get!.responses as Record<number, { description: string }>)[200]!.description).toBe('OK')
-    expect(one.delete!.responses).toEqual({ 204: { description: 'No Content' } })
+    expect(one.delete!.responses).toEqual({ 204: { description: 'No Content' }, 404: notFound, 500: serverError })
     // orders_controller has no priv/schemas/order.json: plain 200 OK, two path params.
     expect(d.paths['/api/shops/{shopId}/orders/{id}']!.get).toEqual({
       operationId: 'orders_controller.show',
+      summary: 'show (orders_controller)',
       tags: ['orders_controller'],
+      security: [],
       parameters: ['shopId', 'id'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-      responses: { 200: { description: 'OK' } },
+      responses: { 200: { description: 'OK' }, 404: notFound, 500: serverError },
     })
-    expect(d.components.schemas).toEqual({ widget })
+    // The widget schema, the partial variant PATCH takes, the built-in error bodies.
+    expect(d.components.schemas).toEqual({ widget, widget_patch: { type: 'object', properties: widget.properties }, Error: expect.any(Object), ValidationErrors: expect.any(Object) })
   })
 
   it('operationIds are unique: a repeated handler gets .<method>', () => {
@@ -110,7 +117,7 @@ describe('openapi document', () => {
     }).table
     const d = buildOpenApi(t, { title: 'x', version: '0.1.0', schemas: { widget, gadget: widget } })
     expect(d.paths['/things']!.post!.requestBody).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } })
-    expect(d.paths['/other']!.get!.responses).toEqual({ 200: { description: 'OK' } })
+    expect(d.paths['/other']!.get!.responses).toEqual({ 200: { description: 'OK' }, 500: serverError })
   })
 
   it('the explorer page loads swagger-ui from the files beside it and the spec by name', () => {
@@ -142,7 +149,7 @@ describe('vela openapi (end to end)', () => {
     expect(res.stdout.trim().split('\n')).toEqual(files.map((f) => `Generated ${f}`))
     for (const f of files) expect((await stat(f)).size).toBeGreaterThan(0)
     const d = JSON.parse(await readFile(files[0]!, 'utf8'))
-    expect(d.info).toEqual({ title: 'Fixture API', version: '2.0.0' })
+    expect(d.info).toMatchObject({ title: 'Fixture API', version: '2.0.0' })
     expect(d.paths['/api/items/{id}'].get.operationId).toBe('items_controller.show')
     expect(d.paths['/notes'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/item' })
     expect(d.paths['/docs/{path}']).toBeUndefined()
@@ -156,11 +163,13 @@ describe('vela openapi (end to end)', () => {
     expect(res.code).toBe(0)
     expect(res.stdout.split('\n')[0]).toBe(`Generated ${out}`)
     const d = JSON.parse(await readFile(out, 'utf8'))
-    expect(d.info).toEqual({ title: 'playground', version: '0.1.0' })
+    expect(d.info).toMatchObject({ title: 'playground', version: '0.1.0' })
     expect(d.components.schemas.product.required).toEqual(['name', 'price'])
     expect(d.paths['/api/products'].post).toMatchObject({ operationId: 'products_controller.create', responses: { 201: { description: 'Created' } } })
-    expect(d.paths['/api/products'].get.responses[200].content['application/json'].schema.properties.products.items).toEqual({ $ref: '#/components/schemas/product' })
-    expect(d.paths['/api/products/{id}'].get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
+    // The list route names its reply in `responses`: { products, total }.
+    expect(d.paths['/api/products'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/product_list' })
+    expect(d.paths['/api/users'].get.responses[200].content['application/json'].schema.properties.users.items).toEqual({ $ref: '#/components/schemas/user' })
+    expect(d.paths['/api/products/{id}'].get.parameters).toMatchObject([{ name: 'id', in: 'path', required: true }])
     expect(d.paths['/heartbeat'].get.operationId).toBe('health_controller.heartbeat')
   })
 })

@@ -41,7 +41,7 @@ export interface CliResult {
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const clean = { ...process.env, PORT: '', VELA_ENV: '', ...env }
-    execFile(process.execPath, [BIN, ...args], { env: clean, timeout: 20_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: clean, timeout: 120_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0
       resolve({ code, stdout, stderr })
     })
