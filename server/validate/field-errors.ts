@@ -27,14 +27,18 @@ export function pointerToPath(pointer: string): string {
 
 const join = (base: string, key: string) => (base === '' ? key : `${base}.${key}`)
 
+/** What a missing required property is told, in the words of the changesets' `validateRequired`. */
+export const BLANK = "can't be blank"
+
 /**
  * Ajv's errors as field errors. A missing required property is reported on the property itself
- * (`title: ["is required"]`), as a changeset reports a blank field, not on its parent.
+ * (`title: ["can't be blank"]`), as a changeset reports a blank field, not on its parent; other
+ * messages are Ajv's (`must be integer`, `must be >= 1`).
  */
 export function fromAjv(errors: readonly ErrorObject[], into: FieldErrors = {}): FieldErrors {
   for (const e of errors) {
     const at = pointerToPath(e.instancePath)
-    if (e.keyword === 'required') addError(into, join(at, String((e.params as { missingProperty: string }).missingProperty)), 'is required')
+    if (e.keyword === 'required') addError(into, join(at, String((e.params as { missingProperty: string }).missingProperty)), BLANK)
     else if (e.keyword === 'additionalProperties') addError(into, join(at, String((e.params as { additionalProperty: string }).additionalProperty)), 'is not allowed')
     else addError(into, at, e.message ?? `fails ${e.keyword}`)
   }

@@ -108,13 +108,21 @@ export function requestCheck(validation: RouteValidation | undefined, validators
     let pending = false
     for (const { part, check } of checks) {
       const value = valueOf(req, part)
-      const result = isThenable(value) ? Promise.resolve(value).then(check) : check(value)
+      const result = isThenable(value) ? Promise.resolve(value).then(check) : value === undefined ? missing(check(value)) : check(value)
       if (isThenable(result)) pending = true
       results.push(result)
     }
     return pending ? Promise.all(results).then((all) => verdict(req, all)) : verdict(req, results as CheckResult[])
   }
 }
+
+/** A request without a body, where the schema wants one: one error on the body itself. */
+function missing(result: CheckResult | Promise<CheckResult>): CheckResult | Promise<CheckResult> {
+  const settle = (r: CheckResult): CheckResult => (r.errors ? { errors: { '': [MISSING_BODY] } } : r)
+  return isThenable(result) ? result.then(settle) : settle(result)
+}
+
+export const MISSING_BODY = 'a request body is required'
 
 /** Messages of a later part for a path an earlier part already has are appended, not lost. */
 function mergeable(into: FieldErrors | undefined, more: FieldErrors): FieldErrors {
