@@ -122,6 +122,7 @@ function missing(result: CheckResult | Promise<CheckResult>): CheckResult | Prom
   return isThenable(result) ? result.then(settle) : settle(result)
 }
 
+/** The error of a request without a body on a route whose body schema fails on none, under the path `""`. */
 export const MISSING_BODY = 'a request body is required'
 
 /** Messages of a later part for a path an earlier part already has are appended, not lost. */
