@@ -19,7 +19,8 @@
  * Requests arriving during a swap wait for it. When the app has `src/schemas/`, a swap loading a
  * changed schema first writes its migration (dev-schema.ts), which the new `start` applies. When
  * it has `priv/schemas/`, each app that starts serving gets its OpenAPI files written in the
- * background (dev-openapi.ts).
+ * background (dev-openapi.ts). Each app loaded gets its route types written to
+ * `.vela/routes.d.ts`, in the background too (dev-route-types.ts).
  *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
@@ -45,6 +46,7 @@ import { DevHot } from './dev-hot.ts'
 import type { Changes, FileEvent } from './dev-modules.ts'
 import { AppModules } from './dev-modules.ts'
 import { openApiStep } from './dev-openapi.ts'
+import { routeTypesStep } from './dev-route-types.ts'
 import { schemaStep } from './dev-schema.ts'
 import { watchForSwaps } from './dev-watch.ts'
 import { CONTROLLERS_DIR, ROUTES_DIR } from './discover.ts'
@@ -85,6 +87,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const modules = new AppModules(vite, hot)
   const schemas = schemaStep(root, log)
   const openApi = openApiStep(root, log)
+  const routeTypes = routeTypesStep(root)
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
@@ -129,7 +132,9 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
           for (const file of modules.invalidate(new Map([[migration, 'add']]))) thrown.add(file)
         }
       }
-      next = (await modules.entry()).create(createOptions)
+      const entry = await modules.entry()
+      next = entry.create(createOptions)
+      void routeTypes(next, entry.config)
     } catch (err) {
       modules.failed(thrown, hot.loaded())
       await hot.rollback()
