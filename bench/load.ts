@@ -18,6 +18,8 @@ export interface LoadTarget {
   body?: string
   /** The status every response must have, checked before and during the load. */
   expectStatus: number
+  /** Only these servers serve the route (default: every server of the run). */
+  servers?: readonly string[]
 }
 
 export interface LoadResult {
@@ -193,6 +195,7 @@ export async function measureRounds(o: RoundsOptions): Promise<RoundResults> {
       const proc = await startServer(o.fileOf(server), o.envOf?.(server))
       try {
         for (const t of o.targets) {
+          if (t.servers && !t.servers.includes(server)) continue
           await check(proc.port, t)
           await runLoad(proc.port, t, 2, o.connections) // warm-up: the JIT settles before measuring
           const before = proc.cpuMicros()

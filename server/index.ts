@@ -34,6 +34,8 @@ export type { VelaErrorCode } from './errors/vela-error.ts'
 export { VelaRequest } from './request.ts'
 export type { RouteInfo, QueryValue } from './request.ts'
 export { defineRoutes } from './router/define-routes.ts'
+export { defineRoute, defineValidation } from './validate/define-route.ts'
+export type { ValidatedHandler, ValidatedRequest } from './validate/define-route.ts'
 export type {
   Handler,
   HandlerIdentity,

@@ -119,6 +119,10 @@ export class VelaRequest<A = unknown> {
     dropUnsafeFlatKeys(query)
     return (this.#query = query)
   }
+  /** Route validation sets the validated query here (values coerced to the schema's types). */
+  set query(value: Readonly<Record<string, unknown>>) {
+    this.#query = value as Record<string, QueryValue>
+  }
   get cookies(): Readonly<Record<string, string>> {
     return (this.#cookies ??= parseCookies(this.event) as Record<string, string>)
   }

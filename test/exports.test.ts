@@ -14,7 +14,7 @@ const EXPECTED: Record<string, string[]> = {
   vela: [
     'CSRF_FORM_FIELD', 'CSRF_HEADER', 'HttpError', 'MemorySessionStore', 'MemoryStore', 'RedisSessionStore',
     'RedisStore', 'VelaError', 'VelaRequest', 'breakPhase', 'byAddress', 'byAddressAndField', 'byField', 'coalesceLog',
-    'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoutes', 'defineStreamHandler',
+    'corsPlugin', 'createApp', 'csrfPlugin', 'defineApp', 'definePlugin', 'defineRoute', 'defineRoutes', 'defineStreamHandler', 'defineValidation',
     'defineWebSocket', 'fail', 'hashPassword', 'httpError', 'installShutdown', 'isHttpError', 'isReply', 'isVelaError',
     'json', 'listen', 'matchedRoute', 'metricsStreamHandler', 'ok', 'passwordHashing', 'rateLimitPlugin', 'redirect',
     'redisPubSub', 'renewSession', 'requestPlugin', 'securityHeaders', 'sendfile', 'sessionPlugin', 'sessionPlugins',

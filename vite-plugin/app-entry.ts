@@ -4,7 +4,9 @@
  * - `virtual:vela/app`: imports the app's `src/app.ts`, discovers `src/routes/*.ts` and
  *   `src/controllers/*.ts` with `import.meta.glob`, merges them into the config (discover.ts) and
  *   exports `config` and `create(opts?)` (the runtime's `createApp`, with the Vite root as the app
- *   root unless `opts.root` says otherwise). It imports `createApp` from `vela`, the same module
+ *   root unless `opts.root` says otherwise) and the app's `priv/schemas/*.json` by name, which
+ *   routes' `validate` and `responses` may name (bundled in, so a built server reads no schema
+ *   file at run time). It imports `createApp` from `vela`, the same module
  *   the app's code imports, so replies, errors and requests are the runtime's own classes on both
  *   sides (`instanceof` holds).
  * - `virtual:vela/server`: the production entry (`dist/server/index.mjs`): sets the build's default
@@ -25,6 +27,8 @@ import { DISCOVERY_GLOBS } from './discover.ts'
 import { PROFILE_ENTRY } from './profile.ts'
 
 export const APP_ENTRY = 'virtual:vela/app'
+/** The JSON Schemas routes may name in `validate` and `responses`, bundled into the app module. */
+export const SCHEMAS_GLOB = '/priv/schemas/*.json'
 export const SERVER_ENTRY = 'virtual:vela/server'
 export const MIGRATIONS_ENTRY = 'virtual:vela/migrations'
 /** Where `virtual:vela/migrations` is placed, from the root (served by the plugin; not on disk). */
@@ -42,8 +46,10 @@ export function appEntrySource(appFile = '/src/app.ts', root?: string): string {
     `import { withDiscovered } from ${here('./discover.ts')}`,
     `const routes = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.routes)}, { eager: true })`,
     `const controllers = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.controllers)}, { eager: true })`,
+    `import { namedSchemas } from ${here('../server/validate/named-schemas.ts')}`,
+    `const schemaFiles = import.meta.glob(${JSON.stringify(SCHEMAS_GLOB)}, { eager: true, import: 'default' })`,
     `export const config = withDiscovered(appModule.default, { routes, controllers })`,
-    `export const create = (opts) => createApp(config, { root: ${root === undefined ? 'undefined' : JSON.stringify(root)}, ...opts })`,
+    `export const create = (opts) => createApp(config, { root: ${root === undefined ? 'undefined' : JSON.stringify(root)}, schemas: namedSchemas(schemaFiles), ...opts })`,
   ].join('\n')
 }
 

@@ -2,7 +2,7 @@
 // (views, priv/ with the OpenAPI files, beside the bundle), so a copy of dist/ alone, started in
 // another folder, serves every page; it runs as prod and needs its session secret only to start.
 import { execFile } from 'node:child_process'
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'vite'
@@ -36,7 +36,7 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
     const assets = ['openapi.json', 'swagger-initializer.js', 'swagger-ui-bundle.js', 'swagger-ui.css', 'swagger.html']
     expect(files(join(root, 'priv/assets'))).toEqual(assets)
     expect(files(dist)).toEqual(
-      ['priv', 'priv/assets', ...assets.map((f) => `priv/assets/${f}`), 'priv/schemas', 'priv/schemas/page.json', 'server', 'server/index.mjs', 'src', 'src/views', 'src/views/layout.liquid', 'src/views/pages.liquid'].sort(),
+      ['priv', 'priv/assets', ...assets.map((f) => `priv/assets/${f}`), 'priv/schemas', 'priv/schemas/page.json', 'priv/schemas/visit.json', 'server', 'server/index.mjs', 'src', 'src/views', 'src/views/layout.liquid', 'src/views/pages.liquid'].sort(),
     )
   })
 
@@ -72,6 +72,20 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
     const server = await startBuilt(dist, { VELA_ENV: 'staging', VELA_SESSION_SECRET: SECRET })
     expect(server.output()).toContain('vela: site (staging) listening on')
     expect(await server.stop()).toBe(0)
+  }, 60_000)
+
+  // Last in this group: it removes dist/priv/schemas.
+  it("the schemas routes name in validate are bundled into the server: it validates without dist/priv/schemas", async () => {
+    rmSync(join(dist, 'priv/schemas'), { recursive: true })
+    const server = await startBuilt(dist, { VELA_SESSION_SECRET: SECRET })
+    try {
+      const refused = await fetch(`${server.url}/?from=zero`)
+      expect(refused.status).toBe(422)
+      expect(await refused.json()).toEqual({ errors: { from: ['must be integer'] } })
+      expect((await fetch(`${server.url}/?from=2`)).status).toBe(200)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
   }, 60_000)
 })
 

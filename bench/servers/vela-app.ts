@@ -2,12 +2,13 @@
  * The Vela bench app, the same three routes as every other server: the request plugin decodes the
  * POST body, a security callback checks the token. A fourth, `POST /api/products/form`, takes the
  * product as a URL-encoded form for the path bench. `traced` adds a stream handler and a plugin to
- * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain. `BENCH_SECURITY_HEADERS=1`
+ * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain. `POST /api/products/checked`
+ * validates its body with a JSON Schema (`validate.body`), for the runtime bench's row against Fastify. `BENCH_SECURITY_HEADERS=1`
  * adds `securityHeaders()` (an `onResponse` hook) to what the path bench measures.
  */
 import { createApp, json, requestPlugin, securityHeaders, status } from '../../server/index.ts'
 import type { PluginEntry, RouteGroup, StreamHandler, VelaApp } from '../../server/index.ts'
-import { TOKEN, products } from './fixtures.ts'
+import { PRODUCT_SCHEMA, TOKEN, products } from './fixtures.ts'
 
 export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: PluginEntry }): VelaApp {
   const plugins: PluginEntry[] = traced ? [traced.plugin] : []
@@ -52,10 +53,26 @@ export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: 
       ],
     ],
   }
+  // The runtime bench's validation row: the body checked against a JSON Schema (`validate.body`), as Fastify's `schema.body`.
+  const checked: RouteGroup = {
+    prefix: '/api',
+    security: false,
+    plugins: [...plugins, ['pre_request', requestPlugin, { decodeJsonBody: true }]],
+    routes: [
+      [
+        '/products/checked',
+        (req) => {
+          const body = req.json as { name: string; price: number }
+          return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
+        },
+        { methods: ['post'], validate: { body: 'product' } },
+      ],
+    ],
+  }
   return createApp({
     bootstrapApplication: 'bench',
     server: traced ? { streamHandlers: [traced.streamHandler, 'default'] } : {},
     onResponse: process.env.BENCH_SECURITY_HEADERS === '1' ? [securityHeaders()] : [],
-    routes: { bench: [open, writes] },
-  })
+    routes: { bench: [open, writes, checked] },
+  }, { schemas: { product: PRODUCT_SCHEMA } })
 }

@@ -27,6 +27,7 @@ import { compileRoutes } from '../router/compile.ts'
 import { metricsSetupWarning } from '../stream-handlers/metrics.ts'
 import { streamHandlersOf } from '../stream-handlers/stream-handlers.ts'
 import { composeWrapForms } from '../stream-handlers/wrap-forms.ts'
+import { compileRouteChecks } from '../validate/route-checks.ts'
 import { createViewRenderer } from '../views/renderer.ts'
 import { createTopics } from '../websocket/topics.ts'
 import { createUpgradeRouting } from '../websocket/upgrade.ts'
@@ -73,7 +74,8 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     renderView: opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev', root }),
     log,
   }
-  const ctx: PipelineContext = { ...base, deadlines: new HandlerDeadlines(base, config.server.handlerTimeout) }
+  const routeChecks = compileRouteChecks(table, { schemas: opts.schemas, root, environment: config.environment, jsonLib: config.jsonLib, log })
+  const ctx: PipelineContext = { ...base, deadlines: new HandlerDeadlines(base, config.server.handlerTimeout), routeChecks }
   checkHealthPaths(config.server.health, table)
   let state: AppState = 'starting'
   const health = healthEndpoints(config.server.health, () => state)

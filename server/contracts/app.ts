@@ -61,6 +61,13 @@ export interface CreateAppOptions {
    * server the folder above `dist/server/index.mjs`.
    */
   root?: string
+  /**
+   * The JSON Schemas routes name in `validate` and `responses`, by name (`product` for
+   * `priv/schemas/product.json`). The Vite plugin passes the app's `priv/schemas/*.json`, bundled
+   * into the build; without it, the files are read from `priv/schemas/` under `root` when a route
+   * names one.
+   */
+  schemas?: Readonly<Record<string, object>>
   /** Renders `view(...)` replies; set by the views module. */
   renderView?: (reply: ViewReply, req: VelaRequest) => Promise<string>
   /**

@@ -61,13 +61,13 @@ export type SchemaRef = string | StandardSchemaV1
 
 /** A route's `validate` option: a schema per part of the request, and optionally for its reply. */
 export interface RouteValidation {
-  /** The decoded body (JSON or form); not coerced. */
+  /** The decoded body (JSON or form; another content type is a 415); not coerced. */
   body?: SchemaRef
   /** The query string; values are coerced to the schema's types (integers, booleans, arrays from repeated keys). */
   query?: SchemaRef
   /** The path parameters (`:id`); coerced like the query. */
   params?: SchemaRef
-  /** The request headers (lowercase names). */
+  /** The request headers (lowercase names), coerced like the query; checked only (`req.headers` is unchanged). */
   headers?: SchemaRef
   /** The reply body of 2xx replies, checked in dev and test like `responses`. */
   response?: SchemaRef

@@ -64,7 +64,7 @@ export function createRouting(opts: {
     if (route.kind === 'ws') return () => { throw httpError(426, 'Upgrade Required: this route speaks WebSocket', { upgrade: 'websocket' }) }
     return route.handler as Handler
   }
-  const match = buildMatcher<Target>(table.routes, (route) => ({ route, run: createRouteRunner(route, handlerOf(route), ctx) }), opts.backend)
+  const match = buildMatcher<Target>(table.routes, (route) => ({ route, run: createRouteRunner(route, handlerOf(route), ctx, ctx.routeChecks?.get(route)) }), opts.backend)
 
   // Groups that define status routes, longest prefix first: an unrouted request gets the page of
   // the most specific group whose prefix it falls under.

@@ -1,13 +1,18 @@
 /**
  * The request lifecycle of one route, built once per route at start-up:
  *
- *   pre-request plugins → security callback → handler → post-request plugins → response
+ *   pre-request plugins → security callback → request check → handler → response check
+ *   → post-request plugins → response
  *
  * - A pre plugin may continue (`ok`), skip the rest of the phase (`break`), answer now (`stop`)
  *   or fail (`fail` → 500).
  * - Security: `true` or an object allows (the object becomes `req.authData`), `false` is a 401,
  *   a reply is sent as is; a throw is a 500.
+ * - The request check (the route's `validate`, server/validate/) answers a 422 with the field
+ *   errors, or lets the handler see the validated values.
  * - The handler must return a reply or a `Response`; anything else is a 500 naming the controller.
+ * - The response check (`responses`, `validate.response`; dev and test) may log a mismatch or, in
+ *   test, replace the reply with a 500.
  * - Post plugins see `req.reply` and may replace it; `stop(reply)` replaces it and ends the phase.
  * Sync callbacks are not awaited, so a route without async work runs without a promise.
  */
@@ -21,6 +26,7 @@ import type { Reply } from '../replies.ts'
 import { VelaRequest } from '../request.ts'
 import { asResponse, encodeReply, respond } from '../respond.ts'
 import type { Outcome } from '../respond.ts'
+import type { RouteChecks } from '../validate/route-checks.ts'
 import type { HandlerDeadlines } from './deadline.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
@@ -32,6 +38,8 @@ export interface PipelineContext extends FailureContext, RequestScope {
   readonly environment: string
   /** The app's handler deadlines (none: routes run without one). */
   readonly deadlines?: HandlerDeadlines
+  /** Each route's request and response checks, from its `validate` and `responses` options. */
+  readonly routeChecks?: ReadonlyMap<CompiledRoute, RouteChecks>
 }
 
 /**
@@ -80,8 +88,9 @@ type Verdict = boolean | object | Reply | Response
 /** What comes after a step: it takes the step's value and the request, and gives the outcome. */
 type Next<T> = (value: T, req: VelaRequest) => Outcome | Promise<Outcome>
 
-export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: PipelineContext): RouteRunner {
+export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: PipelineContext, checks: RouteChecks = {}): RouteRunner {
   const { group, info } = route
+  const { request: checkRequest, response: checkResponse } = checks
   const { pre, post, security } = group
   const preEnv: PluginEnv = { app: ctx.app, environment: ctx.environment, phase: 'pre_request', route: info, jsonLib: ctx.jsonLib }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
@@ -147,8 +156,25 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   }
 
   function handle(req: VelaRequest): Outcome | Promise<Outcome> {
+    if (!checkRequest) return callHandler(req)
+    const refused = checkRequest(req)
+    return isThenable(refused) ? resume(refused, afterCheck, req) : afterCheck(refused, req)
+  }
+
+  function afterCheck(refused: Reply | undefined, req: VelaRequest): Outcome | Promise<Outcome> {
+    return refused ? finish(render(refused, req), req) : callHandler(req)
+  }
+
+  function callHandler(req: VelaRequest): Outcome | Promise<Outcome> {
     const reply = handler(req)
-    return isThenable(reply) ? resume(reply, afterHandler, req) : afterHandler(reply, req)
+    return isThenable(reply) ? resume(reply, checkResponse ? checkedReply : afterHandler, req) : checkResponse ? checkedReply(reply, req) : afterHandler(reply, req)
+  }
+
+  /** The handler's reply through the response check: the same reply, or the check's 500. */
+  function checkedReply(reply: unknown, req: VelaRequest): Outcome | Promise<Outcome> {
+    if (!isReply(reply)) return afterHandler(reply, req)
+    const replaced = checkResponse!(reply)
+    return isThenable(replaced) ? resume(replaced, (r, current) => afterHandler(r ?? reply, current), req) : afterHandler(replaced ?? reply, req)
   }
 
   function afterHandler(reply: unknown, req: VelaRequest): Outcome | Promise<Outcome> {

@@ -21,7 +21,7 @@
 import { httpError } from '../errors/http-error.ts'
 import { definePlugin, ok } from '../pipeline/plugin.ts'
 import type { VelaRequest } from '../request.ts'
-import { dropUnsafeKeys, jsonMayHaveUnsafeKeys } from '../unsafe-keys.ts'
+import { EMPTY_JSON, FORM_TYPE, decodeJsonBody, hasBody, isJsonType, mediaType } from '../body-types.ts'
 
 export interface RequestPluginOptions {
   decodeJsonBody?: boolean
@@ -31,23 +31,6 @@ export interface RequestPluginOptions {
 }
 
 const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS'])
-
-function hasBody(req: VelaRequest): boolean {
-  const len = req.header('content-length')
-  if ((len !== undefined && len !== '0') || req.header('transfer-encoding') !== undefined) return true
-  // A web Request (app.fetch, other runtimes) may carry a body without either header.
-  return len === undefined && req.nodeRequest === undefined && req.event.req.body !== null
-}
-
-/** `Application/JSON; charset=utf-8` → `application/json`. */
-function mediaType(contentType: string | undefined): string {
-  if (!contentType) return ''
-  const semi = contentType.indexOf(';')
-  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase()
-}
-
-const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json')
-const EMPTY_JSON = 'Bad Request: the JSON body is empty'
 
 function passes(type: string, pass: readonly string[]): boolean {
   return pass.some((p) => p === '*/*' || p === type || (p.endsWith('/*') && type.startsWith(p.slice(0, -1))))
@@ -78,14 +61,7 @@ export const requestPlugin = definePlugin<RequestPluginOptions>({
     if (options.decodeJsonBody && isJsonType(type)) {
       if (!bodied) throw httpError(400, EMPTY_JSON)
       return req.readBody().then((text) => {
-        let value: unknown
-        try {
-          value = env.jsonLib.decode(text)
-        } catch (err) {
-          if (text.trim() === '') throw httpError(400, EMPTY_JSON)
-          throw httpError(400, `Bad Request: malformed JSON body (${err instanceof Error ? err.message : String(err)})`)
-        }
-        if (jsonMayHaveUnsafeKeys(text)) dropUnsafeKeys(value)
+        const value = decodeJsonBody(text, env.jsonLib)
         req.json = value
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
           req.params = options.parseQs ? { ...req.params, ...(value as Record<string, unknown>) } : (value as Record<string, unknown>)
@@ -94,7 +70,7 @@ export const requestPlugin = definePlugin<RequestPluginOptions>({
       })
     }
     if (!bodied) return ok(req)
-    if (options.readUrlencodedBody && type === 'application/x-www-form-urlencoded') {
+    if (options.readUrlencodedBody && type === FORM_TYPE) {
       return req.readForm().then((form) => {
         req.params = options.parseQs ? { ...req.params, ...form } : form
         return ok(req)

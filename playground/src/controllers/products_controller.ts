@@ -1,8 +1,9 @@
 /**
  * The products API (`/api/products`): prices in cents. The list is paged on request (`limit`,
- * `offset`) and always says how many products there are in all (`total`, a `count`). Validation
- * failures are 422 `{ errors }`; a create or update without a JSON body is a 422 `{ error }`;
- * `show` and `delete` answer 400 for an id that is not one, `update` 404.
+ * `offset`, integers checked by the route's `validate`) and always says how many products there
+ * are in all (`total`, a `count`). The routes' schemas (priv/schemas/product*.json) answer a
+ * malformed request 422 `{ errors }` before an action runs; the changesets add the rules a
+ * schema does not know. `show` and `delete` answer 400 for an id that is not one, `update` 404.
  */
 import { json, status } from 'vela'
 import type { VelaRequest } from 'vela'
@@ -30,29 +31,18 @@ function failed(err: Changeset<typeof Product> | DbError) {
 const BAD_ID = 'id must be a positive integer'
 const missing = (id: unknown) => error(404, `product ${id} not found`)
 
-const MAX_LIMIT = 1000
-const BAD_PAGE = `limit must be an integer from 1 to ${MAX_LIMIT}, offset an integer from 0`
-
-/** `?limit=&offset=` as numbers (each undefined when not given), or undefined when either is not one. */
-function pageOf(req: VelaRequest): { limit?: number; offset?: number } | undefined {
-  const read = (name: string, min: number, max: number): number | undefined | null => {
-    const raw = req.query[name]
-    if (raw === undefined) return undefined
-    const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN
-    return n >= min && n <= max ? n : null
-  }
-  const page = { limit: read('limit', 1, MAX_LIMIT), offset: read('offset', 0, Number.MAX_SAFE_INTEGER) }
-  return page.limit === null || page.offset === null ? undefined : { limit: page.limit, offset: page.offset }
+/** The page a list asks for: the route's `product_page` schema checked it and made its values integers. */
+interface Page {
+  readonly limit?: number
+  readonly offset?: number
 }
 
 /**
  * GET /api/products: 200 `{ products: [...], total }`, by id: every product, or the page
- * `?limit=n&offset=m` asks for; `total` counts them all. 400 `{ error }` for a limit or offset
- * that is not a count.
+ * `?limit=n&offset=m` asks for; `total` counts them all.
  */
 export async function index(req: VelaRequest) {
-  const page = pageOf(req)
-  if (!page) return error(400, BAD_PAGE)
+  const page = req.query as Page
   let q = orderBy(from(Product), 'id')
   if (page.limit !== undefined) q = limit(q, page.limit)
   if (page.offset !== undefined) q = offset(q, page.offset)
@@ -68,19 +58,17 @@ export async function show(req: VelaRequest) {
   return res.ok ? json(present(res.value)) : missing(id)
 }
 
-/** POST /api/products: name and price required; 201 the product; 422 `{ errors }`; no body 422 `{ error }`. */
+/** POST /api/products: name and price required; 201 the product; 422 `{ errors }`. */
 export async function create(req: VelaRequest) {
-  if (req.json === undefined) return error(422, 'request body required: a JSON object with name and price')
   const res = await repo.insert(changeset(null, req.params))
   return res.ok ? json(201, {}, present(res.value)) : failed(res.error)
 }
 
-/** PUT /api/products/:id: cast onto the product; 200; 404; 422 `{ errors }` or `{ error }`. */
+/** PUT /api/products/:id: cast onto the product; 200; 404; 422 `{ errors }`. */
 export async function update(req: VelaRequest) {
   const id = idOf(req)
   const found = id === undefined ? undefined : await repo.get(Product, id)
   if (!found?.ok) return missing(req.bindings.id)
-  if (req.json === undefined) return error(422, 'request body required: a JSON object')
   const res = await repo.update(changeset(found.value, req.params))
   return res.ok ? json(present(res.value)) : failed(res.error)
 }

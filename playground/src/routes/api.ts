@@ -1,4 +1,9 @@
-/** The JSON API (spec §4.3): open (security false), CORS for any origin, JSON bodies. */
+/**
+ * The JSON API: open (security false), CORS for any origin, JSON bodies. What the products and
+ * notes routes accept is declared with `validate` (priv/schemas/*.json): a request that does not
+ * match is answered 422 `{ errors }` before the controller runs, and the list's `limit` and
+ * `offset` reach it as integers.
+ */
 import { defineRoutes } from 'vela'
 import * as notes from '../controllers/notes_api_controller.ts'
 import * as products from '../controllers/products_controller.ts'
@@ -13,15 +18,15 @@ export default defineRoutes({
     ['/users', users.index, { methods: ['get'] }],
     ['/users/:id', users.show, { methods: ['get'], responses: { 400: 'error' } }],
     ['/users', users.create, { methods: ['post'], responses: { 422: 'error' } }],
-    ['/products', products.index, { methods: ['get'], responses: { 200: 'product_list', 400: 'error' } }],
+    ['/products', products.index, { methods: ['get'], validate: { query: 'product_page' }, responses: { 200: 'product_list' } }],
     ['/products/:id', products.show, { methods: ['get'], responses: { 400: 'error' } }],
-    ['/products', products.create, { methods: ['post'], responses: { 422: 'product_errors' } }],
-    ['/products/:id', products.update, { methods: ['put'], responses: { 422: 'product_errors' } }],
+    ['/products', products.create, { methods: ['post'], validate: { body: 'product' }, responses: { 422: 'product_errors' } }],
+    ['/products/:id', products.update, { methods: ['put'], validate: { body: 'product_patch' }, responses: { 422: 'product_errors' } }],
     ['/products/:id', products.delete, { methods: ['delete'], responses: { 400: 'error' } }],
     ['/notes', notes.index, { methods: ['get'] }],
     ['/notes/:id', notes.show, { methods: ['get'] }],
-    ['/notes', notes.create, { methods: ['post'] }],
-    ['/notes/:id', notes.update, { methods: ['put'] }],
+    ['/notes', notes.create, { methods: ['post'], validate: { body: 'note_new' } }],
+    ['/notes/:id', notes.update, { methods: ['put'], validate: { body: 'note_patch' } }],
     ['/notes/:id', notes.delete, { methods: ['delete'] }],
   ],
 })

@@ -36,6 +36,17 @@ it('refuses a note without a title: 422 with the error on the field', async () =
   expect(await res.json()).toEqual({ errors: { title: ["can't be blank"] } })
 })
 
+it('pages the list with limit and offset; a limit that is not a count is a 422 naming the field', async () => {
+  for (const title of ['Page 1', 'Page 2', 'Page 3']) await t.inject({ method: 'POST', url: '/api/notes', body: { title } })
+  const all = (await (await t.inject('/api/notes')).json()) as { notes: NoteJson[] }
+  const page = await t.inject('/api/notes?limit=2&offset=1')
+  expect(page.status).toBe(200)
+  expect(((await page.json()) as { notes: NoteJson[] }).notes).toEqual(all.notes.slice(1, 3))
+  const bad = await t.inject('/api/notes?limit=lots')
+  expect(bad.status).toBe(422)
+  expect(await bad.json()).toEqual({ errors: { limit: ['must be integer'] } })
+})
+
 it('adds a note from the HTML form and shows it escaped on the page', async () => {
   const posted = await t.inject({
     method: 'POST',

@@ -1,6 +1,6 @@
 import { json, redirect, status, view } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, count, errorsToJson, from, isChangeset, orderBy, select, validateRequired } from 'vela/dbl'
+import { cast, count, errorsToJson, from, isChangeset, limit, offset, orderBy, select, validateRequired } from 'vela/dbl'
 import type { RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
@@ -12,9 +12,18 @@ function changeset(params: Record<string, unknown>) {
   return validateRequired(cast(Note, null, params, ['title', 'body']), ['title'])
 }
 
-/** Newest first. */
-async function allNotes(): Promise<NoteRecord[]> {
-  const res = await repo.all(orderBy(from(Note), ['id', 'desc']))
+/** A page of a list: at most `limit` notes, after skipping `offset`. */
+interface Page {
+  readonly limit?: number
+  readonly offset?: number
+}
+
+/** Newest first: all of them, or the page asked for. */
+async function allNotes(page: Page = {}): Promise<NoteRecord[]> {
+  let q = orderBy(from(Note), ['id', 'desc'])
+  if (page.limit !== undefined) q = limit(q, page.limit)
+  if (page.offset !== undefined) q = offset(q, page.offset)
+  const res = await repo.all(q)
   if (!res.ok) throw res.error
   return res.value
 }
@@ -45,9 +54,9 @@ export async function createFromForm(req: VelaRequest) {
   return view({ ...(await listing()), form: req.params, errors: errorsToJson(res.error) }, { status: 422 })
 }
 
-/** GET /api/notes: `{ notes: [...] }`. */
-export async function list() {
-  return json({ notes: await allNotes() })
+/** GET /api/notes `?limit=&offset=`: `{ notes: [...] }`; the route's schema made both integers (or refused them). */
+export async function list(req: VelaRequest) {
+  return json({ notes: await allNotes(req.query as Page) })
 }
 
 /** POST /api/notes `{ title, body? }`: 201 with the note, or 422 `{ errors: { title: ["can't be blank"] } }`. */

@@ -21,13 +21,15 @@ export default defineRoutes([
     ],
   },
   {
-    // The JSON API.
+    // The JSON API. `validate` names what each route accepts (priv/schemas/*.json): a request that
+    // does not match is answered 422 { errors } before the controller runs; `limit` and `offset`
+    // reach it as integers.
     prefix: '/api',
     security: false,
     plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
     routes: [
-      ['/notes', notes.list, { methods: ['get'] }],
-      ['/notes', notes.create, { methods: ['post'] }],
+      ['/notes', notes.list, { methods: ['get'], validate: { query: 'note_page' } }],
+      ['/notes', notes.create, { methods: ['post'], validate: { body: 'note' } }],
     ],
   },
 ])

@@ -1,0 +1,82 @@
+/**
+ * `defineRoute(path, handler, options)`: a route tuple whose handler's request is typed from the
+ * route's `validate` schemas. A Standard Schema object (zod, valibot, …) gives its output type; a
+ * `priv/schemas` name gives `unknown` values (the file is read at start, not by the compiler).
+ */
+import type { MaybePromise } from '../contracts/primitives.ts'
+import type { HandlerResult, Route, RouteOptions, RouteValidation } from '../contracts/routes.ts'
+import type { StandardSchemaV1 } from '../contracts/standard-schema.ts'
+import type { VelaRequest } from '../request.ts'
+
+/** What a schema validates to: a Standard Schema's output type; `Named` for a `priv/schemas` name; `Absent` without one. */
+type Output<S, Named, Absent> = [S] extends [undefined] ? Absent : S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Named
+
+type Part<V, K extends keyof RouteValidation> = V extends { readonly [P in K]?: infer S } ? S : undefined
+
+type BodyOf<V> = Output<Part<V, 'body'>, unknown, unknown>
+
+/**
+ * The request a handler of a route with `validate` receives: `json` (the body), `query`,
+ * `bindings` (the path parameters) and `params` typed as the schemas' outputs; everything else
+ * as on `VelaRequest`.
+ */
+export type ValidatedRequest<V extends RouteValidation | undefined, A = unknown> = Omit<VelaRequest<A>, 'json' | 'query' | 'bindings' | 'params'> & {
+  /** The body as validated (the JSON body; a form's fields are in `params`). */
+  json: BodyOf<V>
+  /** The query as validated: values coerced to the schema's types, defaults filled in. */
+  readonly query: Output<Part<V, 'query'>, Readonly<Record<string, unknown>>, VelaRequest['query']>
+  /** The path parameters as validated (coerced like the query). */
+  readonly bindings: Output<Part<V, 'params'>, Readonly<Record<string, unknown>>, VelaRequest['bindings']>
+  /** The body's fields, when the body is an object (JSON or form). */
+  params: BodyOf<V> extends Record<string, unknown> ? BodyOf<V> : Record<string, unknown>
+}
+
+/** A handler of a route with `validate`: `(req: ValidatedRequest<V, A>) => reply`. For controllers defined apart from their route. */
+export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown> = (req: ValidatedRequest<V, A>) => MaybePromise<HandlerResult>
+
+/**
+ * A route tuple `[path, handler, options]` whose handler is typed from `options.validate`.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod'
+ * import { defineRoute, json } from 'vela'
+ *
+ * const Note = z.object({ title: z.string().min(1), body: z.string().default('') })
+ * const Page = z.object({ limit: z.coerce.number().int().max(100).default(20) })
+ *
+ * export default defineRoutes({
+ *   prefix: '/api',
+ *   security: false,
+ *   routes: [
+ *     defineRoute('/notes', (req) => json({ limit: req.query.limit }), { methods: ['get'], validate: { query: Page } }),
+ *     defineRoute('/notes', (req) => json(201, {}, { title: req.json.title }), { methods: ['post'], validate: { body: Note } }),
+ *   ],
+ * })
+ * ```
+ */
+export function defineRoute<const V extends RouteValidation, A = unknown>(
+  path: string,
+  handler: ValidatedHandler<V, A>,
+  options: RouteOptions & { readonly validate: V },
+): Route {
+  // The runtime hands the handler the validated request; the route list holds handlers of any request type.
+  return [path, handler as unknown as Route[1], options]
+}
+
+/**
+ * Types a route's `validate` option on its own, so a controller defined in another file can name
+ * its request type as `ValidatedRequest<typeof input>`.
+ *
+ * @example
+ * ```ts
+ * // src/controllers/notes_controller.ts
+ * export const noteInput = defineValidation({ body: 'note', query: Page })
+ * export const create = (req: ValidatedRequest<typeof noteInput>) => json(201, {}, req.json)
+ * // src/routes/api.ts
+ * ['/notes', notes.create, { methods: ['post'], validate: notes.noteInput }]
+ * ```
+ */
+export function defineValidation<const V extends RouteValidation>(validation: V): V {
+  return validation
+}
