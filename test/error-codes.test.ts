@@ -61,7 +61,7 @@ describe('VELA_ERR_CONFIG', () => {
 describe('VELA_ERR_ROUTE and VELA_ERR_DUPLICATE_ROUTE', () => {
   it('a malformed group or route names where it is', async () => {
     await expectCode(app({ routes: group({ prefix: 1 }) }), 'VELA_ERR_ROUTE', /^r group 0 \(prefix 1\): prefix must be a string/)
-    await expectCode(app({ routes: group({ security: true }) }), 'VELA_ERR_ROUTE', /^r group 0 \(prefix ""\): security must be false or a function$/)
+    await expectCode(app({ routes: group({ security: true }) }), 'VELA_ERR_ROUTE', /^r group 0 \(prefix ""\): security must be false, a function, or \{ scheme, check \}$/)
     await expectCode(app({ routes: group({ routes: [[null, hello]] }) }), 'VELA_ERR_ROUTE', /^r group 0 route 0: path must be a string$/)
     await expectCode(app({ routes: group({ routes: [['/a', 'nope']] }) }), 'VELA_ERR_ROUTE', /^r group 0 route 0: handler must be a function/)
     await expectCode(app({ routes: group({ routes: [['/ws', hello, { protocol: 'ws' }]] }) }), 'VELA_ERR_ROUTE', /a ws route needs a handler made by defineWebSocket$/)
