@@ -45,6 +45,7 @@ export const TEMPLATE_FILES = [
   'src/controllers/notes_controller.ts',
   'src/views/notes.liquid',
   'priv/schemas/note.json',
+  'priv/schemas/note_page.json',
   'priv/static/app.css',
   'test/notes.test.ts',
 ] as const

@@ -60,7 +60,7 @@ describe('a new app', () => {
       [
         '.gitignore', 'README.md', 'package.json', 'tsconfig.json', 'vite.config.ts',
         'src/app.ts', 'src/repo.ts', 'src/schemas/note.ts', migration, 'src/routes/notes.ts',
-        'src/controllers/notes_controller.ts', 'src/views/notes.liquid', 'priv/schemas/note.json', 'priv/static/app.css', 'test/notes.test.ts',
+        'src/controllers/notes_controller.ts', 'src/views/notes.liquid', 'priv/schemas/note.json', 'priv/schemas/note_page.json', 'priv/static/app.css', 'test/notes.test.ts',
       ].sort(),
     )
     const lines = stdout.split('\n')

@@ -256,8 +256,8 @@ describe('Standard Schema objects', () => {
     for (const s of [{ '~standard': base }, throwing]) expect(docFor(s as StandardSchemaV1)).not.toHaveProperty('parameters')
   })
 
-  it('a name without its priv/schemas file is an error naming the route', () => {
-    const { table } = inspectApp({ bootstrapApplication: 'x', routes: { r: { prefix: '', security: false, routes: [['/x', () => json({}), { methods: ['post'], validate: { body: 'nope' } }]] } } })
-    expect(() => buildOpenApi(table, { title: 'x', version: '1', schemas: {} })).toThrow('route /x: validate.body names the schema "nope", but there is no priv/schemas/nope.json')
+  it('a name without its priv/schemas file is an error naming the route, at start before any document', () => {
+    const app = { bootstrapApplication: 'x', routes: { r: { prefix: '', security: false, routes: [['/x', () => json({}), { methods: ['post'], validate: { body: 'nope' } }]] } } } as const
+    expect(() => inspectApp(app as never)).toThrow(/\(\/x\): validate\.body names priv\/schemas\/nope\.json, which does not exist/)
   })
 })
