@@ -77,7 +77,12 @@ export interface DevAppOptions {
 
 const MODULE_FILE = /\.(ts|js|mts|mjs|json)$/
 
-export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}): Promise<DevApp> {
+/**
+ * `replacing`: the dev app of the server a Vite restart replaces (dev-restart.ts). It is closed
+ * (its stop hook run) before this app's first start, or as soon as this app's code fails to load:
+ * its server is going away either way, and what it holds must be free for the next start.
+ */
+export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}, replacing?: DevApp): Promise<DevApp> {
   const root = vite.config.root
   const log = opts.log ?? ((m: string) => console.log(`vela: ${m}`))
   const stopTimeoutMs = opts.stopTimeoutMs ?? 5000
@@ -88,9 +93,10 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
-  // One set of topics for every app swapped in, so the dev listener hears the current app's
-  // publishes. In-process only: the dev server does not join a `server.websocket.pubsub` broker.
-  const topics = createTopics()
+  // One set of topics for every app swapped in, and across restarts of Vite's server, so the dev
+  // listener hears the current app's publishes. In-process only: the dev server does not join a
+  // `server.websocket.pubsub` broker.
+  const topics = replacing?.app.topics ?? createTopics()
   const createOptions = { ...opts.createOptions, topics }
 
   let current: VelaApp | undefined
@@ -143,6 +149,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
         console.error(`vela: the app failed to load; answering 503 until an edit fixes it:\n${framed}`)
         current = failureApp('load', framed, root)
         failure = framed
+        await replacing?.close()
       }
       return
     }
@@ -158,6 +165,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       return
     }
     if (started) await stop(started)
+    else await replacing?.close()
     await hot.dispose(replaced)
     started = next
     restart = false

@@ -6,7 +6,8 @@
  * - Dev (`configureServer`): the app is created and its start hook run while Vite starts, through
  *   the SSR environment's module runner; edits swap the app in place, re-importing only what they
  *   touch, and an app failing to load or start leaves Vite up, answering 503 until fixed
- *   (dev-app.ts). In middleware mode (`vela serve`, dev-server.ts) the caller listens on the app's
+ *   (dev-app.ts). A restart of Vite's server (a config edit, `r`) stops the old app before the new
+ *   one starts (dev-restart.ts). In middleware mode (`vela serve`, dev-server.ts) the caller listens on the app's
  *   port with the runtime's listener. With Vite's own server (`vite`), every request goes to the
  *   app (it is registered before Vite's middlewares) and WebSocket upgrades to the app's `ws`
  *   routes; Vite's port defaults to PORT or 8080 (the app's `server.port` is read only once the app
@@ -43,6 +44,7 @@ import { PLUGIN_NAME } from './plugin-api.ts'
 import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
+import { registerDevApp, replacedDevApp } from './dev-restart.ts'
 
 export type { DevAppOptions } from './dev-app.ts'
 import { isVitestServer, vitestConfig } from './vitest.ts'
@@ -149,7 +151,8 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
     closeBundle: () => runner.close(),
     async configureServer(server) {
       if (isVitestServer(server.config)) return
-      const devApp = await createDevApp(server, options.dev)
+      const devApp = await createDevApp(server, options.dev, replacedDevApp(server.config))
+      registerDevApp(server.config, devApp)
       ;(server as WithDevApp)[kDevApp] = devApp
       const close = server.close.bind(server)
       server.close = async () => {

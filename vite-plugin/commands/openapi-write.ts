@@ -10,17 +10,18 @@
  * the app root. Returns every file written, in order; the CLI prints one `Generated <path>` line
  * per file.
  *
- * Each file is replaced atomically (written beside it, then renamed), and left alone when it
+ * Each file is replaced atomically (written beside it, then renamed; the temporary file is removed
+ * when the write fails: write-atomic.ts), and left alone when it
  * already holds those bytes: the dev server rewrites the document after every swap, possibly while
  * the explorer is being served, and several dev servers of one app (tests) may write at once.
  */
-import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RouteTable } from '../../server/router/compile.ts'
 import type { JsonSchema } from './openapi.ts'
 import { buildOpenApi } from './openapi.ts'
+import { writeFileAtomic } from '../write-atomic.ts'
 
 export interface OpenApiWriteOptions {
   /** Where the document goes (default `openapi.json`), relative to the app root. */
@@ -111,7 +112,5 @@ async function replaceFile(file: string, data: string | Buffer): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data
   const existing = await readFile(file).catch(() => undefined)
   if (existing?.equals(bytes)) return
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`
-  await writeFile(temp, bytes)
-  await rename(temp, file)
+  await writeFileAtomic(file, bytes)
 }
