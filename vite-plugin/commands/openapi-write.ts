@@ -6,7 +6,7 @@
  * The page names the spec by its file name, relative to itself (`data-url`). It has no inline
  * script or style, so it loads under `securityHeaders()`'s default Content-Security-Policy
  * (`script-src 'self'`), and swagger-ui's online validator badge is off (`validatorUrl: null`):
- * nothing is fetched from another origin. `output` (default `openapi.json`) is resolved against
+ * nothing is fetched from another origin. `output` (default `priv/assets/openapi.json`) is resolved against
  * the app root. Returns every file written, in order; the CLI prints one `Generated <path>` line
  * per file.
  *
@@ -24,13 +24,16 @@ import { buildOpenApi } from './openapi.ts'
 import { writeFileAtomic } from '../write-atomic.ts'
 
 export interface OpenApiWriteOptions {
-  /** Where the document goes (default `openapi.json`), relative to the app root. */
+  /** Where the document goes (default `priv/assets/openapi.json`), relative to the app root. */
   readonly output?: string
   /** Default: the application name. */
   readonly title?: string
   /** Default `0.1.0`. */
   readonly apiVersion?: string
 }
+
+/** Where the document goes by default, relative to the app root (the explorer beside it). */
+export const OPENAPI_OUTPUT = 'priv/assets/openapi.json'
 
 export const EXPLORER_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const
 
@@ -88,7 +91,7 @@ function swaggerUiDir(): string {
 }
 
 export async function writeOpenApi(root: string, appName: string, table: RouteTable, opts: OpenApiWriteOptions = {}): Promise<string[]> {
-  const output = resolve(root, opts.output ?? 'openapi.json')
+  const output = resolve(root, opts.output ?? OPENAPI_OUTPUT)
   const title = opts.title ?? appName
   const doc = buildOpenApi(table, { title, version: opts.apiVersion ?? '0.1.0', schemas: await loadSchemas(root) })
   const dir = dirname(output)

@@ -42,7 +42,7 @@ Writes the app's OpenAPI 3.0.3 document and, beside it, the explorer page swagge
 the swagger-ui files it loads; prints one Generated <path> line per file.
 
 options:
-  --output <file>          where the document goes, relative to the app root (default: openapi.json)
+  --output <file>          where the document goes, relative to the app root (default: priv/assets/openapi.json)
   --title <text>           the document's title (default: the app name)
   --api-version <version>  its info.version (default: 0.1.0)
   --root <dir>             the app folder (default: the current directory)
