@@ -19,7 +19,8 @@
  * Requests arriving during a swap wait for it. When the app has `src/schemas/`, a swap loading a
  * changed schema first writes its migration (dev-schema.ts), which the new `start` applies. When
  * it has `priv/schemas/`, each app that starts serving gets its OpenAPI files written in the
- * background (dev-openapi.ts).
+ * background (dev-openapi.ts); every such app gets the inspection cache that `vela routes` and
+ * the other inspection commands answer from (dev-inspect.ts).
  *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
@@ -44,7 +45,10 @@ import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
 import type { Changes, FileEvent } from './dev-modules.ts'
 import { AppModules } from './dev-modules.ts'
+import { inspectCacheStep } from './dev-inspect.ts'
 import { openApiStep } from './dev-openapi.ts'
+import type { EnvReads } from './env-reads.ts'
+import { trackEnvReads } from './env-reads.ts'
 import { schemaStep } from './dev-schema.ts'
 import { watchForSwaps } from './dev-watch.ts'
 import { CONTROLLERS_DIR, ROUTES_DIR } from './discover.ts'
@@ -90,6 +94,9 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const modules = new AppModules(vite, hot)
   const schemas = schemaStep(root, log)
   const openApi = openApiStep(root, log)
+  /** The environment variables the app's modules read while loading, over every swap. */
+  const envReads: EnvReads = new Map()
+  const inspectCache = opts.createOptions?.env ? () => {} : inspectCacheStep(root, () => modules.files(), envReads)
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
@@ -118,6 +125,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
 
   const swap = async (requested: Changes | 'all', reason: string | undefined) => {
     const began = performance.now()
+    const since = Date.now()
     const changes = requested === 'all' ? 'all' : new Map([...carried, ...requested])
     const files = changes === 'all' ? [] : [...changes.keys()]
     const healthy = started !== undefined && failure === undefined
@@ -135,7 +143,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
           for (const file of modules.invalidate(new Map([[migration, 'add']]))) thrown.add(file)
         }
       }
-      next = (await modules.entry()).create(createOptions)
+      next = await trackEnvReads(envReads, async () => (await modules.entry()).create(createOptions))
     } catch (err) {
       modules.failed(thrown, hot.loaded())
       await hot.rollback()
@@ -161,6 +169,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       await hot.dispose(replaced)
       current = next
       openApi(next)
+      inspectCache(next, since)
       if (reason) log(`${reason}: app reloaded in ${Math.round(performance.now() - began)} ms`)
       return
     }
@@ -174,6 +183,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       current = next
       failure = undefined
       openApi(next)
+      inspectCache(next, since)
       if (reason) log(`${reason}: app restarted in ${Math.round(performance.now() - began)} ms (stop and start hooks run)`)
     } catch (err) {
       failure = formatError(err, root)

@@ -107,8 +107,9 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
         server: {
           ws: false,
           ...(config.server?.port === undefined ? { port, strictPort: true } : {}),
-          // The embedded database writes under .data; build output is not source either.
-          watch: { ignored: ['**/.data/**', '**/dist/**'] },
+          // The embedded database writes under .data, the inspection cache under .vela; build
+          // output is not source either.
+          watch: { ignored: ['**/.data/**', '**/.vela/**', '**/dist/**'] },
         },
         ...(command === 'build' ? buildConfig(config, options.instrumentation) : {}),
         ...vitestConfig(),
