@@ -148,7 +148,7 @@ describe('vela openapi (end to end)', () => {
     expect(d.paths['/docs/{path}']).toBeUndefined()
     expect(d.paths['/ws']).toBeUndefined()
     expect(await readFile(files[1]!, 'utf8')).toContain('data-url="./api.json"')
-  })
+  }, 120_000)
 
   it('the playground: products documented with priv/schemas/product.json, title defaults to the app name', async () => {
     const out = join(dir, 'playground', 'openapi.json')
@@ -162,5 +162,6 @@ describe('vela openapi (end to end)', () => {
     expect(d.paths['/api/products'].get.responses[200].content['application/json'].schema.properties.products.items).toEqual({ $ref: '#/components/schemas/product' })
     expect(d.paths['/api/products/{id}'].get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
     expect(d.paths['/heartbeat'].get.operationId).toBe('health_controller.heartbeat')
-  })
+    // Loading the playground (telemetry, the database layer) takes seconds, many on a busy machine.
+  }, 120_000)
 })
