@@ -96,7 +96,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const openApi = openApiStep(root, log)
   /** The environment variables the app's modules read while loading, over every swap. */
   const envReads: EnvReads = new Map()
-  const inspectCache = opts.createOptions?.env ? () => {} : inspectCacheStep(root, () => modules.files(), envReads)
+  const inspectCache = opts.createOptions?.env ? Object.assign(() => {}, { written: async () => {} }) : inspectCacheStep(root, () => modules.files(), envReads)
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
@@ -243,6 +243,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       if (started) await stop(started)
       await hot.disposeAll()
       await modules.close()
+      // Generated files still being written: finished, so no temporary file is left behind.
+      await Promise.all([openApi.written(), inspectCache.written()])
     })())
 
   return {

@@ -9,6 +9,7 @@
 import type { VelaApp } from '../server/app/create-app.ts'
 import { writeInspectCache } from './commands/inspect-cache.ts'
 import { REPORT_ENV, inspectReports } from './commands/inspect-reports.ts'
+import type { BackgroundWrite } from './dev-openapi.ts'
 import type { EnvReads } from './env-reads.ts'
 import { envRecord } from './env-reads.ts'
 
@@ -16,11 +17,12 @@ import { envRecord } from './env-reads.ts'
  * Returns the step: call it with each app that starts serving and when its swap began (ms since
  * the epoch); `files()` lists the files of the modules evaluated, `reads` the variables they read.
  */
-export function inspectCacheStep(root: string, files: () => string[], reads: EnvReads): (app: VelaApp, since: number) => void {
+export function inspectCacheStep(root: string, files: () => string[], reads: EnvReads): BackgroundWrite<[VelaApp, number]> {
   let writing: Promise<unknown> = Promise.resolve()
-  return (app, since) => {
+  const step = (app: VelaApp, since: number) => {
     writing = writing
       .then(() => writeInspectCache(root, inspectReports(app.config, app.routeTable), { evaluated: files(), env: envRecord(reads, REPORT_ENV), since }))
       .catch(() => {})
   }
+  return Object.assign(step, { written: async () => void (await writing) })
 }
