@@ -65,7 +65,10 @@ export interface DevApp {
   reload(reason?: string): Promise<void>
   /** Resolves once no swap is running. */
   settled(): Promise<void>
-  /** Runs the started app's stop hook (bounded) and closes the runner; the Vite server is the caller's. */
+  /**
+   * Runs the started app's stop hook (bounded), closes the runner and waits for the files being
+   * written in the background (OpenAPI, inspection cache); the Vite server is the caller's.
+   */
   close(): Promise<void>
 }
 
