@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['{server,dbl,telemetry,vite-plugin,test}/**/*.test.ts'],
+    include: ['{client,server,dbl,telemetry,vite-plugin,test}/**/*.test.ts'],
     globalSetup: ['test/support/build-package.ts'],
     // Fixture apps' and the starter app's (vela new) own tests run in their app, by its own vitest.
     exclude: [...configDefaults.exclude, '**/fixtures/**', 'vite-plugin/template/**'],
@@ -18,7 +18,7 @@ export default defineConfig({
     // (services.ts); without them the suites needing them skip and the figure drops by up to ~1 %.
     coverage: {
       provider: 'v8',
-      include: ['server/**/*.ts', 'dbl/**/*.ts', 'telemetry/**/*.ts', 'vite-plugin/**/*.ts'],
+      include: ['client/**/*.ts', 'server/**/*.ts', 'dbl/**/*.ts', 'telemetry/**/*.ts', 'vite-plugin/**/*.ts'],
       exclude: ['**/*.test.ts', '**/test/**', '**/fixtures/**', 'vite-plugin/template/**', '**/*.d.ts', 'telemetry/test-support.ts'],
       reporter: ['text-summary', 'json-summary'],
       thresholds: { lines: 95, branches: 86 },

@@ -23,16 +23,17 @@ export type { RedirectOptions, RedirectStatus } from './redirect-target.ts'
 
 export type Headers = Readonly<Record<string, string>>
 
-interface ReplyBase {
-  readonly status: number
+interface ReplyBase<S extends number = number> {
+  /** The HTTP status; `json` and `status` keep the literal given (`404`), which typed clients read. */
+  readonly status: S
   readonly headers: Headers | undefined
 }
 
-export interface JsonReply<T = unknown> extends ReplyBase {
+export interface JsonReply<T = unknown, S extends number = number> extends ReplyBase<S> {
   readonly kind: 'json'
   readonly body: T
 }
-export interface StatusReply<B = unknown> extends ReplyBase {
+export interface StatusReply<B = unknown, S extends number = number> extends ReplyBase<S> {
   readonly kind: 'status'
   /** `undefined` = empty body; a string is sent as is; anything else is JSON-encoded. */
   readonly body: B
@@ -69,15 +70,15 @@ export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kReply] === true
 }
 
-export function json<T>(data: T): JsonReply<T>
-export function json<T>(status: number, headers: Headers, body: T): JsonReply<T>
+export function json<T>(data: T): JsonReply<T, 200>
+export function json<T, S extends number = number>(status: S, headers: Headers, body: T): JsonReply<T, S>
 export function json(...args: [unknown] | [number, Headers, unknown]): JsonReply {
   if (args.length === 1) return brand({ kind: 'json', status: 200, headers: undefined, body: args[0] })
   return brand({ kind: 'json', status: args[0], headers: args[1], body: args[2] })
 }
 
-export function status(code: number): StatusReply<undefined>
-export function status<B>(code: number, headers: Headers, body: B): StatusReply<B>
+export function status<S extends number>(code: S): StatusReply<undefined, S>
+export function status<B, S extends number = number>(code: S, headers: Headers, body: B): StatusReply<B, S>
 export function status(code: number, headers?: Headers, body?: unknown): StatusReply {
   return brand({ kind: 'status', status: code, headers, body })
 }

@@ -5,14 +5,18 @@
 import { EventEmitter } from 'node:events'
 import type { Worker } from 'node:cluster'
 import { Counter, Gauge, Registry } from 'prom-client'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { setClusterRole } from '../server/cluster/role.ts'
 import { FakeWorker } from '../test/support/cluster-fakes.ts'
 import type { MetricsMessage, PrimaryLink, WorkerHub } from './cluster-metrics.ts'
 import { clusterMetrics, reportToPrimary } from './cluster-metrics.ts'
+import { HistogramMetric } from './series.ts'
 import { setup } from './setup.ts'
 
-afterEach(() => setClusterRole(undefined))
+afterEach(() => {
+  setClusterRole(undefined)
+  vi.useRealTimers()
+})
 
 function registryCounting(name: string, counts: Record<string, number>): Registry {
   const registry = new Registry()
@@ -68,7 +72,8 @@ describe("the primary's sum", () => {
       w.on('sent', (m: { id: number }) => {
         if (registry === 'silent') return
         if (registry === 'failing') return void hub.emit('message', w, { vela: 'metrics', id: m.id, error: 'boom' })
-        void registry.getMetricsAsJSON().then((metrics) => hub.emit('message', w, { vela: 'metrics', id: m.id, metrics }))
+        // Through JSON, as node:cluster's IPC channel carries it.
+        void registry.getMetricsAsJSON().then((metrics) => hub.emit('message', w, { vela: 'metrics', id: m.id, metrics: JSON.parse(JSON.stringify(metrics)) as unknown }))
       })
       return w
     })
@@ -83,7 +88,6 @@ describe("the primary's sum", () => {
     const sum = clusterMetrics(own, 1000, hub)
     reports(w1)
     reports(w2)
-    expect(sum.contentType).toBe(own.contentType)
     const text = await sum.metrics()
     expect(text).toContain('requests_total{route="a"} 7')
     expect(text).toContain('requests_total{route="b"} 1')
@@ -95,6 +99,42 @@ describe("the primary's sum", () => {
     expect(await sum.metrics()).toContain('requests_total{route="a"} 3')
     sum.close()
     expect(hub.listenerCount('message')).toBe(0)
+  })
+
+  it('OpenMetrics: histogram buckets summed, each keeping the most recent exemplar any worker had on it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const trace = (n: number) => ({ traceId: String(n).repeat(32), spanId: String(n).repeat(16) })
+    // Values exact in binary, so the sum prints exactly.
+    const histogramOf = (registry: Registry) => new HistogramMetric('d_seconds', 'Durations.', [0.1, 1], registry).series('k', { route: '/a' })
+    const [r1, r2] = [new Registry(), new Registry()]
+    const [h1, h2] = [histogramOf(r1), histogramOf(r2)]
+    const at = (seconds: number) => vi.setSystemTime(seconds * 1000)
+    at(1000), h1.observe(0.0625, trace(1))
+    at(1001), h2.observe(0.5, trace(2))
+    at(1002), h2.observe(0.078125, trace(3))
+    at(1003), h1.observe(0.75, trace(4))
+    h1.observe(0.03125) // no trace: leaves the bucket's exemplar as it was
+    const { hub, workers, reports } = hubOf(r1, r2)
+    const sum = clusterMetrics(new Registry(), 1000, hub)
+    for (const w of workers) reports(w)
+    const text = await sum.metrics('openmetrics')
+    expect(text).toBe(
+      [
+        '# HELP d_seconds Durations.',
+        '# TYPE d_seconds histogram',
+        `d_seconds_bucket{le="0.1",route="/a"} 3 # {trace_id="${trace(3).traceId}",span_id="${trace(3).spanId}"} 0.078125 1002`,
+        `d_seconds_bucket{le="1",route="/a"} 5 # {trace_id="${trace(4).traceId}",span_id="${trace(4).spanId}"} 0.75 1003`,
+        'd_seconds_bucket{le="+Inf",route="/a"} 5',
+        'd_seconds_sum{route="/a"} 1.421875',
+        'd_seconds_count{route="/a"} 5',
+        '# EOF',
+        '',
+      ].join('\n'),
+    )
+    // The Prometheus text of the same sum: no exemplars.
+    expect(await sum.metrics()).toContain('d_seconds_bucket{le="0.1",route="/a"} 3\n')
+    expect(await sum.metrics()).not.toContain('trace_id')
+    sum.close()
   })
 
   it('a worker that exits or disconnects during a scrape is left out; one that answers with an error, or not at all, fails it', async () => {

@@ -4,7 +4,9 @@
  * with the sum: on each scrape it asks every reporting worker for its registry
  * (`getMetricsAsJSON()`, over node:cluster's IPC channel) and adds them up with prom-client's
  * `AggregatorRegistry.aggregate` (counters and histogram buckets add; so do gauges such as the
- * active requests), its own registry included (metrics an app registers in the primary).
+ * active requests), its own registry included (metrics an app registers in the primary). In the
+ * OpenMetrics exposition each histogram bucket keeps the most recent exemplar any worker had on it
+ * (prom-client's sum drops them).
  *
  * Why not prom-client's `clusterMetrics()`: it asks every connected worker, and one that has not
  * set up telemetry (still starting, being replaced) never answers, which fails the whole scrape
@@ -16,9 +18,9 @@ import cluster from 'node:cluster'
 import type { Worker } from 'node:cluster'
 import { AggregatorRegistry } from 'prom-client'
 import type { Registry } from 'prom-client'
+import type { MetricsJson } from './exposition.ts'
+import { openMetricsText, withLatestExemplars } from './exposition.ts'
 import type { MetricsSource } from './prometheus.ts'
-
-type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>
 
 export type MetricsMessage =
   | { readonly vela: 'metrics-reporting' }
@@ -102,8 +104,7 @@ export function clusterMetrics(own: Registry, timeoutMs = 5000, hub: WorkerHub =
   hub.on('exit', onGone)
 
   return {
-    contentType: own.contentType,
-    async metrics() {
+    async metrics(format = 'prometheus') {
       const id = nextId++
       const answers = [await own.getMetricsAsJSON()]
       const workers = [...reporting].map((w) => hub.workers?.[w]).filter((w): w is Worker => w?.isConnected() === true)
@@ -120,7 +121,9 @@ export function clusterMetrics(own: Registry, timeoutMs = 5000, hub: WorkerHub =
         for (const w of workers) w.send({ vela: 'metrics-request', id } satisfies MetricsMessage, () => {})
         if (waiting.size === 0) done()
       })
-      return AggregatorRegistry.aggregate(answers).metrics()
+      const summed = AggregatorRegistry.aggregate(answers)
+      if (format === 'prometheus') return summed.metrics()
+      return openMetricsText(withLatestExemplars(await summed.getMetricsAsJSON(), answers))
     },
     close() {
       hub.off('message', onMessage)

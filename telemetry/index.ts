@@ -30,6 +30,7 @@
 export { setup } from './setup.ts'
 export type { Telemetry, TelemetryOptions } from './setup.ts'
 export type { PrometheusOptions } from './prometheus.ts'
+export type { MetricsFormat } from './exposition.ts'
 export type { RedactQuery } from './url-query.ts'
 export { telemetryStreamHandler } from './stream-handler.ts'
 export { telemetryPlugin } from './plugin.ts'

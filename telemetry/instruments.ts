@@ -24,7 +24,7 @@ import {
 import type { Registry } from 'prom-client'
 import type { AppMetricsReader } from './app-metrics.ts'
 import { TelemetryRegistry } from './registry.ts'
-import type { HistogramSeries } from './series.ts'
+import type { HistogramSeries, TraceRef } from './series.ts'
 import { GaugeMetric, HistogramMetric } from './series.ts'
 
 /**
@@ -52,8 +52,11 @@ export interface FinishedRequest {
 export interface ServerMetrics {
   /** The request started: counts it as active. */
   started(): void
-  /** The request finished: no longer active; duration and body sizes recorded under its status and route. */
-  finished(done: FinishedRequest): void
+  /**
+   * The request finished: no longer active; duration and body sizes recorded under its status and
+   * route. `sampled`, the span of a traced request, becomes the exemplar of its duration's bucket.
+   */
+  finished(done: FinishedRequest, sampled?: TraceRef): void
 }
 
 export interface HttpInstruments {
@@ -128,10 +131,10 @@ export function createHttpInstruments(meter: Meter | undefined, app?: AppMetrics
         activeSeries.value++
         otel?.active.add(1, attrs)
       },
-      finished(done) {
+      finished(done, sampled) {
         activeSeries.value--
         const series = forOutcome(done.status, done.route)
-        series.duration.observe(done.durationS)
+        series.duration.observe(done.durationS, sampled)
         if (done.requestBytes !== undefined) series.requestSize.observe(done.requestBytes)
         series.responseSize.observe(done.responseBytes)
         if (otel) {

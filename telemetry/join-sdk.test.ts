@@ -3,6 +3,7 @@
 // spans go to the app's SDK, and the pg driver's query span nests under the request span.
 import { diag, DiagLogLevel, ProxyTracerProvider, SpanKind, trace } from '@opentelemetry/api'
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg'
+import { MetricReader } from '@opentelemetry/sdk-metrics'
 import { NodeSDK } from '@opentelemetry/sdk-node'
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace'
@@ -20,7 +21,13 @@ import { eventually } from './test-support.ts'
 const hasPostgres = await serviceAvailable('postgres')
 const logs = strictLog()
 const exporter = new InMemorySpanExporter()
-const sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor({ exporter })], instrumentations: [new PgInstrumentation()] })
+/** The app's own metric reader, read on demand. */
+class AppReader extends MetricReader {
+  protected override async onForceFlush() {}
+  protected override async onShutdown() {}
+}
+const reader = new AppReader()
+const sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor({ exporter })], metricReaders: [reader], instrumentations: [new PgInstrumentation()] })
 // Everything the api reports (a second registration is reported as an error) is kept here.
 const reported: string[] = []
 const keep = (...args: unknown[]) => reported.push(args.map(String).join(' '))
@@ -41,6 +48,17 @@ it('setup() joins the registered SDK: no second registration, nothing reported',
   expect(telemetry.joined).toBe(true)
   expect(telemetry.tracerProvider).toBe((trace.getTracerProvider() as ProxyTracerProvider).getDelegate())
   expect(reported).toEqual([])
+})
+
+it("Vela's HTTP metrics are recorded on the app's meter provider", async () => {
+  const app = createApp(
+    { bootstrapApplication: 'joined', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/m', () => json({ ok: true })]] } } },
+    { env: {}, log: logs.log },
+  )
+  expect(await (await inject(app, '/m')).json()).toEqual({ ok: true })
+  const { resourceMetrics } = await reader.collect()
+  const names = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.map((m) => m.descriptor.name))
+  expect(names).toContain('http.server.request.duration')
 })
 
 it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request span", async () => {
@@ -74,8 +92,8 @@ it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request sp
     const all = exporter.getFinishedSpans()
     return all.some((s) => s.kind === SpanKind.SERVER) && all.some((s) => s.kind === SpanKind.CLIENT && /SELECT/.test(s.name)) ? all : undefined
   })) as ReadableSpan[]
-  const request = spans.find((s) => s.kind === SpanKind.SERVER)!
   const query = spans.find((s) => s.kind === SpanKind.CLIENT && /SELECT/.test(s.name))!
+  const request = spans.find((s) => s.kind === SpanKind.SERVER && s.attributes['url.path'] === '/one')!
   expect(request.name).toBe('GET routes/r:anonymous')
   expect(query.spanContext().traceId).toBe(request.spanContext().traceId)
   expect(query.parentSpanContext?.spanId).toBe(request.spanContext().spanId)

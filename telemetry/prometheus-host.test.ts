@@ -13,7 +13,7 @@ const outside = Object.values(networkInterfaces())
   .flat()
   .find((a) => a && a.family === 'IPv4' && !a.internal)?.address
 
-const source: MetricsSource = { contentType: 'text/plain; version=0.0.4; charset=utf-8', metrics: async () => 'up 1\n' }
+const source: MetricsSource = { metrics: async () => 'up 1\n' }
 const portOf = (url: string) => new URL(url).port
 
 /** The status of GET /metrics at `address`, or the connection error's code. */

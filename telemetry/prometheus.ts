@@ -8,10 +8,17 @@
  * OpenTelemetry variable for its Prometheus exporter, `OTEL_EXPORTER_PROMETHEUS_HOST`, is read,
  * so a deployment (Kubernetes scrapes each pod over its own IP) can open it without a code
  * change. Opened, it should be reachable only from the scraper's network.
+ *
+ * The format follows the scraper's Accept (exposition.ts): OpenMetrics, with exemplars, when it
+ * prefers `application/openmetrics-text` (Prometheus's default Accept does); otherwise, and
+ * without an Accept, the Prometheus text format.
  */
 import type { ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import Negotiator from 'negotiator'
+import type { MetricsFormat } from './exposition.ts'
+import { CONTENT_TYPES } from './exposition.ts'
 
 export interface PrometheusOptions {
   /** `0` picks a free port (see `Telemetry.prometheusUrl`). */
@@ -31,10 +38,20 @@ export function prometheusHost(options: PrometheusOptions, env: NodeJS.ProcessEn
   return options.host || env.OTEL_EXPORTER_PROMETHEUS_HOST?.trim() || DEFAULT_PROMETHEUS_HOST
 }
 
-/** What the endpoint serves: a prom-client `Registry`, or the sum of a cluster's (cluster-metrics.ts). */
+/** What the endpoint serves: a prom-client registry's exposition, or the sum of a cluster's (cluster-metrics.ts). */
 export interface MetricsSource {
-  metrics(): Promise<string>
-  readonly contentType: string
+  /** The exposition in `format` (default: the Prometheus text format). */
+  metrics(format?: MetricsFormat): Promise<string>
+}
+
+// Offered in this order: a scraper that accepts both alike (`*/*`) gets the Prometheus text.
+const OFFERED = [CONTENT_TYPES.prometheus, 'application/openmetrics-text; version=1.0.0']
+
+/** The format an Accept header asks for: OpenMetrics when it prefers it, else the Prometheus text. */
+export function formatFor(accept: string | undefined): MetricsFormat {
+  if (!accept) return 'prometheus'
+  const chosen = new Negotiator({ headers: { accept } }).mediaType(OFFERED)
+  return chosen === OFFERED[1] ? 'openmetrics' : 'prometheus'
 }
 
 export interface PrometheusServer {
@@ -49,8 +66,9 @@ export async function servePrometheus(registry: MetricsSource, options: Promethe
     const path = (req.url ?? '/').split('?', 1)[0]
     if (path !== '/metrics') return reply(res, 404, 'Not Found\n')
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'Method Not Allowed\n', { allow: 'GET, HEAD' })
-    registry.metrics().then(
-      (text) => reply(res, 200, req.method === 'HEAD' ? '' : text, { 'content-type': registry.contentType }),
+    const format = formatFor(req.headers.accept)
+    registry.metrics(format).then(
+      (text) => reply(res, 200, req.method === 'HEAD' ? '' : text, { 'content-type': CONTENT_TYPES[format], vary: 'accept' }),
       (err: unknown) => reply(res, 500, `${(err as Error)?.message ?? err}\n`),
     )
   })

@@ -48,6 +48,8 @@ export interface Providers {
   readonly propagator: TextMapPropagator
   /** The request spans' sampler; undefined when nothing receives spans. */
   readonly sampler: SpanDecision | undefined
+  /** True when Vela's metrics go somewhere besides `/metrics` (an OTLP or console reader, or the app's own SDK). */
+  readonly metricsExported: boolean
   /** True when the providers are the app's own SDK's, registered before `setup()`. */
   readonly joined: boolean
   /** Flushes the providers Vela started (an app's own SDK is flushed by the app). */
@@ -88,6 +90,7 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
       meterProvider: registeredMeterProvider(),
       propagator: globalPropagator,
       sampler: JOINED,
+      metricsExported: true,
       joined: true,
       forceFlush: async () => {},
       shutdown: async () => {},
@@ -95,13 +98,14 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
   }
   const before = { ...registered() }
   const sampler = new RequestSampler(options.sampler ?? samplerFromEnv())
+  const exporting = exportingMetricReaders(options)
   const sdk = new NodeSDK({
     resource: await detectResource(options.serviceName),
     autoDetectResources: false,
     sampler,
     idGenerator: sampler,
     spanProcessors: options.spanProcessors ? [...options.spanProcessors] : undefined,
-    metricReaders: metricReaders(options),
+    metricReaders: [...(options.metricReaders ?? []), ...exporting],
   })
   // The SDK builds its exporters from the variables when it starts; `endpoint` is the standard
   // OTEL_EXPORTER_OTLP_ENDPOINT (the signal's path appended over HTTP), for that start only. No
@@ -124,6 +128,7 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
     meterProvider,
     propagator: globalPropagator,
     sampler: tracing ? sampler : undefined,
+    metricsExported: exporting.length > 0,
     joined: false,
     async forceFlush() {
       await Promise.all(flushable.map((p) => p?.forceFlush?.()))
@@ -140,23 +145,27 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
 }
 
 /**
- * `metricReaders`, plus an OTLP reader with `exportIntervalMs`. Without either, the SDK reads
- * `OTEL_METRICS_EXPORTER` when it is set; when it is not, no metrics go over OTLP (Vela's HTTP
- * metrics are on `/metrics`), so an app with no collector sends nothing.
+ * `metricReaders`, plus a reader exporting Vela's and the app's metrics: over OTLP every
+ * `exportIntervalMs` when that option is set, else as `OTEL_METRICS_EXPORTER` asks (`otlp` every
+ * `OTEL_METRIC_EXPORT_INTERVAL` ms, default 60 s; `console`). The SDK would build those itself, but
+ * only when it is given no reader at all, and Vela always gives it the one behind `/metrics`.
+ * Without either, no metrics go over OTLP (Vela's HTTP metrics are on `/metrics`), so an app with
+ * no collector sends nothing. `prometheus` is served by `setup({ prometheus })` instead.
  */
-function metricReaders(options: ProviderOptions): MetricReader[] | undefined {
-  const readers: MetricReader[] = [...(options.metricReaders ?? [])]
-  if (options.exportIntervalMs !== undefined) {
-    const base = options.endpoint?.replace(/\/+$/, '')
-    readers.push(
-      new sdkMetrics.PeriodicExportingMetricReader({
-        exporter: otlpMetricExporter(base),
-        exportIntervalMillis: options.exportIntervalMs,
-        // The SDK insists the timeout is not longer than the interval.
-        exportTimeoutMillis: Math.min(30_000, options.exportIntervalMs),
-      }),
-    )
-  }
-  if (readers.length === 0 && process.env.OTEL_METRICS_EXPORTER) return undefined
+export function exportingMetricReaders(options: Pick<ProviderOptions, 'endpoint' | 'exportIntervalMs'>, env: NodeJS.ProcessEnv = process.env): MetricReader[] {
+  const base = options.endpoint?.replace(/\/+$/, '')
+  const periodic = (exporter: sdkMetrics.PushMetricExporter, interval: number) =>
+    new sdkMetrics.PeriodicExportingMetricReader({
+      exporter,
+      exportIntervalMillis: interval,
+      // The SDK insists the timeout is not longer than the interval.
+      exportTimeoutMillis: Math.min(Number(env.OTEL_METRIC_EXPORT_TIMEOUT) || 30_000, interval),
+    })
+  if (options.exportIntervalMs !== undefined) return [periodic(otlpMetricExporter(base), options.exportIntervalMs)]
+  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL) || 60_000
+  const names = new Set((env.OTEL_METRICS_EXPORTER ?? '').split(',').map((n) => n.trim()))
+  const readers: MetricReader[] = []
+  if (names.has('otlp')) readers.push(periodic(otlpMetricExporter(base), interval))
+  if (names.has('console')) readers.push(periodic(new sdkMetrics.ConsoleMetricExporter(), interval))
   return readers
 }

@@ -8,6 +8,11 @@
  * a series object that the stream handler keeps for the request, and recording is a bucket search
  * and a few increments. `get()` gives prom-client the values in the shape its own metrics give
  * (`_bucket` with cumulative counts and `le`, `_sum`, `_count`), so the text is the same.
+ *
+ * A histogram observation may name the trace it belongs to: each bucket keeps the latest such
+ * observation as its exemplar (one per bucket, replaced, never accumulated), given to prom-client
+ * in the shape its own exemplar-enabled histograms give, which only an OpenMetrics exposition
+ * prints (`..._bucket{le="0.01",...} 17 # {trace_id="…",span_id="…"} 0.0073 1732670000.123`).
  */
 import type { Registry } from 'prom-client'
 
@@ -18,6 +23,29 @@ interface MetricValue {
   readonly value: number
   readonly labels: Labels
   readonly metricName?: string
+  readonly exemplar?: ExemplarValue
+}
+
+/** An exemplar as prom-client's registry prints it: labels, the observed value, seconds since the epoch. */
+export interface ExemplarValue {
+  readonly labelSet: Readonly<Record<string, string>>
+  readonly value: number
+  readonly timestamp: number
+}
+
+/** The trace an observation belongs to (an OpenTelemetry `SpanContext` is one). */
+export interface TraceRef {
+  readonly traceId: string
+  readonly spanId: string
+  /** When the observation was made, in milliseconds since the epoch; default: now. */
+  readonly at?: number
+}
+
+/** An observation that named its trace, and when it was made (milliseconds since the epoch). */
+interface TracedObservation {
+  readonly trace: TraceRef
+  readonly value: number
+  readonly at: number
 }
 
 export class HistogramSeries {
@@ -25,6 +53,8 @@ export class HistogramSeries {
   count = 0
   /** Per bucket (not cumulative), the last one being +Inf. */
   readonly counts: Float64Array
+  /** Per bucket, the latest observation that named its trace; made on the first one. */
+  exemplars: (TracedObservation | undefined)[] | undefined
 
   constructor(
     readonly labels: Labels,
@@ -33,13 +63,19 @@ export class HistogramSeries {
     this.counts = new Float64Array(bounds.length + 1)
   }
 
-  observe(value: number): void {
+  /** Counts `value` in its bucket; with `trace`, it becomes that bucket's exemplar. */
+  observe(value: number, trace?: TraceRef): void {
     const bounds = this.bounds
     let i = 0
     while (i < bounds.length && value > bounds[i]!) i++
     this.counts[i]!++
     this.sum += value
     this.count++
+    if (trace !== undefined) {
+      // One small object per traced request; the exemplar's labels are made only when read.
+      const exemplars = (this.exemplars ??= new Array<TracedObservation | undefined>(bounds.length + 1))
+      exemplars[i] = { trace, value, at: trace.at ?? Date.now() }
+    }
   }
 }
 
@@ -84,13 +120,19 @@ export class HistogramMetric extends SeriesMetric<HistogramSeries> {
       for (let i = 0; i <= this.bounds.length; i++) {
         cumulative += s.counts[i]!
         const le = i < this.bounds.length ? this.bounds[i]! : '+Inf'
-        values.push({ metricName: `${this.name}_bucket`, labels: { le, ...s.labels }, value: cumulative })
+        const traced = s.exemplars?.[i]
+        const bucket: MetricValue = { metricName: `${this.name}_bucket`, labels: { le, ...s.labels }, value: cumulative }
+        values.push(traced ? { ...bucket, exemplar: exemplarOf(traced) } : bucket)
       }
       values.push({ metricName: `${this.name}_sum`, labels: s.labels, value: s.sum })
       values.push({ metricName: `${this.name}_count`, labels: s.labels, value: s.count })
     }
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator }
   }
+}
+
+function exemplarOf({ trace, value, at }: TracedObservation): ExemplarValue {
+  return { labelSet: { trace_id: trace.traceId, span_id: trace.spanId }, value, timestamp: at / 1000 }
 }
 
 export class GaugeSeries {

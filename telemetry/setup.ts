@@ -31,12 +31,14 @@ import type { MeterProvider, Tracer, TextMapPropagator, TracerProvider } from '@
 import { trace } from '@opentelemetry/api'
 import type { metrics as sdkMetrics, tracing } from '@opentelemetry/sdk-node'
 import type { Registry } from 'prom-client'
+import type { MetricsFormat } from './exposition.ts'
+import { exposition } from './exposition.ts'
 import type { HttpInstruments } from './instruments.ts'
 import { createHttpInstruments } from './instruments.ts'
 import { AppMetricsReader } from './app-metrics.ts'
 import type { ClusterMetrics } from './cluster-metrics.ts'
 import { clusterMetrics, reportToPrimary } from './cluster-metrics.ts'
-import type { PrometheusOptions, PrometheusServer } from './prometheus.ts'
+import type { MetricsSource, PrometheusOptions, PrometheusServer } from './prometheus.ts'
 import { servePrometheus } from './prometheus.ts'
 import { createProviders } from './providers.ts'
 import type { SpanDecision } from './sampling.ts'
@@ -56,8 +58,9 @@ export interface TelemetryOptions {
   /** Export metrics over OTLP every this many milliseconds. Default: no OTLP metrics. */
   exportIntervalMs?: number
   /**
-   * Serve `GET /metrics` (Prometheus text exposition) on this port, on 127.0.0.1 unless `host`
-   * (or `OTEL_EXPORTER_PROMETHEUS_HOST`) says otherwise: it has no authentication.
+   * Serve `GET /metrics` on this port (the Prometheus text format, or OpenMetrics with exemplars
+   * when the scraper's Accept asks for it), on 127.0.0.1 unless `host` (or
+   * `OTEL_EXPORTER_PROMETHEUS_HOST`) says otherwise: it has no authentication.
    */
   prometheus?: PrometheusOptions
   /** Replaces the default batch processor + OTLP exporter (tests, other exporters; `[]` exports nothing). */
@@ -102,8 +105,12 @@ export interface Telemetry {
   readonly registry: Registry
   /** `http://host:port/metrics` when `prometheus` was given (never in a cluster worker: the primary serves it). */
   readonly prometheusUrl: string | undefined
-  /** The Prometheus text exposition, served or not (in a cluster's primary, the sum of the workers'). */
-  metrics(): Promise<string>
+  /**
+   * The exposition `/metrics` serves, served or not (in a cluster's primary, the sum of the
+   * workers'): the Prometheus text format, or with `'openmetrics'` the OpenMetrics text, whose
+   * duration buckets carry the trace of a sampled request as an exemplar.
+   */
+  metrics(format?: MetricsFormat): Promise<string>
   /** Exports the spans (and metrics) recorded so far. */
   forceFlush(): Promise<void>
   /**
@@ -147,12 +154,12 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
   const providers = await createProviders({ ...options, metricReaders: [...(options.metricReaders ?? []), appMetrics] })
   const { tracerProvider, meterProvider } = providers
   // Vela's HTTP instruments go through OpenTelemetry only when something else reads them.
-  const exported = options.exportIntervalMs !== undefined || (options.metricReaders?.length ?? 0) > 0
+  const exported = providers.metricsExported || (options.metricReaders?.length ?? 0) > 0
   const instruments = createHttpInstruments(exported ? meterProvider?.getMeter('vela') : undefined, appMetrics)
   const role = clusterRole()?.role
   // In a cluster, the primary serves the workers' sum and the workers serve nothing.
   const summed: ClusterMetrics | undefined = role === 'primary' ? clusterMetrics(instruments.registry) : undefined
-  const source = summed ?? instruments.registry
+  const source: MetricsSource = summed ?? { metrics: (format = 'prometheus') => exposition(instruments.registry, format) }
   let server: PrometheusServer | undefined
   try {
     if (options.prometheus && role !== 'worker') server = await servePrometheus(source, options.prometheus)
@@ -172,7 +179,7 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
     joined: providers.joined,
     registry: instruments.registry,
     prometheusUrl: server?.url,
-    metrics: () => source.metrics(),
+    metrics: (format) => source.metrics(format),
     forceFlush: () => providers.forceFlush(),
     shutdown() {
       return (closing ??= (async () => {
@@ -211,7 +218,7 @@ function disabled(): Telemetry {
     joined: false,
     registry,
     prometheusUrl: undefined,
-    metrics: () => registry.metrics(),
+    metrics: (format = 'prometheus') => exposition(registry, format),
     forceFlush: async () => {},
     shutdown: async () => {},
   }

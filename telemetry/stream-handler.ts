@@ -36,8 +36,8 @@
  * WebSocket upgrades alike (an accepted upgrade's span has status 101 and ends at the handshake),
  * and runs the rest of the request inside `run`, here the span's context.
  */
-import type { Context, Span, TextMapGetter } from '@opentelemetry/api'
-import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
+import type { Context, HrTime, Span, TextMapGetter } from '@opentelemetry/api'
+import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace } from '@opentelemetry/api'
 import {
   ATTR_CLIENT_ADDRESS,
   ATTR_ERROR_TYPE,
@@ -61,6 +61,7 @@ import type { ProxyTrust } from '../server/contracts/request.ts'
 import { clientAddress, clientScheme, proxyTrust } from '../server/exchange/forwarded.ts'
 import type { LocalServer } from './server-address.ts'
 import { configuredServer, localServer } from './server-address.ts'
+import type { TraceRef } from './series.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'
 
@@ -103,8 +104,9 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
   const local = localServer(facts, configured)
   const metrics = t.instruments.server({ method, scheme, serverAddress: local.address, serverPort: local.port })
   metrics.started()
-  const finish = (outcome: RequestOutcome) =>
-    metrics.finished({ status: outcome.status, route: outcome.route?.path, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize })
+  // `sampled`: the span of a traced request, the exemplar on its duration's bucket.
+  const finish = (outcome: RequestOutcome, sampled?: TraceRef) =>
+    metrics.finished({ status: outcome.status, route: outcome.route?.path, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize }, sampled)
 
   const sampler = t.sampler
   // Nothing receives spans: no context to carry, nothing to build.
@@ -142,7 +144,7 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
     /** The response has been sent (or abandoned): the route, the status, then the span ends. */
     end(outcome) {
       ended(span, app, original, outcome)
-      finish(outcome)
+      finish(outcome, sampledTrace(span))
     },
   }
 }
@@ -166,6 +168,18 @@ function ended(span: Span, app: string, method: string, outcome: RequestOutcome)
     span.setAttribute(ATTR_ERROR_TYPE, String(status))
   }
   span.end()
+}
+
+/**
+ * The ended span's trace, when it is sampled (exported): an app's own SDK, joined, may still have
+ * made a non-recording span, whose trace id would link to nothing. Its time is the span's end as
+ * the SDK's span recorded it: reading the clock again costs 0.2 µs on some virtual machines.
+ */
+function sampledTrace(span: Span): TraceRef | undefined {
+  const { traceId, spanId, traceFlags } = span.spanContext()
+  if ((traceFlags & TraceFlags.SAMPLED) === 0) return undefined
+  const end = (span as { readonly endTime?: HrTime }).endTime
+  return { traceId, spanId, at: end !== undefined && end[0] > 0 ? end[0] * 1000 + end[1] / 1e6 : undefined }
 }
 
 /** The exception's class (`TypeError`, `DbUnavailableError`); `_OTHER` for a thrown value that has none. */

@@ -38,6 +38,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'vela/telemetry': ['setup', 'telemetryPlugin', 'telemetryStreamHandler'],
   'vela/testing': ['createTestApp', 'inject', 'startTestServer', 'toRequest'],
+  'vela/client': ['createClient'],
 }
 
 /** Every subpath's export names, read by a plain node process importing `vela/...` by name. */

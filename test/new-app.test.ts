@@ -51,6 +51,17 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     expect(out).toMatch(/Tests\s+\d+ passed/)
   })
 
+  test('vitest wrote .vela/routes.d.ts: a typed client of the API compiles, a wrong path does not', async () => {
+    expect(readFileSync(join(app, '.vela/routes.d.ts'), 'utf8')).toContain('"GET /api/notes": {')
+    const check = join(app, 'src/client-check.ts')
+    writeFileSync(check, CLIENT_CHECK)
+    try {
+      await npx(app, 'tsc', ['--noEmit'])
+    } finally {
+      rmSync(check)
+    }
+  })
+
   test('the installed vela CLI: migrate keeps its data in .data/, --status sees it, routes lists the app', async () => {
     expect(await npx(app, 'vela', ['migrate'])).toMatch(/^migrated \d{14} create_notes$/m)
     expect(await npx(app, 'vela', ['migrate', '--status'])).toMatch(/^up\s+\d{14} create_notes$/m)
@@ -86,6 +97,11 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
       }
     }
 
+    test('an app that does not import vela/telemetry has none of OpenTelemetry in its server bundle', () => {
+      const bundle = readFileSync(join(dist, 'server/index.mjs'), 'utf8')
+      expect(bundle).not.toMatch(/opentelemetry/i)
+    })
+
     test('on embedded PGlite: an HTML page, the explorer, environment prod', async () => {
       await serveAndCheck({})
     })
@@ -112,6 +128,19 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     expect(dev.proc.exitCode).toBeNull()
   })
 })
+
+// The starter's API through the typed client: one call that compiles, one that must not.
+const CLIENT_CHECK = `
+import { createClient } from 'vela/client'
+import type { Routes } from 'virtual:vela/routes'
+const api = createClient<Routes>('http://localhost:8080')
+export async function check(): Promise<number> {
+  const res = await api.get('/api/notes')
+  // @ts-expect-error a path the app does not have
+  await api.get('/api/nope')
+  return res.status
+}
+`
 
 // A request through an app with the telemetry stream handler, then the Prometheus text.
 const TELEMETRY_CHECK = `

@@ -9,13 +9,12 @@
  *   the app root (Vite's own rule for emptying `outDir`): nothing outside the project is deleted.
  *   An absolute `views.dir` is used as given at run time and not copied; one outside the app root
  *   is not copied either (a warning). A temporary file (`*.tmp`) in them, left by a write that was
- *   interrupted (write-atomic.ts), fails the build naming it, rather than being copied and served.
+ *   interrupted (write-atomically.ts), fails the build naming it, rather than being copied and served.
  * - files bundled packages read beside themselves (`new URL('./x', import.meta.url)`): embedded
  *   PGlite's WebAssembly and data files, copied next to the server file.
  */
 import { copyFileSync, cpSync, existsSync, readdirSync, rmSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { isTempFile } from './write-atomic.ts'
 
 const overlaps = (a: string, b: string) => a === b || a.startsWith(b + sep) || b.startsWith(a + sep)
 
@@ -66,7 +65,7 @@ export function mirrorAppFiles(root: string, serverDir: string, viewsDir: string
 function strayTempFiles(dir: string): string[] {
   if (!existsSync(dir)) return []
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter(isTempFile)
+    .filter((file) => file.endsWith('.tmp'))
     .sort()
     .map((file) => join(dir, file))
 }

@@ -1,5 +1,6 @@
 /**
- * `vela/client`: types of the virtual modules `vela/vite` serves to an app, enabled the way Vite's
+ * `vela/client`: the types of the virtual modules `vela/vite` serves to an app (the typed client
+ * itself is client/index.ts, which references this file), enabled the way Vite's
  * own are (`vite/client`): `"types": ["node", "vela/client"]` in the app's tsconfig.json, or
  * `/// <reference types="vela/client" />` in a `.d.ts` of the app.
  */
@@ -14,4 +15,13 @@ declare module 'virtual:vela/app' {
 declare module 'virtual:vela/migrations' {
   /** The app's `src/migrations/*`, compiled in and sorted by version: `migrate(repo, migrations)`. */
   export const migrations: import('vela/dbl').Migration[]
+}
+
+declare module 'virtual:vela/routes' {
+  /**
+   * The app's routes, one entry per `METHOD /path` (params, query, body, replies per status): the
+   * Vite plugin fills this interface in `.vela/routes.d.ts`, written at `vite`, `vite build`,
+   * `vitest` start and `vela types`. Give it to `createClient<Routes>(baseUrl)` from `vela/client`.
+   */
+  export interface Routes {}
 }

@@ -19,8 +19,9 @@
  * Requests arriving during a swap wait for it. When the app has `src/schemas/`, a swap loading a
  * changed schema first writes its migration (dev-schema.ts), which the new `start` applies. When
  * it has `priv/schemas/`, each app that starts serving gets its OpenAPI files written in the
- * background (dev-openapi.ts); every such app gets the inspection cache that `vela routes` and
- * the other inspection commands answer from (dev-inspect.ts).
+ * background (dev-openapi.ts). Each app loaded gets its route types written to
+ * `.vela/routes.d.ts`, and each app that starts serving the inspection cache that `vela routes`
+ * and the other inspection commands answer from (dev-inspect.ts), in the background too.
  *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
@@ -49,6 +50,7 @@ import { inspectCacheStep } from './dev-inspect.ts'
 import { openApiStep } from './dev-openapi.ts'
 import type { EnvReads } from './env-reads.ts'
 import { trackEnvReads } from './env-reads.ts'
+import { routeTypesStep } from './dev-route-types.ts'
 import { schemaStep } from './dev-schema.ts'
 import { watchForSwaps } from './dev-watch.ts'
 import { CONTROLLERS_DIR, ROUTES_DIR } from './discover.ts'
@@ -67,7 +69,7 @@ export interface DevApp {
   settled(): Promise<void>
   /**
    * Runs the started app's stop hook (bounded), closes the runner and waits for the files being
-   * written in the background (OpenAPI, inspection cache); the Vite server is the caller's.
+   * written in the background (OpenAPI, route types, inspection cache); the Vite server is the caller's.
    */
   close(): Promise<void>
 }
@@ -97,6 +99,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const modules = new AppModules(vite, hot)
   const schemas = schemaStep(root, log)
   const openApi = openApiStep(root, log)
+  const routeTypes = routeTypesStep(root)
+  let routeTypesWriting: Promise<void> = Promise.resolve()
   /** The environment variables the app's modules read while loading, over every swap. */
   const envReads: EnvReads = new Map()
   const inspectCache = opts.createOptions?.env ? Object.assign(() => {}, { written: async () => {} }) : inspectCacheStep(root, () => modules.files(), envReads)
@@ -146,7 +150,12 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
           for (const file of modules.invalidate(new Map([[migration, 'add']]))) thrown.add(file)
         }
       }
-      next = await trackEnvReads(envReads, async () => (await modules.entry()).create(createOptions))
+      const loaded = await trackEnvReads(envReads, async () => {
+        const entry = await modules.entry()
+        return { entry, app: entry.create(createOptions) }
+      })
+      next = loaded.app
+      routeTypesWriting = routeTypes(next, loaded.entry.config)
     } catch (err) {
       modules.failed(thrown, hot.loaded())
       await hot.rollback()
@@ -247,7 +256,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       await hot.disposeAll()
       await modules.close()
       // Generated files still being written: finished, so no temporary file is left behind.
-      await Promise.all([openApi.written(), inspectCache.written()])
+      await Promise.all([openApi.written(), inspectCache.written(), routeTypesWriting])
     })())
 
   return {

@@ -11,12 +11,17 @@
  * nothing and prints the generator's message with the flags to pass to `vela migrations
  * generate`, once for as long as the decision is the same; the swap goes on with the schemas as
  * edited (queries on the undecided columns fail until the migration exists).
+ *
+ * The same step rewrites the JSON Schemas `vela schemas` writes (`priv/schemas/<name>.json` and
+ * `<name>_patch.json`, json-schemas-write.ts), hand-written files left alone, before the
+ * migration: a schema needing a migration decision still gets its JSON Schema.
  */
 import { existsSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { MigrationDecisionError } from '../dbl/migrations/diff.ts'
 import { generateMigration } from '../dbl/migrations/generate.ts'
 import type { ImportModule } from './app-loader.ts'
+import { writeJsonSchemas } from './json-schemas-write.ts'
 import { loadSchemas, migrationsDir } from './migrations.ts'
 
 export interface SchemaStep {
@@ -33,6 +38,8 @@ export function schemaStep(root: string, log: (message: string) => void): Schema
     holds: (file) => file.startsWith(`${dir}/`) && existsSync(dir),
     async run(load) {
       if (!existsSync(dir)) return null
+      const json = await writeJsonSchemas(root, load)
+      for (const file of json.written) log(`wrote ${relative(root, file)} from src/schemas`)
       try {
         const result = await generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), importModule: load })
         undecided = undefined

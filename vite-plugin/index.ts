@@ -13,7 +13,10 @@
  *   routes; Vite's port defaults to PORT or 8080 (the app's `server.port` is read only once the app
  *   is loaded, too late for Vite's listener: set `server.port` in the Vite config instead).
  * - Under vitest (its own Vite server, made from the app's config) no dev app is booted, and
- *   `vela/testing` is processed by Vite so `createTestApp` can import `virtual:vela/app` (vitest.ts).
+ *   `vela/testing` is processed by Vite so `createTestApp` can import `virtual:vela/app` (vitest.ts);
+ *   `.vela/routes.d.ts` is written as vitest starts.
+ * - Route types: `.vela/routes.d.ts` (route-types.ts) is written at the dev server's start and
+ *   swaps, in `vite build`'s `writeBundle`, at vitest's start, and by `vela types`.
  * - **Choice:** the app is a backend, so Vite's client HMR socket is off (`server.ws: false`): every
  *   upgrade on the port belongs to the app, and there is no browser client to notify.
  * - Build (`vite build`): an SSR build of `virtual:vela/server` into `dist/server/index.mjs`, with
@@ -42,12 +45,13 @@ import { inspectForBuild } from './openapi-build.ts'
 import type { VelaPlugin } from './plugin-api.ts'
 import { PLUGIN_NAME } from './plugin-api.ts'
 import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
+import { writeRouteTypesWith } from './route-types-write.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
 import { registerDevApp, replacedDevApp } from './dev-restart.ts'
 
 export type { DevAppOptions } from './dev-app.ts'
-import { isVitestServer, vitestConfig } from './vitest.ts'
+import { isVitestServer, vitestConfig, writeRouteTypesForVitest } from './vitest.ts'
 
 export type { VelaPluginApi } from './plugin-api.ts'
 
@@ -145,13 +149,15 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
       copyRuntimeAssets(config.root, output.dir, code)
       const app = await inspectForBuild(config.root, (step) => runner.use(config, step))
       for (const file of app.generated) report(file, config)
+      // The route types are for the app's editor and client, not the bundle: not reported.
+      await runner.use(config, (load) => writeRouteTypesWith(config.root, load))
       // After the OpenAPI files: dist/priv gets them too (build-files.ts).
       mirrorAppFiles(config.root, output.dir, app.viewsDir, (message) => config.logger.warn(message))
     },
     // After every build, failed ones included (build-runner.ts).
     closeBundle: () => runner.close(),
     async configureServer(server) {
-      if (isVitestServer(server.config)) return
+      if (isVitestServer(server.config)) return writeRouteTypesForVitest(server.config, () => vela(options))
       const devApp = await createDevApp(server, options.dev, replacedDevApp(server.config))
       registerDevApp(server.config, devApp)
       ;(server as WithDevApp)[kDevApp] = devApp

@@ -9,10 +9,15 @@
  *   vitest hands installed packages to Node. **Choice:** only `vela/testing`'s folder is inlined
  *   (processed by Vite); the rest of vela and its dependencies (`pg` included) stay Node's, so a
  *   test file does not re-evaluate the framework, and CommonJS packages never go through Vite.
+ * - `writeRouteTypesForVitest`: `.vela/routes.d.ts` is written as vitest starts, through a runner
+ *   of its own (vitest's server inlines every package, see above); a failure is a warning, never
+ *   a failed run: the tests report what is wrong with the app.
  */
 import { fileURLToPath } from 'node:url'
-import type { ResolvedConfig, UserConfig } from 'vite'
+import type { PluginOption, ResolvedConfig, UserConfig } from 'vite'
 import { normalizePath } from 'vite'
+import { appViteConfig, openAppRunner } from './app-loader.ts'
+import { writeRouteTypesWith } from './route-types-write.ts'
 
 /**
  * Vitest's own Vite server: `VITEST` is set and vitest's plugins are in it. `VITEST` alone is not
@@ -30,4 +35,18 @@ export function vitestConfig(): UserConfig {
   if (!process.env.VITEST) return {}
   const inline = new RegExp(TESTING_DIR.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   return { test: { server: { deps: { inline: [inline] } } } } as UserConfig
+}
+
+/** Writes the app's `.vela/routes.d.ts` at vitest's start (`plugin` makes the app's `vela()` when it has no config file). */
+export async function writeRouteTypesForVitest(config: ResolvedConfig, plugin: () => PluginOption): Promise<void> {
+  try {
+    const runner = await openAppRunner(appViteConfig(config.root, plugin, { configFile: config.configFile ?? false }))
+    try {
+      await writeRouteTypesWith(config.root, runner.load)
+    } finally {
+      await runner.close()
+    }
+  } catch (err) {
+    config.logger.warn(`vela: could not write .vela/routes.d.ts: ${err instanceof Error ? err.message : String(err)}`)
+  }
 }

@@ -86,6 +86,32 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     expect(sumSeries(text, 'app_pid_calls_total')).toBe(20)
   })
 
+  it('OpenMetrics on the primary: the sampled requests’ traces survive the sum as exemplars', async () => {
+    // Spans printed to stdout by the console exporter; each request's sampled traceparent fixes its trace id.
+    const s = await start({ OTEL_TRACES_EXPORTER: 'console' })
+    const sent: string[] = []
+    const pids = new Set<number>()
+    for (let i = 0; i < 20; i++) {
+      const traceId = (i + 1).toString(16).padStart(32, 'a')
+      sent.push(traceId)
+      const res = await fetch(`http://127.0.0.1:${s.port}/pid`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } })
+      pids.add(((await res.json()) as { pid: number }).pid)
+    }
+    expect([...pids].sort()).toEqual([...s.workerPids].sort())
+    const metrics = `http://127.0.0.1:${s.metricsPort}/metrics`
+    const openMetrics = async () => fetch(metrics, { headers: { accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' } })
+    await until('the 20 requests counted', async () => sumSeries(await (await fetch(metrics)).text(), 'http_server_request_duration_seconds_count') >= 20, 2000)
+    const res = await openMetrics()
+    expect(res.headers.get('content-type')).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8')
+    const text = await res.text()
+    expect(text.endsWith('\n# EOF\n')).toBe(true)
+    const exemplars = [...text.matchAll(/^http_server_request_duration_seconds_bucket\{[^}]*http_route="\/pid"[^}]*\} \d+ # \{trace_id="([0-9a-f]{32})",span_id="[0-9a-f]{16}"\} \S+ \S+$/gm)].map((m) => m[1]!)
+    expect(exemplars.length).toBeGreaterThan(0)
+    for (const id of exemplars) expect(sent).toContain(id)
+    // The plain text of the same sum has none.
+    expect(await (await fetch(metrics)).text()).not.toContain('trace_id')
+  })
+
   it('a worker killed with SIGKILL is replaced; the port keeps answering meanwhile', async () => {
     const s = await start()
     const [victim, survivor] = s.workerPids as [number, number]

@@ -11,14 +11,13 @@
  * - no file under `src/` that it does not list (an added route file is discovered);
  * - the environment variables loading the app read (env-reads.ts), and those the reports read,
  *   with the same values (unset included).
- * A cache made while one of its files changed is not written. Written atomically (write-atomic.ts);
+ * A cache made while one of its files changed is not written. Written atomically (write-atomically.ts);
  * one that cannot be read or written is ignored: the command loads the app as before.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { writeFileAtomic } from '../write-atomic.ts'
+import { writeAtomically } from '../write-atomically.ts'
 import type { Reports } from './inspect-reports.ts'
 
 export const CACHE_FILE = '.vela/inspect.json'
@@ -85,8 +84,7 @@ export async function writeInspectCache(root: string, reports: Reports, source: 
       files[file] = `${s.mtimeMs}:${s.size}`
     }
     const cache: CacheFile = { format: FORMAT, root: dir, files, env: source.env, reports }
-    await mkdir(dirname(join(dir, CACHE_FILE)), { recursive: true })
-    await writeFileAtomic(join(dir, CACHE_FILE), `${JSON.stringify(cache)}\n`)
+    await writeAtomically(join(dir, CACHE_FILE), `${JSON.stringify(cache)}\n`)
     return true
   } catch {
     return false

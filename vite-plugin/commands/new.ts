@@ -122,7 +122,7 @@ async function appFiles(name: string): Promise<Map<string, string>> {
   const files = new Map<string, string>([
     ['package.json', json(packageJson(name, vela))],
     ['tsconfig.json', json(TSCONFIG)],
-    ['.gitignore', 'node_modules/\ndist/\n.data/\n# the inspection commands\' cache (vela routes, middleware, audit, config)\n.vela/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n'],
+    ['.gitignore', 'node_modules/\ndist/\n.data/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n# route types for vela/client, and the inspection commands\' cache (vela routes, middleware, audit, config)\n.vela/\n'],
   ])
   const template = (path: string) => readFile(join(TEMPLATE_DIR, path), 'utf8').then((t) => t.replaceAll('__APP_NAME__', name))
   const migration = `src/migrations/${migrationFileName(versionAfter(new Date(), undefined), 'create_notes')}`
@@ -168,7 +168,8 @@ const TSCONFIG = {
     // vela/client declares the virtual modules (virtual:vela/migrations), as vite/client does for Vite's.
     types: ['node', 'vela/client'],
   },
-  include: ['src', 'test', 'vite.config.ts'],
+  // .vela/routes.d.ts: the app's routes as types (`import type { Routes } from 'virtual:vela/routes'`).
+  include: ['src', 'test', 'vite.config.ts', '.vela/routes.d.ts'],
 }
 
 /** Vela's package.json: the nearest one named `vela` above this module (the repo's, or the installed package's). */

@@ -11,7 +11,7 @@
  * per file.
  *
  * Each file is replaced atomically (written beside it, then renamed; the temporary file is removed
- * when the write fails: write-atomic.ts), and left alone when it
+ * when the write fails: write-atomically.ts), and left alone when it
  * already holds those bytes: the dev server rewrites the document after every swap, possibly while
  * the explorer is being served, and several dev servers of one app (tests) may write at once.
  */
@@ -21,7 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import type { RouteTable } from '../../server/router/compile.ts'
 import type { JsonSchema } from './openapi.ts'
 import { buildOpenApi } from './openapi.ts'
-import { writeFileAtomic } from '../write-atomic.ts'
+import { writeAtomically } from '../write-atomically.ts'
 
 export interface OpenApiWriteOptions {
   /** Where the document goes (default `priv/assets/openapi.json`), relative to the app root. */
@@ -115,5 +115,5 @@ async function replaceFile(file: string, data: string | Buffer): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data
   const existing = await readFile(file).catch(() => undefined)
   if (existing?.equals(bytes)) return
-  await writeFileAtomic(file, bytes)
+  await writeAtomically(file, bytes)
 }

@@ -10,6 +10,8 @@ import type { CommandSpec } from './args.ts'
 import { UsageError, defineCommand } from './args.ts'
 import { genResourceCommand } from './gen-resource.ts'
 import { newCommand } from './new.ts'
+import { schemasCommand } from './schemas.ts'
+import { typesCommand } from './types.ts'
 import { INSPECT_COMMANDS } from './run.ts'
 
 const serveCommand = defineCommand({
@@ -93,6 +95,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   releaseCommand,
   generateCommand,
   migrateCommand,
+  schemasCommand,
+  typesCommand,
   ...INSPECT_COMMANDS,
   genResourceCommand,
   newCommand,
