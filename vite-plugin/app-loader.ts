@@ -77,6 +77,8 @@ export function velaPluginOf(config: ResolvedConfig): VelaPlugin {
 export interface AppRunner {
   /** Imports a module (a file, or a virtual module) through the runner; a failure is a load failure. */
   readonly load: ImportModule
+  /** The files of the modules it evaluated so far. */
+  evaluatedFiles(): string[]
   /** Closes the runner and its environment; again, it does nothing. */
   close(): Promise<void>
 }
@@ -95,6 +97,7 @@ export async function openAppRunner(viteConfig: InlineConfig): Promise<AppRunner
   let closing: Promise<void> | undefined
   const runner: AppRunner = {
     load: (file) => env.runner.import(file).catch(failedToLoad),
+    evaluatedFiles: () => [...env.runner.evaluatedModules.fileToModulesMap.keys()],
     close: () => (closing ??= (open.delete(runner), env.close())),
   }
   open.add(runner)

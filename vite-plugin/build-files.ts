@@ -8,25 +8,27 @@
  *   are removed first, so a deleted template does not linger, but only when the output lies inside
  *   the app root (Vite's own rule for emptying `outDir`): nothing outside the project is deleted.
  *   An absolute `views.dir` is used as given at run time and not copied; one outside the app root
- *   is not copied either (a warning).
+ *   is not copied either (a warning). A temporary file (`*.tmp`) in them, left by a write that was
+ *   interrupted (write-atomically.ts), fails the build naming it, rather than being copied and served.
  * - files bundled packages read beside themselves (`new URL('./x', import.meta.url)`): embedded
  *   PGlite's WebAssembly and data files, copied next to the server file.
  */
-import { copyFileSync, cpSync, existsSync, rmSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, readdirSync, rmSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 
 const overlaps = (a: string, b: string) => a === b || a.startsWith(b + sep) || b.startsWith(a + sep)
 
 /**
  * Copies the app's views and `priv/` from `root` into the folder above `serverDir` (the server's
- * app root); returns the folders copied, relative to both.
+ * app root); returns the folders copied, relative to both. Throws, copying nothing, when they hold
+ * a stray `*.tmp` file.
  */
 export function mirrorAppFiles(root: string, serverDir: string, viewsDir: string, warn: (message: string) => void): string[] {
   const from = resolve(root)
   const to = dirname(resolve(serverDir))
   // An output folder placed so that the server's root is the app folder itself: nothing to copy.
   if (from === to) return []
-  const copied: string[] = []
+  const copies: { rel: string; source: string; target: string }[] = []
   for (const dir of [viewsDir, 'priv']) {
     if (isAbsolute(dir)) continue
     const rel = relative(from, resolve(from, dir))
@@ -39,14 +41,33 @@ export function mirrorAppFiles(root: string, serverDir: string, viewsDir: string
       warn(`[vela build] ${dir} overlaps the build output ${relative(from, serverDir)}: not copied`)
       continue
     }
+    copies.push({ rel, source: join(from, rel), target })
+  }
+  const strays = copies.flatMap(({ source }) => strayTempFiles(source)).map((file) => relative(from, file))
+  if (strays.length) {
+    throw new Error(
+      `[vela build] stray temporary file${strays.length > 1 ? 's' : ''} ${strays.join(', ')}: left by a write that was interrupted, ` +
+        `not copied into the build; delete ${strays.length > 1 ? 'them' : 'it'} and build again`,
+    )
+  }
+  const copied: string[] = []
+  for (const { rel, source, target } of copies) {
     if (to.startsWith(from + sep)) rmSync(target, { recursive: true, force: true })
-    const source = join(from, rel)
     if (!existsSync(source)) continue
     // Symlinks are followed: the copy must not point back into the source tree.
     cpSync(source, target, { recursive: true, dereference: true })
     copied.push(rel)
   }
   return copied
+}
+
+/** The temporary files (`*.tmp`, as generated files' writers name them) under `dir`. */
+function strayTempFiles(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.tmp'))
+    .sort()
+    .map((file) => join(dir, file))
 }
 
 const RUNTIME_ASSETS = [{ pkg: '@electric-sql/pglite', dir: 'dist', files: ['pglite.wasm', 'pglite.data', 'initdb.wasm'] }]

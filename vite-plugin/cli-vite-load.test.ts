@@ -12,6 +12,10 @@ import { runCli, runMain } from './commands/test/run-cli.ts'
 import { BIN, useTempDirs } from './test/built-app.ts'
 
 const temp = useTempDirs()
+// Each `vela` run boots Vite and loads the app: seconds on an idle machine, many times that when
+// other work shares the cores (`vela migrate --status` here: 14 s of CPU, a minute of wall time on
+// two cores under a load of 20). The bounds only catch a command that hangs.
+const ONE_RUN = 300_000
 const fixture = () => temp.fixture('aliased')
 const tempDir = () => temp.dir('vela-tasks-db-')
 
@@ -26,7 +30,7 @@ describe('inspection commands', () => {
       'GET /api/tasks tasks_controller.index',
       'GET /api/tasks/:id tasks_controller.show',
     ])
-  })
+  }, ONE_RUN)
 
   it('a vite.config.ts without vela() is an error naming the fix, exit code 2 (the app cannot be loaded)', async () => {
     const root = fixture()
@@ -35,7 +39,7 @@ describe('inspection commands', () => {
     expect(res.code).toBe(2)
     expect(res.stdout).toBe('')
     expect(res.stderr.trim()).toBe(`vela routes: ${root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`)
-  })
+  }, ONE_RUN)
 })
 
 it('every command that loads the app (serve, release, migrate, migrations generate) refuses a vite.config.ts without vela() with the same error, exit code 2', async () => {
@@ -50,7 +54,7 @@ it('every command that loads the app (serve, release, migrate, migrations genera
     })
   }
   expect(existsSync(join(root, 'dist'))).toBe(false)
-}, 60_000)
+}, 4 * ONE_RUN)
 
 it('a command whose app fails to load closes its runner: none is left open, exit code 2', async () => {
   const root = fixture()
@@ -60,7 +64,7 @@ it('a command whose app fails to load closes its runner: none is left open, exit
     expect(await runMain([...argv, '--root', root]), argv[0]).toMatchObject({ code: 2, stdout: '' })
   }
   expect(runnerCounts()).toEqual({ opened: before.opened + 2, open: 0 })
-}, 60_000)
+}, 2 * ONE_RUN)
 
 describe('migrations, with schemas and repo imported through the alias', () => {
   const root = fixture()
@@ -81,7 +85,7 @@ describe('migrations, with schemas and repo imported through the alias', () => {
     } finally {
       await db.close()
     }
-  }, 60_000)
+  }, 3 * ONE_RUN)
 
   it('`vela migrations generate` reads the schema fields shared through the alias', async () => {
     expect(await runCli(['migrations', 'generate', '--root', root])).toMatchObject({
@@ -97,7 +101,7 @@ describe('migrations, with schemas and repo imported through the alias', () => {
     expect(added).toEqual([expect.stringMatching(/^m\d{14}_alter_tasks\.ts$/)])
     expect(res.stdout).toBe(`Generated ${join(root, 'src/migrations', added[0]!)}\n`)
     expect(readFileSync(join(root, 'src/migrations', added[0]!), 'utf8')).toContain("addColumn({ name: 'done', type: 'boolean' })")
-  }, 60_000)
+  }, 2 * ONE_RUN)
 })
 
 it('`vela release` loads the app the same way: the migration from the aliased fields, the OpenAPI files, the bundle', async () => {
@@ -112,4 +116,4 @@ it('`vela release` loads the app the same way: the migration from the aliased fi
   expect(stdout.trim().split('\n')).toEqual([expect.stringMatching(/^Generated .*\/src\/migrations\/m\d{14}_alter_tasks\.ts$/), ...assets, `Built ${rel}/dist/server/index.mjs`])
   const doc = JSON.parse(readFileSync(join(root, 'priv/assets/openapi.json'), 'utf8'))
   expect(Object.keys(doc.paths)).toEqual(['/api/tasks', '/api/tasks/{id}'])
-}, 90_000)
+}, ONE_RUN)

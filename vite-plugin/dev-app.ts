@@ -20,7 +20,8 @@
  * changed schema first writes its migration (dev-schema.ts), which the new `start` applies. When
  * it has `priv/schemas/`, each app that starts serving gets its OpenAPI files written in the
  * background (dev-openapi.ts). Each app loaded gets its route types written to
- * `.vela/routes.d.ts`, in the background too (dev-route-types.ts).
+ * `.vela/routes.d.ts`, and each app that starts serving the inspection cache that `vela routes`
+ * and the other inspection commands answer from (dev-inspect.ts), in the background too.
  *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
@@ -46,7 +47,10 @@ import { DevHot } from './dev-hot.ts'
 import type { Changes, FileEvent } from './dev-modules.ts'
 import { AppModules } from './dev-modules.ts'
 import type { OpenApiVersion } from './commands/openapi.ts'
+import { inspectCacheStep } from './dev-inspect.ts'
 import { openApiStep } from './dev-openapi.ts'
+import type { EnvReads } from './env-reads.ts'
+import { trackEnvReads } from './env-reads.ts'
 import { routeTypesStep } from './dev-route-types.ts'
 import { schemaStep } from './dev-schema.ts'
 import { watchForSwaps } from './dev-watch.ts'
@@ -64,7 +68,10 @@ export interface DevApp {
   reload(reason?: string): Promise<void>
   /** Resolves once no swap is running. */
   settled(): Promise<void>
-  /** Runs the started app's stop hook (bounded) and closes the runner; the Vite server is the caller's. */
+  /**
+   * Runs the started app's stop hook (bounded), closes the runner and waits for the files being
+   * written in the background (OpenAPI, route types, inspection cache); the Vite server is the caller's.
+   */
   close(): Promise<void>
 }
 
@@ -82,7 +89,12 @@ export interface DevAppOptions {
 
 const MODULE_FILE = /\.(ts|js|mts|mjs|json)$/
 
-export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}): Promise<DevApp> {
+/**
+ * `replacing`: the dev app of the server a Vite restart replaces (dev-restart.ts). It is closed
+ * (its stop hook run) before this app's first start, or as soon as this app's code fails to load:
+ * its server is going away either way, and what it holds must be free for the next start.
+ */
+export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}, replacing?: DevApp): Promise<DevApp> {
   const root = vite.config.root
   const log = opts.log ?? ((m: string) => console.log(`vela: ${m}`))
   const stopTimeoutMs = opts.stopTimeoutMs ?? 5000
@@ -91,12 +103,17 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const schemas = schemaStep(root, log)
   const openApi = openApiStep(root, log, opts.openapi)
   const routeTypes = routeTypesStep(root)
+  let routeTypesWriting: Promise<void> = Promise.resolve()
+  /** The environment variables the app's modules read while loading, over every swap. */
+  const envReads: EnvReads = new Map()
+  const inspectCache = opts.createOptions?.env ? Object.assign(() => {}, { written: async () => {} }) : inspectCacheStep(root, () => modules.files(), envReads)
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
-  // One set of topics for every app swapped in, so the dev listener hears the current app's
-  // publishes. In-process only: the dev server does not join a `server.websocket.pubsub` broker.
-  const topics = createTopics()
+  // One set of topics for every app swapped in, and across restarts of Vite's server, so the dev
+  // listener hears the current app's publishes. In-process only: the dev server does not join a
+  // `server.websocket.pubsub` broker.
+  const topics = replacing?.app.topics ?? createTopics()
   const createOptions = { ...opts.createOptions, topics }
 
   let current: VelaApp | undefined
@@ -118,6 +135,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
 
   const swap = async (requested: Changes | 'all', reason: string | undefined) => {
     const began = performance.now()
+    const since = Date.now()
     const changes = requested === 'all' ? 'all' : new Map([...carried, ...requested])
     const files = changes === 'all' ? [] : [...changes.keys()]
     const healthy = started !== undefined && failure === undefined
@@ -135,9 +153,12 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
           for (const file of modules.invalidate(new Map([[migration, 'add']]))) thrown.add(file)
         }
       }
-      const entry = await modules.entry()
-      next = entry.create(createOptions)
-      void routeTypes(next, entry.config)
+      const loaded = await trackEnvReads(envReads, async () => {
+        const entry = await modules.entry()
+        return { entry, app: entry.create(createOptions) }
+      })
+      next = loaded.app
+      routeTypesWriting = routeTypes(next, loaded.entry.config)
     } catch (err) {
       modules.failed(thrown, hot.loaded())
       await hot.rollback()
@@ -151,6 +172,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
         console.error(`vela: the app failed to load; answering 503 until an edit fixes it:\n${framed}`)
         current = failureApp('load', framed, root)
         failure = framed
+        await replacing?.close()
       }
       return
     }
@@ -162,10 +184,12 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       await hot.dispose(replaced)
       current = next
       openApi(next)
+      inspectCache(next, since)
       if (reason) log(`${reason}: app reloaded in ${Math.round(performance.now() - began)} ms`)
       return
     }
     if (started) await stop(started)
+    else await replacing?.close()
     await hot.dispose(replaced)
     started = next
     restart = false
@@ -174,6 +198,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       current = next
       failure = undefined
       openApi(next)
+      inspectCache(next, since)
       if (reason) log(`${reason}: app restarted in ${Math.round(performance.now() - began)} ms (stop and start hooks run)`)
     } catch (err) {
       failure = formatError(err, root)
@@ -233,6 +258,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       if (started) await stop(started)
       await hot.disposeAll()
       await modules.close()
+      // Generated files still being written: finished, so no temporary file is left behind.
+      await Promise.all([openApi.written(), inspectCache.written(), routeTypesWriting])
     })())
 
   return {

@@ -121,6 +121,11 @@ export class AppModules {
     for (const file of [...thrown, ...evaluated]) for (const node of this.graph.getModulesByFile(file) ?? []) this.dirty.add(node)
   }
 
+  /** The files of the modules evaluated (some perhaps thrown away since). */
+  files(): string[] {
+    return [...this.graph.fileToModulesMap.keys()]
+  }
+
   close(): Promise<void> {
     return this.runner.close()
   }

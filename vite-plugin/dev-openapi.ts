@@ -5,7 +5,8 @@
  * and again after each swap, so a route such as `['/docs/[...]', staticDir('priv/assets')]` shows
  * the routes being served. **Choice:** written in the background, never awaited by a swap (the
  * edit's response does not wait for it); unchanged files are not rewritten, changed ones are
- * replaced atomically (openapi-write.ts). A failure is logged, once per distinct message.
+ * replaced atomically (openapi-write.ts). A failure is logged, once per distinct message. Closing
+ * the dev server waits for a write in progress, so a stop never leaves a temporary file behind.
  */
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -14,12 +15,15 @@ import type { OpenApiVersion } from './commands/openapi.ts'
 import { writeOpenApi } from './commands/openapi-write.ts'
 import { BUILD_OPENAPI_OUTPUT } from './openapi-build.ts'
 
+/** A step writing files in the background; `written()` resolves once the writes asked for so far are done. */
+export type BackgroundWrite<A extends unknown[]> = ((...args: A) => void) & { written(): Promise<void> }
+
 /** Returns the step: call it with each app that starts serving. */
-export function openApiStep(root: string, log: (message: string) => void, openapi?: OpenApiVersion): (app: VelaApp) => void {
+export function openApiStep(root: string, log: (message: string) => void, openapi?: OpenApiVersion): BackgroundWrite<[VelaApp]> {
   let writing: Promise<void> = Promise.resolve()
   let first = true
   let lastError: string | undefined
-  return (app) => {
+  const step = (app: VelaApp) => {
     if (!existsSync(resolve(root, 'priv/schemas'))) return
     // One write at a time, in swap order: the last one describes the app serving.
     writing = writing.then(async () => {
@@ -35,4 +39,5 @@ export function openApiStep(root: string, log: (message: string) => void, openap
       }
     })
   }
+  return Object.assign(step, { written: () => writing })
 }

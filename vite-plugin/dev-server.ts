@@ -2,7 +2,9 @@
  * The development server `vela serve` runs: Vite in middleware mode with `vela()` (from the app's
  * `vite.config.*`, or added when the app has none: app-loader.ts), and the runtime's node:http
  * listener on the app's port (8080, or PORT) answering with the dev app (dev-app.ts), WebSockets
- * included. A config without `vela()` is refused with the loader's error, and Vite closed.
+ * included. A config without `vela()` is refused with the loader's error, and Vite closed. When
+ * Vite restarts its server (a config edit), the listener stays and answers with the new server's
+ * dev app.
  */
 import type { PluginOption, ViteDevServer } from 'vite'
 import { createServer } from 'vite'
@@ -10,6 +12,7 @@ import type { CloseOptions, Listener } from '../server/listener/listen.ts'
 import { listen } from '../server/listener/listen.ts'
 import { appViteConfig, velaPluginOf } from './app-loader.ts'
 import type { DevApp } from './dev-app.ts'
+import { followingApp } from './following-app.ts'
 import vela, { devAppOf } from './index.ts'
 
 export interface DevServerOptions {
@@ -25,6 +28,7 @@ export interface DevServer {
   readonly url: string
   readonly listener: Listener
   readonly vite: ViteDevServer
+  /** The app the server runs now (a new one after each restart of Vite's server). */
   readonly devApp: DevApp
   /**
    * Stops accepting, lets requests finish, runs the app's stop hook, closes Vite. Idle keep-alive
@@ -42,12 +46,11 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     // Vite's dynamic-import notices about framework internals are noise for an app's developer.
     logLevel: 'error',
   })
-  let devApp: DevApp
+  const devApp = () => devAppOf(vite)!
   let listener: Listener
   try {
     velaPluginOf(vite.config)
-    devApp = devAppOf(vite)!
-    listener = await listen(devApp.app, { port: opts.port, host: opts.host })
+    listener = await listen(followingApp(() => devApp().app), { port: opts.port, host: opts.host })
   } catch (err) {
     await vite.close()
     throw err
@@ -57,7 +60,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     url: listener.url,
     listener,
     vite,
-    devApp,
+    get devApp() {
+      return devApp()
+    },
     close: (o) =>
       (closing ??= (async () => {
         try {

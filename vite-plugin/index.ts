@@ -6,7 +6,8 @@
  * - Dev (`configureServer`): the app is created and its start hook run while Vite starts, through
  *   the SSR environment's module runner; edits swap the app in place, re-importing only what they
  *   touch, and an app failing to load or start leaves Vite up, answering 503 until fixed
- *   (dev-app.ts). In middleware mode (`vela serve`, dev-server.ts) the caller listens on the app's
+ *   (dev-app.ts). A restart of Vite's server (a config edit, `r`) stops the old app before the new
+ *   one starts (dev-restart.ts). In middleware mode (`vela serve`, dev-server.ts) the caller listens on the app's
  *   port with the runtime's listener. With Vite's own server (`vite`), every request goes to the
  *   app (it is registered before Vite's middlewares) and WebSocket upgrades to the app's `ws`
  *   routes; Vite's port defaults to PORT or 8080 (the app's `server.port` is read only once the app
@@ -47,6 +48,7 @@ import { PROFILE_ENTRY, checkProfile, profileSource } from './profile.ts'
 import { writeRouteTypesWith } from './route-types-write.ts'
 import type { DevApp, DevAppOptions } from './dev-app.ts'
 import { createDevApp } from './dev-app.ts'
+import { registerDevApp, replacedDevApp } from './dev-restart.ts'
 
 export type { DevAppOptions } from './dev-app.ts'
 import { isVitestServer, vitestConfig, writeRouteTypesForVitest } from './vitest.ts'
@@ -117,8 +119,9 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
         server: {
           ws: false,
           ...(config.server?.port === undefined ? { port, strictPort: true } : {}),
-          // The embedded database writes under .data; build output is not source either.
-          watch: { ignored: ['**/.data/**', '**/dist/**'] },
+          // The embedded database writes under .data, the inspection cache under .vela; build
+          // output is not source either.
+          watch: { ignored: ['**/.data/**', '**/.vela/**', '**/dist/**'] },
         },
         ...(command === 'build' ? buildConfig(config, options.instrumentation) : {}),
         ...vitestConfig(),
@@ -163,7 +166,8 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
     closeBundle: () => runner.close(),
     async configureServer(server) {
       if (isVitestServer(server.config)) return writeRouteTypesForVitest(server.config, () => vela(options))
-      const devApp = await createDevApp(server, { openapi: options.openapi, ...options.dev })
+      const devApp = await createDevApp(server, { openapi: options.openapi, ...options.dev }, replacedDevApp(server.config))
+      registerDevApp(server.config, devApp)
       ;(server as WithDevApp)[kDevApp] = devApp
       const close = server.close.bind(server)
       server.close = async () => {

@@ -16,9 +16,9 @@ import { resolve } from 'node:path'
 import { appEntry, createAppIn } from './app-loader.ts'
 import type { WithApp } from './build-runner.ts'
 import type { OpenApiVersion } from './commands/openapi.ts'
-import { writeOpenApi } from './commands/openapi-write.ts'
+import { OPENAPI_OUTPUT, writeOpenApi } from './commands/openapi-write.ts'
 
-export const BUILD_OPENAPI_OUTPUT = 'priv/assets/openapi.json'
+export const BUILD_OPENAPI_OUTPUT = OPENAPI_OUTPUT
 export const DEFAULT_VIEWS_DIR = 'src/views'
 
 export interface BuiltAppInfo {

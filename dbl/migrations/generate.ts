@@ -3,7 +3,8 @@
  * a new migration file only when something differs. It never edits an existing file, and it writes
  * nothing when it stops for a missing decision.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { link, mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { AnySchema } from '../schema.ts'
 import { planMigration, type Decisions } from './diff.ts'
@@ -57,8 +58,16 @@ export async function generateMigration(opts: GenerateOptions): Promise<Generate
   const last = migrations.at(-1)?.version
   const file = path.join(opts.migrationsDir, migrationFileName(versionAfter(opts.now ?? new Date(), last), name))
   await mkdir(opts.migrationsDir, { recursive: true })
-  // 'wx': never overwrite a file, even one that appeared since the folder was read.
-  await writeFile(file, renderMigration(plan.up, plan.down, opts.importFrom ?? 'vela/dbl'), { flag: 'wx' })
+  // Written whole under a temporary name, then linked into place: a reader (the dev server's
+  // watcher) never sees a part of it, and a file that appeared since the folder was read is never
+  // overwritten (the link fails). The temporary name goes whatever happens.
+  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`
+  try {
+    await writeFile(temp, renderMigration(plan.up, plan.down, opts.importFrom ?? 'vela/dbl'), { flag: 'wx' })
+    await link(temp, file)
+  } finally {
+    await rm(temp, { force: true })
+  }
   return { written: file, name, operations: plan.up, down: plan.down, warnings }
 }
 

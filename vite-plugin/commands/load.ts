@@ -14,10 +14,15 @@
 import type { AppConfig, ResolvedConfig } from '../../server/app/config.ts'
 import { createApp } from '../../server/app/create-app.ts'
 import type { RouteTable } from '../../server/router/compile.ts'
-import type { AppConfigOptions, ImportModule } from '../app-loader.ts'
+import type { AppConfigOptions, AppRunner, ImportModule } from '../app-loader.ts'
 import { appViteConfig, createAppIn, openAppRunner } from '../app-loader.ts'
+import type { EnvReads } from '../env-reads.ts'
+import { envRecord, trackEnvReads } from '../env-reads.ts'
 import vela from '../index.ts'
 import { markAppLoadFailure } from '../load-failure.ts'
+import { writeInspectCache } from './inspect-cache.ts'
+import type { Reports } from './inspect-reports.ts'
+import { REPORT_ENV, inspectReports } from './inspect-reports.ts'
 
 export interface LoadedApp {
   readonly config: ResolvedConfig
@@ -36,22 +41,42 @@ export interface AppRunnerOptions extends Pick<AppConfigOptions, 'mode' | 'confi
 }
 
 /** Runs `fn` with a runner for the app in `root`, closed after it. */
-export async function withAppRunner<T>(root: string, opts: AppRunnerOptions, fn: (load: ImportModule) => Promise<T>): Promise<T> {
+export async function withAppRunner<T>(root: string, opts: AppRunnerOptions, fn: (load: ImportModule, runner: AppRunner) => Promise<T>): Promise<T> {
   const runner = await openAppRunner(appViteConfig(root, () => vela({ app: opts.app }), opts))
   try {
-    return await fn(runner.load)
+    return await fn(runner.load, runner)
   } finally {
     await runner.close()
   }
 }
 
-export async function loadApp(root: string): Promise<LoadedApp> {
+/** What loading the app read, for the inspection cache: the environment variables its modules read and the files they came from. */
+export interface LoadTrace {
+  readonly reads: EnvReads
+  evaluated: string[]
+}
+
+export async function loadApp(root: string, trace?: LoadTrace): Promise<LoadedApp> {
   try {
-    return await withAppRunner(root, {}, async (load) => {
-      const app = await createAppIn(load)
+    return await withAppRunner(root, {}, async (load, runner) => {
+      const app = trace ? await trackEnvReads(trace.reads, () => createAppIn(load)) : await createAppIn(load)
+      if (trace) trace.evaluated = runner.evaluatedFiles()
       return { config: app.config, table: app.routeTable }
     })
   } catch (err) {
     throw markAppLoadFailure(err)
   }
+}
+
+/**
+ * The inspection reports of the app in `root`, loaded (the cache is not consulted), and the cache
+ * written from them for the next command (inspect-cache.ts).
+ */
+export async function loadReports(root: string): Promise<Reports> {
+  const since = Date.now()
+  const trace: LoadTrace = { reads: new Map(), evaluated: [] }
+  const { config, table } = await loadApp(root, trace)
+  const reports = inspectReports(config, table)
+  await writeInspectCache(root, reports, { evaluated: trace.evaluated, env: envRecord(trace.reads, REPORT_ENV), since })
+  return reports
 }

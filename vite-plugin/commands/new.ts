@@ -123,7 +123,7 @@ async function appFiles(name: string): Promise<Map<string, string>> {
   const files = new Map<string, string>([
     ['package.json', json(packageJson(name, vela))],
     ['tsconfig.json', json(TSCONFIG)],
-    ['.gitignore', 'node_modules/\ndist/\n.data/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n# route types for vela/client, written by vite, vite build, vitest and vela types\n.vela/\n'],
+    ['.gitignore', 'node_modules/\ndist/\n.data/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n# route types for vela/client, and the inspection commands\' cache (vela routes, middleware, audit, config)\n.vela/\n'],
   ])
   const template = (path: string) => readFile(join(TEMPLATE_DIR, path), 'utf8').then((t) => t.replaceAll('__APP_NAME__', name))
   const migration = `src/migrations/${migrationFileName(versionAfter(new Date(), undefined), 'create_notes')}`

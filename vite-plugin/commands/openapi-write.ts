@@ -7,24 +7,25 @@
  * The page names the spec by its file name, relative to itself (`data-url`). It has no inline
  * script or style, so it loads under `securityHeaders()`'s default Content-Security-Policy
  * (`script-src 'self'`), and swagger-ui's online validator badge is off (`validatorUrl: null`):
- * nothing is fetched from another origin. `output` (default `openapi.json`) is resolved against
+ * nothing is fetched from another origin. `output` (default `priv/assets/openapi.json`) is resolved against
  * the app root. Returns every file written, in order; the CLI prints one `Generated <path>` line
  * per file.
  *
- * Each file is replaced atomically (written beside it, then renamed), and left alone when it
+ * Each file is replaced atomically (written beside it, then renamed; the temporary file is removed
+ * when the write fails: write-atomically.ts), and left alone when it
  * already holds those bytes: the dev server rewrites the document after every swap, possibly while
  * the explorer is being served, and several dev servers of one app (tests) may write at once.
  */
-import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RouteTable } from '../../server/router/compile.ts'
 import type { JsonSchema, OpenApiVersion } from './openapi.ts'
 import { buildOpenApi } from './openapi.ts'
+import { writeAtomically } from '../write-atomically.ts'
 
 export interface OpenApiWriteOptions {
-  /** Where the document goes (default `openapi.json`), relative to the app root. */
+  /** Where the document goes (default `priv/assets/openapi.json`), relative to the app root. */
   readonly output?: string
   /** Default: the application name. */
   readonly title?: string
@@ -48,6 +49,9 @@ export async function packageInfo(root: string): Promise<{ description?: string;
     return {}
   }
 }
+
+/** Where the document goes by default, relative to the app root (the explorer beside it). */
+export const OPENAPI_OUTPUT = 'priv/assets/openapi.json'
 
 export const EXPLORER_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const
 
@@ -105,7 +109,7 @@ function swaggerUiDir(): string {
 }
 
 export async function writeOpenApi(root: string, appName: string, table: RouteTable, opts: OpenApiWriteOptions = {}): Promise<string[]> {
-  const output = resolve(root, opts.output ?? 'openapi.json')
+  const output = resolve(root, opts.output ?? OPENAPI_OUTPUT)
   const title = opts.title ?? appName
   const doc = buildOpenApi(table, { title, version: opts.apiVersion ?? '0.1.0', schemas: await loadSchemas(root), openapi: opts.openapi, ...(await packageInfo(root)) })
   const dir = dirname(output)
@@ -129,7 +133,5 @@ async function replaceFile(file: string, data: string | Buffer): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data
   const existing = await readFile(file).catch(() => undefined)
   if (existing?.equals(bytes)) return
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`
-  await writeFile(temp, bytes)
-  await rename(temp, file)
+  await writeAtomically(file, bytes)
 }

@@ -1,26 +1,33 @@
 /**
  * The inspection commands (`vela routes`, `middleware`, `audit`, `config`, `openapi`): their
- * options, and running them: load the app under `root` (load.ts), print the text (or, with
- * `--json`, the JSON) report, return the exit code. `openapi` writes its files (openapi-write.ts)
- * and prints one `Generated <path>` line per file.
+ * options, and running them: print the text (or, with `--json`, the JSON) report of the app under
+ * `root` and return the exit code. The report comes from the inspection cache when it holds for
+ * the app as it is now (inspect-cache.ts), else the app is loaded through Vite (load.ts), which
+ * writes the cache; this module imports neither Vite nor the app until then. `openapi` always
+ * loads the app, writes its files (openapi-write.ts; by default `priv/assets/openapi.json`, where
+ * the dev server and the build write it) and prints one `Generated <path>` line per file.
  *
  * Exit codes: 0; `audit` 1 when it found warnings; an app that cannot be loaded is thrown by
  * loadApp marked as a load failure, which the CLI turns into 2 (cli.ts).
  */
-import { audit, auditExitCode, formatAudit } from './audit.ts'
 import type { CommandInput } from './args.ts'
 import { defineCommand } from './args.ts'
-import { configEntries, formatConfig } from './config.ts'
-import { loadApp } from './load.ts'
-import { describeMiddleware, formatMiddleware } from './middleware.ts'
-import { writeOpenApi } from './openapi-write.ts'
-import { formatRoutes, listRoutes } from './routes.ts'
+import { cachedReports } from './inspect-cache.ts'
+import type { ReportName } from './inspect-reports.ts'
 
 const json = { json: { type: 'boolean', description: 'print the report as JSON' } } as const
 
-/** Prints `text` or, with `--json`, `data` as indented JSON. */
-const report = (input: CommandInput<typeof json>, text: string, data: unknown) =>
-  console.log(input.values.json ? JSON.stringify(data, null, 2) : text)
+/**
+ * Prints the app's `name` report (its text or, with `--json`, its JSON) and returns its exit
+ * status: from the inspection cache when it holds, else from the app, loaded (Vite is imported
+ * only then).
+ */
+async function report(input: CommandInput<typeof json>, name: ReportName): Promise<number> {
+  const reports = cachedReports(input.root) ?? (await (await import('./load.ts')).loadReports(input.root))
+  const chosen = reports[name]
+  console.log(input.values.json ? chosen.json : chosen.text)
+  return chosen.exitCode
+}
 
 export const routesCommand = defineCommand({
   name: 'routes',
@@ -28,11 +35,7 @@ export const routesCommand = defineCommand({
   description: `Prints the routing table: methods, path, controller.action, group prefix, kind (http, static,
 ws; a group's status route as its status, the paths it covers and kind status).`,
   options: json,
-  async run(input) {
-    const { table } = await loadApp(input.root)
-    report(input, formatRoutes(table), listRoutes(table))
-    return 0
-  },
+  run: (input) => report(input, 'routes'),
 })
 
 export const middlewareCommand = defineCommand({
@@ -42,11 +45,7 @@ export const middlewareCommand = defineCommand({
 callback, plugins ((inherits global) when it sets none), routes and status routes. Option values
 whose key names a secret (secret, password, token, key…) show as [redacted].`,
   options: json,
-  async run(input) {
-    const { table } = await loadApp(input.root)
-    report(input, formatMiddleware(table), describeMiddleware(table))
-    return 0
-  },
+  run: (input) => report(input, 'middleware'),
 })
 
 export const auditCommand = defineCommand({
@@ -56,12 +55,7 @@ export const auditCommand = defineCommand({
 methods are WARNINGS, GET (and HEAD, OPTIONS, WebSocket, static files) INFO. Exit status 1 when
 there is a warning, so CI can gate on it; 2 when the audit could not run.`,
   options: json,
-  async run(input) {
-    const { table } = await loadApp(input.root)
-    const findings = audit(table)
-    report(input, formatAudit(findings), findings)
-    return auditExitCode(findings)
-  },
+  run: (input) => report(input, 'audit'),
 })
 
 export const configCommand = defineCommand({
@@ -71,11 +65,7 @@ export const configCommand = defineCommand({
 defaults end in (default), values from VELA_ENV or PORT say so. Values whose key names a secret
 (secret, password, token, key…) show as [redacted].`,
   options: json,
-  async run(input) {
-    const { config } = await loadApp(input.root)
-    report(input, formatConfig(config), { config: configEntries(config) })
-    return 0
-  },
+  run: (input) => report(input, 'config'),
 })
 
 export const openapiCommand = defineCommand({
@@ -84,19 +74,21 @@ export const openapiCommand = defineCommand({
   description: `Writes the app's OpenAPI document (3.0.3 by default, 3.1.0 with --openapi 3.1) and, beside it, the
 explorer page swagger.html with the swagger-ui files it loads; prints one Generated <path> line per file.`,
   options: {
-    output: { type: 'string', value: '<file>', description: 'where the document goes, relative to the app root (default: openapi.json)' },
+    output: { type: 'string', value: '<file>', description: 'where the document goes, relative to the app root (default: priv/assets/openapi.json)' },
     title: { type: 'string', value: '<text>', description: "the document's title (default: the app name)" },
     'api-version': { type: 'string', value: '<version>', description: 'its info.version (default: 0.1.0)' },
     openapi: { type: 'string', value: '<3.0|3.1>', description: 'the OpenAPI version written: 3.0 (3.0.3, default) or 3.1 (3.1.0)' },
   },
   async run({ root, values, display }) {
+    const { loadApp } = await import('./load.ts')
+    const { OPENAPI_OUTPUT, writeOpenApi } = await import('./openapi-write.ts')
     const { config, table } = await loadApp(root)
     const openapi = values.openapi
     if (openapi !== undefined && openapi !== '3.0' && openapi !== '3.1') {
       console.error(`vela openapi: --openapi must be 3.0 or 3.1, not ${JSON.stringify(openapi)}`)
       return 1
     }
-    const opts = { output: values.output, title: values.title, apiVersion: values['api-version'], openapi: openapi as '3.0' | '3.1' | undefined }
+    const opts = { output: values.output ?? OPENAPI_OUTPUT, title: values.title, apiVersion: values['api-version'], openapi: openapi as '3.0' | '3.1' | undefined }
     for (const file of await writeOpenApi(root, config.bootstrapApplication, table, opts)) console.log(`Generated ${display(file)}`)
     return 0
   },

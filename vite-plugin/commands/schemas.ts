@@ -4,9 +4,7 @@
  * `Kept <path> (hand-written)` line per file left alone because it does not carry the generator's mark.
  */
 import { markAppLoadFailure } from '../load-failure.ts'
-import { writeJsonSchemas } from '../json-schemas-write.ts'
 import { defineCommand } from './args.ts'
-import { withAppRunner } from './load.ts'
 
 export const schemasCommand = defineCommand({
   name: 'schemas',
@@ -16,6 +14,9 @@ records (generated fields read-only) and <name>_patch.json for PATCH bodies (not
 A file without the generator's "$comment" mark is hand-written and never overwritten.`,
   options: {},
   async run({ root, display }) {
+    // Imported here: the CLI loads Vite only for the command that needs it.
+    const { writeJsonSchemas } = await import('../json-schemas-write.ts')
+    const { withAppRunner } = await import('./load.ts')
     const result = await withAppRunner(root, {}, (load) => writeJsonSchemas(root, load)).catch((err) => {
       throw markAppLoadFailure(err)
     })

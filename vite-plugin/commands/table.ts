@@ -2,11 +2,9 @@
  * The `vela` command table: every command's name, one-line summary, help text, options and run
  * function, in the order `vela --help` lists them. The inspection commands are declared in run.ts,
  * gen_resource in gen-resource.ts; the commands that drive the plugin (serve, release) and the
- * migrations are declared here.
+ * migrations are declared here. Their implementations are imported when they run: `vela routes`
+ * answered from the inspection cache never loads Vite.
  */
-import { serve } from '../serve.ts'
-import { release } from '../release.ts'
-import { generate, runMigrations } from './migrate.ts'
 import { checkProfile } from '../profile.ts'
 import type { CommandSpec } from './args.ts'
 import { UsageError, defineCommand } from './args.ts'
@@ -23,6 +21,7 @@ const serveCommand = defineCommand({
 started before the first request, edits hot-swapped; on PORT (default 8080).`,
   options: {},
   async run({ root }) {
+    const { serve } = await import('../serve.ts')
     await serve(root)
     return 0
   },
@@ -39,6 +38,7 @@ when priv/schemas/ exists. Prints one Generated line per file generated, then Bu
   },
   async run({ root, values, display }) {
     if (values.profile !== undefined) asUsage(() => checkProfile(values.profile!))
+    const { release } = await import('../release.ts')
     const built = await release(root, { profile: values.profile })
     for (const file of built.generated) console.log(`Generated ${display(file)}`)
     console.log(`Built ${display(built.server)}`)
@@ -63,6 +63,7 @@ which flag decides it.`,
       if (!to || !from) throw new UsageError(`--rename takes <table.new=old>, got ${JSON.stringify(r)}`)
       return [to, from]
     })
+    const { generate } = await import('./migrate.ts')
     await generate(root, { renames: Object.fromEntries(renames), dropColumns: values['drop-column'] ?? [], dropTables: values['drop-table'] ?? [] })
     return 0
   },
@@ -83,6 +84,7 @@ every migration (up or pending), --rollback reverts the last n applied ones.`,
     const [n] = positionals
     if (n !== undefined && !values.rollback) throw new UsageError(`unexpected argument ${JSON.stringify(n)} (a count goes with --rollback)`)
     if (n !== undefined && !/^[1-9]\d*$/.test(n)) throw new UsageError(`--rollback takes a positive whole number of migrations, got ${JSON.stringify(n)}`)
+    const { runMigrations } = await import('./migrate.ts')
     await runMigrations(root, { status: values.status, rollback: values.rollback ? Number(n ?? 1) : undefined })
     return 0
   },

@@ -4,9 +4,7 @@
  * (or that it was up to date). The dev server, `vite build` and vitest write the same file.
  */
 import { markAppLoadFailure } from '../load-failure.ts'
-import { writeRouteTypesWith } from '../route-types-write.ts'
 import { defineCommand } from './args.ts'
-import { withAppRunner } from './load.ts'
 
 export const typesCommand = defineCommand({
   name: 'types',
@@ -17,6 +15,9 @@ createClient<Routes>(baseUrl) from vela/client checks calls against. Import it w
 import type { Routes } from 'virtual:vela/routes' (the app's tsconfig includes .vela/routes.d.ts).`,
   options: {},
   async run({ root, display }) {
+    // Imported here: the CLI loads Vite only for the command that needs it.
+    const { writeRouteTypesWith } = await import('../route-types-write.ts')
+    const { withAppRunner } = await import('./load.ts')
     const result = await withAppRunner(root, {}, (load) => writeRouteTypesWith(root, load)).catch((err) => {
       throw markAppLoadFailure(err)
     })

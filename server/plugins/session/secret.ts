@@ -79,8 +79,8 @@ function devSecret(dataDir: string, warn: (message: string) => void): string {
   // Written whole under a temporary name, then linked into place: a second process starting at
   // the same moment either wins the link or reads the winner's complete file.
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`
-  writeFileSync(temp, `${newSecret()}\n`, { mode: 0o600 })
   try {
+    writeFileSync(temp, `${newSecret()}\n`, { mode: 0o600 })
     linkSync(temp, file)
     warn(`[vela] session: no secret configured; generated one for dev in ${file} (kept across restarts; set VELA_SESSION_SECRET to use your own).`)
   } catch (err) {

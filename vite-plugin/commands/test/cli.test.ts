@@ -42,7 +42,7 @@ Writes the app's OpenAPI document (3.0.3 by default, 3.1.0 with --openapi 3.1) a
 explorer page swagger.html with the swagger-ui files it loads; prints one Generated <path> line per file.
 
 options:
-  --output <file>          where the document goes, relative to the app root (default: openapi.json)
+  --output <file>          where the document goes, relative to the app root (default: priv/assets/openapi.json)
   --title <text>           the document's title (default: the app name)
   --api-version <version>  its info.version (default: 0.1.0)
   --openapi <3.0|3.1>      the OpenAPI version written: 3.0 (3.0.3, default) or 3.1 (3.1.0)

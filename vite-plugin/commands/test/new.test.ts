@@ -89,7 +89,7 @@ describe('a new app', () => {
     expect(include).toEqual(['src', 'test', 'vite.config.ts', '.vela/routes.d.ts'])
     expect(read(dir, 'vite.config.ts')).toContain("import vela from 'vela/vite'")
     expect(read(dir, 'vite.config.ts')).toContain('export default defineConfig({ plugins: [vela()] })')
-    expect(read(dir, '.gitignore').split('\n')).toEqual(['node_modules/', 'dist/', '.data/', '# written by vite build / vela openapi from priv/schemas', 'priv/assets/', '# route types for vela/client, written by vite, vite build, vitest and vela types', '.vela/', ''])
+    expect(read(dir, '.gitignore').split('\n')).toEqual(['node_modules/', 'dist/', '.data/', '# written by vite build / vela openapi from priv/schemas', 'priv/assets/', "# route types for vela/client, and the inspection commands' cache (vela routes, middleware, audit, config)", '.vela/', ''])
     expect(read(dir, 'src/app.ts')).toContain("bootstrapApplication: 'notes-app',")
     expect(read(dir, 'README.md').split('\n')[0]).toBe('# notes-app')
     expect(read(dir, 'README.md')).toContain('npm install && npm run dev')

@@ -155,7 +155,7 @@ describe('vela openapi (end to end)', () => {
     expect(d.paths['/docs/{path}']).toBeUndefined()
     expect(d.paths['/ws']).toBeUndefined()
     expect(await readFile(files[1]!, 'utf8')).toContain('data-url="./api.json"')
-  })
+  }, 120_000)
 
   it('the playground: products documented with priv/schemas/product.json, title defaults to the app name', async () => {
     const out = join(dir, 'playground', 'openapi.json')
@@ -171,5 +171,6 @@ describe('vela openapi (end to end)', () => {
     expect(d.paths['/api/users'].get.responses[200].content['application/json'].schema.properties.users.items).toEqual({ $ref: '#/components/schemas/user' })
     expect(d.paths['/api/products/{id}'].get.parameters).toMatchObject([{ name: 'id', in: 'path', required: true }])
     expect(d.paths['/heartbeat'].get.operationId).toBe('health_controller.heartbeat')
-  })
+    // Loading the playground (telemetry, the database layer) takes seconds, many on a busy machine.
+  }, 120_000)
 })

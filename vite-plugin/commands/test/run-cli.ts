@@ -38,10 +38,15 @@ export interface CliResult {
   stderr: string
 }
 
+/**
+ * Runs the binary to its exit. It is killed only after 300 s, a bound for a hung command: a run
+ * that boots Vite takes seconds on an idle machine and many times that on a busy one; the test's
+ * own timeout should allow for it.
+ */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const clean = { ...process.env, PORT: '', VELA_ENV: '', ...env }
-    execFile(process.execPath, [BIN, ...args], { env: clean, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: clean, timeout: 300_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0
       resolve({ code, stdout, stderr })
     })
