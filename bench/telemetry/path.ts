@@ -6,8 +6,9 @@
  * batch (CPU µs per request of the process, and ns per request), then the median over runs.
  *
  * Routes: GET /heartbeat, GET /api/products/:id and, with PostgreSQL reachable, GET
- * /db/products/:id (one `Repo.get` through vela/dbl: at full sampling it carries a query span,
- * so its added cost less /heartbeat's is the query span's).
+ * /db/products/:id (one `Repo.get` through vela/dbl: at full sampling it carries a query span).
+ * The database route's figures carry the driver's I/O wake-ups and swing more; the query span's
+ * own cost is measured apart, without a database (`benchQuerySpan`).
  *
  *   BENCH_RUNS (default 5), BENCH_N requests per batch (10000; the database route a fifth),
  *   BENCH_BATCHES per run (6)
@@ -28,13 +29,39 @@ export const MODES = ['off', 'all', 'ratio10', 'none'] as const
 type Mode = (typeof MODES)[number]
 const LABEL: Record<Mode, string> = { off: 'off', all: 'all sampled, exported', ratio10: '10 % sampled', none: 'nothing exported' }
 
-async function bundle(): Promise<string> {
+async function bundle(name: string): Promise<string> {
   const { build } = await import('esbuild')
   const cache = `${here}/node_modules/.cache/vela-bench`
   mkdirSync(cache, { recursive: true })
-  const outfile = `${cache}/telemetry-path-${Buffer.from(here).toString('hex').slice(-16)}.mjs`
-  await build({ entryPoints: [`${here}/bench/telemetry/path-runner.ts`], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' })
+  const outfile = `${cache}/telemetry-${name}-${Buffer.from(here).toString('hex').slice(-16)}.mjs`
+  await build({ entryPoints: [`${here}/bench/telemetry/${name}.ts`], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' })
   return outfile
+}
+
+/**
+ * One process: its last line of output, parsed. Single-threaded GC: on a machine shared with
+ * other work, parallel GC helpers waiting for a core burn CPU time that is not the code's.
+ */
+function runProcess(file: string, env: Record<string, string>): { batches?: number[]; cpu: number[] } {
+  const p = spawnSync(process.execPath, ['--single-threaded-gc', file], { env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', ...env }, encoding: 'utf8' })
+  if (p.status !== 0) throw new Error(`${file} (${JSON.stringify(env)}) failed:\n${p.stderr}`)
+  return JSON.parse(p.stdout.trim().split('\n').pop()!) as { batches?: number[]; cpu: number[] }
+}
+
+/**
+ * The query span alone (bench/telemetry/query-span.ts): vela/dbl's runner over a connection that
+ * answers at once, inside a sampled request span, all sampled against no telemetry; the median
+ * over runs of each run's median batch (CPU µs per query).
+ */
+export async function benchQuerySpan(): Promise<void> {
+  const file = await bundle('query-span')
+  const per: Record<'off' | 'all', number[]> = { off: [], all: [] }
+  for (let run = 0; run < runs; run++) {
+    for (const mode of ['off', 'all'] as const) per[mode].push(median(runProcess(file, { BENCH_OTEL: mode }).cpu.slice(1)))
+  }
+  const off = median(per.off)
+  const all = median(per.all)
+  console.log(`query span, in-process (vela/dbl's runner, no database; ${runs} runs, median batch): ${off.toFixed(2)} µs per query without telemetry, ${all.toFixed(2)} µs with a span: ${(all - off).toFixed(2)} µs per query span`)
 }
 
 async function postgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
@@ -56,7 +83,7 @@ async function postgres(): Promise<{ url: string; drop(): Promise<void> } | unde
 
 /** Per route and mode, the median over runs of each run's fastest batch: CPU µs and ns per request. */
 export async function benchTelemetryPath(): Promise<void> {
-  const file = await bundle()
+  const file = await bundle('path-runner')
   const db = await postgres()
   const routes = ['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])]
   console.log(`telemetry, in-process: ${runs} runs × ${batches} batches of ${n} requests (database route ${n / 5}), modes interleaved`)
@@ -66,12 +93,10 @@ export async function benchTelemetryPath(): Promise<void> {
     for (let run = 0; run < runs; run++) {
       for (const route of routes) {
         for (const mode of MODES) {
-          const env = { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', BENCH_ROUTE: route, BENCH_OTEL: mode, BENCH_N: String(route.startsWith('db') ? n / 5 : n), BENCH_BATCHES: batches, ...(db ? { BENCH_PG_URL: db.url } : {}) }
-          const p = spawnSync(process.execPath, [file], { env, encoding: 'utf8' })
-          if (p.status !== 0) throw new Error(`telemetry path bench (${route}, ${mode}) failed:\n${p.stderr}`)
-          const out = JSON.parse(p.stdout.trim().split('\n').pop()!) as { batches: number[]; cpu: number[] }
+          const env = { BENCH_ROUTE: route, BENCH_OTEL: mode, BENCH_N: String(route.startsWith('db') ? n / 5 : n), BENCH_BATCHES: batches, ...(db ? { BENCH_PG_URL: db.url } : {}) }
+          const out = runProcess(file, env)
           ;(((cpu[route] ??= {} as Record<Mode, number[]>)[mode] ??= [])).push(Math.min(...out.cpu))
-          ;(((wall[route] ??= {} as Record<Mode, number[]>)[mode] ??= [])).push(Math.min(...out.batches) / 1000)
+          ;(((wall[route] ??= {} as Record<Mode, number[]>)[mode] ??= [])).push(Math.min(...out.batches!) / 1000)
         }
       }
       console.log(`  run ${run + 1}/${runs} done`)
@@ -93,10 +118,4 @@ export async function benchTelemetryPath(): Promise<void> {
       })),
     )
   }
-  if (db) {
-    const added = (route: string) => median(cpu[route]!.all) - median(cpu[route]!.off)
-    console.log(`query span (db products/:id added − heartbeat added, all sampled): ${(added('db products/:id') - added('heartbeat')).toFixed(2)} µs`)
-  }
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) await benchTelemetryPath()
