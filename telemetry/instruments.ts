@@ -62,7 +62,7 @@ export interface HttpInstruments {
    * The series of this server; made on first use and kept. Label sets are bounded: unknown methods
    * are `_OTHER`, and past MAX_SERVERS label sets new addresses are `_OTHER` with port 0.
    */
-  server(labels: ServerLabels): ServerMetrics
+  server(method: string, scheme: string, serverAddress: string, serverPort: number): ServerMetrics
 }
 
 /**
@@ -159,19 +159,19 @@ export function createHttpInstruments(meter: Meter | undefined, app?: AppMetrics
 
   return {
     registry,
-    server(s) {
-      const ports = lookup(s.method, s.scheme, s.serverAddress)
-      let found = ports.get(s.serverPort)
+    server(method, scheme, serverAddress, serverPort) {
+      const ports = lookup(method, scheme, serverAddress)
+      let found = ports.get(serverPort)
       if (found) return found
       if (count < MAX_SERVERS) {
         count++
-        ports.set(s.serverPort, (found = makeServer(`${s.method} ${s.scheme} ${s.serverAddress} ${s.serverPort}`, s)))
+        ports.set(serverPort, (found = makeServer(`${method} ${scheme} ${serverAddress} ${serverPort}`, { method, scheme, serverAddress, serverPort })))
         return found
       }
       // Past the cap, new addresses share one series.
-      const others = lookup(s.method, s.scheme, '_OTHER')
+      const others = lookup(method, scheme, '_OTHER')
       found = others.get(0)
-      if (!found) others.set(0, (found = makeServer(`${s.method} ${s.scheme} _OTHER 0`, { method: s.method, scheme: s.scheme, serverAddress: '_OTHER', serverPort: 0 })))
+      if (!found) others.set(0, (found = makeServer(`${method} ${scheme} _OTHER 0`, { method, scheme, serverAddress: '_OTHER', serverPort: 0 })))
       return found
     },
   }

@@ -105,7 +105,7 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
   const scheme = proxies ? clientScheme(facts, proxies) : facts.scheme
   // The metric labels name the server that received the request, never the client's Host header.
   const local = localServer(facts, configured)
-  const metrics = t.instruments.server({ method, scheme, serverAddress: local.address, serverPort: local.port })
+  const metrics = t.instruments.server(method, scheme, local.address, local.port)
   metrics.started()
 
   const sampler = t.sampler
