@@ -1,7 +1,7 @@
 /**
  * One process of the path bench (bench/path.ts): serves `BENCH_ROUTE` through `app.handleNode`
  * over node's own IncomingMessage and ServerResponse, on a socket that discards what is written,
- * one request after another, and prints the ns per request of each batch as JSON. Checks the first
+ * one request after another, and prints the ns (and the process's CPU µs) per request of each batch as JSON. Checks the first
  * response's status, so a broken app cannot post a fast number.
  */
 import { IncomingMessage, ServerResponse } from 'node:http'
@@ -16,9 +16,17 @@ export const PATH_ROUTES = {
   'POST products/form': { method: 'POST', url: '/api/products/form', status: 201, body: 'name=Widget&price=1999&description=A+widget&tag=new&tag=sale&tag=tools' },
 } as const
 
-export async function runPath(app: Pick<VelaApp, 'handleNode'>): Promise<void> {
-  const route = PATH_ROUTES[process.env.BENCH_ROUTE as keyof typeof PATH_ROUTES]
-  if (!route) throw new Error(`BENCH_ROUTE must be one of ${Object.keys(PATH_ROUTES).join(', ')}`)
+export interface PathRoute {
+  readonly method: string
+  readonly url: string
+  readonly status: number
+  readonly body: string | undefined
+}
+
+/** Serves `BENCH_ROUTE` (a key of `routes`) in batches and prints each batch's ns and CPU µs per request. */
+export async function runPath(app: Pick<VelaApp, 'handleNode'>, routes: Readonly<Record<string, PathRoute>> = PATH_ROUTES): Promise<void> {
+  const route = routes[process.env.BENCH_ROUTE!]
+  if (!route) throw new Error(`BENCH_ROUTE must be one of ${Object.keys(routes).join(', ')}`)
   const body = route.body === undefined ? undefined : Buffer.from(route.body)
   const headers: Record<string, string> = { host: '127.0.0.1:8080' }
   const type = route.url.endsWith('/form') ? 'application/x-www-form-urlencoded' : 'application/json'
@@ -44,8 +52,12 @@ export async function runPath(app: Pick<VelaApp, 'handleNode'>): Promise<void> {
           if (res.statusCode !== route.status) throw new Error(`${route.method} ${route.url}: expected ${route.status}, got ${res.statusCode}`)
         }
         // After the ticks the request queued (stream ends, response finish), as node's listener
-        // runs them after each request: a loop of microtasks alone would pile them up.
-        process.nextTick(resolve)
+        // runs them after each request: a loop of microtasks alone would pile them up. Node's
+        // server emits 'close' on the response once it has finished (observers end there).
+        process.nextTick(() => {
+          res.emit('close')
+          resolve()
+        })
         return out
       }) as typeof res.end
       app.handleNode(req, res)
@@ -55,10 +67,19 @@ export async function runPath(app: Pick<VelaApp, 'handleNode'>): Promise<void> {
 
   const n = Number(process.env.BENCH_N ?? 20_000)
   const batches: number[] = []
+  const cpu: number[] = []
+  // The event loop turns every 50 requests, as under a server's load (timers: batch span exports).
+  const turn = () => new Promise((resolve) => setImmediate(resolve))
   for (let b = 0; b < Number(process.env.BENCH_BATCHES ?? 8); b++) {
     const t0 = process.hrtime.bigint()
-    for (let i = 0; i < n; i++) await one()
+    const c0 = process.cpuUsage()
+    for (let i = 0; i < n; i++) {
+      await one()
+      if (i % 50 === 49) await turn()
+    }
+    const c = process.cpuUsage(c0)
     batches.push(Number(process.hrtime.bigint() - t0) / n)
+    cpu.push((c.user + c.system) / n)
   }
-  console.log(JSON.stringify({ batches }))
+  console.log(JSON.stringify({ batches, cpu }))
 }

@@ -1,5 +1,17 @@
 /**
- * Telemetry bench: the cost of tracing on GET /heartbeat and GET /api/products/:id, for Vela and for the Fastify
+ * Telemetry bench (`npm run bench -- telemetry`), in parts chosen by `BENCH_TELEMETRY` (a comma
+ * list; default `path,query,load`):
+ *
+ * - `path`: in-process, no sockets (bench/telemetry/path.ts): CPU µs per request that telemetry
+ *   adds on GET /heartbeat, GET /api/products/:id and a PostgreSQL read through vela/dbl, at full
+ *   sampling, at 10 %, and with nothing exported, against the same app without telemetry. The
+ *   steady figure on a busy machine.
+ * - `query`: the query span alone (bench/telemetry/query-span.ts): µs per query span.
+ * - `load`: over sockets, below.
+ * - `playground` (on request): the built playground on PostgreSQL, telemetry as shipped, against
+ *   bare node:http + pg (bench/telemetry/playground.ts).
+ *
+ * The `load` part: the cost of tracing on GET /heartbeat and GET /api/products/:id, for Vela and for the Fastify
  * baseline, each with telemetry off and on, in one run (interleaved rounds of fresh processes,
  * medians, as in bench/runtime.ts).
  *
@@ -19,6 +31,8 @@
  */
 import { fileURLToPath } from 'node:url'
 import { hasWrk, measureRounds, median } from './load.ts'
+import { benchQuerySpan, benchTelemetryPath } from './telemetry/path.ts'
+import { benchTelemetryPlayground } from './telemetry/playground.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
@@ -37,7 +51,16 @@ const targets = [
 ]
 const otelMode: Record<string, string> = { 'vela+otel': 'all', 'vela+otel@10%': 'ratio10', 'vela+otel@none': 'none' }
 
+/** The parts `BENCH_TELEMETRY` names, in order. */
 export async function benchTelemetry(): Promise<void> {
+  const parts = (process.env.BENCH_TELEMETRY ?? 'path,query,load').split(',')
+  if (parts.includes('path')) await benchTelemetryPath()
+  if (parts.includes('query')) await benchQuerySpan()
+  if (parts.includes('load')) await benchTelemetryLoad()
+  if (parts.includes('playground')) await benchTelemetryPlayground()
+}
+
+async function benchTelemetryLoad(): Promise<void> {
   console.log(`telemetry: ${rounds} rounds × ${seconds}s, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
   const results = await measureRounds({
     servers,

@@ -65,7 +65,7 @@ export interface HttpInstruments {
    * The series of this server; made on first use and kept. Label sets are bounded: unknown methods
    * are `_OTHER`, and past MAX_SERVERS label sets new addresses are `_OTHER` with port 0.
    */
-  server(labels: ServerLabels): ServerMetrics
+  server(method: string, scheme: string, serverAddress: string, serverPort: number): ServerMetrics
 }
 
 /**
@@ -91,39 +91,39 @@ export function createHttpInstruments(meter: Meter | undefined, app?: AppMetrics
   const requestSize = new HistogramMetric('http_server_request_body_size_bytes', 'Size of HTTP server request bodies.', SIZE_BUCKETS, registry)
   const responseSize = new HistogramMetric('http_server_response_body_size_bytes', 'Size of HTTP server response bodies.', SIZE_BUCKETS, registry)
   const otel = meter ? createOtelInstruments(meter) : undefined
-  const servers = new Map<string, ServerMetrics>()
 
   function makeServer(key: string, s: ServerLabels): ServerMetrics {
     const labels = { method: s.method, scheme: s.scheme, server_address: s.serverAddress, server_port: s.serverPort }
     const activeSeries = active.series(key, labels)
     const attrs = otel ? otelAttributes(s) : undefined
-    // Per status: the three histogram series (and the OTel attributes with the status).
-    // Per status and route: the three histogram series (and the OTel attributes with them).
-    const byOutcome = new Map<string, { duration: HistogramSeries; requestSize: HistogramSeries; responseSize: HistogramSeries; attrs?: Attributes }>()
-    const forOutcome = (status: number, route: string | undefined) => {
-      const outcomeKey = route === undefined ? `${status}` : `${status} ${route}`
-      let entry = byOutcome.get(outcomeKey)
-      if (!entry) {
-        const code = statusLabel(status)
-        const withOutcome: Record<string, string | number> = { ...labels, response_status_code: code }
-        // Routed requests carry the route template; requests no route took carry no http_route.
-        if (route !== undefined) withOutcome.http_route = route
-        // A server error's type is its status code (there is no exception class to name here).
-        if (status >= 500) withOutcome.error_type = String(code)
-        const seriesKey = `${key} ${outcomeKey}`
-        entry = {
-          duration: duration.series(seriesKey, withOutcome),
-          requestSize: requestSize.series(seriesKey, withOutcome),
-          responseSize: responseSize.series(seriesKey, withOutcome),
-          attrs: attrs && {
-            ...attrs,
-            [ATTR_HTTP_RESPONSE_STATUS_CODE]: code,
-            ...(route !== undefined && { [ATTR_HTTP_ROUTE]: route }),
-            ...(status >= 500 && { [ATTR_ERROR_TYPE]: String(code) }),
-          },
-        }
-        byOutcome.set(outcomeKey, entry)
+    // Per status, then per route (undefined when no route took the request): the three histogram
+    // series and the OTel attributes with them. Nested maps: finding a request's series builds no key.
+    const byStatus = new Map<number, Map<string | undefined, Outcome>>()
+    const makeOutcome = (status: number, route: string | undefined): Outcome => {
+      const code = statusLabel(status)
+      const withOutcome: Record<string, string | number> = { ...labels, response_status_code: code }
+      // Routed requests carry the route template; requests no route took carry no http_route.
+      if (route !== undefined) withOutcome.http_route = route
+      // A server error's type is its status code (there is no exception class to name here).
+      if (status >= 500) withOutcome.error_type = String(code)
+      const seriesKey = route === undefined ? `${key} ${status}` : `${key} ${status} ${route}`
+      return {
+        duration: duration.series(seriesKey, withOutcome),
+        requestSize: requestSize.series(seriesKey, withOutcome),
+        responseSize: responseSize.series(seriesKey, withOutcome),
+        attrs: attrs && {
+          ...attrs,
+          [ATTR_HTTP_RESPONSE_STATUS_CODE]: code,
+          ...(route !== undefined && { [ATTR_HTTP_ROUTE]: route }),
+          ...(status >= 500 && { [ATTR_ERROR_TYPE]: String(code) }),
+        },
       }
+    }
+    const forOutcome = (status: number, route: string | undefined): Outcome => {
+      let routes = byStatus.get(status)
+      if (routes === undefined) byStatus.set(status, (routes = new Map()))
+      let entry = routes.get(route)
+      if (entry === undefined) routes.set(route, (entry = makeOutcome(status, route)))
       return entry
     }
     return {
@@ -147,24 +147,44 @@ export function createHttpInstruments(meter: Meter | undefined, app?: AppMetrics
     }
   }
 
+  // method → scheme → address → port: finding a request's server builds no key.
+  const servers = new Map<string, Map<string, Map<string, Map<number, ServerMetrics>>>>()
+  let count = 0
+  const lookup = (method: string, scheme: string, address: string) => {
+    let schemes = servers.get(method)
+    if (schemes === undefined) servers.set(method, (schemes = new Map()))
+    let addresses = schemes.get(scheme)
+    if (addresses === undefined) schemes.set(scheme, (addresses = new Map()))
+    let ports = addresses.get(address)
+    if (ports === undefined) addresses.set(address, (ports = new Map()))
+    return ports
+  }
+
   return {
     registry,
-    server(s) {
-      const key = `${s.method} ${s.scheme} ${s.serverAddress} ${s.serverPort}`
-      let found = servers.get(key)
+    server(method, scheme, serverAddress, serverPort) {
+      const ports = lookup(method, scheme, serverAddress)
+      let found = ports.get(serverPort)
       if (found) return found
-      if (servers.size < MAX_SERVERS) {
-        servers.set(key, (found = makeServer(key, s)))
+      if (count < MAX_SERVERS) {
+        count++
+        ports.set(serverPort, (found = makeServer(`${method} ${scheme} ${serverAddress} ${serverPort}`, { method, scheme, serverAddress, serverPort })))
         return found
       }
       // Past the cap, new addresses share one series.
-      const other = { method: s.method, scheme: s.scheme, serverAddress: '_OTHER', serverPort: 0 }
-      const otherKey = `${s.method} ${s.scheme} _OTHER 0`
-      found = servers.get(otherKey)
-      if (!found) servers.set(otherKey, (found = makeServer(otherKey, other)))
+      const others = lookup(method, scheme, '_OTHER')
+      found = others.get(0)
+      if (!found) others.set(0, (found = makeServer(`${method} ${scheme} _OTHER 0`, { method, scheme, serverAddress: '_OTHER', serverPort: 0 })))
       return found
     },
   }
+}
+
+interface Outcome {
+  readonly duration: HistogramSeries
+  readonly requestSize: HistogramSeries
+  readonly responseSize: HistogramSeries
+  readonly attrs: Attributes | undefined
 }
 
 /**

@@ -17,6 +17,7 @@ import { ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions'
 import type { PluginEnv } from '../server/pipeline/plugin.ts'
 import { definePlugin, ok } from '../server/pipeline/plugin.ts'
 import type { VelaRequest } from '../server/request.ts'
+import { activeTelemetry } from './setup.ts'
 
 export const telemetryPlugin = definePlugin<Record<string, never>>({
   name: 'telemetry',
@@ -28,6 +29,9 @@ export const telemetryPlugin = definePlugin<Record<string, never>>({
     options: {},
   },
   preRequest(req: VelaRequest, env: PluginEnv, _options, _state) {
+    // Telemetry set up with nothing to receive spans registered no tracer: no span to name.
+    const t = activeTelemetry()
+    if (t !== undefined && t.sampler === undefined) return ok()
     const span = trace.getActiveSpan()
     if (span?.isRecording()) {
       const { controller, action, path } = env.route

@@ -37,9 +37,18 @@ interface Carried {
 export function localServer(facts: RequestFacts, fallback: LocalServer): LocalServer {
   const carried = facts as RequestFacts & Carried
   const socket = carried.nodeRequest?.socket ?? carried.request?.nodeSocket
-  const address = socket?.localAddress
-  const port = socket?.localPort
-  if (address === undefined || port === undefined) return fallback
-  // A dual-stack listener (`::`) sees IPv4 clients on IPv4-mapped addresses: name them as IPv4.
-  return { address: address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address, port }
+  if (socket === undefined) return fallback
+  // Kept per connection: a keep-alive connection's requests all arrived on the same address.
+  let local = bySocket.get(socket)
+  if (local === undefined) {
+    const address = socket.localAddress
+    const port = socket.localPort
+    if (address === undefined || port === undefined) return fallback
+    // A dual-stack listener (`::`) sees IPv4 clients on IPv4-mapped addresses: name them as IPv4.
+    local = { address: address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address, port }
+    bySocket.set(socket, local)
+  }
+  return local
 }
+
+const bySocket = new WeakMap<Socket, LocalServer>()

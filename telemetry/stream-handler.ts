@@ -59,6 +59,7 @@ import type { RequestFacts, RequestObserver, RequestOutcome, RequestWatch } from
 import { defineStreamHandler } from '../server/index.ts'
 import type { ProxyTrust } from '../server/contracts/request.ts'
 import { clientAddress, clientScheme, proxyTrust } from '../server/exchange/forwarded.ts'
+import type { ServerMetrics } from './instruments.ts'
 import type { LocalServer } from './server-address.ts'
 import { configuredServer, localServer } from './server-address.ts'
 import type { TraceRef } from './series.ts'
@@ -92,60 +93,115 @@ const factHeaders: TextMapGetter<RequestFacts> = {
   keys: (facts) => facts.headerNames(),
 }
 
-/** Counts the request in the metrics and, when it is sampled, starts its span; the rest runs inside `run`. */
+/**
+ * Counts the request in the metrics and, when it is sampled, starts its span; the rest runs inside
+ * `run`. The watches are small classes rather than closures: an unsampled request allocates one
+ * object besides its metrics record.
+ */
 function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined, configured: LocalServer): RequestWatch {
   const startedAt = performance.now()
   const original = facts.method
   const method = KNOWN_METHODS.has(original) ? original : '_OTHER'
-  const { host, port } = facts
   // Behind trusted proxies (server.trustProxy): the client they forwarded, and its scheme.
   const scheme = proxies ? clientScheme(facts, proxies) : facts.scheme
   // The metric labels name the server that received the request, never the client's Host header.
   const local = localServer(facts, configured)
-  const metrics = t.instruments.server({ method, scheme, serverAddress: local.address, serverPort: local.port })
+  const metrics = t.instruments.server(method, scheme, local.address, local.port)
   metrics.started()
-  // `sampled`: the span of a traced request, the exemplar on its duration's bucket.
-  const finish = (outcome: RequestOutcome, sampled?: TraceRef) =>
-    metrics.finished({ status: outcome.status, route: outcome.route?.path, durationS: (performance.now() - startedAt) / 1000, requestBytes: facts.requestBodySize, responseBytes: outcome.responseBodySize }, sampled)
 
   const sampler = t.sampler
   // Nothing receives spans: no context to carry, nothing to build.
-  if (sampler === undefined) return { end: finish }
+  if (sampler === undefined) return new MetricsWatch(metrics, facts, startedAt)
   const parent = t.propagator.extract(ROOT_CONTEXT, facts, factHeaders)
   const name = `HTTP ${original}`
-  if (!sampler.decide(parent, name)) {
-    const unsampled = trace.getSpan(parent) ? parent : UNSAMPLED
-    return { run: (next) => context.with(unsampled, next), end: finish }
-  }
+  if (!sampler.decide(parent, name)) return new UnsampledWatch(metrics, facts, startedAt, trace.getSpan(parent) ? parent : UNSAMPLED)
   let span: Span
   try {
     span = t.tracer.startSpan(name, { kind: SpanKind.SERVER }, parent)
   } finally {
     sampler.settle()
   }
+  // One call per attribute: no attribute object to build and for the SDK to walk.
+  span.setAttribute(ATTR_HTTP_REQUEST_METHOD, method)
+  if (method !== original) span.setAttribute(ATTR_HTTP_REQUEST_METHOD_ORIGINAL, original)
+  span.setAttribute(ATTR_URL_PATH, facts.path)
   const query = facts.query
-  span.setAttributes({
-    [ATTR_HTTP_REQUEST_METHOD]: method,
-    [ATTR_HTTP_REQUEST_METHOD_ORIGINAL]: method === original ? undefined : original,
-    [ATTR_URL_PATH]: facts.path,
-    [ATTR_URL_QUERY]: query === undefined ? undefined : t.urlQuery(query),
-    [ATTR_URL_SCHEME]: scheme,
-    [ATTR_SERVER_ADDRESS]: host,
-    [ATTR_SERVER_PORT]: port,
-    [ATTR_CLIENT_ADDRESS]: proxies ? clientAddress(facts, proxies) : facts.peer,
-    [ATTR_NETWORK_PEER_ADDRESS]: facts.peer,
-    [ATTR_NETWORK_PEER_PORT]: facts.peerPort,
-    [ATTR_NETWORK_PROTOCOL_VERSION]: facts.protocolVersion,
-    [ATTR_USER_AGENT_ORIGINAL]: facts.userAgent,
-  })
-  const active = trace.setSpan(parent, span)
-  return {
-    run: (next) => context.with(active, next),
-    /** The response has been sent (or abandoned): the route, the status, then the span ends. */
-    end(outcome) {
-      ended(span, app, original, outcome)
-      finish(outcome, sampledTrace(span))
-    },
+  if (query !== undefined) {
+    const recorded = t.urlQuery(query)
+    if (recorded !== undefined) span.setAttribute(ATTR_URL_QUERY, recorded)
+  }
+  span.setAttribute(ATTR_URL_SCHEME, scheme)
+  span.setAttribute(ATTR_SERVER_ADDRESS, facts.host)
+  span.setAttribute(ATTR_SERVER_PORT, facts.port)
+  const peer = facts.peer
+  const client = proxies ? clientAddress(facts, proxies) : peer
+  if (client !== undefined) span.setAttribute(ATTR_CLIENT_ADDRESS, client)
+  if (peer !== undefined) span.setAttribute(ATTR_NETWORK_PEER_ADDRESS, peer)
+  const peerPort = facts.peerPort
+  if (peerPort !== undefined) span.setAttribute(ATTR_NETWORK_PEER_PORT, peerPort)
+  const version = facts.protocolVersion
+  if (version !== undefined) span.setAttribute(ATTR_NETWORK_PROTOCOL_VERSION, version)
+  const userAgent = facts.userAgent
+  if (userAgent !== undefined) span.setAttribute(ATTR_USER_AGENT_ORIGINAL, userAgent)
+  return new SpanWatch(metrics, facts, startedAt, span, trace.setSpan(parent, span), app, original)
+}
+
+/** A request counted in the metrics only: recorded when the response has been sent. */
+class MetricsWatch implements RequestWatch {
+  constructor(
+    readonly metrics: ServerMetrics,
+    readonly facts: RequestFacts,
+    readonly startedAt: number,
+  ) {}
+
+  /** `sampled`: the span of a traced request, the exemplar on its duration's bucket. */
+  end(outcome: RequestOutcome, sampled?: TraceRef): void {
+    this.metrics.finished(
+      {
+        status: outcome.status,
+        route: outcome.route?.path,
+        durationS: (performance.now() - this.startedAt) / 1000,
+        requestBytes: this.facts.requestBodySize,
+        responseBytes: outcome.responseBodySize,
+      },
+      sampled,
+    )
+  }
+}
+
+/** A request not sampled: it runs under its unsampled parent, or a context marking it unsampled. */
+class UnsampledWatch extends MetricsWatch {
+  constructor(metrics: ServerMetrics, facts: RequestFacts, startedAt: number, readonly context: Context) {
+    super(metrics, facts, startedAt)
+  }
+
+  run(next: () => void): void {
+    context.with(this.context, next)
+  }
+}
+
+/** A sampled request: it runs with its span active; the span ends, then the metrics are recorded. */
+class SpanWatch extends MetricsWatch {
+  constructor(
+    metrics: ServerMetrics,
+    facts: RequestFacts,
+    startedAt: number,
+    readonly span: Span,
+    readonly active: Context,
+    readonly app: string,
+    readonly method: string,
+  ) {
+    super(metrics, facts, startedAt)
+  }
+
+  run(next: () => void): void {
+    context.with(this.active, next)
+  }
+
+  /** The response has been sent (or abandoned): the route, the status, then the span ends. */
+  override end(outcome: RequestOutcome): void {
+    ended(this.span, this.app, this.method, outcome)
+    super.end(outcome, sampledTrace(this.span))
   }
 }
 
@@ -153,7 +209,10 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
 function ended(span: Span, app: string, method: string, outcome: RequestOutcome): void {
   const { status, route } = outcome
   if (route) {
-    span.setAttributes({ 'vela.app': app, 'vela.controller': route.controller, 'vela.action': route.action, [ATTR_HTTP_ROUTE]: route.path })
+    span.setAttribute('vela.app', app)
+    span.setAttribute('vela.controller', route.controller)
+    span.setAttribute('vela.action', route.action)
+    span.setAttribute(ATTR_HTTP_ROUTE, route.path)
     span.updateName(`${method} ${route.controller}:${route.action}`)
   }
   span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status)

@@ -2,15 +2,16 @@
  * The Vela bench app, the same three routes as every other server: the request plugin decodes the
  * POST body, a security callback checks the token. A fourth, `POST /api/products/form`, takes the
  * product as a URL-encoded form for the path bench. `traced` adds a stream handler and a plugin to
- * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain. `POST /api/products/checked`
- * validates its body with a JSON Schema (`validate.body`), for the runtime bench's row against Fastify. `BENCH_SECURITY_HEADERS=1`
- * adds `securityHeaders()` (an `onResponse` hook) to what the path bench measures.
+ * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain; `extraRoutes` join the
+ * open group (the telemetry bench's database route). `POST /api/products/checked` validates its body
+ * with a JSON Schema (`validate.body`), for the runtime bench's row against Fastify.
+ * `BENCH_SECURITY_HEADERS=1` adds `securityHeaders()` (an `onResponse` hook) to what the path bench measures.
  */
 import { createApp, json, requestPlugin, securityHeaders, status } from '../../server/index.ts'
-import type { PluginEntry, RouteGroup, StreamHandler, VelaApp } from '../../server/index.ts'
+import type { PluginEntry, Route, RouteGroup, StreamHandler, VelaApp } from '../../server/index.ts'
 import { PRODUCT_SCHEMA, TOKEN, products } from './fixtures.ts'
 
-export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: PluginEntry }): VelaApp {
+export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: PluginEntry }, extraRoutes: readonly Route[] = []): VelaApp {
   const plugins: PluginEntry[] = traced ? [traced.plugin] : []
   let nextId = 1000
   const open: RouteGroup = {
@@ -27,6 +28,7 @@ export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: 
         },
         { methods: ['get'] },
       ],
+      ...extraRoutes,
     ],
   }
   const writes: RouteGroup = {

@@ -52,9 +52,10 @@ export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, don
       return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest)
     } as ServerResponse['end']
   }
-  // node emits 'close' once per response, after 'finish' or when the connection went away first.
+  // node emits 'close' once per response, after 'finish' or when the connection went away first
+  // (so `on`: `once` would wrap the listener and remove it again on every request).
   // A 204 or 304 is sent without a body, whatever was passed to end().
-  res.once('close', () => {
+  res.on('close', () => {
     if (!res.headersSent) return done(CLIENT_CLOSED, 0)
     const status = res.statusCode
     done(status, status === 204 || status === 304 ? 0 : bytes)

@@ -1,0 +1,121 @@
+/**
+ * The telemetry bench's in-process part: what telemetry adds to one request's CPU time, with no
+ * sockets and no load generator (bench/telemetry/path-runner.ts over the path bench's runner), so
+ * the figure holds on a busy machine where the socket part's numbers swing. For each route, fresh
+ * processes per mode (`off`, `all`, `ratio10`, `none`), interleaved; a run's figure is its fastest
+ * batch (CPU µs per request of the process, and ns per request), then the median over runs.
+ *
+ * Routes: GET /heartbeat, GET /api/products/:id and, with PostgreSQL reachable, GET
+ * /db/products/:id (one `Repo.get` through vela/dbl: at full sampling it carries a query span).
+ * The database route's figures carry the driver's I/O wake-ups and swing more; the query span's
+ * own cost is measured apart, without a database (`benchQuerySpan`).
+ *
+ *   BENCH_RUNS (default 5), BENCH_N requests per batch (10000; the database route a fifth),
+ *   BENCH_BATCHES per run (6)
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { freshPostgresDatabase, POSTGRES_URL } from '../../test/support/services.ts'
+import { DDL, SEED } from '../dbl/fixtures.ts'
+import { median } from '../load.ts'
+
+const here = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
+const runs = Number(process.env.BENCH_RUNS ?? 5)
+const n = Number(process.env.BENCH_N ?? 10_000)
+const batches = process.env.BENCH_BATCHES ?? '6'
+export const MODES = ['off', 'all', 'ratio10', 'none'] as const
+type Mode = (typeof MODES)[number]
+const LABEL: Record<Mode, string> = { off: 'off', all: 'all sampled, exported', ratio10: '10 % sampled', none: 'nothing exported' }
+
+async function bundle(name: string): Promise<string> {
+  const { build } = await import('esbuild')
+  const cache = `${here}/node_modules/.cache/vela-bench`
+  mkdirSync(cache, { recursive: true })
+  const outfile = `${cache}/telemetry-${name}-${Buffer.from(here).toString('hex').slice(-16)}.mjs`
+  await build({ entryPoints: [`${here}/bench/telemetry/${name}.ts`], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' })
+  return outfile
+}
+
+/**
+ * One process: its last line of output, parsed. Single-threaded GC: on a machine shared with
+ * other work, parallel GC helpers waiting for a core burn CPU time that is not the code's.
+ */
+function runProcess(file: string, env: Record<string, string>): { batches?: number[]; cpu: number[] } {
+  const p = spawnSync(process.execPath, ['--single-threaded-gc', file], { env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', ...env }, encoding: 'utf8' })
+  if (p.status !== 0) throw new Error(`${file} (${JSON.stringify(env)}) failed:\n${p.stderr}`)
+  return JSON.parse(p.stdout.trim().split('\n').pop()!) as { batches?: number[]; cpu: number[] }
+}
+
+/**
+ * The query span alone (bench/telemetry/query-span.ts): vela/dbl's runner over a connection that
+ * answers at once, inside a sampled request span, all sampled against no telemetry; the median
+ * over runs of each run's median batch (CPU µs per query).
+ */
+export async function benchQuerySpan(): Promise<void> {
+  const file = await bundle('query-span')
+  const per: Record<'off' | 'all', number[]> = { off: [], all: [] }
+  for (let run = 0; run < runs; run++) {
+    for (const mode of ['off', 'all'] as const) per[mode].push(median(runProcess(file, { BENCH_OTEL: mode }).cpu.slice(1)))
+  }
+  const off = median(per.off)
+  const all = median(per.all)
+  console.log(`query span, in-process (vela/dbl's runner, no database; ${runs} runs, median batch): ${off.toFixed(2)} µs per query without telemetry, ${all.toFixed(2)} µs with a span: ${(all - off).toFixed(2)} µs per query span`)
+}
+
+async function postgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  try {
+    const db = await freshPostgresDatabase('vela_bench_tel', process.env.VELA_BENCH_POSTGRES_URL ?? POSTGRES_URL)
+    const client = new pg.Client({ connectionString: db.url })
+    await client.connect()
+    try {
+      for (const sql of [DDL, SEED]) await client.query(sql)
+    } finally {
+      await client.end()
+    }
+    return db
+  } catch (err) {
+    console.log(`  (no PostgreSQL: the database route is left out: ${(err as Error).message})`)
+    return undefined
+  }
+}
+
+/** Per route and mode, the median over runs of each run's fastest batch: CPU µs and ns per request. */
+export async function benchTelemetryPath(): Promise<void> {
+  const file = await bundle('path-runner')
+  const db = await postgres()
+  const routes = ['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])]
+  console.log(`telemetry, in-process: ${runs} runs × ${batches} batches of ${n} requests (database route ${n / 5}), modes interleaved`)
+  const cpu: Record<string, Record<Mode, number[]>> = {}
+  const wall: Record<string, Record<Mode, number[]>> = {}
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const route of routes) {
+        for (const mode of MODES) {
+          const env = { BENCH_ROUTE: route, BENCH_OTEL: mode, BENCH_N: String(route.startsWith('db') ? n / 5 : n), BENCH_BATCHES: batches, ...(db ? { BENCH_PG_URL: db.url } : {}) }
+          const out = runProcess(file, env)
+          ;(((cpu[route] ??= {} as Record<Mode, number[]>)[mode] ??= [])).push(Math.min(...out.cpu))
+          ;(((wall[route] ??= {} as Record<Mode, number[]>)[mode] ??= [])).push(Math.min(...out.batches!) / 1000)
+        }
+      }
+      console.log(`  run ${run + 1}/${runs} done`)
+    }
+  } finally {
+    await db?.drop()
+  }
+  for (const route of routes) {
+    const c = (m: Mode) => median(cpu[route]![m])
+    const w = (m: Mode) => median(wall[route]![m])
+    console.log(`GET ${route}: CPU µs per request, in-process (median of ${runs} runs' fastest batch)`)
+    console.table(
+      MODES.map((m) => ({
+        telemetry: LABEL[m],
+        'CPU µs/req': +c(m).toFixed(2),
+        'µs added': m === 'off' ? 0 : +(c(m) - c('off')).toFixed(2),
+        'wall µs/req': +w(m).toFixed(2),
+        'wall µs added': m === 'off' ? 0 : +(w(m) - w('off')).toFixed(2),
+      })),
+    )
+  }
+}

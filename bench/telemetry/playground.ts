@@ -1,0 +1,108 @@
+/**
+ * The playground's own cost (`BENCH_TELEMETRY=playground npm run bench -- telemetry`): the
+ * playground built as users build it (`vela release`), on PostgreSQL, with telemetry as shipped
+ * (the stream handler, the HTTP metrics on `/metrics`, no span exporter without a collector),
+ * against bare node:http + `pg` answering the same two routes (bench/telemetry/bare-pg.ts):
+ * GET /heartbeat and GET /api/products/:id. Interleaved rounds of fresh processes; CPU µs per
+ * request (the server process's, from /proc) and requests/s, medians.
+ *
+ *   BENCH_ROUNDS (5), BENCH_SECONDS per route (3), BENCH_CONNECTIONS (50)
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { cpSync, mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freshPostgresDatabase, serviceAvailable } from '../../test/support/services.ts'
+import type { LoadTarget, ServerProcess } from '../load.ts'
+import { bundleServer, check, cpuMicrosOf, freePort, median, runLoad } from '../load.ts'
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const seconds = Number(process.env.BENCH_SECONDS ?? 3)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+/** Starts `node <file>` in `cwd` and waits until it answers GET /heartbeat. */
+async function start(file: string, cwd: string, env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [file], { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
+  for (const until = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 100))) {
+    if (child.exitCode !== null) throw new Error(`${file} exited with ${child.exitCode}`)
+    if (Date.now() > until) throw new Error(`${file} did not answer within 60 s`)
+    const ok = await fetch(`http://127.0.0.1:${port}/heartbeat`).then((r) => r.ok, () => false)
+    if (ok) break
+  }
+  return {
+    port,
+    cpuMicros: () => cpuMicrosOf(child.pid!),
+    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL')))),
+  }
+}
+
+export async function benchTelemetryPlayground(): Promise<void> {
+  if (!(await serviceAvailable('postgres'))) throw new Error('the playground bench needs PostgreSQL (VELA_TEST_POSTGRES_URL or 127.0.0.1:5432)')
+  execFileSync(process.execPath, [join(repoRoot, 'scripts/build-package.mjs')], { stdio: 'inherit' })
+  const work = join(repoRoot, '.scratch', `bench-playground-${randomBytes(4).toString('hex')}`)
+  const app = join(work, 'playground')
+  mkdirSync(work, { recursive: true })
+  cpSync(join(repoRoot, 'playground'), app, { recursive: true, filter: (src) => !/[/\\](\.data|dist|node_modules)$/.test(src) })
+  const db = await freshPostgresDatabase('vela_bench_playground')
+  try {
+    execFileSync(process.execPath, [join(repoRoot, 'vite-plugin/bin.mjs'), 'release', '--root', app], { stdio: 'pipe' })
+    const bare = await bundleServer(fileURLToPath(new URL('./bare-pg.ts', import.meta.url)))
+    const env = { DATABASE_URL: db.url, VELA_SESSION_SECRET: randomBytes(32).toString('base64url'), NODE_ENV: 'production' }
+    // A product to read: the first start migrates the database.
+    const first = await start('dist/server/index.mjs', app, { ...env, METRICS_PORT: String(await freePort()) })
+    const created = await fetch(`http://127.0.0.1:${first.port}/api/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench', price: 100 }) })
+    const { id } = (await created.json()) as { id: number }
+    await first.stop()
+    const targets: LoadTarget[] = [
+      { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
+      { name: 'GET /api/products/:id', method: 'GET', path: `/api/products/${id}`, expectStatus: 200 },
+    ]
+    const servers = {
+      playground: async () => start('dist/server/index.mjs', app, { ...env, METRICS_PORT: String(await freePort()) }),
+      'node:http + pg': () => start(bare, repoRoot, env),
+    }
+    const cpu: Record<string, Record<string, number[]>> = {}
+    const rps: Record<string, Record<string, number[]>> = {}
+    console.log(`telemetry, the built playground on PostgreSQL against node:http + pg: ${rounds} rounds × ${seconds}s, ${connections} connections`)
+    for (let r = 0; r < rounds; r++) {
+      for (const [name, begin] of Object.entries(servers)) {
+        const proc = await begin()
+        try {
+          for (const t of targets) {
+            await check(proc.port, t)
+            await runLoad(proc.port, t, 2, connections)
+            const before = proc.cpuMicros()
+            const res = await runLoad(proc.port, t, seconds, connections)
+            if (res.errors > 0) throw new Error(`${name} ${t.name}: ${res.errors} responses with an unexpected status`)
+            ;((cpu[t.name] ??= {})[name] ??= []).push((proc.cpuMicros() - before) / res.requests)
+            ;((rps[t.name] ??= {})[name] ??= []).push(res.rps)
+          }
+        } finally {
+          await proc.stop()
+        }
+      }
+      console.log(`  round ${r + 1}/${rounds} done`)
+    }
+    console.table(
+      targets.map((t) => {
+        const c = (s: string) => median(cpu[t.name]![s]!)
+        const q = (s: string) => median(rps[t.name]![s]!)
+        return {
+          route: t.name,
+          'playground CPU µs/req': +c('playground').toFixed(1),
+          'node:http + pg CPU µs/req': +c('node:http + pg').toFixed(1),
+          'CPU ratio': +(c('playground') / c('node:http + pg')).toFixed(2),
+          'playground req/s': Math.round(q('playground')),
+          'node:http + pg req/s': Math.round(q('node:http + pg')),
+          'req/s ratio': +(q('playground') / q('node:http + pg')).toFixed(3),
+        }
+      }),
+    )
+  } finally {
+    await db.drop()
+    rmSync(work, { recursive: true, force: true })
+  }
+}
