@@ -43,7 +43,10 @@ export function dashboardRecorder(store: RequestStore, opts: RecorderOptions = {
             if (thrown !== undefined) record.error = describeError(thrown)
             const name = outcome.route ? `${record.method} ${outcome.route.path}` : `${record.method} ${record.path}`
             record.spans.unshift({ kind: 'request', name, startMs: 0, durationMs })
-            record.bytes = Buffer.byteLength(JSON.stringify(record))
+            // The record's JSON weight, its own `bytes` figure included.
+            const weight = Buffer.byteLength(JSON.stringify(record))
+            record.bytes = weight + String(weight).length
+
             store.add(record)
           },
         }
