@@ -8,7 +8,8 @@
  * only (`npm run bench -- soak`, or `npm run soak`): soak (the built playground on PostgreSQL
  * under load for SOAK_SECONDS, then a SIGTERM under load); scale (`npm run bench -- scale`: the
  * built playground as 1 process and 2 workers, and as 1 and 3 instances behind nginx, requests/s
- * and CPU µs per request; needs PostgreSQL, Redis and nginx).
+ * and CPU µs per request; needs PostgreSQL, Redis and nginx); dashboard (`npm run bench -- dashboard`:
+ * the dev server with the development dashboard recording and without it).
  * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, SOAK_* (see each suite).
  */
 import { spawnSync } from 'node:child_process'
@@ -16,7 +17,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'path', 'newapp']
-const all = [...defaults, 'soak', 'scale']
+const all = [...defaults, 'soak', 'scale', 'dashboard']
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : defaults
 let failed = false
 for (const suite of chosen) {

@@ -35,7 +35,8 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true })
     ;[server, browser] = await Promise.all([
-      startPlayground(),
+      // A loaded machine takes a while to boot the playground (its migrations on PGlite).
+      startPlayground({ startTimeoutMs: 170_000 }),
       chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
@@ -54,7 +55,7 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     expect((await fetch(`${server.base}/api/products/${productId}`)).status).toBe(200)
     // An id past the database's integer range: the query fails and the route answers 500.
     expect((await fetch(`${server.base}/api/products/99999999999`)).status).toBe(500)
-  }, 180_000)
+  }, 200_000)
   afterAll(async () => {
     await browser?.close()
     await server?.stop()

@@ -34,6 +34,7 @@ const SIDEBAR: Section[] = [
       { text: 'Telemetry', link: '/guide/telemetry' },
       { text: 'OpenAPI and the CLI', link: '/guide/cli' },
       { text: 'The Vite plugin', link: '/guide/vite' },
+      { text: 'The development dashboard', link: '/dashboard' },
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Deployment and scaling', link: '/guide/deployment' },
       { text: 'The playground', link: '/guide/playground' },

@@ -39,6 +39,8 @@ export interface PlaygroundOptions {
   /** Where to run `vela serve` from, and with which `--root`: default the app folder itself. */
   cwd?: string
   root?: string
+  /** How long to wait for the start line (default 60 s). */
+  startTimeoutMs?: number
 }
 
 /** The caller's environment without what vitest adds to it. */
@@ -84,7 +86,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     const check = () => output.includes('listening on') && resolve(true)
     child.stdout.on('data', check)
     child.once('close', () => resolve(false))
-    setTimeout(() => resolve(false), 60_000).unref()
+    setTimeout(() => resolve(false), opts.startTimeoutMs ?? 60_000).unref()
   })
   if (!(await listening)) {
     await stop()
