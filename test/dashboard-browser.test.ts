@@ -1,19 +1,35 @@
-// The development dashboard in a real browser: headless Chromium (Debian's `chromium`) on the
-// playground under `vela serve`. The start line's link opens /__vela; the list shows a request to
+// The development dashboard in a real browser: headless Chromium (Debian's `chromium`) on a copy of the
+// playground (plus one failing route) under `vela serve`. The start line's link opens /__vela; the list shows a request to
 // /api/products/:id with its route and status, its detail the query span with its SQL; a failing
 // request (500) shows its error and the lines logged for it; a request made while the list is open
 // appears without a reload. Every page loads under the default Content-Security-Policy of
 // securityHeaders() with no violation. Screenshots go to test-results/screenshots/.
-import { existsSync, mkdirSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Playground } from './support/playground.ts'
-import { startPlayground } from './support/playground.ts'
+import { PLAYGROUND, startPlayground } from './support/playground.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url))
+// A copy of the playground (inside the package, git-ignored, so `vela` and its dependencies
+// resolve as for the playground itself) with one more route file, discovered like the others,
+// whose handler logs a line and throws: the playground itself has no route that fails.
+const APP = fileURLToPath(new URL('../.scratch/dashboard-playground/', import.meta.url))
+const FAILING_ROUTE = `import { defineRoutes } from 'vela'
+
+export default defineRoutes({
+  prefix: '/failing',
+  security: false,
+  routes: [['', () => {
+    console.error('checking stock before failing')
+    throw new Error('the stock service is unavailable')
+  }]],
+})
+`
 
 function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true
@@ -34,9 +50,12 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true })
+    rmSync(APP, { recursive: true, force: true })
+    cpSync(PLAYGROUND, APP, { recursive: true, filter: (src) => !/[/\\](\.data|assets)$/.test(src) })
+    writeFileSync(join(APP, 'src/routes/failing.ts'), FAILING_ROUTE)
     ;[server, browser] = await Promise.all([
       // A loaded machine takes a while to boot the playground (its migrations on PGlite).
-      startPlayground({ startTimeoutMs: 170_000 }),
+      startPlayground({ cwd: APP, startTimeoutMs: 170_000 }),
       chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
@@ -53,12 +72,12 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     expect(created.status).toBe(201)
     productId = ((await created.json()) as { id: number }).id
     expect((await fetch(`${server.base}/api/products/${productId}`)).status).toBe(200)
-    // An id past the database's integer range: the query fails and the route answers 500.
-    expect((await fetch(`${server.base}/api/products/99999999999`)).status).toBe(500)
+    expect((await fetch(`${server.base}/failing`)).status).toBe(500)
   }, 200_000)
   afterAll(async () => {
     await browser?.close()
     await server?.stop()
+    rmSync(APP, { recursive: true, force: true })
   })
 
   it('the start line links to the dashboard; without the token it is refused', async () => {
@@ -87,12 +106,16 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
 
   it('a failing request (500) shows its error and its logs', async () => {
     await page.goto(`${server.base}/__vela?status=5xx`)
-    const row = page.locator('#requests tbody tr', { has: page.locator('td.path', { hasText: '/api/products/99999999999' }) })
+    const row = page.locator('#requests tbody tr', { has: page.locator('td.path', { hasText: /^\/failing$/ }) })
+    expect(await row.count()).toBe(1)
     expect(await row.locator('td.status').textContent()).toBe('500')
     await Promise.all([page.waitForURL('**/__vela/requests/*'), row.locator('td.path a').click()])
-    expect(await page.textContent('section.error .message')).toMatch(/out of range/i)
-    expect(await page.textContent('section.logs')).toMatch(/500/)
-    expect(await page.locator('table.spans tr.query td.error').count()).toBe(1)
+    expect(await page.textContent('section.error .message')).toBe('Error: the stock service is unavailable')
+    expect(await page.textContent('section.error pre')).toContain('failing.ts')
+    const logs = await page.locator('section.logs tr').allTextContents()
+    expect(logs[0]).toContain('checking stock before failing')
+    // The runtime's own line for the 500 is among them.
+    expect(logs.some((l) => l.includes('500') && l.includes('the stock service is unavailable'))).toBe(true)
     await shot('03-request-500')
   })
 
