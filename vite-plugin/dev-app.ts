@@ -21,6 +21,10 @@
  * it has `priv/schemas/`, each app that starts serving gets its OpenAPI files written in the
  * background (dev-openapi.ts).
  *
+ * The development dashboard (dashboard/) answers `/__vela` before the app, for an app in `dev`:
+ * each app swapped in gets its request recorder as an extra stream handler, so the requests of
+ * every version of the app land in one store.
+ *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
  * files). With nothing to serve (the app failed to load at start-up) or after a start hook threw,
