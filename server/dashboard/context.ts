@@ -64,26 +64,46 @@ const queries: QueryRecorder = {
 }
 
 const LEVELS = ['debug', 'info', 'log', 'warn', 'error'] as const
+const kConsole = Symbol.for('vela.dashboard.console')
+
+/** Process-wide: how many dashboards are attached, and the console methods they replaced. */
+interface Attached {
+  users: number
+  originals: Map<(typeof LEVELS)[number], (...args: unknown[]) => void>
+  wrappers: Map<(typeof LEVELS)[number], (...args: unknown[]) => void>
+}
+const attached: Attached = ((globalThis as { [kConsole]?: Attached })[kConsole] ??= { users: 0, originals: new Map(), wrappers: new Map() })
 
 /**
  * Starts attaching queries and console lines to the request being recorded; returns the function
- * that stops it (restoring the console). Nothing is attached outside a recorded request.
+ * that stops it. Nothing is attached outside a recorded request. Several dev servers in one
+ * process share one set of console wrappers; the last to stop restores the console methods that
+ * are still the wrappers (one replaced since, e.g. by a test's spy, stays, and only forwards).
  */
 export function attachToRequests(): () => void {
   globals[kQueries] = queries
-  const originals = LEVELS.map((level) => [level, console[level]] as const)
-  for (const [level, original] of originals) {
-    console[level] = function recorded(this: Console, ...args: unknown[]) {
-      const current = recordings.getStore()
-      if (current && current.record.logs.length < LIMITS.logs) {
-        const line: LogRecord = { atMs: performance.now() - current.started, level, message: cut(format(...args), LIMITS.message) }
-        current.record.logs.push(line)
+  if (attached.users++ === 0) {
+    for (const level of LEVELS) {
+      const original = console[level]
+      const wrapper = function recorded(this: Console, ...args: unknown[]) {
+        const current = attached.users > 0 ? recordings.getStore() : undefined
+        if (current && current.record.logs.length < LIMITS.logs) {
+          const line: LogRecord = { atMs: performance.now() - current.started, level, message: cut(format(...args), LIMITS.message) }
+          current.record.logs.push(line)
+        }
+        return original.apply(this, args)
       }
-      return original.apply(this, args)
+      attached.originals.set(level, original)
+      attached.wrappers.set(level, wrapper)
+      console[level] = wrapper
     }
   }
+  let done = false
   return () => {
+    if (done) return
+    done = true
+    if (--attached.users > 0) return
     if (globals[kQueries] === queries) delete globals[kQueries]
-    for (const [level, original] of originals) console[level] = original
+    for (const level of LEVELS) if (console[level] === attached.wrappers.get(level)) console[level] = attached.originals.get(level)!
   }
 }
