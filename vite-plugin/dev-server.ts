@@ -48,6 +48,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     velaPluginOf(vite.config)
     devApp = devAppOf(vite)!
     listener = await listen(devApp.app, { port: opts.port, host: opts.host })
+    if (devApp.dashboard) devApp.dashboard.openWebSockets = () => listener.websockets.openCount
   } catch (err) {
     await vite.close()
     throw err

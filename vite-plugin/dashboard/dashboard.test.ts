@@ -7,6 +7,7 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import type { DevServer } from '../dev-server.ts'
 import { startDevServer } from '../dev-server.ts'
 import vela from '../index.ts'
@@ -95,6 +96,19 @@ describe('in dev', () => {
     controller.abort()
     expect(text).toMatch(/^event: request\ndata: /)
     expect(JSON.parse(text.split('data: ')[1]!)).toMatchObject({ method: 'GET', path: '/identity', route: '/identity', status: 200 })
+  })
+
+  it('the app page shows the routes by group and the WebSocket connections open', async () => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`)
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+    try {
+      const html = await (await fetch(`${server.url}/__vela/app`, { headers: { cookie: `vela_dashboard=${token}` } })).text()
+      expect(html).toContain('<span class="open">1</span> connection(s) open')
+      expect(html).toContain('<code>/ws</code>')
+      expect(html).toContain('<td>/hello</td>')
+    } finally {
+      ws.close()
+    }
   })
 })
 

@@ -33,6 +33,8 @@ export interface Dashboard {
   readonly recorder: StreamHandler
   /** Answers `req` when it is the dashboard's (true), else leaves it to the app (false). */
   handle(req: IncomingMessage, res: ServerResponse): boolean
+  /** How many WebSocket connections the dev server's listener holds open, once it listens (`vela serve`). */
+  openWebSockets: (() => number) | undefined
   /** The link to print: `<base>/__vela?token=…`. */
   link(base: string): string
   close(): void
@@ -100,15 +102,20 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
       const group = r.route ? appPage(current()).groups.find((g) => g.routes.some((x) => x.path === r.route!.path)) : undefined
       return html(res, render('request', { title: `${r.method} ${r.path}`, page: 'request', app, r, s: summary(r), spans: waterfall(r), group }))
     }
-    if (path === '/app') return html(res, render('app', { title: 'App', page: 'app', app, ...appPage(current(), store.list()) }))
+    if (path === '/app') {
+      const page = appPage(current(), store.list())
+      const websockets = { routes: page.groups.flatMap((g) => g.routes.filter((r) => r.kind === 'ws')), open: dashboard.openWebSockets?.() }
+      return html(res, render('app', { title: 'App', page: 'app', app, ...page, websockets }))
+    }
     if (path === '/requests.json') return send(res, 200, 'application/json', JSON.stringify(store.list()))
     send(res, 404, 'text/plain; charset=utf-8', 'not found')
   }
 
-  return {
+  const dashboard: Dashboard = {
     token,
     store,
     recorder,
+    openWebSockets: undefined,
     handle(req, res) {
       const target = req.url ?? '/'
       if (target !== DASHBOARD_PATH && !target.startsWith(`${DASHBOARD_PATH}/`) && !target.startsWith(`${DASHBOARD_PATH}?`)) return false
@@ -144,4 +151,5 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
       streams.clear()
     },
   }
+  return dashboard
 }
