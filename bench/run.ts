@@ -9,7 +9,9 @@
  * under load for SOAK_SECONDS, then a SIGTERM under load); scale (`npm run bench -- scale`: the
  * built playground as 1 process and 2 workers, and as 1 and 3 instances behind nginx, requests/s
  * and CPU µs per request; needs PostgreSQL, Redis and nginx); types (`npm run bench -- types`: tsc's
- * time on an app of 300 routes with and without the typed client's generated types and calls).
+ * time on an app of 300 routes with and without the typed client's generated types and calls);
+ * dashboard (`npm run bench -- dashboard`: the dev server with the development dashboard recording and
+ * without it).
  * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, SOAK_* (see each suite).
  */
 import { spawnSync } from 'node:child_process'
@@ -17,7 +19,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'path', 'newapp']
-const all = [...defaults, 'soak', 'scale', 'types']
+const all = [...defaults, 'soak', 'scale', 'types', 'dashboard']
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : defaults
 let failed = false
 for (const suite of chosen) {

@@ -23,6 +23,10 @@
  * `.vela/routes.d.ts`, and each app that starts serving the inspection cache that `vela routes`
  * and the other inspection commands answer from (dev-inspect.ts), in the background too.
  *
+ * The development dashboard (dashboard/) answers `/__vela` before the app, for an app in `dev`:
+ * each app swapped in gets its request recorder as an extra stream handler, so the requests of
+ * every version of the app land in one store.
+ *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
  * files). With nothing to serve (the app failed to load at start-up) or after a start hook threw,
@@ -41,6 +45,8 @@ import { resolve, sep } from 'node:path'
 import type { ViteDevServer } from 'vite'
 import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
 import { createTopics } from '../server/websocket/topics.ts'
+import type { Dashboard, DashboardOptions } from './dashboard/index.ts'
+import { createDashboard } from './dashboard/index.ts'
 import { formatError } from './dev-errors.ts'
 import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
@@ -68,6 +74,8 @@ export interface DevApp {
   reload(reason?: string): Promise<void>
   /** Resolves once no swap is running. */
   settled(): Promise<void>
+  /** The development dashboard at `/__vela` (undefined when turned off). */
+  readonly dashboard: Dashboard | undefined
   /**
    * Runs the started app's stop hook (bounded), closes the runner and waits for the files being
    * written in the background (OpenAPI, route types, inspection cache); the Vite server is the caller's.
@@ -85,6 +93,12 @@ export interface DevAppOptions {
   disposeTimeoutMs?: number
   /** How long a swap, or closing, waits for the old app's stop hook (default 5000 ms). */
   stopTimeoutMs?: number
+  /**
+   * The development dashboard at `/__vela` (for an app in `dev`): how many requests it keeps
+   * (`limit`, default 500), in how many bytes (`maxBytes`, default 8 MiB), whether query
+   * parameters are kept (`params`, default true); `false` turns it off (nothing is recorded).
+   */
+  dashboard?: DashboardOptions | false
 }
 
 const MODULE_FILE = /\.(ts|js|mts|mjs|json)$/
@@ -114,7 +128,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   // listener hears the current app's publishes. In-process only: the dev server does not join a
   // `server.websocket.pubsub` broker.
   const topics = replacing?.app.topics ?? createTopics()
-  const createOptions = { ...opts.createOptions, topics }
+  const dashboard = opts.dashboard === false ? undefined : createDashboard(() => current!, opts.dashboard)
+  const createOptions = { ...opts.createOptions, topics, streamHandlers: [...(dashboard ? [dashboard.recorder] : []), ...(opts.createOptions?.streamHandlers ?? [])] }
 
   let current: VelaApp | undefined
   /** The app whose start hook ran: its stop hook runs before the next start. */
@@ -243,7 +258,11 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     },
     fetch: (request) => Promise.resolve(whenReady(() => current!.fetch(request))),
     upgrade: (request) => Promise.resolve(whenReady(() => current!.upgrade(request))),
-    handleNode: (req: IncomingMessage, res: ServerResponse) => void whenReady(() => current!.handleNode(req, res)),
+    handleNode: (req: IncomingMessage, res: ServerResponse) => {
+      // The dashboard answers before the app's routes (and is not recorded).
+      if (dashboard?.handle(req, res)) return
+      void whenReady(() => current!.handleNode(req, res))
+    },
     publish: topics.publish,
     topics,
     start: async () => {},
@@ -254,6 +273,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const close = () =>
     (closed ??= (async () => {
       queue.stop()
+      dashboard?.close()
       await queue.running
       if (started) await stop(started)
       await hot.disposeAll()
@@ -270,6 +290,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     get failure() {
       return failure
     },
+    dashboard,
     reload: (reason = 'reload') => queue.full(reason),
     settled: async () => {
       while (queue.running) await queue.running

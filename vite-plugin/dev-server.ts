@@ -51,6 +51,8 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   try {
     velaPluginOf(vite.config)
     listener = await listen(followingApp(() => devApp().app), { port: opts.port, host: opts.host })
+    const dashboard = devApp().dashboard
+    if (dashboard) dashboard.openWebSockets = () => listener.websockets.openCount
   } catch (err) {
     await vite.close()
     throw err

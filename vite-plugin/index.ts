@@ -51,6 +51,7 @@ import { createDevApp } from './dev-app.ts'
 import { registerDevApp, replacedDevApp } from './dev-restart.ts'
 
 export type { DevAppOptions } from './dev-app.ts'
+export type { DashboardOptions } from './dashboard/index.ts'
 import { isVitestServer, vitestConfig, writeRouteTypesForVitest } from './vitest.ts'
 
 export type { VelaPluginApi } from './plugin-api.ts'
@@ -176,6 +177,13 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
       }
       if (!server.config.server.middlewareMode && server.httpServer) {
         server.middlewares.use((req, res) => devApp.app.handleNode(req, res))
+        const dashboard = devApp.dashboard
+        if (dashboard) {
+          server.httpServer.once('listening', () => {
+            const address = server.httpServer?.address()
+            if (typeof address === 'object' && address && devApp.current.config.environment === 'dev') server.config.logger.info(`  ➜  Vela dashboard: ${dashboard.link(`http://localhost:${address.port}`)}`)
+          })
+        }
         attachWebSockets(server.httpServer as Server, devApp.app)
       }
     },

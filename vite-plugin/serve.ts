@@ -17,5 +17,6 @@ export async function serve(root: string): Promise<void> {
   const config = server.devApp.current.config
   installShutdown(server.listener, { stop: () => server.vite.close() }, { idle: 'close' })
   const waiting = server.devApp.failure ? ' (answering 503 until an edit fixes the error above)' : ''
-  console.log(`vela: ${config.bootstrapApplication} (${config.environment}) listening on ${listeningOn(server.listener)}${waiting}`)
+  const dashboard = server.devApp.dashboard && config.environment === 'dev' ? ` · dashboard ${server.devApp.dashboard.link(server.url)}` : ''
+  console.log(`vela: ${config.bootstrapApplication} (${config.environment}) listening on ${listeningOn(server.listener)}${dashboard}${waiting}`)
 }

@@ -9,6 +9,7 @@
  */
 import { ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { Connection, QueryResult } from '../adapters/adapter.ts'
+import { recordedQuery } from './query-recorder.ts'
 
 /** The event a `log` function receives for every query: exactly these keys. */
 export interface QueryEvent {
@@ -65,14 +66,14 @@ function logLine(e: QueryEvent): void {
 export function createRunner(repo: string, log: LogOption | undefined): Runner {
   const emit = log === true ? logLine : typeof log === 'function' ? log : undefined
   if (!emit) {
-    return (conn, sql, params, label) => (tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params))
+    return (conn, sql, params, label) => recordedQuery(sql, params, label, () => (tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params)))
   }
   return async (conn, sql, params, label) => {
     const start = performance.now()
     let result: 'ok' | 'error' = 'error'
     let numRows = 0
     try {
-      const res = await (tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params))
+      const res = await recordedQuery(sql, params, label, () => (tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params)))
       result = 'ok'
       numRows = res.rowCount
       return res

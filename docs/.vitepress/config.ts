@@ -35,6 +35,7 @@ const SIDEBAR: Section[] = [
       { text: 'OpenAPI and the CLI', link: '/guide/cli' },
       { text: 'Shapes and the typed client', link: '/typed-client' },
       { text: 'The Vite plugin', link: '/guide/vite' },
+      { text: 'The development dashboard', link: '/dashboard' },
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Deployment and scaling', link: '/guide/deployment' },
       { text: 'The playground', link: '/guide/playground' },

@@ -48,7 +48,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   const root = resolve(opts.root ?? '.')
   const metricsWarning = metricsSetupWarning(config)
   if (metricsWarning) console.warn(`[vela] ${metricsWarning}`)
-  const handlers = streamHandlersOf(config)
+  const handlers = [...(opts.streamHandlers ?? []), ...streamHandlersOf(config)]
   const table = compileRoutes({
     routes: appConfig.routes,
     controllers: appConfig.controllers,

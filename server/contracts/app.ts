@@ -4,7 +4,7 @@
  */
 import type { ViewReply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
-import type { ResolvedConfig } from './config.ts'
+import type { ResolvedConfig, StreamHandler } from './config.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RouteTable } from './routes.ts'
 import type { TopicMessage, Topics } from './topics.ts'
@@ -81,4 +81,10 @@ export interface CreateAppOptions {
    * in, so its listener keeps reaching the current app's publishes). The app does not close them.
    */
   topics?: Topics
+  /**
+   * Stream handlers run outside the configured ones (`server.streamHandlers`), outermost first:
+   * the dev server's request recorder for its dashboard comes this way, leaving the app's config
+   * as written.
+   */
+  streamHandlers?: readonly StreamHandler[]
 }

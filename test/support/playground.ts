@@ -39,6 +39,8 @@ export interface PlaygroundOptions {
   /** Where to run `vela serve` from, and with which `--root`: default the app folder itself. */
   cwd?: string
   root?: string
+  /** How long to wait for the start line (default 60 s). */
+  startTimeoutMs?: number
 }
 
 /** The caller's environment without what vitest adds to it. */
@@ -85,7 +87,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     child.stdout.on('data', check)
     child.once('close', () => resolve(false))
     // Generous: a first start migrates embedded PGlite, slow on a busy machine.
-    setTimeout(() => resolve(false), 180_000).unref()
+    setTimeout(() => resolve(false), opts.startTimeoutMs ?? 180_000).unref()
   })
   if (!(await listening)) {
     await stop()
