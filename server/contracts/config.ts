@@ -108,7 +108,8 @@ export interface ServerConfig {
    * Reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are honoured: addresses and CIDR
    * subnets (`['127.0.0.1', '10.0.0.0/8']`; default none; `VELA_TRUST_PROXY`, comma-separated,
    * overrides). `req.peer`, `req.scheme`, the rate limit's key and telemetry's `client.address`
-   * then give the client behind them (server/exchange/forwarded.ts).
+   * then give the client behind them (server/exchange/forwarded.ts), and `req.id` the
+   * `x-request-id` they sent (`requestId`).
    */
   trustProxy?: readonly string[]
   /**
