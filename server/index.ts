@@ -6,12 +6,12 @@
  * plugin imports them by relative path.
  */
 export { defineApp } from './app/config.ts'
-export type { AllowedOrigins, AppConfig, ClusterRole, JsonLib, MetricsEvent, ModuleMap, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from './app/config.ts'
+export type { AllowedOrigins, AppConfig, ClusterRole, JsonLib, MetricsEvent, ModuleMap, RequestIdConfig, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from './app/config.ts'
 export type { HealthConfig } from './contracts/config.ts'
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
 export { coalesceLog } from './app/coalesce-log.ts'
-export type { CoalesceLogOptions, CoalescingLog, KeyedLog } from './app/coalesce-log.ts'
+export type { CoalesceLogOptions, CoalescingLog, KeyedLog, LogSink } from './app/coalesce-log.ts'
 export type { AppState } from './contracts/app.ts'
 export { defineStreamHandler } from './stream-handlers/stream-handlers.ts'
 export type { FetchHandler, NodeHandler, StreamHandler } from './stream-handlers/stream-handlers.ts'
@@ -90,6 +90,7 @@ export { RedisSessionStore } from './plugins/session/redis-store.ts'
 export type { RedisSessionStoreOptions } from './plugins/session/redis-store.ts'
 export { csrfPlugin, CSRF_FORM_FIELD, CSRF_HEADER } from './plugins/csrf.ts'
 export type { CsrfPluginOptions } from './plugins/csrf.ts'
+export type { IncomingRequest, RequestHook, RequestHookResult } from './contracts/request-hook.ts'
 export type { OutgoingResponse, ResponseHook } from './contracts/response.ts'
 export { securityHeaders } from './plugins/security-headers/index.ts'
 export type {

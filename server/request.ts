@@ -85,6 +85,45 @@ export class VelaRequest<A = unknown> {
   set params(value: Record<string, unknown>) {
     this.#params = value
   }
+  /**
+   * The request's id: the one a proxy listed in `server.trustProxy` sent (`x-request-id`, when
+   * sane), else one generated for it. Every response carries it back in `x-request-id` and every
+   * log line of the request names it (`request_id=…`); `server.requestId` renames the header or
+   * turns it off.
+   *
+   * @example
+   * ```ts
+   * export const create = async (req: VelaRequest) => {
+   *   await queue.push({ job: 'thumbnail', requestId: req.id })
+   *   return json(202, {}, { accepted: true })
+   * }
+   * ```
+   */
+  get id(): string {
+    return this.#x.id
+  }
+
+  /**
+   * Adds a header to the reply this request gets, whoever makes it: the handler's, a plugin's
+   * `stop`, an error page, a thrown `httpError`'s. It wins over a header of the same name in the
+   * reply itself; a later call replaces an earlier one. Cheap on node's direct path (no web
+   * `Response` is made, unlike headers set through `req.event`). A value a header cannot carry
+   * throws, as do `content-length`, `transfer-encoding` and `set-cookie` (cookies go through
+   * `setCookie(req.event, …)`).
+   *
+   * @example
+   * ```ts
+   * // A pre-request plugin: every reply of its groups says which version served it.
+   * preRequest(req) {
+   *   req.setHeader('x-api-version', '2')
+   *   return ok()
+   * }
+   * ```
+   */
+  setHeader(name: string, value: string): void {
+    this.#x.setHeader(name, value)
+  }
+
   /** Uppercase HTTP method. */
   get method(): string {
     return this.#x.method

@@ -16,9 +16,16 @@
  * wrap its own logger in `coalesceLog` to get the same. `flush()` (the app's `stop()`) writes the
  * counts of windows still open.
  */
+import type { RequestFacts } from '../contracts/request.ts'
 
-/** A log as the runtime calls it: the message, the error if any, the line's kind. */
-export type KeyedLog = (message: string, error: unknown, key?: string) => void
+/**
+ * A log as the runtime calls it: the message, the error if any, the line's kind, and for a line a
+ * request writes, that request (its `id`, method, path…).
+ */
+export type KeyedLog = (message: string, error: unknown, key?: string, request?: RequestFacts) => void
+
+/** Where a coalescing log writes: the line, its error, and the request it is about, if any. */
+export type LogSink = (message: string, error: unknown, request?: RequestFacts) => void
 
 export interface CoalesceLogOptions {
   /** How long after a kind's first line identical ones are counted instead of written (default 10,000 ms). */
@@ -51,7 +58,7 @@ const OVERFLOW = Symbol('vela.log.overflow')
  * const app = createApp(config, { log })
  * ```
  */
-export function coalesceLog(sink: (message: string, error: unknown) => void, opts: CoalesceLogOptions = {}): CoalescingLog {
+export function coalesceLog(sink: LogSink, opts: CoalesceLogOptions = {}): CoalescingLog {
   const windowMs = opts.windowMs ?? 10_000
   const maxKinds = opts.maxKinds ?? 1000
   const seconds = `${Math.round(windowMs / 100) / 10} s`
@@ -73,7 +80,7 @@ export function coalesceLog(sink: (message: string, error: unknown) => void, opt
   }
 
   return {
-    log(message, error, key = message) {
+    log(message, error, key = message, request) {
       const w = open.get(key)
       if (w) {
         w.count++
@@ -86,7 +93,7 @@ export function coalesceLog(sink: (message: string, error: unknown) => void, opt
         return
       }
       start(key, message, 0)
-      sink(message, error)
+      sink(message, error, request)
     },
     flush() {
       for (const key of [...open.keys()]) close(key)

@@ -32,9 +32,9 @@ it('defaults of spec 2.1, each marked as a default', () => {
   expect(c.jsonLib.encode({ a: 1 })).toBe('{"a":1}')
   expect([...c.defaults].sort()).toEqual(
     [
-      'dispatchBackend', 'environment', 'jsonLib', 'onResponse', 'plugins', 'server.bodyLimit', 'server.drainDelay',
+      'dispatchBackend', 'environment', 'jsonLib', 'onRequest', 'onResponse', 'plugins', 'server.bodyLimit', 'server.drainDelay',
       'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
-      'server.keepAliveTimeout', 'server.maxFields', 'server.maxUrlLength', 'server.options', 'server.port',
+      'server.keepAliveTimeout', 'server.maxFields', 'server.maxUrlLength', 'server.options', 'server.port', 'server.requestId',
       'server.requestTimeout', 'server.sendTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
       'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'server.websocket.pubsub',
       'server.websocket.maxMessagesPerSecond', 'server.websocket.idleTimeout', 'server.websocket.allowedOrigins',

@@ -7,9 +7,11 @@
  */
 import type { AppConfig, ResolvedConfig } from '../contracts/config.ts'
 import type { JsonLib } from '../contracts/primitives.ts'
+import type { RequestHook } from '../contracts/request-hook.ts'
 import type { ResponseHook } from '../contracts/response.ts'
 import { VelaError } from '../errors/vela-error.ts'
 import { trustProxyFromEnv, trustProxyList } from '../exchange/forwarded.ts'
+import { resolveRequestId } from '../exchange/request-id.ts'
 import { DEFAULT_SEND_TIMEOUT } from '../exchange/send-timeout.ts'
 import { DEFAULT_MAX_FIELDS } from '../form-fields.ts'
 import { WEBSOCKET_DEFAULTS } from '../websocket/define.ts'
@@ -17,15 +19,16 @@ import { checkServerConfig } from './check-config.ts'
 import { shown } from './check-values.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
 
-export type { AllowedOrigins, AppConfig, ClusterRole, MetricsEvent, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from '../contracts/config.ts'
+export type { AllowedOrigins, AppConfig, ClusterRole, MetricsEvent, RequestIdConfig, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
 
-/** `onResponse` as written, checked: a list of functions, or a VELA_ERR_CONFIG saying what it got. */
-function checkOnResponse(hooks: unknown): readonly ResponseHook[] {
+/** `onRequest` or `onResponse` as written, checked: a list of functions, or a VELA_ERR_CONFIG saying what it got. */
+function checkHooks<H>(key: 'onRequest' | 'onResponse', hooks: unknown): readonly H[] {
   if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'function')) {
-    throw new VelaError('VELA_ERR_CONFIG', `onResponse must be a list of functions (response) => void, such as [securityHeaders()], got ${shown(hooks)}`)
+    const expected = key === 'onRequest' ? 'functions (request) => reply or nothing' : 'functions (response) => void, such as [securityHeaders()]'
+    throw new VelaError('VELA_ERR_CONFIG', `${key} must be a list of ${expected}, got ${shown(hooks)}`)
   }
-  return hooks as readonly ResponseHook[]
+  return hooks as readonly H[]
 }
 
 export function defineApp<const C extends AppConfig>(config: C): C {
@@ -84,10 +87,12 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       trustProxy: env.VELA_TRUST_PROXY
         ? trustProxyFromEnv(env.VELA_TRUST_PROXY)
         : trustProxyList(pick('server.trustProxy', s.trustProxy, []), 'server.trustProxy'),
+      requestId: resolveRequestId(pick('server.requestId', s.requestId, undefined)),
       options: pick('server.options', s.options, {}),
     },
     plugins: pick('plugins', config.plugins, []),
-    onResponse: checkOnResponse(pick('onResponse', config.onResponse, [])),
+    onRequest: checkHooks<RequestHook>('onRequest', pick('onRequest', config.onRequest, [])),
+    onResponse: checkHooks<ResponseHook>('onResponse', pick('onResponse', config.onResponse, [])),
     jsonLib: pick('jsonLib', config.jsonLib, defaultJsonLib),
     useStacktrace: pick('useStacktrace', config.useStacktrace, false),
     dispatchBackend: pick('dispatchBackend', config.dispatchBackend, 'compiled'),

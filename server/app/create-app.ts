@@ -3,13 +3,14 @@
  * whatever carried it, takes one path (docs/request-path.md):
  *
  *   exchange (node's request, a web Request, an upgrade) → stream handlers' observers
- *   → routing (URL checks, 404 / 405, server/exchange/route.ts) → the route's pipeline
- *   (server/pipeline/run.ts) → compression, if on → the app's `onResponse` hooks → the exchange
- *   sends the response
+ *   → the app's `onRequest` hooks → routing (URL checks, 404 / 405, server/exchange/route.ts)
+ *   → the route's pipeline (server/pipeline/run.ts) → compression, if on → added headers and the
+ *   request id header → the app's `onResponse` hooks → the exchange sends the response
  */
 import { resolve } from 'node:path'
 import type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
 import type { AppConfig } from '../contracts/config.ts'
+import type { RequestFacts } from '../contracts/request.ts'
 import { clusterRole } from '../cluster/role.ts'
 import { workerTopicBroker } from '../cluster/topics-broker.ts'
 import { compressing } from '../compress/compress.ts'
@@ -17,8 +18,12 @@ import { errorPage } from '../errors/error-page.ts'
 import type { NamedObserver } from '../exchange/entry-points.ts'
 import { entryPoints } from '../exchange/entry-points.ts'
 import { proxyTrust } from '../exchange/forwarded.ts'
+import type { Exchange } from '../exchange/exchange.ts'
 import { healthEndpoints } from '../exchange/health.ts'
+import { lifecycle } from '../exchange/lifecycle.ts'
+import { withRequestHooks } from '../exchange/on-request.ts'
 import { responseHooks } from '../exchange/on-response.ts'
+import { requestIds } from '../exchange/request-id.ts'
 import type { Serve } from '../exchange/route.ts'
 import { createRouting } from '../exchange/route.ts'
 import { HandlerDeadlines } from '../pipeline/deadline.ts'
@@ -33,6 +38,7 @@ import { createTopics } from '../websocket/topics.ts'
 import { createUpgradeRouting } from '../websocket/upgrade.ts'
 import { resolveConfig } from './config.ts'
 import { coalesceLog, logKey } from './coalesce-log.ts'
+import { logRequest, requestTag } from './request-log.ts'
 import { checkHealthPaths } from './health-config.ts'
 
 export type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
@@ -57,7 +63,13 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     env: opts.env ?? process.env,
   })
   // The default log coalesces repeated lines (coalesce-log.ts); a log given receives every line.
-  const coalesced = opts.log ? undefined : coalesceLog((message, error) => (error === undefined ? console.error(`[vela] ${message}`) : console.error(`[vela] ${message}:`, error)))
+  const coalesced = opts.log
+    ? undefined
+    : coalesceLog((message, error, request) => {
+        const line = `[vela] ${message}${requestTag(request)}`
+        if (error === undefined) console.error(line)
+        else console.error(`${line}:`, error)
+      })
   const log = opts.log ?? coalesced!.log
   // A cluster worker with no broker relays through its primary: topics reach every worker.
   const topics = opts.topics ?? createTopics({ broker: config.server.websocket.pubsub, fallback: () => workerTopicBroker(), app: config.bootstrapApplication, log })
@@ -82,11 +94,16 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   const backend = config.dispatchBackend
   const routing = createRouting({ table, ctx, root, maxUrlLength: config.server.maxUrlLength, backend, health })
   const compress = config.server.options.compress
-  const serve: Serve = compress ? compressing(routing, compress === true ? {} : compress) : routing
-  const serveUpgrade = createUpgradeRouting({ routes: table.routes, ctx, backend, http: serve, limits: config.server.websocket })
+  // The `onRequest` hooks come first on both paths; an upgrade no ws route takes goes on to the
+  // HTTP routing without them (they have run).
+  const http: Serve = compress ? compressing(routing, compress === true ? {} : compress) : routing
+  const serve = withRequestHooks(config.onRequest, ctx, http)
+  const serveUpgrade = withRequestHooks(config.onRequest, ctx, createUpgradeRouting({ routes: table.routes, ctx, backend, http, limits: config.server.websocket }))
 
-  const streamFailed = (err: unknown, accept: string | null) => {
-    log('500: a stream handler failed', err, logKey('500: a stream handler failed', err))
+  const streamFailed = (err: unknown, accept: string | null, of?: RequestFacts) => {
+    const message = '500: a stream handler failed'
+    if (of) logRequest(log, of, message, err, logKey(message, err))
+    else log(message, err, logKey(message, err))
     return errorPage(ctx, accept, 500, undefined, err)
   }
   // Every handler observes: the runtime calls the observers itself on each exchange. Otherwise
@@ -97,8 +114,9 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     const observer = h.observe!(config)
     if (observer) observers.push({ name: h.name, observer })
   }
-  const finish = responseHooks(config.onResponse, ctx.proxies, log)
-  const core = entryPoints({ serve, serveUpgrade, observers, failed: (err, x) => streamFailed(err, x.header('accept') ?? null), log, reuse: !observing, finish })
+  const steps = lifecycle(requestIds(config.server.requestId, ctx.proxies), responseHooks(config.onResponse, ctx.proxies, log))
+  const failed = (err: unknown, x: Exchange) => streamFailed(err, x.header('accept') ?? null, x)
+  const core = entryPoints({ serve, serveUpgrade, observers, failed, log, reuse: !observing, lifecycle: steps })
   const entries = observing ? core : composeWrapForms(handlers, config, core, streamFailed)
 
   return {

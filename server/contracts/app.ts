@@ -6,6 +6,7 @@ import type { ViewReply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import type { ResolvedConfig, StreamHandler } from './config.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
+import type { RequestFacts } from './request.ts'
 import type { RouteTable } from './routes.ts'
 import type { TopicMessage, Topics } from './topics.ts'
 
@@ -71,11 +72,13 @@ export interface CreateAppOptions {
   /** Renders `view(...)` replies; set by the views module. */
   renderView?: (reply: ViewReply, req: VelaRequest) => Promise<string>
   /**
-   * Where the app logs failures (default: stderr, `[vela] …`, with repeated lines coalesced).
-   * Given here, it receives every line, with the line's kind as `key` (status, route pattern,
-   * error kind): wrap it in `coalesceLog(log).log` to coalesce it as the default is.
+   * Where the app logs failures (default: stderr, `[vela] … request_id=…`, with repeated lines
+   * coalesced). Given here, it receives every line, with the line's kind as `key` (status, route
+   * pattern, error kind) and, for a line a request writes, the request's facts (`request.id`,
+   * `request.method`, `request.path`): wrap it in `coalesceLog(log).log` to coalesce it as the
+   * default is.
    */
-  log?: (message: string, error: unknown, key?: string) => void
+  log?: (message: string, error: unknown, key?: string, request?: RequestFacts) => void
   /**
    * Topics to share instead of the app's own (the dev server passes one for every app it swaps
    * in, so its listener keeps reaching the current app's publishes). The app does not close them.

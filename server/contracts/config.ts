@@ -7,6 +7,7 @@ import type { PluginEntry } from '../pipeline/plugin.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RequestObserver } from './observer.ts'
 import type { JsonLib, ModuleMap } from './primitives.ts'
+import type { RequestHook } from './request-hook.ts'
 import type { ResponseHook } from './response.ts'
 import type { RouteSource } from './routes.ts'
 import type { WebSocketOptions } from './websocket.ts'
@@ -56,6 +57,21 @@ export interface HealthConfig {
   ready?: string | false
 }
 
+/**
+ * `server.requestId`: how requests get their id (`req.id`), which every response carries in a
+ * header and every log line of the request names (`request_id=…`).
+ */
+export interface RequestIdConfig {
+  /** The header that carries the id, both ways (default `x-request-id`). */
+  header?: string
+  /**
+   * Take the id a proxy listed in `server.trustProxy` sent in that header, when it is a sane one
+   * (1 to 128 characters of letters, digits and `-_.:+=/@`), instead of generating one (default
+   * true). A request from anyone else always gets a generated id.
+   */
+  trustIncoming?: boolean
+}
+
 export interface ServerConfig {
   port?: number
   host?: string
@@ -92,9 +108,16 @@ export interface ServerConfig {
    * Reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are honoured: addresses and CIDR
    * subnets (`['127.0.0.1', '10.0.0.0/8']`; default none; `VELA_TRUST_PROXY`, comma-separated,
    * overrides). `req.peer`, `req.scheme`, the rate limit's key and telemetry's `client.address`
-   * then give the client behind them (server/exchange/forwarded.ts).
+   * then give the client behind them (server/exchange/forwarded.ts), and `req.id` the
+   * `x-request-id` they sent (`requestId`).
    */
   trustProxy?: readonly string[]
+  /**
+   * Request ids (default `{ header: 'x-request-id', trustIncoming: true }`): each request's id is
+   * sent back in that header on every response and named by every log line it writes. `false`:
+   * no header either way (`req.id` and log lines still have a generated id).
+   */
+  requestId?: RequestIdConfig | false
   /**
    * Every WebSocket route's limits (1 MiB messages, 4 MiB queued per client, 100 messages a
    * second, 30 s idle) and allowed origins (the app's own), a route's `defineWebSocket(hooks,
@@ -125,6 +148,12 @@ export interface AppConfig {
   server?: ServerConfig
   /** The global plugin list (groups without `plugins` inherit it). */
   plugins?: readonly PluginEntry[]
+  /**
+   * Hooks that see every request before routing, in order (routed or not, 404s, 405s and WebSocket
+   * upgrades included): each may add response headers or answer at once (`RequestHook`). Unlike
+   * plugins, groups do not replace them. Default none.
+   */
+  onRequest?: readonly RequestHook[]
   /**
    * Hooks that see every reply of the app just before it is written, whoever produced it (routes,
    * plugins, security callbacks, 404 / 405 and other error pages, health endpoints, static files),
@@ -168,14 +197,17 @@ export interface ClusterRole {
 export interface ResolvedConfig {
   bootstrapApplication: string
   environment: string
-  server: Required<Omit<ServerConfig, 'options' | 'host' | 'websocket' | 'health'>> & {
+  server: Required<Omit<ServerConfig, 'options' | 'host' | 'websocket' | 'health' | 'requestId'>> & {
     host: string | undefined
     options: NonNullable<ServerConfig['options']>
     websocket: Required<WebSocketOptions> & { pubsub: TopicBroker | undefined }
     /** The health endpoints' paths; null for one that is off. */
     health: { live: string | null; ready: string | null }
+    /** The request id's header (lowercase) and whether a trusted proxy's is taken; false for none. */
+    requestId: Required<RequestIdConfig> | false
   }
   plugins: readonly PluginEntry[]
+  onRequest: readonly RequestHook[]
   onResponse: readonly ResponseHook[]
   jsonLib: JsonLib
   useStacktrace: boolean

@@ -48,6 +48,12 @@ export interface RequestFacts {
   readonly requestBodySize: number | undefined
   /** `'upgrade'` for a WebSocket handshake; `'http'` otherwise. */
   readonly kind: 'http' | 'upgrade'
+  /**
+   * The request's id: the incoming `x-request-id` (or the header `server.requestId` names) when a
+   * proxy listed in `server.trustProxy` sent a sane one, else one generated for it. Sent back on
+   * the response and carried by every log line the request writes.
+   */
+  readonly id: string
   /** One request header by lowercase name (repeated values joined by `, `). */
   header(name: string): string | undefined
   /** The names of the request's headers, lowercase (for propagators that iterate them). */
@@ -76,6 +82,8 @@ export interface BodySink {
 
 /** What `VelaRequest` is built over: the facts, and what the exchange holds of the request itself. */
 export interface ExchangeRequest extends RequestFacts {
+  /** Adds a header to whatever reply the request gets (see `VelaRequest.setHeader`). */
+  setHeader(name: string, value: string): void
   /** The h3 event (with its web `Request` and parsed URL), made on first use on node. */
   readonly event: H3Event
   /** The event if one was made: headers set through h3 utilities live on it. */

@@ -14,10 +14,12 @@
  */
 import type { FetchHandler, NodeHandler, UpgradeHandler } from '../contracts/handlers.ts'
 import type { RequestObserver, RequestOutcome, RequestWatch } from '../contracts/observer.ts'
+import type { RequestFacts } from '../contracts/request.ts'
+import { logRequest } from '../app/request-log.ts'
 import type { Outcome } from '../respond.ts'
 import { UpgradeExchange, upgradeEntry } from '../websocket/upgrade.ts'
 import type { Exchange, Log } from './exchange.ts'
-import type { FinishResponse } from './on-response.ts'
+import type { Lifecycle } from './lifecycle.ts'
 import { NodeExchange, nodeEntry } from './node.ts'
 import type { Serve } from './route.ts'
 import { WebExchange, webEntry } from './web.ts'
@@ -48,20 +50,21 @@ export function entryPoints(opts: {
   failed: StreamFailure
   log: Log
   reuse: boolean
-  /** The app's `onResponse` hooks (on-response.ts): every exchange runs them on what it sends. */
-  finish: FinishResponse | undefined
+  /** The app's request ids and response step (lifecycle.ts): every exchange runs it on what it sends. */
+  lifecycle: Lifecycle
 }): EntryPoints {
-  const { serve, serveUpgrade, observers, failed, log, reuse, finish } = opts
+  const { serve, serveUpgrade, observers, failed, log, reuse, lifecycle } = opts
   // Without observers the listener calls the exchange's own entry point: one call to routing.
   if (observers.length === 0) {
-    return { handleNode: nodeEntry(serve, log, reuse, finish), fetch: webEntry(serve, log, reuse, finish), upgrade: upgradeEntry(serveUpgrade, log, reuse, finish) }
+    return { handleNode: nodeEntry(serve, log, reuse, lifecycle), fetch: webEntry(serve, log, reuse, lifecycle), upgrade: upgradeEntry(serveUpgrade, log, reuse, lifecycle) }
   }
   const onNode = withObservers(observers, (x: NodeExchange) => x.send(serve(x), log), failed, log)
   const onWeb = withObservers(observers, (x: WebExchange) => x.send(serve(x), log), failed, log)
   const onUpgrade = withObservers(observers, (x: UpgradeExchange) => x.send(serveUpgrade(x), log), failed, log)
-  // Set before the observers run: a stream handler's failure is answered through the hooks too.
+  // Set before the observers run: they read the request's id, and a stream handler's failure is
+  // answered through the response step too.
   const hooked = <X extends Exchange>(x: X): X => {
-    x.finishResponse = finish
+    x.lifecycle = lifecycle
     return x
   }
   return {
@@ -83,7 +86,7 @@ function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserv
       const { failure, exception } = x
       const outcome: RequestOutcome =
         failure === undefined && exception === undefined ? { status, responseBodySize: bytes, route } : { status, responseBodySize: bytes, route, error: failure, exception }
-      for (let i = watches.length - 1; i >= 0; i--) endWatch(watches[i]!, outcome, observers[from[i]!]!.name, log)
+      for (let i = watches.length - 1; i >= 0; i--) endWatch(watches[i]!, outcome, observers[from[i]!]!.name, log, x)
     })
     const step = (start: number): void => {
       for (let i = start; i < n; i++) {
@@ -100,7 +103,7 @@ function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserv
       step(0)
       if (!x.sent) throw new Error(`a stream handler's run() returned without calling next (${from.map((i) => observers[i]!.name).join(', ')})`)
     } catch (err) {
-      if (x.sent) log('a stream handler failed after the response was sent', err)
+      if (x.sent) logRequest(log, x, 'a stream handler failed after the response was sent', err)
       else {
         x.failure = err
         x.send(failed(err, x), log)
@@ -110,11 +113,11 @@ function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserv
   }
 }
 
-/** Calls `watch.end`, logging (never throwing) when it fails: the request is over. */
-export function endWatch(watch: RequestWatch, outcome: RequestOutcome, name: string, log: Log): void {
+/** Calls `watch.end`, logging (never throwing, naming the request `of`) when it fails: the request is over. */
+export function endWatch(watch: RequestWatch, outcome: RequestOutcome, name: string, log: Log, of: RequestFacts): void {
   try {
     watch.end(outcome)
   } catch (err) {
-    log(`stream handler ${name} failed at the end of a request`, err)
+    logRequest(log, of, `stream handler ${name} failed at the end of a request`, err)
   }
 }

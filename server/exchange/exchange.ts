@@ -9,12 +9,17 @@
  */
 import type { H3Event } from 'h3'
 import type { IncomingMessage } from 'node:http'
-import type { BodySink, ExchangeRequest, RouteInfo } from '../contracts/request.ts'
+import type { BodySink, ExchangeRequest, RequestFacts, RouteInfo } from '../contracts/request.ts'
 import type { Outcome } from '../respond.ts'
-import type { FinishResponse } from './on-response.ts'
+import type { Lifecycle } from './lifecycle.ts'
+import { addedHeaderName, withHeaders } from './reply-headers.ts'
+import { GENERATED_IDS } from './request-id.ts'
 
-/** The app's log: the message, the error if any, and the line's kind for coalescing (server/app/coalesce-log.ts). */
-export type Log = (message: string, error: unknown, key?: string) => void
+/**
+ * The app's log: the message, the error if any, the line's kind for coalescing, and the request
+ * a line is about (server/app/coalesce-log.ts).
+ */
+export type Log = (message: string, error: unknown, key?: string, request?: RequestFacts) => void
 
 /** The handler deadline a pending outcome runs under (server/pipeline/deadline.ts). */
 export interface Deadline {
@@ -42,10 +47,13 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   /** Set by the route's pipeline when its outcome is pending under a handler deadline. */
   deadline: Deadline | undefined = undefined
   /**
-   * The app's `onResponse` hooks (on-response.ts), set by the entry point that took the request:
-   * whatever outcome the exchange sends goes through them first (`finished`).
+   * The app's ids and response step (lifecycle.ts), set by the entry point that took the request:
+   * whatever outcome the exchange sends goes through it first (`finished`).
    */
-  finishResponse: FinishResponse | undefined = undefined
+  lifecycle: Lifecycle | undefined = undefined
+  /** Headers added through `setHeader` (lowercase names), merged into whatever is sent. */
+  addedHeaders: Record<string, string> | undefined = undefined
+  #id: string | undefined = undefined
 
   /**
    * Registers the exchange on the object that carries the request (node's request, the web
@@ -93,10 +101,20 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   /** After `send`, while its outcome is pending: sends `outcome` instead (the deadline's 503); the pending one is dropped. */
   abstract preempt(outcome: Promise<Outcome>, log: Log): void
 
-  /** The outcome as it goes out: seen (and its headers changed) by the app's `onResponse` hooks, if any. */
+  /** The request's id (request-id.ts), made on first read. */
+  get id(): string {
+    return (this.#id ??= (this.lifecycle?.ids ?? GENERATED_IDS).idOf(this))
+  }
+
+  /** Adds a header to whatever reply is sent (reply-headers.ts); a later call for the same name replaces it. */
+  setHeader(name: string, value: string): void {
+    ;(this.addedHeaders ??= {})[addedHeaderName(name, value)] = value
+  }
+
+  /** The outcome as it goes out: with the added headers and the id header, then seen by the app's `onResponse` hooks. */
   protected finished(outcome: Outcome): Outcome {
-    const finish = this.finishResponse
-    return finish === undefined ? outcome : finish(outcome, this)
+    const lifecycle = this.lifecycle
+    return lifecycle === undefined ? withHeaders(outcome, this.addedHeaders, undefined, this) : lifecycle.finish(outcome, this)
   }
 }
 

@@ -72,7 +72,9 @@ export function proxyTrust(list: readonly string[]): ProxyTrust | undefined {
 
 // A server listening on all interfaces sees IPv4 clients as `::ffff:a.b.c.d`; proxies forward `a.b.c.d`.
 const MAPPED = '::ffff:'
-const plain = (address: string) => (address.startsWith(MAPPED) && isIP(address.slice(MAPPED.length)) === 4 ? address.slice(MAPPED.length) : address)
+/** An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) as IPv4; any other as it is. */
+export const plainAddress = (address: string): string => (address.startsWith(MAPPED) && isIP(address.slice(MAPPED.length)) === 4 ? address.slice(MAPPED.length) : address)
+const plain = plainAddress
 
 /**
  * The client's address: the socket peer, or behind trusted proxies the one they forwarded. An

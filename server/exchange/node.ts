@@ -20,13 +20,14 @@ import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
 import { logKey } from '../app/coalesce-log.ts'
+import { logRequest } from '../app/request-log.ts'
 import { statusText } from '../errors/error-page.ts'
 import { isCodedInfrastructure } from '../errors/vela-error.ts'
 import type { Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf, protocolVersionOf, queryOf } from './exchange.ts'
 import { isMalformedURL, toNodeShaped } from './internals.ts'
 import type { NodeShaped } from './internals.ts'
-import type { FinishResponse } from './on-response.ts'
+import type { Lifecycle } from './lifecycle.ts'
 import { whenNodeResponseEnds } from './response-end.ts'
 import type { Serve } from './route.ts'
 import { sendStreamed } from './send-body.ts'
@@ -39,12 +40,12 @@ const NEEDS_URL_RULES = /%|\/\.|[\\^#"<>{}`\x00-\x20\x7f-\uffff]/
 /**
  * `app.handleNode` when no stream handler observes requests: from node's listener to routing in
  * one call. `reuse`: take the exchange a low-level stream handler already made (wrap-forms.ts);
- * `finish`: the app's `onResponse` hooks (on-response.ts).
+ * `lifecycle`: the app's request ids and response step (lifecycle.ts).
  */
-export function nodeEntry(serve: Serve, log: Log, reuse: boolean, finish: FinishResponse | undefined): NodeHandler {
+export function nodeEntry(serve: Serve, log: Log, reuse: boolean, lifecycle: Lifecycle): NodeHandler {
   return function handleNode(req, res) {
     const x = reuse ? NodeExchange.of(req, res) : new NodeExchange(req, res)
-    x.finishResponse = finish
+    x.lifecycle = lifecycle
     x.send(serve(x), log)
   }
 }
@@ -201,14 +202,14 @@ export class NodeExchange extends Exchange<void> {
   private failed(err: unknown, log: Log): void {
     const res = this.res
     if (isCodedInfrastructure(err) && !res.headersSent && !res.destroyed) {
-      log(`${err.status} on ${this.req.method} ${this.req.url}: ${err.message}`, undefined, logKey(`${err.status} before the head`, err))
+      logRequest(log, this, `${err.status} on ${this.req.method} ${this.req.url}: ${err.message}`, undefined, logKey(`${err.status} before the head`, err))
       const body = JSON.stringify({ error: statusText(err.status), code: err.code })
       const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }
       if (err.status === 503) headers['retry-after'] = '1'
       // Through `write`, so the app's onResponse hooks see this reply as they see every other.
       return this.write({ status: err.status, headers, body }, log)
     }
-    log(`failed to answer ${this.req.method} ${this.req.url}`, err, logKey('failed to answer', err))
+    logRequest(log, this, `failed to answer ${this.req.method} ${this.req.url}`, err, logKey('failed to answer', err))
     res.destroy()
   }
 }

@@ -11,9 +11,11 @@
  */
 import type { RequestFacts, RouteInfo, ProxyTrust } from '../contracts/request.ts'
 import type { OutgoingResponse, ResponseHook } from '../contracts/response.ts'
+import { logRequest } from '../app/request-log.ts'
 import type { EncodedReply, Outcome } from '../respond.ts'
 import { userHeader } from '../respond.ts'
 import { clientScheme } from './forwarded.ts'
+import { writableResponse } from './reply-headers.ts'
 
 /** What the hooks are told about the request: its facts and where it was routed (an exchange). */
 export interface RoutedFacts extends RequestFacts {
@@ -23,7 +25,7 @@ export interface RoutedFacts extends RequestFacts {
 /** The app's hooks compiled: the outcome as it is to be sent, once every hook has seen it. */
 export type FinishResponse = (outcome: Outcome, x: RoutedFacts) => Outcome
 
-type Log = (message: string, error: unknown) => void
+type Log = (message: string, error: unknown, key?: string, request?: RequestFacts) => void
 
 /** The hooks as one step; undefined when the app has none (the exchanges then do nothing). */
 export function responseHooks(hooks: readonly ResponseHook[], proxies: ProxyTrust | undefined, log: Log): FinishResponse | undefined {
@@ -34,7 +36,7 @@ export function responseHooks(hooks: readonly ResponseHook[], proxies: ProxyTrus
       try {
         hook(out)
       } catch (err) {
-        log(`onResponse hook ${hook.name || '(anonymous)'} failed on ${x.method} ${x.path}`, err)
+        logRequest(log, x, `onResponse hook ${hook.name || '(anonymous)'} failed on ${x.method} ${x.path}`, err, `onResponse hook ${hook.name} failed`)
       }
     }
     return out.outcome()
@@ -146,16 +148,7 @@ class Outgoing implements OutgoingResponse {
   /** The Response's headers, made mutable: a Response whose headers are immutable is copied once. */
   #headers(): Headers {
     if (this.#writable) return this.#writable
-    const res = this.#response!
-    const headers = res.headers
-    try {
-      // A no-op that throws on immutable headers (fetch() responses, Response.redirect()).
-      headers.delete('x-vela-probe')
-      return (this.#writable = headers)
-    } catch {
-      const copy = new Response(res.body, { status: res.status, statusText: res.statusText, headers })
-      this.#response = copy
-      return (this.#writable = copy.headers)
-    }
+    const res = (this.#response = writableResponse(this.#response!))
+    return (this.#writable = res.headers)
   }
 }

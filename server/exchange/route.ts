@@ -13,6 +13,7 @@ import { resolve } from 'node:path'
 import type { CompiledGroup, CompiledRoute, Handler, RouteTable, StaticRouteHandler } from '../contracts/routes.ts'
 import type { RouteInfo } from '../contracts/request.ts'
 import { logKey } from '../app/coalesce-log.ts'
+import { logRequest } from '../app/request-log.ts'
 import { errorPage } from '../errors/error-page.ts'
 import { httpError } from '../errors/http-error.ts'
 import { statusPage } from '../pipeline/failure.ts'
@@ -114,7 +115,7 @@ export function createRouting(opts: {
       }
       return run!(x, decoded.bindings, decoded.pathInfo)
     } catch (err) {
-      ctx.log(`500 on ${x.method} ${x.path} before routing`, err, logKey('500 before routing', err))
+      logRequest(ctx.log, x, `500 on ${x.method} ${x.path} before routing`, err, logKey('500 before routing', err))
       return errorPage(ctx, x.header('accept') ?? null, 500, undefined, err)
     }
   }

@@ -13,7 +13,7 @@ import { asResponse } from '../respond.ts'
 import type { Deadline, Log } from './exchange.ts'
 import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf, protocolVersionOf } from './exchange.ts'
 import { isMalformedURL } from './internals.ts'
-import type { FinishResponse } from './on-response.ts'
+import type { Lifecycle } from './lifecycle.ts'
 import { whenResponseEnds } from './response-end.ts'
 import type { Serve } from './route.ts'
 
@@ -128,11 +128,11 @@ export abstract class RequestExchange<R> extends Exchange<R> {
   }
 }
 
-/** `app.fetch` when no stream handler observes requests (`reuse` and `finish` as for `nodeEntry`). */
-export function webEntry(serve: Serve, log: Log, reuse: boolean, finish: FinishResponse | undefined): FetchHandler {
+/** `app.fetch` when no stream handler observes requests (`reuse` and `lifecycle` as for `nodeEntry`). */
+export function webEntry(serve: Serve, log: Log, reuse: boolean, lifecycle: Lifecycle): FetchHandler {
   return function fetch(request) {
     const x = reuse ? WebExchange.of(request) : new WebExchange(request)
-    x.finishResponse = finish
+    x.lifecycle = lifecycle
     return x.send(serve(x), log)
   }
 }

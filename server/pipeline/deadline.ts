@@ -15,6 +15,7 @@
  * after, so a 503 comes between 1 and 1.125 times the timeout after the request started (a timer
  * never fires early). The timer is unref'd: pending deadlines do not keep the process alive.
  */
+import { logRequest } from '../app/request-log.ts'
 import type { CompiledRoute } from '../contracts/routes.ts'
 import { REQUEST_TIMEOUT } from '../errors/client-faults.ts'
 import { httpError } from '../errors/http-error.ts'
@@ -121,7 +122,7 @@ function expire(ctx: FailureContext, e: PendingAnswer, ms: number): void {
   const where = `${req.method} ${req.path} (route ${route.path}, ${route.info.controller}.${route.info.action})`
   if (!x.answerable) {
     // The client left, or the listener answered a broken body: only the hung route is news.
-    ctx.log(`${where}: no answer within ${ms} ms (handlerTimeout); the client had gone or been answered by the listener`, undefined, `gone ${req.method} ${route.path} handlerTimeout`)
+    logRequest(ctx.log, req.facts, `${where}: no answer within ${ms} ms (handlerTimeout); the client had gone or been answered by the listener`, undefined, `gone ${req.method} ${route.path} handlerTimeout`)
     return
   }
   const node = x.nodeRequest
@@ -130,6 +131,6 @@ function expire(ctx: FailureContext, e: PendingAnswer, ms: number): void {
     x.preempt(statusPage(ctx, 408, req, route.group, REQUEST_TIMEOUT, undefined, { connection: 'close' }), ctx.log)
     return
   }
-  ctx.log(`503 on ${where}: no answer within ${ms} ms (handlerTimeout); a late answer will be dropped`, undefined, `503 ${req.method} ${route.path} handlerTimeout`)
+  logRequest(ctx.log, req.facts, `503 on ${where}: no answer within ${ms} ms (handlerTimeout); a late answer will be dropped`, undefined, `503 ${req.method} ${route.path} handlerTimeout`)
   x.preempt(statusPage(ctx, 503, req, route.group, `Service Unavailable: no answer within ${ms} ms`), ctx.log)
 }

@@ -13,6 +13,7 @@
  * is sent.
  */
 import { logKey } from '../app/coalesce-log.ts'
+import { logRequest } from '../app/request-log.ts'
 import type { CompiledGroup } from '../contracts/routes.ts'
 import { ClientClosedError } from '../errors/client-faults.ts'
 import type { ErrorPageContext } from '../errors/error-page.ts'
@@ -49,7 +50,7 @@ const keyOf = (status: number | string, req: VelaRequest, err: unknown) => logKe
 
 export async function failureResponse(ctx: FailureContext, err: unknown, req: VelaRequest, group: CompiledGroup | undefined): Promise<Response> {
   if (err instanceof ClientClosedError) {
-    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
+    logRequest(ctx.log, req.facts, `${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
     // What the exchange is given; node writes nothing to a closed connection.
     return errorPage(ctx, null, err.status, err.message)
   }
@@ -60,15 +61,15 @@ export async function failureResponse(ctx: FailureContext, err: unknown, req: Ve
   }
   if (isCodedInfrastructure(err)) {
     // Expected under a database outage: one line each, no stack.
-    ctx.log(`${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
+    logRequest(ctx.log, req.facts, `${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
     ;(req.facts as Exchange).exception = err
     const retry = err.status === 503 ? { 'retry-after': '1' } : undefined
     return statusPage(ctx, err.status, req, group, ctx.useStacktrace ? err.message : undefined, undefined, retry, err.code)
   }
   if (isClientFault(err)) return statusPage(ctx, err.status, req, group, err.expose || ctx.useStacktrace ? err.message : undefined)
   // After the route's deadline answered (deadline.ts), the failure is news but its 500 is never sent.
-  if ((req.facts as Exchange).deadline?.expired) ctx.log(`${describe(req)} failed after its deadline's 503 was sent`, err, keyOf('late', req, err))
-  else ctx.log(`500 on ${describe(req)}`, err, keyOf(500, req, err))
+  if ((req.facts as Exchange).deadline?.expired) logRequest(ctx.log, req.facts, `${describe(req)} failed after its deadline's 503 was sent`, err, keyOf('late', req, err))
+  else logRequest(ctx.log, req.facts, `500 on ${describe(req)}`, err, keyOf(500, req, err))
   ;(req.facts as Exchange).exception = err
   const message = ctx.useStacktrace && err instanceof Error ? err.message : undefined
   return statusPage(ctx, 500, req, group, message, err)
@@ -92,7 +93,7 @@ export async function statusPage(
       if (isReply(reply) || reply instanceof Response) return await respond(reply, req, ctx)
       throw new Error(`status route ${status} returned ${String(reply)}, which is not a reply`)
     } catch (err) {
-      ctx.log(`status route ${status} of group ${JSON.stringify(group!.prefix)} failed`, err)
+      logRequest(ctx.log, req.facts, `status route ${status} of group ${JSON.stringify(group!.prefix)} failed`, err)
     }
   }
   // `header`, not `headers.get`: on node the event and its web Request are not made for a 404.

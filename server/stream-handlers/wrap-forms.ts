@@ -27,7 +27,7 @@ const log = (message: string, error: unknown) => console.error(`[vela] ${message
 /** The three low-level forms of an observer handler. */
 export function wrapFormsOf(name: string, observe: (config: ResolvedConfig) => RequestObserver | undefined): WrapForms {
   const end = (watch: RequestWatch, x: Exchange, status: number, bytes: number, error?: unknown) =>
-    endWatch(watch, { status, responseBodySize: bytes, route: x.route, ...(error === undefined ? {} : { error }) }, name, log)
+    endWatch(watch, { status, responseBodySize: bytes, route: x.route, ...(error === undefined ? {} : { error }) }, name, log, x)
   return {
     wrap(next, config) {
       const observer = observe(config)

@@ -18,11 +18,12 @@
 import type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
 import type { WebSocketLimits, WebSocketOptions } from '../contracts/websocket.ts'
 import type { CompiledRoute } from '../contracts/routes.ts'
+import { logRequest } from '../app/request-log.ts'
 import { errorPage } from '../errors/error-page.ts'
 import type { Log } from '../exchange/exchange.ts'
 import { exchangeOf } from '../exchange/exchange.ts'
 import { preparedHeaders } from '../exchange/internals.ts'
-import type { FinishResponse } from '../exchange/on-response.ts'
+import type { Lifecycle } from '../exchange/lifecycle.ts'
 import { whenResponseEnds } from '../exchange/response-end.ts'
 import type { Serve } from '../exchange/route.ts'
 import { hasTwoHosts } from '../exchange/route.ts'
@@ -40,11 +41,11 @@ import { originGate } from './origins.ts'
 
 export type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
 
-/** `app.upgrade` when no stream handler observes requests (`reuse` and `finish` as for `nodeEntry`). */
-export function upgradeEntry(serve: Serve<UpgradeExchange>, log: Log, reuse: boolean, finish: FinishResponse | undefined): UpgradeHandler {
+/** `app.upgrade` when no stream handler observes requests (`reuse` and `lifecycle` as for `nodeEntry`). */
+export function upgradeEntry(serve: Serve<UpgradeExchange>, log: Log, reuse: boolean, lifecycle: Lifecycle): UpgradeHandler {
   return function upgrade(request) {
     const x = reuse ? UpgradeExchange.of(request) : new UpgradeExchange(request)
-    x.finishResponse = finish
+    x.lifecycle = lifecycle
     return x.send(serve(x), log)
   }
 }
@@ -147,12 +148,13 @@ function refusedOrigin(x: UpgradeExchange, target: Target, ctx: PipelineContext)
     origin = target.origins(x, ctx.proxies)
   } catch (err) {
     // An `allowedOrigins` function that throws allows nothing.
-    ctx.log(`allowedOrigins of WebSocket route ${target.route.path} failed`, err)
+    logRequest(ctx.log, x, `allowedOrigins of WebSocket route ${target.route.path} failed`, err)
     origin = x.header('origin') ?? x.header('sec-websocket-origin') ?? ''
   }
   if (origin === undefined) return undefined
   const { info } = target.route
   x.route = info
-  ctx.log(`403 on GET ${x.path} (${info.controller}.${info.action}): WebSocket upgrade from origin ${JSON.stringify(origin)} refused: not the app's own origin and not in allowedOrigins`, undefined)
+  const message = `403 on GET ${x.path} (${info.controller}.${info.action}): WebSocket upgrade from origin ${JSON.stringify(origin)} refused: not the app's own origin and not in allowedOrigins`
+  logRequest(ctx.log, x, message, undefined, `403 GET ${target.route.path} origin refused`)
   return errorPage(ctx, x.header('accept') ?? null, 403, `Forbidden: this WebSocket route does not accept connections from pages of ${origin}`)
 }

@@ -16,7 +16,7 @@
  *   dispatchBackend                compiled (default)
  *
  * Lists show names (`[metrics, default]`, `[pre_request request {"decodeJsonBody":true}]`,
- * `onResponse`'s hooks by function name), a
+ * `onRequest`'s and `onResponse`'s hooks by function name), a
  * function shows as `<function name>`. `--json`: `{ "config": [{ key, value, default, source }] }`
  * with `value` JSON-safe (functions as `"<function name>"`), `default` a boolean and `source` one of
  * `default`, `app`, `env` (`VELA_ENV` / `PORT` / `VELA_TRUST_PROXY`).
@@ -68,6 +68,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.handlerTimeout', s.handlerTimeout),
     entry('server.sendTimeout', s.sendTimeout),
     entry('server.trustProxy', s.trustProxy),
+    entry('server.requestId', s.requestId),
     entry('server.health', s.health.live === null && s.health.ready === null ? false : s.health),
     entry('server.drainDelay', s.drainDelay),
     entry('server.shutdownTimeout', s.shutdownTimeout),
@@ -80,6 +81,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     optionEntry('compress', false),
     optionEntry('metricsCallback', null),
     entry('plugins', config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} }))),
+    entry('onRequest', config.onRequest.map((hook) => hook.name || 'anonymous')),
     entry('onResponse', config.onResponse.map((hook) => hook.name || 'anonymous')),
     entry('jsonLib', jsonLibLabel(config)),
     entry('useStacktrace', config.useStacktrace),

@@ -28,6 +28,7 @@ describe('config', () => {
       'server.handlerTimeout',
       'server.sendTimeout',
       'server.trustProxy',
+      'server.requestId',
       'server.health',
       'server.drainDelay',
       'server.shutdownTimeout',
@@ -40,6 +41,7 @@ describe('config', () => {
       'server.options.compress',
       'server.options.metricsCallback',
       'plugins',
+      'onRequest',
       'onResponse',
       'jsonLib',
       'useStacktrace',
@@ -50,7 +52,9 @@ describe('config', () => {
     expect(lines).toContain('dispatchBackend                        compiled (default)')
     expect(lines).toContain('server.health                          {"live":"/livez","ready":"/readyz"} (default)')
     expect(lines).toContain('server.shutdownTimeout                 10000 (default)')
-    const off = formatConfig(resolveConfig({ bootstrapApplication: 'shop', server: { health: false, drainDelay: 5000 } }, {}), {})
+    expect(lines).toContain('server.requestId                       {"header":"x-request-id","trustIncoming":true} (default)')
+    const off = formatConfig(resolveConfig({ bootstrapApplication: 'shop', server: { health: false, drainDelay: 5000, requestId: false } }, {}), {})
+    expect(off).toMatch(/^server\.requestId\s+false$/m)
     expect(off).toMatch(/^server\.health\s+false$/m)
     expect(off).toMatch(/^server\.drainDelay\s+5000$/m)
     expect(lines).toContain('server.websocket.pubsub                (none) (default)')

@@ -1,0 +1,29 @@
+/**
+ * The app-wide part of every exchange's life, compiled once at start-up and set on each exchange
+ * by the entry point that took it: how the request gets its id (request-id.ts), and what happens
+ * to whatever outcome it sends (`finish`): the headers the request added and its id header merged
+ * in (reply-headers.ts), then the app's `onResponse` hooks (on-response.ts).
+ */
+import type { Outcome } from '../respond.ts'
+import type { FinishResponse, RoutedFacts } from './on-response.ts'
+import { withHeaders } from './reply-headers.ts'
+import type { RequestIds } from './request-id.ts'
+
+/** What `finish` reads of the exchange besides its facts. */
+export interface Finishing extends RoutedFacts {
+  /** Headers added through `setHeader` (lowercase names), if any. */
+  readonly addedHeaders: Readonly<Record<string, string>> | undefined
+}
+
+export interface Lifecycle {
+  readonly ids: RequestIds
+  /** The outcome as it is sent. */
+  finish(outcome: Outcome, x: Finishing): Outcome
+}
+
+/** The app's lifecycle over its ids and its `onResponse` hooks (undefined when it has none). */
+export function lifecycle(ids: RequestIds, hooks: FinishResponse | undefined): Lifecycle {
+  const idHeader = ids.header
+  if (hooks === undefined) return { ids, finish: (outcome, x) => withHeaders(outcome, x.addedHeaders, idHeader, x) }
+  return { ids, finish: (outcome, x) => hooks(withHeaders(outcome, x.addedHeaders, idHeader, x), x) }
+}

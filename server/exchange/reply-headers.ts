@@ -1,0 +1,56 @@
+/**
+ * Headers a request adds to whatever reply it gets (`req.setHeader` from a plugin or a handler,
+ * `setHeader` in an `onRequest` hook) and its id header, merged by the exchange into the outcome
+ * it sends: a route's reply, a plugin's, an error page, a 404. Cheap on the direct node path: an
+ * encoded reply gets a new plain header object (its own may be a shared constant) that node's
+ * `writeHead` writes as before; no web `Response` or `Headers` is made. A `Response` has its
+ * headers set in place, or is copied when they are immutable.
+ */
+import type { Outcome } from '../respond.ts'
+import { userHeader } from '../respond.ts'
+
+// The body's framing is the reply's own; cookies are many values under one name (`setCookie`).
+const REFUSED: Readonly<Record<string, string>> = {
+  'content-length': 'the reply sets its own length',
+  'transfer-encoding': 'the reply sets its own framing',
+  'set-cookie': "a request sets cookies with h3's setCookie(req.event, name, value)",
+}
+
+/** The header as a request adds it: its lowercase name, checked (a TypeError saying what is wrong). */
+export function addedHeaderName(name: string, value: string): string {
+  const key = typeof name === 'string' ? name.toLowerCase() : name
+  const refused = REFUSED[key]
+  if (refused !== undefined) throw new TypeError(`req.setHeader(${JSON.stringify(name)}): ${refused}`)
+  if (typeof value !== 'string') throw new TypeError(`req.setHeader(${JSON.stringify(name)}, value): the value must be a string, got ${typeof value}`)
+  userHeader(key, value)
+  return key
+}
+
+/**
+ * The outcome with `added` (they win over the reply's own headers of the same name) and the id
+ * header (`idHeader: request.id`, when the app sends one) set.
+ */
+export function withHeaders(outcome: Outcome, added: Readonly<Record<string, string>> | undefined, idHeader: string | undefined, request: { readonly id: string }): Outcome {
+  if (added === undefined && idHeader === undefined) return outcome
+  if (outcome instanceof Response) {
+    const response = writableResponse(outcome)
+    const headers = response.headers
+    for (const name in added) headers.set(name, added[name]!)
+    if (idHeader !== undefined) headers.set(idHeader, request.id)
+    return response
+  }
+  const headers: Record<string, string> = { ...outcome.headers, ...added }
+  if (idHeader !== undefined) headers[idHeader] = request.id
+  return { status: outcome.status, headers, body: outcome.body }
+}
+
+/** The Response itself when its headers can be changed; a copy (same body) when they are immutable. */
+export function writableResponse(response: Response): Response {
+  try {
+    // A no-op that throws on immutable headers (fetch() responses, Response.redirect()).
+    response.headers.delete('x-vela-probe')
+    return response
+  } catch {
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+}
