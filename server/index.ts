@@ -36,6 +36,7 @@ export type { RouteInfo, QueryValue } from './request.ts'
 export { defineRoutes } from './router/define-routes.ts'
 export { defineRoute, defineValidation } from './validate/define-route.ts'
 export type { ValidatedHandler, ValidatedRequest } from './validate/define-route.ts'
+export type { VelaSchemas } from './validate/vela-schemas.ts'
 export type {
   Handler,
   HandlerIdentity,

@@ -1,6 +1,7 @@
 // The typed client end to end on the typed-client fixture: `.vela/routes.d.ts` is written by
 // `vela types`, the dev server (at start and on a swap), `vite build` and vitest's start; calls that should compile do and
-// calls with a wrong path, params or body do not (tsc on the fixture's client-calls.ts); and
+// calls with a wrong path, params or body do not (tsc on the fixture's client-calls.ts); handlers of
+// routes validated by a priv/schemas name see its type (handler-types.ts); and
 // `createClient` against the running app gives the status and body the server answered.
 import { execFile } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -38,6 +39,7 @@ it('vela types writes the route types; the client calls compile and the wrong on
   const text = readFileSync(typesFile(root), 'utf8')
   expect(text).toContain('"GET /api/products/:id": {')
   expect(text).toContain('type In_product = { name: string; price: number }')
+  expect(text).toContain(`declare module 'vela' {\n  interface VelaSchemas {\n    "product": In_product\n    "product_patch": In_product_patch\n  }\n}`)
   expect(await compile(root)).toBe('')
   expect((await runMain(['types'], root)).stdout).toBe('.vela/routes.d.ts is up to date\n')
 
@@ -45,6 +47,11 @@ it('vela types writes the route types; the client calls compile and the wrong on
   const calls = join(root, 'client-calls.ts')
   writeFileSync(calls, `${readFileSync(calls, 'utf8')}\nvoid api.get('/api/nope')\n`)
   expect(await compile(root)).toMatch(/client-calls\.ts\(\d+,\d+\): error TS2345: Argument of type '"\/api\/nope"'/)
+  writeFileSync(calls, readFileSync(calls, 'utf8').replace("\nvoid api.get('/api/nope')\n", '\n'))
+  // And a handler's wrong use of a schema-typed body, not marked, is reported.
+  const handlers = join(root, 'handler-types.ts')
+  writeFileSync(handlers, `${readFileSync(handlers, 'utf8')}\nexport const wrong = defineRoute('/w', (req) => json({ n: req.json.price.trim() }), { methods: ['post'], validate: { body: 'product' } })\n`)
+  expect(await compile(root)).toMatch(/handler-types\.ts\(\d+,\d+\): error TS2339: Property 'trim' does not exist on type 'number'/)
 }, 120_000)
 
 it('createClient against the running app: statuses and bodies, path params, repeated query keys, JSON and text replies', async () => {

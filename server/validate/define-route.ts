@@ -1,15 +1,26 @@
 /**
  * `defineRoute(path, handler, options)`: a route tuple whose handler's request is typed from the
  * route's `validate` schemas. A Standard Schema object (zod, valibot, …) gives its output type; a
- * `priv/schemas` name gives `unknown` values (the file is read at start, not by the compiler).
+ * `priv/schemas` name gives its type in `VelaSchemas` (written into `.vela/routes.d.ts` by the Vite
+ * plugin), or `unknown` values for a name not there (an app without the generated file).
  */
 import type { MaybePromise } from '../contracts/primitives.ts'
 import type { HandlerResult, Route, RouteOptions, RouteValidation } from '../contracts/routes.ts'
 import type { StandardSchemaV1 } from '../contracts/standard-schema.ts'
 import type { VelaRequest } from '../request.ts'
+import type { VelaSchemas } from './vela-schemas.ts'
 
-/** What a schema validates to: a Standard Schema's output type; `Named` for a `priv/schemas` name; `Absent` without one. */
-type Output<S, Named, Absent> = [S] extends [undefined] ? Absent : S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Named
+/**
+ * What a schema validates to: a Standard Schema's output type; for a `priv/schemas` name, its
+ * `VelaSchemas` member (one interface lookup), else `Named`; `Absent` without a schema.
+ */
+type Output<S, Named, Absent> = [S] extends [undefined]
+  ? Absent
+  : S extends StandardSchemaV1
+    ? StandardSchemaV1.InferOutput<S>
+    : S extends keyof VelaSchemas
+      ? VelaSchemas[S]
+      : Named
 
 type Part<V, K extends keyof RouteValidation> = V extends { readonly [P in K]?: infer S } ? S : undefined
 
