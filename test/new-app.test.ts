@@ -32,9 +32,9 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
 
   test('the tarball holds the compiled package only', () => {
     // Compiled JavaScript and declarations, the starter `vela new` copies, the CLI's entry and the
-    // client types: no sources, no tests of Vela's own.
+    // client types, the dashboard's views and stylesheet: no sources, no tests of Vela's own.
     const shipped = (p: string) =>
-      /^dist\/.*\.(js|d\.ts)$/.test(p) || p.startsWith('dist/vite-plugin/template/') || ['package.json', 'README.md', 'vite-plugin/bin.mjs', 'vite-plugin/client.d.ts'].includes(p)
+      /^dist\/.*\.(js|d\.ts)$/.test(p) || p.startsWith('dist/vite-plugin/template/') || p.startsWith('dist/vite-plugin/dashboard/assets/') || ['package.json', 'README.md', 'vite-plugin/bin.mjs', 'vite-plugin/client.d.ts'].includes(p)
     expect(packed.paths.filter((p) => !shipped(p))).toEqual([])
     expect(packed.paths.filter((p) => !p.startsWith('dist/vite-plugin/template/') && /\.test\.|fixtures\//.test(p))).toEqual([])
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/vela/package.json'), 'utf8'))
@@ -97,9 +97,12 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
       }
     }
 
-    test('an app that does not import vela/telemetry has none of OpenTelemetry in its server bundle', () => {
+    test('an app that does not import vela/telemetry bundles no SDK, exporter or prom-client (only the no-op API vela/dbl traces through)', () => {
       const bundle = readFileSync(join(dist, 'server/index.mjs'), 'utf8')
-      expect(bundle).not.toMatch(/opentelemetry/i)
+      // Modules the bundler inlined are marked with their path (`// node_modules/<package>/…`).
+      const inlined = new Set([...bundle.matchAll(/node_modules\/(@opentelemetry\/[a-z-]+|prom-client)\//g)].map((m) => m[1]))
+      expect([...inlined]).toEqual(['@opentelemetry/api'])
+      expect(bundle).not.toMatch(/class NodeSDK|BatchSpanProcessor/)
     })
 
     test('on embedded PGlite: an HTML page, the explorer, environment prod', async () => {
@@ -121,9 +124,9 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     cleanup.push(() => dev.stop())
     const controller = join(app, 'src/controllers/notes_controller.ts')
     const before = readFileSync(controller, 'utf8')
-    const list = 'return json({ notes: await allNotes() })'
+    const list = 'return json({ notes: await allNotes(req.query as Page) })'
     expect(before).toContain(list)
-    writeFileSync(controller, before.replace(list, 'return json({ notes: await allNotes(), edited: true })'))
+    writeFileSync(controller, before.replace(list, 'return json({ notes: await allNotes(req.query as Page), edited: true })'))
     await until(`${dev.url}/api/notes`, (body) => body.includes('"edited":true'))
     expect(dev.proc.exitCode).toBeNull()
   })

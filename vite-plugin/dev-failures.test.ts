@@ -102,7 +102,7 @@ it('vela serve (the command): a throw at import is framed at the throwing line, 
   child.stderr.on('data', (d) => (stderr += d))
   const deadline = Date.now() + 30_000
   while (!stdout.includes('listening on') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-  expect(stdout).toMatch(new RegExp(`listening on http://(\\[::\\]|0\\.0\\.0\\.0):${port} \\(all interfaces\\) \\(answering 503 until an edit fixes the error above\\)`))
+  expect(stdout).toMatch(new RegExp(`listening on http://(\\[::\\]|0\\.0\\.0\\.0):${port} \\(all interfaces\\)( · dashboard http://\\S+)? \\(answering 503 until an edit fixes the error above\\)`))
   expect(stderr).toMatch(/^src\/routes\/env\.ts:2:\d+: env routes refuse to load$/m)
   expect(stderr).toMatch(/^ {2}> 2 \| if \(!process\.env\.VELA_FIXTURE_FIXED\) throw/m)
   expect(stderr.match(/refuse to load/g)).toHaveLength(2) // the heading and its source line, once

@@ -26,7 +26,7 @@ describe('vela release --profile staging', () => {
     const rel = relative(process.cwd(), root)
     expect(stdout.trim().split('\n')).toEqual([...ASSETS.map((f) => `Generated ${rel}/priv/assets/${f}`), `Built ${rel}/dist/server/index.mjs`])
     const doc = JSON.parse(readFileSync(join(root, 'priv/assets/openapi.json'), 'utf8'))
-    expect(doc.info).toEqual({ title: 'notes', version: '0.1.0' })
+    expect(doc.info).toMatchObject({ title: 'notes', version: '0.1.0' })
     expect(Object.keys(doc.paths).sort()).toEqual(['/api/env', '/api/notes'])
     expect(doc.paths['/api/notes'].get.operationId).toBe('notes_controller.index')
     expect(doc.components.schemas.note.required).toEqual(['body'])
