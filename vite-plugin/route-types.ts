@@ -136,7 +136,7 @@ function entry(route: CompiledRoute, method: string, input: RouteTypesInput, nam
   const body = schemaType(v.body, 'in', names, () => at('validate', 'body')) ?? (WITH_BODY.has(method) ? 'unknown' : 'undefined')
   let responses = handlerResponses(route, input, names, tuple)
   const declared = Object.entries(route.options.responses ?? {}).map(
-    ([status, ref]) => `{ status: ${Number(status)}; body: ${schemaType(ref, 'out', names, () => at('responses', status))} }`,
+    ([status, ref]) => `{ status: ${Number(status)}; body: ${ref === null ? 'undefined' : schemaType(ref, 'out', names, () => at('responses', status))} }`,
   )
   if (declared.length) responses = `WithDeclared<${responses}, ${declared.join(' | ')}>`
   if (v.body !== undefined || v.query !== undefined || v.params !== undefined || v.headers !== undefined) responses += ' | { status: 422; body: ValidationErrors }'

@@ -49,8 +49,11 @@ export interface RouteOptions {
    * to type the handler's request and the generated client.
    */
   validate?: RouteValidation
-  /** The reply body's schema per status: OpenAPI responses, the typed client, and response checks in dev and test. */
-  responses?: Readonly<Record<number, SchemaRef>>
+  /**
+   * The reply body's schema per status: OpenAPI responses, the typed client, and response checks in
+   * dev and test. `null` declares a reply without a body (a redirect, a 204).
+   */
+  responses?: Readonly<Record<number, SchemaRef | null>>
 }
 
 /**

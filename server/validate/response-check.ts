@@ -37,7 +37,7 @@ export function responseCheck(
   if (!CHECKED_ENVIRONMENTS.has(environment)) return undefined
   const { responses, validate } = route.options
   const byStatus = new Map<number, Validator>()
-  for (const [status, ref] of Object.entries(responses ?? {})) byStatus.set(Number(status), validators.for(ref, 'reply', `${route.source} (${route.path}): responses[${status}]`))
+  for (const [status, ref] of Object.entries(responses ?? {})) if (ref !== null) byStatus.set(Number(status), validators.for(ref, 'reply', `${route.source} (${route.path}): responses[${status}]`))
   const success = validate?.response === undefined ? undefined : validators.for(validate.response, 'reply', `${route.source} (${route.path}): validate.response`)
   if (!byStatus.size && !success) return undefined
   const name = `${route.methods === 'all' ? '' : `${route.methods.join(',')} `}${route.path}`

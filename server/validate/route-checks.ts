@@ -32,9 +32,9 @@ export interface RouteChecksOptions {
 
 function refsOf(route: CompiledRoute, withReplies: boolean): SchemaRef[] {
   const { validate, responses } = route.options
-  const refs: (SchemaRef | undefined)[] = [validate?.body, validate?.query, validate?.params, validate?.headers]
+  const refs: (SchemaRef | null | undefined)[] = [validate?.body, validate?.query, validate?.params, validate?.headers]
   if (withReplies) refs.push(validate?.response, ...Object.values(responses ?? {}))
-  return refs.filter((r): r is SchemaRef => r !== undefined)
+  return refs.filter((r): r is SchemaRef => r !== undefined && r !== null)
 }
 
 /** The checks of every HTTP route that has any. */

@@ -71,7 +71,8 @@ export function responsesFor(route: CompiledRoute, facts: ResponseFacts, ctx: Do
   const declared = route.options.responses ?? {}
   const statuses = Object.keys(declared).map(Number)
   const label = (part: string) => `route ${facts.method.toUpperCase()} ${route.path}: ${part}`
-  if (!statuses.some((s) => s >= 200 && s < 300)) {
+  // Declaring a 2xx, or a redirect and no 2xx, replaces the conventional success.
+  if (!statuses.some((s) => s >= 200 && s < 400)) {
     const success = route.methods === 'all' ? { status: 200 } : conventional(route, facts)
     let body = success.body
     const response = route.options.validate?.response
@@ -79,6 +80,11 @@ export function responsesFor(route: CompiledRoute, facts: ResponseFacts, ctx: Do
     out[success.status] = success.status === 204 && !body ? { description: reason(204) } : body || response !== undefined ? { description: reason(success.status), content: json(body) } : { description: reason(success.status) }
   }
   for (const status of statuses) {
+    // `null`: a reply without a body (a redirect, a 204).
+    if (declared[status] === null) {
+      out[status] = { description: reason(status) }
+      continue
+    }
     const resolved = ctx.resolve(declared[status]!, 'output', { label: label(`responses[${status}]`), owner: `${facts.owner}_${status}` })
     out[status] = { description: reason(status), content: json(resolved?.schema) }
   }

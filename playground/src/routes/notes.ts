@@ -9,11 +9,11 @@ export default defineRoutes({
   security: sessionSecurity,
   plugins: browser,
   routes: [
-    ['/', notes.index, { methods: ['get'] }],
-    ['/new', notes.new, { methods: ['get'] }],
-    ['/', notes.create, { methods: ['post'] }],
-    ['/:id/edit', notes.edit, { methods: ['get'] }],
-    ['/:id', notes.update, { methods: ['post'] }],
-    ['/:id/delete', notes.delete, { methods: ['post'] }],
+    ['/', notes.index, { methods: ['get'], responses: { 200: null, 302: null } }],
+    ['/new', notes.new, { methods: ['get'], responses: { 200: null, 302: null } }],
+    ['/', notes.create, { methods: ['post'], responses: { 302: null } }],
+    ['/:id/edit', notes.edit, { methods: ['get'], responses: { 200: null, 302: null } }],
+    ['/:id', notes.update, { methods: ['post'], responses: { 302: null } }],
+    ['/:id/delete', notes.delete, { methods: ['post'], responses: { 302: null } }],
   ],
 })

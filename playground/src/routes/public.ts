@@ -14,7 +14,7 @@ export default defineRoutes([
     security: false,
     plugins: [],
     routes: [
-      ['/', health.home, { methods: ['get'] }],
+      ['/', health.home, { methods: ['get'], responses: { 302: null } }],
       ['/heartbeat', health.heartbeat, { methods: ['get'] }],
       ['/ws', echo.socket, { protocol: 'ws' }],
       ['/ws/rooms/:room', rooms.socket, { protocol: 'ws' }],

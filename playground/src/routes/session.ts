@@ -13,14 +13,14 @@ import { browser, login } from '../plugins/pipelines.ts'
 
 export default defineRoutes([
   { prefix: '', security: false, plugins: browser, routes: [['/login', session.new, { methods: ['get'] }]] },
-  { prefix: '', security: sessionSecurity, plugins: login, routes: [['/', session.create, { methods: ['post'], validate: { body: 'login' } }]] },
+  { prefix: '', security: sessionSecurity, plugins: login, routes: [['/', session.create, { methods: ['post'], validate: { body: 'login' }, responses: { 302: null } }]] },
   {
     prefix: '',
     security: sessionSecurity,
     plugins: browser,
     routes: [
-      ['/logout', session.delete, { methods: ['post'] }],
-      ['/logout/everywhere', session.delete_everywhere, { methods: ['post'] }],
+      ['/logout', session.delete, { methods: ['post'], responses: { 302: null } }],
+      ['/logout/everywhere', session.delete_everywhere, { methods: ['post'], responses: { 302: null } }],
     ],
   },
 ])

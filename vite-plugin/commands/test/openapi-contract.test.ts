@@ -256,6 +256,13 @@ describe('Standard Schema objects', () => {
     for (const s of [{ '~standard': base }, throwing]) expect(docFor(s as StandardSchemaV1)).not.toHaveProperty('parameters')
   })
 
+  it('responses: { 302: null } documents a reply without a body, and a redirecting route no conventional success', () => {
+    const { table } = inspectApp({ bootstrapApplication: 'x', routes: { r: { prefix: '', security: false, routes: [['/go', () => json({}), { methods: ['post'], responses: { 302: null } }]] } } })
+    const responses = buildOpenApi(table, { title: 'x', version: '1', schemas: {} }).paths['/go']!.post!.responses
+    expect(responses['302']).toEqual({ description: 'Found' })
+    expect(Object.keys(responses)).not.toContain('201')
+  })
+
   it('a name without its priv/schemas file is an error naming the route, at start before any document', () => {
     const app = { bootstrapApplication: 'x', routes: { r: { prefix: '', security: false, routes: [['/x', () => json({}), { methods: ['post'], validate: { body: 'nope' } }]] } } } as const
     expect(() => inspectApp(app as never)).toThrow(/\(\/x\): validate\.body names priv\/schemas\/nope\.json, which does not exist/)
