@@ -163,7 +163,7 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       expect(res.headers.get('retry-after')).toBeNull()
       expect(await res.json()).toEqual({ error: 'Gateway Timeout', code: 'VELA_ERR_DB_OUTCOME_UNKNOWN' })
       expect(error.mock.calls.map((call) => call.join(' '))).toEqual([
-        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied$/),
+        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied request_id=\S+$/),
       ])
     } finally {
       error.mockRestore()
@@ -238,7 +238,7 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       expect((await items.ns()).sort()).toEqual([2, 3])
       expect(error.mock.calls.map((call) => call.join(' '))).toEqual([
         expect.stringMatching(/^\[vela\] 503 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms/),
-        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied$/),
+        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied request_id=\S+$/),
       ])
     } finally {
       error.mockRestore()
