@@ -44,7 +44,7 @@ const get = (path: string) => app.fetch(new Request(`http://localhost${path}`))
 it('600 failing requests on varied paths of one route write one line with the stack, then one summary when the 10 s window closes', async () => {
   for (let i = 0; i < 600; i++) expect((await get(`/notes/${i}?x=${i}`)).status).toBe(500)
   expect(printed).toHaveLength(1)
-  expect(printed[0]).toMatch(/^\[vela\] 500 on GET \/notes\/0 \(routes\/r\.anonymous\): TypeError: notes exploded\n\s+at /)
+  expect(printed[0]).toMatch(/^\[vela\] 500 on GET \/notes\/0 \(routes\/r\.anonymous\) request_id=\S+: TypeError: notes exploded\n\s+at /)
   vi.advanceTimersByTime(10_000)
   expect(printed.slice(1)).toEqual(['[vela] 500 on GET /notes/0 (routes/r.anonymous) … and 599 more like this in the last 10 s'])
   // The next window starts afresh with a full line.
@@ -58,7 +58,10 @@ it('another route or status is another kind, written at once; the counts still o
   await get('/other')
   await get('/notes/2')
   await get('/nowhere') // a 404 logs nothing
-  expect(printed.map((p) => p.split('\n')[0])).toEqual(['[vela] 500 on GET /notes/1 (routes/r.anonymous): TypeError: notes exploded', '[vela] 500 on GET /other (routes/r.anonymous): RangeError: other exploded'])
+  expect(printed.map((p) => p.split('\n')[0])).toEqual([
+    expect.stringMatching(/^\[vela\] 500 on GET \/notes\/1 \(routes\/r\.anonymous\) request_id=\S+: TypeError: notes exploded$/),
+    expect.stringMatching(/^\[vela\] 500 on GET \/other \(routes\/r\.anonymous\) request_id=\S+: RangeError: other exploded$/),
+  ])
   await app.stop()
   expect(printed.slice(2)).toEqual(['[vela] 500 on GET /notes/1 (routes/r.anonymous) … and 1 more like this in the last 10 s'])
 })
