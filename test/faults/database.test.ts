@@ -138,7 +138,7 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       expect(res.headers.get('retry-after')).toBe('1')
       expect(await res.json()).toEqual({ error: 'Service Unavailable', code: 'VELA_ERR_DB_UNAVAILABLE' })
       // Logged as one line naming the route and what timed out, no stack.
-      expect(error.mock.calls.map((call) => call.join(' '))).toEqual([expect.stringMatching(/^\[vela\] 503 on GET \/api\/items \(.*\) request_id=\S+: database 127\.0\.0\.1:\d+: /)])
+      expect(error.mock.calls.map((call) => call.join(' '))).toEqual([expect.stringMatching(/^\[vela\] 503 on GET \/api\/items \(.*\): database 127\.0\.0\.1:\d+: /)])
     } finally {
       error.mockRestore()
       clearTimeout(safety)
@@ -163,7 +163,7 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       expect(res.headers.get('retry-after')).toBeNull()
       expect(await res.json()).toEqual({ error: 'Gateway Timeout', code: 'VELA_ERR_DB_OUTCOME_UNKNOWN' })
       expect(error.mock.calls.map((call) => call.join(' '))).toEqual([
-        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items \(.*\) request_id=\S+: database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied$/),
+        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied request_id=\S+$/),
       ])
     } finally {
       error.mockRestore()
@@ -191,9 +191,9 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       }
       expect(proxy.refused).toBeGreaterThanOrEqual(3)
       expect(error.mock.calls.map((call) => call.join(' '))).toEqual([
-        expect.stringMatching(/^\[vela\] 503 on POST \/api\/items \(.*\) request_id=\S+: database 127\.0\.0\.1:\d+: /),
-        expect.stringMatching(/^\[vela\] 503 on POST \/api\/items\/tx \(.*\) request_id=\S+: database 127\.0\.0\.1:\d+: /),
-        expect.stringMatching(/^\[vela\] 503 on GET \/api\/items \(.*\) request_id=\S+: database 127\.0\.0\.1:\d+: /),
+        expect.stringMatching(/^\[vela\] 503 on POST \/api\/items \(.*\): database 127\.0\.0\.1:\d+: /),
+        expect.stringMatching(/^\[vela\] 503 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: /),
+        expect.stringMatching(/^\[vela\] 503 on GET \/api\/items \(.*\): database 127\.0\.0\.1:\d+: /),
       ])
     } finally {
       error.mockRestore()
@@ -237,8 +237,8 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       expect((await inject(app, { url: '/api/items?n=3', method: 'POST' })).status).toBe(201)
       expect((await items.ns()).sort()).toEqual([2, 3])
       expect(error.mock.calls.map((call) => call.join(' '))).toEqual([
-        expect.stringMatching(/^\[vela\] 503 on POST \/api\/items\/tx \(.*\) request_id=\S+: database 127\.0\.0\.1:\d+: no answer within 1300 ms/),
-        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items\/tx \(.*\) request_id=\S+: database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied$/),
+        expect.stringMatching(/^\[vela\] 503 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms/),
+        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied request_id=\S+$/),
       ])
     } finally {
       error.mockRestore()
