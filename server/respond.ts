@@ -139,3 +139,14 @@ async function sendFile(path: string, status: number, headers: Readonly<Record<s
   const body = method === 'HEAD' || info.size === 0 ? null : fileBody(path, 0, info.size - 1)
   return new FastResponse(body, { status, headers: h })
 }
+
+/** The Response itself when its headers can be changed; a copy (same body) when they are immutable. */
+export function writableResponse(response: Response): Response {
+  try {
+    // A no-op that throws on immutable headers (fetch() responses, Response.redirect()).
+    response.headers.delete('x-vela-probe')
+    return response
+  } catch {
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+}

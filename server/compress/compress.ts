@@ -18,7 +18,7 @@ import { promisify } from 'node:util'
 import type { CompressOptions } from '../contracts/config.ts'
 import type { FetchHandler } from '../contracts/handlers.ts'
 import type { Serve } from '../exchange/route.ts'
-import { asResponse } from '../respond.ts'
+import { asResponse, writableResponse } from '../respond.ts'
 import type { Coding } from './negotiate.ts'
 import { compressibleType, negotiate } from './negotiate.ts'
 
@@ -130,12 +130,7 @@ async function compressResponse(res: Response, method: string, acceptEncoding: s
 
 /** The same response with `Vary: Accept-Encoding`, copied when its headers are immutable. */
 function varied(res: Response): Response {
-  try {
-    addVary(res.headers)
-    return res
-  } catch {
-    const headers = new Headers(res.headers)
-    addVary(headers)
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers })
-  }
+  const target = writableResponse(res)
+  addVary(target.headers)
+  return target
 }

@@ -13,9 +13,8 @@ import type { RequestFacts, RouteInfo, ProxyTrust } from '../contracts/request.t
 import type { OutgoingResponse, ResponseHook } from '../contracts/response.ts'
 import { logRequest } from '../app/request-log.ts'
 import type { EncodedReply, Outcome } from '../respond.ts'
-import { userHeader } from '../respond.ts'
+import { userHeader, writableResponse } from '../respond.ts'
 import { clientScheme } from './forwarded.ts'
-import { writableResponse } from './reply-headers.ts'
 
 /** What the hooks are told about the request: its facts and where it was routed (an exchange). */
 export interface RoutedFacts extends RequestFacts {

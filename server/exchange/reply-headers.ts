@@ -7,7 +7,7 @@
  * headers set in place, or is copied when they are immutable.
  */
 import type { Outcome } from '../respond.ts'
-import { userHeader } from '../respond.ts'
+import { userHeader, writableResponse } from '../respond.ts'
 
 // The body's framing is the reply's own; cookies are many values under one name (`setCookie`).
 const REFUSED: Readonly<Record<string, string>> = {
@@ -42,15 +42,4 @@ export function withHeaders(outcome: Outcome, added: Readonly<Record<string, str
   const headers: Record<string, string> = { ...outcome.headers, ...added }
   if (idHeader !== undefined) headers[idHeader] = request.id
   return { status: outcome.status, headers, body: outcome.body }
-}
-
-/** The Response itself when its headers can be changed; a copy (same body) when they are immutable. */
-export function writableResponse(response: Response): Response {
-  try {
-    // A no-op that throws on immutable headers (fetch() responses, Response.redirect()).
-    response.headers.delete('x-vela-probe')
-    return response
-  } catch {
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers })
-  }
 }

@@ -24,7 +24,7 @@ import { preparedHeaders } from '../exchange/internals.ts'
 import { isReply } from '../replies.ts'
 import type { Reply } from '../replies.ts'
 import { VelaRequest } from '../request.ts'
-import { asResponse, encodeReply, respond } from '../respond.ts'
+import { asResponse, encodeReply, respond, writableResponse } from '../respond.ts'
 import type { Outcome } from '../respond.ts'
 import type { RouteChecks } from '../validate/route-checks.ts'
 import type { HandlerDeadlines } from './deadline.ts'
@@ -227,15 +227,8 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
 function withPreparedHeaders(event: H3Event, outcome: Outcome): Outcome {
   const prepared = preparedHeaders(event)
   if (!prepared) return outcome
-  const res = asResponse(outcome)
-  let target = res
-  try {
-    mergeInto(res.headers, prepared)
-  } catch {
-    // Responses from fetch() or Response.redirect() have immutable headers: copy.
-    target = new Response(res.body, { status: res.status, statusText: res.statusText, headers: res.headers })
-    mergeInto(target.headers, prepared)
-  }
+  const target = writableResponse(asResponse(outcome))
+  mergeInto(target.headers, prepared)
   return target
 }
 
