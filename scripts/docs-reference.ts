@@ -99,9 +99,13 @@ export function declaresFunction(keyword: string, rest: string): boolean {
   return false
 }
 
-/** The doc comment right above `index` in `text` (only blank lines and decorators between), if any. */
+/** The doc comment right above `index` in `text` (only blank lines and `//` comments between), if any. */
 function commentBefore(text: string, index: number): string | undefined {
-  const before = text.slice(0, index).trimEnd()
+  let before = text.slice(0, index).trimEnd()
+  // Line comments (an eslint directive, a note on the next line) stand between some doc comments and their declaration.
+  for (let line = before.slice(before.lastIndexOf('\n') + 1); line.trimStart().startsWith('//'); line = before.slice(before.lastIndexOf('\n') + 1)) {
+    before = before.slice(0, before.length - line.length).trimEnd()
+  }
   if (!before.endsWith('*/')) return undefined
   const start = before.lastIndexOf('/**')
   return start === -1 ? undefined : before.slice(start)
@@ -154,8 +158,19 @@ function findDeclaration(file: string, name: string, depth = 0): Declaration | u
     const hit = r.names.find((n) => n.exported === name)
     if (hit) return findDeclaration(relative(ROOT, resolve(ROOT, dirname(file), r.from)), hit.local, depth + 1)
   }
+  // `import type { X } from './y.ts'` then `export type { X }`: declared where it is imported from.
+  const exported = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*$/gm)].some((m) => namesIn(m[1]!).includes(name))
+  const imported = exported && [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/gm)].find((m) => namesIn(m[1]!).includes(name))
+  if (imported) return findDeclaration(relative(ROOT, resolve(ROOT, dirname(file), imported[2]!)), name, depth + 1)
   return undefined
 }
+
+/** The names a `{ a, type b, c as d }` list binds locally (`a`, `b`, `d`). */
+const namesIn = (list: string): string[] =>
+  list
+    .split(',')
+    .map((s) => s.replace(/^\s*type\s+/, '').split(/\s+as\s+/).pop()!.trim())
+    .filter(Boolean)
 
 /** Every name `index` exports, with its kind, summary and declaring file. */
 export function exportsOf(index: string): ExportDoc[] {

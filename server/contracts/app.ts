@@ -17,6 +17,7 @@ import type { TopicMessage, Topics } from './topics.ts'
  */
 export type AppState = 'starting' | 'ready' | 'draining'
 
+/** An app made by `createApp`: its resolved config and route table, its request entry points and its lifecycle. */
 export interface VelaApp {
   readonly config: ResolvedConfig
   /** `starting` → `ready` (after `start()`) → `draining` (after `drain()`). */
@@ -54,7 +55,9 @@ export interface VelaApp {
   stop(): Promise<void>
 }
 
+/** What `createApp` takes besides the config: the environment, the app root, schemas, a log and extra stream handlers. */
 export interface CreateAppOptions {
+  /** The environment the config's overrides are read from (`VELA_ENV`, `PORT`, …; default `process.env`). */
   env?: NodeJS.ProcessEnv
   /**
    * The app root, where its files are: relative `views.dir` and `staticDir(...)` paths resolve

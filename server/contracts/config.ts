@@ -26,20 +26,23 @@ export interface WebSocketConfig extends WebSocketOptions {
   pubsub?: TopicBroker
 }
 
+/** One finished request as `server.options.metricsCallback` receives it: timings, status, body size and user data. */
 export interface MetricsEvent {
   userData: Record<string, unknown>
-  /** `process.hrtime.bigint()` nanoseconds, like the native time units of the spec. */
+  /** When the request started and ended, in `process.hrtime.bigint()` nanoseconds. */
   reqStart: bigint
   reqEnd: bigint
   respStatus: number
   respBodyLength: number
 }
 
+/** `server.options.compress`: gzip/brotli of textual bodies, and the smallest body compressed. */
 export interface CompressOptions {
   /** Smallest body compressed, in bytes (default 1024). */
   threshold?: number
 }
 
+/** `views`: where the Liquid templates of `view(...)` replies are. */
 export interface ViewsConfig {
   /** Directory of the `.liquid` files (default `src/views`, relative to the app root). */
   dir?: string
@@ -72,8 +75,11 @@ export interface RequestIdConfig {
   trustIncoming?: boolean
 }
 
+/** `server`: the HTTP server's port, host, limits, timeouts, proxies, WebSockets and health endpoints. */
 export interface ServerConfig {
+  /** The port to listen on (default 8080; `PORT` overrides). */
   port?: number
+  /** The address to listen on (default: every interface). */
   host?: string
   /** Wrappers around every request, outermost first; `'default'` is the dispatcher itself. */
   streamHandlers?: readonly (StreamHandler | 'default')[]
@@ -133,6 +139,7 @@ export interface ServerConfig {
   drainDelay?: number
   /** On shutdown, how long requests already sent may take to be answered (default 10000 ms). */
   shutdownTimeout?: number
+  /** Response compression and a callback for each finished request's metrics. */
   options?: {
     /** gzip/brotli for textual bodies at or above `threshold` bytes (default 1024) when the client accepts it. */
     compress?: boolean | CompressOptions
@@ -140,8 +147,9 @@ export interface ServerConfig {
   }
 }
 
+/** An application's configuration, as `defineApp` takes it: its name, server, plugins, hooks, routes and lifecycle. */
 export interface AppConfig {
-  /** The application's name (spec: `bootstrap_application`). Required. */
+  /** The application's name, shown in logs, listings and telemetry. Required. */
   bootstrapApplication: string
   /** `dev` unless set; `VELA_ENV` overrides. */
   environment?: string
@@ -160,6 +168,7 @@ export interface AppConfig {
    * in order: `[securityHeaders()]`. Unlike plugins, groups do not replace them. Default none.
    */
   onResponse?: readonly ResponseHook[]
+  /** The JSON library every JSON body is encoded and decoded with (default `JSON`). */
   jsonLib?: JsonLib
   /** Include stack traces in error responses (default false). */
   useStacktrace?: boolean
@@ -184,7 +193,7 @@ export interface AppConfig {
   stop?: () => void | Promise<void>
 }
 
-/** Where the start hook runs when the built server runs several workers (server/cluster/). */
+/** Where the start hook runs when the built server runs several workers (`VELA_WORKERS`). */
 export interface ClusterRole {
   /** `primary`: runs the start hook first (migrations), forks the workers, serves no requests. */
   readonly role: 'primary' | 'worker'
@@ -194,6 +203,7 @@ export interface ClusterRole {
   readonly workers: number
 }
 
+/** The configuration as the app runs with it: `AppConfig` with every default applied and the environment's overrides (`VELA_ENV`, `PORT`, `VELA_TRUST_PROXY`). */
 export interface ResolvedConfig {
   bootstrapApplication: string
   environment: string
@@ -217,8 +227,7 @@ export interface ResolvedConfig {
 }
 
 /**
- * An entry of `server.streamHandlers`, made by `defineStreamHandler` (server/stream-handlers/):
- * it sees every request, 404s and WebSocket upgrades included, outside routing.
+ * An entry of `server.streamHandlers`, made by `defineStreamHandler`: it sees every request, 404s and WebSocket upgrades included, outside routing.
  */
 export interface StreamHandler {
   readonly kind: 'vela.stream-handler'

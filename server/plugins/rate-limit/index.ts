@@ -96,6 +96,21 @@ function limitsOf(options: RateLimitOptions): Limits {
   }
 }
 
+/**
+ * The rate-limit plugin: counts requests per key (default: the client address) in fixed windows
+ * and answers 429 with `Retry-After` once a key has had `maxRequests` in the current window.
+ * Counted answers carry `RateLimit-Limit`, `-Remaining` and `-Reset`. Register it `pre_request`.
+ *
+ * ```ts
+ * import { byField, rateLimitPlugin, requestPlugin, type PluginEntry } from 'vela'
+ *
+ * export const login: PluginEntry[] = [
+ *   ['pre_request', rateLimitPlugin, { maxRequests: 100, windowMs: 60_000 }],
+ *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
+ *   ['pre_request', rateLimitPlugin, { key: byField('username'), maxRequests: 10, windowMs: 15 * 60_000, headers: false }],
+ * ]
+ * ```
+ */
 export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
   name: 'rate-limit',
   info: {

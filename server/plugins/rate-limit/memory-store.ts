@@ -26,6 +26,10 @@ interface Window {
   resetAt: number
 }
 
+/**
+ * Rate-limit counters in this process's memory (the plugin's default), bounded by `maxKeys`;
+ * each registration gets its own unless one is shared.
+ */
 export class MemoryStore implements RateLimitStore {
   // In the order windows started (a renewed window is moved to the end): the first is the oldest.
   readonly #windows = new Map<string, Window>()

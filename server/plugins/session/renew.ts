@@ -7,6 +7,7 @@ import { VelaError } from '../../errors/vela-error.ts'
 import type { VelaRequest } from '../../request.ts'
 import type { SessionTimes } from './lifetime.ts'
 
+/** A session's data (`req.session`): values that survive JSON. */
 export type SessionData = Record<string, unknown>
 
 /** The request's session as the pre-request phase found it. */
@@ -32,11 +33,15 @@ export const loadedSessions = new WeakMap<H3Event, LoadedSession>()
  * Throws when the session plugin does not run on the route.
  *
  * @example
- * // POST /login, after the credentials were checked
- * function create(req: VelaRequest) {
- *   renewSession(req, { username: req.authData!.username })
+ * ```ts
+ * import { redirect, renewSession, type VelaRequest } from 'vela'
+ *
+ * // POST /login: the group's security callback checked the credentials and returned { username }.
+ * export function create(req: VelaRequest<{ username: string }>) {
+ *   renewSession(req, { username: req.authData.username })
  *   return redirect('/notes')
  * }
+ * ```
  */
 export function renewSession(req: VelaRequest, data: SessionData = {}): SessionData {
   const loaded = loadedSessions.get(req.event)
