@@ -74,8 +74,9 @@ function brand<R extends Reply>(reply: R): R {
 }
 
 /**
- * Whether `value` is a reply made by one of the reply helpers (`json`, `status`, `redirect`,
- * `view`, `sendfile`); a plain object shaped like one is not.
+ * Whether `value` is a reply made by a reply helper (`json`, `status`, `redirect`, `view`, `sendfile`).
+ *
+ * A plain object shaped like one is not.
  *
  * @example
  * ```ts
@@ -90,8 +91,9 @@ export function isReply(value: unknown): value is Reply {
 }
 
 /**
- * A JSON reply: `json(data)` is a 200; `json(status, headers, body)` gives the status and merges
- * `headers` over the JSON content type. The body is encoded with the app's `jsonLib`.
+ * A JSON reply: `json(data)` is a 200; `json(status, headers, body)` gives the status and headers.
+ *
+ * `headers` are merged over the JSON content type. The body is encoded with the app's `jsonLib`.
  *
  * @example
  * ```ts
@@ -109,8 +111,9 @@ export function json(...args: [unknown] | [number, Headers, unknown]): JsonReply
 }
 
 /**
- * A reply with status `code`: an empty body, or with `status(code, headers, body)` a string body
- * sent as is or any other body JSON-encoded.
+ * A reply with status `code` and an empty body, or with `status(code, headers, body)` that body.
+ *
+ * A string body is sent as is; any other is JSON-encoded.
  *
  * @example
  * ```ts
@@ -163,8 +166,10 @@ export interface ViewOptions {
 }
 
 /**
- * A reply rendering a Liquid template of `src/views/` with `vars`: the template `opts.view`, or
- * by default the controller's own (`notes.liquid` for `notes_controller.ts`).
+ * A reply rendering a Liquid template of `src/views/` with `vars`.
+ *
+ * The template is `opts.view`, or by default the controller's own (`notes.liquid` for
+ * `notes_controller.ts`).
  *
  * @example
  * ```ts

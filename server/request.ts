@@ -16,9 +16,10 @@ import { dropUnsafeFlatKeys } from './unsafe-keys.ts'
 export type { QueryValue, RouteInfo } from './contracts/request.ts'
 
 /**
- * One request as handlers, plugins and security callbacks see it: path parameters (`bindings`),
- * query, headers, cookies, decoded body (`json`, `params`), session and the security callback's
- * `authData` (typed by `A`).
+ * One request as handlers, plugins and security callbacks see it.
+ *
+ * Path parameters (`bindings`), query, headers, cookies, the decoded body (`json`, `params`), the
+ * session and the security callback's `authData` (typed by `A`).
  */
 export class VelaRequest<A = unknown> {
   /** Path parameters (`:id` → `bindings.id`), URL-decoded strings. */

@@ -50,9 +50,10 @@ export type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
 export const BROKER_START_MS = 5000
 
 /**
- * Creates the app from its configuration: resolves and checks the config (a bad value throws
- * `VELA_ERR_CONFIG`), compiles the routes and plugins once, and returns the app's entry points
- * (`fetch`, `handleNode`, `upgrade`) and lifecycle (`start`, `drain`, `stop`). It serves nothing
+ * Creates the app from its configuration, its routes and plugins compiled once.
+ *
+ * The config is resolved and checked (a bad value throws `VELA_ERR_CONFIG`); the app has entry
+ * points (`fetch`, `handleNode`, `upgrade`) and a lifecycle (`start`, `drain`, `stop`). It serves nothing
  * by itself: give it to `listen`, or to `inject` in tests. The Vite plugin and a built server do
  * this for you.
  *

@@ -11,8 +11,9 @@ import type { RouteTable } from './routes.ts'
 import type { TopicMessage, Topics } from './topics.ts'
 
 /**
- * Where the app is in its life, as its readiness endpoint reports it: `starting` until `start()`
- * has run, `ready` once it has, `draining` from the moment shutdown begins (`drain()`, which the
+ * Where the app is in its life, as its readiness endpoint reports it.
+ *
+ * `starting` until `start()` has run, `ready` once it has, `draining` from the moment shutdown begins (`drain()`, which the
  * listener's `close()` calls first). It never goes back.
  */
 export type AppState = 'starting' | 'ready' | 'draining'

@@ -49,8 +49,9 @@ export interface ViewsConfig {
 }
 
 /**
- * The built-in health endpoints, answered before routing (no plugins, no security): `live` is
- * 200 while the process serves; `ready` is 200 once the app has started and 503 while it starts
+ * The built-in health endpoints (`server.health`): a liveness and a readiness path.
+ *
+ * They are answered before routing (no plugins, no security): `live` is 200 while the process serves; `ready` is 200 once the app has started and 503 while it starts
  * or from the moment shutdown begins. A path, or `false` for none.
  */
 export interface HealthConfig {

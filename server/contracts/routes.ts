@@ -113,9 +113,10 @@ export type Route =
 export type StatusRoute = readonly [status: number, handler: Handler]
 
 /**
- * What a security callback may return: `true` lets the request through, `false` answers 401, a
- * reply or `Response` is sent instead of the handler's, and an object lets the request through
- * as `req.authData`.
+ * What a security callback may return: `true`, `false` (a 401), a reply, or auth data.
+ *
+ * `true` lets the request through, `false` answers 401, a reply or `Response` is sent instead of
+ * the handler's, and an object lets the request through as `req.authData`.
  */
 export type SecurityResult = boolean | Reply | Response | Record<string, unknown>
 /** A group's security callback: decides, for every request of the group, before its handler (see `SecurityResult`). */

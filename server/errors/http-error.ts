@@ -1,7 +1,8 @@
 /**
- * An error that answers the request with its status (made by `httpError`): thrown from a handler,
- * plugin or security callback, the response is its `body`, or without one the built-in (or the
- * group's status route) page for the status.
+ * An error that answers the request with its status (made by `httpError`).
+ *
+ * Thrown from a handler, plugin or security callback, the response is its `body`, or without one
+ * the built-in (or the group's status route) page for the status.
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError'
@@ -15,9 +16,10 @@ export class HttpError extends Error {
 }
 
 /**
- * An `HttpError` to throw: the request is answered with `status` (400 to 599; another throws a
- * RangeError) and `body` (JSON-encoded unless a string) and `headers`, or without a body the
- * error page for the status.
+ * An `HttpError` to throw: the request is answered with `status` and `body`, or that status's error page.
+ *
+ * `status` is 400 to 599 (another throws a RangeError); `body` is JSON-encoded unless a string;
+ * `headers` are added to the response.
  *
  * @example
  * ```ts

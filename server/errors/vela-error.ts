@@ -26,8 +26,10 @@ export const VELA_ERROR_CODES = {
 export type VelaErrorCode = keyof typeof VELA_ERROR_CODES
 
 /**
- * A mistake Vela found before serving (in the app's config, routes, plugins, stream handlers or
- * WebSocket handlers), with a stable `code` to tell kinds apart without matching messages.
+ * A mistake Vela found before serving, with a stable `code` (`VELA_ERR_CONFIG`, …).
+ *
+ * Found in the app's config, routes, plugins, stream handlers or WebSocket handlers; the code
+ * tells kinds apart without matching messages.
  */
 export class VelaError extends Error {
   declare readonly name: 'VelaError'

@@ -62,8 +62,9 @@ export interface ListenOptions {
 let rejectionGuard = false
 
 /**
- * Serves `app` over HTTP with node's `http` server, WebSocket routes included, with the config's
- * keep-alive, header, request and send timeouts. Resolves once the socket listens. It does not
+ * Serves `app` over HTTP with node's `http` server, WebSocket routes included.
+ *
+ * The config's keep-alive, header, request and send timeouts apply. Resolves once the socket listens. It does not
  * run the app's start hook: call `app.start()` (the readiness endpoint answers 503 until then).
  *
  * @example

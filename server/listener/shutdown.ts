@@ -45,8 +45,9 @@ export interface ShutdownHandle {
 }
 
 /**
- * Shuts the app down gracefully on SIGTERM and SIGINT, losing no request a client has sent:
- * readiness turns `draining`, the listener stops accepting, WebSockets close with 1001, requests
+ * Shuts the app down gracefully on SIGTERM and SIGINT, losing no request a client has sent.
+ *
+ * Readiness turns `draining`, the listener stops accepting, WebSockets close with 1001, requests
  * already sent are answered, then the app's stop hook runs and the process exits (0, or 1 on a
  * failure or an overrun deadline). A second signal exits at once.
  *

@@ -174,8 +174,9 @@ export type PluginDefinition<O, S> =
   | (PluginBase<O, S> & { readonly legacy: true } & Callbacks<TwoArgCallback<O>>)
 
 /**
- * Makes a plugin from its name, `info` and callbacks: `init(options, ctx)` makes each
- * registration's state at start-up, `start(options, state)` checks run-time needs when the app
+ * Makes a plugin from its name, `info` and its `preRequest` / `postRequest` callbacks.
+ *
+ * `init(options, ctx)` makes each registration's state at start-up, `start(options, state)` checks run-time needs when the app
  * starts, and `preRequest` / `postRequest` return `ok`, `breakPhase`, `stop` or `fail`. Throws
  * when it has neither callback.
  *

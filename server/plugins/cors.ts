@@ -41,8 +41,10 @@ function toH3Options(o: CorsPluginOptions): CorsOptions {
 }
 
 /**
- * The CORS plugin: answers preflights from allowed origins (204) and adds the CORS headers to
- * their other requests' replies, errors included. Register it `pre_request`.
+ * The CORS plugin: answers preflights from allowed origins and adds CORS headers to their replies.
+ *
+ * A preflight is answered 204; other replies, errors included, get the headers. Register it
+ * `pre_request`.
  *
  * ```ts
  * import { corsPlugin, defineRoutes, json } from 'vela'

@@ -86,9 +86,10 @@ function matches(secret: Buffer, given: string): boolean {
 }
 
 /**
- * The CSRF plugin: a POST, PUT, PATCH or DELETE must send back this session's token
- * (`req.csrfToken`, `csrf_token` in views) in the `x-csrf-token` header or the `_csrf_token`
- * body field, or it is answered 403 before the handler runs. Register it `pre_request` after the
+ * The CSRF plugin: a POST, PUT, PATCH or DELETE without this session's token is answered 403.
+ *
+ * The token (`req.csrfToken`, `csrf_token` in views) comes back in the `x-csrf-token` header or
+ * the `_csrf_token` body field; a request without it never reaches the handler. Register it `pre_request` after the
  * session plugin and the request plugin.
  *
  * ```ts

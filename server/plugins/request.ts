@@ -42,8 +42,9 @@ function passes(type: string, pass: readonly string[]): boolean {
 }
 
 /**
- * The request plugin: decodes JSON and URL-encoded bodies into `req.json` / `req.params` (and
- * merges the query with `parseQs`) before security and the handler run. A body no enabled
+ * The request plugin: decodes JSON and URL-encoded bodies into `req.json` / `req.params`.
+ *
+ * It runs before security and the handler; `parseQs` merges the query too. A body no enabled
  * decoder reads is a 415, a larger one than `server.bodyLimit` a 413.
  *
  * ```ts

@@ -5,8 +5,10 @@
 import type { RouteSource } from '../contracts/routes.ts'
 
 /**
- * Declares a route module's routes (`src/routes/*.ts`'s default export): a group, a list of
- * groups, or a function of the environment returning them. It returns `source` as given, typed.
+ * Declares a route module's routes: the default export of a `src/routes/*.ts` file.
+ *
+ * `source` is a group, a list of groups, or a function of the environment returning them; it is
+ * returned as given, typed.
  *
  * @example
  * ```ts

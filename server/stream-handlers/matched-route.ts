@@ -18,8 +18,9 @@ import type { RouteInfo } from '../contracts/request.ts'
 import { exchangeOf } from '../exchange/exchange.ts'
 
 /**
- * The route `request` was dispatched to, once it has been (undefined for unrouted requests), for
- * low-level stream handlers, which run outside routing. Read it once `next` has answered.
+ * The route `request` was dispatched to (undefined for unrouted requests), for low-level stream handlers.
+ *
+ * They run outside routing: read it once `next` has answered.
  *
  * @example
  * ```ts

@@ -22,8 +22,9 @@ interface Tracked {
 }
 
 /**
- * Merges `map` into the metrics user data of this request (no-op without the metrics handler),
- * which `server.options.metricsCallback` receives as `event.userData` when the request ends.
+ * Merges `map` into this request's metrics user data (no-op without the metrics handler).
+ *
+ * `server.options.metricsCallback` receives it as `event.userData` when the request ends.
  *
  * @example
  * ```ts
@@ -42,9 +43,10 @@ export function setMetricsUserData(req: VelaRequest, map: Readonly<Record<string
 }
 
 /**
- * The metrics stream handler: with it in `server.streamHandlers` (before `'default'`), every
- * finished request calls `server.options.metricsCallback` once with its timings, status, body
- * length and user data (`setMetricsUserData`).
+ * The metrics stream handler: calls `server.options.metricsCallback` once per finished request.
+ *
+ * Listed in `server.streamHandlers` (before `'default'`), it reports each request's timings,
+ * status, body length and user data (`setMetricsUserData`).
  *
  * ```ts
  * import { defineApp, metricsStreamHandler } from 'vela'

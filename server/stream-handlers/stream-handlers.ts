@@ -31,8 +31,9 @@ export type StreamHandlerDefinition =
   | Pick<StreamHandler, 'name' | 'wrap' | 'wrapNode' | 'wrapUpgrade'>
 
 /**
- * Makes a stream handler, for `server.streamHandlers` (listed before `'default'`, outermost
- * first): code that sees every request outside routing, 404s and WebSocket upgrades included.
+ * Makes a stream handler for `server.streamHandlers`: code that sees every request outside routing.
+ *
+ * Listed before `'default'`, outermost first, it sees 404s and WebSocket upgrades too.
  * `observe(config)` is called once at start-up and returns the observer called as each request
  * starts; its `end(outcome)` runs when the response has been sent. The low-level form `wrap`s
  * the app's entry points instead and may change the response.

@@ -41,8 +41,9 @@ function whereOf(url: string): string {
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message || err.name : String(err))
 
 /**
- * Relays WebSocket topic messages between the app's instances over Redis pub/sub: set it as
- * `server.websocket.pubsub`, and `peer.publish` / `app.publish` reach subscribers on every
+ * Relays WebSocket topic messages between the app's instances over Redis pub/sub.
+ *
+ * Set as `server.websocket.pubsub`, `peer.publish` / `app.publish` reach subscribers on every
  * instance. Redis being away costs cross-instance delivery only (at most once, never late).
  *
  * @example

@@ -97,9 +97,10 @@ function limitsOf(options: RateLimitOptions): Limits {
 }
 
 /**
- * The rate-limit plugin: counts requests per key (default: the client address) in fixed windows
- * and answers 429 with `Retry-After` once a key has had `maxRequests` in the current window.
- * Counted answers carry `RateLimit-Limit`, `-Remaining` and `-Reset`. Register it `pre_request`.
+ * The rate-limit plugin: counts requests per key in fixed windows and answers 429 past `maxRequests`.
+ *
+ * The key is the client address unless `key` says otherwise; the 429 carries `Retry-After`, and
+ * counted answers carry `RateLimit-Limit`, `-Remaining` and `-Reset`. Register it `pre_request`.
  *
  * ```ts
  * import { byField, rateLimitPlugin, requestPlugin, type PluginEntry } from 'vela'

@@ -27,8 +27,9 @@ interface Window {
 }
 
 /**
- * Rate-limit counters in this process's memory (the plugin's default), bounded by `maxKeys`;
- * each registration gets its own unless one is shared.
+ * Rate-limit counters in this process's memory: the plugin's default store.
+ *
+ * Bounded by `maxKeys`; each registration gets its own unless one is passed as `store`.
  */
 export class MemoryStore implements RateLimitStore {
   // In the order windows started (a renewed window is moved to the end): the first is the oldest.

@@ -169,8 +169,9 @@ async function revoke(state: SessionState, current: LoadedSession['current']): P
 }
 
 /**
- * The cookie-session plugin: `req.session` read from a sealed cookie before the handler and saved
- * after it, with idle and absolute lifetimes and revocation. It runs in both phases with the same
+ * The cookie-session plugin: `req.session` kept in a sealed cookie, with lifetimes and revocation.
+ *
+ * It reads the cookie before the handler and saves the session after it. It runs in both phases with the same
  * options: register it with `sessionPlugins(options)`.
  */
 export const sessionPlugin = definePlugin<SessionOptions, SessionState>({

@@ -25,8 +25,9 @@ export interface LoadedSession {
 export const loadedSessions = new WeakMap<H3Event, LoadedSession>()
 
 /**
- * Starts a new session for this request: when the reply is sent, the cookie gets a new session
- * id and a new start time (the absolute lifetime counts from now), and the session the request
+ * Starts a new session for this request (at login), revoking the one it came with.
+ *
+ * When the reply is sent, the cookie gets a new session id and a new start time (the absolute lifetime counts from now), and the session the request
  * came with is revoked, so a copy of the old cookie opens nothing. `req.session` becomes `data`:
  * the old data is dropped (a CSRF token made before the login too) unless you pass it on.
  * Call it when a user logs in, or when their privileges change. An empty `data` ends the session.
