@@ -3,6 +3,8 @@
 // declared, with the first sentence of its doc comment. Run by `npm run docs:build` and
 // `npm run docs:dev` (`npm run docs:reference` alone), so the pages never lag the code; they are
 // not committed (.gitignore). A name without a doc comment is listed with "(no summary)".
+// test/export-docs.test.ts reads the same exports to require a summary of each and an `@example`
+// of each function.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,6 +27,10 @@ export interface ExportDoc {
   kind: 'value' | 'type'
   summary: string
   source: string
+  /** A value declared as a function (`function`, or a `const` arrow function or function expression). */
+  isFunction: boolean
+  /** Whether its doc comment has an `@example` tag. */
+  hasExample: boolean
 }
 
 export const ENTRIES: Entry[] = [
@@ -67,9 +73,39 @@ export function firstSentence(comment: string): string {
   return text
 }
 
-/** The doc comment right above `index` in `text` (only blank lines and decorators between), if any. */
+/** Whether a doc comment has an `@example` tag. */
+export const hasExampleTag = (comment: string | undefined): boolean => comment !== undefined && /^\s*\*?\s*@example\b/m.test(comment)
+
+/**
+ * Whether a declaration declares a function: `keyword` is what precedes its name (`function`,
+ * `const`, …) and `rest` the text after the name. A `const` counts when its value is an arrow
+ * function or a function expression (`= (a) => …`, `= <S>(a: S): R => …`, `= async x => …`,
+ * `= function …`); a `const` given a function by a call (`= definePlugin({ … })`) does not.
+ */
+export function declaresFunction(keyword: string, rest: string): boolean {
+  if (keyword.startsWith('function')) return true
+  if (keyword !== 'const' && keyword !== 'let') return false
+  const value = /^\s*(?::[^=]*?)?=(?!=)\s*(?:async\s+)?/.exec(rest)
+  if (!value) return false
+  let s = rest.slice(value[0].length)
+  if (/^function\b/.test(s) || /^[A-Za-z_$][\w$]*\s*=>/.test(s)) return true
+  if (s.startsWith('<')) s = s.slice(s.indexOf('>') + 1).trimStart()
+  if (!s.startsWith('(')) return false
+  let depth = 0
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '(') depth++
+    else if (s[i] === ')' && --depth === 0) return /^\s*(?::[^;{]*?)?=>/.test(s.slice(i + 1))
+  }
+  return false
+}
+
+/** The doc comment right above `index` in `text` (only blank lines and `//` comments between), if any. */
 function commentBefore(text: string, index: number): string | undefined {
-  const before = text.slice(0, index).trimEnd()
+  let before = text.slice(0, index).trimEnd()
+  // Line comments (an eslint directive, a note on the next line) stand between some doc comments and their declaration.
+  for (let line = before.slice(before.lastIndexOf('\n') + 1); line.trimStart().startsWith('//'); line = before.slice(before.lastIndexOf('\n') + 1)) {
+    before = before.slice(0, before.length - line.length).trimEnd()
+  }
   if (!before.endsWith('*/')) return undefined
   const start = before.lastIndexOf('/**')
   return start === -1 ? undefined : before.slice(start)
@@ -99,25 +135,56 @@ function reExports(text: string): { names: { local: string; exported: string; ty
   return out
 }
 
+/** A declaration as the pages and the doc-comment test need it. */
+interface Declaration {
+  file: string
+  comment?: string
+  keyword: string
+  isFunction: boolean
+}
+
+/** The declaration in `text` (of `file`) starting at `start`, whose name ends at `nameEnd`. */
+function declarationAt(file: string, text: string, start: number, keyword: string, nameEnd: number): Declaration {
+  return { file, comment: commentBefore(text, start), keyword, isFunction: declaresFunction(keyword, text.slice(nameEnd, nameEnd + 2000)) }
+}
+
 /** Where `name` is declared, starting from module `file` and following its re-exports. */
-function findDeclaration(file: string, name: string, depth = 0): { file: string; comment?: string; keyword: string } | undefined {
+function findDeclaration(file: string, name: string, depth = 0): Declaration | undefined {
   if (depth > 5) return undefined
   const text = read(file)
   const m = DECLARATION(name).exec(text)
-  if (m) return { file, comment: commentBefore(text, m.index), keyword: m[1]! }
+  if (m) return declarationAt(file, text, m.index, m[1]!, m.index + m[0].length)
   for (const r of reExports(text)) {
     const hit = r.names.find((n) => n.exported === name)
     if (hit) return findDeclaration(relative(ROOT, resolve(ROOT, dirname(file), r.from)), hit.local, depth + 1)
   }
+  // `import type { X } from './y.ts'` then `export type { X }`: declared where it is imported from.
+  const exported = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*$/gm)].some((m) => namesIn(m[1]!).includes(name))
+  const imported = exported && [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/gm)].find((m) => namesIn(m[1]!).includes(name))
+  if (imported) return findDeclaration(relative(ROOT, resolve(ROOT, dirname(file), imported[2]!)), name, depth + 1)
   return undefined
 }
+
+/** The names a `{ a, type b, c as d }` list binds locally (`a`, `b`, `d`). */
+const namesIn = (list: string): string[] =>
+  list
+    .split(',')
+    .map((s) => s.replace(/^\s*type\s+/, '').split(/\s+as\s+/).pop()!.trim())
+    .filter(Boolean)
 
 /** Every name `index` exports, with its kind, summary and declaring file. */
 export function exportsOf(index: string): ExportDoc[] {
   const text = read(index)
   const docs: ExportDoc[] = []
-  const add = (name: string, kind: ExportDoc['kind'], found: ReturnType<typeof findDeclaration>) =>
-    docs.push({ name, kind, summary: found?.comment ? firstSentence(found.comment) : '', source: found?.file ?? index })
+  const add = (name: string, kind: ExportDoc['kind'], found: Declaration | undefined) =>
+    docs.push({
+      name,
+      kind,
+      summary: found?.comment ? firstSentence(found.comment) : '',
+      source: found?.file ?? index,
+      isFunction: kind === 'value' && Boolean(found?.isFunction),
+      hasExample: hasExampleTag(found?.comment),
+    })
   for (const r of reExports(text)) {
     const from = relative(ROOT, resolve(ROOT, dirname(index), r.from))
     for (const n of r.names) {
@@ -129,13 +196,13 @@ export function exportsOf(index: string): ExportDoc[] {
   for (const m of text.matchAll(/^export\s+(?:declare\s+)?(default\s+)?(?:async\s+)?(function|const|class|interface|type)\s+(\w+)/gm)) {
     const name = m[1] ? 'default' : m[3]!
     const kind = m[2] === 'interface' || m[2] === 'type' ? 'type' : 'value'
-    add(name === 'default' ? `default (${m[3]})` : name, kind, { file: index, comment: commentBefore(text, m.index), keyword: m[2]! })
+    add(name === 'default' ? `default (${m[3]})` : name, kind, declarationAt(index, text, m.index, m[2]!, m.index + m[0].length))
   }
   return docs.sort((a, b) => a.name.localeCompare(b.name))
 }
 
 /** The virtual modules `vela/client` declares: each module's exports with their summaries. */
-function clientModules(index: string): { module: string; docs: ExportDoc[] }[] {
+export function clientModules(index: string): { module: string; docs: ExportDoc[] }[] {
   const text = read(index)
   const out: { module: string; docs: ExportDoc[] }[] = []
   for (const m of text.matchAll(/declare module '([^']+)' \{([\s\S]*?)\n\}/g)) {
@@ -143,7 +210,9 @@ function clientModules(index: string): { module: string; docs: ExportDoc[] }[] {
     const docs: ExportDoc[] = []
     for (const d of body.matchAll(/^\s*export\s+(?:declare\s+)?(function|const|interface|type)\s+(\w+)/gm)) {
       const comment = commentBefore(body, d.index)
-      docs.push({ name: d[2]!, kind: d[1] === 'interface' || d[1] === 'type' ? 'type' : 'value', summary: comment ? firstSentence(comment) : '', source: index })
+      const kind = d[1] === 'interface' || d[1] === 'type' ? 'type' : 'value'
+      const isFunction = kind === 'value' && declaresFunction(d[1]!, body.slice(d.index + d[0].length, d.index + d[0].length + 2000))
+      docs.push({ name: d[2]!, kind, summary: comment ? firstSentence(comment) : '', source: index, isFunction, hasExample: hasExampleTag(comment) })
     }
     out.push({ module: m[1]!, docs })
   }

@@ -16,8 +16,10 @@
  * was checked is what the browser reads. Imports nothing.
  */
 
+/** A redirect's status: 301, 302 (the default), 303, 307 or 308. */
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308
 
+/** Options of `redirect(to, options)`: the status, and the check against open redirects for an untrusted target. */
 export interface RedirectOptions {
   /** The status: 302 unless given. */
   status?: RedirectStatus

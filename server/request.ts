@@ -1,5 +1,5 @@
 /**
- * The request object handlers, plugins and security callbacks receive (the spec's request map).
+ * The request object handlers, plugins and security callbacks receive.
  * Everything that costs something to compute (query, cookies, peer, host) is a lazy getter, so a
  * handler pays only for what it reads.
  */
@@ -15,6 +15,12 @@ import { dropUnsafeFlatKeys } from './unsafe-keys.ts'
 
 export type { QueryValue, RouteInfo } from './contracts/request.ts'
 
+/**
+ * One request as handlers, plugins and security callbacks see it.
+ *
+ * Path parameters (`bindings`), query, headers, cookies, the decoded body (`json`, `params`), the
+ * session and the security callback's `authData` (typed by `A`).
+ */
 export class VelaRequest<A = unknown> {
   /** Path parameters (`:id` → `bindings.id`), URL-decoded strings. */
   readonly bindings: Readonly<Record<string, string>>

@@ -27,6 +27,7 @@ export type KeyedLog = (message: string, error: unknown, key?: string, request?:
 /** Where a coalescing log writes: the line, its error, and the request it is about, if any. */
 export type LogSink = (message: string, error: unknown, request?: RequestFacts) => void
 
+/** Options of `coalesceLog`: the window repeated lines are counted in, and how many kinds are tracked. */
 export interface CoalesceLogOptions {
   /** How long after a kind's first line identical ones are counted instead of written (default 10,000 ms). */
   windowMs?: number
@@ -54,8 +55,12 @@ const OVERFLOW = Symbol('vela.log.overflow')
  *
  * @example
  * ```ts
- * const { log, flush } = coalesceLog((message, error) => logger.error({ err: error }, message))
+ * import { coalesceLog, createApp } from 'vela'
+ * import config from './app.ts'
+ *
+ * const { log, flush } = coalesceLog((message, error, request) => console.error(JSON.stringify({ message, error: String(error ?? ''), requestId: request?.id })), { windowMs: 30_000 })
  * const app = createApp(config, { log })
+ * process.once('beforeExit', flush)
  * ```
  */
 export function coalesceLog(sink: LogSink, opts: CoalesceLogOptions = {}): CoalescingLog {

@@ -1,5 +1,5 @@
 /**
- * Application configuration (the spec's `fw` application keys, §2.1). `defineApp` only types the
+ * Application configuration. `defineApp` only types the
  * object; `resolveConfig` checks the server keys (check-config.ts: `createApp` calls it, so a bad
  * port, limit or timeout is refused before any start hook runs), applies defaults and the
  * environment overrides (`VELA_ENV`, `PORT`, `VELA_TRUST_PROXY`), and remembers which keys kept
@@ -31,6 +31,26 @@ function checkHooks<H>(key: 'onRequest' | 'onResponse', hooks: unknown): readonl
   return hooks as readonly H[]
 }
 
+/**
+ * Declares an application's configuration (`src/app.ts`'s default export): it returns `config`
+ * as given, typed. Defaults and checks apply when the app is created (`createApp`), where a bad
+ * value is refused before any start hook runs.
+ *
+ * @example
+ * ```ts
+ * // src/app.ts
+ * import { defineApp, securityHeaders } from 'vela'
+ *
+ * export default defineApp({
+ *   bootstrapApplication: 'shop',
+ *   server: { port: 3000, trustProxy: ['10.0.0.0/8'] },
+ *   onResponse: [securityHeaders()],
+ *   async start() {
+ *     // open pools, run migrations
+ *   },
+ * })
+ * ```
+ */
 export function defineApp<const C extends AppConfig>(config: C): C {
   return config
 }

@@ -49,6 +49,29 @@ export type { AppState, CreateAppOptions, VelaApp } from '../contracts/app.ts'
  */
 export const BROKER_START_MS = 5000
 
+/**
+ * Creates the app from its configuration, its routes and plugins compiled once.
+ *
+ * The config is resolved and checked (a bad value throws `VELA_ERR_CONFIG`); the app has entry
+ * points (`fetch`, `handleNode`, `upgrade`) and a lifecycle (`start`, `drain`, `stop`). It serves nothing
+ * by itself: give it to `listen`, or to `inject` in tests. The Vite plugin and a built server do
+ * this for you.
+ *
+ * @example
+ * ```ts
+ * import { createApp, defineApp, json, listen } from 'vela'
+ *
+ * const app = createApp(
+ *   defineApp({
+ *     bootstrapApplication: 'hello',
+ *     routes: { hello: { prefix: '', security: false, routes: [['/', () => json({ hello: 'world' })]] } },
+ *   }),
+ * )
+ * await app.start()
+ * const listener = await listen(app, { port: 3000 })
+ * console.log(`listening on ${listener.url}`)
+ * ```
+ */
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)
   const root = resolve(opts.root ?? '.')

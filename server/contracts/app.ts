@@ -11,12 +11,14 @@ import type { RouteTable } from './routes.ts'
 import type { TopicMessage, Topics } from './topics.ts'
 
 /**
- * Where the app is in its life, as its readiness endpoint reports it: `starting` until `start()`
- * has run, `ready` once it has, `draining` from the moment shutdown begins (`drain()`, which the
+ * Where the app is in its life, as its readiness endpoint reports it.
+ *
+ * `starting` until `start()` has run, `ready` once it has, `draining` from the moment shutdown begins (`drain()`, which the
  * listener's `close()` calls first). It never goes back.
  */
 export type AppState = 'starting' | 'ready' | 'draining'
 
+/** An app made by `createApp`: its resolved config and route table, its request entry points and its lifecycle. */
 export interface VelaApp {
   readonly config: ResolvedConfig
   /** `starting` → `ready` (after `start()`) → `draining` (after `drain()`). */
@@ -54,7 +56,9 @@ export interface VelaApp {
   stop(): Promise<void>
 }
 
+/** What `createApp` takes besides the config: the environment, the app root, schemas, a log and extra stream handlers. */
 export interface CreateAppOptions {
+  /** The environment the config's overrides are read from (`VELA_ENV`, `PORT`, …; default `process.env`). */
   env?: NodeJS.ProcessEnv
   /**
    * The app root, where its files are: relative `views.dir` and `staticDir(...)` paths resolve

@@ -26,28 +26,32 @@ export interface WebSocketConfig extends WebSocketOptions {
   pubsub?: TopicBroker
 }
 
+/** One finished request as `server.options.metricsCallback` receives it: timings, status, body size and user data. */
 export interface MetricsEvent {
   userData: Record<string, unknown>
-  /** `process.hrtime.bigint()` nanoseconds, like the native time units of the spec. */
+  /** When the request started and ended, in `process.hrtime.bigint()` nanoseconds. */
   reqStart: bigint
   reqEnd: bigint
   respStatus: number
   respBodyLength: number
 }
 
+/** `server.options.compress`: gzip/brotli of textual bodies, and the smallest body compressed. */
 export interface CompressOptions {
   /** Smallest body compressed, in bytes (default 1024). */
   threshold?: number
 }
 
+/** `views`: where the Liquid templates of `view(...)` replies are. */
 export interface ViewsConfig {
   /** Directory of the `.liquid` files (default `src/views`, relative to the app root). */
   dir?: string
 }
 
 /**
- * The built-in health endpoints, answered before routing (no plugins, no security): `live` is
- * 200 while the process serves; `ready` is 200 once the app has started and 503 while it starts
+ * The built-in health endpoints (`server.health`): a liveness and a readiness path.
+ *
+ * They are answered before routing (no plugins, no security): `live` is 200 while the process serves; `ready` is 200 once the app has started and 503 while it starts
  * or from the moment shutdown begins. A path, or `false` for none.
  */
 export interface HealthConfig {
@@ -72,8 +76,11 @@ export interface RequestIdConfig {
   trustIncoming?: boolean
 }
 
+/** `server`: the HTTP server's port, host, limits, timeouts, proxies, WebSockets and health endpoints. */
 export interface ServerConfig {
+  /** The port to listen on (default 8080; `PORT` overrides). */
   port?: number
+  /** The address to listen on (default: every interface). */
   host?: string
   /** Wrappers around every request, outermost first; `'default'` is the dispatcher itself. */
   streamHandlers?: readonly (StreamHandler | 'default')[]
@@ -133,6 +140,7 @@ export interface ServerConfig {
   drainDelay?: number
   /** On shutdown, how long requests already sent may take to be answered (default 10000 ms). */
   shutdownTimeout?: number
+  /** Response compression and a callback for each finished request's metrics. */
   options?: {
     /** gzip/brotli for textual bodies at or above `threshold` bytes (default 1024) when the client accepts it. */
     compress?: boolean | CompressOptions
@@ -140,8 +148,9 @@ export interface ServerConfig {
   }
 }
 
+/** An application's configuration, as `defineApp` takes it: its name, server, plugins, hooks, routes and lifecycle. */
 export interface AppConfig {
-  /** The application's name (spec: `bootstrap_application`). Required. */
+  /** The application's name, shown in logs, listings and telemetry. Required. */
   bootstrapApplication: string
   /** `dev` unless set; `VELA_ENV` overrides. */
   environment?: string
@@ -160,6 +169,7 @@ export interface AppConfig {
    * in order: `[securityHeaders()]`. Unlike plugins, groups do not replace them. Default none.
    */
   onResponse?: readonly ResponseHook[]
+  /** The JSON library every JSON body is encoded and decoded with (default `JSON`). */
   jsonLib?: JsonLib
   /** Include stack traces in error responses (default false). */
   useStacktrace?: boolean
@@ -184,7 +194,7 @@ export interface AppConfig {
   stop?: () => void | Promise<void>
 }
 
-/** Where the start hook runs when the built server runs several workers (server/cluster/). */
+/** Where the start hook runs when the built server runs several workers (`VELA_WORKERS`). */
 export interface ClusterRole {
   /** `primary`: runs the start hook first (migrations), forks the workers, serves no requests. */
   readonly role: 'primary' | 'worker'
@@ -194,6 +204,7 @@ export interface ClusterRole {
   readonly workers: number
 }
 
+/** The configuration as the app runs with it: `AppConfig` with every default applied and the environment's overrides (`VELA_ENV`, `PORT`, `VELA_TRUST_PROXY`). */
 export interface ResolvedConfig {
   bootstrapApplication: string
   environment: string
@@ -217,8 +228,7 @@ export interface ResolvedConfig {
 }
 
 /**
- * An entry of `server.streamHandlers`, made by `defineStreamHandler` (server/stream-handlers/):
- * it sees every request, 404s and WebSocket upgrades included, outside routing.
+ * An entry of `server.streamHandlers`, made by `defineStreamHandler`: it sees every request, 404s and WebSocket upgrades included, outside routing.
  */
 export interface StreamHandler {
   readonly kind: 'vela.stream-handler'

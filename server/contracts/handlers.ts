@@ -6,7 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { WebSocketContext, WebSocketHandler } from '../websocket/define.ts'
 import type { WebSocketLimits } from './websocket.ts'
 
+/** Answers a web `Request` with a `Response`: `app.fetch`, and what a stream handler's `wrap` wraps. */
 export type FetchHandler = (request: Request) => Promise<Response>
+/** Answers a request of node's HTTP server on its `res`: `app.handleNode`, and what `wrapNode` wraps. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 /** The app's decision on a WebSocket upgrade request. */
@@ -25,4 +27,5 @@ export type UpgradeDecision =
   /** Refused: `response` is sent instead of upgrading (its body is read once, to be written on the socket). */
   | { readonly accept: false; readonly response: Response }
 
+/** Decides a WebSocket upgrade request: `app.upgrade`, and what `wrapUpgrade` wraps. */
 export type UpgradeHandler = (request: Request) => Promise<UpgradeDecision>

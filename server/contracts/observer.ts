@@ -19,6 +19,7 @@
  */
 import type { RequestFacts, RouteInfo } from './request.ts'
 
+/** How a request ended, as an observer's `end` receives it: status, body size, route and error. */
 export interface RequestOutcome {
   /**
    * The status sent: 101 for an accepted WebSocket upgrade; 499 (nginx's "client closed request")

@@ -4,6 +4,7 @@
  * cycle (the repo's cycle check fails on one).
  */
 
+/** A value, or a promise of it: what hooks and callbacks may return. */
 export type MaybePromise<T> = T | Promise<T>
 
 /** The app's JSON library (`jsonLib`): every JSON body is encoded and decoded with it. */

@@ -16,6 +16,7 @@ export interface RouteInfo {
   readonly action: string
 }
 
+/** One query parameter's value: a string, or every value of a repeated parameter (`?tag=a&tag=b`). */
 export type QueryValue = string | string[]
 
 /**

@@ -19,9 +19,10 @@ export type RouteMethod = 'get' | 'head' | 'post' | 'put' | 'delete' | 'patch' |
 /** What a handler may return: a reply helper's value or a web `Response` (escape hatch). */
 export type HandlerResult = Reply | Response
 
+/** A route's handler: takes the request (its `authData` typed `A`) and returns a reply or a `Response`, or a promise of one. */
 export type Handler<A = unknown> = (req: VelaRequest<A>) => MaybePromise<HandlerResult>
 
-/** A handler object for WebSocket routes (`protocol: 'ws'`): `defineWebSocket` (server/websocket/define.ts). */
+/** The handler of a WebSocket route (`protocol: 'ws'`), made by `defineWebSocket`. */
 // The route list holds handlers of any auth data type; each handler is typed where it is defined.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface WebSocketRouteHandler extends WebSocketHooks<any> {
@@ -34,6 +35,7 @@ export interface StaticRouteHandler {
   readonly handle: Handler
 }
 
+/** A route's options, the third element of its tuple: methods, protocol, deadline, validation and response schemas. */
 export interface RouteOptions {
   /** Lowercase method names; absent means every standard method. */
   methods?: readonly RouteMethod[]
@@ -102,6 +104,7 @@ export interface SecurityWithScheme {
   check: SecurityCallback
 }
 
+/** A route: `[path, handler]` or `[path, handler, options]`; `:name` segments bind path parameters, a trailing `[...]` matches the rest. */
 export type Route =
   | readonly [path: string, handler: Handler | StaticRouteHandler | WebSocketRouteHandler]
   | readonly [path: string, handler: Handler | StaticRouteHandler | WebSocketRouteHandler, options: RouteOptions]
@@ -109,10 +112,17 @@ export type Route =
 /** `[404, handler]`: replaces the built-in page for that status within the group. */
 export type StatusRoute = readonly [status: number, handler: Handler]
 
-/** What a security callback may return: see server/pipeline/run.ts (`afterSecurity`). */
+/**
+ * What a security callback may return: `true`, `false` (a 401), a reply, or auth data.
+ *
+ * `true` lets the request through, `false` answers 401, a reply or `Response` is sent instead of
+ * the handler's, and an object lets the request through as `req.authData`.
+ */
 export type SecurityResult = boolean | Reply | Response | Record<string, unknown>
+/** A group's security callback: decides, for every request of the group, before its handler (see `SecurityResult`). */
 export type SecurityCallback = (req: VelaRequest) => MaybePromise<SecurityResult>
 
+/** A route group: routes under one prefix sharing a security callback and a plugin list. */
 export interface RouteGroup {
   /** Prepended to every route path; may be the empty string. */
   prefix: string
@@ -147,6 +157,7 @@ export interface CompiledGroup {
   readonly source: string
 }
 
+/** A route as compiled into `app.routeTable`: its full path, methods, kind, handler, options and group. */
 export interface CompiledRoute {
   /** Full path as declared (prefix + route path), e.g. `/api/products/:id` or `/docs/[...]`. */
   readonly path: string

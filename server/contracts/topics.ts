@@ -28,7 +28,7 @@ export interface BrokerContext {
  */
 export type TopicBroker = SyncAdapter
 
-/** An app's WebSocket topics (`app.topics`), made by `createTopics` (server/websocket/topics.ts). */
+/** An app's WebSocket topics (`app.topics`): publishing, and the relay its listeners and broker share. */
 export interface Topics {
   /** This instance's id, the tag on what it sends through the broker. */
   readonly instanceId: string

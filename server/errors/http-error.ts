@@ -1,7 +1,8 @@
 /**
- * `throw httpError(404)` or `throw httpError(422, { error: 'no body' })` from a handler, plugin or
- * security callback answers with that status. Without a body the built-in (or the group's status
- * route) page for the status is sent.
+ * An error that answers the request with its status (made by `httpError`).
+ *
+ * Thrown from a handler, plugin or security callback, the response is its `body`, or without one
+ * the built-in (or the group's status route) page for the status.
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError'
@@ -14,6 +15,26 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * An `HttpError` to throw: the request is answered with `status` and `body`, or that status's error page.
+ *
+ * `status` is 400 to 599 (another throws a RangeError); `body` is JSON-encoded unless a string;
+ * `headers` are added to the response.
+ *
+ * @example
+ * ```ts
+ * import { httpError, json, type VelaRequest } from 'vela'
+ *
+ * const products = new Map([['1', { id: '1', name: 'Lamp' }]])
+ *
+ * export function show(req: VelaRequest) {
+ *   const product = products.get(req.bindings.id ?? '')
+ *   if (!product) throw httpError(404)
+ *   if (req.header('x-api-version') === '1') throw httpError(410, { error: 'API v1 is gone' }, { 'x-upgrade': 'v2' })
+ *   return json(product)
+ * }
+ * ```
+ */
 export function httpError(status: number, body?: unknown, headers?: Readonly<Record<string, string>>): HttpError {
   if (!Number.isInteger(status) || status < 400 || status > 599) {
     throw new RangeError(`httpError: status must be an integer from 400 to 599, got ${String(status)}`)
@@ -21,6 +42,23 @@ export function httpError(status: number, body?: unknown, headers?: Readonly<Rec
   return new HttpError(status, body, headers)
 }
 
+/**
+ * Whether `value` is an `HttpError` (thrown by `httpError`).
+ *
+ * @example
+ * ```ts
+ * import { isHttpError } from 'vela'
+ *
+ * async function fetchOrNull<T>(load: () => Promise<T>): Promise<T | null> {
+ *   try {
+ *     return await load()
+ *   } catch (err) {
+ *     if (isHttpError(err) && err.status === 404) return null
+ *     throw err
+ *   }
+ * }
+ * ```
+ */
 export function isHttpError(value: unknown): value is HttpError {
   return value instanceof HttpError
 }

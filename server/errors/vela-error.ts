@@ -22,8 +22,15 @@ export const VELA_ERROR_CODES = {
   VELA_ERR_TELEMETRY: 'vela/telemetry was set up twice',
 } as const
 
+/** The code of a `VelaError`, one `VELA_ERR_*` per kind of mistake (config, route, plugin, …). */
 export type VelaErrorCode = keyof typeof VELA_ERROR_CODES
 
+/**
+ * A mistake Vela found before serving, with a stable `code` (`VELA_ERR_CONFIG`, …).
+ *
+ * Found in the app's config, routes, plugins, stream handlers or WebSocket handlers; the code
+ * tells kinds apart without matching messages.
+ */
 export class VelaError extends Error {
   declare readonly name: 'VelaError'
   constructor(
@@ -43,6 +50,19 @@ export class VelaError extends Error {
  * Whether `value` is a `VelaError` (with that code, if given). By shape, not `instanceof`: the
  * CLI and the dev server may hold two copies of this module (the app's `vela` through Vite's
  * module runner, the tool's own), whose classes differ.
+ *
+ * @example
+ * ```ts
+ * import { createApp, isVelaError } from 'vela'
+ * import config from './app.ts'
+ *
+ * try {
+ *   createApp(config)
+ * } catch (err) {
+ *   if (isVelaError(err, 'VELA_ERR_DUPLICATE_ROUTE')) console.error(`fix the routes: ${err.message}`)
+ *   throw err
+ * }
+ * ```
  */
 export function isVelaError(value: unknown, code?: VelaErrorCode): value is VelaError {
   if (!(value instanceof Error) || value.name !== 'VelaError') return false

@@ -18,6 +18,7 @@ import { trackConnections } from './drain.ts'
 import type { WebSocketServer } from './websockets.ts'
 import { attachWebSockets } from './websockets.ts'
 
+/** A running HTTP server made by `listen`: its URLs and port, its WebSockets, and a graceful `close`. */
 export interface Listener {
   /** A URL a client on this machine can use: `127.0.0.1` when the socket listens on every IPv4/IPv6 interface. */
   readonly url: string
@@ -36,6 +37,7 @@ export interface Listener {
   close(opts?: CloseOptions): Promise<void>
 }
 
+/** Options of `listener.close(...)`: how long to drain, and what to do with idle connections. */
 export interface CloseOptions {
   /** How long requests already sent may take to be answered (default `server.shutdownTimeout`, 10 s). */
   timeoutMs?: number
@@ -49,13 +51,34 @@ export interface CloseOptions {
   idle?: IdleConnections
 }
 
+/** Options of `listen(app, opts)`: where to listen, overriding the app's `server.port` and `server.host`. */
 export interface ListenOptions {
+  /** The port (default `server.port`; 0 picks a free one). */
   port?: number
+  /** The address (default `server.host`, else every interface). */
   host?: string
 }
 
 let rejectionGuard = false
 
+/**
+ * Serves `app` over HTTP with node's `http` server, WebSocket routes included.
+ *
+ * The config's keep-alive, header, request and send timeouts apply. Resolves once the socket listens. It does not
+ * run the app's start hook: call `app.start()` (the readiness endpoint answers 503 until then).
+ *
+ * @example
+ * ```ts
+ * import { createApp, installShutdown, listen } from 'vela'
+ * import config from './app.ts'
+ *
+ * const app = createApp(config)
+ * const listener = await listen(app, { port: Number(process.env.PORT) || 8080 })
+ * await app.start()
+ * installShutdown(listener, app)
+ * console.log(`listening on ${listener.url}`)
+ * ```
+ */
 export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Listener> {
   const s = app.config.server
   // Read once: the drain swaps this very listener for one that closes connections (drain.ts).

@@ -13,16 +13,12 @@
  *   6. exit 0 (1 if closing or the stop hook failed, or the whole thing overran its deadline).
  *
  * A second signal while shutting down exits at once with 1 (the impatient Ctrl-C Ctrl-C).
- *
- *   const app = createApp(config)
- *   const listener = await listen(app)
- *   await app.start()
- *   installShutdown(listener, app, { timeoutMs: 15_000 })
  */
 import type { ResolvedConfig } from '../contracts/config.ts'
 import type { IdleConnections } from './drain.ts'
 import type { Listener } from './listen.ts'
 
+/** Options of `installShutdown`: its deadlines, signals, exit function and log. */
 export interface ShutdownOptions {
   /** How long requests already sent may take to be answered (default `server.shutdownTimeout`, else 10000 ms). */
   timeoutMs?: number
@@ -36,9 +32,11 @@ export interface ShutdownOptions {
   signals?: readonly NodeJS.Signals[]
   /** Default `process.exit`; tests pass their own. */
   exit?: (code: number) => void
+  /** Where the shutdown's lines go (default: stdout, errors to stderr). */
   log?: (message: string, error?: unknown) => void
 }
 
+/** What `installShutdown` returns: run the shutdown now, or remove the signal handlers. */
 export interface ShutdownHandle {
   /** Runs the shutdown now (as a signal would); resolves when the exit function was called. */
   shutdown(reason?: string): Promise<void>
@@ -46,6 +44,24 @@ export interface ShutdownHandle {
   uninstall(): void
 }
 
+/**
+ * Shuts the app down gracefully on SIGTERM and SIGINT, losing no request a client has sent.
+ *
+ * Readiness turns `draining`, the listener stops accepting, WebSockets close with 1001, requests
+ * already sent are answered, then the app's stop hook runs and the process exits (0, or 1 on a
+ * failure or an overrun deadline). A second signal exits at once.
+ *
+ * @example
+ * ```ts
+ * import { createApp, installShutdown, listen } from 'vela'
+ * import config from './app.ts'
+ *
+ * const app = createApp(config)
+ * const listener = await listen(app)
+ * await app.start()
+ * installShutdown(listener, app, { timeoutMs: 15_000, drainDelayMs: 5_000 })
+ * ```
+ */
 export function installShutdown(
   listener: Pick<Listener, 'close'>,
   app: { stop(): Promise<void>; readonly config?: ResolvedConfig },

@@ -29,6 +29,7 @@ import type { Watched } from './websocket-liveness.ts'
 import { IDLE_CLOSE, createLiveness } from './websocket-liveness.ts'
 import { MessageRate, RATE_CLOSE } from './websocket-rate.ts'
 
+/** A listener's WebSocket connections (`listener.websockets`): how many are open, and closing them all. */
 export interface WebSocketServer {
   /** Sockets currently open. */
   readonly openCount: number

@@ -63,7 +63,12 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
  * over capacity it throws a 503 `httpError`.
  *
  * @example
- * const cs = cast(User, null, { name, password_hash: await hashPassword(password) }, ['name', 'password_hash'])
+ * ```ts
+ * import { hashPassword } from 'vela'
+ *
+ * const passwordHash = await hashPassword('correct horse battery staple')
+ * // 'scrypt$16384$8$1$…': store it, e.g. in the user's password_hash column
+ * ```
  */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16)
@@ -81,8 +86,17 @@ const inRange = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <
  * `httpError`.
  *
  * @example
- * const user = (await repo.getBy(User, { name })).value
- * const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
+ * ```ts
+ * import { hashPassword, verifyPassword } from 'vela'
+ *
+ * const users = new Map([['ada', await hashPassword('s3cret')]])
+ * const UNKNOWN_USER_HASH = await hashPassword(crypto.randomUUID())
+ *
+ * export async function checkLogin(name: string, password: string): Promise<boolean> {
+ *   // Verify against a dummy hash for unknown users, so both answers take the same time.
+ *   return verifyPassword(password, users.get(name) ?? UNKNOWN_USER_HASH)
+ * }
+ * ```
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$')

@@ -1,5 +1,5 @@
 /**
- * The CORS plugin (`fw_cors_plugin`), on h3's CORS helpers. A preflight (OPTIONS with `Origin` and
+ * The CORS plugin, on h3's CORS helpers. A preflight (OPTIONS with `Origin` and
  * `Access-Control-Request-Method`) from an allowed origin is answered 204 here, even when the route
  * does not list `options` (the router sends such preflights through the group's plugins). Other
  * requests from an allowed origin get the CORS response headers, errors included.
@@ -12,12 +12,19 @@ import type { CorsOptions } from 'h3'
 import { definePlugin, ok, stop } from '../pipeline/plugin.ts'
 import { status } from '../replies.ts'
 
+/** Options of `corsPlugin`: which origins, methods and headers are allowed, and for how long preflights are cached. */
 export interface CorsPluginOptions {
+  /** `'*'`, one origin, a comma-separated list or an array (default `'*'`). */
   allowOrigins?: string | readonly string[]
+  /** Methods allowed in preflights (default `*`). */
   allowMethods?: readonly string[]
+  /** Request headers allowed in preflights (default `*`). */
   allowHeaders?: readonly string[]
+  /** Response headers exposed to scripts (default `*`). */
   exposeHeaders?: readonly string[]
+  /** Send `Access-Control-Allow-Credentials: true` (default false). */
   credentials?: boolean
+  /** Seconds a browser may cache a preflight's answer (default: not sent). */
   maxAge?: number
 }
 
@@ -33,6 +40,23 @@ function toH3Options(o: CorsPluginOptions): CorsOptions {
   }
 }
 
+/**
+ * The CORS plugin: answers preflights from allowed origins and adds CORS headers to their replies.
+ *
+ * A preflight is answered 204; other replies, errors included, get the headers. Register it
+ * `pre_request`.
+ *
+ * ```ts
+ * import { corsPlugin, defineRoutes, json } from 'vela'
+ *
+ * export default defineRoutes({
+ *   prefix: '/api',
+ *   security: false,
+ *   plugins: [['pre_request', corsPlugin, { allowOrigins: ['https://app.example.com'], credentials: true, maxAge: 600 }]],
+ *   routes: [['/me', () => json({ name: 'Ada' }), { methods: ['get'] }]],
+ * })
+ * ```
+ */
 export const corsPlugin = definePlugin<CorsPluginOptions, CorsOptions | undefined>({
   name: 'cors',
   info: {

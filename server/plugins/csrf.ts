@@ -24,12 +24,16 @@ import { httpError } from '../errors/http-error.ts'
 import { definePlugin, fail, ok } from '../pipeline/plugin.ts'
 import type { VelaRequest } from '../request.ts'
 
+/** Options of `csrfPlugin`: the path prefixes it does not check. */
 export interface CsrfPluginOptions {
+  /** Path prefixes not checked (`'/api'` covers `/api` and `/api/…`, not `/apis`), for APIs authenticated by headers. */
   exclude?: readonly string[]
 }
 
 export const CSRF_SESSION_KEY = '_csrf_token'
+/** The form (or JSON body) field a CSRF token is sent back in: `_csrf_token`. */
 export const CSRF_FORM_FIELD = '_csrf_token'
+/** The request header a CSRF token is sent back in: `x-csrf-token`. */
 export const CSRF_HEADER = 'x-csrf-token'
 
 const CHECKED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -81,6 +85,23 @@ function matches(secret: Buffer, given: string): boolean {
   return timingSafeEqual(unmasked, secret)
 }
 
+/**
+ * The CSRF plugin: a POST, PUT, PATCH or DELETE without this session's token is answered 403.
+ *
+ * The token (`req.csrfToken`, `csrf_token` in views) comes back in the `x-csrf-token` header or
+ * the `_csrf_token` body field; a request without it never reaches the handler. Register it `pre_request` after the
+ * session plugin and the request plugin.
+ *
+ * ```ts
+ * import { csrfPlugin, requestPlugin, sessionPlugins, type PluginEntry } from 'vela'
+ *
+ * export const browser: PluginEntry[] = [
+ *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
+ *   ...sessionPlugins({ cookieName: 'shop_session' }),
+ *   ['pre_request', csrfPlugin, { exclude: ['/api'] }],
+ * ]
+ * ```
+ */
 export const csrfPlugin = definePlugin<CsrfPluginOptions>({
   name: 'csrf',
   info: {

@@ -1,5 +1,5 @@
 /**
- * The request plugin (`fw_request_plugin`): decodes bodies into `req.params` before security and
+ * The request plugin: decodes bodies into `req.params` before security and
  * the handler run.
  *
  * Options:
@@ -23,10 +23,15 @@ import { definePlugin, ok } from '../pipeline/plugin.ts'
 import type { VelaRequest } from '../request.ts'
 import { EMPTY_JSON, FORM_TYPE, decodeJsonBody, hasBody, isJsonType, mediaType } from '../body-types.ts'
 
+/** Options of `requestPlugin`: which bodies it decodes, whether the query joins `req.params`, and which types pass undecoded. */
 export interface RequestPluginOptions {
+  /** Decode `application/json` (and `*+json`) bodies into `req.json`, and `req.params` for an object; empty or malformed is a 400. */
   decodeJsonBody?: boolean
+  /** Decode `application/x-www-form-urlencoded` bodies into `req.params`. */
   readUrlencodedBody?: boolean
+  /** Merge the query string's values into `req.params` (body fields win). */
   parseQs?: boolean
+  /** Content types let through undecoded (`['text/*']`, `['*\/*']`); a body of any other type no decoder reads is a 415. */
   pass?: readonly string[]
 }
 
@@ -36,6 +41,23 @@ function passes(type: string, pass: readonly string[]): boolean {
   return pass.some((p) => p === '*/*' || p === type || (p.endsWith('/*') && type.startsWith(p.slice(0, -1))))
 }
 
+/**
+ * The request plugin: decodes JSON and URL-encoded bodies into `req.json` / `req.params`.
+ *
+ * It runs before security and the handler; `parseQs` merges the query too. A body no enabled
+ * decoder reads is a 415, a larger one than `server.bodyLimit` a 413.
+ *
+ * ```ts
+ * import { defineRoutes, json, requestPlugin } from 'vela'
+ *
+ * export default defineRoutes({
+ *   prefix: '/api',
+ *   security: false,
+ *   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+ *   routes: [['/echo', (req) => json({ got: req.json }), { methods: ['post'] }]],
+ * })
+ * ```
+ */
 export const requestPlugin = definePlugin<RequestPluginOptions>({
   name: 'request',
   info: {

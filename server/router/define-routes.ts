@@ -4,7 +4,29 @@
  */
 import type { RouteSource } from '../contracts/routes.ts'
 
-/** Helper for typing a route module. */
+/**
+ * Declares a route module's routes: the default export of a `src/routes/*.ts` file.
+ *
+ * `source` is a group, a list of groups, or a function of the environment returning them; it is
+ * returned as given, typed.
+ *
+ * @example
+ * ```ts
+ * // src/routes/api.ts
+ * import { defineRoutes, json, requestPlugin, status } from 'vela'
+ *
+ * export default defineRoutes({
+ *   prefix: '/api',
+ *   security: false,
+ *   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+ *   routes: [
+ *     ['/products/:id', (req) => json({ id: req.bindings.id }), { methods: ['get'] }],
+ *     ['/products', (req) => json(201, {}, { got: req.json }), { methods: ['post'] }],
+ *     [404, () => status(404, {}, { error: 'no such product' })],
+ *   ],
+ * })
+ * ```
+ */
 export function defineRoutes<const T extends RouteSource>(source: T): T {
   return source
 }

@@ -48,10 +48,19 @@ const kAtRoot = Symbol('vela.static.atRoot')
 type Rootable = StaticRouteHandler & { readonly [kAtRoot]?: (appRoot: string) => Handler }
 
 /**
- * The handler of a static route: the files under `dir` (relative to the app root).
+ * The handler of a static route: the files under `dir` (relative to the app root), for a route
+ * whose path ends in `[...]`. GET and HEAD, with content types, ETags, 304s and byte ranges.
  *
  * @example
- * export default { prefix: '', security: false, routes: [['/assets/[...]', staticDir('priv/assets', { maxAge: 3600 })]] }
+ * ```ts
+ * import { defineRoutes, staticDir } from 'vela'
+ *
+ * export default defineRoutes({
+ *   prefix: '',
+ *   security: false,
+ *   routes: [['/assets/[...]', staticDir('priv/assets', { maxAge: 3600 })]],
+ * })
+ * ```
  */
 export function staticDir(dir: string, opts: StaticDirOptions = {}): StaticRouteHandler {
   const handler: Rootable = { kind: 'vela.static', handle: serveDir(resolve(dir), opts), [kAtRoot]: (appRoot) => serveDir(resolve(appRoot, dir), opts) }

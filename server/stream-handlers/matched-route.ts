@@ -3,11 +3,6 @@
  * `wrapUpgrade`): they run outside routing, so they cannot see `req.route`. Observers get it in
  * their outcome (`end(outcome)`: `outcome.route`) and need not call this.
  *
- *   defineStreamHandler({ name: 'by-route', wrapNode: (next) => (req, res) => {
- *     res.once('finish', () => count(matchedRoute(req)?.path ?? 'unrouted'))
- *     next(req, res)
- *   }, wrap: … })
- *
  * Read it once `next` has answered (the response, its end, an upgrade decision): before that the
  * route is not known. Pass what the stream handler was given: the web `Request` of `wrap` and
  * `wrapUpgrade`, or node's `IncomingMessage` of `wrapNode`. Undefined for requests no route took:
@@ -22,7 +17,28 @@ import type { IncomingMessage } from 'node:http'
 import type { RouteInfo } from '../contracts/request.ts'
 import { exchangeOf } from '../exchange/exchange.ts'
 
-/** The route `request` was dispatched to, once it has been (undefined for unrouted requests). */
+/**
+ * The route `request` was dispatched to (undefined for unrouted requests), for low-level stream handlers.
+ *
+ * They run outside routing: read it once `next` has answered.
+ *
+ * @example
+ * ```ts
+ * import { defineStreamHandler, matchedRoute } from 'vela'
+ *
+ * const hits = new Map<string, number>()
+ *
+ * export const hitsByRoute = defineStreamHandler({
+ *   name: 'hits-by-route',
+ *   wrap: (next) => async (request) => {
+ *     const response = await next(request)
+ *     const path = matchedRoute(request)?.path ?? 'unrouted'
+ *     hits.set(path, (hits.get(path) ?? 0) + 1)
+ *     return response
+ *   },
+ * })
+ * ```
+ */
 export function matchedRoute(request: Request | IncomingMessage): RouteInfo | undefined {
   return exchangeOf(request)?.route
 }

@@ -1,5 +1,5 @@
 /**
- * The metrics hook (spec 4.5, last paragraph): list `metricsStreamHandler` in
+ * The metrics hook: list `metricsStreamHandler` in
  * `server.streamHandlers` before `'default'` and set `server.options.metricsCallback`; every
  * finished request then calls the callback once with `{ userData, reqStart, reqEnd, respStatus,
  * respBodyLength }`. A plugin adds data with `setMetricsUserData(req, map)`; calls merge.
@@ -21,12 +21,45 @@ interface Tracked {
   [kMetrics]?: Record<string, unknown>
 }
 
-/** Merges `map` into the metrics user data of this request (no-op without the metrics handler). */
+/**
+ * Merges `map` into this request's metrics user data (no-op without the metrics handler).
+ *
+ * `server.options.metricsCallback` receives it as `event.userData` when the request ends.
+ *
+ * @example
+ * ```ts
+ * import { json, setMetricsUserData, type VelaRequest } from 'vela'
+ *
+ * export function search(req: VelaRequest) {
+ *   const results = ['lamp', 'chair']
+ *   setMetricsUserData(req, { results: results.length })
+ *   return json({ results })
+ * }
+ * ```
+ */
 export function setMetricsUserData(req: VelaRequest, map: Readonly<Record<string, unknown>>): void {
   const data = (req.facts as Tracked)[kMetrics]
   if (data) Object.assign(data, map)
 }
 
+/**
+ * The metrics stream handler: calls `server.options.metricsCallback` once per finished request.
+ *
+ * Listed in `server.streamHandlers` (before `'default'`), it reports each request's timings,
+ * status, body length and user data (`setMetricsUserData`).
+ *
+ * ```ts
+ * import { defineApp, metricsStreamHandler } from 'vela'
+ *
+ * export default defineApp({
+ *   bootstrapApplication: 'shop',
+ *   server: {
+ *     streamHandlers: [metricsStreamHandler, 'default'],
+ *     options: { metricsCallback: (e) => console.log(e.respStatus, Number(e.reqEnd - e.reqStart) / 1e6, 'ms') },
+ *   },
+ * })
+ * ```
+ */
 export const metricsStreamHandler = defineStreamHandler({
   name: 'metrics',
   observe(config: ResolvedConfig) {

@@ -1,5 +1,5 @@
 /**
- * Stream handlers wrap the whole request, outside routing (the spec's cowboy stream handlers): a
+ * Stream handlers wrap the whole request, outside routing: a
  * metrics or tracing handler sees every request, including 404s and WebSocket upgrades, and the
  * final response. `server.streamHandlers` lists them outermost first; `'default'` is the
  * dispatcher and comes last.
@@ -23,12 +23,36 @@ import { VelaError } from '../errors/vela-error.ts'
 export type { StreamHandler } from '../contracts/config.ts'
 export type { FetchHandler, NodeHandler } from '../contracts/handlers.ts'
 
+/** What `defineStreamHandler` takes: `{ name, observe }`, or the low-level `{ name, wrap, wrapNode?, wrapUpgrade? }`. */
 export type StreamHandlerDefinition =
   /** The observer contract: `observe(config)` is called once at start-up. */
   | { readonly name: string; readonly observe: (config: ResolvedConfig) => RequestObserver | undefined }
   /** The low-level form. */
   | Pick<StreamHandler, 'name' | 'wrap' | 'wrapNode' | 'wrapUpgrade'>
 
+/**
+ * Makes a stream handler for `server.streamHandlers`: code that sees every request outside routing.
+ *
+ * Listed before `'default'`, outermost first, it sees 404s and WebSocket upgrades too.
+ * `observe(config)` is called once at start-up and returns the observer called as each request
+ * starts; its `end(outcome)` runs when the response has been sent. The low-level form `wrap`s
+ * the app's entry points instead and may change the response.
+ *
+ * @example
+ * ```ts
+ * import { defineApp, defineStreamHandler } from 'vela'
+ *
+ * export const accessLog = defineStreamHandler({
+ *   name: 'access-log',
+ *   observe: () => (facts) => {
+ *     const started = performance.now()
+ *     return { end: (o) => console.log(`${facts.method} ${facts.path} ${o.status} ${o.route?.path ?? '-'} ${Math.round(performance.now() - started)}ms`) }
+ *   },
+ * })
+ *
+ * export default defineApp({ bootstrapApplication: 'shop', server: { streamHandlers: [accessLog, 'default'] } })
+ * ```
+ */
 export function defineStreamHandler(def: StreamHandlerDefinition): StreamHandler {
   if ('observe' in def && typeof def.observe === 'function') {
     if ('wrap' in def) throw new Error(`stream handler ${def.name}: give observe or wrap (the low-level form), not both`)

@@ -31,6 +31,7 @@ import type { CreateAppOptions, VelaApp } from '../app/create-app.ts'
 import type { InjectOptions, TestServer } from './inject.ts'
 import { inject, startTestServer } from './inject.ts'
 
+/** Options of `createTestApp`: the environment, whether the start hook runs, and the log. */
 export interface TestAppOptions {
   /** Environment for `createApp`, over `process.env` and `VELA_ENV=test`. */
   env?: NodeJS.ProcessEnv
@@ -40,7 +41,9 @@ export interface TestAppOptions {
   log?: CreateAppOptions['log']
 }
 
+/** The app under test from `createTestApp`: the app, in-process requests, real listeners and `close`. */
 export interface TestApp {
+  /** The app, created for the `test` environment. */
   readonly app: VelaApp
   /** One request through the whole lifecycle, in-process (no socket). */
   inject(opts: InjectOptions | string): Promise<Response>
@@ -69,6 +72,25 @@ async function loadAppEntry(): Promise<AppEntry> {
   }
 }
 
+/**
+ * The app under test, made from the app's own sources as `vite` and the build make it (its
+ * `src/app.ts`, routes and controllers), for the `test` environment, with its start hook run.
+ * Runs only under vitest with the app's `vite.config.ts` (whose plugins list `vela()`).
+ *
+ * @example
+ * ```ts
+ * import { afterAll, expect, it } from 'vitest'
+ * import { createTestApp } from 'vela/testing'
+ *
+ * const t = await createTestApp()
+ * afterAll(() => t.close())
+ *
+ * it('creates a note', async () => {
+ *   const res = await t.inject({ method: 'POST', url: '/api/notes', body: { title: 'Groceries', user_id: 1 } })
+ *   expect(res.status).toBe(201)
+ * })
+ * ```
+ */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const { create } = await loadAppEntry()
   const app = create({ env: { ...process.env, VELA_ENV: 'test', ...opts.env }, ...(opts.log ? { log: opts.log } : {}) })

@@ -51,7 +51,7 @@ export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown>
  * @example
  * ```ts
  * import { z } from 'zod'
- * import { defineRoute, json } from 'vela'
+ * import { defineRoute, defineRoutes, json } from 'vela'
  *
  * const Note = z.object({ title: z.string().min(1), body: z.string().default('') })
  * const Page = z.object({ limit: z.coerce.number().int().max(100).default(20) })
@@ -82,10 +82,13 @@ export function defineRoute<const V extends RouteValidation, A = unknown>(
  * @example
  * ```ts
  * // src/controllers/notes_controller.ts
- * export const noteInput = defineValidation({ body: 'note', query: Page })
- * export const create = (req: ValidatedRequest<typeof noteInput>) => json(201, {}, req.json)
- * // src/routes/api.ts
- * ['/notes', notes.create, { methods: ['post'], validate: notes.noteInput }]
+ * import { z } from 'zod'
+ * import { defineValidation, json, type ValidatedRequest } from 'vela'
+ *
+ * export const noteInput = defineValidation({ body: z.object({ title: z.string().min(1) }) })
+ * export const create = (req: ValidatedRequest<typeof noteInput>) => json(201, {}, { title: req.json.title })
+ *
+ * // src/routes/api.ts: ['/notes', notes.create, { methods: ['post'], validate: notes.noteInput }]
  * ```
  */
 export function defineValidation<const V extends RouteValidation>(validation: V): V {

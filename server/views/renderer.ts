@@ -20,6 +20,7 @@ import type { VelaRequest } from '../request.ts'
 
 export type { ViewsConfig }
 
+/** Renders a view reply to HTML for a request (the runtime's view renderer). */
 export type RenderView = (reply: ViewReply, req: VelaRequest) => Promise<string>
 
 export interface ViewRendererOptions extends ViewsConfig {

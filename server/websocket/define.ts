@@ -1,11 +1,6 @@
 /**
  * WebSocket route handlers (`protocol: 'ws'` routes), on crossws peers.
  *
- *   ['/chat/:room', defineWebSocket<{ user: string }>({
- *     open(peer) { peer.send(`hello ${peer.context.authData.user}`) },
- *     message(peer, message) { peer.send(message.text()) },
- *   }), { protocol: 'ws' }]
- *
  * The upgrade request goes through the group's pre-request plugins and security callback first
  * (server/websocket/upgrade.ts): a rejection is answered over HTTP before upgrading. What the
  * hooks then get on `peer.context`: `authData` (the security callback's object, `{}` when it
@@ -49,15 +44,20 @@ export const WEBSOCKET_DEFAULTS: Readonly<Required<WebSocketOptions>> = Object.f
   allowedOrigins: Object.freeze([]),
 })
 
+/** What a WebSocket's hooks find on `peer.context`: the security callback's data, the path parameters and the upgrade request. */
 export interface WebSocketContext<A = unknown> {
+  /** The security callback's object (`{}` when it returned `true` or the group has none). */
   readonly authData: A
+  /** The path parameters of the upgrade request (`:room` → `bindings.room`). */
   readonly bindings: Readonly<Record<string, string>>
+  /** The upgrade request as the group's plugins left it (`req.session`, `req.query`, `req.publish`…). */
   readonly req: VelaRequest<A>
 }
 
 /** A crossws peer whose `context` is the Vela upgrade context. */
 export type WebSocketPeer<A = unknown> = Omit<Peer, 'context'> & { readonly context: WebSocketContext<A> }
 
+/** A WebSocket route's hooks: `open`, `message`, `close` and `error`, each given the peer. */
 export interface WebSocketHooks<A = unknown> {
   /** The connection is open. */
   open?: (peer: WebSocketPeer<A>) => MaybePromise<void>
@@ -65,9 +65,11 @@ export interface WebSocketHooks<A = unknown> {
   message?: (peer: WebSocketPeer<A>, message: Message) => MaybePromise<void>
   /** The connection closed (`code` 1001 when the server shut down). */
   close?: (peer: WebSocketPeer<A>, details: { code?: number; reason?: string }) => MaybePromise<void>
+  /** The connection failed. */
   error?: (peer: WebSocketPeer<A>, error: WSError) => MaybePromise<void>
 }
 
+/** A WebSocket route's handler made by `defineWebSocket`: its hooks and its own limits. */
 export interface WebSocketHandler<A = unknown> extends WebSocketHooks<A> {
   readonly kind: 'vela.websocket'
   /** This route's own limits and allowed origins; what it leaves out comes from `server.websocket`. */
@@ -81,10 +83,19 @@ const OPTIONS = Object.keys(WEBSOCKET_DEFAULTS)
  * (what it leaves out comes from `server.websocket`).
  *
  * @example
- * ['/chat/:room', defineWebSocket({
- *   open(peer) { peer.subscribe(peer.context.bindings.room) },
- *   message(peer, message) { peer.publish(peer.context.bindings.room, message.text()) },
- * }, { maxMessagesPerSecond: 20, allowedOrigins: ['https://app.example.com'] }), { protocol: 'ws' }]
+ * ```ts
+ * import { defineRoutes, defineWebSocket } from 'vela'
+ *
+ * const chat = defineWebSocket(
+ *   {
+ *     open(peer) { peer.subscribe(peer.context.bindings.room) },
+ *     message(peer, message) { peer.publish(peer.context.bindings.room, message.text()) },
+ *   },
+ *   { maxMessagesPerSecond: 20, allowedOrigins: ['https://app.example.com'] },
+ * )
+ *
+ * export default defineRoutes({ prefix: '', security: false, routes: [['/chat/:room', chat, { protocol: 'ws' }]] })
+ * ```
  */
 export function defineWebSocket<A = unknown>(hooks: WebSocketHooks<A>, options?: WebSocketOptions): WebSocketHandler<A> {
   for (const name of Object.keys(hooks)) {

@@ -17,6 +17,7 @@ import type { Redis, RedisOptions } from 'ioredis'
 import type { BrokerContext } from '../contracts/topics.ts'
 import { VelaError } from '../errors/vela-error.ts'
 
+/** Options of `redisPubSub`: the Redis URL, the channel and more ioredis options. */
 export interface RedisPubSubOptions {
   /** ioredis URL: `redis://[:password@]host:6379[/db]`, `rediss://` for TLS. */
   url: string
@@ -39,6 +40,22 @@ function whereOf(url: string): string {
 // Log lines stay one line: the reason, not a stack.
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message || err.name : String(err))
 
+/**
+ * Relays WebSocket topic messages between the app's instances over Redis pub/sub.
+ *
+ * Set as `server.websocket.pubsub`, `peer.publish` / `app.publish` reach subscribers on every
+ * instance. Redis being away costs cross-instance delivery only (at most once, never late).
+ *
+ * @example
+ * ```ts
+ * import { defineApp, redisPubSub } from 'vela'
+ *
+ * export default defineApp({
+ *   bootstrapApplication: 'chat',
+ *   server: { websocket: { pubsub: redisPubSub({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }) } },
+ * })
+ * ```
+ */
 export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) => SyncDriver {
   if (typeof options?.url !== 'string' || options.url === '') {
     throw new VelaError('VELA_ERR_CONFIG', 'redisPubSub: `url` (a Redis URL such as redis://127.0.0.1:6379) is required')

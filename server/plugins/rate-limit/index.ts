@@ -96,6 +96,22 @@ function limitsOf(options: RateLimitOptions): Limits {
   }
 }
 
+/**
+ * The rate-limit plugin: counts requests per key in fixed windows and answers 429 past `maxRequests`.
+ *
+ * The key is the client address unless `key` says otherwise; the 429 carries `Retry-After`, and
+ * counted answers carry `RateLimit-Limit`, `-Remaining` and `-Reset`. Register it `pre_request`.
+ *
+ * ```ts
+ * import { byField, rateLimitPlugin, requestPlugin, type PluginEntry } from 'vela'
+ *
+ * export const login: PluginEntry[] = [
+ *   ['pre_request', rateLimitPlugin, { maxRequests: 100, windowMs: 60_000 }],
+ *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
+ *   ['pre_request', rateLimitPlugin, { key: byField('username'), maxRequests: 10, windowMs: 15 * 60_000, headers: false }],
+ * ]
+ * ```
+ */
 export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
   name: 'rate-limit',
   info: {

@@ -29,8 +29,11 @@ export function keyName(key: RateLimitKey): string | undefined {
  * Counts by client address: the socket's, or behind proxies listed in `server.trustProxy` the one
  * they forwarded. The rate-limit plugin's default key.
  *
- * @example
- * ['pre_request', rateLimitPlugin, { key: byAddress, maxRequests: 100 }]
+ * ```ts
+ * import { byAddress, rateLimitPlugin, type PluginEntry } from 'vela'
+ *
+ * export const limited: PluginEntry[] = [['pre_request', rateLimitPlugin, { key: byAddress, maxRequests: 100 }]]
+ * ```
  */
 export const byAddress: RateLimitKey = named('address', (req) => req.peer)
 
@@ -62,11 +65,15 @@ function fieldValue(req: VelaRequest, field: string): string | undefined {
  * mistake, never a limiter that silently counts nothing).
  *
  * @example
+ * ```ts
+ * import { byAddress, byField, rateLimitPlugin, requestPlugin, type PluginEntry } from 'vela'
+ *
  * export const login: PluginEntry[] = [
  *   ['pre_request', rateLimitPlugin, { key: byAddress }],
  *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
  *   ['pre_request', rateLimitPlugin, { key: byField('username'), maxRequests: 10, windowMs: 15 * 60_000 }],
  * ]
+ * ```
  */
 export function byField(field: string): RateLimitKey {
   return named(`field:${field}`, (req) => fieldValue(req, field))
@@ -77,7 +84,14 @@ export function byField(field: string): RateLimitKey {
  * Not counted when the field is missing (as `byField`).
  *
  * @example
- * ['pre_request', rateLimitPlugin, { key: byAddressAndField('username'), maxRequests: 5 }]
+ * ```ts
+ * import { byAddressAndField, rateLimitPlugin, requestPlugin, type PluginEntry } from 'vela'
+ *
+ * export const login: PluginEntry[] = [
+ *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
+ *   ['pre_request', rateLimitPlugin, { key: byAddressAndField('username'), maxRequests: 5 }],
+ * ]
+ * ```
  */
 export function byAddressAndField(field: string): RateLimitKey {
   return named(`address+field:${field}`, (req) => {

@@ -26,6 +26,11 @@ interface Window {
   resetAt: number
 }
 
+/**
+ * Rate-limit counters in this process's memory: the plugin's default store.
+ *
+ * Bounded by `maxKeys`; each registration gets its own unless one is passed as `store`.
+ */
 export class MemoryStore implements RateLimitStore {
   // In the order windows started (a renewed window is moved to the end): the first is the oldest.
   readonly #windows = new Map<string, Window>()

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis'
 import type { RateLimitHit, RateLimitStore } from './store.ts'
 import { VelaError } from '../../errors/vela-error.ts'
 
+/** Options of `new RedisStore(...)`: the ioredis client and the key prefix. */
 export interface RedisStoreOptions {
   /** A connected ioredis client; the app owns it (close it in the app's `stop` hook). */
   client: Redis
@@ -29,6 +30,17 @@ return { count, ttl }
 `
 const SHA = createHash('sha1').update(SCRIPT).digest('hex')
 
+/**
+ * Rate-limit counters in Redis, shared by every instance of the app pointing at it.
+ *
+ * ```ts
+ * import { Redis } from 'ioredis'
+ * import { RedisStore, rateLimitPlugin, type PluginEntry } from 'vela'
+ *
+ * const store = new RedisStore({ client: new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') })
+ * export const limited: PluginEntry[] = [['pre_request', rateLimitPlugin, { maxRequests: 100, windowMs: 60_000, store }]]
+ * ```
+ */
 export class RedisStore implements RateLimitStore {
   readonly #client: Redis
   readonly prefix: string

@@ -4,6 +4,7 @@
  * first hit after it opens a new window. Several app instances share one limit by sharing a store
  * (the Redis store); the memory store limits one process.
  */
+/** Where a key stands in its window after a hit: the hits so far and when the window ends. */
 export interface RateLimitHit {
   /** Hits in the current window, this one included (1 for the first). */
   readonly count: number
@@ -11,6 +12,7 @@ export interface RateLimitHit {
   readonly resetAt: number
 }
 
+/** A place the rate-limit plugin counts hits in (`MemoryStore`, `RedisStore`, or an app's own). */
 export interface RateLimitStore {
   /** Counts one hit for `key` and says where the key stands in its window. */
   increment(key: string, windowMs: number): Promise<RateLimitHit>

@@ -17,6 +17,7 @@ export type CspDirectiveValue = string | readonly string[] | boolean
 /** Directives by CSP name (`'script-src'`) or camelCase (`scriptSrc`). */
 export type CspDirectives = Readonly<Record<string, CspDirectiveValue>>
 
+/** `contentSecurityPolicy`: directives merged over the defaults, and whether violations are only reported. */
 export interface ContentSecurityPolicyOptions {
   /**
    * Directives merged over the defaults, each replacing the default of that name: `{ 'img-src':

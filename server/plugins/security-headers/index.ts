@@ -42,6 +42,7 @@ import { contentSecurityPolicy } from './csp.ts'
 
 export type { ContentSecurityPolicyOptions, CspDirectiveValue, CspDirectives } from './csp.ts'
 
+/** `strictTransportSecurity`: how long and for which hosts browsers keep to https. */
 export interface StrictTransportSecurityOptions {
   /** Seconds browsers keep to https (default 31536000, a year). */
   readonly maxAge?: number
@@ -51,6 +52,7 @@ export interface StrictTransportSecurityOptions {
   readonly preload?: boolean
 }
 
+/** A `Referrer-Policy` value (`referrerPolicy`). */
 export type ReferrerPolicyValue =
   | 'no-referrer'
   | 'no-referrer-when-downgrade'
@@ -61,7 +63,7 @@ export type ReferrerPolicyValue =
   | 'strict-origin-when-cross-origin'
   | 'unsafe-url'
 
-/** Each header: its own value, or `false` to leave it out. */
+/** Options of `securityHeaders`: for each header its own value, or `false` to leave it out. */
 export interface SecurityHeadersOptions {
   /** Directives merged over the defaults (csp.ts), report-only, or `false`. */
   readonly contentSecurityPolicy?: false | ContentSecurityPolicyOptions
@@ -161,6 +163,9 @@ export function securityHeaderSets(options: SecurityHeadersOptions = {}): { http
  * defaults. A header the handler set itself wins.
  *
  * @example
+ * ```ts
+ * import { defineApp, securityHeaders } from 'vela'
+ *
  * export default defineApp({
  *   bootstrapApplication: 'shop',
  *   onResponse: [
@@ -171,6 +176,7 @@ export function securityHeaderSets(options: SecurityHeadersOptions = {}): { http
  *     }),
  *   ],
  * })
+ * ```
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): ResponseHook {
   const { http, https } = securityHeaderSets(options)

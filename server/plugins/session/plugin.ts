@@ -168,6 +168,12 @@ async function revoke(state: SessionState, current: LoadedSession['current']): P
   if (current) await state.store.revoke(current.id, current.createdAt, current.createdAt + state.limits.absoluteMs)
 }
 
+/**
+ * The cookie-session plugin: `req.session` kept in a sealed cookie, with lifetimes and revocation.
+ *
+ * It reads the cookie before the handler and saves the session after it. It runs in both phases with the same
+ * options: register it with `sessionPlugins(options)`.
+ */
 export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
   name: 'session',
   info: {
@@ -234,7 +240,29 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
   },
 })
 
-/** The two registrations the session plugin needs: spread them into a plugin list. */
+/**
+ * The two registrations the session plugin needs (pre- and post-request, same options): spread
+ * them into a plugin list. The secret comes from `secret` or `VELA_SESSION_SECRET` (at least 32
+ * characters).
+ *
+ * @example
+ * ```ts
+ * import { defineRoutes, json, requestPlugin, sessionPlugins, type VelaRequest } from 'vela'
+ *
+ * function visits(req: VelaRequest) {
+ *   const count = Number(req.session?.visits ?? 0) + 1
+ *   req.session = { ...req.session, visits: count }
+ *   return json({ visits: count })
+ * }
+ *
+ * export default defineRoutes({
+ *   prefix: '',
+ *   security: false,
+ *   plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }], ...sessionPlugins({ cookieName: 'shop_session', idleTimeout: 3600 })],
+ *   routes: [['/visits', visits, { methods: ['get'] }]],
+ * })
+ * ```
+ */
 export function sessionPlugins(options: SessionOptions = {}): PluginEntry[] {
   return [
     ['pre_request', sessionPlugin, options],

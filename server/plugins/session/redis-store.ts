@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis'
 import { VelaError } from '../../errors/vela-error.ts'
 import type { SessionStore } from './store.ts'
 
+/** Options of `new RedisSessionStore(...)`: the ioredis client and the key prefix. */
 export interface RedisSessionStoreOptions {
   /** An ioredis client; the app owns it (close it in the app's `stop` hook). */
   client: Redis
@@ -19,9 +20,13 @@ export interface RedisSessionStoreOptions {
 /**
  * Revoked sessions in Redis, shared by every instance of the app.
  *
- * @example
- * const client = new Redis(process.env.REDIS_URL!, { lazyConnect: true, maxRetriesPerRequest: 1 })
- * sessionPlugins({ store: new RedisSessionStore({ client, prefix: 'myapp:session:' }) })
+ * ```ts
+ * import { Redis } from 'ioredis'
+ * import { RedisSessionStore, sessionPlugins } from 'vela'
+ *
+ * const client = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 })
+ * export const session = sessionPlugins({ store: new RedisSessionStore({ client, prefix: 'myapp:session:' }) })
+ * ```
  */
 export class RedisSessionStore implements SessionStore {
   readonly #client: Redis

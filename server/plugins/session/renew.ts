@@ -7,6 +7,7 @@ import { VelaError } from '../../errors/vela-error.ts'
 import type { VelaRequest } from '../../request.ts'
 import type { SessionTimes } from './lifetime.ts'
 
+/** A session's data (`req.session`): values that survive JSON. */
 export type SessionData = Record<string, unknown>
 
 /** The request's session as the pre-request phase found it. */
@@ -24,19 +25,24 @@ export interface LoadedSession {
 export const loadedSessions = new WeakMap<H3Event, LoadedSession>()
 
 /**
- * Starts a new session for this request: when the reply is sent, the cookie gets a new session
- * id and a new start time (the absolute lifetime counts from now), and the session the request
+ * Starts a new session for this request (at login), revoking the one it came with.
+ *
+ * When the reply is sent, the cookie gets a new session id and a new start time (the absolute lifetime counts from now), and the session the request
  * came with is revoked, so a copy of the old cookie opens nothing. `req.session` becomes `data`:
  * the old data is dropped (a CSRF token made before the login too) unless you pass it on.
  * Call it when a user logs in, or when their privileges change. An empty `data` ends the session.
  * Throws when the session plugin does not run on the route.
  *
  * @example
- * // POST /login, after the credentials were checked
- * function create(req: VelaRequest) {
- *   renewSession(req, { username: req.authData!.username })
+ * ```ts
+ * import { redirect, renewSession, type VelaRequest } from 'vela'
+ *
+ * // POST /login: the group's security callback checked the credentials and returned { username }.
+ * export function create(req: VelaRequest<{ username: string }>) {
+ *   renewSession(req, { username: req.authData.username })
  *   return redirect('/notes')
  * }
+ * ```
  */
 export function renewSession(req: VelaRequest, data: SessionData = {}): SessionData {
   const loaded = loadedSessions.get(req.event)

@@ -22,6 +22,7 @@ export interface SessionStore {
   isRevoked(id: string, issuedAt: number): MaybePromise<boolean>
 }
 
+/** Options of `new MemorySessionStore(...)`: how many revoked sessions it keeps. */
 export interface MemorySessionStoreOptions {
   /** How many revoked sessions are kept at most (default 100,000); see the class's doc. */
   maxEntries?: number
@@ -33,8 +34,11 @@ export interface MemorySessionStoreOptions {
  * one it named counts as revoked from then on (those users log in again). Dropping a record never
  * lets its session back in: a flood of logouts costs early logouts, not a revived cookie.
  *
- * @example
- * sessionPlugins({ store: new MemorySessionStore({ maxEntries: 10_000 }) })
+ * ```ts
+ * import { MemorySessionStore, sessionPlugins } from 'vela'
+ *
+ * export const session = sessionPlugins({ store: new MemorySessionStore({ maxEntries: 10_000 }) })
+ * ```
  */
 export class MemorySessionStore implements SessionStore {
   readonly maxEntries: number
