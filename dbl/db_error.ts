@@ -9,6 +9,7 @@
  * and `toMatchObject` checks read it as before, and `JSON.stringify` gives the same object.
  */
 
+/** The kind of constraint a statement violated, as a `DbError`'s `constraintKind`. */
 export type ConstraintKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'exclusion'
 
 /** What `toDbError` reads off a driver error; also `DbError`'s constructor argument. */

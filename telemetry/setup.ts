@@ -47,6 +47,7 @@ import { queryRedactor } from './url-query.ts'
 import { clusterRole } from '../server/cluster/role.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
 
+/** What `setup()` takes: the service name, where traces and metrics go, `/metrics`, sampling and query redaction. */
 export interface TelemetryOptions {
   /** `service.name` of the resource; default `OTEL_SERVICE_NAME`, else the SDK's `unknown_service:node`. */
   serviceName?: string
