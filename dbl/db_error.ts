@@ -125,7 +125,8 @@ export function isServerError(error: unknown): boolean {
  * so a `DbError` from another copy of `vela/dbl` counts too.
  *
  * @example
- * if (!res.ok && isDbError(res.error)) log.warn(res.error.code, res.error.constraint)
+ * const res = await repo.insert(cs)
+ * if (!res.ok && isDbError(res.error)) console.warn(res.error.code, res.error.constraint)
  */
 export function isDbError(value: unknown): value is DbError {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'db_error'

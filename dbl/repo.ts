@@ -110,7 +110,7 @@ export interface Repo {
    *
    * @example
    * const taken = await repo.exists(where(from(User), { email }))
-   * if (taken.ok && taken.value) return json(409, { email: ['has already been taken'] })
+   * if (taken.ok && taken.value) return json(409, {}, { errors: { email: ['has already been taken'] } })
    */
   exists<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<boolean, DbError>>
   /**
@@ -119,7 +119,7 @@ export interface Repo {
    *
    * @example
    * const fresh = await repo.reload(Post, post)
-   * if (!fresh.ok) return json(404, { error: 'gone' })
+   * if (!fresh.ok) return json(404, {}, { error: 'gone' })
    */
   reload<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<Result<RecordOf<S>, 'not_found'>>
   /**

@@ -46,8 +46,11 @@ export function err<E>(error: E): Err<E> {
  * True for a `{ ok, value | error }` object: used where a user function may return a result.
  *
  * @example
- * const out: unknown = await hook(record)
- * if (isResult(out) && !out.ok) console.error(out.error)
+ * function describe(value: unknown): string {
+ *   if (!isResult(value)) return 'not a result'
+ *   return value.ok ? 'ok' : `failed: ${String(value.error)}`
+ * }
+ * describe(err('not_found')) // 'failed: not_found'
  */
 export function isResult(value: unknown): value is Result<unknown, unknown> {
   return (

@@ -92,7 +92,7 @@ export class DbOutcomeUnknownError extends DbUnavailableError {
  * try {
  *   await repo.all(from(Product))
  * } catch (e) {
- *   if (isDbUnavailable(e)) return json(e.status, { error: 'database unavailable' })
+ *   if (isDbUnavailable(e)) return json(e.status, {}, { error: 'database unavailable' })
  *   throw e
  * }
  */
@@ -108,7 +108,7 @@ export function isDbUnavailable(value: unknown): value is DbUnavailableError {
  *   await repo.insert(cs)
  * } catch (e) {
  *   // Not retried blindly: the row may be there already.
- *   if (isDbOutcomeUnknown(e)) return json(504, { error: 'the order may have been saved; check before trying again' })
+ *   if (isDbOutcomeUnknown(e)) return json(504, {}, { error: 'the order may have been saved; check before trying again' })
  *   throw e
  * }
  */

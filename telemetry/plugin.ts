@@ -27,6 +27,7 @@ import { activeTelemetry } from './setup.ts'
  * @example
  * export default defineRoutes({
  *   prefix: '/api',
+ *   security: false,
  *   plugins: [['pre_request', telemetryPlugin, {}]],
  *   routes: [['/products/:id', products.show, { methods: ['get'] }]],
  * })

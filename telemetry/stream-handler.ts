@@ -72,6 +72,7 @@ import { activeTelemetry } from './setup.ts'
  *
  * @example
  * export default defineApp({
+ *   bootstrapApplication: 'shop',
  *   server: { streamHandlers: [telemetryStreamHandler, 'default'] },
  *   async start() {
  *     telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } })
