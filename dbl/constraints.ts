@@ -26,9 +26,10 @@ function fieldList(cs: Changeset, fields: string | readonly string[]): readonly 
 }
 
 /**
- * "has already been taken". The default name is Ecto's unique index name `<table>_<fields>_index`
- * (what the migration generator creates); PostgreSQL's own name for an inline UNIQUE,
- * `<table>_<fields>_key`, is accepted too. Several fields put the error on the first. A unique
+ * Turns a violation of the unique constraint over `fields` into "has already been taken" (or
+ * `message`) on the first field, instead of a database error. The default name is Ecto's unique
+ * index name `<table>_<fields>_index` (what the migration generator creates); PostgreSQL's own
+ * name for an inline UNIQUE, `<table>_<fields>_key`, is accepted too. A unique
  * index declared on the schema needs no call (it maps to "has already been taken" by itself):
  * call this for another message, or for a constraint the schema does not declare.
  *

@@ -50,7 +50,7 @@ function build<C extends Record<string, unknown>, Repo>(steps: readonly MultiSte
 }
 
 /**
- * An empty multi. Pass the repo's type to type the `repo` argument of `run` steps: `newMulti<Repo>()`.
+ * An empty multi: named steps that `repo.multi` runs in one transaction. Pass the repo's type to type the `repo` argument of `run` steps: `newMulti<Repo>()`.
  *
  * @example
  * const m = newMulti<Repo>()

@@ -64,8 +64,8 @@ function likePattern(field: string, op: string, value: unknown): string {
 const ops: ReadonlySet<string> = new Set<Op>(['=', '!=', '<>', '<', '<=', '>', '>=', 'like', 'not like', 'ilike', 'not ilike', 'in', 'not in', 'is null', 'is not null'])
 
 /**
- * A condition. `F` is the set of field references it uses, so `where` can check them against the
- * query's type. `exists` holds a subquery (`correlate`: [outer field, inner field] made equal); the
+ * A condition `where`, `and`, `or` and `not` take, as `cond` and `exists` build it. `F` is the
+ * set of field references it uses, so `where` can check them against the query's type. `exists` holds a subquery (`correlate`: [outer field, inner field] made equal); the
  * value of `in` / `not in` may be a one-column subquery.
  */
 export type Cond<F extends string = string> =

@@ -19,7 +19,7 @@ export type ScalarType =
   | 'jsonb'
 
 /**
- * `{ array: T }` is a PostgreSQL array column; `{ enum: [...] }` is a VARCHAR(255) column whose cast
+ * A field's type: a scalar type, or `{ array: T }`, a PostgreSQL array column; `{ enum: [...] }` is a VARCHAR(255) column whose cast
  * accepts only the listed values; an `EmbedType` is a jsonb column holding embedded records.
  */
 export type FieldType = ScalarType | { readonly array: FieldType } | { readonly enum: readonly string[] } | EmbedType
@@ -73,7 +73,8 @@ export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany' | 'manyToMany'
 export type OnDelete = 'no_action' | 'restrict' | 'cascade' | 'set_null'
 
 /**
- * `K` and `T` carry the kind and the related schema into the owner's type, so preloads are typed.
+ * An association of a schema, as `belongsTo`, `hasOne`, `hasMany` and `manyToMany` make it. `K` and
+ * `T` carry the kind and the related schema into the owner's type, so preloads are typed.
  * Two schemas referring to each other need a cut somewhere (TypeScript cannot infer a cycle):
  * write one side's thunk as `(): AnySchema => User`; the other may stay `() => Post`.
  */

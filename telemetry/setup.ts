@@ -140,8 +140,11 @@ export function activeTelemetry(): ActiveTelemetry | undefined {
 }
 
 /**
- * Turns telemetry on for the process: see the module comment. With `OTEL_SDK_DISABLED=true` it
- * starts nothing (no SDK, no `/metrics` server) and requests pass through untouched.
+ * Turns telemetry on for the process: starts OpenTelemetry's SDK (configured by `options` and the
+ * standard `OTEL_*` variables, or uses the tracer provider the app registered first), the HTTP
+ * metrics, and with `prometheus` a `GET /metrics` endpoint. Call it in the app's `start` hook and
+ * `shutdown()` the handle in `stop`. With `OTEL_SDK_DISABLED=true` it starts nothing (no SDK, no
+ * `/metrics` server) and requests pass through untouched.
  * @example
  * const telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } })
  * // ... in the stop hook:

@@ -20,7 +20,7 @@ const parsers = {
 }
 
 /**
- * Embedded PostgreSQL (WASM): no server to install. One connection, so queries and transactions
+ * An adapter on embedded PostgreSQL (PGlite, WASM): no server to install. One connection, so queries and transactions
  * take turns (turns.ts): one waiting longer than `acquireTimeoutMs` fails with a
  * `DbUnavailableError` (`acquire_timeout`) instead of waiting forever. In-process, so a
  * statement's outcome is never unknown: it ran to its answer, or (its turn never came) it never

@@ -37,7 +37,7 @@ export interface Column {
 }
 
 /**
- * Only the keys present change. `default: null` drops the default; `type` and `size` change the
+ * What `modifyColumn` changes; only the keys present change. `default: null` drops the default; `type` and `size` change the
  * column type together (a missing `size` means the type's default size); `references: null` drops
  * the foreign key.
  */
