@@ -4,10 +4,10 @@
  * `{ ok: false, error: { step, error, completed } }` (`completed`: values of the earlier steps,
  * which were rolled back). On success the value maps each step name to its value.
  *
- *   const m = newMulti()
+ *   const m = newMulti<Repo>()
  *     .insert('user', cast(User, {}, params, ['name', 'email']))
  *     .insert('post', ({ user }) => cast(Post, {}, { title: 'Hi', user_id: user.id }, ['title', 'user_id']))
- *     .run('audit', async (repo, { post }) => repo.query('notify audit, $1', [String(post.id)]))
+ *     .run('audit', (repo, { post }) => repo.query('INSERT INTO audit_log (post_id) VALUES ($1)', [post.id]))
  *
  * Builders are immutable: each call returns a new multi. Step names must be unique.
  */
