@@ -45,6 +45,7 @@ function withChildren<S extends AnySchema>(cs: Changeset<S>, name: string, child
   return { ...cs, assocChanges: { ...cs.assocChanges, [name]: children }, valid: cs.valid && children.every((c) => c.valid) }
 }
 
+/** How `castAssoc` builds each child changeset, and whether children are required. */
 export interface CastAssocOptions {
   /** Builds a child changeset from the existing child (`{}` for a new one) and its params. */
   readonly with?: (data: Record<string, unknown>, params: Params) => Changeset
@@ -73,6 +74,13 @@ function paramList(value: unknown): unknown[] | undefined {
  * Casts `params[name]` into child changesets. A child whose params carry the primary key of an
  * already loaded child (in `cs.data[name]`) updates it; any other becomes an insert. Loaded children
  * missing from the params are left as they are. A value of the wrong shape gives "is invalid".
+ *
+ * @example
+ * // body: { name: 'Ada', notes: [{ title: 'First' }, { title: 'Second' }] }
+ * const cs = castAssoc(cast(User, null, body, ['name']), 'notes', {
+ *   with: (note, params) => validateRequired(cast(Note, note, params, ['title']), ['title']),
+ * })
+ * await repo.insert(cs) // the user, then both notes with its id as user_id, in one transaction
  */
 export function castAssoc<S extends AnySchema>(cs: Changeset<S>, name: string, opts: CastAssocOptions = {}): Changeset<S> {
   const assoc = childAssoc(cs, name)

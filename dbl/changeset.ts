@@ -15,6 +15,7 @@ export interface FieldError {
   readonly meta: Readonly<Record<string, unknown>>
 }
 
+/** What the repository is doing with a changeset (`null` until it runs one). */
 export type Action = 'insert' | 'update' | 'delete' | null
 
 /** A database constraint the changeset expects; a violation of it becomes a field error (constraints.ts). */
@@ -27,9 +28,12 @@ export interface ConstraintDecl {
   readonly message: string
 }
 
+/** External input to cast: a request's params or body, keyed by field name. */
 export type Params = Readonly<Record<string, unknown>>
+/** The field names of a schema's records. */
 export type FieldOf<S extends AnySchema> = keyof RecordOf<S> & string
 
+/** The changes to one record of schema `S`, cast and validated, with the errors found so far; the repository writes it. */
 export interface Changeset<S extends AnySchema = AnySchema> {
   readonly kind: 'vela.changeset'
   readonly schema: S
@@ -59,6 +63,13 @@ export interface Changeset<S extends AnySchema = AnySchema> {
 
 const BLANK = /^\s*$/
 
+/**
+ * Whether a value is a changeset: tells a failed write's invalid changeset from a database error.
+ *
+ * @example
+ * const res = await repo.insert(cs)
+ * if (!res.ok && isChangeset(res.error)) return status(422, {}, { errors: errorsToJson(res.error) })
+ */
 export function isChangeset(value: unknown): value is Changeset {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.changeset'
 }
@@ -163,7 +174,13 @@ export function varcharError(field: string, value: string, size: number): FieldE
   return count > size ? { field, message: 'should be at most %{count} character(s)', meta: { count: size, validation: 'length', kind: 'max', type: 'string' } } : undefined
 }
 
-/** A changeset with `changes` applied as given, without casting (Ecto's `change/2`); the usual input for `delete`. */
+/**
+ * A changeset with `changes` applied as given, without casting (Ecto's `change/2`); the usual
+ * input for `delete`, and for changes the app makes itself rather than casting from a request.
+ *
+ * @example
+ * await repo.update(change(User, user, { session_generation: user.session_generation + 1 }))
+ */
 export function change<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>> | null | undefined, changes: Partial<RecordOf<S>> = {}): Changeset<S> {
   assertFields(schema, Object.keys(changes))
   const base = emptyChangeset(schema, record)
@@ -172,6 +189,13 @@ export function change<S extends AnySchema>(schema: S, record: Partial<RecordOf<
   return { ...base, changes: kept as Partial<RecordOf<S>> }
 }
 
+/**
+ * Sets one field's change, uncast (a value the app computed, such as a password hash); a value
+ * equal to the record's current one removes the change.
+ *
+ * @example
+ * cs = putChange(cs, 'password_hash', await hashPassword(String(getChange(cs, 'password'))))
+ */
 export function putChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K, value: RecordOf<S>[K]): Changeset<S> {
   assertFields(cs.schema, [field])
   const changes: Record<string, unknown> = { ...cs.changes }
@@ -180,36 +204,72 @@ export function putChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changes
   return { ...cs, changes: changes as Partial<RecordOf<S>> }
 }
 
-/** The value a field will have: its change if any, else the existing data. */
+/**
+ * The value a field will have: its change if any, else the existing data.
+ *
+ * @example
+ * const price = getField(cs, 'price') // the new price, or the product's current one
+ */
 export function getField<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K): RecordOf<S>[K] | undefined {
   const changes = cs.changes as Record<string, unknown>
   return (Object.hasOwn(changes, field) ? changes[field] : (cs.data as Record<string, unknown>)[field]) as RecordOf<S>[K] | undefined
 }
 
+/**
+ * The change to one field, or `undefined` when the changeset leaves it as it is.
+ *
+ * @example
+ * const email = getChange(cs, 'email')
+ * if (email !== undefined) cs = putChange(cs, 'email', String(email).toLowerCase())
+ */
 export function getChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K): RecordOf<S>[K] | undefined {
   return (cs.changes as Record<string, unknown>)[field] as RecordOf<S>[K] | undefined
 }
 
+/**
+ * Adds an error on `field` and marks the changeset invalid. `%{key}` placeholders in the message
+ * are filled from `meta` by `errorsToJson`.
+ *
+ * @example
+ * if (getField(cs, 'ends_at')! < getField(cs, 'starts_at')!) cs = addError(cs, 'ends_at', 'must be after the start')
+ */
 export function addError<S extends AnySchema>(cs: Changeset<S>, field: string, message: string, meta: Record<string, unknown> = {}): Changeset<S> {
   return { ...cs, errors: [...cs.errors, { field, message, meta }], valid: false }
 }
 
-/** The record the changeset describes: data with changes applied (no database involved). */
+/**
+ * The record the changeset describes: data with changes applied (no database involved).
+ *
+ * @example
+ * const preview = applyChanges(cast(Product, product, req.params, ['name', 'price']))
+ */
 export function applyChanges<S extends AnySchema>(cs: Changeset<S>): Partial<RecordOf<S>> {
   return { ...cs.data, ...cs.changes }
 }
 
-/** Fills `%{key}` placeholders from the error's meta (Ecto's `traverse_errors` with interpolation). */
+/**
+ * One error's message with its `%{key}` placeholders filled from its meta (Ecto's
+ * `traverse_errors` with interpolation).
+ *
+ * @example
+ * cs.errors.map((e) => `${e.field} ${errorMessage(e)}`) // ['name should be at most 255 character(s)']
+ */
 export function errorMessage(error: FieldError): string {
   return error.message.replace(/%\{(\w+)\}/g, (whole, key: string) => (key in error.meta ? String(error.meta[key]) : whole))
 }
 
+/** A changeset's errors as `errorsToJson` gives them: messages per field, nested for associations and embeds. */
 export type ErrorsJson = { [field: string]: string[] | ErrorsJson | ErrorsJson[] }
 
 /**
  * `{ field: [messages] }` for a 422 body. Association and embedded errors nest: a hasMany or
  * embedsMany gives a list with one object per child (`{}` for a valid child), a hasOne or
  * embedsOne gives one object (`{ address: { city: ["can't be blank"] } }`).
+ *
+ * @example
+ * const res = await repo.insert(cs)
+ * if (!res.ok && isChangeset(res.error)) return status(422, {}, { errors: errorsToJson(res.error) })
+ * // 422 { "errors": { "name": ["can't be blank"] } }
  */
 export function errorsToJson(cs: Changeset): ErrorsJson {
   const out: ErrorsJson = {}

@@ -26,9 +26,10 @@ function fieldList(cs: Changeset, fields: string | readonly string[]): readonly 
 }
 
 /**
- * "has already been taken". The default name is Ecto's unique index name `<table>_<fields>_index`
- * (what the migration generator creates); PostgreSQL's own name for an inline UNIQUE,
- * `<table>_<fields>_key`, is accepted too. Several fields put the error on the first. A unique
+ * Turns a violation of the unique constraint over `fields` into "has already been taken" (or
+ * `message`) on the first field, instead of a database error. The default name is Ecto's unique
+ * index name `<table>_<fields>_index` (what the migration generator creates); PostgreSQL's own
+ * name for an inline UNIQUE, `<table>_<fields>_key`, is accepted too. A unique
  * index declared on the schema needs no call (it maps to "has already been taken" by itself):
  * call this for another message, or for a constraint the schema does not declare.
  *
@@ -47,7 +48,13 @@ export function uniqueConstraint<S extends AnySchema>(cs: Changeset<S>, fields: 
   })
 }
 
-/** "does not exist" for a belongsTo column whose referenced row is missing. Default name `<table>_<field>_fkey`. */
+/**
+ * "does not exist" for a belongsTo column whose referenced row is missing. Default name `<table>_<field>_fkey`.
+ *
+ * @example
+ * const cs = foreignKeyConstraint(cast(Note, null, body, ['title', 'user_id']), 'user_id')
+ * // repo.insert(cs) for a user_id no user has: { ok: false, error: cs with { user_id: ['does not exist'] } }
+ */
 export function foreignKeyConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions = {}): Changeset<S> {
   fieldList(cs, field)
   return declare(cs, {
@@ -63,6 +70,10 @@ export function foreignKeyConstraint<S extends AnySchema>(cs: Changeset<S>, fiel
  * Ecto's `assoc_constraint`: "does not exist" on the belongsTo association itself (`user`, not
  * `user_id`), for forms that show the association. Default constraint `<table>_<foreign key>_fkey`,
  * the name generated migrations give it.
+ *
+ * @example
+ * const cs = assocConstraint(cast(Note, null, body, ['title', 'user_id']), 'user')
+ * // repo.insert(cs) for a user_id no user has: errorsToJson gives { user: ['does not exist'] }
  */
 export function assocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
   const a = cs.schema.associations[assoc]
@@ -81,6 +92,10 @@ export function assocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: st
  * "are still associated with this entry": deleting a parent that children still reference. The
  * error goes on the association name; default constraint `<child table>_<foreign key>_fkey`
  * (manyToMany: `<join table>_<its column for this schema>_fkey`, when its onDelete is not cascade).
+ *
+ * @example
+ * const res = await repo.delete(noAssocConstraint(change(User, user), 'notes'))
+ * // while notes still point at the user: errorsToJson(res.error) is { notes: ['are still associated with this entry'] }
  */
 export function noAssocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
   const a = cs.schema.associations[assoc]
@@ -97,7 +112,12 @@ export function noAssocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: 
   })
 }
 
-/** "is invalid" for a CHECK constraint; its name is required (PostgreSQL names them freely). */
+/**
+ * "is invalid" for a CHECK constraint; its name is required (PostgreSQL names them freely).
+ *
+ * @example
+ * checkConstraint(cast(Product, null, body, ['price']), 'price', { name: 'price_must_be_positive', message: 'must be positive' })
+ */
 export function checkConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions & { readonly name: string }): Changeset<S> {
   fieldList(cs, field)
   return declare(cs, { type: 'check', constraint: opts.name, aliases: [], field, message: opts.message ?? 'is invalid' })

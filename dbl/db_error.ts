@@ -9,6 +9,7 @@
  * and `toMatchObject` checks read it as before, and `JSON.stringify` gives the same object.
  */
 
+/** The kind of constraint a statement violated, as a `DbError`'s `constraintKind`. */
 export type ConstraintKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'exclusion'
 
 /** What `toDbError` reads off a driver error; also `DbError`'s constructor argument. */
@@ -124,7 +125,8 @@ export function isServerError(error: unknown): boolean {
  * so a `DbError` from another copy of `vela/dbl` counts too.
  *
  * @example
- * if (!res.ok && isDbError(res.error)) log.warn(res.error.code, res.error.constraint)
+ * const res = await repo.insert(cs)
+ * if (!res.ok && isDbError(res.error)) console.warn(res.error.code, res.error.constraint)
  */
 export function isDbError(value: unknown): value is DbError {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'db_error'

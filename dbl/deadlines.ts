@@ -19,6 +19,7 @@
  * a statement it is running cannot be interrupted.
  */
 
+/** How long the repository waits to connect, for a connection and for a statement, in milliseconds (`0` = no deadline). */
 export interface DeadlineOptions {
   /** A new `pg` connection's start-up (TCP, TLS, authentication). Default 5000 ms; 0 = none. */
   readonly connectTimeoutMs?: number
@@ -39,6 +40,7 @@ export interface Deadlines {
   readonly answerTimeoutMs: number
 }
 
+/** The deadlines a repository uses for the options it is not given, in milliseconds. */
 export const DEFAULT_DEADLINES = { connectTimeoutMs: 5000, acquireTimeoutMs: 5000, statementTimeoutMs: 30_000, idleTimeoutMs: 10_000 } as const
 
 /** The server's own cancellation (a proper SQLSTATE 57014 answer) should win over the client giving up. */

@@ -4,10 +4,10 @@
  * `{ ok: false, error: { step, error, completed } }` (`completed`: values of the earlier steps,
  * which were rolled back). On success the value maps each step name to its value.
  *
- *   const m = newMulti()
+ *   const m = newMulti<Repo>()
  *     .insert('user', cast(User, {}, params, ['name', 'email']))
  *     .insert('post', ({ user }) => cast(Post, {}, { title: 'Hi', user_id: user.id }, ['title', 'user_id']))
- *     .run('audit', async (repo, { post }) => repo.query('notify audit, $1', [String(post.id)]))
+ *     .run('audit', (repo, { post }) => repo.query('INSERT INTO audit_log (post_id) VALUES ($1)', [post.id]))
  *
  * Builders are immutable: each call returns a new multi. Step names must be unique.
  */
@@ -21,6 +21,7 @@ export type MultiStep =
 
 type CsArg<S extends AnySchema, C> = Changeset<S> | ((changes: C) => Changeset<S>)
 
+/** Named steps for `repo.multi` to run in one transaction; each builder method returns a new multi. */
 export interface Multi<C extends Record<string, unknown> = {}, Repo = unknown> {
   readonly kind: 'vela.multi'
   readonly steps: readonly MultiStep[]
@@ -48,11 +49,22 @@ function build<C extends Record<string, unknown>, Repo>(steps: readonly MultiSte
   }
 }
 
-/** An empty multi. Pass the repo's type to type the `repo` argument of `run` steps: `newMulti<typeof Repo>()`. */
+/**
+ * An empty multi: named steps that `repo.multi` runs in one transaction. Pass the repo's type to type the `repo` argument of `run` steps: `newMulti<Repo>()`.
+ *
+ * @example
+ * const m = newMulti<Repo>()
+ *   .insert('user', cast(User, null, params, ['name', 'email']))
+ *   .insert('note', ({ user }) => cast(Note, null, { title: 'Welcome', user_id: user.id }, ['title', 'user_id']))
+ * const res = await repo.multi(m)
+ * if (res.ok) console.log(res.value.user.id, res.value.note.id)
+ * else console.error(`step ${res.error.step} failed`, res.error.error)
+ */
 export function newMulti<Repo = unknown>(): Multi<{}, Repo> {
   return build([])
 }
 
+/** Why `repo.multi` failed: the step that failed, its error, and the values of the steps before it (rolled back). */
 export interface MultiFailure<C = Record<string, unknown>> {
   readonly step: string
   readonly error: unknown

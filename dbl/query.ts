@@ -31,7 +31,14 @@ export type Op = CompareOp | LikeOp | InOp | NullOp
 /** Literal text for a LIKE operator: every character matches itself. */
 export type LikeText = { readonly contains: string } | { readonly startsWith: string } | { readonly endsWith: string }
 
-/** `text` with LIKE's wildcards (`%`, `_`) and escape character (`\`) escaped, so it matches itself inside a pattern. */
+/**
+ * `text` with LIKE's wildcards (`%`, `_`) and escape character (`\`) escaped, so it matches itself
+ * inside a pattern you build around it.
+ *
+ * @example
+ * const prefix = '50%'
+ * where(from(Product), 'name', 'like', `${escapeLike(prefix)}%`) // names starting with "50%", not "500 g"
+ */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&')
 }
@@ -57,8 +64,8 @@ function likePattern(field: string, op: string, value: unknown): string {
 const ops: ReadonlySet<string> = new Set<Op>(['=', '!=', '<>', '<', '<=', '>', '>=', 'like', 'not like', 'ilike', 'not ilike', 'in', 'not in', 'is null', 'is not null'])
 
 /**
- * A condition. `F` is the set of field references it uses, so `where` can check them against the
- * query's type. `exists` holds a subquery (`correlate`: [outer field, inner field] made equal); the
+ * A condition `where`, `and`, `or` and `not` take, as `cond` and `exists` build it. `F` is the
+ * set of field references it uses, so `where` can check them against the query's type. `exists` holds a subquery (`correlate`: [outer field, inner field] made equal); the
  * value of `in` / `not in` may be a one-column subquery.
  */
 export type Cond<F extends string = string> =
@@ -159,13 +166,15 @@ export function isQuery(value: unknown): value is Query<AnySchema, unknown, Join
 }
 
 /** A one-column subquery whose values are `V`s: the value `in` / `not in` may take. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Subquery<V> = Query<any, { readonly [column: string]: V | null }, any>
+export type Subquery<V> = Query<any, { readonly [column: string]: V | null }, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * A condition for `where`, `and`, `or`, `not`: an equality map, or `field, op, value`.
  *
  * @example
+ * cond('price', '<', 10)                     // price < 10
+ * cond('description', 'is null')             // description IS NULL
+ * cond({ name: 'Gift', price: [5, 10] })     // name = 'Gift' AND price IN (5, 10)
  * where(from(Product), or(cond('price', '<', 10), cond({ name: 'Gift' })))
  */
 export function cond<const F extends string>(field: F, op: NullOp): Cond<F>

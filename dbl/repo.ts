@@ -58,8 +58,9 @@ import { rollback, transaction, type TransactionResult } from './repo/transactio
 import { insert, remove, update, type InsertOptions, type MaybeInsertResult, type OnConflictReplace, type WriteResult } from './repo/write.ts'
 import { emptyChangeset, isChangeset } from './changeset.ts'
 
+/** What `defineRepo` takes: where the database is (a URL, separate fields, or embedded PGlite), the pool, deadlines and query logging. */
 export interface RepoConfig extends DeadlineOptions {
-  /** Names the repo in telemetry events (spec: the repo module). Default `repo`. */
+  /** Names the repo in query events and log lines. Default `repo`. */
   readonly name?: string
   /** `postgres://user:password@host:port/database`; wins over the separate fields. `memory:` is embedded PGlite in memory. */
   readonly url?: string
@@ -74,7 +75,7 @@ export interface RepoConfig extends DeadlineOptions {
   readonly dataDir?: string
   /** Forces the backend, or supplies a ready adapter (e.g. one PGlite shared by several repos in tests). */
   readonly adapter?: 'pg' | 'pglite' | Adapter
-  /** Query telemetry (spec §6.1). */
+  /** Query events: `true` logs one line per query, a function receives each `QueryEvent`. Default off. */
   readonly log?: LogOption
   /** `start()` on PostgreSQL: default `{ attempts: 5, delayMs: 500, timeoutMs: 10000 }` (repo/start.ts). */
   readonly startRetry?: StartRetryOptions
@@ -82,6 +83,7 @@ export interface RepoConfig extends DeadlineOptions {
 
 type Clauses<S extends AnySchema> = { readonly [K in keyof RecordOf<S>]?: RecordOf<S>[K] | null }
 
+/** The repository `defineRepo` returns: reads, writes, transactions and raw SQL on one database. */
 export interface Repo {
   readonly name: string
   readonly config: RepoConfig
@@ -108,7 +110,7 @@ export interface Repo {
    *
    * @example
    * const taken = await repo.exists(where(from(User), { email }))
-   * if (taken.ok && taken.value) return json(409, { email: ['has already been taken'] })
+   * if (taken.ok && taken.value) return json(409, {}, { errors: { email: ['has already been taken'] } })
    */
   exists<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<boolean, DbError>>
   /**
@@ -117,7 +119,7 @@ export interface Repo {
    *
    * @example
    * const fresh = await repo.reload(Post, post)
-   * if (!fresh.ok) return json(404, { error: 'gone' })
+   * if (!fresh.ok) return json(404, {}, { error: 'gone' })
    */
   reload<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<Result<RecordOf<S>, 'not_found'>>
   /**
@@ -169,6 +171,20 @@ export function embeddedDataDir(config: RepoConfig, env: NodeJS.ProcessEnv = pro
   return join(cwd, '.data', 'pglite')
 }
 
+/**
+ * The repository: the one object an app uses to reach its database. A PostgreSQL server with
+ * `url` or `hostname`; otherwise embedded PGlite (in `.data/pglite`, or in memory under tests or
+ * with `url: 'memory:'`). Every operation resolves to `{ ok, value | error }`; only the database
+ * being unreachable or past a deadline rejects.
+ *
+ * @example
+ * import { defineRepo } from 'vela/dbl'
+ *
+ * export const repo = defineRepo({ name: 'app_repo', url: process.env.DATABASE_URL, poolSize: 20 })
+ *
+ * const found = await repo.get(Product, 1)
+ * if (found.ok) console.log(found.value.name)
+ */
 export function defineRepo(config: RepoConfig = {}): Repo {
   const backend = backendOf(config)
   // Checked now, so a bad value fails where the repo is defined rather than at the first query.

@@ -5,6 +5,7 @@
  */
 import { singularize } from './inflect.ts'
 
+/** The column types a field can have, besides arrays, enums and embeds (`id` is an auto-incrementing integer key). */
 export type ScalarType =
   | 'id'
   | 'string'
@@ -18,7 +19,7 @@ export type ScalarType =
   | 'jsonb'
 
 /**
- * `{ array: T }` is a PostgreSQL array column; `{ enum: [...] }` is a VARCHAR(255) column whose cast
+ * A field's type: a scalar type, or `{ array: T }`, a PostgreSQL array column; `{ enum: [...] }` is a VARCHAR(255) column whose cast
  * accepts only the listed values; an `EmbedType` is a jsonb column holding embedded records.
  */
 export type FieldType = ScalarType | { readonly array: FieldType } | { readonly enum: readonly string[] } | EmbedType
@@ -29,6 +30,7 @@ export type FieldType = ScalarType | { readonly array: FieldType } | { readonly 
  */
 export type EmbedType = { readonly embedsOne: AnySchema } | { readonly embedsMany: AnySchema }
 
+/** A field given with options (`{ type: 'string', nullable: false }`) rather than as its type alone. */
 export interface FieldOptions<T extends FieldType = FieldType> {
   readonly type: T
   /** Part of the primary key. The schema's `primaryKey` wins when both are given. */
@@ -52,6 +54,7 @@ export interface FieldOptions<T extends FieldType = FieldType> {
 /** A field is given either as its type alone (`name: 'string'`) or with options. */
 export type FieldSpec = FieldType | FieldOptions
 
+/** An index `defineSchema` declares and the migration generator creates: its columns, and whether it is unique. */
 export interface IndexSpec {
   readonly columns: readonly string[]
   readonly unique?: boolean
@@ -59,6 +62,7 @@ export interface IndexSpec {
   readonly name?: string
 }
 
+/** The four kinds of association: which side holds the foreign key, and whether there is a join table. */
 export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany' | 'manyToMany'
 
 /**
@@ -69,7 +73,8 @@ export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany' | 'manyToMany'
 export type OnDelete = 'no_action' | 'restrict' | 'cascade' | 'set_null'
 
 /**
- * `K` and `T` carry the kind and the related schema into the owner's type, so preloads are typed.
+ * An association of a schema, as `belongsTo`, `hasOne`, `hasMany` and `manyToMany` make it. `K` and
+ * `T` carry the kind and the related schema into the owner's type, so preloads are typed.
  * Two schemas referring to each other need a cut somewhere (TypeScript cannot infer a cycle):
  * write one side's thunk as `(): AnySchema => User`; the other may stay `() => Post`.
  */
@@ -95,12 +100,46 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
   readonly joinKeys?: readonly [string, string]
 }
 
+/**
+ * An association to the record this one points at through its own foreign key column (default
+ * `<name>_id`); with `onDelete`, generated migrations make that column reference the related table.
+ *
+ * @example
+ * const Note = defineSchema({
+ *   table: 'notes',
+ *   fields: { id: 'id', title: 'string', user_id: 'integer' },
+ *   associations: { user: belongsTo(() => User, { onDelete: 'cascade' }) },
+ * })
+ */
 export function belongsTo<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string; onDelete?: OnDelete } = {}): Association<'belongsTo', T> {
   return { kind: 'belongsTo', schema, ...opts }
 }
+/**
+ * An association to the one record of another table that points at this one (its foreign key,
+ * default `<this table singular>_id`, is on the other table).
+ *
+ * @example
+ * const User = defineSchema({
+ *   table: 'users',
+ *   fields: { id: 'id', name: 'string' },
+ *   associations: { profile: hasOne(() => Profile) },
+ * })
+ */
 export function hasOne<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string } = {}): Association<'hasOne', T> {
   return { kind: 'hasOne', schema, ...opts }
 }
+/**
+ * An association to the records of another table that point at this one (their foreign key,
+ * default `<this table singular>_id`). Write the thunk's type as `(): AnySchema` when the other
+ * schema refers back to this one.
+ *
+ * @example
+ * const User = defineSchema({
+ *   table: 'users',
+ *   fields: { id: 'id', name: 'string' },
+ *   associations: { notes: hasMany((): AnySchema => Note) },
+ * })
+ */
 export function hasMany<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string } = {}): Association<'hasMany', T> {
   return { kind: 'hasMany', schema, ...opts }
 }
@@ -196,6 +235,7 @@ export function foreignKeyOf(owner: { readonly table: string }, name: string, a:
 /** An association map, as `defineSchema` takes it. */
 export type Associations = Readonly<Record<string, Association>>
 
+/** What `defineSchema` takes: the table, its fields, and optionally the primary key, associations and indexes. */
 export interface SchemaDefinition<F extends Record<string, FieldSpec>, A extends Associations = Associations> {
   readonly table: string
   /** Defaults to the field marked `primaryKey`, else `id`. */
@@ -222,6 +262,7 @@ export interface Field {
   readonly virtual: boolean
 }
 
+/** A table's description as `defineSchema` returns it: normalised fields, primary key, associations and indexes. */
 export interface Schema<F extends Record<string, FieldSpec> = Record<string, FieldSpec>, A extends Associations = Associations> {
   readonly kind: 'vela.schema'
   readonly table: string
@@ -237,14 +278,15 @@ export interface Schema<F extends Record<string, FieldSpec> = Record<string, Fie
   readonly '~fields'?: F
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySchema = Schema<any, Associations>
+/** Any schema, whatever its fields: for helpers that take every schema, and for thunks of schemas that refer to each other. */
+export type AnySchema = Schema<any, Associations> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A schema's association map type (for an `AnySchema`, any name of any kind). */
 export type AssociationsOf<S> = S extends Schema<infer _F, infer A> ? A : never
 
 type TypeOfField<S> = S extends FieldOptions<infer T> ? T : S extends FieldType ? S : never
 
+/** The TypeScript type of a field type's values (`'integer'` → `number`, `'utc_datetime'` → `Date`, `{ array: 'string' }` → `string[]`). */
 export type ValueOf<T> = T extends 'id' | 'integer' | 'float'
   ? number
   : T extends 'string' | 'text' | 'uuid' | 'date'
@@ -291,6 +333,27 @@ export type RecordOf<S> = S extends Schema<infer F, infer _A>
       : Flat<{ readonly [K in Exclude<keyof F, VirtualKeys<F>>]: ValueOfSpec<F[K]> } & { readonly [K in VirtualKeys<F>]?: ValueOfSpec<F[K]> }>
   : never
 
+/**
+ * Describes one table: its fields (each a type, or options), and optionally its primary key,
+ * associations and indexes. The literal field definitions stay in the type, so `RecordOf<typeof
+ * Product>` and every repository result have the exact row shape. Throws for a primary key or an
+ * index naming an unknown field.
+ *
+ * @example
+ * import { defineSchema, timestamps } from 'vela/dbl'
+ *
+ * export const Product = defineSchema({
+ *   table: 'products',
+ *   fields: {
+ *     id: 'id',
+ *     name: { type: 'string', nullable: false },
+ *     price: { type: 'integer', nullable: false },
+ *     description: 'text',
+ *     ...timestamps(),
+ *   },
+ *   indexes: [{ columns: ['name'], unique: true }],
+ * })
+ */
 export function defineSchema<const F extends Record<string, FieldSpec>, const A extends Associations = {}>(def: SchemaDefinition<F, A>): Schema<F, A> {
   const fields: Field[] = Object.entries(def.fields).map(([name, spec]) => normaliseField(name, spec))
   const embedded = def.embedded ?? false
@@ -343,11 +406,23 @@ function normaliseField(name: string, spec: FieldSpec): Field {
   }
 }
 
-/** `inserted_at` and `updated_at`, set automatically by the repository. Spread into `fields`. */
+/**
+ * `inserted_at` and `updated_at`, set automatically by the repository. Spread into `fields`.
+ *
+ * @example
+ * const Post = defineSchema({ table: 'posts', fields: { id: 'id', title: 'string', ...timestamps() } })
+ */
 export function timestamps() {
   return { inserted_at: 'utc_datetime', updated_at: 'utc_datetime' } as const
 }
 
+/**
+ * Whether a value is a schema `defineSchema` made.
+ *
+ * @example
+ * isSchema(Product) // true
+ * isSchema({ table: 'products' }) // false
+ */
 export function isSchema(value: unknown): value is AnySchema {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.schema'
 }

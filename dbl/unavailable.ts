@@ -23,6 +23,7 @@
  * server raised because of the statement (those stay `DbError`s, see db_error.ts).
  */
 
+/** Why the database could not serve a statement, as a `DbUnavailableError`'s `reason`. */
 export type UnavailableReason =
   /** Nothing accepts connections there (refused, unknown host, no route). */
   | 'unreachable'
@@ -84,12 +85,33 @@ export class DbOutcomeUnknownError extends DbUnavailableError {
   }
 }
 
-/** Whether `value` is a `DbUnavailableError`, a `DbOutcomeUnknownError` included. */
+/**
+ * Whether `value` is a `DbUnavailableError`, a `DbOutcomeUnknownError` included.
+ *
+ * @example
+ * try {
+ *   await repo.all(from(Product))
+ * } catch (e) {
+ *   if (isDbUnavailable(e)) return json(e.status, {}, { error: 'database unavailable' })
+ *   throw e
+ * }
+ */
 export function isDbUnavailable(value: unknown): value is DbUnavailableError {
   return value instanceof DbUnavailableError
 }
 
-/** Whether `value` is a `DbOutcomeUnknownError`: a write that may have been applied. */
+/**
+ * Whether `value` is a `DbOutcomeUnknownError`: a write that may have been applied.
+ *
+ * @example
+ * try {
+ *   await repo.insert(cs)
+ * } catch (e) {
+ *   // Not retried blindly: the row may be there already.
+ *   if (isDbOutcomeUnknown(e)) return json(504, {}, { error: 'the order may have been saved; check before trying again' })
+ *   throw e
+ * }
+ */
 export function isDbOutcomeUnknown(value: unknown): value is DbOutcomeUnknownError {
   return value instanceof DbOutcomeUnknownError
 }

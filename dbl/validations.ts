@@ -26,6 +26,10 @@ function hasError(cs: Changeset, field: string): boolean {
 /**
  * "can't be blank" for each field whose resulting value is null, missing, or a string of only
  * whitespace. A field that already has an error (e.g. "is invalid" from cast) gets no second one.
+ *
+ * @example
+ * const cs = validateRequired(cast(Product, null, body, ['name', 'price']), ['name', 'price'])
+ * errorsToJson(cs) // { name: ["can't be blank"] } for body { name: ' ', price: 100 }
  */
 export function validateRequired<S extends AnySchema>(cs: Changeset<S>, fields: readonly FieldOf<S>[], opts: MessageOption = {}): Changeset<S> {
   let out = cs
@@ -38,6 +42,7 @@ export function validateRequired<S extends AnySchema>(cs: Changeset<S>, fields: 
   return out
 }
 
+/** The bounds `validateLength` checks (`min`, `max`, exactly `is`) and what a string's length counts. */
 export interface LengthOptions extends MessageOption {
   readonly min?: number
   readonly max?: number
@@ -56,7 +61,14 @@ function lengthOf(value: string, count: LengthOptions['count']): number {
   return n
 }
 
-/** Strings: "should be at least / at most / %{count} character(s)"; arrays: "should have … item(s)". */
+/**
+ * A string's or a list's length within bounds. Strings: "should be at least / at most / %{count}
+ * character(s)"; arrays: "should have … item(s)".
+ *
+ * @example
+ * const cs = validateLength(cast(User, {}, body, ['name']), 'name', { min: 3, max: 40 })
+ * errorsToJson(cs) // { name: ['should be at least 3 character(s)'] } for name: 'al'
+ */
 export function validateLength<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: LengthOptions): Changeset<S> {
   const value = changed(cs, field)
   if (typeof value !== 'string' && !Array.isArray(value)) return cs
@@ -73,6 +85,7 @@ export function validateLength<S extends AnySchema>(cs: Changeset<S>, field: Fie
   return cs
 }
 
+/** The comparisons `validateNumber` checks a number against. */
 export interface NumberOptions extends MessageOption {
   readonly lessThan?: number
   readonly greaterThan?: number
@@ -91,7 +104,15 @@ const numberRules = [
   ['notEqualTo', 'must be not equal to %{number}', (v: number, n: number) => v !== n],
 ] as const
 
-/** One error at most: the first failing rule in the order above (as Ecto). */
+/**
+ * A number's comparisons with bounds ("must be greater than or equal to %{number}", …). One error
+ * at most: the first failing rule in the order `lessThan`, `greaterThan`, `lessThanOrEqualTo`,
+ * `greaterThanOrEqualTo`, `equalTo`, `notEqualTo` (as Ecto).
+ *
+ * @example
+ * const cs = validateNumber(cast(Product, null, body, ['price']), 'price', { greaterThanOrEqualTo: 0 })
+ * errorsToJson(cs) // { price: ['must be greater than or equal to 0'] } for price: -5
+ */
 export function validateNumber<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: NumberOptions): Changeset<S> {
   const value = changed(cs, field)
   if (typeof value !== 'number') return cs
@@ -104,6 +125,13 @@ export function validateNumber<S extends AnySchema>(cs: Changeset<S>, field: Fie
   return cs
 }
 
+/**
+ * A string matching a regular expression; otherwise "has invalid format".
+ *
+ * @example
+ * const cs = validateFormat(cast(User, {}, body, ['email']), 'email', /^[^\s@]+@[^\s@]+$/)
+ * errorsToJson(cs) // { email: ['has invalid format'] } for email: 'nobody'
+ */
 export function validateFormat<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, format: RegExp, opts: MessageOption = {}): Changeset<S> {
   const value = changed(cs, field)
   if (typeof value !== 'string') return cs
@@ -112,19 +140,41 @@ export function validateFormat<S extends AnySchema>(cs: Changeset<S>, field: Fie
   return re.test(value) ? cs : addError(cs, field, opts.message ?? 'has invalid format', { validation: 'format' })
 }
 
+/**
+ * A value that is one of `values`; otherwise "is invalid".
+ *
+ * @example
+ * const cs = validateInclusion(cast(Order, null, body, ['status']), 'status', ['open', 'paid', 'shipped'])
+ * errorsToJson(cs) // { status: ['is invalid'] } for status: 'lost'
+ */
 export function validateInclusion<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
   const value = changed(cs, field)
   if (value === null || values.includes(value)) return cs
   return addError(cs, field, opts.message ?? 'is invalid', { validation: 'inclusion', enum: values })
 }
 
+/**
+ * A value that is none of `values`; otherwise "is reserved".
+ *
+ * @example
+ * const cs = validateExclusion(cast(User, {}, body, ['name']), 'name', ['admin', 'root'])
+ * errorsToJson(cs) // { name: ['is reserved'] } for name: 'admin'
+ */
 export function validateExclusion<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
   const value = changed(cs, field)
   if (value === null || !values.includes(value)) return cs
   return addError(cs, field, opts.message ?? 'is reserved', { validation: 'exclusion', enum: values })
 }
 
-/** A custom validation: `check` returns error messages for the changed value (empty = fine). */
+/**
+ * A custom validation: `check` returns error messages for the changed value (empty = fine). It is
+ * not called when the field is unchanged or null.
+ *
+ * @example
+ * const cs = validateChange(cast(Event, null, body, ['starts_at']), 'starts_at', (_field, value) =>
+ *   (value as Date) < new Date() ? ['must be in the future'] : [],
+ * )
+ */
 export function validateChange<S extends AnySchema, K extends FieldOf<S>>(
   cs: Changeset<S>,
   field: K,

@@ -1,5 +1,5 @@
 /**
- * `telemetryPlugin` (the spec's `otel_fw_plugin`): a pre-request plugin that tells the active span
+ * `telemetryPlugin`: a pre-request plugin that tells the active span
  * where the request was routed: it sets `vela.app`, `vela.controller`, `vela.action` and
  * `http.route`, and renames it `<METHOD> <controller>:<action>` (`GET products_controller:show`).
  *
@@ -19,6 +19,19 @@ import { definePlugin, ok } from '../server/pipeline/plugin.ts'
 import type { VelaRequest } from '../server/request.ts'
 import { activeTelemetry } from './setup.ts'
 
+/**
+ * A pre-request plugin naming the active span after the route (`GET products_controller:show`, with
+ * `vela.app`, `vela.controller`, `vela.action`, `http.route`): for server spans something other
+ * than `telemetryStreamHandler` made, which names its own spans already.
+ *
+ * @example
+ * export default defineRoutes({
+ *   prefix: '/api',
+ *   security: false,
+ *   plugins: [['pre_request', telemetryPlugin, {}]],
+ *   routes: [['/products/:id', products.show, { methods: ['get'] }]],
+ * })
+ */
 export const telemetryPlugin = definePlugin<Record<string, never>>({
   name: 'telemetry',
   info: {

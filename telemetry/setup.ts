@@ -47,6 +47,7 @@ import { queryRedactor } from './url-query.ts'
 import { clusterRole } from '../server/cluster/role.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
 
+/** What `setup()` takes: the service name, where traces and metrics go, `/metrics`, sampling and query redaction. */
 export interface TelemetryOptions {
   /** `service.name` of the resource; default `OTEL_SERVICE_NAME`, else the SDK's `unknown_service:node`. */
   serviceName?: string
@@ -139,8 +140,11 @@ export function activeTelemetry(): ActiveTelemetry | undefined {
 }
 
 /**
- * Turns telemetry on for the process: see the module comment. With `OTEL_SDK_DISABLED=true` it
- * starts nothing (no SDK, no `/metrics` server) and requests pass through untouched.
+ * Turns telemetry on for the process: starts OpenTelemetry's SDK (configured by `options` and the
+ * standard `OTEL_*` variables, or uses the tracer provider the app registered first), the HTTP
+ * metrics, and with `prometheus` a `GET /metrics` endpoint. Call it in the app's `start` hook and
+ * `shutdown()` the handle in `stop`. With `OTEL_SDK_DISABLED=true` it starts nothing (no SDK, no
+ * `/metrics` server) and requests pass through untouched.
  * @example
  * const telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } })
  * // ... in the stop hook:

@@ -1,5 +1,5 @@
 /**
- * `telemetryStreamHandler` (the spec's `otel_fw_stream_h`): list it before `'default'` in
+ * `telemetryStreamHandler`: list it before `'default'` in
  * `server.streamHandlers`. Being a stream handler it sees every request, 404s included.
  *
  * Per request, once `setup()` has run, the HTTP metrics, and, when the sampler says the request
@@ -66,6 +66,19 @@ import type { TraceRef } from './series.ts'
 import type { ActiveTelemetry } from './setup.ts'
 import { activeTelemetry } from './setup.ts'
 
+/**
+ * The stream handler that gives every request a span named after its route and counts it in the
+ * HTTP metrics, once `setup()` has run; list it before `'default'` in `server.streamHandlers`.
+ *
+ * @example
+ * export default defineApp({
+ *   bootstrapApplication: 'shop',
+ *   server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+ *   async start() {
+ *     telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } })
+ *   },
+ * })
+ */
 export const telemetryStreamHandler = defineStreamHandler({
   name: 'telemetry',
   observe(config): RequestObserver {

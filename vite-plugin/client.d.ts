@@ -8,7 +8,17 @@
 declare module 'virtual:vela/app' {
   /** The app's `src/app.ts` config with the discovered `src/routes` and `src/controllers` merged in. */
   export const config: import('vela').AppConfig
-  /** Creates the app from that config (routes compiled, plugins initialised; not started). */
+  /**
+   * Creates the app from that config (routes compiled, plugins initialised; not started).
+   *
+   * @example
+   * import { create } from 'virtual:vela/app'
+   *
+   * const app = create()
+   * await app.start()
+   * const res = await app.fetch(new Request('http://localhost/api/products'))
+   * await app.stop()
+   */
   export function create(opts?: import('vela').CreateAppOptions): import('vela').VelaApp
 }
 

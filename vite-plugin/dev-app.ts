@@ -83,11 +83,15 @@ export interface DevApp {
   close(): Promise<void>
 }
 
+/** How the dev server runs the app: `createApp`'s options, logging, how edits are debounced, and the dashboard. */
 export interface DevAppOptions {
+  /** Passed to the app's `createApp` on every start and swap. */
   createOptions?: CreateAppOptions
   /** The OpenAPI version of `priv/assets/openapi.json` (the plugin's `openapi` option). */
   openapi?: OpenApiVersion
+  /** Where the dev app's lines go (default: `console.log`, prefixed `vela: `). */
   log?: (message: string) => void
+  /** How long after an edit the swap waits for further edits, so an editor's several writes make one swap (default 50 ms). */
   debounceMs?: number
   /** How long a dispose callback may take before the swap goes on without it (default 5000 ms). */
   disposeTimeoutMs?: number

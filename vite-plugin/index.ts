@@ -56,6 +56,7 @@ import { isVitestServer, vitestConfig, writeRouteTypesForVitest } from './vitest
 
 export type { VelaPluginApi } from './plugin-api.ts'
 
+/** `vela()`'s options: the app's config module, the dev app, the server bundle and the OpenAPI version. */
 export interface VelaPluginOptions {
   /** The app's config module, from the Vite root (default `/src/app.ts`). */
   app?: string
@@ -86,11 +87,31 @@ export interface VelaPluginOptions {
 const kDevApp = Symbol.for('vela.vite.devApp')
 type WithDevApp = ViteDevServer & { [kDevApp]?: DevApp }
 
-/** The app a dev server runs (after `configureServer`), for `vela serve` and tests. */
+/**
+ * The app a dev server runs (after `configureServer`), for `vela serve` and tests; `undefined`
+ * before it, or for a server without the plugin.
+ *
+ * @example
+ * const vite = await createServer({ root: appRoot, server: { port: 0 } })
+ * await vite.listen()
+ * const dev = devAppOf(vite)!
+ * await dev.reload() // swap the app now, as an edit would
+ */
 export function devAppOf(server: ViteDevServer): DevApp | undefined {
   return (server as WithDevApp)[kDevApp]
 }
 
+/**
+ * The Vite plugin that runs a Vela app: discovers its routes and controllers, runs it under
+ * `vite` with edits swapped in place, and builds it into `dist/server/index.mjs` with `vite build`.
+ *
+ * @example
+ * // vite.config.ts
+ * import { defineConfig } from 'vite'
+ * import vela from 'vela/vite'
+ *
+ * export default defineConfig({ plugins: [vela({ openapi: '3.1' })] })
+ */
 export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
   // The release profile: the build's explicit `mode`, if any (profile.ts).
   let profile: string | undefined

@@ -5,6 +5,7 @@
  */
 import type { Plugin } from 'vite'
 
+/** What the plugin exposes in its Vite `api`: the files its last build generated, for `vela release` and other tools. */
 export interface VelaPluginApi {
   /**
    * The files the last build wrote besides its output, as absolute paths in the order written: the

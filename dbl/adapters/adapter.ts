@@ -8,8 +8,10 @@
  * of the statement pass through as the driver gave them.
  */
 
+/** One row as the driver returns it: column name to value. */
 export type Row = Record<string, unknown>
 
+/** What running a statement gives: the rows it returned and how many rows it returned or affected. */
 export interface QueryResult<R extends Row = Row> {
   rows: R[]
   /** Rows returned or affected. */
@@ -21,6 +23,7 @@ export interface Connection {
   query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>
 }
 
+/** A database the repository and the migrator run SQL on: a PostgreSQL server (`createPgAdapter`) or embedded PGlite (`createPgliteAdapter`). */
 export interface Adapter extends Connection {
   readonly kind: 'pg' | 'pglite'
   /** Runs `fn` inside BEGIN … COMMIT on one connection; any throw rolls back and rethrows. */

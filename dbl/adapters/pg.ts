@@ -25,6 +25,7 @@ import { resolveDeadlines, type DeadlineOptions } from '../deadlines.ts'
 import { classify, DbOutcomeUnknownError, unanswered } from '../unavailable.ts'
 import type { Adapter, Connection, QueryResult, Row } from './adapter.ts'
 
+/** Where the PostgreSQL server is, the pool's size and the deadlines: `createPgAdapter`'s options. */
 export interface PgAdapterOptions extends DeadlineOptions {
   /** `postgres://user:pass@host:port/db`; wins over the separate fields. */
   url?: string
@@ -56,6 +57,16 @@ export function pgAddress(opts: Pick<PgAdapterOptions, 'url' | 'hostname' | 'por
 // so the largest delay setTimeout accepts stands for "none".
 const NO_ANSWER_DEADLINE = 2 ** 31 - 1
 
+/**
+ * An adapter on a PostgreSQL server through a `pg` pool, with the deadlines of `DeadlineOptions`.
+ * `defineRepo` makes one itself; create one to share a pool between repos or to run the migrator
+ * on its own.
+ *
+ * @example
+ * const adapter = createPgAdapter({ url: 'postgres://postgres@127.0.0.1:5432/app', poolSize: 5 })
+ * const { rows } = await adapter.query('SELECT now() AS now')
+ * await adapter.close()
+ */
 export function createPgAdapter(opts: PgAdapterOptions): Adapter {
   const d = resolveDeadlines(opts, 'createPgAdapter')
   const address = pgAddress(opts)

@@ -5,6 +5,7 @@ import { DbUnavailableError } from '../unavailable.ts'
 import type { Adapter, QueryResult, Row } from './adapter.ts'
 import { createTurns } from './turns.ts'
 
+/** Where embedded PGlite keeps its data and how long a query waits for its turn: `createPgliteAdapter`'s options. */
 export interface PgliteAdapterOptions {
   /** A folder to keep the data in; omitted = in memory. (The repo's defaults: dbl/repo.ts.) */
   dataDir?: string
@@ -19,11 +20,17 @@ const parsers = {
 }
 
 /**
- * Embedded PostgreSQL (WASM): no server to install. One connection, so queries and transactions
+ * An adapter on embedded PostgreSQL (PGlite, WASM): no server to install. One connection, so queries and transactions
  * take turns (turns.ts): one waiting longer than `acquireTimeoutMs` fails with a
  * `DbUnavailableError` (`acquire_timeout`) instead of waiting forever. In-process, so a
  * statement's outcome is never unknown: it ran to its answer, or (its turn never came) it never
  * ran; no `DbOutcomeUnknownError` here.
+ *
+ * @example
+ * // One in-memory database shared by two repos in a test.
+ * const adapter = await createPgliteAdapter()
+ * const repo = defineRepo({ adapter })
+ * const audit = defineRepo({ name: 'audit', adapter })
  */
 export async function createPgliteAdapter(opts: PgliteAdapterOptions = {}): Promise<Adapter> {
   const { acquireTimeoutMs } = resolveDeadlines({ acquireTimeoutMs: opts.acquireTimeoutMs }, 'createPgliteAdapter')

@@ -3,6 +3,7 @@
  * that asks for them, listing every ambiguous table with the field option or CLI flag to give.
  */
 
+/** What the migration generator is told to do where the schemas alone are ambiguous: renames, and drops of columns and tables with their data. */
 export interface Decisions {
   /** `{ 'table.new_name': 'old_name' }`: the column was renamed (also given by `renamedFrom` on the field). */
   readonly renames?: Readonly<Record<string, string>>

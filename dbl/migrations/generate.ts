@@ -13,6 +13,7 @@ import { modelFromMigrations, modelFromSchemas, schemaRenames } from './model.ts
 import type { Operation } from './operations.ts'
 import { renderMigration } from './render.ts'
 
+/** What `generateMigration` compares: the app's schemas and its migrations folder, with any decisions it needs. */
 export interface GenerateOptions {
   readonly schemas: readonly AnySchema[]
   /** `src/migrations` of the app. Created when missing. */
@@ -26,6 +27,7 @@ export interface GenerateOptions {
   readonly importModule?: LoadOptions['importModule']
 }
 
+/** What `generateMigration` did: the file it wrote (or `null`), its operations and any warnings. */
 export interface GenerateResult {
   /** Path of the new file, or null when the migrations already match the schemas. */
   readonly written: string | null
@@ -37,6 +39,17 @@ export interface GenerateResult {
   readonly warnings: readonly string[]
 }
 
+/**
+ * Writes a migration taking the database from what the folder's migrations build to what the
+ * schemas describe, or nothing when they already match. Never edits an existing file; throws a
+ * `MigrationDecisionError` (writing nothing) when a change may be a rename or drops data, until
+ * `decisions` settles it.
+ *
+ * @example
+ * const result = await generateMigration({ schemas: [User, Note], migrationsDir: 'src/migrations' })
+ * if (result.written) console.log(`wrote ${result.written}`)
+ * for (const w of result.warnings) console.warn(w)
+ */
 export async function generateMigration(opts: GenerateOptions): Promise<GenerateResult> {
   const warnings: string[] = []
   const migrations = await loadMigrations(opts.migrationsDir, {

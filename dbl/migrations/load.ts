@@ -8,6 +8,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { MigrationModule, Operation } from './operations.ts'
 
+/** A migration read from its file: version and name from the file name, `up()` and `down()` from the module. */
 export interface Migration extends MigrationModule {
   /** The 14-digit timestamp, as a number (fits a JS number exactly; stored as BIGINT). */
   readonly version: number
@@ -37,7 +38,13 @@ export function migrationFileName(version: string, name: string): string {
   return `m${version}_${name}.ts`
 }
 
-/** The migrations of a folder, sorted by version. A missing folder means no migrations. */
+/**
+ * The migrations of a folder (`m<YYYYMMDDHHMMSS>_<name>.ts` files), sorted by version. A missing
+ * folder means no migrations. `.ts` files need a TypeScript-aware loader (Vite, vitest, tsx).
+ *
+ * @example
+ * const applied = await migrate(repo, await loadMigrations('src/migrations'))
+ */
 export async function loadMigrations(dir: string, opts: LoadOptions = {}): Promise<Migration[]> {
   const onIgnored = opts.onIgnored ?? ((file, reason) => console.warn(`[vela migrations] ignoring ${file}: ${reason}`))
   let entries: string[]

@@ -13,16 +13,19 @@ import type { Migration } from './load.ts'
 const LOCK = 'pg_advisory_lock(1986358369, 1)'
 const UNLOCK = 'pg_advisory_unlock(1986358369, 1)'
 
+/** Options of `migrate` and `rollbackMigrations`. */
 export interface MigratorOptions {
   /** One line per migration applied or reverted. */
   log?: (line: string) => void
 }
 
+/** A migration `migrate` applied or `rollbackMigrations` reverted: its version and name. */
 export interface AppliedMigration {
   readonly version: number
   readonly name: string
 }
 
+/** One migration as `migrationStatus` reports it: applied or pending, and when it was applied. */
 export interface MigrationStatus {
   readonly version: number
   readonly name: string
@@ -90,7 +93,15 @@ const adapterOf = (t: MigrationTarget): Promise<Adapter> => ('kind' in t ? Promi
 
 /**
  * Applies every pending migration in version order; stops at the first failure (which is rolled
- * back; the ones before it stay applied). Returns what this call applied.
+ * back; the ones before it stay applied). Returns what this call applied. Instances starting
+ * together take turns (an advisory lock), so each migration runs once.
+ *
+ * @example
+ * // In the app's start hook: the migrations `vela/vite` compiles in, applied before serving.
+ * import { migrate } from 'vela/dbl'
+ * import { migrations } from 'virtual:vela/migrations'
+ *
+ * await migrate(repo, migrations, { log: (line) => console.log(line) })
  */
 export async function migrate(target: MigrationTarget, migrations: readonly Migration[], opts: MigratorOptions = {}): Promise<AppliedMigration[]> {
   const ordered = sortedUnique(migrations)
@@ -112,7 +123,14 @@ export async function migrate(target: MigrationTarget, migrations: readonly Migr
   })
 }
 
-/** Reverts the last `steps` applied migrations (newest first) by running their `down()`. */
+/**
+ * Reverts the last `steps` applied migrations (default 1), newest first, by running their `down()`.
+ * Exported from `vela/dbl` as `rollbackMigrations`.
+ *
+ * @example
+ * const reverted = await rollbackMigrations(repo, await loadMigrations('src/migrations'), { steps: 2 })
+ * // [{ version: 20261127000903, name: 'alter_notes' }, { version: 20261126230457, name: 'alter_users' }]
+ */
 export async function rollback(
   target: MigrationTarget,
   migrations: readonly Migration[],
@@ -136,7 +154,13 @@ export async function rollback(
   })
 }
 
-/** Every known migration with its state, plus applied versions whose file is gone. Changes nothing. */
+/**
+ * Every known migration with its state, plus applied versions whose file is gone. Changes nothing.
+ * Exported from `vela/dbl` as `migrationStatus`.
+ *
+ * @example
+ * for (const m of await migrationStatus(repo, migrations)) console.log(m.applied ? 'up  ' : 'down', m.version, m.name)
+ */
 export async function status(target: MigrationTarget, migrations: readonly Migration[]): Promise<MigrationStatus[]> {
   const adapter = await adapterOf(target)
   const exists = await adapter.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t")

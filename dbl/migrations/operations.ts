@@ -37,7 +37,7 @@ export interface Column {
 }
 
 /**
- * Only the keys present change. `default: null` drops the default; `type` and `size` change the
+ * What `modifyColumn` changes; only the keys present change. `default: null` drops the default; `type` and `size` change the
  * column type together (a missing `size` means the type's default size); `references: null` drops
  * the foreign key.
  */
@@ -50,6 +50,7 @@ export interface ColumnModification {
   readonly references?: References | null
 }
 
+/** One change to a table's columns inside `alterTable`: what `addColumn`, `dropColumn`, `renameColumn` and `modifyColumn` return. */
 export type ColumnChange =
   | { readonly change: 'addColumn'; readonly column: Column }
   | { readonly change: 'dropColumn'; readonly name: string }
@@ -63,6 +64,7 @@ export interface IndexDefinition {
   readonly name: string
 }
 
+/** One step of a migration, as plain data: what `createTable`, `alterTable`, `createIndex`, `execute`, … return. */
 export type Operation =
   | { readonly op: 'createTable'; readonly table: string; readonly columns: readonly Column[] }
   | { readonly op: 'dropTable'; readonly table: string }
@@ -71,41 +73,100 @@ export type Operation =
   | { readonly op: 'dropIndex'; readonly table: string; readonly name: string }
   | { readonly op: 'execute'; readonly sql: string }
 
+/** A migration file's exports: `up()` and `down()`, each returning the operations to apply. */
 export interface MigrationModule {
   up(): readonly Operation[]
   down(): readonly Operation[]
 }
 
-/** Types a migration written as `export default defineMigration({ up, down })`. */
+/**
+ * Types a migration written as `export default defineMigration({ up, down })`, instead of two
+ * exported `up` and `down` functions.
+ *
+ * @example
+ * import { addColumn, alterTable, defineMigration, dropColumn } from 'vela/dbl'
+ *
+ * export default defineMigration({
+ *   up: () => [alterTable('users', [addColumn({ name: 'bio', type: 'text' })])],
+ *   down: () => [alterTable('users', [dropColumn('bio')])],
+ * })
+ */
 export function defineMigration(migration: MigrationModule): MigrationModule {
   return migration
 }
 
+/**
+ * Creates a table with its columns (`CREATE TABLE`).
+ *
+ * @example
+ * createTable('notes', [
+ *   { name: 'id', type: 'id', primaryKey: true },
+ *   { name: 'title', type: 'string', nullable: false },
+ *   { name: 'user_id', type: 'integer', references: { table: 'users', onDelete: 'cascade' } },
+ *   { name: 'inserted_at', type: 'utc_datetime' },
+ * ])
+ */
 export function createTable(table: string, columns: readonly Column[]): Operation {
   return { op: 'createTable', table, columns }
 }
 
-/** Drops the table and its data. The generator only writes this after an explicit `dropTables` decision. */
+/**
+ * Drops the table and its data. The generator only writes this after an explicit `dropTables` decision.
+ *
+ * @example
+ * dropTable('notes')
+ */
 export function dropTable(table: string): Operation {
   return { op: 'dropTable', table }
 }
 
+/**
+ * Changes a table's columns (`ALTER TABLE`), in the order given.
+ *
+ * @example
+ * alterTable('users', [addColumn({ name: 'bio', type: 'text' }), renameColumn('name', 'username')])
+ */
 export function alterTable(table: string, changes: readonly ColumnChange[]): Operation {
   return { op: 'alterTable', table, changes }
 }
 
+/**
+ * Adds a column, inside `alterTable`.
+ *
+ * @example
+ * alterTable('notes', [addColumn({ name: 'user_id', type: 'integer', references: { table: 'users' } })])
+ */
 export function addColumn(column: Column): ColumnChange {
   return { change: 'addColumn', column }
 }
 
+/**
+ * Drops a column and its data, inside `alterTable`.
+ *
+ * @example
+ * alterTable('notes', [dropColumn('author')])
+ */
 export function dropColumn(name: string): ColumnChange {
   return { change: 'dropColumn', name }
 }
 
+/**
+ * Renames a column, keeping its data, inside `alterTable`.
+ *
+ * @example
+ * alterTable('users', [renameColumn('name', 'username')])
+ */
 export function renameColumn(from: string, to: string): ColumnChange {
   return { change: 'renameColumn', from, to }
 }
 
+/**
+ * Changes a column's type, size, nullability, default or foreign key, inside `alterTable`: only the
+ * keys given change.
+ *
+ * @example
+ * alterTable('products', [modifyColumn('name', { size: 120, nullable: false })])
+ */
 export function modifyColumn(name: string, set: ColumnModification): ColumnChange {
   return { change: 'modifyColumn', name, set }
 }
@@ -115,6 +176,12 @@ export function indexName(table: string, columns: readonly string[]): string {
   return `${table}_${columns.join('_')}_index`
 }
 
+/**
+ * Creates an index over columns; named `<table>_<columns joined by _>_index` unless `name` is given.
+ *
+ * @example
+ * createIndex('users', ['email'], { unique: true }) // users_email_index
+ */
 export function createIndex(
   table: string,
   columns: readonly string[],
@@ -123,12 +190,24 @@ export function createIndex(
   return { op: 'createIndex', table, columns, unique: opts.unique ?? false, name: opts.name ?? indexName(table, columns) }
 }
 
-/** The table is named too, so replaying migrations knows where the index lived without a catalog. */
+/**
+ * Drops an index by name. The table is named too, so replaying migrations knows where the index
+ * lived without a catalog.
+ *
+ * @example
+ * dropIndex('notes', 'notes_user_id_index')
+ */
 export function dropIndex(table: string, name: string): Operation {
   return { op: 'dropIndex', table, name }
 }
 
-/** Raw SQL. Invisible to the generator: a table made here is unknown to the model replay. */
+/**
+ * Runs raw SQL, for data changes and what the other operations cannot say. Invisible to the
+ * generator: a table made here is unknown to the model replay.
+ *
+ * @example
+ * execute('UPDATE notes SET user_id = users.id FROM users WHERE users.name = notes.author')
+ */
 export function execute(sql: string): Operation {
   return { op: 'execute', sql }
 }

@@ -16,7 +16,9 @@ import type { AnySchema, Association, AssociationsOf, RecordOf } from '../schema
 type AssocName<S> = keyof AssociationsOf<S> & string
 type RelatedOf<S, K> = AssociationsOf<S>[K & keyof AssociationsOf<S>] extends Association<infer _K, infer T> ? T : never
 
+/** One entry of a preload list: an association's name, or `{ name: nested list }` to load inside it too. */
 export type PreloadItem<S extends AnySchema> = AssocName<S> | { readonly [K in AssocName<S>]?: PreloadSpec<RelatedOf<S, K>> }
+/** What `repo.preload` loads: one item or a list of them (`['profile', { posts: ['comments'] }]`). */
 export type PreloadSpec<S extends AnySchema> = PreloadItem<S> | readonly PreloadItem<S>[]
 
 /**

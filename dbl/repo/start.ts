@@ -13,6 +13,7 @@
 import { isServerError } from '../db_error.ts'
 import { DbUnavailableError, isDbUnavailable } from '../unavailable.ts'
 
+/** How `repo.start()` retries the first connection to a PostgreSQL server that is not up yet. */
 export interface StartRetryOptions {
   /** Attempts in all, the first included (default 5; 1 = no retry). */
   readonly attempts?: number

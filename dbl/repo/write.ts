@@ -18,6 +18,7 @@ import { exec, type RepoContext } from './context.ts'
 import { replaceLinks } from './links.ts'
 import { transaction } from './transaction.ts'
 
+/** What `insert`, `update` and `delete` resolve to: the written row, or the changeset with its errors, or a database error. */
 export type WriteResult<S extends AnySchema> = Result<RecordOf<S>, Changeset<S> | DbError>
 
 /** Upsert: on a conflict over `target`, update the `replace` fields from the new row. */
@@ -37,6 +38,7 @@ export interface OnConflictNothing<S extends AnySchema> {
   readonly action: 'nothing'
 }
 
+/** `repo.insert`'s options: what to do when the row conflicts with a unique constraint (upsert, or skip). */
 export interface InsertOptions<S extends AnySchema> {
   readonly onConflict?: OnConflictReplace<S> | OnConflictNothing<S>
 }
