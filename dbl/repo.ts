@@ -59,7 +59,7 @@ import { insert, remove, update, type InsertOptions, type MaybeInsertResult, typ
 import { emptyChangeset, isChangeset } from './changeset.ts'
 
 export interface RepoConfig extends DeadlineOptions {
-  /** Names the repo in telemetry events (spec: the repo module). Default `repo`. */
+  /** Names the repo in telemetry events and log lines. Default `repo`. */
   readonly name?: string
   /** `postgres://user:password@host:port/database`; wins over the separate fields. `memory:` is embedded PGlite in memory. */
   readonly url?: string
@@ -74,7 +74,7 @@ export interface RepoConfig extends DeadlineOptions {
   readonly dataDir?: string
   /** Forces the backend, or supplies a ready adapter (e.g. one PGlite shared by several repos in tests). */
   readonly adapter?: 'pg' | 'pglite' | Adapter
-  /** Query telemetry (spec §6.1). */
+  /** Query telemetry: `true` logs one info line per query; a function receives each query's event. */
   readonly log?: LogOption
   /** `start()` on PostgreSQL: default `{ attempts: 5, delayMs: 500, timeoutMs: 10000 }` (repo/start.ts). */
   readonly startRetry?: StartRetryOptions

@@ -1,5 +1,5 @@
 /**
- * Reply helpers: what handlers return (the spec's handler tuples). A reply is a plain description;
+ * Reply helpers: what handlers return. A reply is a plain description;
  * `server/respond.ts` turns it into the HTTP response once the post-request plugins have seen it.
  *
  * | helper                             | effect                                                     |

@@ -1,5 +1,5 @@
 /**
- * The request object handlers, plugins and security callbacks receive (the spec's request map).
+ * The request object handlers, plugins and security callbacks receive.
  * Everything that costs something to compute (query, cookies, peer, host) is a lazy getter, so a
  * handler pays only for what it reads.
  */

@@ -12,7 +12,7 @@
  * - `telemetryPlugin` (plugin.ts): a pre-request plugin naming the active span after the route,
  *   for server spans something else made (the stream handler does not need it).
  *
- * Choices where the design is silent (also in the README):
+ * Choices (also in the README):
  * - OTLP endpoint: `endpoint` option (base URL, as `OTEL_EXPORTER_OTLP_ENDPOINT`) >
  *   `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (full URL) > `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`
  *   > `http://localhost:4318/v1/traces`; protocol by `OTEL_EXPORTER_OTLP_PROTOCOL`.
@@ -23,7 +23,7 @@
  *   the app's. `shutdown()` unregisters what it registered.
  * - Span attributes use the semantic-convention names (`http.request.method`, `url.path`,
  *   `url.scheme`, `server.address`, `server.port`, `network.peer.address`, `user_agent.original`,
- *   `http.response.status_code`); the Prometheus labels are the spec's (instruments.ts).
+ *   `http.response.status_code`); the Prometheus labels are snake_case (instruments.ts).
  * - The request body size comes from `content-length` (0 without a body); chunked request
  *   bodies are not measured.
  */

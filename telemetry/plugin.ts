@@ -1,5 +1,5 @@
 /**
- * `telemetryPlugin` (the spec's `otel_fw_plugin`): a pre-request plugin that tells the active span
+ * `telemetryPlugin`: a pre-request plugin that tells the active span
  * where the request was routed: it sets `vela.app`, `vela.controller`, `vela.action` and
  * `http.route`, and renames it `<METHOD> <controller>:<action>` (`GET products_controller:show`).
  *

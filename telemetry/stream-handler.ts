@@ -1,5 +1,5 @@
 /**
- * `telemetryStreamHandler` (the spec's `otel_fw_stream_h`): list it before `'default'` in
+ * `telemetryStreamHandler`: list it before `'default'` in
  * `server.streamHandlers`. Being a stream handler it sees every request, 404s included.
  *
  * Per request, once `setup()` has run, the HTTP metrics, and, when the sampler says the request

@@ -1,5 +1,5 @@
 /**
- * Application configuration (the spec's `fw` application keys, §2.1). `defineApp` only types the
+ * Application configuration. `defineApp` only types the
  * object; `resolveConfig` checks the server keys (check-config.ts: `createApp` calls it, so a bad
  * port, limit or timeout is refused before any start hook runs), applies defaults and the
  * environment overrides (`VELA_ENV`, `PORT`, `VELA_TRUST_PROXY`), and remembers which keys kept

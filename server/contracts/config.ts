@@ -28,7 +28,7 @@ export interface WebSocketConfig extends WebSocketOptions {
 
 export interface MetricsEvent {
   userData: Record<string, unknown>
-  /** `process.hrtime.bigint()` nanoseconds, like the native time units of the spec. */
+  /** `process.hrtime.bigint()` nanoseconds at the request's start (monotonic, not wall-clock time). */
   reqStart: bigint
   reqEnd: bigint
   respStatus: number
@@ -141,7 +141,7 @@ export interface ServerConfig {
 }
 
 export interface AppConfig {
-  /** The application's name (spec: `bootstrap_application`). Required. */
+  /** The application's name. Required. */
   bootstrapApplication: string
   /** `dev` unless set; `VELA_ENV` overrides. */
   environment?: string

@@ -1,5 +1,5 @@
 /**
- * Plugins (the spec's `fw_plugin` behaviour). A plugin has `preRequest` and/or `postRequest`
+ * Plugins: middleware run before and after the handler. A plugin has `preRequest` and/or `postRequest`
  * callbacks and `info`. It is registered per phase as `['pre_request', plugin, options]`; a plugin
  * needing both phases is registered twice. Each registration keeps its own state across requests:
  * it starts as `init(options, ctx)` and becomes whatever state the callback returns. `init` runs at

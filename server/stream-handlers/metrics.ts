@@ -1,5 +1,5 @@
 /**
- * The metrics hook (spec 4.5, last paragraph): list `metricsStreamHandler` in
+ * The metrics hook: list `metricsStreamHandler` in
  * `server.streamHandlers` before `'default'` and set `server.options.metricsCallback`; every
  * finished request then calls the callback once with `{ userData, reqStart, reqEnd, respStatus,
  * respBodyLength }`. A plugin adds data with `setMetricsUserData(req, map)`; calls merge.

@@ -1,5 +1,5 @@
 /**
- * Stream handlers wrap the whole request, outside routing (the spec's cowboy stream handlers): a
+ * Stream handlers wrap the whole request, outside routing: a
  * metrics or tracing handler sees every request, including 404s and WebSocket upgrades, and the
  * final response. `server.streamHandlers` lists them outermost first; `'default'` is the
  * dispatcher and comes last.
