@@ -17,7 +17,7 @@
  *
  * - Vela on (servers/vela-otel.ts): the runtime bench's app with vela/telemetry's stream handler
  *   and plugin: a span per request, renamed after the controller and action, plus the four HTTP
- *   metrics of spec 6.2 as Prometheus series.
+ *   metrics as Prometheus series.
  * - Fastify on (servers/fastify-otel.ts): OpenTelemetry's HTTP instrumentation (a span per
  *   request, the duration histogram on the OTel meter), the usual way to trace a Fastify app.
  * - Vela on at 10 % (`vela+otel@10%`): parent-based sampling of 10 % of new traces.

@@ -1,4 +1,4 @@
-// Spec table 4.2 (handler return values), DESIGN.md §3 replies: exact statuses, headers and bodies.
+// Handler return values (the reply helpers): exact statuses, headers and bodies.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -40,7 +40,7 @@ const routes: Record<string, RouteGroup> = {
 }
 
 describeModes(
-  'replies (spec 4.2)',
+  'replies',
   { bootstrapApplication: 'replies', routes, controllers: { 'src/controllers/notes_controller.ts': notes_controller } },
   (t) => {
     it('json(data): 200, application/json, encoded body', async () => {

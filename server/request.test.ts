@@ -1,4 +1,4 @@
-// The request object (DESIGN.md §3) reads the same in-process and over HTTP, where plain route
+// The request object (every field a handler reads) reads the same in-process and over HTTP, where plain route
 // hits run straight from node's request and the h3 event is made only when something uses it.
 import { setCookie } from 'h3'
 import { expect, it } from 'vitest'

@@ -1,9 +1,10 @@
 /**
- * The four HTTP server instruments of spec 6.2, kept twice on purpose:
+ * The four HTTP server instruments (request duration, active requests, request and response body
+ * sizes), kept twice on purpose:
  *
  * - in a prom-client registry, for the text exposition (`GET /metrics`), recorded through the
  *   cheap series of series.ts (a request resolves its series once). The registry lets us name
- *   the series and labels exactly as the spec shows them (`http_server_request_duration_seconds`
+ *   the series and labels exactly as docs/guide/telemetry.md lists them (`http_server_request_duration_seconds`
  *   with `method`, `scheme`, `server_address`, `server_port`, `response_status_code`, plus
  *   `http_route` on routed requests and `error_type` on 5xx answers); the OTel
  *   Prometheus exporter derives names from the OTel instrument (no `_seconds` suffix, labels are the

@@ -1,4 +1,4 @@
-// End to end over OTLP http/protobuf (spec 6.2 "Setup" 2–3): the real batch processor and OTLP
+// End to end over OTLP http/protobuf (traces, and metrics with an export interval): the real batch processor and OTLP
 // exporters post to a collector stand-in on an ephemeral port; the bodies are decoded with
 // protobufjs against the OTLP message definitions (the subset these assertions read).
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'

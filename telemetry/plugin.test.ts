@@ -1,4 +1,4 @@
-// The telemetry plugin (spec 6.2 "Span rules" 4): route attributes on the request span and the name
+// The telemetry plugin: route attributes on the request span and the name
 // `<METHOD> <controller>:<action>`.
 import { SpanKind, trace } from '@opentelemetry/api'
 import { expect, it } from 'vitest'

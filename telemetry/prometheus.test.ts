@@ -1,4 +1,4 @@
-// The metrics endpoint (spec 4.4) and the HTTP metrics in its exposition (spec 6.2): real requests
+// The metrics endpoint and the HTTP metrics in its exposition: real requests
 // over HTTP (startTestServer) and in-process (inject), then GET /metrics on its own port.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createApp } from '../server/app/create-app.ts'

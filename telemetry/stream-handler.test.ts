@@ -1,4 +1,4 @@
-// The request span (spec 6.2 "Span rules" 1–3): shape, traceparent, error status, 404s, and the
+// The request span: shape, traceparent, error status, 404s, and the
 // span being the active context of the route's handler (so dbl query spans are its children).
 // Real SDK, in-memory exporter; every case in-process (inject) and over real HTTP.
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'

@@ -1,4 +1,4 @@
-// WebSocket handshakes are HTTP requests too (spec 6.2 "every request"): the telemetry stream
+// WebSocket handshakes are HTTP requests too, so they are traced and counted: the telemetry stream
 // handler traces the upgrade decision through `wrapUpgrade`. An accepted upgrade is a span with
 // status 101 that ends at the handshake; a refusal has the refusal's status; both are counted in
 // the HTTP metrics. Real server, real `ws` client, in-memory spans.

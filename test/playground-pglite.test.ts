@@ -1,5 +1,5 @@
-// The playground on embedded PGlite (its default), as `vela serve` runs it: every row of spec
-// §4.3 and the error rows of §7 over HTTP (the case list is shared with the PostgreSQL suite).
+// The playground on embedded PGlite (its default), as `vela serve` runs it: every route and
+// the error answers over HTTP (the case list is shared with the PostgreSQL suite).
 // Every exchange is recorded, and the last case checks each documented reply against the
 // OpenAPI document the server serves (support/openapi-conformance.ts).
 import { afterAll, beforeAll, describe } from 'vitest'

@@ -1,6 +1,6 @@
 // The playground's telemetry, seen from outside as an operator sees it: after known traffic, the
-// Prometheus endpoint (`setup({ prometheus: { port } })`, METRICS_PORT here) holds the spec's
-// series and labels, and an OTLP collector (OTEL_EXPORTER_OTLP_ENDPOINT) receives one server span
+// Prometheus endpoint (`setup({ prometheus: { port } })`, METRICS_PORT here) holds the HTTP
+// series and their labels, and an OTLP collector (OTEL_EXPORTER_OTLP_ENDPOINT) receives one server span
 // per request named after its route, in every group, with the database queries as child spans.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import WebSocket from 'ws'
@@ -51,16 +51,16 @@ function parseExposition(text: string): Sample[] {
   return samples
 }
 
-it('the Prometheus endpoint holds the HTTP metrics of that traffic, with the spec labels', async () => {
+it('the Prometheus endpoint holds the HTTP metrics of that traffic, labelled by request and server', async () => {
   const res = await fetch(server.metricsUrl)
   expect(res.status).toBe(200)
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
   const text = await res.text()
   const on = { scheme: 'http', server_address: '127.0.0.1', server_port: String(server.port) }
-  // The exposition's own shape, as the spec writes it (labels in this order).
+  // One line exactly as the exposition writes it (labels in this order).
   expect(text).toContain(`http_server_request_duration_seconds_count{method="GET",scheme="http",server_address="127.0.0.1",server_port="${server.port}",response_status_code="200",http_route="/heartbeat"} 3`)
   const samples = parseExposition(text)
-  // Summed over the routes (`http_route`, absent on unrouted requests): the spec labels' totals.
+  // Summed over the routes (`http_route`, absent on unrouted requests): totals per method, server and status.
   const value = (name: string, labels: Record<string, string>) => {
     const extra = (k: string) => k === 'http_route' || k === 'error_type'
     const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v) && Object.keys(s.labels).every((k) => k in labels || extra(k)))

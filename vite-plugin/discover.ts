@@ -1,5 +1,5 @@
 /**
- * File-based discovery of an app's route and controller modules (DESIGN §2):
+ * File-based discovery of an app's route and controller modules:
  *
  *   src/routes/*.ts        default export: a group, a list of groups, or (env) => groups
  *   src/controllers/*.ts   exported functions; the file name is the controller, the export the action

@@ -1,5 +1,5 @@
 /**
- * Release profiles (`vela release --profile <name>`, spec §4.6) and the environment a build runs
+ * Release profiles (`vela release --profile <name>`) and the environment a build runs
  * in. **Choice:** a profile is Vite's `mode` (so `.env.<name>` files load and
  * `import.meta.env.MODE` is the name) and the environment the built server runs in by default:
  * the bundle starts with `VELA_ENV ||= <environment>`, so `config.environment` is that unless the

@@ -1,5 +1,5 @@
 /**
- * The playground, Vela's reference application (spec §4.3): a notes app behind a login, a JSON
+ * The playground, Vela's reference application: a notes app behind a login, a JSON
  * API for users, products and notes, a WebSocket echo, the API explorer, telemetry.
  *
  * Controllers are discovered by vela/vite (src/controllers/*.ts), routes too (src/routes/*.ts). On
@@ -35,7 +35,7 @@ export default defineApp({
   // no sniffing, a Content-Security-Policy the pages and the API explorer pass (no inline script
   // or style), HSTS over https.
   onResponse: [securityHeaders()],
-  // Listed only for their order (public pages first, the API last, as spec §4.3 lists them) in
+  // Listed only for their order (public pages first, then the session and notes pages, the API last) in
   // `vela routes`, the audit and the explorer: discovery would add them anyway, alphabetically.
   routes: {
     'src/routes/public.ts': publicRoutes,

@@ -1,4 +1,4 @@
-// Spec §2.1 defaults, VELA_ENV / PORT overrides, the server keys checked (issue 11 item 9), jsonLib used for every encode and decode.
+// Defaults, VELA_ENV / PORT overrides, the server keys checked, jsonLib used for every encode and decode.
 import { expect, it } from 'vitest'
 import { inject } from '../testing/index.ts'
 import { requestPlugin } from '../plugins/request.ts'
@@ -10,7 +10,7 @@ import { listen } from '../listener/listen.ts'
 
 const routes = { r: { prefix: '', security: false as const, routes: [] } }
 
-it('defaults of spec 2.1, each marked as a default', () => {
+it('every key left out gets its default, each marked as a default', () => {
   const c = resolveConfig({ bootstrapApplication: 'demo', routes }, {})
   expect(c.environment).toBe('dev')
   expect(c.server.port).toBe(8080)

@@ -1,6 +1,6 @@
 /**
  * What may be compressed, and how: the content coding chosen from `Accept-Encoding` (RFC 9110
- * §12.5.3: q-values, `*`, `q=0` refusals) and the media types worth compressing.
+ * section 12.5.3: q-values, `*`, `q=0` refusals) and the media types worth compressing.
  */
 export type Coding = 'br' | 'gzip'
 

@@ -1,4 +1,4 @@
-// DESIGN.md §3 errors and the runtime rows of spec §7: status, body shape, JSON or HTML by Accept,
+// The runtime's error answers: status, body shape, JSON or HTML by Accept,
 // stack traces only with useStacktrace, httpError, status routes.
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'

@@ -216,7 +216,7 @@ export class NodeExchange extends Exchange<void> {
 
 /**
  * Host and port of a node request, as the URL srvx builds for the web path gives them: an
- * absolute-form target (`http://host/path`) on its own, ignoring `Host` as RFC 9112 §3.2.2 asks;
+ * absolute-form target (`http://host/path`) on its own, ignoring `Host` as RFC 9112 section 3.2.2 asks;
  * else the `Host` header; else the socket's local address.
  */
 function authorityOf(req: IncomingMessage, scheme: string): { host: string; port: number } {

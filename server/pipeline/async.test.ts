@@ -1,5 +1,5 @@
 // The pipeline continues from whichever callback first returns a promise (server/pipeline/run.ts):
-// every result of spec 4.5 and §5 must come out the same when plugins, security and handlers are
+// every plugin and security result must come out the same when plugins, security and handlers are
 // async, mixed with sync ones, or return a thenable that is not a native promise.
 import { setCookie } from 'h3'
 import { expect, it } from 'vitest'

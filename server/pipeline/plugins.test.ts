@@ -1,4 +1,4 @@
-// Spec table 4.5 (plugin results and registration), DESIGN.md §3 plugins.
+// Plugin results (ok, break, stop, error), per-registration state, post-request plugins and registration errors.
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { json, status } from '../replies.ts'
@@ -67,7 +67,7 @@ const globalPlugins: PluginEntry[] = [['pre_request', trail, { tag: 'global' }]]
 const group = (prefix: string, plugins: PluginEntry[] | undefined) => ({ prefix, security: false as const, plugins, routes: [['/', echo] as const] })
 
 describeModes(
-  'plugin pipeline (spec 4.5)',
+  'plugin pipeline',
   {
     bootstrapApplication: 'plugins-app',
     plugins: globalPlugins,

@@ -1,4 +1,4 @@
-// Spec §5 (authentication) and DESIGN.md §3 security callback results.
+// Security callbacks (authentication): what each result does to the request (allow, 401, reply, 500).
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { requestPlugin } from '../plugins/request.ts'
@@ -16,7 +16,7 @@ const usernamePassword: SecurityCallback = (req) => {
 }
 
 describeModes(
-  'security callbacks (spec §5)',
+  'security callbacks',
   {
     bootstrapApplication: 'security',
     routes: {

@@ -1,4 +1,4 @@
-// The request plugin (DESIGN.md §3): JSON and form decoding into req.params / req.json, parseQs, 415.
+// The request plugin: JSON and form decoding into req.params / req.json, parseQs, 415.
 import { describe, expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { createApp } from '../app/create-app.ts'

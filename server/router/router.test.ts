@@ -1,4 +1,4 @@
-// Routing rules of DESIGN.md §2–3 and spec 4.1: static over params, trailing slash, [...],
+// Routing rules: static over params, trailing slash, [...],
 // methods, duplicates, handler identity, route sources; both dispatch backends.
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'

@@ -1,4 +1,4 @@
-// Metrics hook (spec 4.5, last paragraph): metricsCallback called once per finished request with
+// Metrics hook (metricsStreamHandler): metricsCallback called once per finished request with
 // status, body length actually sent, hrtime bounds and the merged user data of plugins.
 import { gzipSync } from 'node:zlib'
 import { expect, it, vi } from 'vitest'

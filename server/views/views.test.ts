@@ -1,4 +1,4 @@
-// Views (issue 3, spec 4.2 `{ok, Variables[, #{view}]}`): Liquid templates rendered by the real
+// Views (a handler returning `view(vars[, { view }])`): Liquid templates rendered by the real
 // renderer over HTTP and in-process: default and named views, escaping, layouts, partials, the
 // missing-view 500, the CSRF token, and the dev/prod template cache.
 import { mkdtempSync, writeFileSync } from 'node:fs'

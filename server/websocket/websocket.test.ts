@@ -1,4 +1,4 @@
-// Issue 3 WebSocket routes (spec §4.1 `protocol => ws`): hooks, the group's security deciding the
+// WebSocket routes (a route with `protocol: 'ws'`): hooks, the group's security deciding the
 // upgrade (401 before upgrading, a reply sent as is), authData reaching the handler, the
 // production listener and test servers, 1001 on shutdown. Real sockets, real `ws` client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,6 +1,6 @@
 /**
- * The playground over HTTP, row by row of spec §4.3 and the error rows of §7 (plus the runtime's
- * own error answers, DESIGN §3): status, headers and body shapes. One case list, registered by
+ * The playground over HTTP, route by route, and its error answers (the app's own and the
+ * runtime's): status, headers and body shapes. One case list, registered by
  * each backend's suite (test/playground-pglite.test.ts, test/playground-postgres.test.ts) against
  * its own running server.
  */
@@ -271,7 +271,7 @@ export function playgroundCases(server: () => Playground): void {
     expect(page.headers.get('access-control-allow-origin')).toBeNull()
   })
 
-  // ── errors (spec §7, DESIGN §3) ──────────────────────────────────────────────────────────────
+  // ── errors ───────────────────────────────────────────────────────────────────────────────────
   it('unknown routes: 404 as JSON { error } or an HTML page, by Accept', async () => {
     expect(await expectJson(await call('/nowhere'), 404)).toEqual({ error: expect.any(String) })
     const html = await fetch(`${server().base}/nowhere`, { headers: { accept: 'text/html' } })

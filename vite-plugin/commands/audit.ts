@@ -1,5 +1,5 @@
 /**
- * `vela audit`: routes left open (spec 4.6 audit rules). Only routes of groups whose `security` is
+ * `vela audit`: routes left open. Only routes of groups whose `security` is
  * `false` are looked at — a group with a security callback produces no findings.
  *
  * - WARNING: a POST, PUT, DELETE or PATCH route; a route without `methods` (it answers every method,

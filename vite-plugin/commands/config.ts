@@ -1,5 +1,5 @@
 /**
- * `vela config`: every framework config value (spec 2.1, `ResolvedConfig`) after defaults and the
+ * `vela config`: every framework config value (`ResolvedConfig`) after defaults and the
  * environment overrides, one per line; a value that comes from the built-in defaults is marked
  * `(default)`, one taken from `VELA_ENV` or `PORT` says so.
  *

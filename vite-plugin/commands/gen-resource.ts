@@ -1,5 +1,5 @@
 /**
- * `vela gen_resource --name <plural> --actions <comma list>` (DESIGN §5, spec 4.6): writes
+ * `vela gen_resource --name <plural> --actions <comma list>`: writes
  * `src/controllers/<plural>_controller.ts` with one stub per action and `priv/schemas/<singular>.json`
  * under the app root, then prints the route tuples to paste into a group in `src/routes/`.
  *

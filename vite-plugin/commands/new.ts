@@ -53,7 +53,14 @@ export const TEMPLATE_FILES = [
 const MIGRATION = 'src/migrations/create_notes.ts'
 
 /** Starter versions when Vela's package.json does not name them (it lists what it is tested with). */
-const TOOLCHAIN: Record<string, string> = { vite: '^8.3.8', vitest: '^4.1.12', typescript: '^7.0.2', '@types/node': '^20' }
+const TOOLCHAIN: Record<string, string> = { vite: '^8.3.8', vitest: '^4.1.12', '@types/node': '^20' }
+/**
+ * Starter versions whatever Vela's package.json says. TypeScript 5: tools an app commonly adds
+ * (openapi-typescript, typescript-eslint) have a peer dependency on `typescript@^5`, and npm
+ * refuses to install them beside a newer major (ERESOLVE). Vela's published types compile with it.
+ */
+const PINNED: Record<string, string> = { typescript: '^5.9.3' }
+const STARTER_DEV_DEPENDENCIES = [...Object.keys(TOOLCHAIN), ...Object.keys(PINNED)].sort()
 
 const NPM_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/
 
@@ -96,7 +103,7 @@ function appName(dir: string, given: string | undefined): string {
     throw new UsageError(`--name ${JSON.stringify(name)} is not a valid package name (lowercase letters, digits, - . _ ~, an optional @scope/)`)
   }
   if (!name) throw new UsageError(`no package name can be made from the folder name ${JSON.stringify(basename(dir))}: add --name <app>`)
-  if (Object.hasOwn(TOOLCHAIN, name) || name === 'vela') throw new UsageError(`the app cannot be named ${JSON.stringify(name)}: it depends on a package of that name; add --name <app>`)
+  if (STARTER_DEV_DEPENDENCIES.includes(name) || name === 'vela') throw new UsageError(`the app cannot be named ${JSON.stringify(name)}: it depends on a package of that name; add --name <app>`)
   return name
 }
 
@@ -142,7 +149,7 @@ interface PackageJson {
 }
 
 function packageJson(name: string, vela: PackageJson) {
-  const range = (dep: string) => vela.peerDependencies?.[dep] ?? vela.devDependencies?.[dep] ?? TOOLCHAIN[dep]!
+  const range = (dep: string) => PINNED[dep] ?? vela.peerDependencies?.[dep] ?? vela.devDependencies?.[dep] ?? TOOLCHAIN[dep]!
   return {
     name,
     version: '0.1.0',
@@ -151,7 +158,7 @@ function packageJson(name: string, vela: PackageJson) {
     ...(vela.engines?.node ? { engines: { node: vela.engines.node } } : {}),
     scripts: { dev: 'vite', build: 'vite build', start: 'node dist/server/index.mjs', test: 'vitest run', typecheck: 'tsc --noEmit' },
     dependencies: { vela: `^${vela.version}` },
-    devDependencies: Object.fromEntries(Object.keys(TOOLCHAIN).sort().map((dep) => [dep, range(dep)])),
+    devDependencies: Object.fromEntries(STARTER_DEV_DEPENDENCIES.map((dep) => [dep, range(dep)])),
   }
 }
 

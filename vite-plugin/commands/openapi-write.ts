@@ -4,7 +4,7 @@
  * explorer page `swagger.html` with the script that starts it (`swagger-initializer.js`) and the
  * `swagger-ui-dist` assets it loads (`swagger-ui.css`, `swagger-ui-bundle.js`), so the page works
  * offline and can be served by a static route such as `['/docs/[...]', staticDir('priv/assets')]`.
- * The page names the spec by its file name, relative to itself (`data-url`). It has no inline
+ * The page names the document by its file name, relative to itself (`data-url`). It has no inline
  * script or style, so it loads under `securityHeaders()`'s default Content-Security-Policy
  * (`script-src 'self'`), and swagger-ui's online validator badge is off (`validatorUrl: null`):
  * nothing is fetched from another origin. `output` (default `priv/assets/openapi.json`) is resolved against
@@ -91,7 +91,7 @@ export function swaggerHtml(title: string, specFile: string): string {
 `
 }
 
-/** Starts swagger-ui on the page's `#swagger-ui` element, with the spec its `data-url` names. */
+/** Starts swagger-ui on the page's `#swagger-ui` element, with the document its `data-url` names. */
 export const SWAGGER_INITIALIZER = `// Written by vela openapi: starts the explorer of swagger.html (a file, not an inline script, so
 // the page passes a Content-Security-Policy without 'unsafe-inline').
 window.ui = SwaggerUIBundle({

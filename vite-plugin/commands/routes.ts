@@ -1,5 +1,5 @@
 /**
- * `vela routes`: the compiled routing table. The spec prints it per host; Vela has a single host
+ * `vela routes`: the compiled routing table. Routers with virtual hosts print one per host; Vela has one
  * (routing ignores the Host header), so there is one table, headed `host *`. Routes are listed in
  * declaration order (route files in the order the app lists them, then groups, then routes).
  *

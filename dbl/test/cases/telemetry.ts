@@ -38,7 +38,7 @@ export function telemetryCases(t: SuiteContext): void {
       vi.restoreAllMocks()
     })
 
-    it('a log function receives exactly the spec keys for each query, ok or error', async () => {
+    it('a log function gets query, params, result, numRows, durationUs and repo per query, ok or error', async () => {
       const events: QueryEvent[] = []
       const repo = defineRepo({ adapter: t.adapter, name: 'Shop.Repo', log: (e) => events.push(e) })
       await repo.insert(productCs({ name: 'Tea', price: 1 }))

@@ -1,5 +1,5 @@
 /**
- * The `username_password` security callback (spec §4.3, §5) of the login and notes groups, and
+ * The `username_password` security callback of the login and notes groups, and
  * the demo account.
  *
  * - On the login route (`POST /`): checks the form's `username` and `password` against the users

@@ -1,4 +1,4 @@
-/** WS /ws (spec §4.3): answers each text message `m` with `Echo: m`. */
+/** WS /ws: answers each text message `m` with `Echo: m`. */
 import { defineWebSocket } from 'vela'
 
 export const socket = defineWebSocket({

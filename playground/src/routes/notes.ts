@@ -1,4 +1,4 @@
-/** The notes pages (spec §4.3): HTML forms for signed-in users; anyone else is sent to /login. */
+/** The notes pages: HTML forms for signed-in users; anyone else is sent to /login. */
 import { defineRoutes } from 'vela'
 import { sessionSecurity } from '../auth/session-security.ts'
 import * as notes from '../controllers/notes_controller.ts'

@@ -1,5 +1,5 @@
 /**
- * The public routes (spec §4.3, security false): no session, no cookies, cheap for probes.
+ * The public routes (security false): no session, no cookies, cheap for probes.
  * `/docs/[...]` serves the API explorer and spec that `vela openapi --output
  * priv/assets/openapi.json` (and `vela release`) write into priv/assets.
  */

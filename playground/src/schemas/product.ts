@@ -1,6 +1,6 @@
 import { defineSchema, timestamps } from 'vela/dbl'
 
-/** products: spec §2.4 (price in cents). */
+/** products: a name, a price in cents (an integer, so sums are exact) and a description. */
 export const Product = defineSchema({
   table: 'products',
   fields: {

@@ -78,8 +78,17 @@ describe('a new app', () => {
       engines: { node: '>=20.19' },
       scripts: { dev: 'vite', build: 'vite build', start: 'node dist/server/index.mjs', test: 'vitest run', typecheck: 'tsc --noEmit' },
       dependencies: { vela: `^${velaVersion}` },
-      devDependencies: { '@types/node': expect.stringMatching(/^\^20\./), typescript: expect.stringMatching(/^\^[57]\./), vite: '^8.3.8', vitest: '^4.1.12' },
+      devDependencies: { '@types/node': expect.stringMatching(/^\^20\./), typescript: expect.stringMatching(/^\^5\./), vite: '^8.3.8', vitest: '^4.1.12' },
     })
+  })
+
+  it('typescript: a 5.x range from 5.9, which tools that peer on typescript@^5 install beside', async () => {
+    await created
+    // openapi-typescript (peer `^5.x`) and typescript-eslint (peer `>=4.8.4 <6.1.0`): npm refuses
+    // to install them next to a TypeScript outside that range.
+    const range = (JSON.parse(read(dir, 'package.json')) as { devDependencies: Record<string, string> }).devDependencies.typescript!
+    const [, major, minor] = /^\^(\d+)\.(\d+)\.\d+$/.exec(range) ?? []
+    expect({ range, major: Number(major), fromMinor9: Number(minor) >= 9 }).toEqual({ range, major: 5, fromMinor9: true })
   })
 
   it('tsconfig.json, vite.config.ts, .gitignore, and the app named in app.ts and the README', async () => {

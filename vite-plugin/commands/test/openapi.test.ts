@@ -120,7 +120,7 @@ describe('openapi document', () => {
     expect(d.paths['/other']!.get!.responses).toEqual({ 200: { description: 'OK' }, 500: serverError })
   })
 
-  it('the explorer page loads swagger-ui from the files beside it and the spec by name', () => {
+  it('the explorer page loads swagger-ui from the files beside it and the document by name', () => {
     const html = swaggerHtml('A <b> app', 'api.json')
     expect(html).toContain('<link rel="stylesheet" href="./swagger-ui.css">')
     expect(html).toContain('<script src="./swagger-ui-bundle.js"></script>')
