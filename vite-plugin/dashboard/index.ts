@@ -19,7 +19,7 @@ import { RequestStore } from '../../server/dashboard/store.ts'
 import { DEFAULT_CSP_DIRECTIVES } from '../../server/plugins/security-headers/csp.ts'
 import { TOKEN_COOKIE, isLoopback, newToken, tokenMatches, tokenOf } from './access.ts'
 import { appPage } from './app-page.ts'
-import { ASSETS, matches, render, summary, waterfall } from './pages.ts'
+import { ASSETS, matches, pipelineSteps, render, summary, waterfall } from './pages.ts'
 
 /** The dashboard's options (`vela({ dev: { dashboard } })`); `false` turns it off. */
 export interface DashboardOptions extends RequestStoreOptions, RecorderOptions {}
@@ -100,7 +100,7 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
       const r = store.get(decodeURIComponent(detail[1]!))
       if (!r) return send(res, 404, 'text/plain; charset=utf-8', 'that request is no longer kept')
       const group = r.route ? appPage(current()).groups.find((g) => g.routes.some((x) => x.path === r.route!.path)) : undefined
-      return html(res, render('request', { title: `${r.method} ${r.path}`, page: 'request', app, r, s: summary(r), spans: waterfall(r), group }))
+      return html(res, render('request', { title: `${r.method} ${r.path}`, page: 'request', app, r, s: summary(r), spans: waterfall(r), steps: pipelineSteps(r), group }))
     }
     if (path === '/app') {
       const page = appPage(current(), store.list())
