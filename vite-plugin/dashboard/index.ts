@@ -19,6 +19,7 @@ import { RequestStore } from '../../server/dashboard/store.ts'
 import { DEFAULT_CSP_DIRECTIVES } from '../../server/plugins/security-headers/csp.ts'
 import { TOKEN_COOKIE, isLoopback, newToken, tokenMatches, tokenOf } from './access.ts'
 import { appPage } from './app-page.ts'
+import { charts } from './charts.ts'
 import { ASSETS, matches, pipelineSteps, render, summary, waterfall } from './pages.ts'
 
 /** The dashboard's options (`vela({ dev: { dashboard } })`); `false` turns it off. */
@@ -105,8 +106,9 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
     if (path === '/app') {
       const page = appPage(current(), store.list())
       const websockets = { routes: page.groups.flatMap((g) => g.routes.filter((r) => r.kind === 'ws')), open: dashboard.openWebSockets?.() }
-      return html(res, render('app', { title: 'App', page: 'app', app, ...page, websockets }))
+      return html(res, render('app', { title: 'App', page: 'app', app, ...page, websockets, charts: charts(store.list()) }))
     }
+    if (path === '/charts') return html(res, render('charts', { charts: charts(store.list()) }))
     if (path === '/requests.json') return send(res, 200, 'application/json', JSON.stringify(store.list()))
     send(res, 404, 'text/plain; charset=utf-8', 'not found')
   }
