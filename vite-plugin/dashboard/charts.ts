@@ -8,8 +8,9 @@ import type { RequestRecord } from '../../server/dashboard/record.ts'
 import type { BucketStats } from './stats.ts'
 import { bucketStats } from './stats.ts'
 
-/** How the charts cut time: 30 buckets of 10 s. */
+/** The length of one chart bucket: 10 s. */
 export const CHART_BUCKET_MS = 10_000
+/** How many buckets a chart spans: 30, five minutes. */
 export const CHART_BUCKETS = 30
 
 // The plot area inside each chart's 600×140 view box (labels to its left and below).

@@ -66,7 +66,7 @@ const CSP = Object.entries(DEFAULT_CSP_DIRECTIVES)
 
 const ASSET_TYPES: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'dashboard.css': 'text/css; charset=utf-8' }
 
-/** Makes the dashboard of a dev server whose current app `current()` gives. */
+/** Makes the dashboard of a dev server whose current app `current()` gives; `sources` add what only the dev app can read (its migrations). */
 export function createDashboard(current: () => VelaApp, opts: DashboardOptions = {}, sources: DashboardSources = {}): Dashboard {
   const token = newToken()
   const store = new RequestStore(opts)
