@@ -2,8 +2,10 @@
 // playground (plus one failing route) under `vela serve`. The start line's link opens /__vela; the list shows a request to
 // /api/products/:id with its route and status, its detail the query span with its SQL; a failing
 // request (500) shows its error and the lines logged for it; a request made while the list is open
-// appears without a reload. Every page loads under the default Content-Security-Policy of
-// securityHeaders() with no violation. Screenshots go to test-results/screenshots/.
+// appears without a reload. A request's detail lists each plugin that ran with its outcome, the
+// security callback's verdict and the response headers; the app page's charts redraw as requests
+// arrive. Every page loads under the default Content-Security-Policy of securityHeaders() with no
+// violation. Screenshots go to test-results/screenshots/.
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -73,6 +75,8 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     productId = ((await created.json()) as { id: number }).id
     expect((await fetch(`${server.base}/api/products/${productId}`)).status).toBe(200)
     expect((await fetch(`${server.base}/failing`)).status).toBe(500)
+    // An anonymous visit to the notes: the session security callback sends it to the login page.
+    expect((await fetch(`${server.base}/notes`, { redirect: 'manual' })).status).toBe(302)
   }, 200_000)
   afterAll(async () => {
     await browser?.close()
@@ -101,7 +105,33 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     expect(await query.locator('td.sql').textContent()).toMatch(/select .* from "products" where "id" = \$1/)
     expect(await query.locator('td.params').textContent()).toBe(String(productId))
     expect(await page.locator('svg.waterfall rect.query').count()).toBeGreaterThan(0)
+    // The API group's plugins, in order, each with its outcome; the group has no security callback.
+    const steps = await page.locator('table.pipeline tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent)))
+    expect(steps).toEqual([
+      ['pre', 'cors', 'continued'],
+      ['pre', 'request', 'continued'],
+    ])
+    const headers = await page.locator('section.response-headers tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]))
+    expect(headers).toContainEqual(['content-type', expect.stringMatching(/^application\/json/)])
+    expect(headers.map(([name]) => name)).toContain('content-security-policy')
     await shot('02-request-detail')
+  })
+
+  it('a request the security callback turned away shows the plugins that ran and the verdict', async () => {
+    await page.goto(`${server.base}/__vela?route=/notes`)
+    const row = page.locator('#requests tbody tr', { has: page.locator('td.path', { hasText: /^\/notes$/ }) }).first()
+    expect(await row.locator('td.status').textContent()).toBe('302')
+    await Promise.all([page.waitForURL('**/__vela/requests/*'), row.locator('td.path a').click()])
+    const steps = page.locator('table.pipeline tbody tr')
+    expect(await steps.locator('td.name').allTextContents()).toEqual(['request', 'session', 'csrf', 'username_password'])
+    const security = page.locator('table.pipeline tr.security')
+    expect(await security.locator('td.outcome').textContent()).toBe('replied 302')
+    expect(await page.locator('table.pipeline tr.plugin td.outcome').allTextContents()).toEqual(['continued', 'continued', 'continued'])
+    const headers = await page.locator('section.response-headers tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]))
+    expect(headers).toContainEqual(['location', '/login'])
+    // The session cookie set on the way out keeps its name; its sealed value is not shown.
+    for (const [name, value] of headers) if (name === 'set-cookie') expect(value).toMatch(/^[\w-]+=\[redacted\]/)
+    await shot('06-request-security')
   })
 
   it('a failing request (500) shows its error and its logs', async () => {
@@ -142,6 +172,28 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     expect(await page.locator('article.group h3').allTextContents()).toContain('Group /api')
     expect(await page.locator('table.config th').allTextContents()).toContain('server.port')
     await shot('05-app')
+  })
+
+  it('the app page charts request rate, latency and error rate, and redraws them as requests arrive', async () => {
+    await page.goto(`${server.base}/__vela/app`)
+    expect(await page.locator('figure.chart').evaluateAll((f) => f.map((x) => x.getAttribute('data-chart')))).toEqual(['rate', 'latency', 'errors'])
+    expect(await page.locator('figure.chart.latency polyline').count()).toBe(3)
+    // The 500 made before lifts the error line off its axis (y 112) in its bucket.
+    const errorYs = (await page.locator('figure.chart.errors polyline').getAttribute('points'))!.split(' ').map((p) => Number(p.split(',')[1]))
+    expect(Math.min(...errorYs)).toBeLessThan(112)
+    const counted = async () => Number(await page.locator('figure.chart.rate').getAttribute('data-requests'))
+    await expect.poll(() => page.evaluate(() => document.readyState)).toBe('complete')
+    const before = await counted()
+    // New requests reach the charts without a reload (the page's script redraws them).
+    await expect
+      .poll(async () => {
+        await fetch(`${server.base}/api/products/${productId}`)
+        return counted()
+      }, { timeout: 20_000, interval: 500 })
+      .toBeGreaterThan(before)
+    const points = await page.locator('figure.chart.rate polyline').getAttribute('points')
+    expect(points!.split(' ')).toHaveLength(30)
+    await shot('07-app-charts')
     expect(violations).toEqual([])
   })
 })

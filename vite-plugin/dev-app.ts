@@ -47,6 +47,7 @@ import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
 import { createTopics } from '../server/websocket/topics.ts'
 import type { Dashboard, DashboardOptions } from './dashboard/index.ts'
 import { createDashboard } from './dashboard/index.ts'
+import { migrationsView } from './dashboard/migrations.ts'
 import { formatError } from './dev-errors.ts'
 import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
@@ -132,7 +133,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   // listener hears the current app's publishes. In-process only: the dev server does not join a
   // `server.websocket.pubsub` broker.
   const topics = replacing?.app.topics ?? createTopics()
-  const dashboard = opts.dashboard === false ? undefined : createDashboard(() => current!, opts.dashboard)
+  const dashboard = opts.dashboard === false ? undefined : createDashboard(() => current!, opts.dashboard, { migrations: () => migrationsView(root, modules.load) })
   const createOptions = { ...opts.createOptions, topics, streamHandlers: [...(dashboard ? [dashboard.recorder] : []), ...(opts.createOptions?.streamHandlers ?? [])] }
 
   let current: VelaApp | undefined

@@ -7,6 +7,10 @@
  * the server that replaces it; the new dev app finds the one it replaces and stops it before its
  * own start (dev-app.ts).
  *
+ * Whoever runs the server (`vela serve`'s listener) hears of each dev app registered after a
+ * restart (`onRegistered`): its dashboard needs the listener's WebSockets, and its new token a
+ * new start line.
+ *
  * Process-wide (a registered symbol on `globalThis`): the plugin in a config file and `vela serve`
  * may be two copies of this module (index.ts).
  */
@@ -15,6 +19,9 @@ import type { DevApp } from './dev-app.ts'
 
 const kRegistry = Symbol.for('vela.vite.devApps')
 const registry: WeakMap<object, DevApp> = ((globalThis as { [kRegistry]?: WeakMap<object, DevApp> })[kRegistry] ??= new WeakMap())
+const kListeners = Symbol.for('vela.vite.devAppListeners')
+type Listeners = WeakMap<object, Set<(devApp: DevApp) => void>>
+const listeners: Listeners = ((globalThis as { [kListeners]?: Listeners })[kListeners] ??= new WeakMap())
 
 /** The dev app of the server this config's server replaces (a Vite restart), if any. */
 export function replacedDevApp(config: ResolvedConfig): DevApp | undefined {
@@ -24,4 +31,13 @@ export function replacedDevApp(config: ResolvedConfig): DevApp | undefined {
 /** Records `devApp` as the one a restart of this config's server replaces. */
 export function registerDevApp(config: ResolvedConfig, devApp: DevApp): void {
   registry.set(config.inlineConfig, devApp)
+  for (const listener of listeners.get(config.inlineConfig) ?? []) listener(devApp)
+}
+
+/** Calls `listener` with each dev app registered from now on for this config's server and those replacing it; returns the unsubscribe function. */
+export function onRegistered(config: ResolvedConfig, listener: (devApp: DevApp) => void): () => void {
+  let set = listeners.get(config.inlineConfig)
+  if (!set) listeners.set(config.inlineConfig, (set = new Set()))
+  set.add(listener)
+  return () => void set.delete(listener)
 }

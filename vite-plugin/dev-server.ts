@@ -12,6 +12,7 @@ import type { CloseOptions, Listener } from '../server/listener/listen.ts'
 import { listen } from '../server/listener/listen.ts'
 import { appViteConfig, velaPluginOf } from './app-loader.ts'
 import type { DevApp } from './dev-app.ts'
+import { onRegistered } from './dev-restart.ts'
 import { followingApp } from './following-app.ts'
 import vela, { devAppOf } from './index.ts'
 
@@ -22,6 +23,8 @@ export interface DevServerOptions {
   host?: string
   /** Plugins to use instead of a config file (the config file is then not read). */
   plugins?: PluginOption[]
+  /** Called with the new dev app after each restart of Vite's server (a config edit), once it started. */
+  onRestart?: (devApp: DevApp) => void
 }
 
 export interface DevServer {
@@ -48,11 +51,20 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   })
   const devApp = () => devAppOf(vite)!
   let listener: Listener
+  let unsubscribe = () => {}
   try {
     velaPluginOf(vite.config)
     listener = await listen(followingApp(() => devApp().app), { port: opts.port, host: opts.host })
-    const dashboard = devApp().dashboard
-    if (dashboard) dashboard.openWebSockets = () => listener.websockets.openCount
+    const served = listener
+    const attach = (app: DevApp) => {
+      if (app.dashboard) app.dashboard.websockets = served.websockets
+    }
+    attach(devApp())
+    // Each app a restart brings gets the listener's WebSockets on its dashboard, and its new token a start line.
+    unsubscribe = onRegistered(vite.config, (next) => {
+      attach(next)
+      opts.onRestart?.(next)
+    })
   } catch (err) {
     await vite.close()
     throw err
@@ -67,6 +79,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     },
     close: (o) =>
       (closing ??= (async () => {
+        unsubscribe()
         try {
           await listener.close({ idle: 'close', ...o })
         } finally {

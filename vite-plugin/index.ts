@@ -205,7 +205,8 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
             if (typeof address === 'object' && address && devApp.current.config.environment === 'dev') server.config.logger.info(`  ➜  Vela dashboard: ${dashboard.link(`http://localhost:${address.port}`)}`)
           })
         }
-        attachWebSockets(server.httpServer as Server, devApp.app)
+        const websockets = attachWebSockets(server.httpServer as Server, devApp.app)
+        if (devApp.dashboard) devApp.dashboard.websockets = websockets
       }
     },
   }

@@ -10,13 +10,23 @@
  */
 import { listeningOn } from '../server/listener/listen.ts'
 import { installShutdown } from '../server/listener/shutdown.ts'
+import type { DevApp } from './dev-app.ts'
+import type { DevServer } from './dev-server.ts'
 import { startDevServer } from './dev-server.ts'
 
 export async function serve(root: string): Promise<void> {
-  const server = await startDevServer({ root })
-  const config = server.devApp.current.config
-  installShutdown(server.listener, { stop: () => server.vite.close() }, { idle: 'close' })
-  const waiting = server.devApp.failure ? ' (answering 503 until an edit fixes the error above)' : ''
-  const dashboard = server.devApp.dashboard && config.environment === 'dev' ? ` · dashboard ${server.devApp.dashboard.link(server.url)}` : ''
-  console.log(`vela: ${config.bootstrapApplication} (${config.environment}) listening on ${listeningOn(server.listener)}${dashboard}${waiting}`)
+  let server: DevServer | undefined
+  // After a restart of Vite's server (a config edit) the new app has a new dashboard token: the line again, with its link.
+  server = await startDevServer({ root, onRestart: (devApp) => server && console.log(startLine(server, devApp)) })
+  const started = server
+  installShutdown(started.listener, { stop: () => started.vite.close() }, { idle: 'close' })
+  console.log(startLine(started, started.devApp))
+}
+
+/** `vela: <app> (<env>) listening on <address> · dashboard <link>`, for `devApp` served by `server`. */
+function startLine(server: DevServer, devApp: DevApp): string {
+  const config = devApp.current.config
+  const waiting = devApp.failure ? ' (answering 503 until an edit fixes the error above)' : ''
+  const dashboard = devApp.dashboard && config.environment === 'dev' ? ` · dashboard ${devApp.dashboard.link(server.url)}` : ''
+  return `vela: ${config.bootstrapApplication} (${config.environment}) listening on ${listeningOn(server.listener)}${dashboard}${waiting}`
 }

@@ -25,6 +25,40 @@ export interface LogRecord {
   readonly message: string
 }
 
+/** What a plugin step came to: it let the request go on, ended its phase, replied, failed or threw. */
+export type StepOutcome =
+  | { readonly kind: 'continued' }
+  | { readonly kind: 'ended-phase' }
+  | { readonly kind: 'replied'; readonly status: number }
+  | { readonly kind: 'failed'; readonly message: string }
+  | { readonly kind: 'threw'; readonly message: string }
+
+/** One plugin that ran during the request, in the order they ran. */
+export interface PluginStepRecord {
+  readonly name: string
+  readonly phase: 'pre_request' | 'post_request'
+  readonly outcome: StepOutcome
+  /** Milliseconds from the request's start, and how long the plugin took. */
+  readonly startMs: number
+  readonly durationMs: number
+}
+
+/** The group's security callback: its name and its verdict. */
+export interface SecurityRecord {
+  /** The callback's function name (`anonymous` without one). */
+  readonly callback: string
+  /** `allowed` (true or auth data), `denied` (false: a 401), `replied` (its own reply), `threw`. */
+  readonly verdict: 'allowed' | 'denied' | 'replied' | 'threw'
+  /** The reply's status for `denied` (401) and `replied`. */
+  readonly status?: number
+  /** Whether it gave auth data (an object) rather than `true`. */
+  readonly authData?: boolean
+  /** What it threw, or the invalid value it returned (both a 500). */
+  readonly message?: string
+  readonly startMs: number
+  readonly durationMs: number
+}
+
 /** One request as the dashboard lists and shows it. */
 export interface RequestRecord {
   /** The request's id: `req.id` when the runtime gives one, else the store's own (`r1`, `r2`…). */
@@ -48,6 +82,11 @@ export interface RequestRecord {
   error?: { name: string; message: string; stack?: string }
   readonly logs: LogRecord[]
   readonly spans: SpanRecord[]
+  /** The plugins that ran, in order (pre then post). */
+  readonly plugins: PluginStepRecord[]
+  security?: SecurityRecord
+  /** Response headers as sent, secrets redacted; undefined until the response went out. */
+  responseHeaders?: readonly (readonly [string, string])[]
   /** Approximate bytes the record holds (what the store's byte bound counts). */
   bytes: number
 }
@@ -62,6 +101,8 @@ export const LIMITS = {
   stack: 8192,
   logs: 200,
   spans: 500,
+  plugins: 100,
+  headers: 100,
 } as const
 
 /** `text` cut to `max` characters, marked when cut. */

@@ -5,8 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Connection } from '../../dbl/adapters/adapter.ts'
 import { createRunner } from '../../dbl/repo/telemetry.ts'
-import { createApp, json } from '../index.ts'
+import { createApp, json, status } from '../index.ts'
 import type { RouteGroup } from '../index.ts'
+import { definePlugin, fail, ok, stop } from '../pipeline/plugin.ts'
 import type { InjectOptions } from '../testing/index.ts'
 import { inject as send } from '../testing/index.ts'
 import { until } from '../../test/support/until.ts'
@@ -47,6 +48,27 @@ const group: RouteGroup = {
   ],
 }
 
+const info = { title: 't', version: '1.0.0', author: 'tests', description: 'test plugin', options: {} }
+const stamp = definePlugin({ name: 'stamp', info, preRequest: async (req, _env, _o, _s) => ok(req) })
+const gate = definePlugin({ name: 'gate', info, preRequest: (req, _env, _o, _s) => (req.headers.get('x-gate') === 'closed' ? stop(status(429, {}, { error: 'slow down' })) : ok(req)) })
+const audit = definePlugin({ name: 'audit', info, postRequest: (req, _env, _o, _s) => (req.headers.get('x-audit') === 'fail' ? fail('audit store down') : ok(req)) })
+const boom = definePlugin({ name: 'boom', info, preRequest: (_req, _env, _o, _s) => { throw new Error('boom plugin threw') } })
+
+// A group whose security lets `x-user` through with auth data, and denies anyone else.
+const guarded: RouteGroup = {
+  prefix: '/guarded',
+  security: function requireUser(req) {
+    return req.headers.get('x-user') ? { user: req.headers.get('x-user') } : false
+  },
+  plugins: [
+    ['pre_request', stamp],
+    ['pre_request', gate],
+    ['post_request', audit],
+  ],
+  routes: [['/page', (req) => json(200, { 'set-cookie': 'sid=s3ss10n; Path=/; HttpOnly', 'x-session-token': 'tok-555', 'x-served-by': 'guarded' }, { hello: (req.authData as { user: string }).user })]],
+}
+const exploding: RouteGroup = { prefix: '/exploding', security: false, plugins: [['pre_request', boom]], routes: [['', () => json({})]] }
+
 /** A request, its body read: once the response is over its record is stored. */
 async function inject(app: ReturnType<typeof createApp>, opts: InjectOptions | string, store?: RequestStore) {
   const before = store?.list()[0]
@@ -63,7 +85,7 @@ beforeAll(() => {
 afterAll(() => detach())
 
 const appWith = (store: RequestStore, environment: string, params?: boolean) =>
-  createApp({ bootstrapApplication: 'recorded', environment, routes: { api: group } }, { env: {}, log: () => {}, streamHandlers: [dashboardRecorder(store, { params })] })
+  createApp({ bootstrapApplication: 'recorded', environment, routes: { api: group, guarded, exploding } }, { env: {}, log: () => {}, streamHandlers: [dashboardRecorder(store, { params })] })
 
 describe('a dev app', () => {
   const store = new RequestStore()
@@ -109,6 +131,47 @@ describe('a dev app', () => {
     expect(r.query).toBe('token=[redacted]&page=1&api_key=[redacted]')
     const text = JSON.stringify(r)
     for (const secret of ['s3cr3t', 'c00kie', 'k-777', 'abc123', 'k-999']) expect(text).not.toContain(secret)
+  })
+
+  it('each plugin that ran, the security verdict and the response headers (secrets redacted) are kept', async () => {
+    expect((await inject(app, { url: '/guarded/page', headers: { 'x-user': 'ada' } }, store)).status).toBe(200)
+    const r = store.list()[0]!
+    expect(r.plugins.map((p) => [p.name, p.phase, p.outcome])).toEqual([
+      ['stamp', 'pre_request', { kind: 'continued' }],
+      ['gate', 'pre_request', { kind: 'continued' }],
+      ['audit', 'post_request', { kind: 'continued' }],
+    ])
+    for (const p of r.plugins) expect(p.durationMs).toBeGreaterThanOrEqual(0)
+    expect(r.plugins[1]!.startMs).toBeGreaterThanOrEqual(r.plugins[0]!.startMs)
+    expect(r.security).toMatchObject({ callback: 'requireUser', verdict: 'allowed', authData: true })
+    const headers = Object.fromEntries(r.responseHeaders!)
+    expect(headers).toMatchObject({ 'content-type': expect.stringContaining('application/json'), 'x-served-by': 'guarded', 'x-session-token': '[redacted]', 'set-cookie': 'sid=[redacted]; Path=/; HttpOnly' })
+    const text = JSON.stringify(r)
+    for (const secret of ['s3ss10n', 'tok-555']) expect(text).not.toContain(secret)
+  })
+
+  it('a plugin that replies stops the rest; a denial, a failed post plugin and a throwing plugin are told apart', async () => {
+    expect((await inject(app, { url: '/guarded/page', headers: { 'x-user': 'ada', 'x-gate': 'closed' } }, store)).status).toBe(429)
+    let r = store.list()[0]!
+    expect(r.plugins.map((p) => [p.name, p.outcome])).toEqual([
+      ['stamp', { kind: 'continued' }],
+      ['gate', { kind: 'replied', status: 429 }],
+    ])
+    expect(r.security).toBeUndefined()
+
+    expect((await inject(app, '/guarded/page', store)).status).toBe(401)
+    r = store.list()[0]!
+    expect(r.security).toMatchObject({ callback: 'requireUser', verdict: 'denied', status: 401 })
+    expect(r.plugins.map((p) => p.name)).toEqual(['stamp', 'gate'])
+
+    expect((await inject(app, { url: '/guarded/page', headers: { 'x-user': 'ada', 'x-audit': 'fail' } }, store)).status).toBe(500)
+    r = store.list()[0]!
+    expect(r.plugins.at(-1)).toMatchObject({ name: 'audit', phase: 'post_request', outcome: { kind: 'failed', message: 'audit store down' } })
+
+    expect((await inject(app, '/exploding', store)).status).toBe(500)
+    r = store.list()[0]!
+    expect(r.plugins).toEqual([expect.objectContaining({ name: 'boom', outcome: { kind: 'threw', message: 'Error: boom plugin threw' } })])
+    expect(r.responseHeaders!.length).toBeGreaterThan(0)
   })
 
   it('query parameters are redacted when the recorder is told to', async () => {

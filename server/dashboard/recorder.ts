@@ -9,10 +9,13 @@ import type { RequestFacts } from '../contracts/request.ts'
 import { defineStreamHandler } from '../stream-handlers/stream-handlers.ts'
 import type { Recording } from './context.ts'
 import { recordings } from './context.ts'
+import type { Outcome } from '../respond.ts'
 import type { RequestRecord } from './record.ts'
 import { LIMITS, cut } from './record.ts'
-import { REDACTED, isSecretName, redactQuery } from './redact.ts'
+import { REDACTED, isSecretName, redactQuery, redactResponseHeader } from './redact.ts'
 import type { RequestStore } from './store.ts'
+import type { RequestTrace } from './trace.ts'
+import { setTrace } from './trace.ts'
 
 /** How the recorder records. */
 export interface RecorderOptions {
@@ -31,6 +34,7 @@ export function dashboardRecorder(store: RequestStore, opts: RecorderOptions = {
       return (facts) => {
         const record = openRecord(facts, `r${++seq}`)
         const recording: Recording = { record, started: performance.now(), params }
+        setTrace(facts, traceInto(record, recording.started))
         return {
           run: (next) => recordings.run(recording, next),
           end(outcome) {
@@ -68,6 +72,7 @@ function openRecord(facts: RequestFacts, storeId: string): RequestRecord {
     headers,
     logs: [],
     spans: [],
+    plugins: [],
     bytes: 0,
   }
 }
@@ -75,4 +80,36 @@ function openRecord(facts: RequestFacts, storeId: string): RequestRecord {
 function describeError(thrown: unknown): NonNullable<RequestRecord['error']> {
   if (thrown instanceof Error) return { name: thrown.name, message: cut(thrown.message, LIMITS.message), stack: thrown.stack === undefined ? undefined : cut(thrown.stack, LIMITS.stack) }
   return { name: typeof thrown, message: cut(String(thrown), LIMITS.message) }
+}
+
+/** Where the pipeline's reports on `record` go: plugins up to the cap, the security verdict, the response's headers (redacted, cut). */
+function traceInto(record: RequestRecord, started: number): RequestTrace {
+  return {
+    started,
+    plugin(step) {
+      if (record.plugins.length < LIMITS.plugins) record.plugins.push(step.outcome.kind === 'failed' || step.outcome.kind === 'threw' ? { ...step, outcome: { ...step.outcome, message: cut(step.outcome.message, LIMITS.message) } } : step)
+    },
+    security(verdict) {
+      record.security = verdict.message === undefined ? verdict : { ...verdict, message: cut(verdict.message, LIMITS.message) }
+    },
+    response(outcome) {
+      record.responseHeaders = headerPairs(outcome)
+        .slice(0, LIMITS.headers)
+        .map(([name, value]) => [name, cut(redactResponseHeader(name, value), LIMITS.header)] as const)
+    },
+  }
+}
+
+function headerPairs(outcome: Outcome): [string, string][] {
+  const headers = (outcome as { headers?: unknown }).headers
+  if (headers instanceof Headers) {
+    const pairs: [string, string][] = []
+    headers.forEach((value, name) => {
+      if (name !== 'set-cookie') pairs.push([name, value])
+    })
+    for (const cookie of headers.getSetCookie()) pairs.push(['set-cookie', cookie])
+    return pairs
+  }
+  if (!headers || typeof headers !== 'object') return []
+  return Object.entries(headers as Record<string, unknown>).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name.toLowerCase(), String(v)] as [string, string]) : [[name.toLowerCase(), String(value)] as [string, string]]))
 }

@@ -27,3 +27,16 @@ export function redactQuery(query: string): string {
     })
     .join('&')
 }
+
+/**
+ * A response header as the dashboard shows it: a `set-cookie` keeps its cookie's name and
+ * attributes with the value redacted; any other header with a secret name is redacted whole.
+ */
+export function redactResponseHeader(name: string, value: string): string {
+  if (name === 'set-cookie') {
+    const eq = value.indexOf('=')
+    const semi = value.indexOf(';')
+    return eq === -1 ? REDACTED : `${value.slice(0, eq)}=${REDACTED}${semi === -1 ? '' : value.slice(semi)}`
+  }
+  return isSecretName(name) ? REDACTED : value
+}

@@ -33,6 +33,8 @@ import { MessageRate, RATE_CLOSE } from './websocket-rate.ts'
 export interface WebSocketServer {
   /** Sockets currently open. */
   readonly openCount: number
+  /** Each topic the open sockets are subscribed to, with how many subscribe to it (the dev dashboard shows them). */
+  topicCounts(): Map<string, number>
   /**
    * Leaves the app's topics, closes every open socket with `code` (default 1001) and resolves once
    * all are closed or `timeoutMs` passed (then the rest are dropped). Upgrades asked for after it
@@ -206,6 +208,11 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
   return {
     get openCount() {
       return open.size
+    },
+    topicCounts() {
+      const counts = new Map<string, number>()
+      for (const adapter of adapters.values()) for (const peers of adapter.peers.values()) for (const peer of peers) for (const topic of peer.topics) counts.set(topic, (counts.get(topic) ?? 0) + 1)
+      return counts
     },
     async closeAll({ code = 1001, reason = 'Server shutting down', timeoutMs = 5000 } = {}) {
       closing = true

@@ -31,6 +31,7 @@ import type { HandlerDeadlines } from './deadline.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
 import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
+import { callSecurity, callStep } from './traced.ts'
 
 /** What the route's pipeline needs of the app; the request's own part (`RequestScope`: body limit, `publish`, trusted proxies) is handed to every `VelaRequest`. */
 export interface PipelineContext extends FailureContext, RequestScope {
@@ -95,6 +96,8 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   const preEnv: PluginEnv = { app: ctx.app, environment: ctx.environment, phase: 'pre_request', route: info, jsonLib: ctx.jsonLib }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
   const deadline = ctx.deadlines?.forRoute(route)
+  // In `dev`, what each plugin and the security callback did goes to the dashboard (traced.ts).
+  const traced = ctx.environment === 'dev'
 
   // The steps below are written in continuation-passing style: each calls the next directly while
   // the user's callbacks return plain values, so a route whose callbacks are all synchronous runs
@@ -120,7 +123,7 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
   function runPhase(steps: readonly PluginStep[], env: PluginEnv, req: VelaRequest, next: Next<PhaseOutcome>, from = 0): Outcome | Promise<Outcome> {
     for (let i = from; i < steps.length; i++) {
       const step = steps[i]!
-      const raw = step.call(req, env, step)
+      const raw = traced ? callStep(step, req, env) : step.call(req, env, step)
       if (isThenable(raw)) {
         return resume(raw, (r, current) => {
           const after = applyResult(step, current, r)
@@ -140,7 +143,7 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
 
   function secure(req: VelaRequest): Outcome | Promise<Outcome> {
     if (!security) return handle(req)
-    const verdict = security(req)
+    const verdict = traced ? callSecurity<Verdict>(security, req) : security(req)
     return isThenable(verdict) ? resume(verdict, afterSecurity, req) : afterSecurity(verdict, req)
   }
 

@@ -2,7 +2,8 @@
 // a loopback peer and the start's token (the link sets a cookie), answers before the app's routes
 // without being recorded itself, streams new requests as Server-Sent Events; in `prod` and `test`
 // the path is the app's (a 404) and nothing is recorded.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -11,6 +12,10 @@ import WebSocket from 'ws'
 import type { DevServer } from '../dev-server.ts'
 import { startDevServer } from '../dev-server.ts'
 import vela from '../index.ts'
+import { freePort } from '../../bench/load.ts'
+import { until } from '../../test/support/until.ts'
+import type { DevApp } from '../dev-app.ts'
+import { BIN, useTempDirs } from '../test/built-app.ts'
 import { isLoopback } from './access.ts'
 
 const repo = fileURLToPath(new URL('../..', import.meta.url))
@@ -25,11 +30,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** A dev server on all interfaces, in `environment` (VELA_ENV for the time it starts). */
-async function start(environment?: string): Promise<DevServer> {
+async function start(environment?: string, onRestart?: (devApp: DevApp) => void): Promise<DevServer> {
   const before = process.env.VELA_ENV
   if (environment) process.env.VELA_ENV = environment
   try {
-    return await startDevServer({ root: dir, port: 0, host: '0.0.0.0', plugins: [vela({ dev: { log: () => {} } })] })
+    return await startDevServer({ root: dir, port: 0, host: '0.0.0.0', plugins: [vela({ dev: { log: () => {} } })], onRestart })
   } finally {
     if (before === undefined) delete process.env.VELA_ENV
     else process.env.VELA_ENV = before
@@ -43,8 +48,9 @@ const nonLoopback = Object.values(networkInterfaces())
 describe('in dev', () => {
   let server: DevServer
   let token = ''
+  const restarted: DevApp[] = []
   beforeAll(async () => {
-    server = await start()
+    server = await start(undefined, (devApp) => restarted.push(devApp))
     token = server.devApp.dashboard!.token
   })
   afterAll(() => server?.close({ timeoutMs: 1000 }))
@@ -106,11 +112,102 @@ describe('in dev', () => {
       expect(html).toContain('<span class="open">1</span> connection(s) open')
       expect(html).toContain('<code>/ws</code>')
       expect(html).toContain('<td>/hello</td>')
+      // The socket subscribed to `news` as it opened.
+      expect(html).toMatch(/<td class="topic"><code>news<\/code><\/td><td class="subscribers">1<\/td>/)
+      // An app without a repository has nothing to migrate.
+      expect(html).toContain('No repository')
     } finally {
       ws.close()
     }
   })
+
+  it('the charts are drawn on the app page and served alone for the live update', async () => {
+    const cookie = `vela_dashboard=${token}`
+    expect((await fetch(`${server.url}/hello`)).status).toBe(200)
+    const app = await (await fetch(`${server.url}/__vela/app`, { headers: { cookie } })).text()
+    for (const id of ['rate', 'latency', 'errors']) expect(app).toContain(`data-chart="${id}"`)
+    const charts = await fetch(`${server.url}/__vela/charts`, { headers: { cookie } })
+    expect(charts.status).toBe(200)
+    const fragment = await charts.text()
+    expect(fragment).toMatch(/^<section class="charts" id="charts">/)
+    expect(fragment.match(/<polyline /g)).toHaveLength(5) // rate, p50, p95, p99, errors
+    expect(Number(/data-chart="rate" data-requests="(\d+)"/.exec(fragment)![1])).toBeGreaterThan(0)
+  })
+
+  // Last in this block: it replaces the dev app the tests above used.
+  it('after a restart of Vite\'s server: a new token, the old one refused, and the connections still counted', async () => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`)
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+    try {
+      await server.vite.restart()
+      await until('the restarted app is registered', () => restarted.length === 1)
+      const next = restarted[0]!.dashboard!
+      expect(next.token).not.toBe(token)
+      expect(server.devApp.dashboard).toBe(next)
+      expect((await fetch(`${server.url}/__vela?token=${token}`, { redirect: 'manual' })).status).toBe(403)
+      expect((await fetch(`${server.url}/__vela`, { headers: { cookie: `vela_dashboard=${token}` } })).status).toBe(403)
+      const opened = await fetch(next.link(server.url), { redirect: 'manual' })
+      expect(opened.status).toBe(303)
+      const html = await (await fetch(`${server.url}/__vela/app`, { headers: { cookie: opened.headers.get('set-cookie')!.split(';')[0]! } })).text()
+      expect(html).toContain('<span class="open">1</span> connection(s) open')
+      expect(html).toMatch(/<td class="topic"><code>news<\/code><\/td><td class="subscribers">1<\/td>/)
+    } finally {
+      ws.close()
+    }
+  }, 60_000)
 })
+
+describe('migrations on the app page', () => {
+  const temp = useTempDirs()
+  let server: DevServer
+
+  beforeAll(async () => {
+    // The notes app, migrating only its first migration at start: a second one stays pending.
+    const root = temp.fixture('notes')
+    const app = join(root, 'src/app.ts')
+    writeFileSync(app, readFileSync(app, 'utf8').replace('await migrate(repo, migrations)', 'await migrate(repo, migrations.slice(0, 1))'))
+    writeFileSync(
+      join(root, 'src/migrations/m20991231000000_create_tags.ts'),
+      "import { createTable, dropTable } from 'vela/dbl'\nexport const up = () => [createTable('tags', [{ name: 'id', type: 'id', primaryKey: true }])]\nexport const down = () => [dropTable('tags')]\n",
+    )
+    server = await startDevServer({ root, port: 0, plugins: [vela({ dev: { log: () => {} } })] })
+  }, 90_000)
+  afterAll(() => server?.close({ timeoutMs: 1000 }))
+
+  it('lists the applied and the pending ones, from the database the app runs on', async () => {
+    const token = server.devApp.dashboard!.token
+    const html = await (await fetch(`${server.url}/__vela/app`, { headers: { cookie: `vela_dashboard=${token}` } })).text()
+    expect(html).toContain('<span class="applied">1</span> applied · <span class="pending">1</span> pending')
+    expect(html).toMatch(/<tr class="applied"><td>20261121110937<\/td><td class="name">create_notes<\/td><td class="state">applied<\/td><td>\d{4}-\d\d-\d\dT/)
+    expect(html).toContain('<tr class="pending"><td>20991231000000</td><td class="name">create_tags</td><td class="state">pending</td><td></td></tr>')
+  })
+})
+
+it('vela serve prints a new start line after a restart of Vite\'s server: its link works, the first one is refused', async () => {
+  const temp = useTempDirs()
+  const root = temp.fixture('basic')
+  const port = await freePort()
+  const child = spawn(process.execPath, [BIN, 'serve', '--root', root], { env: { ...process.env, PORT: String(port), VITEST: '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const exited = new Promise((r) => child.once('exit', r))
+  let stdout = ''
+  child.stdout.on('data', (d) => (stdout += d))
+  const links = () => [...stdout.matchAll(/listening on \S+ \(all interfaces\) · dashboard (http:\/\/\S+)/g)].map((m) => m[1]!.replace(/\/\/[^/]+/, `//127.0.0.1:${port}`))
+  try {
+    await until('vela serve listens', () => links().length === 1, 60_000)
+    const [first] = links()
+    expect((await fetch(first!, { redirect: 'manual' })).status).toBe(303)
+    // An edit of the config file restarts Vite's server, and the app with it.
+    appendFileSync(join(root, 'vite.config.ts'), '// edited\n')
+    await until('a second start line', () => links().length === 2, 60_000)
+    const second = links()[1]!
+    expect(second).not.toBe(first)
+    await until('the restarted app answers', async () => (await fetch(second, { redirect: 'manual' })).status === 303, 20_000)
+    expect((await fetch(first!, { redirect: 'manual' })).status).toBe(403)
+  } finally {
+    child.kill('SIGTERM')
+    await exited
+  }
+}, 150_000)
 
 describe.each(['prod', 'test'])('in %s', (environment) => {
   let server: DevServer

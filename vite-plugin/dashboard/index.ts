@@ -3,8 +3,8 @@
  * `vela()`) before the app's routes, for an app in the `dev` environment only: in any other
  * environment the path is the app's (a 404). It lists the last requests (recorded by the
  * runtime's recorder, server/dashboard/), opens each into its detail and waterfall, streams new
- * ones as Server-Sent Events, and shows the app's routes, pipelines, audit, configuration and
- * recent figures. Loopback peers with the start's token only (access.ts).
+ * ones as Server-Sent Events, and shows the app's routes, pipelines, audit, configuration,
+ * migrations, WebSocket connections and topics, and recent figures with live charts. Loopback peers with the start's token only (access.ts).
  */
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -19,7 +19,9 @@ import { RequestStore } from '../../server/dashboard/store.ts'
 import { DEFAULT_CSP_DIRECTIVES } from '../../server/plugins/security-headers/csp.ts'
 import { TOKEN_COOKIE, isLoopback, newToken, tokenMatches, tokenOf } from './access.ts'
 import { appPage } from './app-page.ts'
-import { ASSETS, matches, render, summary, waterfall } from './pages.ts'
+import { charts } from './charts.ts'
+import type { MigrationsView } from './migrations.ts'
+import { ASSETS, matches, pipelineSteps, render, summary, waterfall } from './pages.ts'
 
 /** The dashboard's options (`vela({ dev: { dashboard } })`); `false` turns it off. */
 export interface DashboardOptions extends RequestStoreOptions, RecorderOptions {}
@@ -33,12 +35,27 @@ export interface Dashboard {
   readonly recorder: StreamHandler
   /** Answers `req` when it is the dashboard's (true), else leaves it to the app (false). */
   handle(req: IncomingMessage, res: ServerResponse): boolean
-  /** How many WebSocket connections the dev server's listener holds open, once it listens (`vela serve`). */
-  openWebSockets: (() => number) | undefined
+  /** The WebSockets of the dev server's listener, once it listens: set by whoever attached them (`vela serve`, Vite's server). */
+  websockets: DashboardWebSockets | undefined
   /** The link to print: `<base>/__vela?token=…`. */
   link(base: string): string
   close(): void
 }
+
+/** What the app page shows of the listener's WebSockets (server/listener/websockets.ts gives it). */
+export interface DashboardWebSockets {
+  readonly openCount: number
+  topicCounts(): Map<string, number>
+}
+
+/** What the dashboard reads of the app beyond its route table and configuration (the dev app gives it). */
+export interface DashboardSources {
+  /** The migrations applied and pending (migrations.ts). */
+  migrations?: () => Promise<MigrationsView>
+}
+
+/** Topics listed on the app page, most subscribed first: an app may name one per user or room. */
+const TOPICS_SHOWN = 50
 
 /** The path the dashboard answers under. */
 export const DASHBOARD_PATH = '/__vela'
@@ -49,8 +66,8 @@ const CSP = Object.entries(DEFAULT_CSP_DIRECTIVES)
 
 const ASSET_TYPES: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'dashboard.css': 'text/css; charset=utf-8' }
 
-/** Makes the dashboard of a dev server whose current app `current()` gives. */
-export function createDashboard(current: () => VelaApp, opts: DashboardOptions = {}): Dashboard {
+/** Makes the dashboard of a dev server whose current app `current()` gives; `sources` add what only the dev app can read (its migrations). */
+export function createDashboard(current: () => VelaApp, opts: DashboardOptions = {}, sources: DashboardSources = {}): Dashboard {
   const token = newToken()
   const store = new RequestStore(opts)
   const recorder = dashboardRecorder(store, opts)
@@ -100,13 +117,22 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
       const r = store.get(decodeURIComponent(detail[1]!))
       if (!r) return send(res, 404, 'text/plain; charset=utf-8', 'that request is no longer kept')
       const group = r.route ? appPage(current()).groups.find((g) => g.routes.some((x) => x.path === r.route!.path)) : undefined
-      return html(res, render('request', { title: `${r.method} ${r.path}`, page: 'request', app, r, s: summary(r), spans: waterfall(r), group }))
+      return html(res, render('request', { title: `${r.method} ${r.path}`, page: 'request', app, r, s: summary(r), spans: waterfall(r), steps: pipelineSteps(r), group }))
     }
     if (path === '/app') {
       const page = appPage(current(), store.list())
-      const websockets = { routes: page.groups.flatMap((g) => g.routes.filter((r) => r.kind === 'ws')), open: dashboard.openWebSockets?.() }
-      return html(res, render('app', { title: 'App', page: 'app', app, ...page, websockets }))
+      const live = dashboard.websockets
+      const topics = [...(live?.topicCounts() ?? [])].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      const websockets = {
+        routes: page.groups.flatMap((g) => g.routes.filter((r) => r.kind === 'ws')),
+        open: live?.openCount,
+        topics: topics.slice(0, TOPICS_SHOWN).map(([name, subscribers]) => ({ name, subscribers })),
+        moreTopics: Math.max(0, topics.length - TOPICS_SHOWN),
+      }
+      const migrations = (await sources.migrations?.()) ?? { state: 'none' }
+      return html(res, render('app', { title: 'App', page: 'app', app, ...page, websockets, migrations, charts: charts(store.list()) }))
     }
+    if (path === '/charts') return html(res, render('charts', { charts: charts(store.list()) }))
     if (path === '/requests.json') return send(res, 200, 'application/json', JSON.stringify(store.list()))
     send(res, 404, 'text/plain; charset=utf-8', 'not found')
   }
@@ -115,7 +141,7 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
     token,
     store,
     recorder,
-    openWebSockets: undefined,
+    websockets: undefined,
     handle(req, res) {
       const target = req.url ?? '/'
       if (target !== DASHBOARD_PATH && !target.startsWith(`${DASHBOARD_PATH}/`) && !target.startsWith(`${DASHBOARD_PATH}?`)) return false

@@ -1,11 +1,11 @@
 /**
  * The dashboard's pages, rendered with liquidjs (the engine of Vela's views) from the templates in
  * `assets/`: the request list (filtered by status class or code, route and text), a request's
- * detail with its waterfall, and the app page. Values are escaped on output.
+ * detail with its waterfall, plugins, security verdict and response headers, and the app page. Values are escaped on output.
  */
 import { fileURLToPath } from 'node:url'
 import { Liquid } from 'liquidjs'
-import type { RequestRecord } from '../../server/dashboard/record.ts'
+import type { RequestRecord, StepOutcome } from '../../server/dashboard/record.ts'
 
 /** Where the templates, the script and the stylesheet are. */
 export const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url))
@@ -68,4 +68,37 @@ export function waterfall(r: RequestRecord) {
     start: s.startMs.toFixed(2),
     duration: s.durationMs.toFixed(2),
   }))
+}
+
+/** What a plugin step or the security callback came to, in words, and its row's class. */
+function outcomeText(o: StepOutcome): { text: string; outcome: string } {
+  switch (o.kind) {
+    case 'continued':
+      return { text: 'continued', outcome: 'continued' }
+    case 'ended-phase':
+      return { text: 'ended its phase', outcome: 'continued' }
+    case 'replied':
+      return { text: `replied ${o.status}`, outcome: 'replied' }
+    case 'failed':
+      return { text: `failed: ${o.message}`, outcome: 'failed' }
+    case 'threw':
+      return { text: `threw ${o.message}`, outcome: 'failed' }
+  }
+}
+
+/** The detail page's pipeline: each plugin that ran, then the security callback, in the order they ran. */
+export function pipelineSteps(r: RequestRecord) {
+  const plugins = r.plugins.map((p) => ({ kind: 'plugin', name: p.name, phase: p.phase === 'pre_request' ? 'pre' : 'post', startMs: p.startMs, duration: p.durationMs.toFixed(2), ...outcomeText(p.outcome) }))
+  const s = r.security
+  if (!s) return plugins
+  const verdict =
+    s.verdict === 'allowed'
+      ? { text: s.authData ? 'allowed (auth data)' : 'allowed', outcome: 'continued' }
+      : s.verdict === 'denied'
+        ? { text: `denied ${s.status}`, outcome: 'denied' }
+        : s.verdict === 'replied'
+          ? { text: `replied ${s.status}`, outcome: 'replied' }
+          : { text: `threw ${s.message ?? ''}`, outcome: 'failed' }
+  const security = { kind: 'security', name: s.callback, phase: 'security', startMs: s.startMs, duration: s.durationMs.toFixed(2), ...verdict }
+  return [...plugins, security].sort((a, b) => a.startMs - b.startMs)
 }

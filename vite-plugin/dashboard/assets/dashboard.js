@@ -1,7 +1,10 @@
 // The Vela dashboard's client script: on the request list, rows for new requests arrive over
-// Server-Sent Events (/__vela/events) and are added on top when they pass the page's filters.
+// Server-Sent Events (/__vela/events) and are added on top when they pass the page's filters; on
+// the app page, the charts are redrawn (fetched from /__vela/charts, drawn by the server) as
+// requests arrive, at most once a second, and every ten seconds as time passes.
 'use strict'
 ;(function () {
+  if (document.body.dataset.page === 'app') return liveCharts()
   if (document.body.dataset.page !== 'requests') return
   var tbody = document.querySelector('#requests tbody')
   var params = new URLSearchParams(location.search)
@@ -52,4 +55,29 @@
     if (empty) empty.remove()
     tbody.insertBefore(row(r), tbody.firstChild)
   })
+
+  function liveCharts() {
+    var pending = false
+    var last = 0
+    function refresh() {
+      pending = false
+      last = Date.now()
+      fetch('/__vela/charts', { credentials: 'same-origin' })
+        .then(function (res) {
+          return res.ok ? res.text() : null
+        })
+        .then(function (html) {
+          var current = document.getElementById('charts')
+          if (html && current) current.outerHTML = html
+        })
+        .catch(function () {})
+    }
+    function soon() {
+      if (pending) return
+      pending = true
+      setTimeout(refresh, Math.max(0, 1000 - (Date.now() - last)))
+    }
+    new EventSource('/__vela/events').addEventListener('request', soon)
+    setInterval(soon, 10000)
+  }
 })()

@@ -1,0 +1,92 @@
+/**
+ * The pipeline's plugin steps and security callback, reported to the development dashboard when
+ * the request is recorded (server/dashboard/trace.ts): what each returned or threw, and how long
+ * it took. The pipeline calls these instead of the callbacks only in `dev`; an unrecorded request
+ * pays one property read. What they give, return or throw is the callback's own, unchanged.
+ */
+import type { MaybePromise } from '../contracts/primitives.ts'
+import type { SecurityCallback } from '../contracts/routes.ts'
+import type { SecurityRecord, StepOutcome } from '../dashboard/record.ts'
+import { traceOf } from '../dashboard/trace.ts'
+import { isReply } from '../replies.ts'
+import type { VelaRequest } from '../request.ts'
+import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
+
+const messageOf = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err))
+
+const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> => typeof (v as { then?: unknown } | null)?.then === 'function'
+
+/** Runs `call`, then `report` with its value or what it threw, and the time it took. */
+function timed<T>(call: () => MaybePromise<T>, report: (settled: { value: T } | { error: unknown }, durationMs: number) => void): MaybePromise<T> {
+  const started = performance.now()
+  const done = (settled: { value: T } | { error: unknown }) => report(settled, performance.now() - started)
+  let raw: MaybePromise<T>
+  try {
+    raw = call()
+  } catch (error) {
+    done({ error })
+    throw error
+  }
+  if (!isThenable(raw)) {
+    done({ value: raw })
+    return raw
+  }
+  return Promise.resolve(raw).then(
+    (value) => {
+      done({ value })
+      return value
+    },
+    (error: unknown) => {
+      done({ error })
+      throw error
+    },
+  )
+}
+
+function stepOutcome(r: unknown): StepOutcome {
+  const result = r as { result?: string; reply?: { status?: number }; reason?: unknown } | undefined
+  switch (result?.result) {
+    case 'ok':
+      return { kind: 'continued' }
+    case 'break':
+      return { kind: 'ended-phase' }
+    case 'stop':
+      return { kind: 'replied', status: result.reply?.status ?? 200 }
+    case 'error':
+      return { kind: 'failed', message: messageOf(result.reason) }
+    default:
+      return { kind: 'threw', message: 'returned something other than ok(), breakPhase(), stop(reply) or fail(reason)' }
+  }
+}
+
+/** Calls the plugin step, reporting it to the request's trace when there is one. */
+export function callStep(step: PluginStep, req: VelaRequest, env: PluginEnv): MaybePromise<PluginResult> {
+  const trace = traceOf(req.facts)
+  if (!trace) return step.call(req, env, step)
+  const startMs = performance.now() - trace.started
+  return timed(
+    () => step.call(req, env, step),
+    (settled, durationMs) =>
+      trace.plugin({ name: step.plugin.name, phase: env.phase, outcome: 'value' in settled ? stepOutcome(settled.value) : { kind: 'threw', message: messageOf(settled.error) }, startMs, durationMs }),
+  )
+}
+
+function verdictOf(v: unknown): Pick<SecurityRecord, 'verdict' | 'status' | 'authData' | 'message'> {
+  if (v === true) return { verdict: 'allowed' }
+  if (v === false) return { verdict: 'denied', status: 401 }
+  if (isReply(v) || v instanceof Response) return { verdict: 'replied', status: v.status }
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return { verdict: 'allowed', authData: true }
+  return { verdict: 'threw', message: 'returned something other than true, false, an auth data object or a reply' }
+}
+
+/** Calls the group's security callback, reporting its verdict to the request's trace when there is one. */
+export function callSecurity<T>(security: SecurityCallback, req: VelaRequest): MaybePromise<T> {
+  const trace = traceOf(req.facts)
+  if (!trace) return security(req) as MaybePromise<T>
+  const callback = security.name && security.name !== 'security' ? security.name : 'anonymous'
+  const startMs = performance.now() - trace.started
+  return timed(
+    () => security(req) as MaybePromise<T>,
+    (settled, durationMs) => trace.security({ callback, ...('value' in settled ? verdictOf(settled.value) : { verdict: 'threw', message: messageOf(settled.error) }), startMs, durationMs }),
+  )
+}
