@@ -10,7 +10,7 @@ import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { MaybeInsertResult, WriteResult } from '../../repo/write.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Post, Product, User } from '../schemas.ts'
-import { productCs } from './read_write.ts'
+import { productCs } from './read-write.ts'
 
 const stored = async (t: SuiteContext) => (await t.adapter.query('select id, name, price, description, updated_at from products order by id')).rows
 

@@ -1,6 +1,6 @@
 /**
  * manyToMany associations through the repository, on tables the migration generator makes from
- * schemas_m2m.ts: preload through the join table (one query per level, its SQL checked), putAssoc
+ * schemas-m2m.ts: preload through the join table (one query per level, its SQL checked), putAssoc
  * replacing the set of links (the join table's rows checked, and the statements it runs), a link
  * to a missing row rolling the whole write back, and ON DELETE on both sides.
  */
@@ -16,7 +16,7 @@ import { defineRepo, type Repo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { RecordOf } from '../../schema.ts'
 import type { SuiteContext } from '../suite-context.ts'
-import { m2mSchemas, m2mTables, Person, Skill, Tag, WorkOrder } from '../schemas_m2m.ts'
+import { m2mSchemas, m2mTables, Person, Skill, Tag, WorkOrder } from '../schemas-m2m.ts'
 
 type Order = RecordOf<typeof WorkOrder>
 

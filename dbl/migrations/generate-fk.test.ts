@@ -1,5 +1,5 @@
 /**
- * Foreign keys through the generator's closed loop (test/round_trip.ts), on PGlite and PostgreSQL:
+ * Foreign keys through the generator's closed loop (test/round-trip.ts), on PGlite and PostgreSQL:
  * what belongsTo generates, that the database then refuses orphans and applies ON DELETE, and that
  * every generated down() restores the catalog (foreign keys included) as it was.
  */
@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
 import { belongsTo, defineSchema, type AnySchema, type OnDelete } from '../schema.ts'
 import { generateMigration } from './generate.ts'
-import { roundTrips, rows, type Case } from './test/round_trip.ts'
+import { roundTrips, rows, type Case } from './test/round-trip.ts'
 import { tempDir } from './test/support.ts'
 import type { Connection } from '../adapters/adapter.ts'
 

@@ -11,8 +11,8 @@
 import type { AnySchema, FieldType } from '../schema.ts'
 import { joinThroughOf } from '../schema.ts'
 import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
-import { checkReference } from './foreign_keys.ts'
-import type { Model, TableModel } from './table_model.ts'
+import { checkReference } from './foreign-keys.ts'
+import type { Model, TableModel } from './table-model.ts'
 
 /** A key column has its referenced key's type; an `id` (BIGSERIAL) is referenced by an integer, like a belongsTo column. */
 function keyType(schema: AnySchema): { type: FieldType; size: number | undefined } {

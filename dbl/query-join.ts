@@ -8,8 +8,8 @@
  * path (`'work_orders.line_items'`) joins the paths leading to it too, the same way, unless they
  * are joined already.
  */
-import type { Aggregate } from './query_aggregate.ts'
-import { resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './query_paths.ts'
+import type { Aggregate } from './query-aggregate.ts'
+import { resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './query-paths.ts'
 import { checkAggregateIn, checkRef, type AggregateOf, type CompareOp, type LockMode, type LockOptions, type Query } from './query.ts'
 import type { AnySchema } from './schema.ts'
 

@@ -1,5 +1,5 @@
 /**
- * Join tables of manyToMany associations through the generator's closed loop (test/round_trip.ts),
+ * Join tables of manyToMany associations through the generator's closed loop (test/round-trip.ts),
  * on PGlite and PostgreSQL: generate → apply → the catalog matches → generate again gives nothing,
  * then every down() rolled back with the catalog checked. Also: the table is made once when both
  * sides declare it, its foreign keys refuse orphans and cascade, and declarations that disagree stop
@@ -10,7 +10,7 @@ import { expect, test } from 'vitest'
 import { defineSchema, manyToMany, type AnySchema, type OnDelete } from '../schema.ts'
 import { generateMigration } from './generate.ts'
 import { modelFromSchemas } from './model.ts'
-import { roundTrips, rows, type Case } from './test/round_trip.ts'
+import { roundTrips, rows, type Case } from './test/round-trip.ts'
 import { tempDir } from './test/support.ts'
 
 const Tag = defineSchema({ table: 'tags', fields: { id: 'id', name: { type: 'string', nullable: false } } })

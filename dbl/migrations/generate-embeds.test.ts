@@ -1,13 +1,13 @@
 /**
- * Embedded and virtual fields through the generator's closed loop (test/round_trip.ts), on PGlite
+ * Embedded and virtual fields through the generator's closed loop (test/round-trip.ts), on PGlite
  * and PostgreSQL: embeds become jsonb columns (a default as a jsonb literal), virtual fields no
  * column at all, and adding a virtual field later changes nothing in the database.
  */
 import { expect } from 'vitest'
 import { defineEmbeddedSchema, embedsOne } from '../embedded.ts'
 import { defineSchema } from '../schema.ts'
-import { Account } from '../test/schemas_changesets.ts'
-import { roundTrips, rows, type Case } from './test/round_trip.ts'
+import { Account } from '../test/schemas-changesets.ts'
+import { roundTrips, rows, type Case } from './test/round-trip.ts'
 
 // Account's fields as given to defineSchema again (a normalised field is a valid field spec).
 const accountFields = Object.fromEntries(Account.fields.map((f) => [f.name, f]))

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { cast, change, errorsToJson } from '../../changeset.ts'
-import type { DbError } from '../../db_error.ts'
+import type { DbError } from '../../db-error.ts'
 import { count, from, limit, orderBy, select, where } from '../../query.ts'
 import type { Result } from '../../result.ts'
 import type { RecordOf } from '../../schema.ts'

@@ -3,7 +3,7 @@ import { cast, change, errorsToJson, type Changeset } from '../../changeset.ts'
 import { from, orderBy, where } from '../../query.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Product, Thing, User } from '../schemas.ts'
-import { productCs } from './read_write.ts'
+import { productCs } from './read-write.ts'
 
 const json = (e: unknown) => errorsToJson(e as Changeset)
 const nasty = ["'; DROP TABLE products; --", 'O\'Brien "quoted"', 'back\\slash\\', '$1 $2 ?', '%_\\%', 'ünïcødé 🚀']

@@ -6,7 +6,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { cast, change, errorsToJson, putChange, getChange, type Changeset } from '../../changeset.ts'
 import { castEmbed } from '../../embedded.ts'
-import { optimisticLock } from '../../optimistic_lock.ts'
+import { optimisticLock } from '../../optimistic-lock.ts'
 import { from, limit, offset, orderBy, select, where } from '../../query.ts'
 import { defineRepo } from '../../repo.ts'
 import { compileExists } from '../../repo/exists.ts'
@@ -14,7 +14,7 @@ import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { RecordOf } from '../../schema.ts'
 import { validateConfirmation, validateRequired, validateSubset } from '../../validations.ts'
 import type { SuiteContext } from '../suite-context.ts'
-import { Account, Address, Item } from '../schemas_changesets.ts'
+import { Account, Address, Item } from '../schemas-changesets.ts'
 
 type AccountRow = RecordOf<typeof Account>
 

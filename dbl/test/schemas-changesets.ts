@@ -1,4 +1,4 @@
-/** Schemas for the changeset cases (cases/changesets_more.ts): virtual fields, embeds, a lock version. */
+/** Schemas for the changeset cases (cases/changesets-more.ts): virtual fields, embeds, a lock version. */
 import { defineEmbeddedSchema, embedsMany, embedsOne } from '../embedded.ts'
 import { defineSchema, timestamps } from '../schema.ts'
 
@@ -30,7 +30,7 @@ export const Account = defineSchema({
   },
 })
 
-/** What the migration generator writes for Account (generate_embeds.test.ts checks it does). */
+/** What the migration generator writes for Account (generate-embeds.test.ts checks it does). */
 export const changesetsDdl = [
   `create table cs_accounts (id bigserial primary key, email varchar(255) not null, password_hash varchar(255),
      tags varchar(255)[], address jsonb, items jsonb not null default '[]', lock_version integer not null default 1,

@@ -1,5 +1,5 @@
 /**
- * Schemas with manyToMany associations for the shared case suite (cases/many_to_many.ts), whose
+ * Schemas with manyToMany associations for the shared case suite (cases/many-to-many.ts), whose
  * tables are made by the migration generator from these schemas:
  * - work orders ↔ tags through `work_order_tags`, declared on both sides (the table is made once);
  * - people ↔ skills through `person_skills`, a skill keyed by a string `code`;

@@ -3,8 +3,8 @@
  * values in a fixed order; knex only runs, with marker values, the first time a shape is seen.
  */
 import type { Knex } from 'knex'
-import { aggregateKey, type Aggregate } from './query_aggregate.ts'
-import { resolveRef } from './query_paths.ts'
+import { aggregateKey, type Aggregate } from './query-aggregate.ts'
+import { resolveRef } from './query-paths.ts'
 import { compiled, dumpValue, kx, marker, paramsFor, sqlOf, type Compiled } from './sql.ts'
 import { isQuery, type Cond, type Query } from './query.ts'
 import type { AnySchema, Field } from './schema.ts'

@@ -5,7 +5,7 @@
  */
 import { fkeyName, storedType, typeLabel, type ResolvedColumn } from './columns.ts'
 import type { FieldType } from '../schema.ts'
-import type { Model, TableModel } from './table_model.ts'
+import type { Model, TableModel } from './table-model.ts'
 
 export interface ColumnRef {
   readonly table: string

@@ -1,6 +1,6 @@
 /**
- * The shape of the database as the migrations describe it (model.ts builds it, foreign_keys.ts
- * and table_order.ts read it). A leaf: types only, so the modules reading a model need not import
+ * The shape of the database as the migrations describe it (model.ts builds it, foreign-keys.ts
+ * and table-order.ts read it). A leaf: types only, so the modules reading a model need not import
  * the module building it.
  */
 import type { ResolvedColumn } from './columns.ts'

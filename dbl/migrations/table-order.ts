@@ -6,8 +6,8 @@
  * every table exists ("deferred"). When dropping, the deferred keys are dropped first instead.
  */
 import type { ResolvedColumn } from './columns.ts'
-import type { ColumnRef } from './foreign_keys.ts'
-import type { TableModel } from './table_model.ts'
+import type { ColumnRef } from './foreign-keys.ts'
+import type { TableModel } from './table-model.ts'
 
 export interface TableOrder {
   readonly order: readonly TableModel[]

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { change, errorsToJson } from './changeset.ts'
 import { constraintError, noAssocConstraint } from './constraints.ts'
-import { toDbError } from './db_error.ts'
+import { toDbError } from './db-error.ts'
 import { belongsTo, defineSchema, hasMany, type AnySchema } from './schema.ts'
 
 const Author: AnySchema = defineSchema({ table: 'authors', fields: { id: 'id' }, associations: { books: hasMany(() => Book) } })

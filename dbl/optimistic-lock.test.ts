@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { cast, change } from './changeset.ts'
-import { optimisticLock } from './optimistic_lock.ts'
-import { Account } from './test/schemas_changesets.ts'
+import { optimisticLock } from './optimistic-lock.ts'
+import { Account } from './test/schemas-changesets.ts'
 
 const record = { id: 7, email: 'a@x.io', lock_version: 3 }
 
