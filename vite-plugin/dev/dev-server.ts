@@ -1,0 +1,77 @@
+/**
+ * The development server `vela serve` runs: Vite in middleware mode with `vela()` (from the app's
+ * `vite.config.*`, or added when the app has none: app-loader.ts), and the runtime's node:http
+ * listener on the app's port (8080, or PORT) answering with the dev app (dev-app.ts), WebSockets
+ * included. A config without `vela()` is refused with the loader's error, and Vite closed. When
+ * Vite restarts its server (a config edit), the listener stays and answers with the new server's
+ * dev app.
+ */
+import type { PluginOption, ViteDevServer } from 'vite'
+import { createServer } from 'vite'
+import type { CloseOptions, Listener } from '../../server/listener/listen.ts'
+import { listen } from '../../server/listener/listen.ts'
+import { appViteConfig, velaPluginOf } from '../app-loader.ts'
+import type { DevApp } from './dev-app.ts'
+import { followingApp } from './following-app.ts'
+import vela, { devAppOf } from '../index.ts'
+
+export interface DevServerOptions {
+  root: string
+  /** Default: the app's configured port (PORT, else `server.port`, else 8080); 0 for any free port. */
+  port?: number
+  host?: string
+  /** Plugins to use instead of a config file (the config file is then not read). */
+  plugins?: PluginOption[]
+}
+
+export interface DevServer {
+  readonly url: string
+  readonly listener: Listener
+  readonly vite: ViteDevServer
+  /** The app the server runs now (a new one after each restart of Vite's server). */
+  readonly devApp: DevApp
+  /**
+   * Stops accepting, lets requests finish, runs the app's stop hook, closes Vite. Idle keep-alive
+   * connections (a browser's) close at once unless `idle: 'wait'` says otherwise.
+   */
+  close(opts?: CloseOptions): Promise<void>
+}
+
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const viteConfig = appViteConfig(opts.root, () => opts.plugins ?? vela(), { configFile: opts.plugins ? false : undefined })
+  const vite = await createServer({
+    ...viteConfig,
+    server: { middlewareMode: true },
+    appType: 'custom',
+    // Vite's dynamic-import notices about framework internals are noise for an app's developer.
+    logLevel: 'error',
+  })
+  const devApp = () => devAppOf(vite)!
+  let listener: Listener
+  try {
+    velaPluginOf(vite.config)
+    listener = await listen(followingApp(() => devApp().app), { port: opts.port, host: opts.host })
+    const dashboard = devApp().dashboard
+    if (dashboard) dashboard.openWebSockets = () => listener.websockets.openCount
+  } catch (err) {
+    await vite.close()
+    throw err
+  }
+  let closing: Promise<void> | undefined
+  return {
+    url: listener.url,
+    listener,
+    vite,
+    get devApp() {
+      return devApp()
+    },
+    close: (o) =>
+      (closing ??= (async () => {
+        try {
+          await listener.close({ idle: 'close', ...o })
+        } finally {
+          await vite.close()
+        }
+      })()),
+  }
+}
