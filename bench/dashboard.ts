@@ -26,7 +26,7 @@ const targets: LoadTarget[] = [
 
 /** The child: a dev server on the fixture copy in `root`, with or without the dashboard. */
 async function serveChild(root: string, dashboard: boolean): Promise<void> {
-  const { startDevServer } = await import('../vite-plugin/dev-server.ts')
+  const { startDevServer } = await import('../vite-plugin/dev/dev-server.ts')
   const { default: vela } = await import('../vite-plugin/index.ts')
   const server = await startDevServer({ root, port: 0, plugins: [vela({ dev: { log: () => {}, ...(dashboard ? {} : { dashboard: false }) } })] })
   console.log(`PORT ${new URL(server.url).port}`)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { addError, applyChanges, cast, change, errorsToJson, getField, putChange } from './changeset.ts'
 import { constraintError, uniqueConstraint } from './constraints.ts'
-import { toDbError } from './db_error.ts'
+import { toDbError } from './db-error.ts'
 import { Product, Thing } from './test/schemas.ts'
 import {
   validateChange,

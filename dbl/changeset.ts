@@ -6,7 +6,7 @@
  */
 import { castersOf, defaultsOf, INVALID } from './cast.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
-import type { ConstraintKind } from './db_error.ts'
+import type { ConstraintKind } from './db-error.ts'
 
 /** A field error. `message` may hold `%{count}`-style placeholders filled from `meta` (see `errorsToJson`). */
 export interface FieldError {

@@ -6,7 +6,7 @@
  * Other undeclared violations come back as `{ ok: false, error: DbError }`.
  */
 import { addError, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
-import type { DbError } from './db_error.ts'
+import type { DbError } from './db-error.ts'
 import { foreignKeyOf, joinThroughOf, type AnySchema } from './schema.ts'
 
 export interface ConstraintOptions {

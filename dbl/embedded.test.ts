@@ -3,10 +3,10 @@ import { cast, errorsToJson, getField } from './changeset.ts'
 import { castEmbed, defineEmbeddedSchema, embedsMany, embedsOne, loadRows } from './embedded.ts'
 import { modelFromSchemas } from './migrations/model.ts'
 import { from } from './query.ts'
-import { compileSelect } from './query_compile.ts'
+import { compileSelect } from './query-compile.ts'
 import { defineSchema } from './schema.ts'
 import { validateLength, validateRequired } from './validations.ts'
-import { Account, Address, Item } from './test/schemas_changesets.ts'
+import { Account, Address, Item } from './test/schemas-changesets.ts'
 
 const stored = { id: 1, email: 'a@x.io', address: { street: 'Main', city: 'Oslo', verified_at: null, geo: null }, items: [] }
 

@@ -5,7 +5,7 @@
  * stored value is the children's fields (virtual ones left out), and rows read back hold typed
  * records again (`loadRows`: dates become `Date`, fields missing from an older row become null).
  */
-import { markRows } from './record_origin.ts'
+import { markRows } from './record-origin.ts'
 import { castEmbedded, castersOf, INVALID } from './cast.ts'
 import { addError, cast, getField, type Changeset, type Params } from './changeset.ts'
 import { defineSchema, type AnySchema, type EmbedType, type FieldSpec, type Schema } from './schema.ts'
@@ -150,7 +150,7 @@ function withEmbed<S extends AnySchema>(cs: Changeset<S>, name: string, value: u
  * Rows as read from the database with their embedded fields typed again (each embedded record's
  * fields cast to their types: ISO strings to `Date` for `utc_datetime`). A schema without embedded
  * fields returns the rows untouched, at the cost of one lookup. Each row is remembered as a record
- * of `schema` (record_origin.ts), for `repo.reload(record)`.
+ * of `schema` (record-origin.ts), for `repo.reload(record)`.
  */
 export function loadRows<T>(schema: AnySchema, rows: T[]): T[] {
   markRows(schema, rows)

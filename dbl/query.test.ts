@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { and, cond, count, exists, from, limit, not, offset, or, orderBy, select, where } from './query.ts'
-import { sum } from './query_aggregate.ts'
-import { groupBy, having, join } from './query_join.ts'
-import { compileDeleteAll, compileSelect, compileUpdateAll } from './query_compile.ts'
+import { sum } from './query-aggregate.ts'
+import { groupBy, having, join } from './query-join.ts'
+import { compileDeleteAll, compileSelect, compileUpdateAll } from './query-compile.ts'
 import { Product, Thing } from './test/schemas.ts'
-import { Customer, LineItem, WorkOrder } from './test/schemas_queries.ts'
+import { Customer, LineItem, WorkOrder } from './test/schemas-queries.ts'
 
 const cols = '"id", "name", "price", "description", "inserted_at", "updated_at"'
 

@@ -2,7 +2,7 @@
  * The query builder: immutable values describing a SELECT over one schema. Every function returns
  * a new query. Field names are checked against the schema when the query is built (an unknown
  * field, operator or direction throws: that is a programming error, not user input); values are
- * only ever sent as parameters. Compiled to SQL by query_compile.ts.
+ * only ever sent as parameters. Compiled to SQL by query-compile.ts.
  *
  *   const q = orderBy(where(from(Product), 'price', '>', 100), ['name', 'asc'])
  *   where(q, { name: 'Tea', description: null, id: [1, 2] })   // =, IS NULL, IN
@@ -16,8 +16,8 @@
  * operator. PostgreSQL would refuse it only when a row matches up to the backslash (SQLSTATE
  * 22025), a failure that depends on the data; here it fails the first time the code runs.
  */
-import { countAggregate, isAggregate, refsOf, checkAggregate, type Aggregate, type AggregateArg } from './query_aggregate.ts'
-import { resolveRef, type JoinSpec, type Joins, type NestedRow, type NumericRef, type Ref, type ValueAt } from './query_paths.ts'
+import { countAggregate, isAggregate, refsOf, checkAggregate, type Aggregate, type AggregateArg } from './query-aggregate.ts'
+import { resolveRef, type JoinSpec, type Joins, type NestedRow, type NumericRef, type Ref, type ValueAt } from './query-paths.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 
 /** Comparison operators of `where` and `having`. */

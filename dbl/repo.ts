@@ -40,7 +40,7 @@ import { createPgliteAdapter } from './adapters/pglite.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
 import type { Changeset } from './changeset.ts'
-import type { DbError } from './db_error.ts'
+import type { DbError } from './db-error.ts'
 import type { Multi, MultiFailure } from './multi.ts'
 import type { Query } from './query.ts'
 import { ok, type Result } from './result.ts'
@@ -49,8 +49,8 @@ import { deleteAll, insertAll, updateAll } from './repo/bulk.ts'
 import { exec, failure, type RepoContext, type TxState } from './repo/context.ts'
 import { runMulti } from './repo/multi.ts'
 import { preload } from './repo/preload.ts'
-import { schemaOfRecord } from './record_origin.ts'
-import type { CheckSpec, Preloaded, PreloadSpec } from './repo/preload_spec.ts'
+import { schemaOfRecord } from './record-origin.ts'
+import type { CheckSpec, Preloaded, PreloadSpec } from './repo/preload-spec.ts'
 import { all, get, getBy, one } from './repo/read.ts'
 import { exists } from './repo/exists.ts'
 import { createRunner, type LogOption } from './repo/telemetry.ts'
@@ -142,7 +142,7 @@ export interface Repo {
   deleteAll<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<{ count: number }, DbError>>
   /**
    * Loads associations, nested as in Ecto (`['profile', { posts: ['comments'] }]`), one query per
-   * association per level; an unknown name throws before any query. See repo/preload_spec.ts.
+   * association per level; an unknown name throws before any query. See repo/preload-spec.ts.
    */
   preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, records: readonly RecordOf<S>[], spec: P & CheckSpec<S, P>): Promise<Result<Preloaded<S, P>[], DbError>>
   preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, record: RecordOf<S>, spec: P & CheckSpec<S, P>): Promise<Result<Preloaded<S, P>, DbError>>

@@ -20,7 +20,7 @@
  *   `isDbUnavailable`), so code that treats the database as down keeps working.
  *
  * `classify(error, ...)` turns a driver error into one, or returns `undefined` for errors the
- * server raised because of the statement (those stay `DbError`s, see db_error.ts).
+ * server raised because of the statement (those stay `DbError`s, see db-error.ts).
  */
 
 /** Why the database could not serve a statement, as a `DbUnavailableError`'s `reason`. */

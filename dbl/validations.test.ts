@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { cast, errorsToJson, putChange } from './changeset.ts'
 import { defineSchema } from './schema.ts'
 import { validateConfirmation, validateSubset } from './validations.ts'
-import { Account } from './test/schemas_changesets.ts'
+import { Account } from './test/schemas-changesets.ts'
 
 describe('validateConfirmation', () => {
   const signUp = (params: Record<string, unknown>) => cast(Account, {}, params, ['email', 'password'])

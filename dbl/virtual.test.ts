@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { applyChanges, cast, errorsToJson } from './changeset.ts'
 import { from, orderBy, where } from './query.ts'
-import { compileSelect } from './query_compile.ts'
+import { compileSelect } from './query-compile.ts'
 import { defineSchema } from './schema.ts'
 import { validateLength, validateRequired } from './validations.ts'
-import { Account } from './test/schemas_changesets.ts'
+import { Account } from './test/schemas-changesets.ts'
 
 describe('virtual fields', () => {
   it('are cast and validated like any field, and count in applyChanges', () => {

@@ -27,10 +27,10 @@ describe('import cycle check', () => {
   })
 
   it('a cycle in dbl/ fails even if listed; listed imports no longer on a cycle are reported', () => {
-    const dbl = graph({ 'dbl/model.ts': ['dbl/foreign_keys.ts'], 'dbl/foreign_keys.ts': ['dbl/model.ts'] })
-    const listed = [['dbl/model.ts', 'dbl/foreign_keys.ts'], ['dbl/foreign_keys.ts', 'dbl/model.ts']] as const
+    const dbl = graph({ 'dbl/model.ts': ['dbl/foreign-keys.ts'], 'dbl/foreign-keys.ts': ['dbl/model.ts'] })
+    const listed = [['dbl/model.ts', 'dbl/foreign-keys.ts'], ['dbl/foreign-keys.ts', 'dbl/model.ts']] as const
     expect(checkCycles(dbl, listed).unexpected).toHaveLength(2)
-    const fixed = graph({ 'dbl/model.ts': ['dbl/table_model.ts'], 'dbl/foreign_keys.ts': ['dbl/table_model.ts'] })
+    const fixed = graph({ 'dbl/model.ts': ['dbl/table-model.ts'], 'dbl/foreign-keys.ts': ['dbl/table-model.ts'] })
     expect(checkCycles(fixed, [['server/a.ts', 'server/b.ts']])).toEqual({ unexpected: [], gone: [['server/a.ts', 'server/b.ts']] })
   })
 })

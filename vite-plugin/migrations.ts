@@ -17,7 +17,7 @@ import type { GenerateResult } from '../dbl/migrations/generate.ts'
 import { generateMigration } from '../dbl/migrations/generate.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
 import type { ImportModule } from './app-loader.ts'
-import type { WithApp } from './build-runner.ts'
+import type { WithApp } from './build/build-runner.ts'
 
 export async function loadSchemas(root: string, load: ImportModule): Promise<AnySchema[]> {
   const dir = resolve(root, 'src/schemas')

@@ -8,13 +8,13 @@
  * before anything is returned, so a plan PostgreSQL would refuse is an error here, not at migrate time.
  */
 import { defaultSql, sameReferences, sqlType, type ResolvedColumn, type ResolvedReferences } from './columns.ts'
-import { isUniqueColumn } from './foreign_keys.ts'
+import { isUniqueColumn } from './foreign-keys.ts'
 import { applyOperation, cloneModel, type Model, type TableModel } from './model.ts'
 import {
   addColumn, alterTable, createIndex, createTable, dropColumn, dropIndex, dropTable, modifyColumn, renameColumn,
   type Column, type ColumnChange, type ColumnModification, type IndexDefinition, type Operation, type References,
 } from './operations.ts'
-import { creationOrder, isDeferred } from './table_order.ts'
+import { creationOrder, isDeferred } from './table-order.ts'
 import { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'
 
 export { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
 import { defineSchema } from '../schema.ts'
 import { generateMigration } from './generate.ts'
-import { roundTrips, rows, type Case } from './test/round_trip.ts'
+import { roundTrips, rows, type Case } from './test/round-trip.ts'
 import { tempDir } from './test/support.ts'
 
 const products = (fields: Record<string, unknown>, indexes: { columns: string[]; unique?: boolean; name?: string }[] = []) =>

@@ -4,18 +4,18 @@
  * values of the same shape. Replay follows PostgreSQL's own rules where they matter to a diff
  * (dropping a column drops the indexes that use it; renaming a column renames it inside indexes and
  * in the foreign keys pointing at it) and refuses what PostgreSQL would refuse about foreign keys
- * (see foreign_keys.ts).
+ * (see foreign-keys.ts).
  */
 import type { AnySchema } from '../schema.ts'
 import { resolveAssoc } from '../assoc.ts'
 import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
-import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename, referencing } from './foreign_keys.ts'
-import { addJoinTables } from './join_tables.ts'
+import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename, referencing } from './foreign-keys.ts'
+import { addJoinTables } from './join-tables.ts'
 import type { ColumnChange, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
-import type { Model, TableModel } from './table_model.ts'
+import type { Model, TableModel } from './table-model.ts'
 
-export type { Model, TableModel } from './table_model.ts'
+export type { Model, TableModel } from './table-model.ts'
 
 function table(model: Model, name: string, where: string): TableModel {
   const t = model.get(name)
@@ -145,7 +145,7 @@ export function modelFromMigrations(migrations: readonly Migration[]): Model {
  * The model the schemas ask for. Function defaults are cast-time only and have no column default.
  * A `belongsTo` makes its foreign key column reference the related table's primary key; one that
  * cannot (no such field, or a related table no schema here uses) adds no foreign key and a warning.
- * A `manyToMany` adds its join table (join_tables.ts).
+ * A `manyToMany` adds its join table (join-tables.ts).
  */
 export function modelFromSchemas(schemas: readonly AnySchema[], warnings: string[] = []): Model {
   const model: Model = new Map()

@@ -3,9 +3,9 @@
  * statement. Keys must be schema fields; jsonb values are serialised. `insertAll` fills
  * `inserted_at` / `updated_at` when the schema has them and a row doesn't.
  */
-import type { DbError } from '../db_error.ts'
+import type { DbError } from '../db-error.ts'
 import type { Query } from '../query.ts'
-import { compileDeleteAll, compileUpdateAll } from '../query_compile.ts'
+import { compileDeleteAll, compileUpdateAll } from '../query-compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { dumpValue, kx, marker, sqlOf } from '../sql.ts'

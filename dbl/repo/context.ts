@@ -7,7 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Adapter, Connection, QueryResult } from '../adapters/adapter.ts'
-import { isServerError, toDbError, type DbError } from '../db_error.ts'
+import { isServerError, toDbError, type DbError } from '../db-error.ts'
 import { err, type Err } from '../result.ts'
 import { forRead } from '../unavailable.ts'
 import type { Runner } from './telemetry.ts'

@@ -1,7 +1,7 @@
 /** `exists(query)`: whether any row matches, without reading one. */
-import type { DbError } from '../db_error.ts'
+import type { DbError } from '../db-error.ts'
 import type { Query } from '../query.ts'
-import { compileSelect, type Statement } from '../query_compile.ts'
+import { compileSelect, type Statement } from '../query-compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema } from '../schema.ts'
 import { exec, readFailure, type RepoContext } from './context.ts'

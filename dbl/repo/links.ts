@@ -8,13 +8,13 @@
 import type { ResolvedAssoc } from '../assoc.ts'
 import { addError, type Changeset } from '../changeset.ts'
 import { constraintError } from '../constraints.ts'
-import { isServerError, toDbError, type DbError } from '../db_error.ts'
+import { isServerError, toDbError, type DbError } from '../db-error.ts'
 import { fkeyName } from '../migrations/columns.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema } from '../schema.ts'
 import { paramsFor } from '../sql.ts'
 import { exec, type RepoContext } from './context.ts'
-import { deleteOtherLinks, insertLinks } from './through_sql.ts'
+import { deleteOtherLinks, insertLinks } from './through-sql.ts'
 
 /**
  * Makes the join table link `ownerKey` to exactly the records `linked` (duplicates linked once).

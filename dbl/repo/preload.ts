@@ -5,18 +5,18 @@
  * N+1. Returns new records with the associations set: belongsTo / hasOne → the record or null,
  * hasMany / manyToMany → a list ordered by primary key (a hasOne matching several rows takes the
  * first of them). A manyToMany level is one query too: the related table joined to the join table.
- * Spec shapes and types: preload_spec.ts.
+ * Spec shapes and types: preload-spec.ts.
  */
-import type { DbError } from '../db_error.ts'
+import type { DbError } from '../db-error.ts'
 import { from, orderBy, where } from '../query.ts'
-import { compileSelect } from '../query_compile.ts'
+import { compileSelect } from '../query-compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { loadRows } from '../embedded.ts'
 import { paramsFor } from '../sql.ts'
 import { exec, readFailure, type RepoContext } from './context.ts'
-import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload_spec.ts'
-import { OWNER_ALIAS, selectThrough } from './through_sql.ts'
+import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload-spec.ts'
+import { OWNER_ALIAS, selectThrough } from './through-sql.ts'
 
 type Row = Record<string, unknown>
 

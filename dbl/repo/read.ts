@@ -1,8 +1,8 @@
 /** Reads: `all`, `one`, `get`, `getBy`. */
 import { castersOf, INVALID } from '../cast.ts'
-import type { DbError } from '../db_error.ts'
+import type { DbError } from '../db-error.ts'
 import { and, cond, from, limit, where, type Cond, type Query } from '../query.ts'
-import { compileSelect } from '../query_compile.ts'
+import { compileSelect } from '../query-compile.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'

@@ -10,7 +10,7 @@
  * (unavailable.ts) are retried: a server that answers "no such database" or "authentication
  * failed" is answered at once, as a `DbUnavailableError` (`refused`) carrying its message.
  */
-import { isServerError } from '../db_error.ts'
+import { isServerError } from '../db-error.ts'
 import { DbUnavailableError, isDbUnavailable } from '../unavailable.ts'
 
 /** How `repo.start()` retries the first connection to a PostgreSQL server that is not up yet. */

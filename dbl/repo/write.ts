@@ -8,7 +8,7 @@
 import { resolveAssoc } from '../assoc.ts'
 import { addError, putChange, varcharError, type Action, type Changeset, type FieldOf } from '../changeset.ts'
 import { constraintError } from '../constraints.ts'
-import { isServerError, toDbError, type DbError } from '../db_error.ts'
+import { isServerError, toDbError, type DbError } from '../db-error.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { compiled, dumpValue, JsonValueError, kx, marker, paramsFor, sqlOf } from '../sql.ts'

@@ -5,9 +5,9 @@
  */
 import type { VelaApp } from '../../server/app/create-app.ts'
 import type { RequestRecord } from '../../server/dashboard/record.ts'
-import { audit } from '../commands/audit.ts'
-import { configEntries } from '../commands/config.ts'
-import { describeMiddleware } from '../commands/middleware.ts'
+import { audit } from '../cli/commands/audit.ts'
+import { configEntries } from '../cli/commands/config.ts'
+import { describeMiddleware } from '../cli/commands/middleware.ts'
 import { minuteStats } from './stats.ts'
 
 /** Everything the app page shows of `app`; `records` feed the figures. */

@@ -3,7 +3,7 @@ import { cast, change, errorsToJson, type Changeset } from '../../changeset.ts'
 import { checkConstraint, foreignKeyConstraint, noAssocConstraint, uniqueConstraint } from '../../constraints.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Post, Product, User } from '../schemas.ts'
-import { productCs } from './read_write.ts'
+import { productCs } from './read-write.ts'
 
 const json = (e: unknown) => errorsToJson(e as Changeset)
 

@@ -7,13 +7,13 @@
 import { describe, expect, it } from 'vitest'
 import { cast, change, errorsToJson, putChange, type Changeset } from '../../changeset.ts'
 import { exclusionConstraint, uniqueConstraint } from '../../constraints.ts'
-import { DbError, isDbError } from '../../db_error.ts'
+import { DbError, isDbError } from '../../db-error.ts'
 import { from, where } from '../../query.ts'
 import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import { validateRequired } from '../../validations.ts'
 import { Post, Product, Thing } from '../schemas.ts'
-import { defectDdl, Gadget, Slot, Token } from '../schemas_defects.ts'
+import { defectDdl, Gadget, Slot, Token } from '../schemas-defects.ts'
 import type { SuiteContext } from '../suite-context.ts'
 
 const json = (e: unknown) => errorsToJson(e as Changeset)

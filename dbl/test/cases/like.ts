@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { escapeLike, from, orderBy, where, type LikeText } from '../../query.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Product } from '../schemas.ts'
-import { productCs } from './read_write.ts'
+import { productCs } from './read-write.ts'
 
 const names = ['back\\slash\\', '100% cotton', '100 cottons', 'a_b', 'axb', 'Tea', 'tea\\']
 

@@ -4,13 +4,13 @@
  * rows are checked row by row, and its compiled SQL (values always parameters).
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { avg, max, min, sum } from '../../query_aggregate.ts'
+import { avg, max, min, sum } from '../../query-aggregate.ts'
 import { count, exists, from, limit, not, orderBy, select, where, type Query } from '../../query.ts'
-import { compileSelect } from '../../query_compile.ts'
-import { distinct, groupBy, having, join, leftJoin, lock } from '../../query_join.ts'
+import { compileSelect } from '../../query-compile.ts'
+import { distinct, groupBy, having, join, leftJoin, lock } from '../../query-join.ts'
 import type { AnySchema } from '../../schema.ts'
 import type { SuiteContext } from '../suite-context.ts'
-import { Customer, Label, LineItem, WorkOrder } from '../schemas_queries.ts'
+import { Customer, Label, LineItem, WorkOrder } from '../schemas-queries.ts'
 
 const wo = '"orders"."id", "orders"."title", "orders"."status", "orders"."estimate_minutes", "orders"."customer_id", "orders"."inserted_at", "orders"."updated_at"'
 

@@ -4,7 +4,7 @@ import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Product } from '../schemas.ts'
-import { productCs } from './read_write.ts'
+import { productCs } from './read-write.ts'
 
 interface Recorded {
   name: string

@@ -4,7 +4,7 @@ import { newMulti } from '../../multi.ts'
 import { err, ok, type Err, type Ok } from '../../result.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Post, User } from '../schemas.ts'
-import { productCs } from './read_write.ts'
+import { productCs } from './read-write.ts'
 
 const userCs = (name: string, email: string) => cast(User, {}, { name, email }, ['name', 'email'])
 

@@ -1,0 +1,16 @@
+/**
+ * The shape of the database as the migrations describe it (model.ts builds it, foreign-keys.ts
+ * and table-order.ts read it). A leaf: types only, so the modules reading a model need not import
+ * the module building it.
+ */
+import type { ResolvedColumn } from './columns.ts'
+import type { IndexDefinition } from './operations.ts'
+
+export interface TableModel {
+  readonly name: string
+  columns: ResolvedColumn[]
+  indexes: IndexDefinition[]
+}
+
+/** Table name → table, in creation order. */
+export type Model = Map<string, TableModel>

@@ -1,0 +1,110 @@
+/**
+ * Joins, grouping and row locks for queries (query.ts): `join` / `leftJoin` through declared
+ * associations, `groupBy` / `having`, `distinct`, `lock`. Each returns a new query.
+ *
+ * A join follows an association: belongsTo joins the related table on its primary key = our
+ * foreign key, hasOne / hasMany on its foreign key = our primary key, manyToMany through its join
+ * table (two joins). Joined fields are then named by path (`'customer.name'`). Joining a nested
+ * path (`'work_orders.line_items'`) joins the paths leading to it too, the same way, unless they
+ * are joined already.
+ */
+import type { Aggregate } from './query-aggregate.ts'
+import { resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './query-paths.ts'
+import { checkAggregateIn, checkRef, type AggregateOf, type CompareOp, type LockMode, type LockOptions, type Query } from './query.ts'
+import type { AnySchema } from './schema.ts'
+
+function addJoin(q: Query<AnySchema, unknown, unknown>, path: unknown, kind: 'inner' | 'left'): Query<AnySchema, unknown, unknown> {
+  if (typeof path !== 'string' || path === '') throw new Error(`join: ${JSON.stringify(path)} is not an association path`)
+  const segments = path.split('.')
+  let joins = q.joins
+  for (let i = 1; i <= segments.length; i++) {
+    const p = segments.slice(0, i).join('.')
+    const existing = joins.find((j) => j.path === p)
+    if (existing) {
+      if (i === segments.length && existing.kind !== kind) throw new Error(`join ${path}: already joined as ${existing.kind === 'left' ? 'leftJoin' : 'join'}`)
+      continue
+    }
+    const { assoc, through } = resolveJoinPath(q.schema, joins, p)
+    const spec: JoinSpec = { path: p, kind, assoc, through }
+    joins = [...joins, spec]
+  }
+  return { ...q, joins }
+}
+
+/**
+ * INNER JOIN through association path `path`: rows without a match are left out. Name the joined
+ * fields by path afterwards (`where(q, 'customer.tier', '=', 'pro')`, `select(q, ['customer.name'])`).
+ *
+ * @example
+ * const q = where(join(from(WorkOrder), 'customer'), 'customer.tier', '=', 'pro')
+ * await repo.all(select(q, ['id', 'title', 'customer.name']))   // [{ id, title, customer: { name } }]
+ */
+export function join<S extends AnySchema, R, J, const P extends AssocPath<S>>(q: Query<S, R, J>, path: P): Query<S, R, J & JoinedBy<S, J, P, false>> {
+  return addJoin(q, path, 'inner') as Query<S, R, J & JoinedBy<S, J, P, false>>
+}
+
+/**
+ * LEFT JOIN through association path `path`: rows without a match are kept, their joined fields null.
+ *
+ * @example
+ * // every customer, with the number of its work orders (0 for none)
+ * select(groupBy(leftJoin(from(Customer), 'work_orders'), ['id']), { id: 'id', orders: count('work_orders.id') })
+ */
+export function leftJoin<S extends AnySchema, R, J, const P extends AssocPath<S>>(q: Query<S, R, J>, path: P): Query<S, R, J & JoinedBy<S, J, P, true>> {
+  return addJoin(q, path, 'left') as Query<S, R, J & JoinedBy<S, J, P, true>>
+}
+
+/**
+ * GROUP BY these fields: one row per distinct combination; select them and aggregates.
+ *
+ * @example
+ * select(groupBy(from(WorkOrder), ['status']), { status: 'status', n: count() })
+ */
+export function groupBy<S extends AnySchema, R, J>(q: Query<S, R, J>, fields: readonly Ref<S, J>[]): Query<S, R, J> {
+  if (!Array.isArray(fields) || fields.length === 0) throw new Error('groupBy: give at least one field')
+  for (const f of fields) checkRef(q, f)
+  return { ...q, groupBy: [...q.groupBy, ...fields] }
+}
+
+const compareOps: ReadonlySet<string> = new Set<CompareOp>(['=', '!=', '<>', '<', '<=', '>', '>='])
+
+/**
+ * HAVING: keeps the groups whose aggregate compares so with `value` (AND-ed with earlier ones).
+ *
+ * @example
+ * having(groupBy(from(WorkOrder), ['customer_id']), count(), '>', 1)   // customers with several orders
+ */
+export function having<S extends AnySchema, R, J>(q: Query<S, R, J>, aggregate: AggregateOf<S, J> | Aggregate<'count', never>, op: CompareOp, value: number): Query<S, R, J> {
+  checkAggregateIn(q, aggregate)
+  if (!compareOps.has(op)) throw new Error(`having: unknown operator ${JSON.stringify(op)}`)
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`having: the value must be a finite number, got ${String(value)}`)
+  return { ...q, having: [...q.having, { aggregate, op, value }] }
+}
+
+/**
+ * SELECT DISTINCT: duplicate rows come back once.
+ *
+ * @example
+ * await repo.all(distinct(select(from(WorkOrder), ['status'])))   // [{ status: 'done' }, { status: 'open' }]
+ */
+export function distinct<S extends AnySchema, R, J>(q: Query<S, R, J>): Query<S, R, J> {
+  return { ...q, distinct: true }
+}
+
+const lockModes: ReadonlySet<string> = new Set<LockMode>(['for update', 'for no key update', 'for share', 'for key share'])
+
+/**
+ * Locks the rows the query reads until the transaction ends; use inside `repo.transaction`
+ * (outside one, the lock ends with the statement). `skipLocked` leaves out rows another
+ * transaction holds (a work queue); `noWait` fails at once instead of waiting for them.
+ *
+ * @example
+ * await repo.transaction(async () => {
+ *   const job = await repo.one(limit(lock(where(from(Job), { state: 'queued' }), 'for update', { skipLocked: true }), 1))
+ * })
+ */
+export function lock<S extends AnySchema, R, J>(q: Query<S, R, J>, mode: LockMode, opts: LockOptions = {}): Query<S, R, J> {
+  if (!lockModes.has(mode)) throw new Error(`lock: unknown mode ${JSON.stringify(mode)} (for update, for no key update, for share, for key share)`)
+  if (opts.skipLocked && opts.noWait) throw new Error('lock: skipLocked and noWait exclude each other')
+  return { ...q, lock: { mode, skipLocked: opts.skipLocked === true, noWait: opts.noWait === true } }
+}

@@ -1,0 +1,39 @@
+/**
+ * `vela migrations generate` and `vela migrate [--status | --rollback [n]]` for an app folder: the
+ * schemas, repository and migrations (migrations.ts) are loaded through one runner per command
+ * (load.ts), with the app's Vite config.
+ */
+import type { Decisions } from '../../../dbl/migrations/diff.ts'
+import { generateMigration } from '../../../dbl/migrations/generate.ts'
+import { loadMigrations } from '../../../dbl/migrations/load.ts'
+import { migrate, rollback, status } from '../../../dbl/migrations/migrator.ts'
+import { loadRepo, loadSchemas, migrationsDir } from '../../migrations.ts'
+import { withAppRunner } from './load.ts'
+
+export async function generate(root: string, decisions: Decisions = {}): Promise<void> {
+  const result = await withAppRunner(root, {}, async (load) =>
+    generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), decisions, importModule: load }),
+  )
+  for (const w of result.warnings) console.warn(`warning: ${w}`)
+  console.log(result.written ? `Generated ${result.written}` : 'Migrations already match the schemas: nothing generated')
+}
+
+export async function runMigrations(root: string, mode: { status?: boolean; rollback?: number }): Promise<void> {
+  await withAppRunner(root, {}, async (load) => {
+    const repo = await loadRepo(root, load)
+    try {
+      const migrations = await loadMigrations(migrationsDir(root), { importModule: load })
+      if (mode.status) {
+        for (const m of await status(repo, migrations)) console.log(`${(m.applied ? 'up' : 'pending').padEnd(8)} ${m.version} ${m.name}${m.file ? '' : ' (file missing)'}`)
+      } else if (mode.rollback) {
+        const done = await rollback(repo, migrations, { steps: mode.rollback })
+        console.log(done.length ? done.map((m) => `rolled back ${m.version} ${m.name}`).join('\n') : 'nothing to roll back')
+      } else {
+        const done = await migrate(repo, migrations)
+        console.log(done.length ? done.map((m) => `migrated ${m.version} ${m.name}`).join('\n') : 'already up to date')
+      }
+    } finally {
+      await repo.stop()
+    }
+  })
+}
