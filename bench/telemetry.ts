@@ -16,8 +16,8 @@
  * medians, as in bench/runtime.ts).
  *
  * - Vela on (servers/vela-otel.ts): the runtime bench's app with vela/telemetry's stream handler
- *   and plugin: a span per request, renamed after the controller and action, plus the four HTTP
- *   metrics as Prometheus series.
+ *   as apps ship it: a span per request, named after the controller and action, plus the four HTTP
+ *   server metrics as Prometheus series.
  * - Fastify on (servers/fastify-otel.ts): OpenTelemetry's HTTP instrumentation (a span per
  *   request, the duration histogram on the OTel meter), the usual way to trace a Fastify app.
  * - Vela on at 10 % (`vela+otel@10%`): parent-based sampling of 10 % of new traces.

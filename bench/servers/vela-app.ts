@@ -1,8 +1,8 @@
 /**
  * The Vela bench app, the same three routes as every other server: the request plugin decodes the
  * POST body, a security callback checks the token. A fourth, `POST /api/products/form`, takes the
- * product as a URL-encoded form for the path bench. `traced` adds a stream handler and a plugin to
- * every group (the telemetry bench's vela-otel.ts); vela.ts runs it plain; `extraRoutes` join the
+ * product as a URL-encoded form for the path bench. `traced` adds a stream handler (and, when given, a
+ * plugin to every group) for the telemetry bench (vela-otel.ts); vela.ts runs it plain; `extraRoutes` join the
  * open group (the telemetry bench's database route). `POST /api/products/checked` validates its body
  * with a JSON Schema (`validate.body`), for the runtime bench's row against Fastify.
  * `BENCH_SECURITY_HEADERS=1` adds `securityHeaders()` (an `onResponse` hook) to what the path bench measures.
@@ -11,8 +11,8 @@ import { createApp, json, requestPlugin, securityHeaders, status } from '../../s
 import type { PluginEntry, Route, RouteGroup, StreamHandler, VelaApp } from '../../server/index.ts'
 import { PRODUCT_SCHEMA, TOKEN, products } from './fixtures.ts'
 
-export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin: PluginEntry }, extraRoutes: readonly Route[] = []): VelaApp {
-  const plugins: PluginEntry[] = traced ? [traced.plugin] : []
+export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin?: PluginEntry }, extraRoutes: readonly Route[] = []): VelaApp {
+  const plugins: PluginEntry[] = traced?.plugin ? [traced.plugin] : []
   let nextId = 1000
   const open: RouteGroup = {
     prefix: '',

@@ -76,16 +76,14 @@ export function entryPoints(opts: {
 
 /** `respond(x)` serves and sends; with observers it runs inside them. Gives what the exchange's `send` gave. */
 function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserver[], respond: (x: X) => R, failed: StreamFailure, log: Log): (x: X) => R {
+  if (observers.length === 1) return withObserver(observers[0]!, respond, failed, log)
   const n = observers.length
   return function observed(x) {
     // The watches of this request, and which observer each came from (for messages).
     const watches: RequestWatch[] = []
     const from: number[] = []
     x.whenSent((status, bytes) => {
-      const route = x.route
-      const { failure, exception } = x
-      const outcome: RequestOutcome =
-        failure === undefined && exception === undefined ? { status, responseBodySize: bytes, route } : { status, responseBodySize: bytes, route, error: failure, exception }
+      const outcome = outcomeOf(x, status, bytes)
       for (let i = watches.length - 1; i >= 0; i--) endWatch(watches[i]!, outcome, observers[from[i]!]!.name, log, x)
     })
     const step = (start: number): void => {
@@ -103,13 +101,47 @@ function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserv
       step(0)
       if (!x.sent) throw new Error(`a stream handler's run() returned without calling next (${from.map((i) => observers[i]!.name).join(', ')})`)
     } catch (err) {
-      if (x.sent) logRequest(log, x, 'a stream handler failed after the response was sent', err)
-      else {
-        x.failure = err
-        x.send(failed(err, x), log)
-      }
+      streamHandlerFailed(x, err, failed, log)
     }
     return x.result!
+  }
+}
+
+/**
+ * `withObservers` for an app with one observer (telemetry's, most often), the same steps without
+ * the lists of watches: a request then allocates no more than its watch and the closures it needs.
+ */
+function withObserver<X extends Exchange<R>, R>({ name, observer }: NamedObserver, respond: (x: X) => R, failed: StreamFailure, log: Log): (x: X) => R {
+  const next = (x: X) => {
+    if (!x.sent) respond(x)
+  }
+  return function observedOnce(x) {
+    try {
+      const watch = observer(x)
+      if (watch) x.whenSent((status, bytes) => endWatch(watch, outcomeOf(x, status, bytes), name, log, x))
+      if (watch && watch.run) watch.run(() => next(x))
+      else next(x)
+      if (!x.sent) throw new Error(`a stream handler's run() returned without calling next (${name})`)
+    } catch (err) {
+      // An observer that failed before giving a watch has nothing to end: the 500 page goes out unobserved.
+      streamHandlerFailed(x, err, failed, log)
+    }
+    return x.result!
+  }
+}
+
+/** What the watches' `end` is given once the response has been sent. */
+function outcomeOf(x: Exchange, status: number, bytes: number): RequestOutcome {
+  const { failure, exception, route } = x
+  return failure === undefined && exception === undefined ? { status, responseBodySize: bytes, route } : { status, responseBodySize: bytes, route, error: failure, exception }
+}
+
+/** A stream handler threw: the app's 500 page, or a log line when the response already went out. */
+function streamHandlerFailed(x: Exchange, err: unknown, failed: StreamFailure, log: Log): void {
+  if (x.sent) logRequest(log, x, 'a stream handler failed after the response was sent', err)
+  else {
+    x.failure = err
+    x.send(failed(err, x), log)
   }
 }
 

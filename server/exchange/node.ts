@@ -28,7 +28,7 @@ import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf, protocolV
 import { isMalformedURL, toNodeShaped } from './internals.ts'
 import type { NodeShaped } from './internals.ts'
 import type { Lifecycle } from './lifecycle.ts'
-import { whenNodeResponseEnds } from './response-end.ts'
+import { CLIENT_CLOSED } from './response-end.ts'
 import type { Serve } from './route.ts'
 import { sendStreamed } from './send-body.ts'
 import { watchDrain } from './send-timeout.ts'
@@ -59,6 +59,13 @@ export class NodeExchange extends Exchange<void> {
   readonly targetLength: number
   #event: H3Event | undefined = undefined
   #authority: { host: string; port: number } | undefined = undefined
+  /**
+   * The body bytes this exchange handed to node, counted only once something watches (`whenSent`):
+   * an encoded reply's length, or a streamed body's chunks. Counting where Vela writes, rather than
+   * by wrapping node's `write`/`end` per request, keeps the response object's shape and costs a
+   * request nothing when no stream handler reports on it.
+   */
+  #bodyBytes = -1
 
   /** The exchange node's request already has (made by a low-level stream handler), or a new one. */
   static of(req: IncomingMessage, res: ServerResponse): NodeExchange {
@@ -141,8 +148,24 @@ export class NodeExchange extends Exchange<void> {
     return readNodeBody(this.req, limit, sink)
   }
 
+  /**
+   * On node's 'close' (after the response was sent, or when the client went away first): the
+   * status (`CLIENT_CLOSED` when the head never went out) and the body bytes written, 0 for HEAD,
+   * 204 and 304.
+   */
   whenSent(done: (status: number, bytes: number) => void): void {
-    whenNodeResponseEnds(this.res, this.req.method === 'HEAD', done)
+    this.#bodyBytes = 0
+    const res = this.res
+    res.on('close', () => {
+      if (!res.headersSent) return done(CLIENT_CLOSED, 0)
+      const status = res.statusCode
+      done(status, status === 204 || status === 304 || this.req.method === 'HEAD' ? 0 : this.#bodyBytes)
+    })
+  }
+
+  /** Counts `bytes` more of the body sent, when something watches (`whenSent`). */
+  countBody(bytes: number): void {
+    if (this.#bodyBytes !== -1) this.#bodyBytes += bytes
   }
 
   send(outcome: Outcome | Promise<Outcome>, log: Log): void {
@@ -180,11 +203,13 @@ export class NodeExchange extends Exchange<void> {
     try {
       const outcome = this.finished(sent)
       if (outcome instanceof Response) {
-        const sending = writeResponse(res, outcome)
+        const sending = writeResponse(res, outcome, this.#bodyBytes === -1 ? undefined : (bytes) => this.countBody(bytes))
         if (sending) sending.catch((err: unknown) => this.failed(err, log))
       } else {
         res.writeHead(outcome.status, outcome.headers)
-        res.end(outcome.body ?? undefined)
+        const body = outcome.body
+        res.end(body ?? undefined)
+        if (this.#bodyBytes !== -1 && body != null) this.#bodyBytes += byteLength(body)
         watchDrain(res.socket)
       }
     } catch (err) {
@@ -234,18 +259,21 @@ function authorityOf(req: IncomingMessage, scheme: string): { host: string; port
   return { host: header.slice(0, colon).toLowerCase(), port: Number.isInteger(port) && port > 0 && port < 65536 ? port : defaultPort(scheme) }
 }
 
-/** A string or bytes body in one `end()`; a streamed one as the client takes it. */
-function writeResponse(res: ServerResponse, response: Response): void | Promise<void> {
+/** A string or bytes body in one `end()`; a streamed one as the client takes it. `count`: told the body bytes written. */
+function writeResponse(res: ServerResponse, response: Response, count: ((bytes: number) => void) | undefined): void | Promise<void> {
   const out = toNodeShaped(response) ?? webShaped(response)
   const body = out.body
   if (body == null || typeof body === 'string' || body instanceof Uint8Array) {
     res.writeHead(out.status, out.headers)
     res.end(body ?? undefined)
+    if (count !== undefined && body != null) count(byteLength(body))
     watchDrain(res.socket)
     return
   }
-  return sendStreamed(res, out.status, out.headers, body as ReadableStream | Readable)
+  return sendStreamed(res, out.status, out.headers, body as ReadableStream | Readable, count)
 }
+
+const byteLength = (body: string | Uint8Array): number => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
 
 /** A response other than srvx's fast one, in node's terms. */
 function webShaped(response: Response): NodeShaped {

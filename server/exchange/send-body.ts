@@ -53,8 +53,9 @@ export function discardBody(body: ReadableStream | Readable): void {
  * Sends `status`, `headers` (flat name/value pairs) and `body`, as described above. Resolves when
  * the response has ended or was abandoned (client gone, send timeout); rejects when the body
  * fails (after the head: the caller destroys the connection) or cannot be opened (before it).
+ * `count`, when given, is told the bytes of each chunk written.
  */
-export async function sendStreamed(res: ServerResponse, status: number, headers: string[], body: ReadableStream | Readable): Promise<void> {
+export async function sendStreamed(res: ServerResponse, status: number, headers: string[], body: ReadableStream | Readable, count?: (bytes: number) => void): Promise<void> {
   if (res.destroyed) return discardBody(body)
   const opening = openBody(body)
   if (opening) {
@@ -87,7 +88,9 @@ export async function sendStreamed(res: ServerResponse, status: number, headers:
       const { done, value } = await source.next()
       if (done) break
       if (res.destroyed) return
-      if (res.write(value as Uint8Array)) continue
+      const written = res.write(value as Uint8Array)
+      count?.(typeof value === 'string' ? Buffer.byteLength(value) : (value as Uint8Array).byteLength)
+      if (written) continue
       watchDrain(res.socket)
       if (res.destroyed) return
       const open = await new Promise<boolean>((resolve) => (wake = resolve))

@@ -17,6 +17,7 @@ import type { Duplex } from 'node:stream'
 import { ClientClosedError, REQUEST_TIMEOUT } from '../errors/client-faults.ts'
 import { httpError } from '../errors/http-error.ts'
 import { failBody } from '../request-body.ts'
+import { exchangeOf } from '../exchange/exchange.ts'
 
 type Answer = readonly [status: number, message: string]
 
@@ -68,8 +69,11 @@ export function answerClientErrors(server: Server): void {
     const body = JSON.stringify({ error: message })
     if (res) {
       failBody(res.req, httpError(status, message))
-      res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), connection: 'close' })
+      const length = Buffer.byteLength(body)
+      res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': length, connection: 'close' })
       res.end(body)
+      // Reported to stream handlers as the request's body bytes, like every answer the exchange writes.
+      ;(exchangeOf(res.req) as { countBody?(bytes: number): void } | undefined)?.countBody?.(length)
       return
     }
     socket.end(
