@@ -9,7 +9,7 @@ import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { MaybeInsertResult, WriteResult } from '../../repo/write.ts'
 import type { SuiteContext } from '../suite-context.ts'
-import { Post, Product, User } from '../schemas.ts'
+import { Post, type Product, User } from '../schemas.ts'
 import { productCs } from './read_write.ts'
 
 const stored = async (t: SuiteContext) => (await t.adapter.query('select id, name, price, description, updated_at from products order by id')).rows
