@@ -91,7 +91,7 @@ export function castAssoc<S extends AnySchema>(cs: Changeset<S>, name: string, o
   const make = opts.with ?? defaultWith(assoc)
   const raw = cs.params[name]
   const list = assoc.kind === 'hasOne' ? (typeof raw === 'object' && !Array.isArray(raw) ? [raw] : undefined) : paramList(raw)
-  if (!list || !list.every((p) => typeof p === 'object' && p !== null && !Array.isArray(p))) {
+  if (!list?.every((p) => typeof p === 'object' && p !== null && !Array.isArray(p))) {
     return addError(cs, name, 'is invalid', { validation: 'assoc', type: assoc.kind })
   }
   const loaded = (cs.data as Record<string, unknown>)[name]

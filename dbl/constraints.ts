@@ -77,7 +77,7 @@ export function foreignKeyConstraint<S extends AnySchema>(cs: Changeset<S>, fiel
  */
 export function assocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
   const a = cs.schema.associations[assoc]
-  if (!a || a.kind !== 'belongsTo') throw new Error(`schema ${cs.schema.table} has no belongsTo association "${assoc}"`)
+  if (a?.kind !== 'belongsTo') throw new Error(`schema ${cs.schema.table} has no belongsTo association "${assoc}"`)
   const fk = foreignKeyOf(cs.schema, assoc, a)
   return declare(cs, {
     type: 'foreign_key',

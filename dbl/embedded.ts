@@ -119,7 +119,7 @@ export function castEmbed<S extends AnySchema>(cs: Changeset<S>, name: EmbedFiel
   if (raw === null) return withEmbed(blank(), name, null, [])
   const make = opts.with ?? defaultWith(related)
   const list = many ? paramList(raw) : isMap(raw) ? [raw] : undefined
-  if (!list || !list.every(isMap)) return addError(cs, name, 'is invalid', { validation: 'embed', type: many ? 'embedsMany' : 'embedsOne' })
+  if (!list?.every(isMap)) return addError(cs, name, 'is invalid', { validation: 'embed', type: many ? 'embedsMany' : 'embedsOne' })
   const existing = (Array.isArray(stored) ? stored : isMap(stored) ? [stored] : []) as Record<string, unknown>[]
   const pk = related.primaryKey
   const keyOf = pk ? castersOf(related)[pk]! : undefined

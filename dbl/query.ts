@@ -74,9 +74,6 @@ export type Cond<F extends string = string> =
   | { readonly '~cond': 'not'; readonly cond: Cond<F> }
   | { readonly '~cond': 'exists'; readonly query: Query<AnySchema, unknown, Joins>; readonly correlate: readonly [F, string] | undefined }
 
-type Row<S extends AnySchema> = RecordOf<S>
-type FieldOf<S extends AnySchema> = keyof Row<S> & string
-
 /** Equality map: a value means `=`, `null` means IS NULL, a list means IN. Keys are fields or joined paths (`'customer.tier'`). */
 export type Clauses<S extends AnySchema, J = unknown> = { readonly [K in Ref<S, J>]?: ValueAt<S, J, K> | readonly NonNullable<ValueAt<S, J, K>>[] | null }
 

@@ -209,7 +209,7 @@ export interface JoinThrough {
  */
 export function joinThroughOf(owner: AnySchema, name: string): JoinThrough {
   const a = owner.associations[name]
-  if (!a || a.kind !== 'manyToMany' || !a.joinThrough) throw new Error(`schema ${owner.table} has no manyToMany association "${name}"`)
+  if (a?.kind !== 'manyToMany' || !a.joinThrough) throw new Error(`schema ${owner.table} has no manyToMany association "${name}"`)
   const related = a.schema()
   const ownerKey = foreignKeyOf(owner, name, a)
   const relatedKey = a.joinKeys?.[1] ?? `${singularize(related.table) ?? related.table}_id`

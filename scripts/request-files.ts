@@ -21,14 +21,14 @@ async function crossed(run: () => Promise<void>) {
   await run() // warm-up: lazy set-up happens outside the measured request
   await session.post('Profiler.takePreciseCoverage') // resets the counts
   await run()
-  const { result } = (await session.post('Profiler.takePreciseCoverage')) as any
+  const { result } = await session.post('Profiler.takePreciseCoverage')
   const own = new Map<string, number>()
   const pkgs = new Set<string>()
   for (const script of result) {
     const url: string = script.url
     if (!url.startsWith('file://') || url.includes('/scripts/request-files')) continue
     // Anonymous functions too: a closure called on the way is as much a hop as a named function.
-    const calls = script.functions.filter((f: any) => f.ranges[0].count > 0).length
+    const calls = script.functions.filter((f) => f.ranges[0].count > 0).length
     if (!calls) continue
     const path = new URL(url).pathname
     const nm = path.lastIndexOf('node_modules/')
@@ -53,7 +53,7 @@ const app = m.createApp(
     ...(process.env.COUNT_METRICS ? { server: { streamHandlers: [m.metricsStreamHandler, 'default'], options: { metricsCallback: () => {} } } } : {}),
     routes: { r: { prefix: '', security: false, routes: [
       ['/item/:id', () => m.json({ ok: true })],
-      ['/ws', m.defineWebSocket({ open: (peer: any) => peer.send('hi') }), { protocol: 'ws' }],
+      ['/ws', m.defineWebSocket({ open: (peer: { send(data: string): void }) => peer.send('hi') }), { protocol: 'ws' }],
     ] } },
   },
   { env: { ...process.env, PORT: '0' } },

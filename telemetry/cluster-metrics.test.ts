@@ -73,7 +73,13 @@ describe("the primary's sum", () => {
         if (registry === 'silent') return
         if (registry === 'failing') return void hub.emit('message', w, { vela: 'metrics', id: m.id, error: 'boom' })
         // Through JSON, as node:cluster's IPC channel carries it.
-        void registry.getMetricsAsJSON().then((metrics) => hub.emit('message', w, { vela: 'metrics', id: m.id, metrics: JSON.parse(JSON.stringify(metrics)) as unknown }))
+        void registry.getMetricsAsJSON().then((metrics) =>
+          hub.emit('message', w, {
+            vela: 'metrics',
+            id: m.id,
+            metrics: JSON.parse(JSON.stringify(metrics)) as unknown,
+          }),
+        )
       })
       return w
     })

@@ -1,7 +1,7 @@
 // An app that starts its own OpenTelemetry SDK before setup() (as `node --import ./instrumentation.mjs`
 // does, here with the pg auto-instrumentation): Vela registers nothing of its own, its request
 // spans go to the app's SDK, and the pg driver's query span nests under the request span.
-import { diag, DiagLogLevel, ProxyTracerProvider, SpanKind, trace } from '@opentelemetry/api'
+import { diag, DiagLogLevel, type ProxyTracerProvider, SpanKind, trace } from '@opentelemetry/api'
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg'
 import { MetricReader } from '@opentelemetry/sdk-metrics'
 import { NodeSDK } from '@opentelemetry/sdk-node'

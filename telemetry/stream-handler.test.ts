@@ -12,7 +12,6 @@ import { json, status } from '../server/replies.ts'
 import { startTestServer } from '../server/testing/index.ts'
 import type { RouteGroup } from '../server/contracts/routes.ts'
 import { describeModes } from '../test/support/modes.ts'
-import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { emptyAdapter, finishedSpans, useInMemorySpans } from './test-support.ts'
 

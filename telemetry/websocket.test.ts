@@ -91,6 +91,6 @@ it('a refused upgrade is a span with the refusal status; both are counted in the
   expect(count(101)).toBe(1)
   expect(count(401)).toBe(1)
   // The refusal's body was counted as it was written on the socket.
-  const bodyBytes = new RegExp(`^http_server_response_body_size_bytes_sum\\{[^}]*response_status_code="401"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1]
+  const bodyBytes = /^http_server_response_body_size_bytes_sum\{[^}]*response_status_code="401"[^}]*\} (\d+)$/m.exec(text)?.[1]
   expect(Number(bodyBytes)).toBe(JSON.stringify({ error: 'Unauthorized' }).length)
 })

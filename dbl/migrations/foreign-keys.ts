@@ -79,7 +79,7 @@ export function checkColumnDrop(model: Model, table: string, column: string, whe
 
 export function checkIndexDrop(model: Model, t: TableModel, name: string, where: string): void {
   const ix = t.indexes.find((i) => i.name === name)
-  if (!ix || !ix.unique || ix.columns.length !== 1) return
+  if (!ix?.unique || ix.columns.length !== 1) return
   const column = ix.columns[0]!
   const rest = { ...t, indexes: t.indexes.filter((i) => i !== ix) }
   const refs = referencing(model, t.name, column)

@@ -5,7 +5,7 @@
  * Transactions use AsyncLocalStorage: inside `repo.transaction(fn)` every repo call made by `fn`,
  * however deep, runs on the transaction's connection, without passing a handle around.
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
+import type { AsyncLocalStorage } from 'node:async_hooks'
 import type { Adapter, Connection, QueryResult } from '../adapters/adapter.ts'
 import { isServerError, toDbError, type DbError } from '../db-error.ts'
 import { err, type Err } from '../result.ts'

@@ -115,7 +115,7 @@ async function insertRow(ctx: RepoContext, schema: AnySchema, row: Record<string
 export async function insert<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>, opts: InsertOptions<S> = {}): Promise<MaybeInsertResult<S>> {
   const cs = sizeErrors(withAction(input, 'insert'))
   if (!cs.valid || cs.errors.length) return err(cs)
-  if (hasChildren(cs)) return inTransaction(ctx, cs, () => insertWithChildren(ctx, cs, opts))
+  if (hasChildren(cs)) return inTransaction(ctx, () => insertWithChildren(ctx, cs, opts))
   return insertOne(ctx, cs, opts)
 }
 
@@ -136,7 +136,7 @@ async function insertOne<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>
   }
 }
 
-async function inTransaction<S extends AnySchema, R extends MaybeInsertResult<S>>(ctx: RepoContext, cs: Changeset<S>, fn: () => Promise<R>): Promise<R> {
+async function inTransaction<R extends MaybeInsertResult<AnySchema>>(ctx: RepoContext, fn: () => Promise<R>): Promise<R> {
   const res = await transaction(ctx, fn)
   return res as R
 }
@@ -227,7 +227,7 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   const fields = Object.keys(changes)
   if (fields.length === 0 && !hasChildren(cs)) return ok({ ...cs.data } as RecordOf<S>)
   if (hasChildren(cs)) {
-    return inTransaction(ctx, cs, async () => {
+    return inTransaction(ctx, async () => {
       const parent = await update(ctx, { ...cs, assocChanges: {} })
       return parent.ok ? saveChildren(ctx, cs, parent.value) : (parent as WriteResult<S>)
     })

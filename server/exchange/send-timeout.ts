@@ -31,7 +31,7 @@ export function setSendTimeout(socket: Socket, ms: number): void {
  * allocated) when the write went through, or while a timer is already armed.
  */
 export function watchDrain(socket: Socket | null | undefined): void {
-  if (!socket || !socket.writableNeedDrain) return
+  if (!socket?.writableNeedDrain) return
   const s = socket as Watched
   if (s[kTimer] !== undefined) return
   const ms = s[kTimeout] ?? DEFAULT_SEND_TIMEOUT

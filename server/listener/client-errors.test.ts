@@ -43,7 +43,7 @@ const app = createApp(
           // Without a deadline of its own, node's requestTimeout is the one that runs out.
           ['/listener', (req) => read(req, 'listener'), { handlerTimeout: 0 }],
           ['/deadline', (req) => read(req, 'deadline'), { handlerTimeout: 200 }],
-          ['/wait', (req) => (arrived.add('wait'), new Promise((resolve) => (release = () => resolve(status(204))))), { handlerTimeout: 0 }],
+          ['/wait', () => (arrived.add('wait'), new Promise((resolve) => (release = () => resolve(status(204))))), { handlerTimeout: 0 }],
           ['/read-later', async (req) => (arrived.add('read-later'), await new Promise<void>((resolve) => (release = resolve)), read(req, 'late reader')), { handlerTimeout: 0 }],
         ],
       },

@@ -62,6 +62,7 @@ const cookie = definePlugin({
 
 /** A thenable that is not a native promise (what some libraries return). */
 const thenable = <T>(value: T): PromiseLike<T> => ({
+  // biome-ignore lint/suspicious/noThenProperty: a thenable is what this test needs
   then: (onFulfilled, onRejected) => Promise.resolve(value).then(onFulfilled, onRejected),
 })
 

@@ -20,7 +20,6 @@
  */
 import { httpError } from '../errors/http-error.ts'
 import { definePlugin, ok } from '../pipeline/plugin.ts'
-import type { VelaRequest } from '../request.ts'
 import { EMPTY_JSON, FORM_TYPE, decodeJsonBody, hasBody, isJsonType, mediaType } from '../body-types.ts'
 
 /** Options of `requestPlugin`: which bodies it decodes, whether the query joins `req.params`, and which types pass undecoded. */

@@ -4,8 +4,7 @@
  * and path declared twice (naming both places).
  */
 import type { ModuleMap } from '../contracts/primitives.ts'
-import type { RouteInfo } from '../contracts/request.ts'
-import type { PluginEntry, PluginStep } from '../pipeline/plugin.ts'
+import type { PluginEntry } from '../pipeline/plugin.ts'
 import { compilePluginEntries } from '../pipeline/plugin.ts'
 import type {
   CompiledGroup,

@@ -88,7 +88,7 @@ export function requestCheck(validation: RouteValidation | undefined, validators
   }
   if (!checks.length) return undefined
 
-  function valueOf(req: VelaRequest, part: Part): unknown {
+  function partValue(req: VelaRequest, part: Part): unknown {
     if (part === 'params') return copyOf(req.bindings)
     if (part === 'query') return copyOf(req.query)
     if (part === 'headers') return headersOf(req)
@@ -107,7 +107,7 @@ export function requestCheck(validation: RouteValidation | undefined, validators
     const results: (CheckResult | Promise<CheckResult>)[] = []
     let pending = false
     for (const { part, check } of checks) {
-      const value = valueOf(req, part)
+      const value = partValue(req, part)
       const result = isThenable(value) ? Promise.resolve(value).then(check) : value === undefined ? missing(check(value)) : check(value)
       if (isThenable(result)) pending = true
       results.push(result)

@@ -18,7 +18,7 @@
  * delivery goes on.
  */
 import { randomUUID } from 'node:crypto'
-import type { SyncAdapter, SyncDriver, SyncMessage } from 'crossws'
+import type { SyncDriver, SyncMessage } from 'crossws'
 import type { BrokerContext, TopicBroker, TopicMessage, Topics } from '../contracts/topics.ts'
 
 export type { BrokerContext, Publish, TopicBroker, TopicMessage, Topics } from '../contracts/topics.ts'

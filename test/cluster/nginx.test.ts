@@ -44,7 +44,7 @@ const ready = (await serviceAvailable('postgres')) && (await serviceAvailable('r
 describe.skipIf(!ready)('nginx in front of three instances of the built playground', () => {
   let release: Release | undefined
   let db: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined
-  let instances: Instance[] = []
+  const instances: Instance[] = []
   let nginx: Nginx
   let sql: pg.Client
 

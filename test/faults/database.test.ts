@@ -258,7 +258,7 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       const failed = await settle(repo.start(), performance.now())
       const refused = `database 127.0.0.1:${c.port}: unreachable: connection refused (ECONNREFUSED)`
       expect(failed.error).toBeInstanceOf(DbUnavailableError)
-      expect((failed.error as Error).message).toMatch(new RegExp(`^${escape(refused)}; gave up after 3 attempts in 0\\.\\d s$`))
+      expect((failed.error as Error).message).toMatch(new RegExp(`^${escapeRegExp(refused)}; gave up after 3 attempts in 0\\.\\d s$`))
       expect(warn.mock.calls.map((args) => args.join(' '))).toEqual([`[faulty] ${refused}; attempt 2 of 3 in 50 ms`, `[faulty] ${refused}; attempt 3 of 3 in 100 ms`])
 
       warn.mockClear()
@@ -341,6 +341,6 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
   })
 })
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

@@ -9,7 +9,7 @@ import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { MaybeInsertResult, WriteResult } from '../../repo/write.ts'
 import type { SuiteContext } from '../suite-context.ts'
-import { Post, Product, User } from '../schemas.ts'
+import { Post, type Product, User } from '../schemas.ts'
 import { productCs } from './read-write.ts'
 
 const stored = async (t: SuiteContext) => (await t.adapter.query('select id, name, price, description, updated_at from products order by id')).rows
@@ -59,10 +59,10 @@ export function onConflictCases(t: SuiteContext): void {
       await t.repo.insert(productCs({ name: 'Tea', price: 1 }))
       const up = await t.repo.insert(productCs({ name: 'Tea', price: 5 }), { onConflict: { target: ['name'], replace: ['price'] } })
       expect(up.ok && up.value.price).toBe(5)
+      const tea = productCs({ name: 'Tea', price: 6 })
       // @ts-expect-error -- 'nothing' is the only action
-      await expect(t.repo.insert(productCs({ name: 'Tea', price: 6 }), { onConflict: { target: ['name'], action: 'ignore' } })).rejects.toThrow(
-        "insert onConflict: give { target, replace } or { target?, action: 'nothing' }",
-      )
+      const malformed = t.repo.insert(tea, { onConflict: { target: ['name'], action: 'ignore' } })
+      await expect(malformed).rejects.toThrow("insert onConflict: give { target, replace } or { target?, action: 'nothing' }")
       expect((await stored(t)).map((r) => r.price)).toEqual([5])
     })
   })

@@ -50,7 +50,7 @@ async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {
   const found = await repo.getBy(User, { name: username })
   const user = found.ok ? found.value : undefined
   const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
-  return user && user.password_hash && matches ? authData(user) : redirect(LOGIN_FAILED)
+  return user?.password_hash && matches ? authData(user) : redirect(LOGIN_FAILED)
 }
 
 /** The development account (`admin` / `password`), created unless a user of that name exists. */

@@ -80,13 +80,13 @@ describe('config', () => {
     }
     const env = { VELA_ENV: 'staging' }
     const entries = Object.fromEntries(configEntries(resolveConfig(app, env), env).map((e) => [e.key, e]))
-    expect(entries['environment']).toEqual({ key: 'environment', value: 'staging', default: false, source: 'env' })
+    expect(entries.environment).toEqual({ key: 'environment', value: 'staging', default: false, source: 'env' })
     expect(entries['server.port']).toEqual({ key: 'server.port', value: 9000, default: false, source: 'app' })
     expect(entries['server.streamHandlers']!.value).toEqual([metricsStreamHandler.name, 'default'])
     expect(entries['server.options.metricsCallback']!.value).toBe('<function onMetrics>')
     expect(entries['server.websocket.pubsub']).toMatchObject({ value: '<function redisPubSub(10.0.0.5:6380)>', default: false })
     expect(entries['server.options.compress']).toMatchObject({ value: true, default: false })
-    expect(entries['jsonLib']).toMatchObject({ value: 'custom { encode, decode }', default: false })
+    expect(entries.jsonLib).toMatchObject({ value: 'custom { encode, decode }', default: false })
     expect(entries['server.bodyLimit']).toMatchObject({ default: true, source: 'default' })
     const text = formatConfig(resolveConfig(app, env), env)
     expect(text).toMatch(/^environment\s+staging \(from VELA_ENV\)$/m)

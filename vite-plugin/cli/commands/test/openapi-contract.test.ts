@@ -168,6 +168,7 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
         properties: { a: { type: ['string', 'integer', 'null'] }, b: { type: 'null' }, c: true, d: false, e: { enum: ['x', null] }, f: { $ref: 'other.json#/definitions/g' } },
         additionalProperties: false,
         if: { required: ['a'] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords
         then: { required: ['b'] },
         patternProperties: { '^x': { type: 'string' } },
         $defs: { h: { const: 1 } },
