@@ -19,7 +19,14 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['client/**/*.ts', 'server/**/*.ts', 'dbl/**/*.ts', 'telemetry/**/*.ts', 'vite-plugin/**/*.ts'],
-      exclude: ['**/*.test.ts', '**/test/**', '**/fixtures/**', 'vite-plugin/template/**', '**/*.d.ts', 'telemetry/test-support.ts'],
+      exclude: [
+        '**/*.test.ts',
+        '**/test/**',
+        '**/fixtures/**',
+        'vite-plugin/template/**',
+        '**/*.d.ts',
+        'telemetry/test-support.ts',
+      ],
       reporter: ['text-summary', 'json-summary'],
       thresholds: { lines: 95, branches: 86 },
     },

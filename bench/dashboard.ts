@@ -28,7 +28,11 @@ const targets: LoadTarget[] = [
 async function serveChild(root: string, dashboard: boolean): Promise<void> {
   const { startDevServer } = await import('../vite-plugin/dev/dev-server.ts')
   const { default: vela } = await import('../vite-plugin/index.ts')
-  const server = await startDevServer({ root, port: 0, plugins: [vela({ dev: { log: () => {}, ...(dashboard ? {} : { dashboard: false }) } })] })
+  const server = await startDevServer({
+    root,
+    port: 0,
+    plugins: [vela({ dev: { log: () => {}, ...(dashboard ? {} : { dashboard: false }) } })],
+  })
   console.log(`PORT ${new URL(server.url).port}`)
 }
 
@@ -39,7 +43,11 @@ interface Child {
 }
 
 function startChild(root: string, dashboard: boolean): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve', root, dashboard ? 'on' : 'off'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, VELA_ENV: 'dev' } })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve', root, dashboard ? 'on' : 'off'],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, VELA_ENV: 'dev' } },
+  )
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (d) => {
@@ -59,7 +67,9 @@ async function bench(): Promise<void> {
   const modes = ['off', 'on'] as const
   const rps: Record<string, Record<string, number[]>> = {}
   const cpu: Record<string, Record<string, number[]>> = {}
-  console.log(`dashboard: ${rounds} rounds × ${seconds}s per route, ${connections} connections, dev server with the dashboard on and off`)
+  console.log(
+    `dashboard: ${rounds} rounds × ${seconds}s per route, ${connections} connections, dev server with the dashboard on and off`,
+  )
   try {
     for (let round = 0; round < rounds; round++) {
       for (const mode of round % 2 ? [...modes].reverse() : modes) {
@@ -83,8 +93,20 @@ async function bench(): Promise<void> {
   }
   console.table(
     targets.map((t) => {
-      const [offRps, onRps, offCpu, onCpu] = [median(rps[t.name]!.off!), median(rps[t.name]!.on!), median(cpu[t.name]!.off!), median(cpu[t.name]!.on!)]
-      return { route: t.name, 'req/s off': Math.round(offRps), 'req/s on': Math.round(onRps), 'CPU µs off': +offCpu.toFixed(1), 'CPU µs on': +onCpu.toFixed(1), 'added µs/request': +(onCpu - offCpu).toFixed(1) }
+      const [offRps, onRps, offCpu, onCpu] = [
+        median(rps[t.name]!.off!),
+        median(rps[t.name]!.on!),
+        median(cpu[t.name]!.off!),
+        median(cpu[t.name]!.on!),
+      ]
+      return {
+        route: t.name,
+        'req/s off': Math.round(offRps),
+        'req/s on': Math.round(onRps),
+        'CPU µs off': +offCpu.toFixed(1),
+        'CPU µs on': +onCpu.toFixed(1),
+        'added µs/request': +(onCpu - offCpu).toFixed(1),
+      }
     }),
   )
 }

@@ -54,7 +54,9 @@ async function seed(url: string): Promise<void> {
 const parts = (process.env.BENCH_DBL ?? 'basic,queries').split(',')
 
 async function basic(url: string): Promise<void> {
-  console.log(`dbl: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}, pool size 10`)
+  console.log(
+    `dbl: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}, pool size 10`,
+  )
   const results = await measureRounds({
     servers: modes,
     targets,
@@ -65,7 +67,10 @@ async function basic(url: string): Promise<void> {
     envOf: (mode) => ({ BENCH_MODE: mode, BENCH_PG_URL: url }),
   })
   const rows = targets.map((t) => {
-    const m = Object.fromEntries(modes.map((mode) => [mode, median(results.rps[t.name]![mode]!)])) as Record<(typeof modes)[number], number>
+    const m = Object.fromEntries(modes.map((mode) => [mode, median(results.rps[t.name]![mode]!)])) as Record<
+      (typeof modes)[number],
+      number
+    >
     return {
       route: t.name,
       'pg req/s': Math.round(m.pg),
@@ -80,7 +85,9 @@ async function basic(url: string): Promise<void> {
   for (const row of rows) {
     const okPg = row['repo/pg'] >= 0.93
     const okLite = row['repo/pglite'] >= 0.9
-    console.log(`  ${row.route}: repo/pg ${row['repo/pg']} ${okPg ? 'meets' : 'MISSES'} 0.93; repo/pglite ${row['repo/pglite']} ${okLite ? 'meets' : 'MISSES'} 0.9`)
+    console.log(
+      `  ${row.route}: repo/pg ${row['repo/pg']} ${okPg ? 'meets' : 'MISSES'} 0.93; repo/pglite ${row['repo/pglite']} ${okLite ? 'meets' : 'MISSES'} 0.9`,
+    )
   }
 }
 
@@ -103,10 +110,20 @@ async function queries(url: string): Promise<void> {
   const k = knex({ client: 'pg' })
   console.log('dbl queries, build + compile per query in-process (µs):')
   console.table([
-    { query: 'join + filter', vela: buildCost(() => compileSelect(velaJoin('pro'))), knex: buildCost(() => knexJoin(k, 'pro').toSQL().toNative()) },
-    { query: 'grouped aggregate', vela: buildCost(() => compileSelect(velaSummary('open'))), knex: buildCost(() => knexSummary(k, 'open').toSQL().toNative()) },
+    {
+      query: 'join + filter',
+      vela: buildCost(() => compileSelect(velaJoin('pro'))),
+      knex: buildCost(() => knexJoin(k, 'pro').toSQL().toNative()),
+    },
+    {
+      query: 'grouped aggregate',
+      vela: buildCost(() => compileSelect(velaSummary('open'))),
+      knex: buildCost(() => knexSummary(k, 'open').toSQL().toNative()),
+    },
   ])
-  console.log(`dbl queries: ${rounds} rounds × ${seconds}s per route, ${connections} connections, six modes interleaved`)
+  console.log(
+    `dbl queries: ${rounds} rounds × ${seconds}s per route, ${connections} connections, six modes interleaved`,
+  )
   const results = await measureRounds({
     servers: queryModes,
     targets: queryTargets,
@@ -117,7 +134,10 @@ async function queries(url: string): Promise<void> {
     envOf: (mode) => ({ BENCH_MODE: mode, BENCH_PG_URL: url }),
   })
   const rows = queryTargets.map((t) => {
-    const m = Object.fromEntries(queryModes.map((mode) => [mode, median(results.rps[t.name]![mode]!)])) as Record<(typeof queryModes)[number], number>
+    const m = Object.fromEntries(queryModes.map((mode) => [mode, median(results.rps[t.name]![mode]!)])) as Record<
+      (typeof queryModes)[number],
+      number
+    >
     const r = (a: number, b: number) => +(a / b).toFixed(3)
     return {
       query: t.name,
@@ -137,7 +157,9 @@ async function queries(url: string): Promise<void> {
   for (const row of rows) {
     for (const db of ['pg', 'pglite'] as const) {
       const ratio = row[`vela/knex ${db}`]
-      console.log(`  ${row.query} on ${db}: vela/knex ${ratio} ${ratio >= 0.95 ? 'meets' : 'MISSES'} 0.95; vela/bare ${row[`vela/${db}`]}`)
+      console.log(
+        `  ${row.query} on ${db}: vela/knex ${ratio} ${ratio >= 0.95 ? 'meets' : 'MISSES'} 0.95; vela/bare ${row[`vela/${db}`]}`,
+      )
     }
   }
 }

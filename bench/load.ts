@@ -40,7 +40,8 @@ function luaFor(t: LoadTarget): string | undefined {
   const file = join(tmp, `${t.name.replace(/\W+/g, '_')}.lua`)
   const lines = [`wrk.method = ${JSON.stringify(t.method)}`]
   if (t.body !== undefined) lines.push(`wrk.body = ${JSON.stringify(t.body)}`)
-  for (const [k, v] of Object.entries(t.headers ?? {})) lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+  for (const [k, v] of Object.entries(t.headers ?? {}))
+    lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
   writeFileSync(file, lines.join('\n') + '\n')
   return file
 }
@@ -125,8 +126,19 @@ export function cpuMicrosOf(pid: number): number {
 export async function bundleServer(file: string): Promise<string> {
   const { build } = await import('esbuild')
   // Inside the repo, so the bundle's imports resolve from node_modules.
-  const outfile = fileURLToPath(new URL(`../node_modules/.cache/vela-bench/${file.replace(/\W+/g, '_')}.mjs`, import.meta.url))
-  await build({ entryPoints: [file], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' })
+  const outfile = fileURLToPath(
+    new URL(`../node_modules/.cache/vela-bench/${file.replace(/\W+/g, '_')}.mjs`, import.meta.url),
+  )
+  await build({
+    entryPoints: [file],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  })
   return outfile
 }
 

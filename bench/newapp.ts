@@ -12,7 +12,18 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { copyDist, folderBytes, freePort, installTarball, npx, packVela, startAndProbe, timed, until, velaNew } from '../test/support/new-app.ts'
+import {
+  copyDist,
+  folderBytes,
+  freePort,
+  installTarball,
+  npx,
+  packVela,
+  startAndProbe,
+  timed,
+  until,
+  velaNew,
+} from '../test/support/new-app.ts'
 import { freshPostgresDatabase, serviceAvailable } from '../test/support/services.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS) || 3
@@ -24,7 +35,9 @@ const report = (what: string, value: string) => {
 }
 const ms = (xs: number[]) => `${median(xs)} ms (${xs.join(', ')})`
 
-execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build-package.mjs', import.meta.url))], { stdio: 'inherit' })
+execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build-package.mjs', import.meta.url))], {
+  stdio: 'inherit',
+})
 const packed = await packVela()
 report('tarball', `${(packed.bytes / 1024).toFixed(0)} KiB, ${packed.files} files`)
 
@@ -32,7 +45,10 @@ const parent = mkdtempSync(join(tmpdir(), 'vela-bench-newapp-'))
 const dirs = [parent, join(packed.tarball, '..')]
 try {
   const app = await velaNew(parent, 'bench-app', packed.tarball)
-  report('npm install of the tarball into the new app', `${(await timed(() => installTarball(app, packed.tarball))).ms} ms`)
+  report(
+    'npm install of the tarball into the new app',
+    `${(await timed(() => installTarball(app, packed.tarball))).ms} ms`,
+  )
 
   const build: number[] = []
   for (let i = 0; i < rounds; i++) build.push((await timed(() => npx(app, 'vite', ['build']))).ms)
@@ -42,7 +58,13 @@ try {
   const dist = copyDist(app)
   dirs.push(dist)
   const firstResponse = async (env: NodeJS.ProcessEnv) => {
-    const { ms: took, value: server } = await startAndProbe(dist, process.execPath, ['server/index.mjs'], { PORT: String(await freePort()), ...env }, '/api/notes')
+    const { ms: took, value: server } = await startAndProbe(
+      dist,
+      process.execPath,
+      ['server/index.mjs'],
+      { PORT: String(await freePort()), ...env },
+      '/api/notes',
+    )
     await server.stop()
     return took
   }
@@ -72,13 +94,22 @@ try {
   const original = readFileSync(controller, 'utf8')
   const list = 'return json({ notes: await allNotes(req.query as Page) })'
   for (let i = 0; i < rounds; i++) {
-    const { ms: took, value: dev } = await startAndProbe(app, join(app, 'node_modules/.bin/vite'), [], { PORT: String(await freePort()) }, '/api/notes')
+    const { ms: took, value: dev } = await startAndProbe(
+      app,
+      join(app, 'node_modules/.bin/vite'),
+      [],
+      { PORT: String(await freePort()) },
+      '/api/notes',
+    )
     devStart.push(took)
     try {
       for (let j = 0; j < 3; j++) {
         const mark = `edit-${i}-${j}`
         const start = performance.now()
-        writeFileSync(controller, original.replace(list, `return json({ notes: await allNotes(req.query as Page), mark: '${mark}' })`))
+        writeFileSync(
+          controller,
+          original.replace(list, `return json({ notes: await allNotes(req.query as Page), mark: '${mark}' })`),
+        )
         await until(`${dev.url}/api/notes`, (body) => body.includes(mark))
         edit.push(Math.round(performance.now() - start))
       }

@@ -12,8 +12,18 @@ import { TOKEN } from './servers/fixtures.ts'
 export const PATH_ROUTES = {
   heartbeat: { method: 'GET', url: '/heartbeat', status: 200, body: undefined },
   'products/:id': { method: 'GET', url: '/api/products/42', status: 200, body: undefined },
-  'POST products': { method: 'POST', url: '/api/products', status: 201, body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }) },
-  'POST products/form': { method: 'POST', url: '/api/products/form', status: 201, body: 'name=Widget&price=1999&description=A+widget&tag=new&tag=sale&tag=tools' },
+  'POST products': {
+    method: 'POST',
+    url: '/api/products',
+    status: 201,
+    body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }),
+  },
+  'POST products/form': {
+    method: 'POST',
+    url: '/api/products/form',
+    status: 201,
+    body: 'name=Widget&price=1999&description=A+widget&tag=new&tag=sale&tag=tools',
+  },
 } as const
 
 export interface PathRoute {
@@ -24,13 +34,17 @@ export interface PathRoute {
 }
 
 /** Serves `BENCH_ROUTE` (a key of `routes`) in batches and prints each batch's ns and CPU µs per request. */
-export async function runPath(app: Pick<VelaApp, 'handleNode'>, routes: Readonly<Record<string, PathRoute>> = PATH_ROUTES): Promise<void> {
+export async function runPath(
+  app: Pick<VelaApp, 'handleNode'>,
+  routes: Readonly<Record<string, PathRoute>> = PATH_ROUTES,
+): Promise<void> {
   const route = routes[process.env.BENCH_ROUTE!]
   if (!route) throw new Error(`BENCH_ROUTE must be one of ${Object.keys(routes).join(', ')}`)
   const body = route.body === undefined ? undefined : Buffer.from(route.body)
   const headers: Record<string, string> = { host: '127.0.0.1:8080' }
   const type = route.url.endsWith('/form') ? 'application/x-www-form-urlencoded' : 'application/json'
-  if (body) Object.assign(headers, { 'content-type': type, authorization: TOKEN, 'content-length': String(body.length) })
+  if (body)
+    Object.assign(headers, { 'content-type': type, authorization: TOKEN, 'content-length': String(body.length) })
 
   // Writes go nowhere: node's response objects run their own code, the bytes are not sent.
   const socket = new Socket()
@@ -49,7 +63,8 @@ export async function runPath(app: Pick<VelaApp, 'handleNode'>, routes: Readonly
         const out = end(...args)
         if (!checked) {
           checked = true
-          if (res.statusCode !== route.status) throw new Error(`${route.method} ${route.url}: expected ${route.status}, got ${res.statusCode}`)
+          if (res.statusCode !== route.status)
+            throw new Error(`${route.method} ${route.url}: expected ${route.status}, got ${res.statusCode}`)
         }
         // After the ticks the request queued (stream ends, response finish), as node's listener
         // runs them after each request: a loop of microtasks alone would pile them up. Node's

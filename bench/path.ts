@@ -35,32 +35,56 @@ async function bundle(tree: string): Promise<string> {
   mkdirSync(cache, { recursive: true })
   const i = createHash('sha256').update(`${here}\0${tree}`).digest('hex').slice(0, 16)
   const entry = `${cache}/path-entry-${i}.ts`
-  writeFileSync(entry, `import { createBenchApp } from ${JSON.stringify(`${tree}/bench/servers/vela-app.ts`)}\nimport { runPath } from ${JSON.stringify(`${here}/bench/path-runner.ts`)}\nawait runPath(createBenchApp())\n`)
+  writeFileSync(
+    entry,
+    `import { createBenchApp } from ${JSON.stringify(`${tree}/bench/servers/vela-app.ts`)}\nimport { runPath } from ${JSON.stringify(`${here}/bench/path-runner.ts`)}\nawait runPath(createBenchApp())\n`,
+  )
   const outfile = `${cache}/path-${i}.mjs`
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' })
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  })
   return outfile
 }
 
 export async function benchPath(): Promise<void> {
   const bundles = await Promise.all(trees.map(bundle))
   const routes = Object.keys(PATH_ROUTES)
-  console.log(`path: in-process app.handleNode, ${runs} runs × ${process.env.BENCH_BATCHES ?? 8} batches of ${process.env.BENCH_N ?? 20_000} requests; trees: ${trees.join(', ')}`)
+  console.log(
+    `path: in-process app.handleNode, ${runs} runs × ${process.env.BENCH_BATCHES ?? 8} batches of ${process.env.BENCH_N ?? 20_000} requests; trees: ${trees.join(', ')}`,
+  )
   const best: Record<string, number[][]> = Object.fromEntries(routes.map((r) => [r, trees.map(() => [])]))
   for (let run = 0; run < runs; run++) {
     for (const route of routes) {
       bundles.forEach((file, t) => {
-        const p = spawnSync(process.execPath, [file], { env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', BENCH_ROUTE: route }, encoding: 'utf8' })
+        const p = spawnSync(process.execPath, [file], {
+          env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', BENCH_ROUTE: route },
+          encoding: 'utf8',
+        })
         if (p.status !== 0) throw new Error(`path bench (${trees[t]}, ${route}) failed:\n${p.stderr}`)
         best[route]![t]!.push(Math.min(...(JSON.parse(p.stdout) as { batches: number[] }).batches))
       })
     }
     console.log(`  run ${run + 1}/${runs} done`)
   }
-  console.log('ns per request (median over runs of the fastest batch)' + (trees.length > 1 ? '; ratios > 1 mean this tree is faster' : ''))
+  console.log(
+    'ns per request (median over runs of the fastest batch)' +
+      (trees.length > 1 ? '; ratios > 1 mean this tree is faster' : ''),
+  )
   console.table(
     routes.map((route) => {
       const m = best[route]!.map(median)
-      return { route, ...Object.fromEntries(trees.map((t, i) => [i === 0 ? 'this tree' : t, Math.round(m[i]!)])), ...Object.fromEntries(trees.slice(1).map((t, i) => [`${t}/this`, +(m[i + 1]! / m[0]!).toFixed(3)])) }
+      return {
+        route,
+        ...Object.fromEntries(trees.map((t, i) => [i === 0 ? 'this tree' : t, Math.round(m[i]!)])),
+        ...Object.fromEntries(trees.slice(1).map((t, i) => [`${t}/this`, +(m[i + 1]! / m[0]!).toFixed(3)])),
+      }
     }),
   )
 }

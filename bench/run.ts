@@ -25,7 +25,9 @@ let failed = false
 for (const suite of chosen) {
   const file = fileURLToPath(new URL(`./${suite}.ts`, import.meta.url))
   if (!all.includes(suite) || !existsSync(file)) {
-    console.error(`bench: unknown suite ${JSON.stringify(suite)}; suites: ${all.filter((s) => existsSync(fileURLToPath(new URL(`./${s}.ts`, import.meta.url)))).join(', ')}`)
+    console.error(
+      `bench: unknown suite ${JSON.stringify(suite)}; suites: ${all.filter((s) => existsSync(fileURLToPath(new URL(`./${s}.ts`, import.meta.url)))).join(', ')}`,
+    )
     failed = true
     continue
   }

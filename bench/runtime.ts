@@ -20,7 +20,9 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const allServers = ['node', 'srvx', 'h3', 'fastify', 'vela'] as const
 // Vela, h3 and Fastify always run (the ratios need them); BENCH_SERVERS picks which extra baselines do.
 const servers = process.env.BENCH_SERVERS
-  ? allServers.filter((s) => s === 'vela' || s === 'h3' || s === 'fastify' || process.env.BENCH_SERVERS!.split(',').includes(s))
+  ? allServers.filter(
+      (s) => s === 'vela' || s === 'h3' || s === 'fastify' || process.env.BENCH_SERVERS!.split(',').includes(s),
+    )
   : allServers
 const targets: LoadTarget[] = [
   { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
@@ -46,7 +48,9 @@ const targets: LoadTarget[] = [
 ]
 
 export async function benchRuntime(): Promise<void> {
-  console.log(`runtime: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
+  console.log(
+    `runtime: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`,
+  )
   const results = await measureRounds({
     servers,
     targets,

@@ -83,7 +83,11 @@ async function start(setup: Setup, release: Release, env: Record<string, string>
   try {
     for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(release, { ...env, ...setup.env }))
     await Promise.all(instances.map((i) => i.listening()))
-    if (setup.nginx) nginx = await startNginx(instances.map((i) => i.port), { accessLog: false })
+    if (setup.nginx)
+      nginx = await startNginx(
+        instances.map((i) => i.port),
+        { accessLog: false },
+      )
   } catch (err) {
     await stop()
     throw err
@@ -103,21 +107,35 @@ async function main() {
     console.error('scale: needs PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379) and nginx (/usr/sbin/nginx)')
     process.exit(1)
   }
-  execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build-package.mjs', import.meta.url))], { stdio: 'inherit', cwd: repoRoot })
+  execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build-package.mjs', import.meta.url))], {
+    stdio: 'inherit',
+    cwd: repoRoot,
+  })
   const release = releasePlayground('scale')
   const db = await freshPostgresDatabase('vela_scale')
   try {
-    const env = { DATABASE_URL: db.url, VELA_SESSION_SECRET: randomBytes(32).toString('base64url'), REDIS_URL, VELA_TRUST_PROXY: '127.0.0.1' }
+    const env = {
+      DATABASE_URL: db.url,
+      VELA_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      REDIS_URL,
+      VELA_TRUST_PROXY: '127.0.0.1',
+    }
     // One product to read, created through a first instance (which also migrates the database).
     const seed = await start(SETUPS[0]!, release, env)
-    const created = await fetch(`http://127.0.0.1:${seed.port}/api/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Scale', price: 1 }) })
+    const created = await fetch(`http://127.0.0.1:${seed.port}/api/products`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Scale', price: 1 }),
+    })
     const { id } = (await created.json()) as { id: number }
     await seed.stop()
     const targets: LoadTarget[] = [
       { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
       { name: 'GET /api/products/:id (PostgreSQL)', method: 'GET', path: `/api/products/${id}`, expectStatus: 200 },
     ]
-    console.log(`scale: ${rounds} rounds × ${seconds} s per target, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}, ${availableParallelism()} cores shared by the load generator, nginx and the servers`)
+    console.log(
+      `scale: ${rounds} rounds × ${seconds} s per target, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}, ${availableParallelism()} cores shared by the load generator, nginx and the servers`,
+    )
     const figures: Figures = {}
     for (let r = 0; r < rounds; r++) {
       for (const setup of SETUPS) {
@@ -130,7 +148,8 @@ async function main() {
             await runLoad(running.port, t, 2 * processes(setup), connections)
             const [server, nginx] = [running.serverCpu(), running.nginxCpu()]
             const res = await runLoad(running.port, t, seconds, connections)
-            if (res.errors > 0) throw new Error(`${setup.name} ${t.name}: ${res.errors} responses with an unexpected status`)
+            if (res.errors > 0)
+              throw new Error(`${setup.name} ${t.name}: ${res.errors} responses with an unexpected status`)
             const f = ((figures[t.name] ??= {})[setup.name] ??= { rps: [], serverUs: [], nginxUs: [] })
             f.rps.push(res.rps)
             f.serverUs.push((running.serverCpu() - server) / res.requests)
@@ -153,7 +172,9 @@ function report(figures: Figures) {
   console.log('\n| target | setup | req/s | server CPU µs/req | nginx CPU µs/req |\n|---|---|---|---|---|')
   for (const [target, bySetup] of Object.entries(figures)) {
     for (const [setup, f] of Object.entries(bySetup)) {
-      console.log(`| ${target} | ${setup} | ${median(f.rps).toFixed(0)} | ${median(f.serverUs).toFixed(0)} | ${f.nginxUs.some((x) => x > 0) ? median(f.nginxUs).toFixed(0) : '–'} |`)
+      console.log(
+        `| ${target} | ${setup} | ${median(f.rps).toFixed(0)} | ${median(f.serverUs).toFixed(0)} | ${f.nginxUs.some((x) => x > 0) ? median(f.nginxUs).toFixed(0) : '–'} |`,
+      )
     }
   }
   console.log('\n| target | ratio | req/s | server CPU µs/req |\n|---|---|---|---|')
@@ -162,7 +183,9 @@ function report(figures: Figures) {
       const a = bySetup[more]
       const b = bySetup[fewer]
       if (!a || !b) continue
-      console.log(`| ${target} | ${more} / ${fewer} | ${(median(a.rps) / median(b.rps)).toFixed(2)} | ${(median(a.serverUs) / median(b.serverUs)).toFixed(2)} |`)
+      console.log(
+        `| ${target} | ${more} / ${fewer} | ${(median(a.rps) / median(b.rps)).toFixed(2)} | ${(median(a.serverUs) / median(b.serverUs)).toFixed(2)} |`,
+      )
     }
   }
 }

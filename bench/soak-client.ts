@@ -32,8 +32,22 @@ export interface SoakStats {
 
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1)
 
-export function startClients(port: number, connections: number, routes: readonly Route[], maxRequests: number, ids: number[] = []) {
-  const stats: SoakStats = { requests: 0, answered: new Map(), failed: new Map(), latencies: new Map(routes.map((r) => [r.name, []])), lost: [], created201: 0, ids: [...ids] }
+export function startClients(
+  port: number,
+  connections: number,
+  routes: readonly Route[],
+  maxRequests: number,
+  ids: number[] = [],
+) {
+  const stats: SoakStats = {
+    requests: 0,
+    answered: new Map(),
+    failed: new Map(),
+    latencies: new Map(routes.map((r) => [r.name, []])),
+    lost: [],
+    created201: 0,
+    ids: [...ids],
+  }
   const total = routes.reduce((n, r) => n + r.weight, 0)
   const pick = () => {
     let x = Math.random() * total
@@ -51,7 +65,14 @@ export function startClients(port: number, connections: number, routes: readonly
       const start = performance.now()
       let sent = false
       const req = http.request(
-        { agent, host: '127.0.0.1', port, method: route.method, path: route.path(stats.ids), headers: body ? { 'content-type': 'application/json' } : {} },
+        {
+          agent,
+          host: '127.0.0.1',
+          port,
+          method: route.method,
+          path: route.path(stats.ids),
+          headers: body ? { 'content-type': 'application/json' } : {},
+        },
         (res) => {
           const chunks: Buffer[] = []
           res.on('data', (c: Buffer) => chunks.push(c))

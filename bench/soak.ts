@@ -33,8 +33,19 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 
 const routes: Route[] = [
   { name: 'GET /heartbeat', weight: 38, method: 'GET', path: () => '/heartbeat' },
-  { name: 'GET /api/products/:id', weight: 45, method: 'GET', path: (ids) => `/api/products/${ids.length ? ids[Math.floor(Math.random() * ids.length)] : 1}` },
-  { name: 'POST /api/products', weight: 15, method: 'POST', path: () => '/api/products', body: (n) => JSON.stringify({ name: `soak ${n} ${randomBytes(4).toString('hex')}`, price: n % 10_000 }) },
+  {
+    name: 'GET /api/products/:id',
+    weight: 45,
+    method: 'GET',
+    path: (ids) => `/api/products/${ids.length ? ids[Math.floor(Math.random() * ids.length)] : 1}`,
+  },
+  {
+    name: 'POST /api/products',
+    weight: 15,
+    method: 'POST',
+    path: () => '/api/products',
+    body: (n) => JSON.stringify({ name: `soak ${n} ${randomBytes(4).toString('hex')}`, price: n % 10_000 }),
+  },
   // Every row, unpaged: its cost grows with the table, so it stays a small share.
   { name: 'GET /api/products', weight: 2, method: 'GET', path: () => '/api/products' },
 ]
@@ -53,7 +64,10 @@ execFileSync(process.execPath, [join(repoRoot, 'scripts/build-package.mjs')], { 
 const work = join(repoRoot, '.scratch', `soak-${randomBytes(4).toString('hex')}`)
 const app = join(work, 'playground')
 mkdirSync(work, { recursive: true })
-cpSync(join(repoRoot, 'playground'), app, { recursive: true, filter: (src) => !/[/\\](\.data|dist|node_modules)$/.test(src) })
+cpSync(join(repoRoot, 'playground'), app, {
+  recursive: true,
+  filter: (src) => !/[/\\](\.data|dist|node_modules)$/.test(src),
+})
 const db = await freshPostgresDatabase('vela_soak')
 try {
   try {
@@ -65,7 +79,13 @@ try {
   const port = await freePort()
   const server = spawn(process.execPath, ['dist/server/index.mjs'], {
     cwd: app,
-    env: { ...process.env, PORT: String(port), METRICS_PORT: String(await freePort()), DATABASE_URL: db.url, VELA_SESSION_SECRET: randomBytes(32).toString('base64url') },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      METRICS_PORT: String(await freePort()),
+      DATABASE_URL: db.url,
+      VELA_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -79,7 +99,11 @@ try {
   // A few products first, so GET /api/products/:id finds one from the start.
   const seeded: number[] = []
   for (let i = 0; i < 20; i++) {
-    const res = await fetch(`http://127.0.0.1:${port}/api/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `seed ${i}`, price: i }) })
+    const res = await fetch(`http://127.0.0.1:${port}/api/products`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `seed ${i}`, price: i }),
+    })
     seeded.push(((await res.json()) as { id: number }).id)
   }
 
@@ -106,17 +130,39 @@ try {
   const all = [...s.latencies.values()].flat()
   const lostAtShutdown = s.lost.length - before.lost
   const lostKinds = new Map<string, number>()
-  for (const l of s.lost.slice(before.lost)) lostKinds.set(`${l.route} ${l.error}`, (lostKinds.get(`${l.route} ${l.error}`) ?? 0) + 1)
+  for (const l of s.lost.slice(before.lost))
+    lostKinds.set(`${l.route} ${l.error}`, (lostKinds.get(`${l.route} ${l.error}`) ?? 0) + 1)
   const table: [string, string][] = [
     ['duration, connections', `${seconds} s, ${connections} keep-alive clients`],
     ['requests', `${s.requests} (${Math.round(before.requests / seconds)}/s before the SIGTERM)`],
-    ['answered', [...s.answered].sort().map(([k, n]) => `${k}: ${n}`).join('; ')],
-    ['not answered', [...s.failed].sort().map(([k, n]) => `${k}: ${n}`).join('; ') || 'none'],
+    [
+      'answered',
+      [...s.answered]
+        .sort()
+        .map(([k, n]) => `${k}: ${n}`)
+        .join('; '),
+    ],
+    [
+      'not answered',
+      [...s.failed]
+        .sort()
+        .map(([k, n]) => `${k}: ${n}`)
+        .join('; ') || 'none',
+    ],
     ['latency p50 / p99, all', `${percentile(all, 50).toFixed(1)} ms / ${percentile(all, 99).toFixed(1)} ms`],
-    ...[...s.latencies].map(([route, xs]): [string, string] => [`latency p50 / p99, ${route}`, `${percentile(xs, 50).toFixed(1)} ms / ${percentile(xs, 99).toFixed(1)} ms`]),
+    ...[...s.latencies].map(([route, xs]): [string, string] => [
+      `latency p50 / p99, ${route}`,
+      `${percentile(xs, 50).toFixed(1)} ms / ${percentile(xs, 99).toFixed(1)} ms`,
+    ]),
     ['server RSS start / middle / end', `${rss.start} / ${rss.middle} / ${rss.end}`],
-    ['rows in products vs 201s', `${rows - seeded.length} rows, ${s.created201} 201s${rows - seeded.length === s.created201 ? '' : ` (${rows - seeded.length - s.created201} written without a 201 received)`}`],
-    ['lost at shutdown (sent, never answered)', `${lostAtShutdown}${lostKinds.size ? ` (${[...lostKinds].map(([k, n]) => `${k} ×${n}`).join(', ')})` : ''}`],
+    [
+      'rows in products vs 201s',
+      `${rows - seeded.length} rows, ${s.created201} 201s${rows - seeded.length === s.created201 ? '' : ` (${rows - seeded.length - s.created201} written without a 201 received)`}`,
+    ],
+    [
+      'lost at shutdown (sent, never answered)',
+      `${lostAtShutdown}${lostKinds.size ? ` (${[...lostKinds].map(([k, n]) => `${k} ×${n}`).join(', ')})` : ''}`,
+    ],
     ['lost before the SIGTERM', String(before.lost)],
     ['SIGTERM → exit', `${exitMs} ms, exit code ${code}`],
   ]

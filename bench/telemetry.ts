@@ -61,14 +61,17 @@ export async function benchTelemetry(): Promise<void> {
 }
 
 async function benchTelemetryLoad(): Promise<void> {
-  console.log(`telemetry: ${rounds} rounds × ${seconds}s, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
+  console.log(
+    `telemetry: ${rounds} rounds × ${seconds}s, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`,
+  )
   const results = await measureRounds({
     servers,
     targets,
     rounds,
     seconds,
     connections,
-    fileOf: (server) => fileURLToPath(new URL(`./servers/${server.replace(/@.*/, '').replace('+', '-')}.ts`, import.meta.url)),
+    fileOf: (server) =>
+      fileURLToPath(new URL(`./servers/${server.replace(/@.*/, '').replace('+', '-')}.ts`, import.meta.url)),
     envOf: (server): Record<string, string> => (otelMode[server] ? { BENCH_OTEL: otelMode[server] } : {}),
   })
   for (const target of targets) {

@@ -65,12 +65,25 @@ export default defineRoutes({
 const schema = (i: number) =>
   JSON.stringify({
     type: 'object',
-    properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' }, [`size${i}`]: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+    properties: {
+      id: { type: 'integer', readOnly: true },
+      name: { type: 'string' },
+      [`size${i}`]: { type: 'integer' },
+      tags: { type: 'array', items: { type: 'string' } },
+    },
     required: ['name', `size${i}`],
   })
 
 const calls = (n: number) => {
-  const lines = ["import { createClient } from 'vela/client'", "import type { Routes } from 'virtual:vela/routes'", '', "const api = createClient<Routes>('http://localhost:8080')", '', 'export async function all(): Promise<number> {', '  let n = 0']
+  const lines = [
+    "import { createClient } from 'vela/client'",
+    "import type { Routes } from 'virtual:vela/routes'",
+    '',
+    "const api = createClient<Routes>('http://localhost:8080')",
+    '',
+    'export async function all(): Promise<number> {',
+    '  let n = 0',
+  ]
   for (let i = 0; i < n; i++) {
     lines.push(
       `  { const r = await api.get('/api/items${i}'); if (r.status === 200) n += r.body.total }`,
@@ -86,8 +99,16 @@ const calls = (n: number) => {
 const tsconfig = (include: string[]) =>
   JSON.stringify({
     compilerOptions: {
-      target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'ESNext', moduleResolution: 'bundler', allowImportingTsExtensions: true,
-      verbatimModuleSyntax: true, noEmit: true, strict: true, skipLibCheck: true, types: ['node'],
+      target: 'ES2023',
+      lib: ['ES2023', 'DOM'],
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      allowImportingTsExtensions: true,
+      verbatimModuleSyntax: true,
+      noEmit: true,
+      strict: true,
+      skipLibCheck: true,
+      types: ['node'],
     },
     include,
   })
@@ -115,7 +136,11 @@ mkdirSync(join(REPO, '.scratch'), { recursive: true })
 const root = mkdtempSync(join(REPO, '.scratch', 'bench-types-'))
 try {
   write(root, 'vite.config.ts', "import vela from 'vela/vite'\nexport default { plugins: [vela()] }\n")
-  write(root, 'src/app.ts', "import { defineApp } from 'vela'\nexport default defineApp({ bootstrapApplication: 'bench' })\n")
+  write(
+    root,
+    'src/app.ts',
+    "import { defineApp } from 'vela'\nexport default defineApp({ bootstrapApplication: 'bench' })\n",
+  )
   for (let i = 0; i < CONTROLLERS; i++) {
     write(root, `src/controllers/items${i}_controller.ts`, controller(i))
     write(root, `src/routes/items${i}.ts`, routes(i))

@@ -24,13 +24,18 @@ const targets: LoadTarget[] = [
 /** Both servers must send the same bytes, or the comparison measures different work. */
 async function sameBodies(ports: Record<string, number>) {
   for (const t of targets) {
-    const bodies = await Promise.all(servers.map(async (s) => (await fetch(`http://127.0.0.1:${ports[s]}${t.path}`)).text()))
-    if (bodies[0] !== bodies[1]) throw new Error(`${t.name}: h3 and vela bodies differ (${bodies[0]!.length} vs ${bodies[1]!.length} chars)`)
+    const bodies = await Promise.all(
+      servers.map(async (s) => (await fetch(`http://127.0.0.1:${ports[s]}${t.path}`)).text()),
+    )
+    if (bodies[0] !== bodies[1])
+      throw new Error(`${t.name}: h3 and vela bodies differ (${bodies[0]!.length} vs ${bodies[1]!.length} chars)`)
   }
 }
 
 export async function benchWeb(): Promise<void> {
-  console.log(`web: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`)
+  console.log(
+    `web: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`,
+  )
   const fileOf = (server: string) => fileURLToPath(new URL(`./web-servers/${server}.ts`, import.meta.url))
   const procs = await Promise.all(servers.map((s) => startServer(fileOf(s), webEnv)))
   try {

@@ -44,11 +44,20 @@ export interface ClientOptions {
 export type PathsOf<R, M extends ClientMethod> = { [K in keyof R]: K extends `${M} ${infer P}` ? P : never }[keyof R]
 
 /** The entry of `R` for a method and a path. */
-export type EntryOf<R, M extends ClientMethod, P extends string> = R[`${M} ${P}` & keyof R] extends infer E extends RouteEntry ? E : never
+export type EntryOf<R, M extends ClientMethod, P extends string> = R[`${M} ${P}` & keyof R] extends infer E extends
+  RouteEntry
+  ? E
+  : never
 
-type ParamsPart<E extends RouteEntry> = keyof E['params'] extends never ? { params?: Record<string, never> } : { params: E['params'] }
+type ParamsPart<E extends RouteEntry> = keyof E['params'] extends never
+  ? { params?: Record<string, never> }
+  : { params: E['params'] }
 type QueryPart<E extends RouteEntry> = {} extends E['query'] ? { query?: E['query'] } : { query: E['query'] }
-type BodyPart<E extends RouteEntry> = unknown extends E['body'] ? { body?: unknown } : [E['body']] extends [undefined] ? { body?: undefined } : { body: E['body'] }
+type BodyPart<E extends RouteEntry> = unknown extends E['body']
+  ? { body?: unknown }
+  : [E['body']] extends [undefined]
+    ? { body?: undefined }
+    : { body: E['body'] }
 
 /** What one call takes: `params` when the path has some, `query`, `body` as the route declares them, extra `headers`. */
 export type CallOptions<E extends RouteEntry> = ParamsPart<E> & QueryPart<E> & BodyPart<E> & { headers?: HeadersInit }
@@ -58,7 +67,10 @@ type CallArgs<E extends RouteEntry> = {} extends CallOptions<E> ? [options?: Cal
 /** A call's outcome: one of the route's `{ status, body }` replies, with the reply's headers. */
 export type ClientResponse<E extends RouteEntry> = E['responses'] & { readonly headers: Headers }
 
-type MethodCall<R, M extends ClientMethod> = <P extends PathsOf<R, M> & string>(path: P, ...args: CallArgs<EntryOf<R, M, P>>) => Promise<ClientResponse<EntryOf<R, M, P>>>
+type MethodCall<R, M extends ClientMethod> = <P extends PathsOf<R, M> & string>(
+  path: P,
+  ...args: CallArgs<EntryOf<R, M, P>>
+) => Promise<ClientResponse<EntryOf<R, M, P>>>
 
 /** A typed client for the routes `R`: one function per method. */
 export interface Client<R> {
@@ -107,5 +119,11 @@ export function createClient<R>(baseUrl: string | URL, options: ClientOptions = 
     return { status: res.status, body: await readBody(res), headers: res.headers }
   }
   const method = (m: ClientMethod) => (path: string, call?: AnyCall) => send(m, path, call)
-  return { get: method('GET'), post: method('POST'), put: method('PUT'), patch: method('PATCH'), delete: method('DELETE') } as unknown as Client<R>
+  return {
+    get: method('GET'),
+    post: method('POST'),
+    put: method('PUT'),
+    patch: method('PATCH'),
+    delete: method('DELETE'),
+  } as unknown as Client<R>
 }

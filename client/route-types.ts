@@ -24,7 +24,11 @@ export type RouteMap = { readonly [route: string]: RouteEntry }
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined
 
 /** The reply a handler's reply value stands for, as `{ status, body }` (a union for several). */
-export type ReplyToResponse<R> = R extends { readonly kind: 'json' | 'status'; readonly status: infer S; readonly body: infer B }
+export type ReplyToResponse<R> = R extends {
+  readonly kind: 'json' | 'status'
+  readonly status: infer S
+  readonly body: infer B
+}
   ? { status: S; body: B }
   : R extends { readonly kind: 'redirect'; readonly status: infer S }
     ? { status: S; body: string }
@@ -41,13 +45,23 @@ export type ReplyToResponse<R> = R extends { readonly kind: 'json' | 'status'; r
  * @example
  * type R = HandlerResponses<typeof products.show>
  */
-export type HandlerResponses<H> = H extends (...args: never[]) => infer R ? ReplyToResponse<Awaited<R>> : { status: number; body: unknown }
+export type HandlerResponses<H> = H extends (...args: never[]) => infer R
+  ? ReplyToResponse<Awaited<R>>
+  : { status: number; body: unknown }
 
 /** The input type of a Standard Schema object (what a request part must hold). */
-export type SchemaInput<S> = S extends { readonly '~standard': { readonly types?: infer T } } ? (NonNullable<T> extends { readonly input: infer I } ? I : unknown) : unknown
+export type SchemaInput<S> = S extends { readonly '~standard': { readonly types?: infer T } }
+  ? NonNullable<T> extends { readonly input: infer I }
+    ? I
+    : unknown
+  : unknown
 
 /** The output type of a Standard Schema object (what a reply body holds). */
-export type SchemaOutput<S> = S extends { readonly '~standard': { readonly types?: infer T } } ? (NonNullable<T> extends { readonly output: infer O } ? O : unknown) : unknown
+export type SchemaOutput<S> = S extends { readonly '~standard': { readonly types?: infer T } }
+  ? NonNullable<T> extends { readonly output: infer O }
+    ? O
+    : unknown
+  : unknown
 
 /** Replaces the replies of the given statuses by their declared bodies (a route's `responses` option). */
 export type WithDeclared<R, D extends { status: number; body: unknown }> = Exclude<R, { status: D['status'] }> | D
@@ -62,6 +76,9 @@ export interface ValidationErrors {
  * `unknown` where a step is missing: how the generated file reaches a route's Standard Schema or
  * inline handler inside its route module's default export.
  */
-export type PathGet<T, P extends readonly PropertyKey[]> = P extends readonly [infer K extends PropertyKey, ...infer Rest extends readonly PropertyKey[]]
+export type PathGet<T, P extends readonly PropertyKey[]> = P extends readonly [
+  infer K extends PropertyKey,
+  ...infer Rest extends readonly PropertyKey[],
+]
   ? PathGet<T extends { readonly [Q in K]?: infer V } ? V : unknown, Rest>
   : T

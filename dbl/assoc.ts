@@ -31,18 +31,30 @@ export function resolveAssoc(owner: AnySchema, name: string): ResolvedAssoc {
   const related = a.schema()
   const foreignKey = foreignKeyOf(owner, name, a)
   const holder = a.kind === 'belongsTo' ? owner : related
-  if (!holder.fieldsByName[foreignKey]) throw new Error(`association ${owner.table}.${name}: ${holder.table} has no field "${foreignKey}"`)
+  if (!holder.fieldsByName[foreignKey])
+    throw new Error(`association ${owner.table}.${name}: ${holder.table} has no field "${foreignKey}"`)
   return { name, kind: a.kind, owner, related, foreignKey }
 }
 
 function childAssoc(cs: Changeset, name: string): ResolvedAssoc {
   const assoc = resolveAssoc(cs.schema, name)
-  if (assoc.kind === 'belongsTo') throw new Error(`${cs.schema.table}.${name}: castAssoc/putAssoc take hasMany or hasOne associations (putAssoc also manyToMany)`)
+  if (assoc.kind === 'belongsTo')
+    throw new Error(
+      `${cs.schema.table}.${name}: castAssoc/putAssoc take hasMany or hasOne associations (putAssoc also manyToMany)`,
+    )
   return assoc
 }
 
-function withChildren<S extends AnySchema>(cs: Changeset<S>, name: string, children: readonly Changeset[]): Changeset<S> {
-  return { ...cs, assocChanges: { ...cs.assocChanges, [name]: children }, valid: cs.valid && children.every((c) => c.valid) }
+function withChildren<S extends AnySchema>(
+  cs: Changeset<S>,
+  name: string,
+  children: readonly Changeset[],
+): Changeset<S> {
+  return {
+    ...cs,
+    assocChanges: { ...cs.assocChanges, [name]: children },
+    valid: cs.valid && children.every((c) => c.valid),
+  }
 }
 
 /** How `castAssoc` builds each child changeset, and whether children are required. */
@@ -82,15 +94,23 @@ function paramList(value: unknown): unknown[] | undefined {
  * })
  * await repo.insert(cs) // the user, then both notes with its id as user_id, in one transaction
  */
-export function castAssoc<S extends AnySchema>(cs: Changeset<S>, name: string, opts: CastAssocOptions = {}): Changeset<S> {
+export function castAssoc<S extends AnySchema>(
+  cs: Changeset<S>,
+  name: string,
+  opts: CastAssocOptions = {},
+): Changeset<S> {
   const assoc = childAssoc(cs, name)
-  if (assoc.kind === 'manyToMany') throw new Error(`${cs.schema.table}.${name} is manyToMany: give the set with putAssoc(cs, '${name}', ids or records)`)
+  if (assoc.kind === 'manyToMany')
+    throw new Error(
+      `${cs.schema.table}.${name} is manyToMany: give the set with putAssoc(cs, '${name}', ids or records)`,
+    )
   if (!Object.hasOwn(cs.params, name) || cs.params[name] === null || cs.params[name] === undefined) {
     return opts.required ? addError(cs, name, "can't be blank", { validation: 'required' }) : cs
   }
   const make = opts.with ?? defaultWith(assoc)
   const raw = cs.params[name]
-  const list = assoc.kind === 'hasOne' ? (typeof raw === 'object' && !Array.isArray(raw) ? [raw] : undefined) : paramList(raw)
+  const list =
+    assoc.kind === 'hasOne' ? (typeof raw === 'object' && !Array.isArray(raw) ? [raw] : undefined) : paramList(raw)
   if (!list?.every((p) => typeof p === 'object' && p !== null && !Array.isArray(p))) {
     return addError(cs, name, 'is invalid', { validation: 'assoc', type: assoc.kind })
   }
@@ -124,33 +144,57 @@ export type AssocEntry = Changeset | Record<string, unknown> | number | string
  * putAssoc(cast(User, {}, params, ['name']), 'posts', [{ title: 'Hello' }])   // hasMany: inserted with the user
  * putAssoc(change(WorkOrder, order), 'tags', [1, 4, newTag])                 // manyToMany: now linked to exactly these
  */
-export function putAssoc<S extends AnySchema>(cs: Changeset<S>, name: string, children: readonly AssocEntry[] | Record<string, unknown> | null): Changeset<S> {
+export function putAssoc<S extends AnySchema>(
+  cs: Changeset<S>,
+  name: string,
+  children: readonly AssocEntry[] | Record<string, unknown> | null,
+): Changeset<S> {
   const assoc = childAssoc(cs, name)
   const list = children === null ? [] : Array.isArray(children) ? children : [children as Record<string, unknown>]
-  if (assoc.kind === 'hasOne' && list.length > 1) throw new Error(`${cs.schema.table}.${name} is hasOne: putAssoc takes one child`)
+  if (assoc.kind === 'hasOne' && list.length > 1)
+    throw new Error(`${cs.schema.table}.${name} is hasOne: putAssoc takes one child`)
   if (assoc.kind === 'manyToMany') return putLinks(cs, assoc, list)
-  if (list.some((c) => typeof c !== 'object' || c === null)) throw new Error(`${cs.schema.table}.${name} is ${assoc.kind}: putAssoc takes changesets or maps of fields, not ids`)
-  const built = (list as (Changeset | Record<string, unknown>)[]).map((c) => (isChangeset(c) ? c : change(assoc.related, {}, c)))
+  if (list.some((c) => typeof c !== 'object' || c === null))
+    throw new Error(`${cs.schema.table}.${name} is ${assoc.kind}: putAssoc takes changesets or maps of fields, not ids`)
+  const built = (list as (Changeset | Record<string, unknown>)[]).map((c) =>
+    isChangeset(c) ? c : change(assoc.related, {}, c),
+  )
   const pk = assoc.related.primaryKey
   const actionOf = (c: Changeset) => c.action ?? ((c.data as Record<string, unknown>)[pk] == null ? 'insert' : 'update')
-  return withChildren(cs, name, built.map((c) => ({ ...c, action: actionOf(c) })))
+  return withChildren(
+    cs,
+    name,
+    built.map((c) => ({ ...c, action: actionOf(c) })),
+  )
 }
 
 /** manyToMany entries → changesets of the related schema: a key or a keyed record is an update with no changes (no query). */
-function putLinks<S extends AnySchema>(cs: Changeset<S>, assoc: ResolvedAssoc, list: readonly AssocEntry[]): Changeset<S> {
+function putLinks<S extends AnySchema>(
+  cs: Changeset<S>,
+  assoc: ResolvedAssoc,
+  list: readonly AssocEntry[],
+): Changeset<S> {
   const related = assoc.related
   const pk = related.primaryKey
   const castKey = castersOf(related)[pk]!
   const built: Changeset[] = []
   for (const entry of list) {
     if (isChangeset(entry)) {
-      built.push({ ...entry, action: entry.action ?? ((entry.data as Record<string, unknown>)[pk] == null ? 'insert' : 'update') })
+      built.push({
+        ...entry,
+        action: entry.action ?? ((entry.data as Record<string, unknown>)[pk] == null ? 'insert' : 'update'),
+      })
     } else if (typeof entry === 'object' && entry !== null) {
       const key = (entry as Record<string, unknown>)[pk]
-      built.push(key == null ? { ...change(related, {}, entry), action: 'insert' } : { ...change(related, entry), action: 'update' })
+      built.push(
+        key == null
+          ? { ...change(related, {}, entry), action: 'insert' }
+          : { ...change(related, entry), action: 'update' },
+      )
     } else {
       const key = typeof entry === 'number' || typeof entry === 'string' ? castKey(entry) : INVALID
-      if (key === INVALID || key === null) return addError(cs, assoc.name, 'is invalid', { validation: 'assoc', type: 'manyToMany' })
+      if (key === INVALID || key === null)
+        return addError(cs, assoc.name, 'is invalid', { validation: 'assoc', type: 'manyToMany' })
       built.push({ ...change(related, { [pk]: key }), action: 'update' })
     }
   }

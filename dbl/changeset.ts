@@ -84,12 +84,16 @@ function same(a: unknown, b: unknown): boolean {
   // A field missing from the data (a new record) is null, as in an Ecto struct.
   if ((a ?? null) === (b ?? null)) return true
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime()
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return JSON.stringify(a) === JSON.stringify(b)
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null)
+    return JSON.stringify(a) === JSON.stringify(b)
   return false
 }
 
 /** A new changeset over `data` with no changes. */
-export function emptyChangeset<S extends AnySchema>(schema: S, data: Partial<RecordOf<S>> | null | undefined): Changeset<S> {
+export function emptyChangeset<S extends AnySchema>(
+  schema: S,
+  data: Partial<RecordOf<S>> | null | undefined,
+): Changeset<S> {
   return {
     kind: 'vela.changeset',
     schema,
@@ -128,7 +132,8 @@ export function cast<S extends AnySchema>(
   assertFields(schema, allowed)
   for (const name of allowed) {
     const t = schema.fieldsByName[name]!.type
-    if (typeof t === 'object' && ('embedsOne' in t || 'embedsMany' in t)) throw new Error(`cast: ${schema.table}.${name} is an embedded field; cast it with castEmbed(cs, '${name}')`)
+    if (typeof t === 'object' && ('embedsOne' in t || 'embedsMany' in t))
+      throw new Error(`cast: ${schema.table}.${name} is an embedded field; cast it with castEmbed(cs, '${name}')`)
   }
   const base = emptyChangeset(schema, withDefaults(schema, existing))
   const input = params ?? {}
@@ -140,7 +145,8 @@ export function cast<S extends AnySchema>(
     if (!Object.hasOwn(input, name)) continue
     const raw = input[name]
     const field = schema.fieldsByName[name]!
-    const value = raw === undefined || raw === null || (typeof raw === 'string' && BLANK.test(raw)) ? null : casters[name]!(raw)
+    const value =
+      raw === undefined || raw === null || (typeof raw === 'string' && BLANK.test(raw)) ? null : casters[name]!(raw)
     if (value === INVALID) {
       errors.push({ field: name, message: 'is invalid', meta: { type: field.type, validation: 'cast' } })
       continue
@@ -155,14 +161,18 @@ export function cast<S extends AnySchema>(
 }
 
 /** A new record (no primary key value) with the schema's defaults for the fields it leaves out; others as given. */
-function withDefaults<S extends AnySchema>(schema: S, existing: Partial<RecordOf<S>> | null | undefined): Partial<RecordOf<S>> | null | undefined {
+function withDefaults<S extends AnySchema>(
+  schema: S,
+  existing: Partial<RecordOf<S>> | null | undefined,
+): Partial<RecordOf<S>> | null | undefined {
   const record = existing as Record<string, unknown> | null | undefined
   if (record?.[schema.primaryKey] != null) return existing
   const defaults = defaultsOf(schema)
   if (defaults.length === 0) return existing
   const out: Record<string, unknown> = { ...record }
   // A copy per changeset: a default array or object must not be shared between records.
-  for (const [name, value] of defaults) if (out[name] === undefined) out[name] = typeof value === 'object' ? structuredClone(value) : value
+  for (const [name, value] of defaults)
+    if (out[name] === undefined) out[name] = typeof value === 'object' ? structuredClone(value) : value
   return out as Partial<RecordOf<S>>
 }
 
@@ -171,7 +181,13 @@ export function varcharError(field: string, value: string, size: number): FieldE
   if (value.length <= size) return undefined
   let count = 0
   for (const _ of value) if (++count > size) break
-  return count > size ? { field, message: 'should be at most %{count} character(s)', meta: { count: size, validation: 'length', kind: 'max', type: 'string' } } : undefined
+  return count > size
+    ? {
+        field,
+        message: 'should be at most %{count} character(s)',
+        meta: { count: size, validation: 'length', kind: 'max', type: 'string' },
+      }
+    : undefined
 }
 
 /**
@@ -181,7 +197,11 @@ export function varcharError(field: string, value: string, size: number): FieldE
  * @example
  * await repo.update(change(User, user, { session_generation: user.session_generation + 1 }))
  */
-export function change<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>> | null | undefined, changes: Partial<RecordOf<S>> = {}): Changeset<S> {
+export function change<S extends AnySchema>(
+  schema: S,
+  record: Partial<RecordOf<S>> | null | undefined,
+  changes: Partial<RecordOf<S>> = {},
+): Changeset<S> {
   assertFields(schema, Object.keys(changes))
   const base = emptyChangeset(schema, record)
   const kept: Record<string, unknown> = {}
@@ -196,7 +216,11 @@ export function change<S extends AnySchema>(schema: S, record: Partial<RecordOf<
  * @example
  * cs = putChange(cs, 'password_hash', await hashPassword(String(getChange(cs, 'password'))))
  */
-export function putChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K, value: RecordOf<S>[K]): Changeset<S> {
+export function putChange<S extends AnySchema, K extends FieldOf<S>>(
+  cs: Changeset<S>,
+  field: K,
+  value: RecordOf<S>[K],
+): Changeset<S> {
   assertFields(cs.schema, [field])
   const changes: Record<string, unknown> = { ...cs.changes }
   if (same(value, (cs.data as Record<string, unknown>)[field])) delete changes[field]
@@ -210,9 +234,14 @@ export function putChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changes
  * @example
  * const price = getField(cs, 'price') // the new price, or the product's current one
  */
-export function getField<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K): RecordOf<S>[K] | undefined {
+export function getField<S extends AnySchema, K extends FieldOf<S>>(
+  cs: Changeset<S>,
+  field: K,
+): RecordOf<S>[K] | undefined {
   const changes = cs.changes as Record<string, unknown>
-  return (Object.hasOwn(changes, field) ? changes[field] : (cs.data as Record<string, unknown>)[field]) as RecordOf<S>[K] | undefined
+  return (Object.hasOwn(changes, field) ? changes[field] : (cs.data as Record<string, unknown>)[field]) as
+    | RecordOf<S>[K]
+    | undefined
 }
 
 /**
@@ -222,7 +251,10 @@ export function getField<S extends AnySchema, K extends FieldOf<S>>(cs: Changese
  * const email = getChange(cs, 'email')
  * if (email !== undefined) cs = putChange(cs, 'email', String(email).toLowerCase())
  */
-export function getChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changeset<S>, field: K): RecordOf<S>[K] | undefined {
+export function getChange<S extends AnySchema, K extends FieldOf<S>>(
+  cs: Changeset<S>,
+  field: K,
+): RecordOf<S>[K] | undefined {
   return (cs.changes as Record<string, unknown>)[field] as RecordOf<S>[K] | undefined
 }
 
@@ -233,7 +265,12 @@ export function getChange<S extends AnySchema, K extends FieldOf<S>>(cs: Changes
  * @example
  * if (getField(cs, 'ends_at')! < getField(cs, 'starts_at')!) cs = addError(cs, 'ends_at', 'must be after the start')
  */
-export function addError<S extends AnySchema>(cs: Changeset<S>, field: string, message: string, meta: Record<string, unknown> = {}): Changeset<S> {
+export function addError<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: string,
+  message: string,
+  meta: Record<string, unknown> = {},
+): Changeset<S> {
   return { ...cs, errors: [...cs.errors, { field, message, meta }], valid: false }
 }
 
@@ -255,7 +292,9 @@ export function applyChanges<S extends AnySchema>(cs: Changeset<S>): Partial<Rec
  * cs.errors.map((e) => `${e.field} ${errorMessage(e)}`) // ['name should be at most 255 character(s)']
  */
 export function errorMessage(error: FieldError): string {
-  return error.message.replace(/%\{(\w+)\}/g, (whole, key: string) => (key in error.meta ? String(error.meta[key]) : whole))
+  return error.message.replace(/%\{(\w+)\}/g, (whole, key: string) =>
+    key in error.meta ? String(error.meta[key]) : whole,
+  )
 }
 
 /** A changeset's errors as `errorsToJson` gives them: messages per field, nested for associations and embeds. */

@@ -36,7 +36,11 @@ function fieldList(cs: Changeset, fields: string | readonly string[]): readonly 
  * @example
  * uniqueConstraint(cast(User, null, params, ['name', 'email']), 'email', { message: 'is already registered' })
  */
-export function uniqueConstraint<S extends AnySchema>(cs: Changeset<S>, fields: FieldOf<S> | readonly FieldOf<S>[], opts: ConstraintOptions = {}): Changeset<S> {
+export function uniqueConstraint<S extends AnySchema>(
+  cs: Changeset<S>,
+  fields: FieldOf<S> | readonly FieldOf<S>[],
+  opts: ConstraintOptions = {},
+): Changeset<S> {
   const list = fieldList(cs, fields)
   const stem = `${cs.schema.table}_${list.join('_')}`
   return declare(cs, {
@@ -55,7 +59,11 @@ export function uniqueConstraint<S extends AnySchema>(cs: Changeset<S>, fields: 
  * const cs = foreignKeyConstraint(cast(Note, null, body, ['title', 'user_id']), 'user_id')
  * // repo.insert(cs) for a user_id no user has: { ok: false, error: cs with { user_id: ['does not exist'] } }
  */
-export function foreignKeyConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions = {}): Changeset<S> {
+export function foreignKeyConstraint<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  opts: ConstraintOptions = {},
+): Changeset<S> {
   fieldList(cs, field)
   return declare(cs, {
     type: 'foreign_key',
@@ -75,7 +83,11 @@ export function foreignKeyConstraint<S extends AnySchema>(cs: Changeset<S>, fiel
  * const cs = assocConstraint(cast(Note, null, body, ['title', 'user_id']), 'user')
  * // repo.insert(cs) for a user_id no user has: errorsToJson gives { user: ['does not exist'] }
  */
-export function assocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
+export function assocConstraint<S extends AnySchema>(
+  cs: Changeset<S>,
+  assoc: string,
+  opts: ConstraintOptions = {},
+): Changeset<S> {
   const a = cs.schema.associations[assoc]
   if (a?.kind !== 'belongsTo') throw new Error(`schema ${cs.schema.table} has no belongsTo association "${assoc}"`)
   const fk = foreignKeyOf(cs.schema, assoc, a)
@@ -97,9 +109,14 @@ export function assocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: st
  * const res = await repo.delete(noAssocConstraint(change(User, user), 'notes'))
  * // while notes still point at the user: errorsToJson(res.error) is { notes: ['are still associated with this entry'] }
  */
-export function noAssocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: string, opts: ConstraintOptions = {}): Changeset<S> {
+export function noAssocConstraint<S extends AnySchema>(
+  cs: Changeset<S>,
+  assoc: string,
+  opts: ConstraintOptions = {},
+): Changeset<S> {
   const a = cs.schema.associations[assoc]
-  if (!a || a.kind === 'belongsTo') throw new Error(`schema ${cs.schema.table} has no hasOne/hasMany/manyToMany association "${assoc}"`)
+  if (!a || a.kind === 'belongsTo')
+    throw new Error(`schema ${cs.schema.table} has no hasOne/hasMany/manyToMany association "${assoc}"`)
   // manyToMany: the links in the join table hold the row (an onDelete other than cascade).
   const child = a.kind === 'manyToMany' ? joinThroughOf(cs.schema, assoc).table : a.schema().table
   const fk = foreignKeyOf(cs.schema, assoc, a)
@@ -108,7 +125,9 @@ export function noAssocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: 
     constraint: opts.name ?? `${child}_${fk}_fkey`,
     aliases: [],
     field: assoc,
-    message: opts.message ?? (a.kind !== 'hasOne' ? 'are still associated with this entry' : 'is still associated with this entry'),
+    message:
+      opts.message ??
+      (a.kind !== 'hasOne' ? 'are still associated with this entry' : 'is still associated with this entry'),
   })
 }
 
@@ -118,9 +137,19 @@ export function noAssocConstraint<S extends AnySchema>(cs: Changeset<S>, assoc: 
  * @example
  * checkConstraint(cast(Product, null, body, ['price']), 'price', { name: 'price_must_be_positive', message: 'must be positive' })
  */
-export function checkConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions & { readonly name: string }): Changeset<S> {
+export function checkConstraint<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  opts: ConstraintOptions & { readonly name: string },
+): Changeset<S> {
   fieldList(cs, field)
-  return declare(cs, { type: 'check', constraint: opts.name, aliases: [], field, message: opts.message ?? 'is invalid' })
+  return declare(cs, {
+    type: 'check',
+    constraint: opts.name,
+    aliases: [],
+    field,
+    message: opts.message ?? 'is invalid',
+  })
 }
 
 /**
@@ -131,7 +160,11 @@ export function checkConstraint<S extends AnySchema>(cs: Changeset<S>, field: Fi
  * @example
  * exclusionConstraint(cast(Booking, null, params, ['room_id', 'during']), 'during', { message: 'overlaps another booking' })
  */
-export function exclusionConstraint<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConstraintOptions = {}): Changeset<S> {
+export function exclusionConstraint<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  opts: ConstraintOptions = {},
+): Changeset<S> {
   fieldList(cs, field)
   return declare(cs, {
     type: 'exclusion',
@@ -155,7 +188,10 @@ export function constraintError<S extends AnySchema>(cs: Changeset<S>, error: Db
     return addError(cs, column, "can't be blank", { validation: 'required', constraint: 'not_null' })
   }
   const name = error.constraint
-  const decl = cs.constraints.find((d) => d.type === error.constraintKind && (d.constraint === name || d.aliases.includes(name ?? ''))) ?? schemaUnique(cs.schema, error)
+  const decl =
+    cs.constraints.find(
+      (d) => d.type === error.constraintKind && (d.constraint === name || d.aliases.includes(name ?? '')),
+    ) ?? schemaUnique(cs.schema, error)
   if (!decl) return undefined
   return addError(cs, decl.field, decl.message, { constraint: decl.type, constraint_name: decl.constraint })
 }
@@ -170,5 +206,7 @@ export function constraintError<S extends AnySchema>(cs: Changeset<S>, error: Db
 function schemaUnique(schema: AnySchema, error: DbError): ConstraintDecl | undefined {
   if (error.constraintKind !== 'unique' || !error.constraint) return undefined
   const ix = schema.indexes.find((i) => i.unique && i.name === error.constraint)
-  return ix && { type: 'unique', constraint: ix.name, aliases: [], field: ix.columns[0]!, message: 'has already been taken' }
+  return (
+    ix && { type: 'unique', constraint: ix.name, aliases: [], field: ix.columns[0]!, message: 'has already been taken' }
+  )
 }

@@ -8,20 +8,33 @@ import { constraintError, noAssocConstraint } from './constraints.ts'
 import { toDbError } from './db-error.ts'
 import { belongsTo, defineSchema, hasMany, type AnySchema } from './schema.ts'
 
-const Author: AnySchema = defineSchema({ table: 'authors', fields: { id: 'id' }, associations: { books: hasMany(() => Book) } })
-const Book: AnySchema = defineSchema({ table: 'books', fields: { id: 'id', author_id: 'integer' }, associations: { author: belongsTo(() => Author, { onDelete: 'restrict' }) } })
+const Author: AnySchema = defineSchema({
+  table: 'authors',
+  fields: { id: 'id' },
+  associations: { books: hasMany(() => Book) },
+})
+const Book: AnySchema = defineSchema({
+  table: 'books',
+  fields: { id: 'id', author_id: 'integer' },
+  associations: { author: belongsTo(() => Author, { onDelete: 'restrict' }) },
+})
 
 // What PostgreSQL (and PGlite) send for `DELETE FROM authors` while a book still points at the author.
 const restrict = {
   code: '23001',
-  message: 'update or delete on table "authors" violates RESTRICT setting of foreign key constraint "books_author_id_fkey" on table "books"',
+  message:
+    'update or delete on table "authors" violates RESTRICT setting of foreign key constraint "books_author_id_fkey" on table "books"',
   constraint: 'books_author_id_fkey',
   table: 'books',
 }
 
 describe('restrict violations', () => {
   it('are foreign key violations', () => {
-    expect(toDbError(restrict)).toMatchObject({ code: '23001', constraintKind: 'foreign_key', constraint: 'books_author_id_fkey' })
+    expect(toDbError(restrict)).toMatchObject({
+      code: '23001',
+      constraintKind: 'foreign_key',
+      constraint: 'books_author_id_fkey',
+    })
   })
 
   it('become the declared noAssocConstraint error', () => {

@@ -41,7 +41,12 @@ export interface Deadlines {
 }
 
 /** The deadlines a repository uses for the options it is not given, in milliseconds. */
-export const DEFAULT_DEADLINES = { connectTimeoutMs: 5000, acquireTimeoutMs: 5000, statementTimeoutMs: 30_000, idleTimeoutMs: 10_000 } as const
+export const DEFAULT_DEADLINES = {
+  connectTimeoutMs: 5000,
+  acquireTimeoutMs: 5000,
+  statementTimeoutMs: 30_000,
+  idleTimeoutMs: 10_000,
+} as const
 
 /** The server's own cancellation (a proper SQLSTATE 57014 answer) should win over the client giving up. */
 export const ANSWER_GRACE_MS = 1000
@@ -56,7 +61,10 @@ export function resolveDeadlines(opts: DeadlineOptions, where = 'defineRepo'): D
     if (v === undefined) continue
     // setTimeout's limit: larger values fire at once.
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > 2 ** 31 - 1) {
-      throw Object.assign(new Error(`${where}: ${key} must be a whole number of milliseconds (0 = no deadline), got ${String(v)}`), { code: 'VELA_ERR_CONFIG' })
+      throw Object.assign(
+        new Error(`${where}: ${key} must be a whole number of milliseconds (0 = no deadline), got ${String(v)}`),
+        { code: 'VELA_ERR_CONFIG' },
+      )
     }
     out[key] = v
   }

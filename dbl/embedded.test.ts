@@ -8,7 +8,12 @@ import { defineSchema } from './schema.ts'
 import { validateLength, validateRequired } from './validations.ts'
 import { Account, Address, Item } from './test/schemas-changesets.ts'
 
-const stored = { id: 1, email: 'a@x.io', address: { street: 'Main', city: 'Oslo', verified_at: null, geo: null }, items: [] }
+const stored = {
+  id: 1,
+  email: 'a@x.io',
+  address: { street: 'Main', city: 'Oslo', verified_at: null, geo: null },
+  items: [],
+}
 
 describe('castEmbed (embedsOne)', () => {
   it('casts the nested params with the default changeset (every field) and puts the stored value in changes', () => {
@@ -35,37 +40,78 @@ describe('castEmbed (embedsOne)', () => {
   it('null empties the field; absent params leave it; required says "can\'t be blank"; a non-object is "is invalid"', () => {
     expect(castEmbed(cast(Account, stored, { address: null }, []), 'address').changes).toEqual({ address: null })
     expect(castEmbed(cast(Account, stored, {}, []), 'address').changes).toEqual({})
-    expect(errorsToJson(castEmbed(cast(Account, {}, {}, []), 'address', { required: true }))).toEqual({ address: ["can't be blank"] })
-    expect(errorsToJson(castEmbed(cast(Account, stored, { address: null }, []), 'address', { required: true }))).toEqual({ address: ["can't be blank"] })
-    expect(errorsToJson(castEmbed(cast(Account, {}, { address: ['x'] }, []), 'address'))).toEqual({ address: ['is invalid'] })
+    expect(errorsToJson(castEmbed(cast(Account, {}, {}, []), 'address', { required: true }))).toEqual({
+      address: ["can't be blank"],
+    })
+    expect(
+      errorsToJson(castEmbed(cast(Account, stored, { address: null }, []), 'address', { required: true })),
+    ).toEqual({ address: ["can't be blank"] })
+    expect(errorsToJson(castEmbed(cast(Account, {}, { address: ['x'] }, []), 'address'))).toEqual({
+      address: ['is invalid'],
+    })
   })
 
   it('nested embeds are cast by the default changeset too, their errors two levels deep', () => {
-    const cs = castEmbed(cast(Account, {}, { address: { city: 'Oslo', geo: { lat: 'x', lng: '10.5' } } }, []), 'address')
+    const cs = castEmbed(
+      cast(Account, {}, { address: { city: 'Oslo', geo: { lat: 'x', lng: '10.5' } } }, []),
+      'address',
+    )
     expect(errorsToJson(cs)).toEqual({ address: { geo: { lat: ['is invalid'] } } })
-    const ok = castEmbed(cast(Account, {}, { address: { city: 'Oslo', geo: { lat: '1.5', lng: '10.5' } } }, []), 'address')
-    expect(getField(ok, 'address')).toEqual({ street: null, city: 'Oslo', verified_at: null, geo: { lat: 1.5, lng: 10.5 } })
+    const ok = castEmbed(
+      cast(Account, {}, { address: { city: 'Oslo', geo: { lat: '1.5', lng: '10.5' } } }, []),
+      'address',
+    )
+    expect(getField(ok, 'address')).toEqual({
+      street: null,
+      city: 'Oslo',
+      verified_at: null,
+      geo: { lat: 1.5, lng: 10.5 },
+    })
   })
 })
 
 describe('castEmbed (embedsMany)', () => {
   const withName = (data: Record<string, unknown>, params: Record<string, unknown>) =>
-    validateLength(validateRequired(cast(Item, data, params, ['id', 'name', 'quantity', 'note']), ['name']), 'name', { max: 5 })
+    validateLength(validateRequired(cast(Item, data, params, ['id', 'name', 'quantity', 'note']), ['name']), 'name', {
+      max: 5,
+    })
 
   it('a list of errors, {} for a valid item; virtual fields of the items are not stored', () => {
-    const cs = castEmbed(cast(Account, {}, { items: [{ name: 'Bolt', note: 'n' }, { quantity: '2' }, { name: 'too long' }] }, []), 'items', { with: withName })
-    expect(errorsToJson(cs)).toEqual({ items: [{}, { name: ["can't be blank"] }, { name: ['should be at most 5 character(s)'] }] })
+    const cs = castEmbed(
+      cast(Account, {}, { items: [{ name: 'Bolt', note: 'n' }, { quantity: '2' }, { name: 'too long' }] }, []),
+      'items',
+      { with: withName },
+    )
+    expect(errorsToJson(cs)).toEqual({
+      items: [{}, { name: ["can't be blank"] }, { name: ['should be at most 5 character(s)'] }],
+    })
     const good = castEmbed(cast(Account, {}, { items: [{ name: 'Bolt', note: 'n' }] }, []), 'items', { with: withName })
     expect(good.changes).toEqual({ items: [{ id: null, name: 'Bolt', quantity: null }] })
   })
 
   it('accepts a form-style object keyed by position; replaces the list; matches stored items by key', () => {
     const id = '6f1c0f7e-3b0e-4d7a-9c43-1f7a2b0d4e11'
-    const data = { ...stored, items: [{ id, name: 'Bolt', quantity: 1 }, { id: null, name: 'Nut', quantity: 9 }] }
-    const cs = castEmbed(cast(Account, data, { items: { 1: { name: 'Washer' }, 0: { id: id.toUpperCase(), quantity: '4' } } }, []), 'items')
-    expect(cs.changes).toEqual({ items: [{ id, name: 'Bolt', quantity: 4 }, { id: null, name: 'Washer', quantity: null }] })
+    const data = {
+      ...stored,
+      items: [
+        { id, name: 'Bolt', quantity: 1 },
+        { id: null, name: 'Nut', quantity: 9 },
+      ],
+    }
+    const cs = castEmbed(
+      cast(Account, data, { items: { 1: { name: 'Washer' }, 0: { id: id.toUpperCase(), quantity: '4' } } }, []),
+      'items',
+    )
+    expect(cs.changes).toEqual({
+      items: [
+        { id, name: 'Bolt', quantity: 4 },
+        { id: null, name: 'Washer', quantity: null },
+      ],
+    })
     expect(errorsToJson(castEmbed(cast(Account, {}, { items: 'x' }, []), 'items'))).toEqual({ items: ['is invalid'] })
-    expect(errorsToJson(castEmbed(cast(Account, {}, { items: [] }, []), 'items', { required: true }))).toEqual({ items: ["can't be blank"] })
+    expect(errorsToJson(castEmbed(cast(Account, {}, { items: [] }, []), 'items', { required: true }))).toEqual({
+      items: ["can't be blank"],
+    })
   })
 })
 
@@ -74,14 +120,21 @@ describe('embedded schemas', () => {
     expect(() => cast(Account, {}, { address: {} }, ['address'])).toThrow(/castEmbed/)
     // @ts-expect-error -- the types refuse it too
     expect(() => castEmbed(cast(Account, {}, {}, []), 'email')).toThrow(/no embedsOne \/ embedsMany field "email"/)
-    expect(() => castEmbed(cast(Account, {}, { address: {} }, []), 'address', { with: (d, p) => cast(Item, d, p, ['name']) })).toThrow(/changeset of address/)
+    expect(() =>
+      castEmbed(cast(Account, {}, { address: {} }, []), 'address', { with: (d, p) => cast(Item, d, p, ['name']) }),
+    ).toThrow(/changeset of address/)
   })
 
   it('have no table: they cannot be queried, migrated, or take indexes; embeds take only embedded schemas', () => {
     expect(() => compileSelect(from(Address))).toThrow(/embedded: it has no table/)
     expect(() => modelFromSchemas([Address])).toThrow(/embedded/)
-    expect(() => defineSchema({ table: 'x', embedded: true, fields: { a: 'string' }, indexes: [{ columns: ['a'] }] })).toThrow(/no indexes or associations/)
-    expect(defineEmbeddedSchema({ name: 'x', fields: { a: 'string' } })).toMatchObject({ embedded: true, primaryKey: '' })
+    expect(() =>
+      defineSchema({ table: 'x', embedded: true, fields: { a: 'string' }, indexes: [{ columns: ['a'] }] }),
+    ).toThrow(/no indexes or associations/)
+    expect(defineEmbeddedSchema({ name: 'x', fields: { a: 'string' } })).toMatchObject({
+      embedded: true,
+      primaryKey: '',
+    })
     const Plain = defineSchema({ table: 'plain', fields: { id: 'id' } })
     expect(() => embedsOne(Plain)).toThrow(/defineEmbeddedSchema/)
     expect(() => embedsMany(Plain)).toThrow(/defineEmbeddedSchema/)
@@ -103,9 +156,19 @@ describe('embedded schemas', () => {
   })
 
   it('loadRows types what the database returns: dates back to Date, missing fields null, unknown keys dropped, odd values kept', () => {
-    const rows = [{ id: 1, address: { city: 'Oslo', verified_at: '2024-05-01T10:00:00.000Z', old: 1 }, items: [{ name: 'Bolt', quantity: 'lots' }] }]
+    const rows = [
+      {
+        id: 1,
+        address: { city: 'Oslo', verified_at: '2024-05-01T10:00:00.000Z', old: 1 },
+        items: [{ name: 'Bolt', quantity: 'lots' }],
+      },
+    ]
     expect(loadRows(Account, rows)).toEqual([
-      { id: 1, address: { street: null, city: 'Oslo', verified_at: new Date('2024-05-01T10:00:00Z'), geo: null }, items: [{ id: null, name: 'Bolt', quantity: 'lots' }] },
+      {
+        id: 1,
+        address: { street: null, city: 'Oslo', verified_at: new Date('2024-05-01T10:00:00Z'), geo: null },
+        items: [{ id: null, name: 'Bolt', quantity: 'lots' }],
+      },
     ])
   })
 })

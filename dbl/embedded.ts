@@ -19,7 +19,11 @@ import { sqlOf } from './sql.ts'
  * @example
  * const Address = defineEmbeddedSchema({ name: 'address', fields: { street: 'string', city: { type: 'string', nullable: false } } })
  */
-export function defineEmbeddedSchema<const F extends Record<string, FieldSpec>>(def: { readonly name: string; readonly fields: F; readonly primaryKey?: keyof F & string }): Schema<F, {}> {
+export function defineEmbeddedSchema<const F extends Record<string, FieldSpec>>(def: {
+  readonly name: string
+  readonly fields: F
+  readonly primaryKey?: keyof F & string
+}): Schema<F, {}> {
   return defineSchema<F, {}>({ table: def.name, fields: def.fields, primaryKey: def.primaryKey, embedded: true })
 }
 
@@ -50,9 +54,11 @@ export function embedsMany<const E extends AnySchema>(schema: E): { readonly emb
 }
 
 /** The names of a schema's `embedsOne` / `embedsMany` fields: what `castEmbed` accepts. */
-export type EmbedFieldOf<S extends AnySchema> = S extends Schema<infer F, infer _A>
-  ? { [K in keyof F]: (F[K] extends { readonly type: infer T } ? T : F[K]) extends EmbedType ? K : never }[keyof F] & string
-  : never
+export type EmbedFieldOf<S extends AnySchema> =
+  S extends Schema<infer F, infer _A>
+    ? { [K in keyof F]: (F[K] extends { readonly type: infer T } ? T : F[K]) extends EmbedType ? K : never }[keyof F] &
+        string
+    : never
 
 /** How `castEmbed` builds and checks the child changesets. */
 export interface CastEmbedOptions {
@@ -71,10 +77,20 @@ function embedOf(schema: AnySchema, name: string): { related: AnySchema; many: b
 
 /** The default child changeset: every field cast, embedded fields through `castEmbed` in turn. */
 function defaultWith(related: AnySchema) {
-  const plain = related.fields.filter((f) => !(typeof f.type === 'object' && ('embedsOne' in f.type || 'embedsMany' in f.type)))
+  const plain = related.fields.filter(
+    (f) => !(typeof f.type === 'object' && ('embedsOne' in f.type || 'embedsMany' in f.type)),
+  )
   const nested = related.fields.filter((f) => !plain.includes(f))
   return (data: Record<string, unknown>, params: Params): Changeset =>
-    nested.reduce((cs, f) => castEmbed(cs, f.name), cast(related, data, params, plain.map((f) => f.name)))
+    nested.reduce(
+      (cs, f) => castEmbed(cs, f.name),
+      cast(
+        related,
+        data,
+        params,
+        plain.map((f) => f.name),
+      ),
+    )
 }
 
 /** What is stored for a child: its stored fields in declaration order, null when unset. */
@@ -88,7 +104,9 @@ function paramList(value: unknown): unknown[] | undefined {
   if (Array.isArray(value)) return value
   // HTML forms send lists as objects keyed by position: { "0": {...}, "1": {...} }.
   if (typeof value === 'object' && value !== null && Object.keys(value).every((k) => /^\d+$/.test(k))) {
-    return Object.keys(value).sort((a, b) => Number(a) - Number(b)).map((k) => (value as Record<string, unknown>)[k])
+    return Object.keys(value)
+      .sort((a, b) => Number(a) - Number(b))
+      .map((k) => (value as Record<string, unknown>)[k])
   }
   return undefined
 }
@@ -108,10 +126,15 @@ const isMap = (v: unknown): v is Params => typeof v === 'object' && v !== null &
  * })
  * errorsToJson(cs) // { address: { city: ["can't be blank"] } }
  */
-export function castEmbed<S extends AnySchema>(cs: Changeset<S>, name: EmbedFieldOf<S>, opts: CastEmbedOptions = {}): Changeset<S> {
+export function castEmbed<S extends AnySchema>(
+  cs: Changeset<S>,
+  name: EmbedFieldOf<S>,
+  opts: CastEmbedOptions = {},
+): Changeset<S> {
   const { related, many } = embedOf(cs.schema, name)
   const stored = (cs.data as Record<string, unknown>)[name]
-  const blank = (): Changeset<S> => (opts.required ? addError(cs, name, "can't be blank", { validation: 'required' }) : cs)
+  const blank = (): Changeset<S> =>
+    opts.required ? addError(cs, name, "can't be blank", { validation: 'required' }) : cs
   if (!Object.hasOwn(cs.params, name) || cs.params[name] === undefined) {
     return stored === null || stored === undefined || (Array.isArray(stored) && stored.length === 0) ? blank() : cs
   }
@@ -119,7 +142,8 @@ export function castEmbed<S extends AnySchema>(cs: Changeset<S>, name: EmbedFiel
   if (raw === null) return withEmbed(blank(), name, null, [])
   const make = opts.with ?? defaultWith(related)
   const list = many ? paramList(raw) : isMap(raw) ? [raw] : undefined
-  if (!list?.every(isMap)) return addError(cs, name, 'is invalid', { validation: 'embed', type: many ? 'embedsMany' : 'embedsOne' })
+  if (!list?.every(isMap))
+    return addError(cs, name, 'is invalid', { validation: 'embed', type: many ? 'embedsMany' : 'embedsOne' })
   const existing = (Array.isArray(stored) ? stored : isMap(stored) ? [stored] : []) as Record<string, unknown>[]
   const pk = related.primaryKey
   const keyOf = pk ? castersOf(related)[pk]! : undefined
@@ -130,13 +154,19 @@ export function castEmbed<S extends AnySchema>(cs: Changeset<S>, name: EmbedFiel
     const match = key === INVALID ? undefined : existing.find((e) => e[pk] === key)
     return make(match ?? {}, p)
   })
-  for (const c of children) if (c.schema !== related) throw new Error(`castEmbed ${name}: \`with\` must return a changeset of ${related.table}`)
+  for (const c of children)
+    if (c.schema !== related) throw new Error(`castEmbed ${name}: \`with\` must return a changeset of ${related.table}`)
   if (opts.required && children.length === 0) return withEmbed(blank(), name, [], [])
   const value = many ? children.map(storedValue) : storedValue(children[0]!)
   return withEmbed(cs, name, value, many ? children : children[0]!)
 }
 
-function withEmbed<S extends AnySchema>(cs: Changeset<S>, name: string, value: unknown, children: Changeset | readonly Changeset[]): Changeset<S> {
+function withEmbed<S extends AnySchema>(
+  cs: Changeset<S>,
+  name: string,
+  value: unknown,
+  children: Changeset | readonly Changeset[],
+): Changeset<S> {
   const list = Array.isArray(children) ? children : [children as Changeset]
   const changes: Record<string, unknown> = { ...cs.changes }
   const before = (cs.data as Record<string, unknown>)[name] ?? null

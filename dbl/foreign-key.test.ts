@@ -11,14 +11,23 @@ describe('foreignKeyOf', () => {
   it('hasOne / hasMany: the owner table made singular, plus _id', () => {
     const of = (table: string) => foreignKeyOf({ table }, 'children', { kind: 'hasMany' })
     expect(['categories', 'boxes', 'addresses', 'people', 'line_items', 'users', 'news', 'status'].map(of)).toEqual([
-      'category_id', 'box_id', 'address_id', 'person_id', 'line_item_id', 'user_id', 'news_id', 'status_id',
+      'category_id',
+      'box_id',
+      'address_id',
+      'person_id',
+      'line_item_id',
+      'user_id',
+      'news_id',
+      'status_id',
     ])
   })
 
   it('belongsTo: the association name plus _id; an explicit foreignKey always wins', () => {
     expect(foreignKeyOf({ table: 'products' }, 'category', { kind: 'belongsTo' })).toBe('category_id')
     expect(foreignKeyOf({ table: 'categories' }, 'products', { kind: 'hasMany', foreignKey: 'cat' })).toBe('cat')
-    expect(foreignKeyOf({ table: 'products' }, 'category', { kind: 'belongsTo', foreignKey: 'kind_id' })).toBe('kind_id')
+    expect(foreignKeyOf({ table: 'products' }, 'category', { kind: 'belongsTo', foreignKey: 'kind_id' })).toBe(
+      'kind_id',
+    )
   })
 })
 
@@ -45,7 +54,9 @@ describe('the default used everywhere', () => {
     const [assoc] = assocConstraint(cast(Product, {}, {}, []), 'category').constraints
     expect(noAssoc).toMatchObject({ constraint: 'products_category_id_fkey', field: 'products' })
     expect(assoc).toMatchObject({ constraint: 'products_category_id_fkey', field: 'category' })
-    const column = modelFromSchemas([Category, Product]).get('products')!.columns.find((c) => c.name === 'category_id')
+    const column = modelFromSchemas([Category, Product])
+      .get('products')!
+      .columns.find((c) => c.name === 'category_id')
     expect(column?.references).toMatchObject({ table: 'categories', column: 'id' })
   })
 })

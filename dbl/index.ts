@@ -25,18 +25,61 @@ export type {
 } from './schema.ts'
 export { ok, err, isResult } from './result.ts'
 export type { Ok, Err, Result } from './result.ts'
-export { cast, change, putChange, getField, getChange, addError, applyChanges, errorsToJson, errorMessage, isChangeset } from './changeset.ts'
+export {
+  cast,
+  change,
+  putChange,
+  getField,
+  getChange,
+  addError,
+  applyChanges,
+  errorsToJson,
+  errorMessage,
+  isChangeset,
+} from './changeset.ts'
 export type { Changeset, FieldError, ErrorsJson, Action, Params, FieldOf } from './changeset.ts'
-export { validateRequired, validateLength, validateNumber, validateFormat, validateInclusion, validateExclusion, validateChange, validateConfirmation, validateSubset } from './validations.ts'
+export {
+  validateRequired,
+  validateLength,
+  validateNumber,
+  validateFormat,
+  validateInclusion,
+  validateExclusion,
+  validateChange,
+  validateConfirmation,
+  validateSubset,
+} from './validations.ts'
 export type { LengthOptions, NumberOptions, ConfirmationOptions, ListFieldOf } from './validations.ts'
 export { defineEmbeddedSchema, embedsOne, embedsMany, castEmbed } from './embedded.ts'
 export type { CastEmbedOptions, EmbedFieldOf } from './embedded.ts'
 export { optimisticLock } from './optimistic-lock.ts'
 export type { NumberFieldOf } from './optimistic-lock.ts'
-export { uniqueConstraint, foreignKeyConstraint, assocConstraint, checkConstraint, exclusionConstraint, noAssocConstraint } from './constraints.ts'
+export {
+  uniqueConstraint,
+  foreignKeyConstraint,
+  assocConstraint,
+  checkConstraint,
+  exclusionConstraint,
+  noAssocConstraint,
+} from './constraints.ts'
 export { castAssoc, putAssoc } from './assoc.ts'
 export type { AssocEntry, CastAssocOptions } from './assoc.ts'
-export { from, where, cond, and, or, not, exists, orderBy, limit, offset, select, count, isQuery, escapeLike } from './query.ts'
+export {
+  from,
+  where,
+  cond,
+  and,
+  or,
+  not,
+  exists,
+  orderBy,
+  limit,
+  offset,
+  select,
+  count,
+  isQuery,
+  escapeLike,
+} from './query.ts'
 export type {
   Query,
   Cond,
@@ -62,14 +105,27 @@ export { defineRepo } from './repo.ts'
 export type { Repo, RepoConfig } from './repo.ts'
 export { DbError, isDbError } from './db-error.ts'
 export type { ConstraintKind, DbErrorFields } from './db-error.ts'
-export { DbOutcomeUnknownError, DbUnavailableError, isDbOutcomeUnknown, isDbUnavailable, DB_OUTCOME_UNKNOWN, DB_UNAVAILABLE } from './unavailable.ts'
+export {
+  DbOutcomeUnknownError,
+  DbUnavailableError,
+  isDbOutcomeUnknown,
+  isDbUnavailable,
+  DB_OUTCOME_UNKNOWN,
+  DB_UNAVAILABLE,
+} from './unavailable.ts'
 export type { UnavailableReason } from './unavailable.ts'
 export { DEFAULT_DEADLINES } from './deadlines.ts'
 export type { DeadlineOptions } from './deadlines.ts'
 export type { StartRetryOptions } from './repo/start.ts'
 export type { QueryEvent, LogOption } from './repo/telemetry.ts'
 export type { TransactionResult } from './repo/transaction.ts'
-export type { InsertOptions, MaybeInsertResult, OnConflictNothing, OnConflictReplace, WriteResult } from './repo/write.ts'
+export type {
+  InsertOptions,
+  MaybeInsertResult,
+  OnConflictNothing,
+  OnConflictReplace,
+  WriteResult,
+} from './repo/write.ts'
 export type { Preloaded, PreloadSpec, PreloadItem } from './repo/preload-spec.ts'
 export { createPgAdapter } from './adapters/pg.ts'
 export type { PgAdapterOptions } from './adapters/pg.ts'
@@ -92,7 +148,14 @@ export {
   execute,
   defineMigration,
 } from './migrations/operations.ts'
-export type { Operation, Column, ColumnChange, ColumnModification, MigrationModule, References } from './migrations/operations.ts'
+export type {
+  Operation,
+  Column,
+  ColumnChange,
+  ColumnModification,
+  MigrationModule,
+  References,
+} from './migrations/operations.ts'
 export { migrate, rollback as rollbackMigrations, status as migrationStatus } from './migrations/migrator.ts'
 export type { MigrationStatus, AppliedMigration, MigratorOptions, MigrationTarget } from './migrations/migrator.ts'
 export { loadMigrations } from './migrations/load.ts'

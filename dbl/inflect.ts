@@ -8,14 +8,50 @@
 
 /** Plurals the suffix rules get wrong, by their last `_` segment. */
 const IRREGULAR: Readonly<Record<string, string>> = {
-  people: 'person', children: 'child', men: 'man', women: 'woman', mice: 'mouse',
-  movies: 'movie', cookies: 'cookie', zombies: 'zombie', calories: 'calorie', caches: 'cache',
-  statuses: 'status', buses: 'bus', viruses: 'virus', bonuses: 'bonus', campuses: 'campus',
-  analyses: 'analysis', crises: 'crisis', theses: 'thesis', quizzes: 'quiz', heroes: 'hero',
-  leaves: 'leaf', knives: 'knife', lives: 'life', wives: 'wife', halves: 'half', shelves: 'shelf', wolves: 'wolf',
+  people: 'person',
+  children: 'child',
+  men: 'man',
+  women: 'woman',
+  mice: 'mouse',
+  movies: 'movie',
+  cookies: 'cookie',
+  zombies: 'zombie',
+  calories: 'calorie',
+  caches: 'cache',
+  statuses: 'status',
+  buses: 'bus',
+  viruses: 'virus',
+  bonuses: 'bonus',
+  campuses: 'campus',
+  analyses: 'analysis',
+  crises: 'crisis',
+  theses: 'thesis',
+  quizzes: 'quiz',
+  heroes: 'hero',
+  leaves: 'leaf',
+  knives: 'knife',
+  lives: 'life',
+  wives: 'wife',
+  halves: 'half',
+  shelves: 'shelf',
+  wolves: 'wolf',
 }
 /** Words whose plural is the word itself. */
-const UNCOUNTABLE = new Set(['news', 'series', 'species', 'data', 'metadata', 'media', 'equipment', 'information', 'feedback', 'staff', 'sheep', 'fish', 'deer'])
+const UNCOUNTABLE = new Set([
+  'news',
+  'series',
+  'species',
+  'data',
+  'metadata',
+  'media',
+  'equipment',
+  'information',
+  'feedback',
+  'staff',
+  'sheep',
+  'fish',
+  'deer',
+])
 const SINGULAR_OF_IRREGULAR = new Set(Object.values(IRREGULAR))
 
 /**

@@ -16,8 +16,19 @@ import type { Result } from './result.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 
 export type MultiStep =
-  | { readonly name: string; readonly op: 'insert' | 'update' | 'delete'; readonly changeset: (changes: Record<string, unknown>) => Changeset }
-  | { readonly name: string; readonly op: 'run'; readonly fn: (repo: unknown, changes: Record<string, unknown>) => Promise<Result<unknown, unknown>> | Result<unknown, unknown> }
+  | {
+      readonly name: string
+      readonly op: 'insert' | 'update' | 'delete'
+      readonly changeset: (changes: Record<string, unknown>) => Changeset
+    }
+  | {
+      readonly name: string
+      readonly op: 'run'
+      readonly fn: (
+        repo: unknown,
+        changes: Record<string, unknown>,
+      ) => Promise<Result<unknown, unknown>> | Result<unknown, unknown>
+    }
 
 type CsArg<S extends AnySchema, C> = Changeset<S> | ((changes: C) => Changeset<S>)
 
@@ -25,11 +36,23 @@ type CsArg<S extends AnySchema, C> = Changeset<S> | ((changes: C) => Changeset<S
 export interface Multi<C extends Record<string, unknown> = {}, Repo = unknown> {
   readonly kind: 'vela.multi'
   readonly steps: readonly MultiStep[]
-  insert<const N extends string, S extends AnySchema>(name: N, cs: CsArg<S, C>): Multi<C & { [K in N]: RecordOf<S> }, Repo>
-  update<const N extends string, S extends AnySchema>(name: N, cs: CsArg<S, C>): Multi<C & { [K in N]: RecordOf<S> }, Repo>
-  delete<const N extends string, S extends AnySchema>(name: N, cs: CsArg<S, C>): Multi<C & { [K in N]: RecordOf<S> }, Repo>
+  insert<const N extends string, S extends AnySchema>(
+    name: N,
+    cs: CsArg<S, C>,
+  ): Multi<C & { [K in N]: RecordOf<S> }, Repo>
+  update<const N extends string, S extends AnySchema>(
+    name: N,
+    cs: CsArg<S, C>,
+  ): Multi<C & { [K in N]: RecordOf<S> }, Repo>
+  delete<const N extends string, S extends AnySchema>(
+    name: N,
+    cs: CsArg<S, C>,
+  ): Multi<C & { [K in N]: RecordOf<S> }, Repo>
   /** Any function; its failed result fails the step. `repo` is the repository running the multi. */
-  run<const N extends string, V>(name: N, fn: (repo: Repo, changes: C) => Promise<Result<V, unknown>> | Result<V, unknown>): Multi<C & { [K in N]: V }, Repo>
+  run<const N extends string, V>(
+    name: N,
+    fn: (repo: Repo, changes: C) => Promise<Result<V, unknown>> | Result<V, unknown>,
+  ): Multi<C & { [K in N]: V }, Repo>
 }
 
 function build<C extends Record<string, unknown>, Repo>(steps: readonly MultiStep[]): Multi<C, Repo> {
@@ -38,7 +61,11 @@ function build<C extends Record<string, unknown>, Repo>(steps: readonly MultiSte
     return build([...steps, step]) as never
   }
   const csStep = (op: 'insert' | 'update' | 'delete') => (name: string, cs: Changeset | ((c: C) => Changeset)) =>
-    add({ name, op, changeset: typeof cs === 'function' ? (cs as (c: Record<string, unknown>) => Changeset) : () => cs })
+    add({
+      name,
+      op,
+      changeset: typeof cs === 'function' ? (cs as (c: Record<string, unknown>) => Changeset) : () => cs,
+    })
   return {
     kind: 'vela.multi',
     steps,

@@ -19,9 +19,16 @@ describe('optimisticLock', () => {
   })
 
   it('a null version is matched as null and becomes 1; INTEGER overflow rolls over to 1; a custom incrementer', () => {
-    expect(optimisticLock(change(Account, { ...record, lock_version: null as never }), 'lock_version')).toMatchObject({ filters: { lock_version: null }, changes: { lock_version: 1 } })
-    expect(optimisticLock(change(Account, { ...record, lock_version: 2147483647 }), 'lock_version').changes).toEqual({ lock_version: 1 })
-    expect(optimisticLock(change(Account, record), 'lock_version', (v) => (v ?? 0) + 10).changes).toEqual({ lock_version: 13 })
+    expect(optimisticLock(change(Account, { ...record, lock_version: null as never }), 'lock_version')).toMatchObject({
+      filters: { lock_version: null },
+      changes: { lock_version: 1 },
+    })
+    expect(optimisticLock(change(Account, { ...record, lock_version: 2147483647 }), 'lock_version').changes).toEqual({
+      lock_version: 1,
+    })
+    expect(optimisticLock(change(Account, record), 'lock_version', (v) => (v ?? 0) + 10).changes).toEqual({
+      lock_version: 13,
+    })
   })
 
   it('needs a stored integer field', () => {

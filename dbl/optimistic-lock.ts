@@ -13,7 +13,9 @@ import { getField, type Changeset, type FieldOf } from './changeset.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 
 /** The fields of `S` holding a number: what can be a lock version. */
-export type NumberFieldOf<S extends AnySchema> = { [K in FieldOf<S>]: RecordOf<S>[K] extends number | null | undefined ? K : never }[FieldOf<S>]
+export type NumberFieldOf<S extends AnySchema> = {
+  [K in FieldOf<S>]: RecordOf<S>[K] extends number | null | undefined ? K : never
+}[FieldOf<S>]
 
 const INT4_MAX = 2147483647
 
@@ -33,9 +35,18 @@ function nextVersion(current: number | null): number {
  * const res = await repo.update(cs)
  * if (!res.ok && isChangeset(res.error)) return json(409, {}, { errors: errorsToJson(res.error) }) // { errors: { lock_version: ['is stale'] } }
  */
-export function optimisticLock<S extends AnySchema>(cs: Changeset<S>, field: NumberFieldOf<S>, incrementer: (current: number | null) => number = nextVersion): Changeset<S> {
+export function optimisticLock<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: NumberFieldOf<S>,
+  incrementer: (current: number | null) => number = nextVersion,
+): Changeset<S> {
   const f = cs.schema.fieldsByName[field]
-  if (!f || f.virtual || (f.type !== 'integer' && f.type !== 'id')) throw new Error(`optimisticLock: ${cs.schema.table}.${String(field)} must be a stored integer field`)
+  if (!f || f.virtual || (f.type !== 'integer' && f.type !== 'id'))
+    throw new Error(`optimisticLock: ${cs.schema.table}.${String(field)} must be a stored integer field`)
   const current = (getField(cs, field) ?? null) as number | null
-  return { ...cs, changes: { ...cs.changes, [field]: incrementer(current) }, filters: { ...cs.filters, [field]: current } }
+  return {
+    ...cs,
+    changes: { ...cs.changes, [field]: incrementer(current) },
+    filters: { ...cs.filters, [field]: current },
+  }
 }

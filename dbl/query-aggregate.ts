@@ -38,7 +38,13 @@ const arithOps: ReadonlySet<string> = new Set<ArithOp>(['+', '-', '*', '/'])
 
 function make<Fn extends AggregateFn, F extends string>(fn: Fn, arg: unknown, distinct = false): Aggregate<Fn, F> {
   if (arg !== undefined && typeof arg !== 'string') {
-    if (!Array.isArray(arg) || arg.length !== 3 || typeof arg[0] !== 'string' || typeof arg[2] !== 'string' || !arithOps.has(arg[1])) {
+    if (
+      !Array.isArray(arg) ||
+      arg.length !== 3 ||
+      typeof arg[0] !== 'string' ||
+      typeof arg[2] !== 'string' ||
+      !arithOps.has(arg[1])
+    ) {
       throw new Error(`${fn}: give a field or [field, '+' | '-' | '*' | '/', field], got ${JSON.stringify(arg)}`)
     }
   }
@@ -56,7 +62,10 @@ export function isAggregate(value: unknown): value is Aggregate {
 }
 
 /** The COUNT aggregate; `count(q)` (a query) is the row-count query, in query.ts. */
-export function countAggregate<const F extends string>(field?: F, opts: { readonly distinct?: boolean } = {}): Aggregate<'count', F> {
+export function countAggregate<const F extends string>(
+  field?: F,
+  opts: { readonly distinct?: boolean } = {},
+): Aggregate<'count', F> {
   return make('count', field, opts.distinct === true)
 }
 
@@ -112,7 +121,8 @@ export function checkAggregate(a: Aggregate, fields: readonly Field[], ref: read
   const needsNumber = a.fn === 'sum' || a.fn === 'avg' || Array.isArray(a.arg)
   if (!needsNumber) return
   fields.forEach((f, i) => {
-    if (!numeric.has(f.type)) throw new Error(`${a.fn}(${ref[i]}): ${ref[i]} is a ${JSON.stringify(f.type)} field, not a number`)
+    if (!numeric.has(f.type))
+      throw new Error(`${a.fn}(${ref[i]}): ${ref[i]} is a ${JSON.stringify(f.type)} field, not a number`)
   })
 }
 

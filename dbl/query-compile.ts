@@ -32,7 +32,11 @@ function walk(q: AnyQuery, c: Cond, values: unknown[]): string {
       if (isQuery(c.value)) return `${c.field} ${c.op} (${queryKey(c.value, values)})`
       {
         const field = fieldOf(q, c.field)
-        values.push(Array.isArray(c.value) && c.op.endsWith('in') ? c.value.map((v) => dumpValue(field, v)) : dumpValue(field, c.value))
+        values.push(
+          Array.isArray(c.value) && c.op.endsWith('in')
+            ? c.value.map((v) => dumpValue(field, v))
+            : dumpValue(field, c.value),
+        )
       }
       return `${c.field} ${c.op}`
     case 'and':
@@ -78,7 +82,13 @@ function scopeOf(q: AnyQuery, outer: Scope | undefined): Scope {
 
 function hasSubquery(conds: readonly Cond[]): boolean {
   return conds.some((c) =>
-    c['~cond'] === 'exists' || (c['~cond'] === 'op' && isQuery(c.value)) ? true : c['~cond'] === 'not' ? hasSubquery([c.cond]) : c['~cond'] === 'op' ? false : hasSubquery(c.conds),
+    c['~cond'] === 'exists' || (c['~cond'] === 'op' && isQuery(c.value))
+      ? true
+      : c['~cond'] === 'not'
+        ? hasSubquery([c.cond])
+        : c['~cond'] === 'op'
+          ? false
+          : hasSubquery(c.conds),
   )
 }
 
@@ -100,13 +110,16 @@ function applyJoins(b: Builder, s: Scope): void {
     const alias = s.aliases.get(j.path)!
     const { assoc } = j
     const add = (table: string, as: string, left: string, right: string) =>
-      void (j.kind === 'left' ? b.leftJoin(tableAs(table, as), left, right) : b.innerJoin(tableAs(table, as), left, right))
+      void (j.kind === 'left'
+        ? b.leftJoin(tableAs(table, as), left, right)
+        : b.innerJoin(tableAs(table, as), left, right))
     const through = j.through
     if (through) {
       const t = s.aliases.get(`${j.path}~through`)!
       add(through.table, t, `${t}.${through.ownerKey}`, `${parent}.${through.ownerColumn}`)
       add(assoc.related.table, alias, `${alias}.${through.relatedColumn}`, `${t}.${through.relatedKey}`)
-    } else if (assoc.kind === 'belongsTo') add(assoc.related.table, alias, `${alias}.${assoc.related.primaryKey}`, `${parent}.${assoc.foreignKey}`)
+    } else if (assoc.kind === 'belongsTo')
+      add(assoc.related.table, alias, `${alias}.${assoc.related.primaryKey}`, `${parent}.${assoc.foreignKey}`)
     else add(assoc.related.table, alias, `${alias}.${assoc.foreignKey}`, `${parent}.${assoc.owner.primaryKey}`)
   }
 }
@@ -124,7 +137,8 @@ function valueCount(q: AnyQuery, c: Cond): number {
  */
 function apply(b: Builder, s: Scope, c: Cond, useOr: boolean, next: { i: number }): void {
   const w = useOr ? b.orWhere.bind(b) : b.where.bind(b)
-  const raw = (sql: string, bindings: readonly unknown[]) => void (useOr ? b.orWhereRaw(sql, bindings as never) : b.whereRaw(sql, bindings as never))
+  const raw = (sql: string, bindings: readonly unknown[]) =>
+    void (useOr ? b.orWhereRaw(sql, bindings as never) : b.whereRaw(sql, bindings as never))
   switch (c['~cond']) {
     case 'op': {
       const f = col(s, c.field)
@@ -139,7 +153,8 @@ function apply(b: Builder, s: Scope, c: Cond, useOr: boolean, next: { i: number 
       // One array parameter instead of one per element: the statement shape doesn't depend on the list length.
       if (c.op === 'in') return raw('?? = any(?)', [f, m])
       if (c.op === 'not in') return raw('not (?? = any(?))', [f, m])
-      if (c.op.startsWith('not ')) return void (useOr ? b.orWhereNot(f, c.op.slice(4), m) : b.whereNot(f, c.op.slice(4), m))
+      if (c.op.startsWith('not '))
+        return void (useOr ? b.orWhereNot(f, c.op.slice(4), m) : b.whereNot(f, c.op.slice(4), m))
       return void w(f, c.op === '!=' ? '<>' : c.op, m)
     }
     case 'and':
@@ -190,13 +205,20 @@ function columns(s: Scope): (string | Record<string, string> | Knex.Raw)[] {
   return s.qualify ? cols.map((c) => `${s.root}.${c}`) : [...cols]
 }
 
-const lockCalls = { 'for update': 'forUpdate', 'for no key update': 'forNoKeyUpdate', 'for share': 'forShare', 'for key share': 'forKeyShare' } as const
+const lockCalls = {
+  'for update': 'forUpdate',
+  'for no key update': 'forNoKeyUpdate',
+  'for share': 'forShare',
+  'for key share': 'forKeyShare',
+} as const
 
 function checkLock(q: AnyQuery): void {
   if (!q.lock) return
   const aggregates = q.selectAs !== undefined && Object.values(q.selectAs).some((v) => typeof v !== 'string')
   if (q.count || q.distinct || q.groupBy.length || q.having.length || aggregates) {
-    throw new Error(`lock ${q.lock.mode}: rows of a count, distinct, grouped or aggregate query cannot be locked (lock the rows themselves)`)
+    throw new Error(
+      `lock ${q.lock.mode}: rows of a count, distinct, grouped or aggregate query cannot be locked (lock the rows themselves)`,
+    )
   }
 }
 
@@ -232,7 +254,10 @@ function build(q: AnyQuery, s: Scope, next: { i: number }, as: 'top' | 'in' | 'e
 function queryKey(q: AnyQuery, values: unknown[]): string {
   let key = q.schema.table
   if (q.joins.length) key += ` join ${q.joins.map((j) => `${j.path}:${j.kind}`).join(',')}`
-  if (q.selectAs) key += ` as ${Object.entries(q.selectAs).map(([n, v]) => `${n}=${typeof v === 'string' ? v : aggregateKey(v)}`).join(',')}`
+  if (q.selectAs)
+    key += ` as ${Object.entries(q.selectAs)
+      .map(([n, v]) => `${n}=${typeof v === 'string' ? v : aggregateKey(v)}`)
+      .join(',')}`
   else key += ` ${q.select ? q.select.join(',') : '*'}`
   key += ` where `
   for (const c of q.where) key += walk(q, c, values) + ';'
@@ -258,7 +283,11 @@ function shapeOf(q: AnyQuery): Shape | null {
   if (q.count) return null
   if (q.selectAs) {
     const numeric = Object.entries(q.selectAs)
-      .filter(([, v]) => typeof v !== 'string' && (v.fn === 'sum' || v.fn === 'avg' || ((v.fn === 'min' || v.fn === 'max') && Array.isArray(v.arg))))
+      .filter(
+        ([, v]) =>
+          typeof v !== 'string' &&
+          (v.fn === 'sum' || v.fn === 'avg' || ((v.fn === 'min' || v.fn === 'max') && Array.isArray(v.arg))),
+      )
       .map(([n]) => n)
     if (numeric.length === 0) return null
     return (row) => {
@@ -295,8 +324,22 @@ export function compileSelect(q: AnyQuery): Statement {
 }
 
 function checkBulk(q: AnyQuery, what: string): void {
-  if (q.limit !== undefined || q.offset !== undefined || q.orderBy.length || q.select || q.selectAs || q.count || q.joins.length || q.groupBy.length || q.having.length || q.distinct || q.lock) {
-    throw new Error(`${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock or count)`)
+  if (
+    q.limit !== undefined ||
+    q.offset !== undefined ||
+    q.orderBy.length ||
+    q.select ||
+    q.selectAs ||
+    q.count ||
+    q.joins.length ||
+    q.groupBy.length ||
+    q.having.length ||
+    q.distinct ||
+    q.lock
+  ) {
+    throw new Error(
+      `${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock or count)`,
+    )
   }
 }
 

@@ -10,18 +10,32 @@
  */
 import type { Aggregate } from './query-aggregate.ts'
 import { resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './query-paths.ts'
-import { checkAggregateIn, checkRef, type AggregateOf, type CompareOp, type LockMode, type LockOptions, type Query } from './query.ts'
+import {
+  checkAggregateIn,
+  checkRef,
+  type AggregateOf,
+  type CompareOp,
+  type LockMode,
+  type LockOptions,
+  type Query,
+} from './query.ts'
 import type { AnySchema } from './schema.ts'
 
-function addJoin(q: Query<AnySchema, unknown, unknown>, path: unknown, kind: 'inner' | 'left'): Query<AnySchema, unknown, unknown> {
-  if (typeof path !== 'string' || path === '') throw new Error(`join: ${JSON.stringify(path)} is not an association path`)
+function addJoin(
+  q: Query<AnySchema, unknown, unknown>,
+  path: unknown,
+  kind: 'inner' | 'left',
+): Query<AnySchema, unknown, unknown> {
+  if (typeof path !== 'string' || path === '')
+    throw new Error(`join: ${JSON.stringify(path)} is not an association path`)
   const segments = path.split('.')
   let joins = q.joins
   for (let i = 1; i <= segments.length; i++) {
     const p = segments.slice(0, i).join('.')
     const existing = joins.find((j) => j.path === p)
     if (existing) {
-      if (i === segments.length && existing.kind !== kind) throw new Error(`join ${path}: already joined as ${existing.kind === 'left' ? 'leftJoin' : 'join'}`)
+      if (i === segments.length && existing.kind !== kind)
+        throw new Error(`join ${path}: already joined as ${existing.kind === 'left' ? 'leftJoin' : 'join'}`)
       continue
     }
     const { assoc, through } = resolveJoinPath(q.schema, joins, p)
@@ -39,7 +53,10 @@ function addJoin(q: Query<AnySchema, unknown, unknown>, path: unknown, kind: 'in
  * const q = where(join(from(WorkOrder), 'customer'), 'customer.tier', '=', 'pro')
  * await repo.all(select(q, ['id', 'title', 'customer.name']))   // [{ id, title, customer: { name } }]
  */
-export function join<S extends AnySchema, R, J, const P extends AssocPath<S>>(q: Query<S, R, J>, path: P): Query<S, R, J & JoinedBy<S, J, P, false>> {
+export function join<S extends AnySchema, R, J, const P extends AssocPath<S>>(
+  q: Query<S, R, J>,
+  path: P,
+): Query<S, R, J & JoinedBy<S, J, P, false>> {
   return addJoin(q, path, 'inner') as Query<S, R, J & JoinedBy<S, J, P, false>>
 }
 
@@ -50,7 +67,10 @@ export function join<S extends AnySchema, R, J, const P extends AssocPath<S>>(q:
  * // every customer, with the number of its work orders (0 for none)
  * select(groupBy(leftJoin(from(Customer), 'work_orders'), ['id']), { id: 'id', orders: count('work_orders.id') })
  */
-export function leftJoin<S extends AnySchema, R, J, const P extends AssocPath<S>>(q: Query<S, R, J>, path: P): Query<S, R, J & JoinedBy<S, J, P, true>> {
+export function leftJoin<S extends AnySchema, R, J, const P extends AssocPath<S>>(
+  q: Query<S, R, J>,
+  path: P,
+): Query<S, R, J & JoinedBy<S, J, P, true>> {
   return addJoin(q, path, 'left') as Query<S, R, J & JoinedBy<S, J, P, true>>
 }
 
@@ -74,10 +94,16 @@ const compareOps: ReadonlySet<string> = new Set<CompareOp>(['=', '!=', '<>', '<'
  * @example
  * having(groupBy(from(WorkOrder), ['customer_id']), count(), '>', 1)   // customers with several orders
  */
-export function having<S extends AnySchema, R, J>(q: Query<S, R, J>, aggregate: AggregateOf<S, J> | Aggregate<'count', never>, op: CompareOp, value: number): Query<S, R, J> {
+export function having<S extends AnySchema, R, J>(
+  q: Query<S, R, J>,
+  aggregate: AggregateOf<S, J> | Aggregate<'count', never>,
+  op: CompareOp,
+  value: number,
+): Query<S, R, J> {
   checkAggregateIn(q, aggregate)
   if (!compareOps.has(op)) throw new Error(`having: unknown operator ${JSON.stringify(op)}`)
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`having: the value must be a finite number, got ${String(value)}`)
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new Error(`having: the value must be a finite number, got ${String(value)}`)
   return { ...q, having: [...q.having, { aggregate, op, value }] }
 }
 
@@ -91,7 +117,12 @@ export function distinct<S extends AnySchema, R, J>(q: Query<S, R, J>): Query<S,
   return { ...q, distinct: true }
 }
 
-const lockModes: ReadonlySet<string> = new Set<LockMode>(['for update', 'for no key update', 'for share', 'for key share'])
+const lockModes: ReadonlySet<string> = new Set<LockMode>([
+  'for update',
+  'for no key update',
+  'for share',
+  'for key share',
+])
 
 /**
  * Locks the rows the query reads until the transaction ends; use inside `repo.transaction`
@@ -103,8 +134,15 @@ const lockModes: ReadonlySet<string> = new Set<LockMode>(['for update', 'for no 
  *   const job = await repo.one(limit(lock(where(from(Job), { state: 'queued' }), 'for update', { skipLocked: true }), 1))
  * })
  */
-export function lock<S extends AnySchema, R, J>(q: Query<S, R, J>, mode: LockMode, opts: LockOptions = {}): Query<S, R, J> {
-  if (!lockModes.has(mode)) throw new Error(`lock: unknown mode ${JSON.stringify(mode)} (for update, for no key update, for share, for key share)`)
+export function lock<S extends AnySchema, R, J>(
+  q: Query<S, R, J>,
+  mode: LockMode,
+  opts: LockOptions = {},
+): Query<S, R, J> {
+  if (!lockModes.has(mode))
+    throw new Error(
+      `lock: unknown mode ${JSON.stringify(mode)} (for update, for no key update, for share, for key share)`,
+    )
   if (opts.skipLocked && opts.noWait) throw new Error('lock: skipLocked and noWait exclude each other')
   return { ...q, lock: { mode, skipLocked: opts.skipLocked === true, noWait: opts.noWait === true } }
 }

@@ -12,7 +12,8 @@ import type { AnySchema, Association, AssociationsOf, Field, JoinThrough, Record
 
 type AssocName<S> = keyof AssociationsOf<S> & string
 /** The schema association `K` of `S` leads to. */
-export type RelatedOf<S, K> = AssociationsOf<S>[K & keyof AssociationsOf<S>] extends Association<infer _K, infer T> ? T : never
+export type RelatedOf<S, K> =
+  AssociationsOf<S>[K & keyof AssociationsOf<S>] extends Association<infer _K, infer T> ? T : never
 
 type Prev = [never, 0, 1, 2]
 /** Association paths from `S`: `'customer'`, `'work_orders.line_items'`, up to `D` associations deep. */
@@ -21,7 +22,9 @@ export type AssocPath<S, D extends number = 3> = [D] extends [never]
   : { [A in AssocName<S>]: A | `${A}.${AssocPath<RelatedOf<S, A>, Prev[D]>}` }[AssocName<S>]
 
 /** The schema at the end of association path `P` from `S`. */
-export type SchemaAt<S, P extends string> = P extends `${infer A}.${infer Rest}` ? SchemaAt<RelatedOf<S, A>, Rest> : RelatedOf<S, P>
+export type SchemaAt<S, P extends string> = P extends `${infer A}.${infer Rest}`
+  ? SchemaAt<RelatedOf<S, A>, Rest>
+  : RelatedOf<S, P>
 
 /** What a query joined at one path: the schema there, and whether the join keeps rows without a match (LEFT). */
 export interface Joined<T = AnySchema, L extends boolean = boolean> {
@@ -31,31 +34,43 @@ export interface Joined<T = AnySchema, L extends boolean = boolean> {
 /** A query's joined paths (type level only). */
 export type Joins = { readonly [path: string]: Joined }
 
-type Prefixes<P extends string, Acc extends string = ''> = P extends `${infer H}.${infer T}` ? `${Acc}${H}` | Prefixes<T, `${Acc}${H}.`> : `${Acc}${P}`
+type Prefixes<P extends string, Acc extends string = ''> = P extends `${infer H}.${infer T}`
+  ? `${Acc}${H}` | Prefixes<T, `${Acc}${H}.`>
+  : `${Acc}${P}`
 /** The paths `join(q, P)` adds: `P` and each path leading to it, unless already joined. */
-export type JoinedBy<S, J, P extends string, L extends boolean> = { readonly [K in Exclude<Prefixes<P>, keyof J>]: Joined<SchemaAt<S, K>, L> }
+export type JoinedBy<S, J, P extends string, L extends boolean> = {
+  readonly [K in Exclude<Prefixes<P>, keyof J>]: Joined<SchemaAt<S, K>, L>
+}
 
 type FieldOf<S> = keyof RecordOf<S> & string
 /** A field a query may name: one of its own, or `'<joined path>.<field there>'`. */
-export type Ref<S, J> = FieldOf<S> | { [P in keyof J & string]: J[P] extends Joined<infer T> ? `${P}.${FieldOf<T>}` : never }[keyof J & string]
+export type Ref<S, J> =
+  | FieldOf<S>
+  | { [P in keyof J & string]: J[P] extends Joined<infer T> ? `${P}.${FieldOf<T>}` : never }[keyof J & string]
 
 /** The value field reference `F` has in a row (a field reached through a LEFT JOIN may be null). */
-export type ValueAt<S, J, F extends string> = F extends FieldOf<S>
-  ? RecordOf<S>[F]
-  : {
-      [P in keyof J & string]: F extends `${P}.${infer X}`
-        ? J[P] extends Joined<infer T, infer L>
-          ? X extends FieldOf<T>
-            ? RecordOf<T>[X] | (L extends true ? null : never)
+export type ValueAt<S, J, F extends string> =
+  F extends FieldOf<S>
+    ? RecordOf<S>[F]
+    : {
+        [P in keyof J & string]: F extends `${P}.${infer X}`
+          ? J[P] extends Joined<infer T, infer L>
+            ? X extends FieldOf<T>
+              ? RecordOf<T>[X] | (L extends true ? null : never)
+              : never
             : never
           : never
-        : never
-    }[keyof J & string]
+      }[keyof J & string]
 
 // A cut association (AnySchema) has any field, of unknown type: let it through.
-type NumericField<S> = string extends FieldOf<S> ? string : { [K in FieldOf<S>]: NonNullable<RecordOf<S>[K]> extends number ? K : never }[FieldOf<S>]
+type NumericField<S> =
+  string extends FieldOf<S>
+    ? string
+    : { [K in FieldOf<S>]: NonNullable<RecordOf<S>[K]> extends number ? K : never }[FieldOf<S>]
 /** The references whose values are numbers: what `sum` and `avg` take. */
-export type NumericRef<S, J> = NumericField<S> | { [P in keyof J & string]: J[P] extends Joined<infer T> ? `${P}.${NumericField<T>}` : never }[keyof J & string]
+export type NumericRef<S, J> =
+  | NumericField<S>
+  | { [P in keyof J & string]: J[P] extends Joined<infer T> ? `${P}.${NumericField<T>}` : never }[keyof J & string]
 
 type First<K extends string> = K extends `${infer H}.${string}` ? H : K
 type Rest<K extends string, H extends string> = K extends `${H}.${infer T}` ? T : never
@@ -81,13 +96,18 @@ export interface ResolvedRef {
 }
 
 /** Resolves a join path against `schema` and the joins made so far; throws for an unknown association. */
-export function resolveJoinPath(schema: AnySchema, joins: readonly JoinSpec[], path: string): { assoc: ResolvedAssoc; through: JoinThrough | undefined } {
+export function resolveJoinPath(
+  schema: AnySchema,
+  joins: readonly JoinSpec[],
+  path: string,
+): { assoc: ResolvedAssoc; through: JoinThrough | undefined } {
   const dot = path.lastIndexOf('.')
   const parent = dot < 0 ? undefined : path.slice(0, dot)
   const owner = parent === undefined ? schema : joins.find((j) => j.path === parent)?.assoc.related
   if (!owner) throw new Error(`join ${path}: ${parent} is not joined`)
   const name = path.slice(dot + 1)
-  if (!Object.hasOwn(owner.associations, name)) throw new Error(`join ${path}: schema ${owner.table} has no association "${name}"`)
+  if (!Object.hasOwn(owner.associations, name))
+    throw new Error(`join ${path}: schema ${owner.table} has no association "${name}"`)
   // A manyToMany association carries its join table (`through`): joined in two steps.
   const assoc = resolveAssoc(owner, name)
   return { assoc, through: assoc.through }
@@ -97,7 +117,8 @@ export function resolveJoinPath(schema: AnySchema, joins: readonly JoinSpec[], p
 export function resolveRef(schema: AnySchema, joins: readonly JoinSpec[], ref: unknown): ResolvedRef {
   const found = findRef(schema, joins, ref)
   // A virtual field is cast and validated but never stored: no query can name it.
-  if (found.field.virtual) throw new Error(`field ${JSON.stringify(ref)} is virtual (never stored), so a query cannot use it`)
+  if (found.field.virtual)
+    throw new Error(`field ${JSON.stringify(ref)} is virtual (never stored), so a query cannot use it`)
   return found
 }
 

@@ -11,13 +11,18 @@ const cols = '"id", "name", "price", "description", "inserted_at", "updated_at"'
 describe('query builder', () => {
   it('compiles equality maps: value, null, list', () => {
     const s = compileSelect(where(from(Product), { name: 'Tea', description: null, id: [1, 2] }))
-    expect(s.sql).toBe(`select ${cols} from "products" where ("name" = $1 and "description" is null and "id" = any($2))`)
+    expect(s.sql).toBe(
+      `select ${cols} from "products" where ("name" = $1 and "description" is null and "id" = any($2))`,
+    )
     expect(s.params).toEqual(['Tea', [1, 2]])
   })
 
   it('compiles operators, groups, order, limit and offset with parameters in SQL order', () => {
     let q = where(from(Product), 'price', '>', 10)
-    q = where(q, or(cond('name', 'ilike', '%tea%'), and(cond('price', '<=', 5), not(cond('description', 'is not null')))))
+    q = where(
+      q,
+      or(cond('name', 'ilike', '%tea%'), and(cond('price', '<=', 5), not(cond('description', 'is not null')))),
+    )
     q = where(q, 'id', 'not in', [7])
     q = limit(offset(orderBy(q, ['price', 'desc'], 'name'), 20), 10)
     const s = compileSelect(q)
@@ -37,7 +42,9 @@ describe('query builder', () => {
   it('select narrows the columns, count wraps the filtered rows', () => {
     expect(compileSelect(select(from(Product), ['id', 'name'])).sql).toBe('select "id", "name" from "products"')
     const c = compileSelect(limit(count(where(from(Product), { price: 3 })), 5))
-    expect(c.sql).toBe('select count(*) as "count" from (select 1 from "products" where "price" = $1 limit $2) as "counted"')
+    expect(c.sql).toBe(
+      'select count(*) as "count" from (select 1 from "products" where "price" = $1 limit $2) as "counted"',
+    )
     expect(c.params).toEqual([3, 5])
   })
 
@@ -78,7 +85,10 @@ describe('query builder', () => {
 
   it('numbers parameters in SQL order through subqueries inside groups, having, limit and offset', () => {
     const pro = (tier: 'free' | 'pro', n: number) => limit(select(where(from(Customer), { tier }), ['id']), n)
-    let q = where(join(from(WorkOrder), 'line_items'), or(cond('title', '=', 'T'), cond('customer_id', 'in', pro('pro', 7))))
+    let q = where(
+      join(from(WorkOrder), 'line_items'),
+      or(cond('title', '=', 'T'), cond('customer_id', 'in', pro('pro', 7))),
+    )
     q = where(q, not(exists(where(from(LineItem), 'quantity', '>', 3), { correlate: ['id', 'work_order_id'] })))
     q = where(q, 'line_items.unit_price', '<', 500)
     const s = compileSelect(offset(limit(having(groupBy(q, ['id']), sum('line_items.quantity'), '>=', 2), 10), 20))
@@ -87,16 +97,52 @@ describe('query builder', () => {
     )
     expect(s.params).toEqual(['T', 'pro', 7, 3, 500, 2, 10, 20])
     // Same shape, new values: the cached statement, values reordered alike.
-    const again = compileSelect(offset(limit(having(groupBy(where(where(where(join(from(WorkOrder), 'line_items'), or(cond('title', '=', 'U'), cond('customer_id', 'in', pro('free', 1)))), not(exists(where(from(LineItem), 'quantity', '>', 9), { correlate: ['id', 'work_order_id'] }))), 'line_items.unit_price', '<', 1), ['id']), sum('line_items.quantity'), '>=', 5), 2), 3))
+    const again = compileSelect(
+      offset(
+        limit(
+          having(
+            groupBy(
+              where(
+                where(
+                  where(
+                    join(from(WorkOrder), 'line_items'),
+                    or(cond('title', '=', 'U'), cond('customer_id', 'in', pro('free', 1))),
+                  ),
+                  not(exists(where(from(LineItem), 'quantity', '>', 9), { correlate: ['id', 'work_order_id'] })),
+                ),
+                'line_items.unit_price',
+                '<',
+                1,
+              ),
+              ['id'],
+            ),
+            sum('line_items.quantity'),
+            '>=',
+            5,
+          ),
+          2,
+        ),
+        3,
+      ),
+    )
     expect(again.sql).toBe(s.sql)
     expect(again.params).toEqual(['U', 'free', 1, 9, 1, 5, 2, 3])
   })
 
   it('updateAll and deleteAll take subquery conditions, the outer table named in the correlation', () => {
-    const d = compileDeleteAll(where(from(Customer), not(exists(from(WorkOrder), { correlate: ['id', 'customer_id'] }))))
-    expect(d.sql).toBe('delete from "customers" where not (exists (select 1 from "orders" where "orders"."customer_id" = "customers"."id"))')
-    const u = compileUpdateAll(where(from(WorkOrder), 'customer_id', 'in', select(where(from(Customer), { tier: 'free' }), ['id'])), { status: 'done' })
-    expect(u.sql).toBe('update "orders" set "status" = $1 where "orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $2)')
+    const d = compileDeleteAll(
+      where(from(Customer), not(exists(from(WorkOrder), { correlate: ['id', 'customer_id'] }))),
+    )
+    expect(d.sql).toBe(
+      'delete from "customers" where not (exists (select 1 from "orders" where "orders"."customer_id" = "customers"."id"))',
+    )
+    const u = compileUpdateAll(
+      where(from(WorkOrder), 'customer_id', 'in', select(where(from(Customer), { tier: 'free' }), ['id'])),
+      { status: 'done' },
+    )
+    expect(u.sql).toBe(
+      'update "orders" set "status" = $1 where "orders"."customer_id" in (select "customers"."id" from "customers" where "customers"."tier" = $2)',
+    )
     expect(u.params).toEqual(['done', 'free'])
     expect(() => compileDeleteAll(join(from(WorkOrder), 'customer'))).toThrow('only where clauses apply')
   })

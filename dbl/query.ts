@@ -16,8 +16,23 @@
  * operator. PostgreSQL would refuse it only when a row matches up to the backslash (SQLSTATE
  * 22025), a failure that depends on the data; here it fails the first time the code runs.
  */
-import { countAggregate, isAggregate, refsOf, checkAggregate, type Aggregate, type AggregateArg } from './query-aggregate.ts'
-import { resolveRef, type JoinSpec, type Joins, type NestedRow, type NumericRef, type Ref, type ValueAt } from './query-paths.ts'
+import {
+  countAggregate,
+  isAggregate,
+  refsOf,
+  checkAggregate,
+  type Aggregate,
+  type AggregateArg,
+} from './query-aggregate.ts'
+import {
+  resolveRef,
+  type JoinSpec,
+  type Joins,
+  type NestedRow,
+  type NumericRef,
+  type Ref,
+  type ValueAt,
+} from './query-paths.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 
 /** Comparison operators of `where` and `having`. */
@@ -47,7 +62,9 @@ function likePattern(field: string, op: string, value: unknown): string {
   if (typeof value === 'string') {
     // An odd run of backslashes at the end: the last one escapes nothing.
     if (/\\*$/.exec(value)![0].length % 2 === 1) {
-      throw new Error(`where ${field} ${op} ${JSON.stringify(value)}: the pattern ends with a lone escape character (\\); for text a user typed, use { contains: text } (or escapeLike(text))`)
+      throw new Error(
+        `where ${field} ${op} ${JSON.stringify(value)}: the pattern ends with a lone escape character (\\); for text a user typed, use { contains: text } (or escapeLike(text))`,
+      )
     }
     return value
   }
@@ -61,7 +78,23 @@ function likePattern(field: string, op: string, value: unknown): string {
   throw new Error(`where ${field} ${op}: give a pattern string or one of { contains | startsWith | endsWith: string }`)
 }
 
-const ops: ReadonlySet<string> = new Set<Op>(['=', '!=', '<>', '<', '<=', '>', '>=', 'like', 'not like', 'ilike', 'not ilike', 'in', 'not in', 'is null', 'is not null'])
+const ops: ReadonlySet<string> = new Set<Op>([
+  '=',
+  '!=',
+  '<>',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'like',
+  'not like',
+  'ilike',
+  'not ilike',
+  'in',
+  'not in',
+  'is null',
+  'is not null',
+])
 
 /**
  * A condition `where`, `and`, `or` and `not` take, as `cond` and `exists` build it. `F` is the
@@ -72,10 +105,16 @@ export type Cond<F extends string = string> =
   | { readonly '~cond': 'op'; readonly field: F; readonly op: Op; readonly value: unknown }
   | { readonly '~cond': 'and' | 'or'; readonly conds: readonly Cond<F>[] }
   | { readonly '~cond': 'not'; readonly cond: Cond<F> }
-  | { readonly '~cond': 'exists'; readonly query: Query<AnySchema, unknown, Joins>; readonly correlate: readonly [F, string] | undefined }
+  | {
+      readonly '~cond': 'exists'
+      readonly query: Query<AnySchema, unknown, Joins>
+      readonly correlate: readonly [F, string] | undefined
+    }
 
 /** Equality map: a value means `=`, `null` means IS NULL, a list means IN. Keys are fields or joined paths (`'customer.tier'`). */
-export type Clauses<S extends AnySchema, J = unknown> = { readonly [K in Ref<S, J>]?: ValueAt<S, J, K> | readonly NonNullable<ValueAt<S, J, K>>[] | null }
+export type Clauses<S extends AnySchema, J = unknown> = {
+  readonly [K in Ref<S, J>]?: ValueAt<S, J, K> | readonly NonNullable<ValueAt<S, J, K>>[] | null
+}
 
 /** Sort direction of an `orderBy` term. */
 export type Direction = 'asc' | 'desc'
@@ -194,7 +233,8 @@ export function cond(a: string | Record<string, unknown>, op?: Op, value?: unkno
 
 function checkSubquery(q: Query<AnySchema, unknown, Joins>, what: string): Query<AnySchema, unknown, Joins> {
   const columns = q.select?.length ?? (q.selectAs ? Object.keys(q.selectAs).length : 0)
-  if (columns !== 1 || q.count) throw new Error(`${what}: the subquery must select exactly one column (select(q, ['id']))`)
+  if (columns !== 1 || q.count)
+    throw new Error(`${what}: the subquery must select exactly one column (select(q, ['id']))`)
   if (q.lock) throw new Error(`${what}: a subquery cannot lock rows`)
   return q
 }
@@ -288,16 +328,33 @@ function checkCond(q: Query<AnySchema, unknown, unknown>, c: Cond): void {
  * where(join(from(WorkOrder), 'customer'), 'customer.tier', '=', 'pro')
  * where(from(WorkOrder), 'customer_id', 'in', select(where(from(Customer), { tier: 'pro' }), ['id']))
  */
-export function where<S extends AnySchema, R, J, K extends Ref<S, J>>(q: Query<S, R, J>, field: K, op: CompareOp, value: NonNullable<ValueAt<S, J, K>>): Query<S, R, J>
+export function where<S extends AnySchema, R, J, K extends Ref<S, J>>(
+  q: Query<S, R, J>,
+  field: K,
+  op: CompareOp,
+  value: NonNullable<ValueAt<S, J, K>>,
+): Query<S, R, J>
 export function where<S extends AnySchema, R, J, K extends Ref<S, J>>(
   q: Query<S, R, J>,
   field: K,
   op: InOp,
   value: readonly NonNullable<ValueAt<S, J, K>>[] | Subquery<NonNullable<ValueAt<S, J, K>>>,
 ): Query<S, R, J>
-export function where<S extends AnySchema, R, J, K extends Ref<S, J>>(q: Query<S, R, J>, field: K, op: LikeOp, pattern: string | LikeText): Query<S, R, J>
-export function where<S extends AnySchema, R, J, K extends Ref<S, J>>(q: Query<S, R, J>, field: K, op: NullOp): Query<S, R, J>
-export function where<S extends AnySchema, R, J>(q: Query<S, R, J>, clauses: Clauses<S, J> | Cond<Ref<S, J>>): Query<S, R, J>
+export function where<S extends AnySchema, R, J, K extends Ref<S, J>>(
+  q: Query<S, R, J>,
+  field: K,
+  op: LikeOp,
+  pattern: string | LikeText,
+): Query<S, R, J>
+export function where<S extends AnySchema, R, J, K extends Ref<S, J>>(
+  q: Query<S, R, J>,
+  field: K,
+  op: NullOp,
+): Query<S, R, J>
+export function where<S extends AnySchema, R, J>(
+  q: Query<S, R, J>,
+  clauses: Clauses<S, J> | Cond<Ref<S, J>>,
+): Query<S, R, J>
 export function where(q: Query, a: string | Record<string, unknown> | Cond, op?: Op, value?: unknown): Query {
   const c = typeof a === 'string' ? cond(a, op as Exclude<Op, NullOp>, value) : isCond(a) ? a : clausesCond(a)
   checkCond(q, c)
@@ -320,7 +377,8 @@ export function orderBy<S extends AnySchema, R, J>(
   ...terms: (OrderTerm<Ref<S, J> | (keyof R & string)> | readonly OrderTerm<Ref<S, J> | (keyof R & string)>[])[]
 ): Query<S, R, J> {
   const flat: (readonly [string, Direction])[] = []
-  const check = (f: unknown): string => (typeof f === 'string' && q.selectAs && Object.hasOwn(q.selectAs, f) ? f : checkRef(q, f))
+  const check = (f: unknown): string =>
+    typeof f === 'string' && q.selectAs && Object.hasOwn(q.selectAs, f) ? f : checkRef(q, f)
   const add = (t: unknown): void => {
     if (typeof t === 'string') return void flat.push([check(t), 'asc'])
     if (!Array.isArray(t)) throw new Error(`orderBy: ${JSON.stringify(t)} is not a field or [field, direction]`)
@@ -336,7 +394,8 @@ export function orderBy<S extends AnySchema, R, J>(
 }
 
 function count0(n: unknown, what: string): number {
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new Error(`${what} must be a non-negative integer, got ${String(n)}`)
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    throw new Error(`${what} must be a non-negative integer, got ${String(n)}`)
   return n
 }
 
@@ -379,7 +438,13 @@ export type AggregateValue<S, J, A> =
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
 
 /** The row of `select`'s object form. */
-export type SelectedRow<S, J, M> = Simplify<{ readonly [K in keyof M]: M[K] extends Aggregate ? AggregateValue<S, J, M[K]> : M[K] extends string ? ValueAt<S, J, M[K]> : never }>
+export type SelectedRow<S, J, M> = Simplify<{
+  readonly [K in keyof M]: M[K] extends Aggregate
+    ? AggregateValue<S, J, M[K]>
+    : M[K] extends string
+      ? ValueAt<S, J, M[K]>
+      : never
+}>
 
 /** A `count()` that has no field, so it matches any query. */
 type CountAll = Aggregate<'count', never>
@@ -387,7 +452,11 @@ type CountAll = Aggregate<'count', never>
 /** Throws for an aggregate the query cannot compute (unknown field, `sum` of text). */
 export function checkAggregateIn(q: Query<AnySchema, unknown, unknown>, a: Aggregate): void {
   const refs = refsOf(a)
-  checkAggregate(a, refs.map((r) => resolveRef(q.schema, q.joins, r).field), refs)
+  checkAggregate(
+    a,
+    refs.map((r) => resolveRef(q.schema, q.joins, r).field),
+    refs,
+  )
 }
 
 /**
@@ -399,20 +468,30 @@ export function checkAggregateIn(q: Query<AnySchema, unknown, unknown>, a: Aggre
  * await repo.all(select(join(from(WorkOrder), 'customer'), ['id', 'title', 'customer.name']))
  * await repo.one(select(from(LineItem), { n: count(), avg: avg('quantity'), max: max('quantity') }))
  */
-export function select<S extends AnySchema, R, J, const K extends Ref<S, J>>(q: Query<S, R, J>, fields: readonly K[]): Query<S, Simplify<NestedRow<S, J, K>>, J>
-export function select<S extends AnySchema, R, J, const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll>>(q: Query<S, R, J>, columns: M): Query<S, SelectedRow<S, J, M>, J>
+export function select<S extends AnySchema, R, J, const K extends Ref<S, J>>(
+  q: Query<S, R, J>,
+  fields: readonly K[],
+): Query<S, Simplify<NestedRow<S, J, K>>, J>
+export function select<
+  S extends AnySchema,
+  R,
+  J,
+  const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll>,
+>(q: Query<S, R, J>, columns: M): Query<S, SelectedRow<S, J, M>, J>
 export function select(q: Query, spec: readonly string[] | Record<string, unknown>): Query {
   if (Array.isArray(spec)) {
     if (spec.length === 0) throw new Error('select: give at least one field')
     for (const f of spec) checkRef(q, f)
     return { ...q, select: [...spec], selectAs: undefined }
   }
-  if (typeof spec !== 'object' || spec === null) throw new Error('select: give a list of fields or { name: field | aggregate }')
+  if (typeof spec !== 'object' || spec === null)
+    throw new Error('select: give a list of fields or { name: field | aggregate }')
   const names = Object.keys(spec)
   if (names.length === 0) throw new Error('select: give at least one field')
   for (const name of names) {
     // Output names become SQL identifiers and row keys: plain words only.
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`select: output name ${JSON.stringify(name)} must be letters, digits and _`)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new Error(`select: output name ${JSON.stringify(name)} must be letters, digits and _`)
     const v = (spec as Record<string, unknown>)[name]
     if (isAggregate(v)) checkAggregateIn(q, v)
     else checkRef(q, v)

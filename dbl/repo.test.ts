@@ -55,7 +55,10 @@ describe('defineRepo', () => {
       await first.stop()
       const second = defineRepo({ dataDir: dir })
       await second.start()
-      expect(await second.query('select v from kept')).toMatchObject({ ok: true, value: { rows: [{ v: 'still here' }] } })
+      expect(await second.query('select v from kept')).toMatchObject({
+        ok: true,
+        value: { rows: [{ v: 'still here' }] },
+      })
       await second.stop()
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -55,7 +55,15 @@ import { all, get, getBy, one } from './repo/read.ts'
 import { exists } from './repo/exists.ts'
 import { createRunner, type LogOption } from './repo/telemetry.ts'
 import { rollback, transaction, type TransactionResult } from './repo/transaction.ts'
-import { insert, remove, update, type InsertOptions, type MaybeInsertResult, type OnConflictReplace, type WriteResult } from './repo/write.ts'
+import {
+  insert,
+  remove,
+  update,
+  type InsertOptions,
+  type MaybeInsertResult,
+  type OnConflictReplace,
+  type WriteResult,
+} from './repo/write.ts'
 import { emptyChangeset, isChangeset } from './changeset.ts'
 
 /** What `defineRepo` takes: where the database is (a URL, separate fields, or embedded PGlite), the pool, deadlines and query logging. */
@@ -104,7 +112,10 @@ export interface Repo {
    * const found = await repo.getBy(User, { email })
    * if (!found.ok) return status(found.error === 'not_found' ? 404 : 409)
    */
-  getBy<S extends AnySchema>(schema: S, clauses: Clauses<S>): Promise<Result<RecordOf<S>, 'not_found' | 'multiple_results'>>
+  getBy<S extends AnySchema>(
+    schema: S,
+    clauses: Clauses<S>,
+  ): Promise<Result<RecordOf<S>, 'not_found' | 'multiple_results'>>
   /**
    * Whether any row matches the query (`SELECT EXISTS (…)`, stopping at the first match).
    *
@@ -131,21 +142,38 @@ export interface Repo {
    */
   reload<R extends object>(record: R): Promise<Result<R, 'not_found'>>
   /** `onConflict: { target, replace }` upserts; `{ target?, action: 'nothing' }` skips the row: value `null` (repo/write.ts). */
-  insert<S extends AnySchema>(cs: Changeset<S>, opts?: { readonly onConflict?: OnConflictReplace<S> }): Promise<WriteResult<S>>
+  insert<S extends AnySchema>(
+    cs: Changeset<S>,
+    opts?: { readonly onConflict?: OnConflictReplace<S> },
+  ): Promise<WriteResult<S>>
   insert<S extends AnySchema>(cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>>
   update<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
   /** A changeset (to carry constraint declarations such as `noAssocConstraint`) or a schema and a record. */
   delete<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
   delete<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<WriteResult<S>>
-  insertAll<S extends AnySchema>(schema: S, rows: readonly Partial<RecordOf<S>>[]): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>>
-  updateAll<S extends AnySchema, R>(q: Query<S, R>, set: Partial<RecordOf<S>>): Promise<Result<{ count: number }, DbError>>
+  insertAll<S extends AnySchema>(
+    schema: S,
+    rows: readonly Partial<RecordOf<S>>[],
+  ): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>>
+  updateAll<S extends AnySchema, R>(
+    q: Query<S, R>,
+    set: Partial<RecordOf<S>>,
+  ): Promise<Result<{ count: number }, DbError>>
   deleteAll<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<{ count: number }, DbError>>
   /**
    * Loads associations, nested as in Ecto (`['profile', { posts: ['comments'] }]`), one query per
    * association per level; an unknown name throws before any query. See repo/preload-spec.ts.
    */
-  preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, records: readonly RecordOf<S>[], spec: P & CheckSpec<S, P>): Promise<Result<Preloaded<S, P>[], DbError>>
-  preload<S extends AnySchema, const P extends PreloadSpec<S>>(schema: S, record: RecordOf<S>, spec: P & CheckSpec<S, P>): Promise<Result<Preloaded<S, P>, DbError>>
+  preload<S extends AnySchema, const P extends PreloadSpec<S>>(
+    schema: S,
+    records: readonly RecordOf<S>[],
+    spec: P & CheckSpec<S, P>,
+  ): Promise<Result<Preloaded<S, P>[], DbError>>
+  preload<S extends AnySchema, const P extends PreloadSpec<S>>(
+    schema: S,
+    record: RecordOf<S>,
+    spec: P & CheckSpec<S, P>,
+  ): Promise<Result<Preloaded<S, P>, DbError>>
   /** See repo/transaction.ts for the exact commit / rollback rules. */
   transaction<T>(fn: (repo: Repo) => Promise<T> | T): Promise<TransactionResult<T>>
   /** Inside `transaction`: roll back and make the transaction return `{ ok: false, error: value }`. */
@@ -165,7 +193,11 @@ function backendOf(config: RepoConfig): 'pg' | 'pglite' {
 }
 
 /** The folder embedded PGlite keeps its data in; `undefined` is memory (rules in the doc above). */
-export function embeddedDataDir(config: RepoConfig, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
+export function embeddedDataDir(
+  config: RepoConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string | undefined {
   if (config.dataDir) return config.dataDir
   if (config.url === MEMORY_URL || env.VELA_ENV === 'test' || env.VITEST) return undefined
   return join(cwd, '.data', 'pglite')
@@ -205,7 +237,10 @@ export function defineRepo(config: RepoConfig = {}): Repo {
             ? config.adapter
             : backend === 'pg'
               ? createPgAdapter(config)
-              : await createPgliteAdapter({ dataDir: embeddedDataDir(config), acquireTimeoutMs: config.acquireTimeoutMs })
+              : await createPgliteAdapter({
+                  dataDir: embeddedDataDir(config),
+                  acquireTimeoutMs: config.acquireTimeoutMs,
+                })
         ctx.adapter = a
         return a
       })()
@@ -223,7 +258,12 @@ export function defineRepo(config: RepoConfig = {}): Repo {
       const a = await ctx.start()
       if (a.kind !== 'pg' || typeof config.adapter === 'object') return
       try {
-        await firstConnection(() => a.query('SELECT 1'), pgAddress(config), retry, (line) => console.warn(`[${name}] ${line}`))
+        await firstConnection(
+          () => a.query('SELECT 1'),
+          pgAddress(config),
+          retry,
+          (line) => console.warn(`[${name}] ${line}`),
+        )
       } catch (e) {
         await repo.stop()
         throw e
@@ -244,7 +284,10 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     async reload(a: AnySchema | object, b?: object) {
       const schema = b === undefined ? schemaOfRecord(a) : (a as AnySchema)
       const record = b === undefined ? a : b
-      if (!schema) throw new Error('reload(record): this object was not read or written by a repository (a copy, or made by hand); call repo.reload(Schema, record)')
+      if (!schema)
+        throw new Error(
+          'reload(record): this object was not read or written by a repository (a copy, or made by hand); call repo.reload(Schema, record)',
+        )
       const id = (record as Record<string, unknown> | null | undefined)?.[schema.primaryKey]
       if (id === undefined || id === null) throw new Error(`reload: the record has no ${schema.primaryKey}`)
       return get(ctx, schema, id)

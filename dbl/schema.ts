@@ -111,7 +111,10 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
  *   associations: { user: belongsTo(() => User, { onDelete: 'cascade' }) },
  * })
  */
-export function belongsTo<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string; onDelete?: OnDelete } = {}): Association<'belongsTo', T> {
+export function belongsTo<T extends AnySchema>(
+  schema: () => T,
+  opts: { foreignKey?: string; onDelete?: OnDelete } = {},
+): Association<'belongsTo', T> {
   return { kind: 'belongsTo', schema, ...opts }
 }
 /**
@@ -125,7 +128,10 @@ export function belongsTo<T extends AnySchema>(schema: () => T, opts: { foreignK
  *   associations: { profile: hasOne(() => Profile) },
  * })
  */
-export function hasOne<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string } = {}): Association<'hasOne', T> {
+export function hasOne<T extends AnySchema>(
+  schema: () => T,
+  opts: { foreignKey?: string } = {},
+): Association<'hasOne', T> {
   return { kind: 'hasOne', schema, ...opts }
 }
 /**
@@ -140,7 +146,10 @@ export function hasOne<T extends AnySchema>(schema: () => T, opts: { foreignKey?
  *   associations: { notes: hasMany((): AnySchema => Note) },
  * })
  */
-export function hasMany<T extends AnySchema>(schema: () => T, opts: { foreignKey?: string } = {}): Association<'hasMany', T> {
+export function hasMany<T extends AnySchema>(
+  schema: () => T,
+  opts: { foreignKey?: string } = {},
+): Association<'hasMany', T> {
   return { kind: 'hasMany', schema, ...opts }
 }
 
@@ -171,9 +180,20 @@ export interface ManyToManyOptions {
  * })
  * // later: repo.preload(WorkOrder, orders, 'tags'); repo.update(putAssoc(change(WorkOrder, order), 'tags', [1, 2]))
  */
-export function manyToMany<T extends AnySchema>(schema: () => T, opts: ManyToManyOptions): Association<'manyToMany', T> {
-  if (typeof opts?.joinThrough !== 'string' || opts.joinThrough === '') throw new Error('manyToMany: give the join table as { joinThrough: "<table>" }')
-  if (opts.joinKeys !== undefined && !(opts.joinKeys.length === 2 && opts.joinKeys.every((k) => typeof k === 'string' && k !== '') && opts.joinKeys[0] !== opts.joinKeys[1])) {
+export function manyToMany<T extends AnySchema>(
+  schema: () => T,
+  opts: ManyToManyOptions,
+): Association<'manyToMany', T> {
+  if (typeof opts?.joinThrough !== 'string' || opts.joinThrough === '')
+    throw new Error('manyToMany: give the join table as { joinThrough: "<table>" }')
+  if (
+    opts.joinKeys !== undefined &&
+    !(
+      opts.joinKeys.length === 2 &&
+      opts.joinKeys.every((k) => typeof k === 'string' && k !== '') &&
+      opts.joinKeys[0] !== opts.joinKeys[1]
+    )
+  ) {
     throw new Error(`manyToMany ${opts.joinThrough}: joinKeys must be two different column names`)
   }
   return { kind: 'manyToMany', schema, ...opts }
@@ -209,14 +229,25 @@ export interface JoinThrough {
  */
 export function joinThroughOf(owner: AnySchema, name: string): JoinThrough {
   const a = owner.associations[name]
-  if (a?.kind !== 'manyToMany' || !a.joinThrough) throw new Error(`schema ${owner.table} has no manyToMany association "${name}"`)
+  if (a?.kind !== 'manyToMany' || !a.joinThrough)
+    throw new Error(`schema ${owner.table} has no manyToMany association "${name}"`)
   const related = a.schema()
   const ownerKey = foreignKeyOf(owner, name, a)
   const relatedKey = a.joinKeys?.[1] ?? `${singularize(related.table) ?? related.table}_id`
   if (ownerKey === relatedKey) {
-    throw new Error(`association ${owner.table}.${name}: both join keys would be "${ownerKey}"; give joinKeys: ['<column for ${owner.table}>', '<column for ${related.table}>']`)
+    throw new Error(
+      `association ${owner.table}.${name}: both join keys would be "${ownerKey}"; give joinKeys: ['<column for ${owner.table}>', '<column for ${related.table}>']`,
+    )
   }
-  return { table: a.joinThrough, ownerKey, relatedKey, ownerColumn: owner.primaryKey, relatedColumn: related.primaryKey, related, onDelete: a.onDelete ?? 'cascade' }
+  return {
+    table: a.joinThrough,
+    ownerKey,
+    relatedKey,
+    ownerColumn: owner.primaryKey,
+    relatedColumn: related.primaryKey,
+    related,
+    onDelete: a.onDelete ?? 'cascade',
+  }
 }
 
 /**
@@ -226,7 +257,11 @@ export function joinThroughOf(owner: AnySchema, name: string): JoinThrough {
  * For manyToMany it is the join table's column pointing at the owner (`joinKeys[0]`, same default).
  * The one place this default is computed: associations, constraints and generated migrations agree.
  */
-export function foreignKeyOf(owner: { readonly table: string }, name: string, a: Pick<Association, 'kind' | 'foreignKey' | 'joinKeys'>): string {
+export function foreignKeyOf(
+  owner: { readonly table: string },
+  name: string,
+  a: Pick<Association, 'kind' | 'foreignKey' | 'joinKeys'>,
+): string {
   if (a.kind === 'manyToMany' && a.joinKeys) return a.joinKeys[0]
   if (a.foreignKey !== undefined) return a.foreignKey
   return a.kind === 'belongsTo' ? `${name}_id` : `${singularize(owner.table) ?? owner.table}_id`
@@ -263,7 +298,10 @@ export interface Field {
 }
 
 /** A table's description as `defineSchema` returns it: normalised fields, primary key, associations and indexes. */
-export interface Schema<F extends Record<string, FieldSpec> = Record<string, FieldSpec>, A extends Associations = Associations> {
+export interface Schema<
+  F extends Record<string, FieldSpec> = Record<string, FieldSpec>,
+  A extends Associations = Associations,
+> {
   readonly kind: 'vela.schema'
   readonly table: string
   readonly primaryKey: string
@@ -325,13 +363,18 @@ type Flat<T> = T extends infer O ? { [K in keyof O]: O[K] } : never
  * The row shape a schema's records have when read back from the database. Virtual fields are
  * optional: a record read back lacks them, one built from a changeset may carry them.
  */
-export type RecordOf<S> = S extends Schema<infer F, infer _A>
-  ? 0 extends 1 & F
-    ? { [K in keyof F]: ValueOfSpec<F[K]> }
-    : [VirtualKeys<F>] extends [never]
+export type RecordOf<S> =
+  S extends Schema<infer F, infer _A>
+    ? 0 extends 1 & F
       ? { [K in keyof F]: ValueOfSpec<F[K]> }
-      : Flat<{ readonly [K in Exclude<keyof F, VirtualKeys<F>>]: ValueOfSpec<F[K]> } & { readonly [K in VirtualKeys<F>]?: ValueOfSpec<F[K]> }>
-  : never
+      : [VirtualKeys<F>] extends [never]
+        ? { [K in keyof F]: ValueOfSpec<F[K]> }
+        : Flat<
+            { readonly [K in Exclude<keyof F, VirtualKeys<F>>]: ValueOfSpec<F[K]> } & {
+              readonly [K in VirtualKeys<F>]?: ValueOfSpec<F[K]>
+            }
+          >
+    : never
 
 /**
  * Describes one table: its fields (each a type, or options), and optionally its primary key,
@@ -354,7 +397,9 @@ export type RecordOf<S> = S extends Schema<infer F, infer _A>
  *   indexes: [{ columns: ['name'], unique: true }],
  * })
  */
-export function defineSchema<const F extends Record<string, FieldSpec>, const A extends Associations = {}>(def: SchemaDefinition<F, A>): Schema<F, A> {
+export function defineSchema<const F extends Record<string, FieldSpec>, const A extends Associations = {}>(
+  def: SchemaDefinition<F, A>,
+): Schema<F, A> {
   const fields: Field[] = Object.entries(def.fields).map(([name, spec]) => normaliseField(name, spec))
   const embedded = def.embedded ?? false
   // An embedded schema needs no key: its records live inside the parent's row.
@@ -364,8 +409,10 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     const isPk = f.name === primaryKey
     byName[f.name] = isPk ? { ...f, primaryKey: true, nullable: false } : f
   }
-  if (primaryKey !== '' && !byName[primaryKey]) throw new Error(`schema ${def.table}: primary key "${primaryKey}" is not one of its fields`)
-  if (byName[primaryKey]?.virtual) throw new Error(`schema ${def.table}: the primary key "${primaryKey}" cannot be virtual`)
+  if (primaryKey !== '' && !byName[primaryKey])
+    throw new Error(`schema ${def.table}: primary key "${primaryKey}" is not one of its fields`)
+  if (byName[primaryKey]?.virtual)
+    throw new Error(`schema ${def.table}: the primary key "${primaryKey}" cannot be virtual`)
   if (embedded && (def.indexes?.length || Object.keys(def.associations ?? {}).length)) {
     throw new Error(`schema ${def.table} is embedded: it has no table, so no indexes or associations`)
   }
@@ -376,7 +423,8 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
   }))
   for (const ix of indexes) {
     for (const c of ix.columns) {
-      if (!byName[c] || byName[c].virtual) throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
+      if (!byName[c] || byName[c].virtual)
+        throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
     }
   }
   return {
@@ -392,7 +440,8 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
 }
 
 function normaliseField(name: string, spec: FieldSpec): Field {
-  const opts: FieldOptions = typeof spec === 'string' || !('type' in spec) ? { type: spec as FieldType } : (spec as FieldOptions)
+  const opts: FieldOptions =
+    typeof spec === 'string' || !('type' in spec) ? { type: spec as FieldType } : (spec as FieldOptions)
   const primaryKey = opts.primaryKey ?? false
   return {
     name,

@@ -36,7 +36,8 @@ export function compiled(key: string, build: () => Buildable): Compiled {
   if (hit) return hit
   const native = build().toSQL().toNative()
   const order = native.bindings.map((b) => {
-    if (typeof b !== 'number' || b < MARK) throw new Error(`vela.dbl: unexpected literal binding ${String(b)} in ${native.sql}`)
+    if (typeof b !== 'number' || b < MARK)
+      throw new Error(`vela.dbl: unexpected literal binding ${String(b)} in ${native.sql}`)
     return b - MARK
   })
   const c: Compiled = { sql: native.sql, order: order.every((v, i) => v === i) ? undefined : order }
@@ -72,7 +73,9 @@ export function dumpValue(field: Field, value: unknown): unknown {
 /** A jsonb value JSON cannot carry, met while encoding a statement's values (see `jsonText`). */
 export class JsonValueError extends TypeError {
   constructor(readonly field: string) {
-    super(`vela.dbl: ${field}: a jsonb value JSON cannot carry (a function, a BigInt, a cycle, undefined in a list, NaN, a Map or Set, a NUL character)`)
+    super(
+      `vela.dbl: ${field}: a jsonb value JSON cannot carry (a function, a BigInt, a cycle, undefined in a list, NaN, a Map or Set, a NUL character)`,
+    )
   }
 }
 
@@ -89,7 +92,10 @@ const schemaSql = new WeakMap<AnySchema, SchemaSql>()
 export function sqlOf(schema: AnySchema): SchemaSql {
   let s = schemaSql.get(schema)
   if (!s) {
-    if (schema.embedded) throw new Error(`schema ${schema.table} is embedded: it has no table; store it in a parent's embedsOne / embedsMany field`)
+    if (schema.embedded)
+      throw new Error(
+        `schema ${schema.table} is embedded: it has no table; store it in a parent's embedsOne / embedsMany field`,
+      )
     const stored = schema.fields.filter((f) => !f.virtual)
     s = {
       columns: stored.map((f) => f.name),

@@ -81,7 +81,12 @@ export class DbOutcomeUnknownError extends DbUnavailableError {
   /** The HTTP status a request failing on this should get: 504, without `Retry-After`. */
   override readonly status = 504
   constructor(readonly unavailable: DbUnavailableError) {
-    super(unavailable.reason, unavailable.address, `${unavailable.message}; the statement was sent and may have been applied`, { cause: unavailable })
+    super(
+      unavailable.reason,
+      unavailable.address,
+      `${unavailable.message}; the statement was sent and may have been applied`,
+      { cause: unavailable },
+    )
   }
 }
 
@@ -130,7 +135,15 @@ export interface DeadlinesForMessages {
   readonly answerTimeoutMs: number
 }
 
-const refused = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOENT'])
+const refused = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ENOENT',
+])
 const broken = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'])
 // SQLSTATEs meaning "not now", whatever the statement: 57P01 admin shutdown, 57P02 crash shutdown,
 // 57P03 cannot connect now (starting up, recovery), 53300 too many connections.
@@ -153,17 +166,25 @@ export function classify(error: unknown, address: string, d: DeadlinesForMessage
   const e = error as DriverError
   const code = typeof e.code === 'string' ? e.code : undefined
   const message = typeof e.message === 'string' ? e.message : ''
-  const make = (reason: UnavailableReason, text: string) => new DbUnavailableError(reason, address, `database ${address}: ${text}`, { cause: error })
+  const make = (reason: UnavailableReason, text: string) =>
+    new DbUnavailableError(reason, address, `database ${address}: ${text}`, { cause: error })
 
   if (message === 'timeout exceeded when trying to connect') {
-    return make('acquire_timeout', `no connection free within ${d.acquireTimeoutMs} ms (acquireTimeoutMs; every pooled connection busy or connecting)`)
+    return make(
+      'acquire_timeout',
+      `no connection free within ${d.acquireTimeoutMs} ms (acquireTimeoutMs; every pooled connection busy or connecting)`,
+    )
   }
   if (message === 'Connection terminated due to connection timeout') {
     return make('connect_timeout', `no connection within ${d.acquireTimeoutMs} ms (acquireTimeoutMs)`)
   }
-  if (message === 'timeout expired') return make('connect_timeout', `no connection within ${d.connectTimeoutMs} ms (connectTimeoutMs)`)
+  if (message === 'timeout expired')
+    return make('connect_timeout', `no connection within ${d.connectTimeoutMs} ms (connectTimeoutMs)`)
   if (message === 'Query read timeout') {
-    return make('statement_timeout', `no answer within ${d.answerTimeoutMs} ms (statementTimeoutMs ${d.statementTimeoutMs} + ${d.answerTimeoutMs - d.statementTimeoutMs} ms grace)`)
+    return make(
+      'statement_timeout',
+      `no answer within ${d.answerTimeoutMs} ms (statementTimeoutMs ${d.statementTimeoutMs} + ${d.answerTimeoutMs - d.statementTimeoutMs} ms grace)`,
+    )
   }
   if (code === '57014' && /statement timeout/.test(message)) {
     return make('statement_timeout', `statement cancelled after ${d.statementTimeoutMs} ms (statementTimeoutMs)`)
@@ -172,7 +193,8 @@ export function classify(error: unknown, address: string, d: DeadlinesForMessage
   if (code?.startsWith('08')) return make('connection_lost', `connection failed: ${message} (${code})`)
   if (code && refused.has(code)) return make('unreachable', `unreachable: ${describeSocketError(code)}`)
   if (code && broken.has(code)) return make('connection_lost', `connection lost: ${describeSocketError(code)}`)
-  if (/^Connection terminated/.test(message) || /not queryable/.test(message)) return make('connection_lost', `connection lost: ${message}`)
+  if (/^Connection terminated/.test(message) || /not queryable/.test(message))
+    return make('connection_lost', `connection lost: ${message}`)
   // Node's happy-eyeballs connect reports an AggregateError (one error per address tried).
   if (Array.isArray(e.errors) && e.errors.length) return classify(e.errors[0], address, d)
   return undefined

@@ -8,7 +8,9 @@ describe('validateConfirmation', () => {
   const signUp = (params: Record<string, unknown>) => cast(Account, {}, params, ['email', 'password'])
 
   it('"does not match confirmation" on <field>_confirmation when the two params differ', () => {
-    expect(errorsToJson(validateConfirmation(signUp({ password: 'a', password_confirmation: 'b' }), 'password'))).toEqual({
+    expect(
+      errorsToJson(validateConfirmation(signUp({ password: 'a', password_confirmation: 'b' }), 'password')),
+    ).toEqual({
       password_confirmation: ['does not match confirmation'],
     })
     expect(validateConfirmation(signUp({ password: 'a', password_confirmation: 'a' }), 'password').valid).toBe(true)
@@ -21,8 +23,16 @@ describe('validateConfirmation', () => {
   it('skips an unchanged field; a missing confirmation passes unless required; a custom message', () => {
     expect(validateConfirmation(signUp({ password_confirmation: 'x' }), 'password').valid).toBe(true)
     expect(validateConfirmation(signUp({ password: 'a' }), 'password').valid).toBe(true)
-    expect(errorsToJson(validateConfirmation(signUp({ password: 'a' }), 'password', { required: true }))).toEqual({ password_confirmation: ["can't be blank"] })
-    expect(errorsToJson(validateConfirmation(signUp({ password: 'a', password_confirmation: 'b' }), 'password', { message: 'must match' }))).toEqual({
+    expect(errorsToJson(validateConfirmation(signUp({ password: 'a' }), 'password', { required: true }))).toEqual({
+      password_confirmation: ["can't be blank"],
+    })
+    expect(
+      errorsToJson(
+        validateConfirmation(signUp({ password: 'a', password_confirmation: 'b' }), 'password', {
+          message: 'must match',
+        }),
+      ),
+    ).toEqual({
       password_confirmation: ['must match'],
     })
   })
@@ -34,7 +44,10 @@ describe('validateConfirmation', () => {
 })
 
 describe('validateSubset', () => {
-  const Post = defineSchema({ table: 'posts', fields: { id: 'id', tags: { type: { array: 'string' } }, scores: { type: { array: 'integer' } } } })
+  const Post = defineSchema({
+    table: 'posts',
+    fields: { id: 'id', tags: { type: { array: 'string' } }, scores: { type: { array: 'integer' } } },
+  })
 
   it('"has an invalid entry" when any element is outside the allowed values', () => {
     const cs = validateSubset(cast(Post, {}, { tags: ['news', 'spam'] }, ['tags']), 'tags', ['news', 'howto'])
@@ -48,6 +61,10 @@ describe('validateSubset', () => {
     expect(validateSubset(cast(Post, {}, {}, ['tags']), 'tags', ['news']).valid).toBe(true)
     expect(validateSubset(putChange(cast(Post, {}, {}, []), 'tags', null), 'tags', ['news']).valid).toBe(true)
     expect(validateSubset(cast(Post, {}, { scores: ['1', '2'] }, ['scores']), 'scores', [1, 2, 3]).valid).toBe(true)
-    expect(errorsToJson(validateSubset(cast(Post, {}, { tags: ['x'] }, ['tags']), 'tags', ['news'], { message: 'unknown tag' }))).toEqual({ tags: ['unknown tag'] })
+    expect(
+      errorsToJson(
+        validateSubset(cast(Post, {}, { tags: ['x'] }, ['tags']), 'tags', ['news'], { message: 'unknown tag' }),
+      ),
+    ).toEqual({ tags: ['unknown tag'] })
   })
 })

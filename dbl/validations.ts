@@ -7,7 +7,9 @@ import { addError, getField, type Changeset, type FieldOf } from './changeset.ts
 import type { AnySchema, RecordOf } from './schema.ts'
 
 /** The fields of `S` holding a list (array columns): what `validateSubset` checks. */
-export type ListFieldOf<S extends AnySchema> = { [K in FieldOf<S>]: RecordOf<S>[K] extends readonly unknown[] | null | undefined ? K : never }[FieldOf<S>]
+export type ListFieldOf<S extends AnySchema> = {
+  [K in FieldOf<S>]: RecordOf<S>[K] extends readonly unknown[] | null | undefined ? K : never
+}[FieldOf<S>]
 
 interface MessageOption {
   /** Replaces the default message; `%{count}` / `%{number}` placeholders still work. */
@@ -31,13 +33,18 @@ function hasError(cs: Changeset, field: string): boolean {
  * const cs = validateRequired(cast(Product, null, body, ['name', 'price']), ['name', 'price'])
  * errorsToJson(cs) // { name: ["can't be blank"] } for body { name: ' ', price: 100 }
  */
-export function validateRequired<S extends AnySchema>(cs: Changeset<S>, fields: readonly FieldOf<S>[], opts: MessageOption = {}): Changeset<S> {
+export function validateRequired<S extends AnySchema>(
+  cs: Changeset<S>,
+  fields: readonly FieldOf<S>[],
+  opts: MessageOption = {},
+): Changeset<S> {
   let out = cs
   for (const field of fields) {
     if (!cs.schema.fieldsByName[field]) throw new Error(`schema ${cs.schema.table} has no field "${field}"`)
     const value = getField(cs, field)
     const blank = value === null || value === undefined || (typeof value === 'string' && value.trim() === '')
-    if (blank && !hasError(cs, field)) out = addError(out, field, opts.message ?? "can't be blank", { validation: 'required' })
+    if (blank && !hasError(cs, field))
+      out = addError(out, field, opts.message ?? "can't be blank", { validation: 'required' })
   }
   return out
 }
@@ -69,7 +76,11 @@ function lengthOf(value: string, count: LengthOptions['count']): number {
  * const cs = validateLength(cast(User, {}, body, ['name']), 'name', { min: 3, max: 40 })
  * errorsToJson(cs) // { name: ['should be at least 3 character(s)'] } for name: 'al'
  */
-export function validateLength<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: LengthOptions): Changeset<S> {
+export function validateLength<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  opts: LengthOptions,
+): Changeset<S> {
   const value = changed(cs, field)
   if (typeof value !== 'string' && !Array.isArray(value)) return cs
   const isList = Array.isArray(value)
@@ -113,7 +124,11 @@ const numberRules = [
  * const cs = validateNumber(cast(Product, null, body, ['price']), 'price', { greaterThanOrEqualTo: 0 })
  * errorsToJson(cs) // { price: ['must be greater than or equal to 0'] } for price: -5
  */
-export function validateNumber<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: NumberOptions): Changeset<S> {
+export function validateNumber<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  opts: NumberOptions,
+): Changeset<S> {
   const value = changed(cs, field)
   if (typeof value !== 'number') return cs
   for (const [kind, text, holds] of numberRules) {
@@ -132,7 +147,12 @@ export function validateNumber<S extends AnySchema>(cs: Changeset<S>, field: Fie
  * const cs = validateFormat(cast(User, {}, body, ['email']), 'email', /^[^\s@]+@[^\s@]+$/)
  * errorsToJson(cs) // { email: ['has invalid format'] } for email: 'nobody'
  */
-export function validateFormat<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, format: RegExp, opts: MessageOption = {}): Changeset<S> {
+export function validateFormat<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  format: RegExp,
+  opts: MessageOption = {},
+): Changeset<S> {
   const value = changed(cs, field)
   if (typeof value !== 'string') return cs
   // A global/sticky regexp keeps lastIndex between calls; test a fresh copy so results don't alternate.
@@ -147,7 +167,12 @@ export function validateFormat<S extends AnySchema>(cs: Changeset<S>, field: Fie
  * const cs = validateInclusion(cast(Order, null, body, ['status']), 'status', ['open', 'paid', 'shipped'])
  * errorsToJson(cs) // { status: ['is invalid'] } for status: 'lost'
  */
-export function validateInclusion<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
+export function validateInclusion<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  values: readonly unknown[],
+  opts: MessageOption = {},
+): Changeset<S> {
   const value = changed(cs, field)
   if (value === null || values.includes(value)) return cs
   return addError(cs, field, opts.message ?? 'is invalid', { validation: 'inclusion', enum: values })
@@ -160,7 +185,12 @@ export function validateInclusion<S extends AnySchema>(cs: Changeset<S>, field: 
  * const cs = validateExclusion(cast(User, {}, body, ['name']), 'name', ['admin', 'root'])
  * errorsToJson(cs) // { name: ['is reserved'] } for name: 'admin'
  */
-export function validateExclusion<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
+export function validateExclusion<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  values: readonly unknown[],
+  opts: MessageOption = {},
+): Changeset<S> {
   const value = changed(cs, field)
   if (value === null || !values.includes(value)) return cs
   return addError(cs, field, opts.message ?? 'is reserved', { validation: 'exclusion', enum: values })
@@ -201,7 +231,11 @@ export interface ConfirmationOptions extends MessageOption {
  * const cs = validateConfirmation(cast(User, {}, body, ['email', 'password']), 'password')
  * errorsToJson(cs) // { password_confirmation: ['does not match confirmation'] } when they differ
  */
-export function validateConfirmation<S extends AnySchema>(cs: Changeset<S>, field: FieldOf<S>, opts: ConfirmationOptions = {}): Changeset<S> {
+export function validateConfirmation<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: FieldOf<S>,
+  opts: ConfirmationOptions = {},
+): Changeset<S> {
   if (changed(cs, field) === null) return cs
   const key = `${field}_confirmation`
   if (!Object.hasOwn(cs.params, key) || cs.params[key] === undefined) {
@@ -219,7 +253,12 @@ export function validateConfirmation<S extends AnySchema>(cs: Changeset<S>, fiel
  * const cs = validateSubset(cast(Post, {}, body, ['tags']), 'tags', ['news', 'howto', 'release'])
  * errorsToJson(cs) // { tags: ['has an invalid entry'] } for tags: ['news', 'spam']
  */
-export function validateSubset<S extends AnySchema>(cs: Changeset<S>, field: ListFieldOf<S>, values: readonly unknown[], opts: MessageOption = {}): Changeset<S> {
+export function validateSubset<S extends AnySchema>(
+  cs: Changeset<S>,
+  field: ListFieldOf<S>,
+  values: readonly unknown[],
+  opts: MessageOption = {},
+): Changeset<S> {
   const value = changed(cs, field)
   if (!Array.isArray(value) || value.every((v) => values.includes(v))) return cs
   return addError(cs, field, opts.message ?? 'has an invalid entry', { validation: 'subset', enum: values })

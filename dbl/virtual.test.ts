@@ -12,9 +12,15 @@ describe('virtual fields', () => {
     expect(cs.changes).toEqual({ email: 'a@x.io', password: 'abc' })
     cs = validateLength(cs, 'password', { min: 8 })
     expect(errorsToJson(cs)).toEqual({ password: ['should be at least 8 character(s)'] })
-    expect(errorsToJson(validateRequired(cast(Account, {}, {}, ['password']), ['password']))).toEqual({ password: ["can't be blank"] })
+    expect(errorsToJson(validateRequired(cast(Account, {}, {}, ['password']), ['password']))).toEqual({
+      password: ["can't be blank"],
+    })
     // A new record starts from the schema's defaults (items, lock_version); the virtual field is applied like any other.
-    expect(applyChanges(cast(Account, {}, { password: 'x' }, ['password']))).toEqual({ items: [], lock_version: 1, password: 'x' })
+    expect(applyChanges(cast(Account, {}, { password: 'x' }, ['password']))).toEqual({
+      items: [],
+      lock_version: 1,
+      password: 'x',
+    })
   })
 
   it('have no VARCHAR limit (nothing stores them)', () => {
@@ -30,7 +36,15 @@ describe('virtual fields', () => {
   })
 
   it('cannot be the primary key or in an index', () => {
-    expect(() => defineSchema({ table: 't', fields: { id: { type: 'id', virtual: true } } })).toThrow(/cannot be virtual/)
-    expect(() => defineSchema({ table: 't', fields: { id: 'id', v: { type: 'string', virtual: true } }, indexes: [{ columns: ['v'] }] })).toThrow(/unknown field "v"/)
+    expect(() => defineSchema({ table: 't', fields: { id: { type: 'id', virtual: true } } })).toThrow(
+      /cannot be virtual/,
+    )
+    expect(() =>
+      defineSchema({
+        table: 't',
+        fields: { id: 'id', v: { type: 'string', virtual: true } },
+        indexes: [{ columns: ['v'] }],
+      }),
+    ).toThrow(/unknown field "v"/)
   })
 })

@@ -17,8 +17,12 @@ const EXCLUDE = /node_modules|\.test\.ts$|\/fixtures\/|vite-plugin\/template\/|\
 export type ImportGraph = ReadonlyMap<string, readonly string[]>
 
 export async function importGraph(cwd = process.cwd()): Promise<ImportGraph> {
-  const tree = await parseDependencyTree(FOLDERS.map((f) => `${f}/**/*.ts`), { context: cwd, transform: false, exclude: EXCLUDE, skipDynamicImports: false })
-  const ours = (id: string | null): id is string => id !== null && FOLDERS.some((f) => id.startsWith(`${f}/`)) && !EXCLUDE.test(id)
+  const tree = await parseDependencyTree(
+    FOLDERS.map((f) => `${f}/**/*.ts`),
+    { context: cwd, transform: false, exclude: EXCLUDE, skipDynamicImports: false },
+  )
+  const ours = (id: string | null): id is string =>
+    id !== null && FOLDERS.some((f) => id.startsWith(`${f}/`)) && !EXCLUDE.test(id)
   const graph = new Map<string, string[]>()
   for (const [file, deps] of Object.entries(tree)) {
     if (!ours(file)) continue
@@ -50,7 +54,10 @@ export function cycleEdges(graph: ImportGraph): ImportEdge[] {
 }
 
 /** What the check reports: imports on a cycle that are not allowed, and allowed ones no longer on one. */
-export function checkCycles(graph: ImportGraph, allowed: readonly ImportEdge[]): { unexpected: ImportEdge[]; gone: ImportEdge[] } {
+export function checkCycles(
+  graph: ImportGraph,
+  allowed: readonly ImportEdge[],
+): { unexpected: ImportEdge[]; gone: ImportEdge[] } {
   const key = ([from, to]: ImportEdge) => `${from} -> ${to}`
   const allowedKeys = new Set(allowed.filter(([from]) => !from.startsWith('dbl/')).map(key))
   const found = cycleEdges(graph)
@@ -64,11 +71,16 @@ export function checkCycles(graph: ImportGraph, allowed: readonly ImportEdge[]):
 async function main(): Promise<void> {
   const graph = await importGraph()
   const { unexpected, gone } = checkCycles(graph, KNOWN_CYCLE_EDGES)
-  console.log(`cycles: ${graph.size} modules of ${FOLDERS.join(', ')}; ${KNOWN_CYCLE_EDGES.length} imports on known cycles allowed until removed (scripts/known-cycles.ts):`)
+  console.log(
+    `cycles: ${graph.size} modules of ${FOLDERS.join(', ')}; ${KNOWN_CYCLE_EDGES.length} imports on known cycles allowed until removed (scripts/known-cycles.ts):`,
+  )
   for (const [from, to] of KNOWN_CYCLE_EDGES) console.log(`  ${from} -> ${to}`)
-  for (const [from, to] of gone) console.log(`cycles: ${from} -> ${to} is no longer on a cycle: remove it from scripts/known-cycles.ts`)
+  for (const [from, to] of gone)
+    console.log(`cycles: ${from} -> ${to} is no longer on a cycle: remove it from scripts/known-cycles.ts`)
   if (unexpected.length) {
-    console.error(`cycles: ${unexpected.length} import(s) on a new import cycle (make the shared contract a leaf module both sides import):`)
+    console.error(
+      `cycles: ${unexpected.length} import(s) on a new import cycle (make the shared contract a leaf module both sides import):`,
+    )
     for (const [from, to] of unexpected) console.error(`  ${from} -> ${to}`)
     process.exitCode = 1
   } else console.log('cycles: no new import cycle')

@@ -66,7 +66,12 @@ export function firstSentence(comment: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!
     if (c === '`') inCode = !inCode
-    else if (!inCode && '.!?'.includes(c) && (i + 1 === text.length || text[i + 1] === ' ') && !/\b(e\.g|i\.e|vs|etc)$/.test(text.slice(0, i))) {
+    else if (
+      !inCode &&
+      '.!?'.includes(c) &&
+      (i + 1 === text.length || text[i + 1] === ' ') &&
+      !/\b(e\.g|i\.e|vs|etc)$/.test(text.slice(0, i))
+    ) {
       return text.slice(0, i + 1)
     }
   }
@@ -74,7 +79,8 @@ export function firstSentence(comment: string): string {
 }
 
 /** Whether a doc comment has an `@example` tag. */
-export const hasExampleTag = (comment: string | undefined): boolean => comment !== undefined && /^\s*\*?\s*@example\b/m.test(comment)
+export const hasExampleTag = (comment: string | undefined): boolean =>
+  comment !== undefined && /^\s*\*?\s*@example\b/m.test(comment)
 
 /**
  * Whether a declaration declares a function: `keyword` is what precedes its name (`function`,
@@ -103,7 +109,11 @@ export function declaresFunction(keyword: string, rest: string): boolean {
 function commentBefore(text: string, index: number): string | undefined {
   let before = text.slice(0, index).trimEnd()
   // Line comments (an eslint directive, a note on the next line) stand between some doc comments and their declaration.
-  for (let line = before.slice(before.lastIndexOf('\n') + 1); line.trimStart().startsWith('//'); line = before.slice(before.lastIndexOf('\n') + 1)) {
+  for (
+    let line = before.slice(before.lastIndexOf('\n') + 1);
+    line.trimStart().startsWith('//');
+    line = before.slice(before.lastIndexOf('\n') + 1)
+  ) {
     before = before.slice(0, before.length - line.length).trimEnd()
   }
   if (!before.endsWith('*/')) return undefined
@@ -145,7 +155,12 @@ interface Declaration {
 
 /** The declaration in `text` (of `file`) starting at `start`, whose name ends at `nameEnd`. */
 function declarationAt(file: string, text: string, start: number, keyword: string, nameEnd: number): Declaration {
-  return { file, comment: commentBefore(text, start), keyword, isFunction: declaresFunction(keyword, text.slice(nameEnd, nameEnd + 2000)) }
+  return {
+    file,
+    comment: commentBefore(text, start),
+    keyword,
+    isFunction: declaresFunction(keyword, text.slice(nameEnd, nameEnd + 2000)),
+  }
 }
 
 /** Where `name` is declared, starting from module `file` and following its re-exports. */
@@ -159,8 +174,14 @@ function findDeclaration(file: string, name: string, depth = 0): Declaration | u
     if (hit) return findDeclaration(relative(ROOT, resolve(ROOT, dirname(file), r.from)), hit.local, depth + 1)
   }
   // `import type { X } from './y.ts'` then `export type { X }`: declared where it is imported from.
-  const exported = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*$/gm)].some((m) => namesIn(m[1]!).includes(name))
-  const imported = exported && [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/gm)].find((m) => namesIn(m[1]!).includes(name))
+  const exported = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*$/gm)].some((m) =>
+    namesIn(m[1]!).includes(name),
+  )
+  const imported =
+    exported &&
+    [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/gm)].find((m) =>
+      namesIn(m[1]!).includes(name),
+    )
   if (imported) return findDeclaration(relative(ROOT, resolve(ROOT, dirname(file), imported[2]!)), name, depth + 1)
   return undefined
 }
@@ -169,7 +190,13 @@ function findDeclaration(file: string, name: string, depth = 0): Declaration | u
 const namesIn = (list: string): string[] =>
   list
     .split(',')
-    .map((s) => s.replace(/^\s*type\s+/, '').split(/\s+as\s+/).pop()!.trim())
+    .map((s) =>
+      s
+        .replace(/^\s*type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim(),
+    )
     .filter(Boolean)
 
 /** Every name `index` exports, with its kind, summary and declaring file. */
@@ -193,10 +220,16 @@ export function exportsOf(index: string): ExportDoc[] {
       add(n.exported, isType ? 'type' : 'value', found)
     }
   }
-  for (const m of text.matchAll(/^export\s+(?:declare\s+)?(default\s+)?(?:async\s+)?(function|const|class|interface|type)\s+(\w+)/gm)) {
+  for (const m of text.matchAll(
+    /^export\s+(?:declare\s+)?(default\s+)?(?:async\s+)?(function|const|class|interface|type)\s+(\w+)/gm,
+  )) {
     const name = m[1] ? 'default' : m[3]!
     const kind = m[2] === 'interface' || m[2] === 'type' ? 'type' : 'value'
-    add(name === 'default' ? `default (${m[3]})` : name, kind, declarationAt(index, text, m.index, m[2]!, m.index + m[0].length))
+    add(
+      name === 'default' ? `default (${m[3]})` : name,
+      kind,
+      declarationAt(index, text, m.index, m[2]!, m.index + m[0].length),
+    )
   }
   return docs.sort((a, b) => a.name.localeCompare(b.name))
 }
@@ -211,8 +244,16 @@ export function clientModules(index: string): { module: string; docs: ExportDoc[
     for (const d of body.matchAll(/^\s*export\s+(?:declare\s+)?(function|const|interface|type)\s+(\w+)/gm)) {
       const comment = commentBefore(body, d.index)
       const kind = d[1] === 'interface' || d[1] === 'type' ? 'type' : 'value'
-      const isFunction = kind === 'value' && declaresFunction(d[1]!, body.slice(d.index + d[0].length, d.index + d[0].length + 2000))
-      docs.push({ name: d[2]!, kind, summary: comment ? firstSentence(comment) : '', source: index, isFunction, hasExample: hasExampleTag(comment) })
+      const isFunction =
+        kind === 'value' && declaresFunction(d[1]!, body.slice(d.index + d[0].length, d.index + d[0].length + 2000))
+      docs.push({
+        name: d[2]!,
+        kind,
+        summary: comment ? firstSentence(comment) : '',
+        source: index,
+        isFunction,
+        hasExample: hasExampleTag(comment),
+      })
     }
     out.push({ module: m[1]!, docs })
   }
@@ -261,7 +302,11 @@ function page(entry: Entry): string {
     `${head}::: v-pre\n${intro}\n\n` +
     `\`import { … } from '${entry.subpath}'\`: ${values.length} values and ${types.length} types.\n\n` +
     `## Values\n\n${table(values)}\n\n## Types\n\n${table(types)}\n` +
-    (entry.virtualModules ? clientModules(entry.virtualModules).map((m) => `\n## \`${m.module}\`\n\n${table(m.docs)}\n`).join('') : '') +
+    (entry.virtualModules
+      ? clientModules(entry.virtualModules)
+          .map((m) => `\n## \`${m.module}\`\n\n${table(m.docs)}\n`)
+          .join('')
+      : '') +
     ':::\n'
   )
 }

@@ -42,7 +42,9 @@ async function crossed(run: () => Promise<void>) {
 }
 function report(name: string, r: { own: Map<string, number>; pkgs: Set<string> }) {
   const calls = [...r.own.values()].reduce((a, b) => a + b, 0)
-  console.log(`${name}: ${r.own.size} Vela files (${calls} distinct functions called); packages: ${[...r.pkgs].join(', ') || '-'}`)
+  console.log(
+    `${name}: ${r.own.size} Vela files (${calls} distinct functions called); packages: ${[...r.pkgs].join(', ') || '-'}`,
+  )
   console.log(`   ${[...r.own.entries()].map(([f, n]) => `${f}(${n})`).join(' ')}`)
 }
 
@@ -50,24 +52,48 @@ const app = m.createApp(
   {
     bootstrapApplication: 'count',
     // COUNT_METRICS=1: with an observer of requests (the metrics stream handler and its callback).
-    ...(process.env.COUNT_METRICS ? { server: { streamHandlers: [m.metricsStreamHandler, 'default'], options: { metricsCallback: () => {} } } } : {}),
-    routes: { r: { prefix: '', security: false, routes: [
-      ['/item/:id', () => m.json({ ok: true })],
-      ['/ws', m.defineWebSocket({ open: (peer: { send(data: string): void }) => peer.send('hi') }), { protocol: 'ws' }],
-    ] } },
+    ...(process.env.COUNT_METRICS
+      ? { server: { streamHandlers: [m.metricsStreamHandler, 'default'], options: { metricsCallback: () => {} } } }
+      : {}),
+    routes: {
+      r: {
+        prefix: '',
+        security: false,
+        routes: [
+          ['/item/:id', () => m.json({ ok: true })],
+          [
+            '/ws',
+            m.defineWebSocket({ open: (peer: { send(data: string): void }) => peer.send('hi') }),
+            { protocol: 'ws' },
+          ],
+        ],
+      },
+    },
   },
   { env: { ...process.env, PORT: '0' } },
 )
 const listener = await m.listen(app, { host: '127.0.0.1', port: 0 })
-report('node GET /item/:id', await crossed(async () => void (await fetch(listener.url + '/item/1').then((r) => r.text()))))
+report(
+  'node GET /item/:id',
+  await crossed(async () => void (await fetch(listener.url + '/item/1').then((r) => r.text()))),
+)
 report('node 404', await crossed(async () => void (await fetch(listener.url + '/nope').then((r) => r.text()))))
-report('web GET /item/:id', await crossed(async () => void (await (await app.fetch(new Request('http://x/item/3'))).text())))
+report(
+  'web GET /item/:id',
+  await crossed(async () => void (await (await app.fetch(new Request('http://x/item/3'))).text())),
+)
 report('web 404', await crossed(async () => void (await (await app.fetch(new Request('http://x/nope'))).text())))
-report('upgrade /ws', await crossed(() => new Promise<void>((resolve, reject) => {
-  const ws = new WebSocket(listener.url.replace('http', 'ws') + '/ws')
-  ws.on('message', () => ws.close())
-  ws.on('close', () => resolve())
-  ws.on('error', reject)
-})))
+report(
+  'upgrade /ws',
+  await crossed(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const ws = new WebSocket(listener.url.replace('http', 'ws') + '/ws')
+        ws.on('message', () => ws.close())
+        ws.on('close', () => resolve())
+        ws.on('error', reject)
+      }),
+  ),
+)
 await listener.close({ timeoutMs: 500 })
 process.exit(0)

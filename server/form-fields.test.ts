@@ -25,9 +25,15 @@ describe('hasMoreFields', () => {
 
 describe('formFields', () => {
   it('repeated fields become arrays in order; unsafe keys are dropped; own keys only', () => {
-    expect(formFields('a=1&b=2&a=3&a=4&toString=x&__proto__=p&constructor=c', 10)).toEqual({ a: ['1', '3', '4'], b: '2', toString: 'x' })
+    expect(formFields('a=1&b=2&a=3&a=4&toString=x&__proto__=p&constructor=c', 10)).toEqual({
+      a: ['1', '3', '4'],
+      b: '2',
+      toString: 'x',
+    })
   })
   it('more than the cap is a 413 naming it', () => {
-    expect(() => formFields('a&b&c', 2)).toThrow(expect.objectContaining({ status: 413, message: 'Payload Too Large: the form has more than 2 fields' }))
+    expect(() => formFields('a&b&c', 2)).toThrow(
+      expect.objectContaining({ status: 413, message: 'Payload Too Large: the form has more than 2 fields' }),
+    )
   })
 })

@@ -36,10 +36,12 @@ export function hasMoreFields(text: string, max: number, from = 0): boolean {
 }
 
 /** The 413 for a form body over the cap. */
-export const tooManyFormFields = (max: number) => httpError(413, `Payload Too Large: the form has more than ${max} fields`)
+export const tooManyFormFields = (max: number) =>
+  httpError(413, `Payload Too Large: the form has more than ${max} fields`)
 
 /** The 414 for a query string over the cap. */
-export const tooManyQueryFields = (max: number) => httpError(414, `URI Too Long: the query string has more than ${max} fields`)
+export const tooManyQueryFields = (max: number) =>
+  httpError(414, `URI Too Long: the query string has more than ${max} fields`)
 
 /**
  * A URL-encoded form body as fields: a repeated field gives an array (in order); `__proto__`,

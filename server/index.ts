@@ -6,7 +6,20 @@
  * plugin imports them by relative path.
  */
 export { defineApp } from './app/config.ts'
-export type { AllowedOrigins, AppConfig, ClusterRole, JsonLib, MetricsEvent, ModuleMap, RequestIdConfig, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from './app/config.ts'
+export type {
+  AllowedOrigins,
+  AppConfig,
+  ClusterRole,
+  JsonLib,
+  MetricsEvent,
+  ModuleMap,
+  RequestIdConfig,
+  ResolvedConfig,
+  ServerConfig,
+  WebSocketConfig,
+  WebSocketLimits,
+  WebSocketOptions,
+} from './app/config.ts'
 export type { HealthConfig } from './contracts/config.ts'
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
@@ -22,7 +35,18 @@ export { listen } from './listener/listen.ts'
 export type { Listener, ListenOptions } from './listener/listen.ts'
 export type { CloseOptions } from './listener/listen.ts'
 export { json, status, redirect, view, sendfile, isReply } from './replies.ts'
-export type { Reply, JsonReply, StatusReply, RedirectReply, RedirectOptions, RedirectStatus, ViewReply, FileReply, ViewOptions, Headers as ReplyHeaders } from './replies.ts'
+export type {
+  Reply,
+  JsonReply,
+  StatusReply,
+  RedirectReply,
+  RedirectOptions,
+  RedirectStatus,
+  ViewReply,
+  FileReply,
+  ViewOptions,
+  Headers as ReplyHeaders,
+} from './replies.ts'
 export type { RenderView, ViewsConfig } from './views/renderer.ts'
 export { metricsStreamHandler, setMetricsUserData } from './stream-handlers/metrics.ts'
 export type { CompressOptions } from './compress/compress.ts'
@@ -77,8 +101,22 @@ export { requestPlugin } from './plugins/request.ts'
 export type { RequestPluginOptions } from './plugins/request.ts'
 export { corsPlugin } from './plugins/cors.ts'
 export type { CorsPluginOptions } from './plugins/cors.ts'
-export { rateLimitPlugin, byAddress, byField, byAddressAndField, MemoryStore, RedisStore } from './plugins/rate-limit/index.ts'
-export type { RateLimitOptions, RateLimitKey, RateLimitStore, RateLimitHit, MemoryStoreOptions, RedisStoreOptions } from './plugins/rate-limit/index.ts'
+export {
+  rateLimitPlugin,
+  byAddress,
+  byField,
+  byAddressAndField,
+  MemoryStore,
+  RedisStore,
+} from './plugins/rate-limit/index.ts'
+export type {
+  RateLimitOptions,
+  RateLimitKey,
+  RateLimitStore,
+  RateLimitHit,
+  MemoryStoreOptions,
+  RedisStoreOptions,
+} from './plugins/rate-limit/index.ts'
 export { hashPassword, verifyPassword, passwordHashing } from './passwords/scrypt.ts'
 export type { PasswordHashingOptions } from './passwords/scrypt.ts'
 export { sessionPlugin, sessionPlugins } from './plugins/session/plugin.ts'

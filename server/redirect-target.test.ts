@@ -41,7 +41,9 @@ describe('redirect(): the target percent-encoded for the header', () => {
   })
 
   it('refuses a target that is not a string', () => {
-    expect(() => redirect(undefined as unknown as string)).toThrow('redirect(): the target must be a string, got undefined')
+    expect(() => redirect(undefined as unknown as string)).toThrow(
+      'redirect(): the target must be a string, got undefined',
+    )
     expect(() => redirect(null as unknown as string)).toThrow('redirect(): the target must be a string, got null')
     expect(() => redirect(['/a'] as unknown as string)).toThrow('redirect(): the target must be a string, got object')
   })
@@ -85,13 +87,19 @@ describe('redirect(to, { allowHosts }): local paths and http(s) URLs on listed h
   const allowHosts = ['accounts.example.com', 'Example.org:8443', 'bücher.example']
 
   it('a listed host (name, or name:port) is followed, as the URL parser serialises it', () => {
-    expect(location('https://accounts.example.com/login?next=/a', { allowHosts })).toBe('https://accounts.example.com/login?next=/a')
-    expect(location('http://ACCOUNTS.example.com:8080/é', { allowHosts })).toBe('http://accounts.example.com:8080/%C3%A9')
+    expect(location('https://accounts.example.com/login?next=/a', { allowHosts })).toBe(
+      'https://accounts.example.com/login?next=/a',
+    )
+    expect(location('http://ACCOUNTS.example.com:8080/é', { allowHosts })).toBe(
+      'http://accounts.example.com:8080/%C3%A9',
+    )
     expect(location('https://example.org:8443/x', { allowHosts })).toBe('https://example.org:8443/x')
     expect(location('https://BÜCHER.example/x', { allowHosts })).toBe('https://xn--bcher-kva.example/x')
     expect(location('/local', { allowHosts })).toBe('/local')
     // A browser reads `\` as `/` here too: the host is the listed one, and the serialised URL says so.
-    expect(location('https://accounts.example.com\\@evil.example/', { allowHosts })).toBe('https://accounts.example.com/@evil.example/')
+    expect(location('https://accounts.example.com\\@evil.example/', { allowHosts })).toBe(
+      'https://accounts.example.com/@evil.example/',
+    )
   })
 
   it.each([

@@ -72,7 +72,8 @@ function allowedAbsolute(target: string, hosts: readonly string[]): string | und
 }
 
 /** A listed host as the URL parser writes hosts: lowercase, punycode (`bücher.example` → `xn--bcher-kva.example`). */
-const hostOf = (listed: string) => (URL.canParse(`http://${listed}`) ? new URL(`http://${listed}`).host : listed.toLowerCase())
+const hostOf = (listed: string) =>
+  URL.canParse(`http://${listed}`) ? new URL(`http://${listed}`).host : listed.toLowerCase()
 
 const shown = (target: string) => JSON.stringify(target.length > 80 ? `${target.slice(0, 80)}…` : target)
 
@@ -87,7 +88,8 @@ export function locationFor(target: unknown, options: RedirectOptions | undefine
     }
     return locationFor(options.fallback ?? '/', undefined)
   }
-  if (typeof target !== 'string') throw new TypeError(`redirect(): the target must be a string, got ${target === null ? 'null' : typeof target}`)
+  if (typeof target !== 'string')
+    throw new TypeError(`redirect(): the target must be a string, got ${target === null ? 'null' : typeof target}`)
   if (CONTROL.test(target)) {
     throw new TypeError(
       `redirect(): the target ${shown(target)} contains a control character (CR, LF or another), refused to prevent header injection; ` +

@@ -122,23 +122,20 @@ describeModes(
   },
   {
     // A stand-in renderer: the real one (liquidjs) belongs to the views module; this proves the contract.
-    renderView: async (reply, req) => `<h1>${reply.view ?? req.route.controller.replace(/_controller$/, '')}: ${String(reply.vars.title)}</h1>`,
+    renderView: async (reply, req) =>
+      `<h1>${reply.view ?? req.route.controller.replace(/_controller$/, '')}: ${String(reply.vars.title)}</h1>`,
   },
 )
 
-describeModes(
-  'replies with useStacktrace',
-  { bootstrapApplication: 'replies', useStacktrace: true, routes },
-  (t) => {
-    it('the 500 for a bad return names the controller and what it returned', async () => {
-      t.expectLogged(/^500 on GET \/bad-return .*returned 42, which is not a reply/)
-      const res = await t.request('/bad-return')
-      const body = (await res.json()) as { error: string; stack: string[] }
-      expect(res.status).toBe(500)
-      expect(body.error).toBe(
-        'routes/replies.anonymous returned 42, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response',
-      )
-      expect(body.stack.length).toBeGreaterThan(1)
-    })
-  },
-)
+describeModes('replies with useStacktrace', { bootstrapApplication: 'replies', useStacktrace: true, routes }, (t) => {
+  it('the 500 for a bad return names the controller and what it returned', async () => {
+    t.expectLogged(/^500 on GET \/bad-return .*returned 42, which is not a reply/)
+    const res = await t.request('/bad-return')
+    const body = (await res.json()) as { error: string; stack: string[] }
+    expect(res.status).toBe(500)
+    expect(body.error).toBe(
+      'routes/replies.anonymous returned 42, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response',
+    )
+    expect(body.stack.length).toBeGreaterThan(1)
+  })
+})

@@ -152,7 +152,13 @@ export function redirect(to: string, options: RedirectOptions): RedirectReply
 export function redirect(to: string, codeOrOptions: RedirectStatus | RedirectOptions = 302): RedirectReply {
   const options = typeof codeOrOptions === 'number' ? undefined : codeOrOptions
   const code = typeof codeOrOptions === 'number' ? codeOrOptions : (codeOrOptions.status ?? 302)
-  return brand({ kind: 'redirect', status: code, headers: undefined, location: locationFor(to, options), body: undefined })
+  return brand({
+    kind: 'redirect',
+    status: code,
+    headers: undefined,
+    location: locationFor(to, options),
+    body: undefined,
+  })
 }
 
 /** Options of `view(vars, opts)`: which template, and the reply's status and headers. */
@@ -180,7 +186,14 @@ export interface ViewOptions {
  * ```
  */
 export function view(vars: Readonly<Record<string, unknown>> = {}, opts: ViewOptions = {}): ViewReply {
-  return brand({ kind: 'view', status: opts.status ?? 200, headers: opts.headers, vars, view: opts.view, body: undefined })
+  return brand({
+    kind: 'view',
+    status: opts.status ?? 200,
+    headers: opts.headers,
+    vars,
+    view: opts.view,
+    body: undefined,
+  })
 }
 
 /**

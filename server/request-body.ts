@@ -25,7 +25,6 @@ function tooLarge(limit: number) {
 /** node's request behind an h3 event, when the event came from node's listener. */
 export const nodeRequestOf = (event: H3Event) => (event.runtime?.node as { req?: IncomingMessage } | undefined)?.req
 
-
 const kFailed = Symbol('vela.bodyFailed')
 const kReading = Symbol('vela.bodyReading')
 

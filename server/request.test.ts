@@ -44,7 +44,10 @@ describeModes(
   },
   (t) => {
     it('every field of the request object, for a GET with query, cookies and headers', async () => {
-      const res = await t.request({ url: '/r/42?page=2&tag=a&tag=b', headers: { cookie: 'a=1; b=two', 'x-custom': 'yes' } })
+      const res = await t.request({
+        url: '/r/42?page=2&tag=a&tag=b',
+        headers: { cookie: 'a=1; b=two', 'x-custom': 'yes' },
+      })
       expect(res.status).toBe(200)
       const body = (await res.json()) as Record<string, unknown>
       expect(body).toEqual({

@@ -32,11 +32,14 @@ const BAD_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/
 
 /** A header of the reply's own (or set by an `onResponse` hook), checked (above): the value, or a TypeError naming the fault. */
 export function userHeader(name: string, value: string): string {
-  if (!HEADER_NAME.test(name)) throw new TypeError(`reply header name ${JSON.stringify(name)} is not a valid HTTP header name`)
+  if (!HEADER_NAME.test(name))
+    throw new TypeError(`reply header name ${JSON.stringify(name)} is not a valid HTTP header name`)
   const bad = typeof value === 'string' ? BAD_VALUE_CHAR.exec(value) : null
   if (bad) {
     const code = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
-    throw new TypeError(`reply header ${name}: its value has ${code} at index ${bad.index}, which a header cannot carry (only Latin-1 text without control characters); percent-encode it (encodeURIComponent)`)
+    throw new TypeError(
+      `reply header ${name}: its value has ${code} at index ${bad.index}, which a header cannot carry (only Latin-1 text without control characters); percent-encode it (encodeURIComponent)`,
+    )
   }
   return value
 }
@@ -62,10 +65,15 @@ export interface EncodedReply {
   readonly body: string | Uint8Array | null
 }
 
-const byteLength = (body: string | Uint8Array) => String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
+const byteLength = (body: string | Uint8Array) =>
+  String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
 
 /** Headers for a body: the base, the user's headers (lowercased) and the body's length. */
-function sized(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined, body: string | Uint8Array) {
+function sized(
+  base: Readonly<Record<string, string>>,
+  extra: Readonly<Record<string, string>> | undefined,
+  body: string | Uint8Array,
+) {
   const out: Record<string, string> = { ...base }
   for (const k in extra) out[k.toLowerCase()] = userHeader(k, extra[k]!)
   out['content-length'] = byteLength(body)
@@ -77,9 +85,14 @@ function isEmpty(headers: Readonly<Record<string, string>> | undefined): boolean
   return true
 }
 
-function encodedJson(status: number, headers: Readonly<Record<string, string>> | undefined, body: string): EncodedReply {
+function encodedJson(
+  status: number,
+  headers: Readonly<Record<string, string>> | undefined,
+  body: string,
+): EncodedReply {
   // The common case, a JSON reply without headers of its own, is one literal: nothing to copy.
-  if (isEmpty(headers)) return { status, headers: { 'content-type': JSON_TYPE, 'content-length': byteLength(body) }, body }
+  if (isEmpty(headers))
+    return { status, headers: { 'content-type': JSON_TYPE, 'content-length': byteLength(body) }, body }
   return { status, headers: sized(JSON_HEADERS, headers, body), body }
 }
 
@@ -88,18 +101,22 @@ export function encodeReply(reply: Reply, method: string, ctx: RespondContext): 
   const code = reply.status
   // 101 is the WebSocket route's "let the upgrade through" (server/websocket/upgrade.ts).
   if (!(Number.isInteger(code) && ((code >= 200 && code <= 599) || code === 101))) {
-    throw new TypeError(`reply status ${String(code)} is not one a response can have: give a whole number from 200 to 599`)
+    throw new TypeError(
+      `reply status ${String(code)} is not one a response can have: give a whole number from 200 to 599`,
+    )
   }
   switch (reply.kind) {
     case 'json':
-      if (noBody(method, reply.status)) return { status: reply.status, headers: merge(JSON_HEADERS, reply.headers), body: null }
+      if (noBody(method, reply.status))
+        return { status: reply.status, headers: merge(JSON_HEADERS, reply.headers), body: null }
       return encodedJson(reply.status, reply.headers, ctx.jsonLib.encode(reply.body))
     case 'status': {
       const b = reply.body
       if (b === undefined || b === null || noBody(method, reply.status)) {
         return { status: reply.status, headers: emptyBodyHeaders(reply.status, reply.headers), body: null }
       }
-      if (typeof b === 'string' || b instanceof Uint8Array) return { status: reply.status, headers: sized(NO_HEADERS, reply.headers, b), body: b }
+      if (typeof b === 'string' || b instanceof Uint8Array)
+        return { status: reply.status, headers: sized(NO_HEADERS, reply.headers, b), body: b }
       return encodedJson(reply.status, reply.headers, ctx.jsonLib.encode(b))
     }
     case 'redirect':
@@ -109,7 +126,8 @@ export function encodeReply(reply: Reply, method: string, ctx: RespondContext): 
   }
 }
 
-export const toResponse = (e: EncodedReply): Response => new FastResponse(e.body as BodyInit | null, { status: e.status, headers: e.headers })
+export const toResponse = (e: EncodedReply): Response =>
+  new FastResponse(e.body as BodyInit | null, { status: e.status, headers: e.headers })
 
 /** What a request comes to: a ready `Response`, or an encoded reply not yet turned into one (node writes it as it is). */
 export type Outcome = Response | EncodedReply
@@ -128,10 +146,18 @@ export function respond(reply: Reply | Response, req: VelaRequest, ctx: RespondC
 async function renderView(reply: ViewReply, req: VelaRequest, ctx: RespondContext): Promise<Response> {
   if (!ctx.renderView) throw new Error('a handler returned view(...) but this app has no views configured')
   const html = await ctx.renderView(reply, req)
-  return new FastResponse(noBody(req.method, reply.status) ? null : html, { status: reply.status, headers: merge(HTML_HEADERS, reply.headers) })
+  return new FastResponse(noBody(req.method, reply.status) ? null : html, {
+    status: reply.status,
+    headers: merge(HTML_HEADERS, reply.headers),
+  })
 }
 
-async function sendFile(path: string, status: number, headers: Readonly<Record<string, string>> | undefined, method: string) {
+async function sendFile(
+  path: string,
+  status: number,
+  headers: Readonly<Record<string, string>> | undefined,
+  method: string,
+) {
   const info = await stat(path)
   if (!info.isFile()) throw new Error(`sendfile: ${path} is not a file`)
   const h = merge({ 'content-length': String(info.size), 'content-type': contentTypeFor(path) }, headers)
@@ -147,6 +173,10 @@ export function writableResponse(response: Response): Response {
     response.headers.delete('x-vela-probe')
     return response
   } catch {
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers })
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    })
   }
 }

@@ -4,7 +4,14 @@ import { dropUnsafeFlatKeys, dropUnsafeKeys, jsonMayHaveUnsafeKeys } from './uns
 
 describe('unsafe keys', () => {
   it('the JSON gate: the names, or an escape that could spell one; plain bodies skip the walk', () => {
-    for (const text of ['{"__proto__":1}', '{"constructor":1}', '{"prototype":1}', '{"\\u005f_proto__":1}', '{"\\u0063onstructor":1}', '{"\\u0070rototype":1}']) {
+    for (const text of [
+      '{"__proto__":1}',
+      '{"constructor":1}',
+      '{"prototype":1}',
+      '{"\\u005f_proto__":1}',
+      '{"\\u0063onstructor":1}',
+      '{"\\u0070rototype":1}',
+    ]) {
       expect(jsonMayHaveUnsafeKeys(text), text).toBe(true)
     }
     for (const text of ['{"name":"Widget","price":1999}', '{"text":"caf\\u00e9 \\u00e8"}', '[1,2,3]']) {
@@ -13,7 +20,9 @@ describe('unsafe keys', () => {
   })
 
   it('the walk: every depth, arrays included, the rest untouched, values named like keys kept', () => {
-    const value = JSON.parse('{"\\u005f_proto__":{"isAdmin":true},"a":[{"constructor":{"prototype":{}},"b":1},["prototype"]],"c":{"d":{"prototype":2,"e":3}}}')
+    const value = JSON.parse(
+      '{"\\u005f_proto__":{"isAdmin":true},"a":[{"constructor":{"prototype":{}},"b":1},["prototype"]],"c":{"d":{"prototype":2,"e":3}}}',
+    )
     dropUnsafeKeys(value)
     expect(value).toEqual({ a: [{ b: 1 }, ['prototype']], c: { d: { e: 3 } } })
     expect(Object.getPrototypeOf(Object.assign({}, value))).toBe(Object.prototype)
@@ -30,7 +39,11 @@ describe('unsafe keys', () => {
   })
 
   it('a flat record (a parsed query) loses the three keys only', () => {
-    const query: Record<string, unknown> = Object.assign(Object.create(null), { q: '1', constructor: 'c', prototype: ['a', 'b'] })
+    const query: Record<string, unknown> = Object.assign(Object.create(null), {
+      q: '1',
+      constructor: 'c',
+      prototype: ['a', 'b'],
+    })
     Object.defineProperty(query, '__proto__', { value: ['x'], enumerable: true, configurable: true, writable: true })
     dropUnsafeFlatKeys(query)
     expect({ ...query }).toEqual({ q: '1' })

@@ -23,11 +23,15 @@ it('before any request or recording, /metrics answers the HELP and TYPE lines on
   expect(lines.filter((l) => !l.startsWith('# HELP ') && !l.startsWith('# TYPE '))).toEqual([])
 })
 
-it("counters, up-down counters and histograms the app records through the OpenTelemetry API are on /metrics", async () => {
+it('counters, up-down counters and histograms the app records through the OpenTelemetry API are on /metrics', async () => {
   const meter = metrics.getMeter('shop')
   const orders = meter.createCounter('shop.orders', { description: 'Orders placed.' })
   const queue = meter.createUpDownCounter('shop.queue.depth', { unit: '{job}', description: 'Jobs waiting.' })
-  const latency = meter.createHistogram('shop.payment.duration', { unit: 's', description: 'Payment calls.', advice: { explicitBucketBoundaries: [0.1, 1] } })
+  const latency = meter.createHistogram('shop.payment.duration', {
+    unit: 's',
+    description: 'Payment calls.',
+    advice: { explicitBucketBoundaries: [0.1, 1] },
+  })
   orders.add(2, { 'shop.channel': 'web' })
   orders.add(1, { 'shop.channel': 'app' })
   queue.add(5)
@@ -52,5 +56,10 @@ it("counters, up-down counters and histograms the app records through the OpenTe
   expect(await scrape()).toContain('shop_orders_total{shop_channel="web"} 6\n')
   // The JSON a cluster worker sends its primary holds them as well.
   const json = await telemetry.registry.getMetricsAsJSON()
-  expect(json.find((m) => m.name === 'shop_orders_total')?.values.map((v) => v.value).sort()).toEqual([1, 6])
+  expect(
+    json
+      .find((m) => m.name === 'shop_orders_total')
+      ?.values.map((v) => v.value)
+      .sort(),
+  ).toEqual([1, 6])
 })

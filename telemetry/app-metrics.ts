@@ -31,7 +31,17 @@ export interface PromMetric {
   readonly values: { readonly value: number; readonly labels: Labels; readonly metricName?: string }[]
 }
 
-const UNITS: Readonly<Record<string, string>> = { s: 'seconds', ms: 'milliseconds', us: 'microseconds', ns: 'nanoseconds', By: 'bytes', KiBy: 'kibibytes', MiBy: 'mebibytes', '%': 'percent', '1': 'ratio' }
+const UNITS: Readonly<Record<string, string>> = {
+  s: 'seconds',
+  ms: 'milliseconds',
+  us: 'microseconds',
+  ns: 'nanoseconds',
+  By: 'bytes',
+  KiBy: 'kibibytes',
+  MiBy: 'mebibytes',
+  '%': 'percent',
+  '1': 'ratio',
+}
 
 /** The pull reader the meter provider feeds; `families()` reads the app's metrics now. */
 export class AppMetricsReader extends metrics.MetricReader {
@@ -72,10 +82,22 @@ function toFamily(metric: MetricData): PromMetric | undefined {
   if (unit && !name.endsWith(`_${unit}`)) name = `${name}_${unit}`
   if (metric.dataPointType === DataPointType.SUM && metric.isMonotonic) {
     if (!name.endsWith('_total')) name = `${name}_total`
-    return { name, help, type: 'counter', aggregator: 'sum', values: metric.dataPoints.map((p) => ({ value: p.value, labels: labelsOf(p.attributes) })) }
+    return {
+      name,
+      help,
+      type: 'counter',
+      aggregator: 'sum',
+      values: metric.dataPoints.map((p) => ({ value: p.value, labels: labelsOf(p.attributes) })),
+    }
   }
   if (metric.dataPointType === DataPointType.SUM || metric.dataPointType === DataPointType.GAUGE) {
-    return { name, help, type: 'gauge', aggregator: 'sum', values: metric.dataPoints.map((p) => ({ value: p.value, labels: labelsOf(p.attributes) })) }
+    return {
+      name,
+      help,
+      type: 'gauge',
+      aggregator: 'sum',
+      values: metric.dataPoints.map((p) => ({ value: p.value, labels: labelsOf(p.attributes) })),
+    }
   }
   if (metric.dataPointType === DataPointType.HISTOGRAM) {
     const values: PromMetric['values'] = []
@@ -85,7 +107,11 @@ function toFamily(metric: MetricData): PromMetric | undefined {
       let cumulative = 0
       for (let i = 0; i < counts.length; i++) {
         cumulative += counts[i]!
-        values.push({ metricName: `${name}_bucket`, labels: { le: i < boundaries.length ? String(boundaries[i]) : '+Inf', ...labels }, value: cumulative })
+        values.push({
+          metricName: `${name}_bucket`,
+          labels: { le: i < boundaries.length ? String(boundaries[i]) : '+Inf', ...labels },
+          value: cumulative,
+        })
       }
       values.push({ metricName: `${name}_sum`, labels, value: p.value.sum ?? 0 })
       values.push({ metricName: `${name}_count`, labels, value: p.value.count })
@@ -107,6 +133,7 @@ function unitSuffix(unit: string): string | undefined {
 
 function labelsOf(attributes: Attributes): Labels {
   const labels: Labels = {}
-  for (const [k, v] of Object.entries(attributes)) if (v !== undefined) labels[sanitize(k)] = Array.isArray(v) ? v.join(',') : String(v)
+  for (const [k, v] of Object.entries(attributes))
+    if (v !== undefined) labels[sanitize(k)] = Array.isArray(v) ? v.join(',') : String(v)
   return labels
 }

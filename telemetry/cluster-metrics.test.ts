@@ -46,7 +46,12 @@ describe('a worker reporting to the primary', () => {
     emitter.emit('message', { vela: 'metrics-request', id: 4 })
     const answer = (await answered()) as Extract<MetricsMessage, { vela: 'metrics' }>
     expect(answer.id).toBe(4)
-    expect(answer.metrics).toEqual([expect.objectContaining({ name: 'jobs_total', values: [expect.objectContaining({ value: 2, labels: { route: 'a' } })] })])
+    expect(answer.metrics).toEqual([
+      expect.objectContaining({
+        name: 'jobs_total',
+        values: [expect.objectContaining({ value: 2, labels: { route: 'a' } })],
+      }),
+    ])
     stop()
     expect(sent.at(-1)).toEqual({ vela: 'metrics-stopped' })
     expect(emitter.listenerCount('message')).toBe(0)
@@ -54,7 +59,12 @@ describe('a worker reporting to the primary', () => {
 
   it('a registry that fails to collect: the answer carries the error', async () => {
     const registry = new Registry()
-    new Gauge({ name: 'broken', help: 'x', registers: [registry], collect: () => Promise.reject(new Error('collector down')) })
+    new Gauge({
+      name: 'broken',
+      help: 'x',
+      registers: [registry],
+      collect: () => Promise.reject(new Error('collector down')),
+    })
     const { link, emitter, answered } = fakeLink()
     reportToPrimary(registry, link)
     emitter.emit('message', { vela: 'metrics-request', id: 1 })
@@ -89,7 +99,11 @@ describe("the primary's sum", () => {
 
   it("adds up the reporting workers' registries and its own; asks no worker that does not report", async () => {
     const own = registryCounting('primary_things_total', { x: 1 })
-    const { hub, workers, reports } = hubOf(registryCounting('requests_total', { a: 3, b: 1 }), registryCounting('requests_total', { a: 4 }), registryCounting('requests_total', { a: 100 }))
+    const { hub, workers, reports } = hubOf(
+      registryCounting('requests_total', { a: 3, b: 1 }),
+      registryCounting('requests_total', { a: 4 }),
+      registryCounting('requests_total', { a: 100 }),
+    )
     const [w1, w2, w3] = workers as [FakeWorker, FakeWorker, FakeWorker]
     const sum = clusterMetrics(own, 1000, hub)
     reports(w1)
@@ -111,7 +125,8 @@ describe("the primary's sum", () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const trace = (n: number) => ({ traceId: String(n).repeat(32), spanId: String(n).repeat(16) })
     // Values exact in binary, so the sum prints exactly.
-    const histogramOf = (registry: Registry) => new HistogramMetric('d_seconds', 'Durations.', [0.1, 1], registry).series('k', { route: '/a' })
+    const histogramOf = (registry: Registry) =>
+      new HistogramMetric('d_seconds', 'Durations.', [0.1, 1], registry).series('k', { route: '/a' })
     const [r1, r2] = [new Registry(), new Registry()]
     const [h1, h2] = [histogramOf(r1), histogramOf(r2)]
     const at = (seconds: number) => vi.setSystemTime(seconds * 1000)

@@ -28,7 +28,10 @@ export type MetricsMessage =
   | { readonly vela: 'metrics-request'; readonly id: number }
   | { readonly vela: 'metrics'; readonly id: number; readonly metrics?: MetricsJson; readonly error?: string }
 
-function is<K extends MetricsMessage['vela']>(message: unknown, kind: K): message is Extract<MetricsMessage, { vela: K }> {
+function is<K extends MetricsMessage['vela']>(
+  message: unknown,
+  kind: K,
+): message is Extract<MetricsMessage, { vela: K }> {
   return typeof message === 'object' && message !== null && (message as { vela?: unknown }).vela === kind
 }
 
@@ -36,7 +39,12 @@ function is<K extends MetricsMessage['vela']>(message: unknown, kind: K): messag
 export interface PrimaryLink {
   on(event: 'message', listener: (message: unknown) => void): unknown
   off(event: 'message', listener: (message: unknown) => void): unknown
-  send?(message: MetricsMessage, sendHandle: undefined, options: undefined, callback: (error: Error | null) => void): boolean
+  send?(
+    message: MetricsMessage,
+    sendHandle: undefined,
+    options: undefined,
+    callback: (error: Error | null) => void,
+  ): boolean
 }
 
 /** The primary's view of its workers (node:cluster; tests give a fake). */
@@ -110,7 +118,10 @@ export function clusterMetrics(own: Registry, timeoutMs = 5000, hub: WorkerHub =
       const workers = [...reporting].map((w) => hub.workers?.[w]).filter((w): w is Worker => w?.isConnected() === true)
       await new Promise<void>((resolve, reject) => {
         const waiting = new Set(workers.map((w) => w.id))
-        const timer = setTimeout(() => done(new Error(`no metrics from worker ${[...waiting].join(', ')} within ${timeoutMs} ms`)), timeoutMs)
+        const timer = setTimeout(
+          () => done(new Error(`no metrics from worker ${[...waiting].join(', ')} within ${timeoutMs} ms`)),
+          timeoutMs,
+        )
         const done = (err?: Error) => {
           clearTimeout(timer)
           scrapes.delete(id)

@@ -5,14 +5,20 @@ import { samplerFromEnv } from './env-sampler.ts'
 const described = (env: NodeJS.ProcessEnv) => samplerFromEnv(env).toString()
 
 it('default: parent-based, always on for new traces', () => {
-  expect(described({})).toBe('ParentBased{root=AlwaysOnSampler, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}')
+  expect(described({})).toBe(
+    'ParentBased{root=AlwaysOnSampler, remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}',
+  )
 })
 
 it('each standard name, and the ratio argument', () => {
   expect(described({ OTEL_TRACES_SAMPLER: 'always_on' })).toBe('AlwaysOnSampler')
   expect(described({ OTEL_TRACES_SAMPLER: 'always_off' })).toBe('AlwaysOffSampler')
-  expect(described({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' })).toBe('TraceIdRatioBased{0.25}')
-  expect(described({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' })).toMatch(/^ParentBased\{root=TraceIdRatioBased\{0.1\}, /)
+  expect(described({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' })).toBe(
+    'TraceIdRatioBased{0.25}',
+  )
+  expect(described({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' })).toMatch(
+    /^ParentBased\{root=TraceIdRatioBased\{0.1\}, /,
+  )
   expect(described({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' })).toMatch(/^ParentBased\{root=AlwaysOffSampler, /)
 })
 

@@ -19,12 +19,18 @@ export function samplerFromEnv(env: NodeJS.ProcessEnv = process.env): tracing.Sa
   }
   const parentBased = (root: tracing.Sampler) => new tracing.ParentBasedSampler({ root })
   switch (name) {
-    case 'always_on': return new tracing.AlwaysOnSampler()
-    case 'always_off': return new tracing.AlwaysOffSampler()
-    case 'traceidratio': return new tracing.TraceIdRatioBasedSampler(ratio())
-    case 'parentbased_always_off': return parentBased(new tracing.AlwaysOffSampler())
-    case 'parentbased_traceidratio': return parentBased(new tracing.TraceIdRatioBasedSampler(ratio()))
-    case 'parentbased_always_on': return parentBased(new tracing.AlwaysOnSampler())
+    case 'always_on':
+      return new tracing.AlwaysOnSampler()
+    case 'always_off':
+      return new tracing.AlwaysOffSampler()
+    case 'traceidratio':
+      return new tracing.TraceIdRatioBasedSampler(ratio())
+    case 'parentbased_always_off':
+      return parentBased(new tracing.AlwaysOffSampler())
+    case 'parentbased_traceidratio':
+      return parentBased(new tracing.TraceIdRatioBasedSampler(ratio()))
+    case 'parentbased_always_on':
+      return parentBased(new tracing.AlwaysOnSampler())
     default:
       diag.error(`vela/telemetry: unknown OTEL_TRACES_SAMPLER "${name}"; sampling parent-based, always on`)
       return parentBased(new tracing.AlwaysOnSampler())

@@ -2,7 +2,12 @@
 // the requests it samples leave an exemplar. Here its sampler follows the parent and samples no new
 // trace: a request with a sampled `traceparent` leaves one, a request without leaves none.
 import { NodeSDK } from '@opentelemetry/sdk-node'
-import { AlwaysOffSampler, InMemorySpanExporter, ParentBasedSampler, SimpleSpanProcessor } from '@opentelemetry/sdk-trace'
+import {
+  AlwaysOffSampler,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createApp } from '../server/app/create-app.ts'
 import { json } from '../server/replies.ts'
@@ -15,9 +20,16 @@ import { telemetryStreamHandler } from './stream-handler.ts'
 
 const logs = strictLog()
 const exporter = new InMemorySpanExporter()
-const sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor({ exporter })], sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) })
+const sdk = new NodeSDK({
+  spanProcessors: [new SimpleSpanProcessor({ exporter })],
+  sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+})
 const app = createApp(
-  { bootstrapApplication: 'joined', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/j', () => json({ ok: true })]] } } },
+  {
+    bootstrapApplication: 'joined',
+    server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+    routes: { r: { prefix: '', security: false, routes: [['/j', () => json({ ok: true })]] } },
+  },
   { env: {}, log: logs.log },
 )
 
@@ -32,7 +44,10 @@ afterAll(async () => {
 })
 
 const traceIds = (text: string) => [...text.matchAll(/trace_id="([0-9a-f]{32})"/g)].map((m) => m[1]!)
-const counted = async (n: number) => new RegExp(`^http_server_request_duration_seconds_count\\{[^}]*http_route="/j"[^}]*\\} ${n}$`, 'm').test(await telemetry.metrics())
+const counted = async (n: number) =>
+  new RegExp(`^http_server_request_duration_seconds_count\\{[^}]*http_route="/j"[^}]*\\} ${n}$`, 'm').test(
+    await telemetry.metrics(),
+  )
 
 it("only the requests the app's own sampler samples leave an exemplar", async () => {
   expect(telemetry.joined).toBe(true)
@@ -46,7 +61,9 @@ it("only the requests the app's own sampler samples leave an exemplar", async ()
 
   // A sampled parent: the app's sampler samples the request span, which is the exemplar.
   const parent = '0af7651916cd43dd8448eb211c80319c'
-  expect(await (await inject(app, { url: '/j', headers: { traceparent: `00-${parent}-b7ad6b7169203331-01` } })).json()).toEqual({ ok: true })
+  expect(
+    await (await inject(app, { url: '/j', headers: { traceparent: `00-${parent}-b7ad6b7169203331-01` } })).json(),
+  ).toEqual({ ok: true })
   await until('the second request recorded', () => counted(2))
   // Exported once the SDK's resource is ready, which can come after the answer.
   await until('the request span exported', () => exporter.getFinishedSpans().length === 1)

@@ -28,12 +28,17 @@ const group: RouteGroup = {
   ],
 }
 const app = createApp(
-  { bootstrapApplication: 'exemplars', server: { port: 8123, streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: group } },
+  {
+    bootstrapApplication: 'exemplars',
+    server: { port: 8123, streamHandlers: [telemetryStreamHandler, 'default'] },
+    routes: { r: group },
+  },
   { env: {}, log: logs.log },
 )
 
 /** What Prometheus 2.x sends when it scrapes (OpenMetrics preferred, the text format accepted). */
-const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
+const PROMETHEUS_ACCEPT =
+  'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 const OPENMETRICS = 'application/openmetrics-text; version=1.0.0; charset=utf-8'
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8'
 
@@ -41,7 +46,10 @@ const exporter = new InMemorySpanExporter()
 let telemetry: Telemetry
 let server: TestServer
 beforeAll(async () => {
-  telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })], prometheus: { port: 0, host: '127.0.0.1' } })
+  telemetry = await setup({
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    prometheus: { port: 0, host: '127.0.0.1' },
+  })
   server = await startTestServer(app)
 })
 afterAll(async () => {
@@ -51,7 +59,11 @@ afterAll(async () => {
 beforeEach(() => exporter.reset())
 
 /** Scrapes until `ready` holds for the text (a request is recorded once its answer has been sent). */
-async function scrapeUntil(what: string, accept: string | undefined, ready: (text: string) => boolean): Promise<Awaited<ReturnType<typeof scrape>>> {
+async function scrapeUntil(
+  what: string,
+  accept: string | undefined,
+  ready: (text: string) => boolean,
+): Promise<Awaited<ReturnType<typeof scrape>>> {
   let last: Awaited<ReturnType<typeof scrape>> | undefined
   await until(what, async () => ready((last = await scrape(accept)).text), 10_000)
   return last!
@@ -73,10 +85,19 @@ interface Bucket {
 /** The duration histogram's bucket lines of the series whose labels include `label` (`http_route="/quiet"`). */
 function buckets(text: string, label: string): Bucket[] {
   const out: Bucket[] = []
-  for (const m of text.matchAll(/^http_server_request_duration_seconds_bucket\{([^}]*)\} (\S+)(?: # \{([^}]*)\} (\S+) (\S+))?$/gm)) {
+  for (const m of text.matchAll(
+    /^http_server_request_duration_seconds_bucket\{([^}]*)\} (\S+)(?: # \{([^}]*)\} (\S+) (\S+))?$/gm,
+  )) {
     if (!m[1]!.split(',').includes(label)) continue
     const le = /le="([^"]*)"/.exec(m[1]!)![1]!
-    const exemplar = m[3] === undefined ? undefined : { labels: Object.fromEntries([...m[3].matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1]!, x[2]!])), value: Number(m[4]), timestamp: Number(m[5]) }
+    const exemplar =
+      m[3] === undefined
+        ? undefined
+        : {
+            labels: Object.fromEntries([...m[3].matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1]!, x[2]!])),
+            value: Number(m[4]),
+            timestamp: Number(m[5]),
+          }
     out.push({ le, labels: m[1]!, count: Number(m[2]), ...(exemplar && { exemplar }) })
   }
   return out
@@ -84,7 +105,8 @@ function buckets(text: string, label: string): Bucket[] {
 
 /** The `_count` of the series whose labels include `label`, in either format. */
 function countOf(text: string, label: string): number | undefined {
-  for (const m of text.matchAll(/^http_server_request_duration_seconds_count\{([^}]*)\} (\S+)/gm)) if (m[1]!.split(',').includes(label)) return Number(m[2])
+  for (const m of text.matchAll(/^http_server_request_duration_seconds_count\{([^}]*)\} (\S+)/gm))
+    if (m[1]!.split(',').includes(label)) return Number(m[2])
   return undefined
 }
 
@@ -95,13 +117,33 @@ it("a sampled request's trace id is the exemplar on its duration's bucket, on it
   expect(span, 'the request span').toBeDefined()
   const { traceId, spanId } = span!.spanContext()
 
-  const { contentType, vary, text } = await scrapeUntil('the request recorded', PROMETHEUS_ACCEPT, (t) => countOf(t, 'http_route="/items/:id"') === 1)
+  const { contentType, vary, text } = await scrapeUntil(
+    'the request recorded',
+    PROMETHEUS_ACCEPT,
+    (t) => countOf(t, 'http_route="/items/:id"') === 1,
+  )
   expect(contentType).toBe(OPENMETRICS)
   expect(vary).toBe('accept')
   expect(text.endsWith('\n# EOF\n')).toBe(true)
 
   const lines = buckets(text, 'http_route="/items/:id"')
-  expect(lines.map((b) => b.le)).toEqual(['0.005', '0.01', '0.025', '0.05', '0.075', '0.1', '0.25', '0.5', '0.75', '1', '2.5', '5', '7.5', '10', '+Inf'])
+  expect(lines.map((b) => b.le)).toEqual([
+    '0.005',
+    '0.01',
+    '0.025',
+    '0.05',
+    '0.075',
+    '0.1',
+    '0.25',
+    '0.5',
+    '0.75',
+    '1',
+    '2.5',
+    '5',
+    '7.5',
+    '10',
+    '+Inf',
+  ])
   const withExemplar = lines.filter((b) => b.exemplar)
   expect(withExemplar, 'one bucket carries the exemplar').toHaveLength(1)
   const bucket = withExemplar[0]!
@@ -122,7 +164,9 @@ it("a sampled request's trace id is the exemplar on its duration's bucket, on it
   expect(bucket.exemplar!.timestamp).toBeGreaterThan(before - 1)
   expect(bucket.exemplar!.timestamp).toBeLessThan(Date.now() / 1000 + 1)
   // The trace is on this series only: not on the body-size histograms, nor any other line.
-  expect(text.split('\n').filter((l) => l.includes(traceId))).toEqual([expect.stringMatching(/^http_server_request_duration_seconds_bucket\{/)])
+  expect(text.split('\n').filter((l) => l.includes(traceId))).toEqual([
+    expect.stringMatching(/^http_server_request_duration_seconds_bucket\{/),
+  ])
 })
 
 it('keeps at most one exemplar per bucket: the latest request is one, and every one is a request’s own bucket', async () => {
@@ -132,7 +176,11 @@ it('keeps at most one exemplar per bucket: the latest request is one, and every 
     const spans = await finishedSpans(exporter, i + 1)
     traces.push(spans[i]!.spanContext().traceId)
   }
-  const { text } = await scrapeUntil('the requests recorded', PROMETHEUS_ACCEPT, (t) => countOf(t, 'http_route="/items/:id"') === 6)
+  const { text } = await scrapeUntil(
+    'the requests recorded',
+    PROMETHEUS_ACCEPT,
+    (t) => countOf(t, 'http_route="/items/:id"') === 6,
+  )
   const lines = buckets(text, 'http_route="/items/:id"')
   const withExemplar = lines.filter((b) => b.exemplar)
   expect(withExemplar.length).toBeGreaterThanOrEqual(1)
@@ -148,9 +196,16 @@ it('keeps at most one exemplar per bucket: the latest request is one, and every 
 
 it('an unsampled request adds no exemplar', async () => {
   const unsampledTrace = '4bf92f3577b34da6a3ce929d0e0e4736'
-  const res = await server.request({ url: '/quiet', headers: { traceparent: `00-${unsampledTrace}-00f067aa0ba902b7-00` } })
+  const res = await server.request({
+    url: '/quiet',
+    headers: { traceparent: `00-${unsampledTrace}-00f067aa0ba902b7-00` },
+  })
   expect(await res.json()).toEqual({ quiet: true })
-  const { text } = await scrapeUntil('the request recorded', PROMETHEUS_ACCEPT, (t) => countOf(t, 'http_route="/quiet"') === 1)
+  const { text } = await scrapeUntil(
+    'the request recorded',
+    PROMETHEUS_ACCEPT,
+    (t) => countOf(t, 'http_route="/quiet"') === 1,
+  )
   expect(exporter.getFinishedSpans()).toEqual([])
   // The OpenMetrics text, where exemplars would be: none on the request's series.
   expect(text.endsWith('\n# EOF\n')).toBe(true)
@@ -167,7 +222,10 @@ it('the content type follows Accept: OpenMetrics when preferred, the Prometheus 
     ['application/openmetrics-text', OPENMETRICS],
     ['application/openmetrics-text; version=1.0.0', OPENMETRICS],
     // Prometheus 3 with `scrape_protocols` listing the protobuf format first: OpenMetrics is the best offered.
-    ['application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.6,application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3', OPENMETRICS],
+    [
+      'application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.6,application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3',
+      OPENMETRICS,
+    ],
     [undefined, PROMETHEUS_TEXT],
     ['*/*', PROMETHEUS_TEXT],
     ['text/plain', PROMETHEUS_TEXT],
@@ -189,7 +247,9 @@ it('the Prometheus text format is unchanged: no exemplars, and counters keep the
   jobs.inc(3)
   await (await server.request('/items/7')).text()
   await finishedSpans(exporter, 1)
-  const { text: open } = await scrapeUntil('an exemplar', PROMETHEUS_ACCEPT, (t) => buckets(t, 'http_route="/items/:id"').some((b) => b.exemplar))
+  const { text: open } = await scrapeUntil('an exemplar', PROMETHEUS_ACCEPT, (t) =>
+    buckets(t, 'http_route="/items/:id"').some((b) => b.exemplar),
+  )
   // OpenMetrics names the counter family without `_total`, its sample with it.
   expect(open).toContain('# TYPE exemplar_test_jobs counter\nexemplar_test_jobs_total 3\n')
   const plain = await scrape()
@@ -200,7 +260,11 @@ it('the Prometheus text format is unchanged: no exemplars, and counters keep the
   expect(plain.text).not.toContain('trace_id')
   expect(plain.text).not.toContain('# EOF')
   // The same values in both: the OpenMetrics text is the plain one plus exemplars and `# EOF`.
-  const samples = (t: string) => t.split('\n').filter((l) => l.startsWith('http_server_')).map((l) => l.replace(/ # \{.*$/, ''))
+  const samples = (t: string) =>
+    t
+      .split('\n')
+      .filter((l) => l.startsWith('http_server_'))
+      .map((l) => l.replace(/ # \{.*$/, ''))
   expect(samples(open)).toEqual(samples(plain.text))
   telemetry.registry.removeSingleMetric('exemplar_test_jobs_total')
 })

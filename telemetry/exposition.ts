@@ -43,7 +43,13 @@ export function openMetricsText(families: MetricsJson): Promise<string> {
   const registry = new Registry<OpenMetricsContentType>()
   registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE)
   for (const family of families) {
-    const standIn = { name: family.name, help: family.help, type: family.type, aggregator: family.aggregator, get: () => ({ ...family, name: standIn.name }) }
+    const standIn = {
+      name: family.name,
+      help: family.help,
+      type: family.type,
+      aggregator: family.aggregator,
+      get: () => ({ ...family, name: standIn.name }),
+    }
     registry.registerMetric(standIn as never)
   }
   return registry.metrics()

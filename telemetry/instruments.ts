@@ -87,10 +87,25 @@ const SIZE_BUCKETS = [0, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 419
  */
 export function createHttpInstruments(meter: Meter | undefined, app?: AppMetricsReader): HttpInstruments {
   const registry = new TelemetryRegistry(app)
-  const duration = new HistogramMetric('http_server_request_duration_seconds', 'Duration of HTTP server requests.', DURATION_BUCKETS, registry)
+  const duration = new HistogramMetric(
+    'http_server_request_duration_seconds',
+    'Duration of HTTP server requests.',
+    DURATION_BUCKETS,
+    registry,
+  )
   const active = new GaugeMetric('http_server_active_requests', 'Number of active HTTP server requests.', registry)
-  const requestSize = new HistogramMetric('http_server_request_body_size_bytes', 'Size of HTTP server request bodies.', SIZE_BUCKETS, registry)
-  const responseSize = new HistogramMetric('http_server_response_body_size_bytes', 'Size of HTTP server response bodies.', SIZE_BUCKETS, registry)
+  const requestSize = new HistogramMetric(
+    'http_server_request_body_size_bytes',
+    'Size of HTTP server request bodies.',
+    SIZE_BUCKETS,
+    registry,
+  )
+  const responseSize = new HistogramMetric(
+    'http_server_response_body_size_bytes',
+    'Size of HTTP server response bodies.',
+    SIZE_BUCKETS,
+    registry,
+  )
   const otel = meter ? createOtelInstruments(meter) : undefined
 
   function makeServer(key: string, s: ServerLabels): ServerMetrics {
@@ -169,13 +184,30 @@ export function createHttpInstruments(meter: Meter | undefined, app?: AppMetrics
       if (found) return found
       if (count < MAX_SERVERS) {
         count++
-        ports.set(serverPort, (found = makeServer(`${method} ${scheme} ${serverAddress} ${serverPort}`, { method, scheme, serverAddress, serverPort })))
+        ports.set(
+          serverPort,
+          (found = makeServer(`${method} ${scheme} ${serverAddress} ${serverPort}`, {
+            method,
+            scheme,
+            serverAddress,
+            serverPort,
+          })),
+        )
         return found
       }
       // Past the cap, new addresses share one series.
       const others = lookup(method, scheme, '_OTHER')
       found = others.get(0)
-      if (!found) others.set(0, (found = makeServer(`${method} ${scheme} _OTHER 0`, { method, scheme, serverAddress: '_OTHER', serverPort: 0 })))
+      if (!found)
+        others.set(
+          0,
+          (found = makeServer(`${method} ${scheme} _OTHER 0`, {
+            method,
+            scheme,
+            serverAddress: '_OTHER',
+            serverPort: 0,
+          })),
+        )
       return found
     },
   }
@@ -210,7 +242,10 @@ function createOtelInstruments(meter: Meter): OtelInstruments {
       description: 'Duration of HTTP server requests.',
       advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     }),
-    active: meter.createUpDownCounter('http.server.active_requests', { unit: '{request}', description: 'Number of active HTTP server requests.' }),
+    active: meter.createUpDownCounter('http.server.active_requests', {
+      unit: '{request}',
+      description: 'Number of active HTTP server requests.',
+    }),
     requestSize: meter.createHistogram('http.server.request.body.size', {
       unit: 'By',
       description: 'Size of HTTP server request bodies.',

@@ -27,7 +27,11 @@ class AppReader extends MetricReader {
   protected override async onShutdown() {}
 }
 const reader = new AppReader()
-const sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor({ exporter })], metricReaders: [reader], instrumentations: [new PgInstrumentation()] })
+const sdk = new NodeSDK({
+  spanProcessors: [new SimpleSpanProcessor({ exporter })],
+  metricReaders: [reader],
+  instrumentations: [new PgInstrumentation()],
+})
 // Everything the api reports (a second registration is reported as an error) is kept here.
 const reported: string[] = []
 const keep = (...args: unknown[]) => reported.push(args.map(String).join(' '))
@@ -52,7 +56,11 @@ it('setup() joins the registered SDK: no second registration, nothing reported',
 
 it("Vela's HTTP metrics are recorded on the app's meter provider", async () => {
   const app = createApp(
-    { bootstrapApplication: 'joined', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/m', () => json({ ok: true })]] } } },
+    {
+      bootstrapApplication: 'joined',
+      server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+      routes: { r: { prefix: '', security: false, routes: [['/m', () => json({ ok: true })]] } },
+    },
     { env: {}, log: logs.log },
   )
   expect(await (await inject(app, '/m')).json()).toEqual({ ok: true })
@@ -72,15 +80,20 @@ it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request sp
         r: {
           prefix: '',
           security: false,
-          routes: [['/one', async () => {
-            const client = new pg.Client({ connectionString: POSTGRES_URL })
-            await client.connect()
-            try {
-              return json((await client.query('SELECT 1 AS one')).rows[0])
-            } finally {
-              await client.end()
-            }
-          }]],
+          routes: [
+            [
+              '/one',
+              async () => {
+                const client = new pg.Client({ connectionString: POSTGRES_URL })
+                await client.connect()
+                try {
+                  return json((await client.query('SELECT 1 AS one')).rows[0])
+                } finally {
+                  await client.end()
+                }
+              },
+            ],
+          ],
         },
       },
     },
@@ -90,7 +103,10 @@ it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request sp
   expect(await res.json()).toEqual({ one: 1 })
   const spans = (await eventually(() => {
     const all = exporter.getFinishedSpans()
-    return all.some((s) => s.kind === SpanKind.SERVER) && all.some((s) => s.kind === SpanKind.CLIENT && /SELECT/.test(s.name)) ? all : undefined
+    return all.some((s) => s.kind === SpanKind.SERVER) &&
+      all.some((s) => s.kind === SpanKind.CLIENT && /SELECT/.test(s.name))
+      ? all
+      : undefined
   })) as ReadableSpan[]
   const query = spans.find((s) => s.kind === SpanKind.CLIENT && /SELECT/.test(s.name))!
   const request = spans.find((s) => s.kind === SpanKind.SERVER && s.attributes['url.path'] === '/one')!

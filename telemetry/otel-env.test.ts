@@ -29,7 +29,11 @@ afterEach(async () => {
 })
 
 const app = createApp(
-  { bootstrapApplication: 'env', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } } },
+  {
+    bootstrapApplication: 'env',
+    server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+    routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } },
+  },
   { env: {}, log: logs.log },
 )
 const hit = async (headers: Record<string, string> = {}) => {
@@ -68,7 +72,9 @@ it('the default protocol is http/protobuf, also with the endpoint option', async
   telemetry = await setup({ endpoint: collector.endpoint })
   await hit()
   await telemetry.shutdown()
-  expect((await eventually(() => collector.received.find((r) => r.path === '/v1/traces')))?.contentType).toMatch(/^application\/json/)
+  expect((await eventually(() => collector.received.find((r) => r.path === '/v1/traces')))?.contentType).toMatch(
+    /^application\/json/,
+  )
 })
 
 it('OTEL_TRACES_EXPORTER=none exports no spans, and requests are still answered and measured', async () => {
@@ -102,8 +108,14 @@ it('OTEL_SDK_DISABLED=true starts nothing: no spans, no /metrics server, request
 it('OTEL_RESOURCE_ATTRIBUTES reaches the exported resource; the serviceName option wins', async () => {
   await oneRequest({ OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging,service.name=ignored' })
   await eventually(() => collector.received.find((r) => r.path === '/v1/traces'))
-  const decoded = decode<{ resourceSpans: { resource: { attributes: never[] } }[] }>('ExportTraceServiceRequest', collector.received[0]!.body)
-  expect(attrs(decoded.resourceSpans[0]!.resource.attributes)).toMatchObject({ 'deployment.environment.name': 'staging', 'service.name': 'env' })
+  const decoded = decode<{ resourceSpans: { resource: { attributes: never[] } }[] }>(
+    'ExportTraceServiceRequest',
+    collector.received[0]!.body,
+  )
+  expect(attrs(decoded.resourceSpans[0]!.resource.attributes)).toMatchObject({
+    'deployment.environment.name': 'staging',
+    'service.name': 'env',
+  })
 })
 
 it('no logger provider is registered unless OTEL_LOGS_EXPORTER asks for one (the app keeps the logs signal)', async () => {

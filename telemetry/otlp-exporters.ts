@@ -13,7 +13,10 @@ import type { metrics } from '@opentelemetry/sdk-node'
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc'
 
 /** The protocol for a signal from the variables; an unknown value falls back to `http/protobuf`. */
-export function otlpProtocol(signal: 'TRACES' | 'METRICS' | 'LOGS', env: NodeJS.ProcessEnv = process.env): OtlpProtocol {
+export function otlpProtocol(
+  signal: 'TRACES' | 'METRICS' | 'LOGS',
+  env: NodeJS.ProcessEnv = process.env,
+): OtlpProtocol {
   const value = (env[`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`] || env.OTEL_EXPORTER_OTLP_PROTOCOL || '').trim()
   return value === 'http/json' || value === 'grpc' ? value : 'http/protobuf'
 }
@@ -21,8 +24,11 @@ export function otlpProtocol(signal: 'TRACES' | 'METRICS' | 'LOGS', env: NodeJS.
 /** A metric exporter to `base`, or where the variables say when `base` is undefined. */
 export function otlpMetricExporter(base: string | undefined): metrics.PushMetricExporter {
   switch (otlpProtocol('METRICS')) {
-    case 'grpc': return new GrpcMetricExporter(base ? { url: base } : {})
-    case 'http/json': return new JsonMetricExporter(base ? { url: `${base}/v1/metrics` } : {})
-    default: return new ProtoMetricExporter(base ? { url: `${base}/v1/metrics` } : {})
+    case 'grpc':
+      return new GrpcMetricExporter(base ? { url: base } : {})
+    case 'http/json':
+      return new JsonMetricExporter(base ? { url: `${base}/v1/metrics` } : {})
+    default:
+      return new ProtoMetricExporter(base ? { url: `${base}/v1/metrics` } : {})
   }
 }

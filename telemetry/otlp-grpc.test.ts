@@ -38,7 +38,8 @@ const record = (service: string) => ({
 })
 let endpoint = ''
 beforeAll(async () => {
-  for (const service of ['trace.v1.TraceService', 'metrics.v1.MetricsService']) server.addService(exportMethod(service), record(service))
+  for (const service of ['trace.v1.TraceService', 'metrics.v1.MetricsService'])
+    server.addService(exportMethod(service), record(service))
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   )
@@ -54,7 +55,11 @@ afterEach(async () => {
 })
 
 const app = createApp(
-  { bootstrapApplication: 'grpc', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } } },
+  {
+    bootstrapApplication: 'grpc',
+    server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+    routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } },
+  },
   { env: {}, log: logs.log },
 )
 

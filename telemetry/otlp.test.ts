@@ -64,7 +64,10 @@ it('spans are batched and posted to <endpoint>/v1/traces as OTLP protobuf', asyn
   expect(post?.contentType).toBe('application/x-protobuf')
   const decoded = decode<DecodedTraces>('ExportTraceServiceRequest', post!.body)
   const [resourceSpans] = decoded.resourceSpans
-  expect(attrs(resourceSpans!.resource.attributes)).toMatchObject({ 'service.name': 'shop-e2e', 'telemetry.sdk.language': 'nodejs' })
+  expect(attrs(resourceSpans!.resource.attributes)).toMatchObject({
+    'service.name': 'shop-e2e',
+    'telemetry.sdk.language': 'nodejs',
+  })
   const spans = resourceSpans!.scopeSpans.flatMap((s) => s.spans)
   expect(spans).toHaveLength(1)
   const span = spans[0]!
@@ -115,7 +118,10 @@ it('with exportIntervalMs the HTTP metrics are exported over OTLP to <endpoint>/
   const post = await posted('/v1/metrics')
   expect(post?.contentType).toBe('application/x-protobuf')
   const decoded = decode<DecodedMetrics>('ExportMetricsServiceRequest', post!.body)
-  const metrics = decoded.resourceMetrics.flatMap((r) => r.scopeMetrics).filter((s) => s.scope.name === 'vela').flatMap((s) => s.metrics)
+  const metrics = decoded.resourceMetrics
+    .flatMap((r) => r.scopeMetrics)
+    .filter((s) => s.scope.name === 'vela')
+    .flatMap((s) => s.metrics)
   expect(Object.fromEntries(metrics.map((m) => [m.name, m.unit]))).toEqual({
     'http.server.request.duration': 's',
     'http.server.active_requests': '{request}',

@@ -48,7 +48,12 @@ export const telemetryPlugin = definePlugin<Record<string, never>>({
     const span = trace.getActiveSpan()
     if (span?.isRecording()) {
       const { controller, action, path } = env.route
-      span.setAttributes({ 'vela.app': env.app, 'vela.controller': controller, 'vela.action': action, [ATTR_HTTP_ROUTE]: path })
+      span.setAttributes({
+        'vela.app': env.app,
+        'vela.controller': controller,
+        'vela.action': action,
+        [ATTR_HTTP_ROUTE]: path,
+      })
       span.updateName(`${req.method} ${controller}:${action}`)
     }
     return ok()

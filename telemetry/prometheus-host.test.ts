@@ -54,9 +54,12 @@ it.skipIf(!outside)("host: '0.0.0.0' opens it on every interface", async () => {
   expect(await scrape('127.0.0.1', port)).toBe(200)
 })
 
-it.skipIf(!outside)('without the option, OTEL_EXPORTER_PROMETHEUS_HOST says where (a deployment opens it without a code change); the option wins', async () => {
-  const opened = await serve(source, { port: 0 }, { OTEL_EXPORTER_PROMETHEUS_HOST: '0.0.0.0' })
-  expect(await scrape(outside!, portOf(opened.url))).toBe(200)
-  const kept = await serve(source, { port: 0, host: '127.0.0.1' }, { OTEL_EXPORTER_PROMETHEUS_HOST: '0.0.0.0' })
-  expect(await scrape(outside!, portOf(kept.url))).toBe('ECONNREFUSED')
-})
+it.skipIf(!outside)(
+  'without the option, OTEL_EXPORTER_PROMETHEUS_HOST says where (a deployment opens it without a code change); the option wins',
+  async () => {
+    const opened = await serve(source, { port: 0 }, { OTEL_EXPORTER_PROMETHEUS_HOST: '0.0.0.0' })
+    expect(await scrape(outside!, portOf(opened.url))).toBe(200)
+    const kept = await serve(source, { port: 0, host: '127.0.0.1' }, { OTEL_EXPORTER_PROMETHEUS_HOST: '0.0.0.0' })
+    expect(await scrape(outside!, portOf(kept.url))).toBe('ECONNREFUSED')
+  },
+)

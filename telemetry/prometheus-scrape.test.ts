@@ -36,7 +36,13 @@ const app = createApp(
   {
     bootstrapApplication: 'scraped',
     server: { port: 8123, streamHandlers: [telemetryStreamHandler, 'default'] },
-    routes: { r: { prefix: '', security: false, routes: [['/items/:id', (req) => json({ id: req.bindings.id }), { methods: ['get'] }]] } },
+    routes: {
+      r: {
+        prefix: '',
+        security: false,
+        routes: [['/items/:id', (req) => json({ id: req.bindings.id }), { methods: ['get'] }]],
+      },
+    },
   },
   { env: {}, log: logs.log },
 )
@@ -46,7 +52,10 @@ let telemetry: Telemetry
 let server: TestServer
 let traceId: string
 beforeAll(async () => {
-  telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })], prometheus: { port: 0, host: '127.0.0.1' } })
+  telemetry = await setup({
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    prometheus: { port: 0, host: '127.0.0.1' },
+  })
   server = await startTestServer(app)
   await (await server.request('/items/1')).text()
   traceId = (await finishedSpans(exporter, 1))[0]!.spanContext().traceId
@@ -78,42 +87,66 @@ it.skipIf(skip)('promtool check metrics accepts the Prometheus text format', asy
   expect(await run('/usr/bin/promtool', ['check', 'metrics'], text)).toEqual({ code: 0, output: '' })
 })
 
-it.skipIf(skip)('Prometheus with exemplar storage scrapes the OpenMetrics text and finds the sampled request’s trace', { timeout: 60_000 }, async () => {
-  needsTools()
-  const dir = mkdtempSync(join(tmpdir(), 'vela-prometheus-'))
-  const target = new URL(telemetry.prometheusUrl!).host
-  writeFileSync(join(dir, 'prometheus.yml'), `scrape_configs:\n  - job_name: vela\n    scrape_interval: 1s\n    static_configs:\n      - targets: ['${target}']\n`)
-  const port = await freePort()
-  let log = ''
-  const prometheus: ChildProcess = spawn('/usr/bin/prometheus', [
-    `--config.file=${join(dir, 'prometheus.yml')}`,
-    `--storage.tsdb.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`,
-    '--enable-feature=exemplar-storage',
-  ])
-  prometheus.stderr!.on('data', (d: Buffer) => (log += d))
-  const api = async (path: string) => {
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/${path}`).catch(() => undefined)
-    return res?.ok ? ((await res.json()) as { data: unknown }).data : undefined
-  }
-  try {
-    // The scrape succeeded: the target is up, with our series in the database.
-    const count = `query?query=${encodeURIComponent('http_server_request_duration_seconds_count{http_route="/items/:id"}')}`
-    await until(`Prometheus scraped ${target}\n${log}`, async () => ((await api(count)) as { result?: unknown[] } | undefined)?.result?.length === 1, 30_000)
-    const targets = (await api('targets')) as { activeTargets: { health: string; lastError: string }[] }
-    expect(targets.activeTargets.map((t) => [t.health, t.lastError])).toEqual([['up', '']])
-    // The exemplar: our trace id, on a bucket of the route's series.
-    const now = Math.ceil(Date.now() / 1000) + 60
-    const query = `query_exemplars?query=${encodeURIComponent('http_server_request_duration_seconds_bucket')}&start=${now - 3600}&end=${now}`
-    type Found = { seriesLabels: Record<string, string>; exemplars: { labels: Record<string, string>; value: string }[] }[]
-    let found: Found = []
-    await until(`the exemplar in Prometheus\n${log}`, async () => ((found = ((await api(query)) as Found | undefined) ?? []).length > 0), 30_000)
-    expect(found).toHaveLength(1)
-    expect(found[0]!.seriesLabels).toMatchObject({ __name__: 'http_server_request_duration_seconds_bucket', http_route: '/items/:id', job: 'vela' })
-    expect(found[0]!.exemplars.map((e) => e.labels.trace_id)).toEqual([traceId])
-  } finally {
-    prometheus.kill()
-    await new Promise((resolve) => (prometheus.exitCode === null ? prometheus.once('exit', resolve) : resolve(undefined)))
-    rmSync(dir, { recursive: true, force: true })
-  }
-})
+it.skipIf(skip)(
+  'Prometheus with exemplar storage scrapes the OpenMetrics text and finds the sampled request’s trace',
+  { timeout: 60_000 },
+  async () => {
+    needsTools()
+    const dir = mkdtempSync(join(tmpdir(), 'vela-prometheus-'))
+    const target = new URL(telemetry.prometheusUrl!).host
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      `scrape_configs:\n  - job_name: vela\n    scrape_interval: 1s\n    static_configs:\n      - targets: ['${target}']\n`,
+    )
+    const port = await freePort()
+    let log = ''
+    const prometheus: ChildProcess = spawn('/usr/bin/prometheus', [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--enable-feature=exemplar-storage',
+    ])
+    prometheus.stderr!.on('data', (d: Buffer) => (log += d))
+    const api = async (path: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/${path}`).catch(() => undefined)
+      return res?.ok ? ((await res.json()) as { data: unknown }).data : undefined
+    }
+    try {
+      // The scrape succeeded: the target is up, with our series in the database.
+      const count = `query?query=${encodeURIComponent('http_server_request_duration_seconds_count{http_route="/items/:id"}')}`
+      await until(
+        `Prometheus scraped ${target}\n${log}`,
+        async () => ((await api(count)) as { result?: unknown[] } | undefined)?.result?.length === 1,
+        30_000,
+      )
+      const targets = (await api('targets')) as { activeTargets: { health: string; lastError: string }[] }
+      expect(targets.activeTargets.map((t) => [t.health, t.lastError])).toEqual([['up', '']])
+      // The exemplar: our trace id, on a bucket of the route's series.
+      const now = Math.ceil(Date.now() / 1000) + 60
+      const query = `query_exemplars?query=${encodeURIComponent('http_server_request_duration_seconds_bucket')}&start=${now - 3600}&end=${now}`
+      type Found = {
+        seriesLabels: Record<string, string>
+        exemplars: { labels: Record<string, string>; value: string }[]
+      }[]
+      let found: Found = []
+      await until(
+        `the exemplar in Prometheus\n${log}`,
+        async () => (found = ((await api(query)) as Found | undefined) ?? []).length > 0,
+        30_000,
+      )
+      expect(found).toHaveLength(1)
+      expect(found[0]!.seriesLabels).toMatchObject({
+        __name__: 'http_server_request_duration_seconds_bucket',
+        http_route: '/items/:id',
+        job: 'vela',
+      })
+      expect(found[0]!.exemplars.map((e) => e.labels.trace_id)).toEqual([traceId])
+    } finally {
+      prometheus.kill()
+      await new Promise((resolve) =>
+        prometheus.exitCode === null ? prometheus.once('exit', resolve) : resolve(undefined),
+      )
+      rmSync(dir, { recursive: true, force: true })
+    }
+  },
+)

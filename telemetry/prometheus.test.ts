@@ -24,12 +24,21 @@ const group: RouteGroup = {
     ['/items/:id', (req) => json({ id: req.bindings.id })],
     ['/unavailable', () => status(503)],
     ['/echo', async (req) => json({ got: await req.readBody() }), { methods: ['post'] }],
-    ['/boom', () => { throw new Error('boom') }],
+    [
+      '/boom',
+      () => {
+        throw new Error('boom')
+      },
+    ],
     ['/slow', () => new Promise((resolve) => (release = () => resolve(json({ slow: true }))))],
   ],
 }
 const app = createApp(
-  { bootstrapApplication: 'metrics', server: { port: 8123, streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: group } },
+  {
+    bootstrapApplication: 'metrics',
+    server: { port: 8123, streamHandlers: [telemetryStreamHandler, 'default'] },
+    routes: { r: group },
+  },
   { env: {}, log: logs.log },
 )
 
@@ -87,29 +96,61 @@ it('counts requests by method, scheme, server address and port, and status', asy
   const ok = { ...overHttp(), http_route: '/hello', response_status_code: '200' }
   const samples = await eventually(async () => {
     const s = await scrape()
-    return s.some((x) => x.name === 'http_server_request_duration_seconds_count' && x.labels.method === '_OTHER') ? s : undefined
+    return s.some((x) => x.name === 'http_server_request_duration_seconds_count' && x.labels.method === '_OTHER')
+      ? s
+      : undefined
   })
   const count = one(samples!, 'http_server_request_duration_seconds_count', ok)
-  expect(Object.keys(count.labels).sort()).toEqual(['http_route', 'method', 'response_status_code', 'scheme', 'server_address', 'server_port'])
+  expect(Object.keys(count.labels).sort()).toEqual([
+    'http_route',
+    'method',
+    'response_status_code',
+    'scheme',
+    'server_address',
+    'server_port',
+  ])
   expect(count.value).toBe(2)
   expect(one(samples!, 'http_server_request_duration_seconds_bucket', { ...ok, le: '+Inf' }).value).toBe(2)
   const sum = one(samples!, 'http_server_request_duration_seconds_sum', ok).value
   expect(sum).toBeGreaterThan(0)
   expect(sum).toBeLessThan(5)
-  const buckets = samples!.filter((s) => s.name === 'http_server_request_duration_seconds_bucket' && s.labels.response_status_code === '200' && s.labels.server_port === port)
+  const buckets = samples!.filter(
+    (s) =>
+      s.name === 'http_server_request_duration_seconds_bucket' &&
+      s.labels.response_status_code === '200' &&
+      s.labels.server_port === port,
+  )
   expect(buckets.length).toBeGreaterThan(5)
   expect(buckets.map((b) => b.value)).toEqual([...buckets.map((b) => b.value)].sort((a, b) => a - b))
 
   // inject: no socket, so the configured host (none: localhost) and port; only the body-read one has finished.
-  const inProcess = { method: 'GET', scheme: 'http', server_address: 'localhost', server_port: '8123', response_status_code: '200' }
+  const inProcess = {
+    method: 'GET',
+    scheme: 'http',
+    server_address: 'localhost',
+    server_port: '8123',
+    response_status_code: '200',
+  }
   expect(one(samples!, 'http_server_request_duration_seconds_count', inProcess).value).toBe(1)
-  const boom = one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), response_status_code: '500' })
+  const boom = one(samples!, 'http_server_request_duration_seconds_count', {
+    ...overHttp(),
+    response_status_code: '500',
+  })
   expect(boom.labels).toMatchObject({ http_route: '/boom', error_type: '500' })
   expect(boom.value).toBe(1)
   // Requests no route took carry no route label.
-  const missing = one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), response_status_code: '404' })
+  const missing = one(samples!, 'http_server_request_duration_seconds_count', {
+    ...overHttp(),
+    response_status_code: '404',
+  })
   expect(missing.labels.http_route).toBeUndefined()
-  expect(one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), method: '_OTHER', response_status_code: '405' }).labels.http_route).toBeUndefined()
+  expect(
+    one(samples!, 'http_server_request_duration_seconds_count', {
+      ...overHttp(),
+      method: '_OTHER',
+      response_status_code: '405',
+    }).labels.http_route,
+  ).toBeUndefined()
   expect(one(samples!, 'http_server_response_body_size_bytes_sum', ok).value).toBe(2 * '{"hello":"world"}'.length)
   expect(one(samples!, 'http_server_request_body_size_bytes_sum', ok).value).toBe(0)
 })
@@ -117,7 +158,13 @@ it('counts requests by method, scheme, server address and port, and status', asy
 it('active requests: up while a request is in flight, down when it has been answered', async () => {
   const active = async () => one(await scrape(), 'http_server_active_requests', overHttp())
   const pending = server.request('/slow')
-  const during = await eventually(async () => ((await scrape()).some((s) => s.name === 'http_server_active_requests' && s.labels.server_port === port && s.value === 1) ? true : undefined))
+  const during = await eventually(async () =>
+    (await scrape()).some(
+      (s) => s.name === 'http_server_active_requests' && s.labels.server_port === port && s.value === 1,
+    )
+      ? true
+      : undefined,
+  )
   expect(during).toBe(true)
   const sample = await active()
   expect(Object.keys(sample.labels).sort()).toEqual(['method', 'scheme', 'server_address', 'server_port'])
@@ -134,7 +181,9 @@ it('request and response body sizes in bytes', async () => {
   const labels = { ...overHttp(), method: 'POST', response_status_code: '200' }
   const samples = await eventually(async () => {
     const s = await scrape()
-    return s.some((x) => x.name === 'http_server_request_body_size_bytes_count' && x.labels.method === 'POST') ? s : undefined
+    return s.some((x) => x.name === 'http_server_request_body_size_bytes_count' && x.labels.method === 'POST')
+      ? s
+      : undefined
   })
   expect(one(samples!, 'http_server_request_body_size_bytes_sum', labels).value).toBe(Buffer.byteLength(body))
   expect(one(samples!, 'http_server_response_body_size_bytes_sum', labels).value).toBe(Buffer.byteLength(text))
@@ -145,14 +194,24 @@ it('the duration histogram is labelled by route template, never the raw path; 5x
   await (await server.request('/unavailable')).text()
   const samples = await eventually(async () => {
     const s = await scrape()
-    const items = s.find((x) => x.name === 'http_server_request_duration_seconds_count' && x.labels.http_route === '/items/:id')
+    const items = s.find(
+      (x) => x.name === 'http_server_request_duration_seconds_count' && x.labels.http_route === '/items/:id',
+    )
     return items?.value === 3 && s.some((x) => x.labels.http_route === '/unavailable') ? s : undefined
   })
   expect(samples, 'three /items/:id requests and one 503 on /metrics').toBeDefined()
   expect(samples!.filter((s) => /\/items\/(1|2|three)/.test(s.labels.http_route ?? ''))).toEqual([])
-  const items = one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), http_route: '/items/:id', response_status_code: '200' })
+  const items = one(samples!, 'http_server_request_duration_seconds_count', {
+    ...overHttp(),
+    http_route: '/items/:id',
+    response_status_code: '200',
+  })
   expect(items.labels.error_type).toBeUndefined()
-  const unavailable = one(samples!, 'http_server_request_duration_seconds_count', { ...overHttp(), http_route: '/unavailable', response_status_code: '503' })
+  const unavailable = one(samples!, 'http_server_request_duration_seconds_count', {
+    ...overHttp(),
+    http_route: '/unavailable',
+    response_status_code: '503',
+  })
   expect(unavailable.labels.error_type).toBe('503')
   expect(unavailable.value).toBe(1)
 })
@@ -184,7 +243,8 @@ it('clients do not choose the series: 200 requests with random Host headers add 
 /** The total of the /hello request counts over HTTP. */
 function sumOf(text: string): number {
   let sum = 0
-  for (const m of text.matchAll(/^http_server_request_duration_seconds_count\{([^}]*)\} (\S+)$/gm)) if (m[1]!.includes('http_route="/hello"')) sum += Number(m[2])
+  for (const m of text.matchAll(/^http_server_request_duration_seconds_count\{([^}]*)\} (\S+)$/gm))
+    if (m[1]!.includes('http_route="/hello"')) sum += Number(m[2])
   return sum
 }
 

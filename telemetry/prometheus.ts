@@ -61,15 +61,21 @@ export interface PrometheusServer {
   close(): Promise<void>
 }
 
-export async function servePrometheus(registry: MetricsSource, options: PrometheusOptions, env: NodeJS.ProcessEnv = process.env): Promise<PrometheusServer> {
+export async function servePrometheus(
+  registry: MetricsSource,
+  options: PrometheusOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PrometheusServer> {
   const listenOn = prometheusHost(options, env)
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0]
     if (path !== '/metrics') return reply(res, 404, 'Not Found\n')
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'Method Not Allowed\n', { allow: 'GET, HEAD' })
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return reply(res, 405, 'Method Not Allowed\n', { allow: 'GET, HEAD' })
     const format = formatFor(req.headers.accept)
     registry.metrics(format).then(
-      (text) => reply(res, 200, req.method === 'HEAD' ? '' : text, { 'content-type': CONTENT_TYPES[format], vary: 'accept' }),
+      (text) =>
+        reply(res, 200, req.method === 'HEAD' ? '' : text, { 'content-type': CONTENT_TYPES[format], vary: 'accept' }),
       (err: unknown) => reply(res, 500, `${(err as Error)?.message ?? err}\n`),
     )
   })

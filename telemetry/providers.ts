@@ -81,7 +81,8 @@ const tracerDelegate = (): TracerProvider => {
   const provider = trace.getTracerProvider()
   return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider
 }
-const registeredMeterProvider = (): MeterProvider | undefined => (registered().metrics ? metrics.getMeterProvider() : undefined)
+const registeredMeterProvider = (): MeterProvider | undefined =>
+  registered().metrics ? metrics.getMeterProvider() : undefined
 
 export async function createProviders(options: ProviderOptions): Promise<Providers> {
   if (registered().trace) {
@@ -152,7 +153,10 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
  * Without either, no metrics go over OTLP (Vela's HTTP metrics are on `/metrics`), so an app with
  * no collector sends nothing. `prometheus` is served by `setup({ prometheus })` instead.
  */
-export function exportingMetricReaders(options: Pick<ProviderOptions, 'endpoint' | 'exportIntervalMs'>, env: NodeJS.ProcessEnv = process.env): MetricReader[] {
+export function exportingMetricReaders(
+  options: Pick<ProviderOptions, 'endpoint' | 'exportIntervalMs'>,
+  env: NodeJS.ProcessEnv = process.env,
+): MetricReader[] {
   const base = options.endpoint?.replace(/\/+$/, '')
   const periodic = (exporter: sdkMetrics.PushMetricExporter, interval: number) =>
     new sdkMetrics.PeriodicExportingMetricReader({

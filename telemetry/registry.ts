@@ -36,14 +36,23 @@ export class TelemetryRegistry extends Registry {
         continue
       }
       if (this.#clashes.has(family.name)) continue
-      const bridged: Bridged = { name: family.name, help: family.help, type: family.type, aggregator: 'sum', current: family, get: () => bridged.current }
+      const bridged: Bridged = {
+        name: family.name,
+        help: family.help,
+        type: family.type,
+        aggregator: 'sum',
+        current: family,
+        get: () => bridged.current,
+      }
       try {
         this.registerMetric(bridged as never)
         this.#bridged.set(family.name, bridged)
       } catch {
         // A prom-client metric of the same name was registered first: it keeps the name.
         this.#clashes.add(family.name)
-        diag.warn(`vela/telemetry: the OpenTelemetry metric ${family.name} is not exposed: a metric of that name is already registered`)
+        diag.warn(
+          `vela/telemetry: the OpenTelemetry metric ${family.name} is not exposed: a metric of that name is already registered`,
+        )
       }
     }
   }

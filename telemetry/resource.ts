@@ -21,7 +21,10 @@ const DETECTORS: Record<string, ResourceDetector> = {
 
 /** The detectors the variable names; unknown names are skipped. */
 export function resourceDetectors(env: NodeJS.ProcessEnv = process.env): ResourceDetector[] {
-  const names = (env.OTEL_NODE_RESOURCE_DETECTORS ?? 'all').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean)
+  const names = (env.OTEL_NODE_RESOURCE_DETECTORS ?? 'all')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean)
   if (names.includes('all') || names.length === 0) return Object.values(DETECTORS)
   if (names.includes('none')) return []
   return names.flatMap((n) => DETECTORS[n] ?? [])

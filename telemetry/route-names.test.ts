@@ -45,7 +45,10 @@ const config: AppConfig = {
       { prefix: '', security: false, plugins: [], routes: [['/chat', chat_controller.socket, { protocol: 'ws' }]] },
     ],
   },
-  controllers: { 'src/controllers/notes_controller.ts': notes_controller, 'src/controllers/chat_controller.ts': chat_controller },
+  controllers: {
+    'src/controllers/notes_controller.ts': notes_controller,
+    'src/controllers/chat_controller.ts': chat_controller,
+  },
 }
 
 const serverSpan = async (): Promise<ReadableSpan> => {
@@ -61,7 +64,12 @@ describeModes('span names without a telemetry plugin', config, (t) => {
     await res.text() // the span ends once the body has been sent
     const span = await serverSpan()
     expect(span.name).toBe('GET notes_controller:index')
-    expect(span.attributes).toMatchObject({ 'vela.app': 'notes-app', 'vela.controller': 'notes_controller', 'vela.action': 'index', 'http.route': '/notes' })
+    expect(span.attributes).toMatchObject({
+      'vela.app': 'notes-app',
+      'vela.controller': 'notes_controller',
+      'vela.action': 'index',
+      'http.route': '/notes',
+    })
   })
 
   it('a group with its own plugin list: POST notes_controller:create', async () => {

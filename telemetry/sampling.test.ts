@@ -5,7 +5,14 @@
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api'
 import { trace } from '@opentelemetry/api'
 import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace'
-import { AlwaysOnSampler, InMemorySpanExporter, ParentBasedSampler, SamplingDecision, SimpleSpanProcessor, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace'
+import {
+  AlwaysOnSampler,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SamplingDecision,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { defineRepo } from '../dbl/repo.ts'
 import { createApp } from '../server/app/create-app.ts'
@@ -28,16 +35,32 @@ const group: RouteGroup = {
   routes: [
     ['/plain', () => json({ ok: true })],
     ['/query', async () => (await repo.query('SELECT 1'), json({ ok: true }))],
-    ['/throws', () => { throw new DbFailure('down') }],
+    [
+      '/throws',
+      () => {
+        throw new DbFailure('down')
+      },
+    ],
     ['/five-oh-three', () => status(503, {}, 'busy')],
   ],
 }
-const appConfig = { bootstrapApplication: 'sampled', server: { streamHandlers: [telemetryStreamHandler, 'default'], trustProxy: ['127.0.0.1'] }, routes: { r: group } } as const
+const appConfig = {
+  bootstrapApplication: 'sampled',
+  server: { streamHandlers: [telemetryStreamHandler, 'default'], trustProxy: ['127.0.0.1'] },
+  routes: { r: group },
+} as const
 
 /** The sampler the provider was built with: counts its questions, answers as `inner` does. */
 const asked = { count: 0, inner: new ParentBasedSampler({ root: new AlwaysOnSampler() }) as Sampler }
 const counting: Sampler = {
-  shouldSample(ctx: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+  shouldSample(
+    ctx: Context,
+    traceId: string,
+    name: string,
+    kind: SpanKind,
+    attributes: Attributes,
+    links: Link[],
+  ): SamplingResult {
     asked.count++
     return asked.inner.shouldSample(ctx, traceId, name, kind, attributes, links)
   },
@@ -46,7 +69,11 @@ const counting: Sampler = {
 const exporter = new InMemorySpanExporter()
 let telemetry: Telemetry
 beforeAll(async () => {
-  telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })], sampler: counting, redactQuery: ['token'] })
+  telemetry = await setup({
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    sampler: counting,
+    redactQuery: ['token'],
+  })
 })
 afterAll(() => telemetry.shutdown())
 afterEach(() => {
@@ -71,7 +98,10 @@ describeModes('request sampling', appConfig, (t) => {
   it('a sampled traceparent is followed: the span and its query span join the upstream trace', async () => {
     expect((await get('/query', { traceparent: SAMPLED })).status).toBe(200)
     const spans = await finishedSpans(exporter, 2)
-    expect(spans.map((s) => s.spanContext().traceId)).toEqual(['4bf92f3577b34da6a3ce929d0e0e4736', '4bf92f3577b34da6a3ce929d0e0e4736'])
+    expect(spans.map((s) => s.spanContext().traceId)).toEqual([
+      '4bf92f3577b34da6a3ce929d0e0e4736',
+      '4bf92f3577b34da6a3ce929d0e0e4736',
+    ])
     expect(byName(spans, 'GET ').map((s) => s.parentSpanContext?.spanId)).toEqual(['00f067aa0ba902b7'])
     expect(byName(spans, 'SELECT').length + byName(spans, 'db.query').length).toBe(1)
   })
@@ -102,7 +132,10 @@ describeModes('request sampling', appConfig, (t) => {
     expect((await get('/throws')).status).toBe(500)
     expect((await get('/five-oh-three')).status).toBe(503)
     const spans = await finishedSpans(exporter, 2)
-    expect(spans.map((s) => [s.attributes['http.response.status_code'], s.attributes['error.type']])).toEqual([[500, 'DbFailure'], [503, '503']])
+    expect(spans.map((s) => [s.attributes['http.response.status_code'], s.attributes['error.type']])).toEqual([
+      [500, 'DbFailure'],
+      [503, '503'],
+    ])
   })
 
   it('url.query with the listed keys and the signature keys redacted', async () => {
@@ -114,7 +147,11 @@ describeModes('request sampling', appConfig, (t) => {
   it('client.address: the Forwarded client through a trusted proxy; network.peer.address the socket', async () => {
     await get('/plain', { forwarded: 'for="[2001:db8::7]:4711";proto=https' })
     const [span] = await finishedSpans(exporter, 1)
-    expect(span!.attributes).toMatchObject({ 'client.address': '2001:db8::7', 'network.peer.address': '127.0.0.1', 'url.scheme': 'https' })
+    expect(span!.attributes).toMatchObject({
+      'client.address': '2001:db8::7',
+      'network.peer.address': '127.0.0.1',
+      'url.scheme': 'https',
+    })
   })
 })
 
@@ -141,19 +178,33 @@ describe('nothing to receive spans', () => {
         routes: {
           r: {
             ...group,
-            routes: [['/probe', async () => {
-              await repo.query('SELECT 1')
-              return json({ active: trace.getActiveSpan() !== undefined, recording: trace.getTracer('app').startSpan('mine').isRecording() })
-            }]],
+            routes: [
+              [
+                '/probe',
+                async () => {
+                  await repo.query('SELECT 1')
+                  return json({
+                    active: trace.getActiveSpan() !== undefined,
+                    recording: trace.getTracer('app').startSpan('mine').isRecording(),
+                  })
+                },
+              ],
+            ],
           },
         },
       })
       expect(await (await inject(app, '/probe')).json()).toEqual({ active: false, recording: false })
       expect(asked.count).toBe(0)
-      expect(await none.metrics()).toMatch(/http_server_request_duration_seconds_count\{[^}]*response_status_code="200"[^}]*\} 1/)
+      expect(await none.metrics()).toMatch(
+        /http_server_request_duration_seconds_count\{[^}]*response_status_code="200"[^}]*\} 1/,
+      )
     } finally {
       await none.shutdown()
-      telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })], sampler: counting, redactQuery: ['token'] })
+      telemetry = await setup({
+        spanProcessors: [new SimpleSpanProcessor({ exporter })],
+        sampler: counting,
+        redactQuery: ['token'],
+      })
     }
   })
 })

@@ -67,7 +67,14 @@ export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
     this.#traceId = undefined
   }
 
-  shouldSample(context: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+  shouldSample(
+    context: Context,
+    traceId: string,
+    name: string,
+    kind: SpanKind,
+    attributes: Attributes,
+    links: Link[],
+  ): SamplingResult {
     const decided = this.#decided
     if (decided !== undefined) {
       this.#decided = undefined

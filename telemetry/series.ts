@@ -105,7 +105,12 @@ abstract class SeriesMetric<S extends { readonly labels: Labels }> {
 export class HistogramMetric extends SeriesMetric<HistogramSeries> {
   readonly type = 'histogram'
 
-  constructor(name: string, help: string, private readonly bounds: readonly number[], registry: Registry) {
+  constructor(
+    name: string,
+    help: string,
+    private readonly bounds: readonly number[],
+    registry: Registry,
+  ) {
     super(name, help, registry)
   }
 
@@ -121,7 +126,11 @@ export class HistogramMetric extends SeriesMetric<HistogramSeries> {
         cumulative += s.counts[i]!
         const le = i < this.bounds.length ? this.bounds[i]! : '+Inf'
         const traced = s.exemplars?.[i]
-        const bucket: MetricValue = { metricName: `${this.name}_bucket`, labels: { le, ...s.labels }, value: cumulative }
+        const bucket: MetricValue = {
+          metricName: `${this.name}_bucket`,
+          labels: { le, ...s.labels },
+          value: cumulative,
+        }
         values.push(traced ? { ...bucket, exemplar: exemplarOf(traced) } : bucket)
       }
       values.push({ metricName: `${this.name}_sum`, labels: s.labels, value: s.sum })

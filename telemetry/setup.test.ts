@@ -17,7 +17,11 @@ import { strictLog } from '../test/support/logs.ts'
 const logs = strictLog()
 
 const app = createApp(
-  { bootstrapApplication: 'a', server: { streamHandlers: [telemetryStreamHandler, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } } },
+  {
+    bootstrapApplication: 'a',
+    server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+    routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } },
+  },
   { env: {}, log: logs.log },
 )
 const hit = async () => {
@@ -128,7 +132,10 @@ it("wired through the app's start and stop hooks, as the README shows", async ()
       server: { streamHandlers: [telemetryStreamHandler, 'default'] },
       routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } },
       async start() {
-        telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })], prometheus: { port: 0, host: '127.0.0.1' } })
+        telemetry = await setup({
+          spanProcessors: [new SimpleSpanProcessor({ exporter })],
+          prometheus: { port: 0, host: '127.0.0.1' },
+        })
       },
       async stop() {
         await telemetry?.shutdown()
@@ -140,7 +147,9 @@ it("wired through the app's start and stop hooks, as the README shows", async ()
   await (await inject(wired, '/x')).text()
   expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['GET routes/r:anonymous'])
   const scraped = await (await fetch(telemetry!.prometheusUrl!)).text()
-  expect(scraped).toMatch(/^http_server_request_duration_seconds_count\{method="GET",scheme="http",server_address="localhost",server_port="8080",response_status_code="200",http_route="\/x"\} 1$/m)
+  expect(scraped).toMatch(
+    /^http_server_request_duration_seconds_count\{method="GET",scheme="http",server_address="localhost",server_port="8080",response_status_code="200",http_route="\/x"\} 1$/m,
+  )
   await wired.stop()
   await expect(fetch(telemetry!.prometheusUrl!)).rejects.toThrow()
   expect(globalTracerDelegate()).toBe(noopDelegate)

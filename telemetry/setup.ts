@@ -151,7 +151,11 @@ export function activeTelemetry(): ActiveTelemetry | undefined {
  * await telemetry.shutdown()
  */
 export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
-  if (active) throw new VelaError('VELA_ERR_TELEMETRY', 'vela/telemetry: setup() was already called; shutdown() the first handle before setting up again')
+  if (active)
+    throw new VelaError(
+      'VELA_ERR_TELEMETRY',
+      'vela/telemetry: setup() was already called; shutdown() the first handle before setting up again',
+    )
   if (sdkDisabled()) return disabled()
   // The app's OpenTelemetry metrics are read into the registry /metrics serves (app-metrics.ts).
   const appMetrics = new AppMetricsReader()
@@ -163,7 +167,9 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
   const role = clusterRole()?.role
   // In a cluster, the primary serves the workers' sum and the workers serve nothing.
   const summed: ClusterMetrics | undefined = role === 'primary' ? clusterMetrics(instruments.registry) : undefined
-  const source: MetricsSource = summed ?? { metrics: (format = 'prometheus') => exposition(instruments.registry, format) }
+  const source: MetricsSource = summed ?? {
+    metrics: (format = 'prometheus') => exposition(instruments.registry, format),
+  }
   let server: PrometheusServer | undefined
   try {
     if (options.prometheus && role !== 'worker') server = await servePrometheus(source, options.prometheus)
@@ -173,7 +179,13 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
     throw err
   }
   const stopReporting = role === 'worker' ? reportToPrimary(instruments.registry) : undefined
-  const mine: ActiveTelemetry = { tracer: tracerProvider.getTracer('vela'), sampler: providers.sampler, urlQuery: queryRedactor(options.redactQuery), propagator: providers.propagator, instruments }
+  const mine: ActiveTelemetry = {
+    tracer: tracerProvider.getTracer('vela'),
+    sampler: providers.sampler,
+    urlQuery: queryRedactor(options.redactQuery),
+    propagator: providers.propagator,
+    instruments,
+  }
   active = mine
 
   let closing: Promise<void> | undefined
@@ -199,7 +211,9 @@ export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> 
         try {
           if ((await Promise.race([exported, late])) === 'late') {
             exported.catch(() => {})
-            console.warn(`vela/telemetry: the final export did not finish within ${ms} ms (is the collector reachable?); the spans and metrics not yet exported are dropped`)
+            console.warn(
+              `vela/telemetry: the final export did not finish within ${ms} ms (is the collector reachable?); the spans and metrics not yet exported are dropped`,
+            )
           }
         } finally {
           clearTimeout(timer)

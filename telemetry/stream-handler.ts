@@ -37,7 +37,15 @@
  * and runs the rest of the request inside `run`, here the span's context.
  */
 import type { Context, HrTime, Span, TextMapGetter } from '@opentelemetry/api'
-import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace } from '@opentelemetry/api'
+import {
+  INVALID_SPAN_CONTEXT,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  trace,
+} from '@opentelemetry/api'
 import {
   ATTR_CLIENT_ADDRESS,
   ATTR_ERROR_TYPE,
@@ -111,7 +119,13 @@ const factHeaders: TextMapGetter<RequestFacts> = {
  * `run`. The watches are small classes rather than closures: an unsampled request allocates one
  * object besides its metrics record.
  */
-function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, proxies: ProxyTrust | undefined, configured: LocalServer): RequestWatch {
+function startRequest(
+  t: ActiveTelemetry,
+  app: string,
+  facts: RequestFacts,
+  proxies: ProxyTrust | undefined,
+  configured: LocalServer,
+): RequestWatch {
   const startedAt = performance.now()
   const original = facts.method
   const method = KNOWN_METHODS.has(original) ? original : '_OTHER'
@@ -127,7 +141,8 @@ function startRequest(t: ActiveTelemetry, app: string, facts: RequestFacts, prox
   if (sampler === undefined) return new MetricsWatch(metrics, facts, startedAt)
   const parent = t.propagator.extract(ROOT_CONTEXT, facts, factHeaders)
   const name = `HTTP ${original}`
-  if (!sampler.decide(parent, name)) return new UnsampledWatch(metrics, facts, startedAt, trace.getSpan(parent) ? parent : UNSAMPLED)
+  if (!sampler.decide(parent, name))
+    return new UnsampledWatch(metrics, facts, startedAt, trace.getSpan(parent) ? parent : UNSAMPLED)
   let span: Span
   try {
     span = t.tracer.startSpan(name, { kind: SpanKind.SERVER }, parent)
@@ -184,7 +199,12 @@ class MetricsWatch implements RequestWatch {
 
 /** A request not sampled: it runs under its unsampled parent, or a context marking it unsampled. */
 class UnsampledWatch extends MetricsWatch {
-  constructor(metrics: ServerMetrics, facts: RequestFacts, startedAt: number, readonly context: Context) {
+  constructor(
+    metrics: ServerMetrics,
+    facts: RequestFacts,
+    startedAt: number,
+    readonly context: Context,
+  ) {
     super(metrics, facts, startedAt)
   }
 

@@ -49,7 +49,8 @@ beforeAll(async () => {
 })
 afterAll(() => server.close({ timeoutMs: 1000 }))
 
-const serverSpans = async (n: number): Promise<ReadableSpan[]> => (await finishedSpans(exporter, n)).filter((s) => s.kind === SpanKind.SERVER)
+const serverSpans = async (n: number): Promise<ReadableSpan[]> =>
+  (await finishedSpans(exporter, n)).filter((s) => s.kind === SpanKind.SERVER)
 
 it('an accepted upgrade is a server span with status 101, named after the route, ended at the handshake', async () => {
   const ws = new WebSocket(`${base}/live/lobby?token=ok`, { headers: { 'user-agent': 'ws-test' } })
@@ -87,10 +88,17 @@ it('a refused upgrade is a span with the refusal status; both are counted in the
   const text = await activeTelemetry()!.instruments.registry.metrics()
   const port = new URL(server.url).port
   const count = (code: number) =>
-    Number(new RegExp(`^http_server_request_duration_seconds_count\\{method="GET",scheme="http",server_address="127.0.0.1",server_port="${port}",response_status_code="${code}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1])
+    Number(
+      new RegExp(
+        `^http_server_request_duration_seconds_count\\{method="GET",scheme="http",server_address="127.0.0.1",server_port="${port}",response_status_code="${code}"[^}]*\\} (\\d+)$`,
+        'm',
+      ).exec(text)?.[1],
+    )
   expect(count(101)).toBe(1)
   expect(count(401)).toBe(1)
   // The refusal's body was counted as it was written on the socket.
-  const bodyBytes = /^http_server_response_body_size_bytes_sum\{[^}]*response_status_code="401"[^}]*\} (\d+)$/m.exec(text)?.[1]
+  const bodyBytes = /^http_server_response_body_size_bytes_sum\{[^}]*response_status_code="401"[^}]*\} (\d+)$/m.exec(
+    text,
+  )?.[1]
   expect(Number(bodyBytes)).toBe(JSON.stringify({ error: 'Unauthorized' }).length)
 })

@@ -6,7 +6,8 @@
  */
 export function withEnv<T>(overrides: Readonly<Record<string, string | undefined>>, fn: () => T): T {
   const saved = Object.keys(overrides).map((key) => [key, process.env[key]] as const)
-  const put = (key: string, value: string | undefined) => (value === undefined ? delete process.env[key] : (process.env[key] = value))
+  const put = (key: string, value: string | undefined) =>
+    value === undefined ? delete process.env[key] : (process.env[key] = value)
   for (const [key, value] of Object.entries(overrides)) put(key, value)
   try {
     return fn()

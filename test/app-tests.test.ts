@@ -16,7 +16,9 @@ const edit = (file: string, from: string, to: string) => {
   writeFileSync(file, text.replace(from, to))
 }
 
-it('passes: in-process and listener requests, rows written, each file its own in-memory database', { timeout: 180_000 }, async () => {
+it('passes: in-process and listener requests, rows written, each file its own in-memory database', {
+  timeout: 180_000,
+}, async () => {
   const app = temp.fixture('tested')
   const { code, output } = await vitestRun(app)
   expect(output).toMatch(/Test Files\s+3 passed \(3\)/)
@@ -56,5 +58,7 @@ describe.skipIf(!postgres)('with DATABASE_URL', () => {
 
 it('createTestApp without vela() in the Vite config says what is missing', async () => {
   // This repository's own vitest config has no vela(): virtual:vela/app does not exist here.
-  await expect(createTestApp()).rejects.toThrow(/createTestApp: could not load virtual:vela\/app.*plugins list vela\(\)/)
+  await expect(createTestApp()).rejects.toThrow(
+    /createTestApp: could not load virtual:vela\/app.*plugins list vela\(\)/,
+  )
 })

@@ -25,7 +25,11 @@ const app = createApp(
         routes: [
           ['/heartbeat', () => status(200)],
           ['/notes/:id', (req) => json({ id: req.bindings.id })],
-          ['/api/products', (req) => (req.json ? json(201, {}, req.json) : status(422, {}, { error: 'missing body' })), { methods: ['post'] }],
+          [
+            '/api/products',
+            (req) => (req.json ? json(201, {}, req.json) : status(422, {}, { error: 'missing body' })),
+            { methods: ['post'] },
+          ],
         ],
       },
     },
@@ -56,15 +60,24 @@ it('malformed JSON: 400 naming the problem', async () => {
 it('JSON under a wrong content type: 415 saying what to send', async () => {
   const res = await rawRequest(server.port, post('{"name":"Widget"}', 'text/plain'))
   expect(res.status).toBe(415)
-  expect(JSON.parse(res.body)).toEqual({ error: 'Unsupported Media Type: content type text/plain is not accepted here; send application/json' })
+  expect(JSON.parse(res.body)).toEqual({
+    error: 'Unsupported Media Type: content type text/plain is not accepted here; send application/json',
+  })
   await stillServing()
 })
 
 it('a body over the limit: 413, whether declared or chunked', async () => {
   const big = JSON.stringify({ pad: 'x'.repeat(100 * 1024) })
-  const declared = await server.request({ method: 'POST', url: '/api/products', headers: { 'content-type': 'application/json' }, body: big })
+  const declared = await server.request({
+    method: 'POST',
+    url: '/api/products',
+    headers: { 'content-type': 'application/json' },
+    body: big,
+  })
   expect(declared.status).toBe(413)
-  expect(await declared.json()).toEqual({ error: 'Payload Too Large: the request body exceeds the limit of 65536 bytes' })
+  expect(await declared.json()).toEqual({
+    error: 'Payload Too Large: the request body exceeds the limit of 65536 bytes',
+  })
   const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`
   const chunked = await rawRequest(
     server.port,

@@ -34,15 +34,13 @@ function citationsIn(text: string): string[] {
 
 function trackedTextFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-  return out
-    .split('\0')
-    .filter((f) => f !== '' && !EXEMPT.has(f) && !f.split('/').includes('node_modules'))
+  return out.split('\0').filter((f) => f !== '' && !EXEMPT.has(f) && !f.split('/').includes('node_modules'))
 }
 
 describe('citations of documents readers cannot open', () => {
   it('are recognised: section signs, design documents, "the spec" and numbered spec sections', () => {
     expect(citationsIn('// Routing rules (spec 4.1): static over params')).toHaveLength(1)
-    expect(citationsIn(' * Plugins (the spec\'s `fw_plugin` behaviour).')).toHaveLength(1)
+    expect(citationsIn(" * Plugins (the spec's `fw_plugin` behaviour).")).toHaveLength(1)
     expect(citationsIn('// Spec table 4.5 (plugin results)')).toHaveLength(1)
     expect(citationsIn('  /** Query telemetry (spec \u00a76.1). */')).toHaveLength(1)
     expect(citationsIn('// See DESIGN.md for the reasons')).toHaveLength(1)
@@ -57,7 +55,7 @@ describe('citations of documents readers cannot open', () => {
       ' * Spec shapes and types: preload_spec.ts.',
       'await seed(t)',
       '// Raw SQL is opaque to the model by design; see `execute` in operations.ts.',
-      ' * Changesets (Ecto\'s design): a plain immutable value',
+      " * Changesets (Ecto's design): a plain immutable value",
       'ignoring `Host` as RFC 9112 section 3.2.2 asks',
     ]
     expect(ordinary.flatMap(citationsIn)).toEqual([])

@@ -36,7 +36,8 @@ export default defineRoutes({
 function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true
   const message = `${CHROMIUM} is missing (apt-get install -y chromium)`
-  if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
+  if (process.env.CI === 'true' || process.env.CI === '1')
+    throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
   console.warn(`[vela tests] ${message}: skipping the dashboard browser suite`)
   return false
 }
@@ -61,7 +62,15 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
       chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       }),
     ])
     // The link as printed in the start line, on the port the test chose.
@@ -70,7 +79,11 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     page.on('console', (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
     })
-    const created = await fetch(`${server.base}/api/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Lamp', price: 12 }) })
+    const created = await fetch(`${server.base}/api/products`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Lamp', price: 12 }),
+    })
     expect(created.status).toBe(201)
     productId = ((await created.json()) as { id: number }).id
     expect((await fetch(`${server.base}/api/products/${productId}`)).status).toBe(200)
@@ -93,7 +106,9 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
   it('lists the request to /api/products/:id with its route and status; its detail shows the query span with its SQL', async () => {
     await page.goto(link)
     expect(new URL(page.url()).search).toBe('') // the token moved into a cookie
-    const row = page.locator('#requests tbody tr', { has: page.locator('td.path', { hasText: new RegExp(`^/api/products/${productId}$`) }) })
+    const row = page.locator('#requests tbody tr', {
+      has: page.locator('td.path', { hasText: new RegExp(`^/api/products/${productId}$`) }),
+    })
     await expect.poll(() => row.count()).toBe(1)
     expect(await row.locator('td.route').textContent()).toBe('/api/products/:id')
     expect(await row.locator('td.status').textContent()).toBe('200')
@@ -106,12 +121,16 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     expect(await query.locator('td.params').textContent()).toBe(String(productId))
     expect(await page.locator('svg.waterfall rect.query').count()).toBeGreaterThan(0)
     // The API group's plugins, in order, each with its outcome; the group has no security callback.
-    const steps = await page.locator('table.pipeline tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent)))
+    const steps = await page
+      .locator('table.pipeline tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent)))
     expect(steps).toEqual([
       ['pre', 'cors', 'continued'],
       ['pre', 'request', 'continued'],
     ])
-    const headers = await page.locator('section.response-headers tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]))
+    const headers = await page
+      .locator('section.response-headers tr')
+      .evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]))
     expect(headers).toContainEqual(['content-type', expect.stringMatching(/^application\/json/)])
     expect(headers.map(([name]) => name)).toContain('content-security-policy')
     await shot('02-request-detail')
@@ -123,11 +142,22 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     expect(await row.locator('td.status').textContent()).toBe('302')
     await Promise.all([page.waitForURL('**/__vela/requests/*'), row.locator('td.path a').click()])
     const steps = page.locator('table.pipeline tbody tr')
-    expect(await steps.locator('td.name').allTextContents()).toEqual(['request', 'session', 'csrf', 'username_password'])
+    expect(await steps.locator('td.name').allTextContents()).toEqual([
+      'request',
+      'session',
+      'csrf',
+      'username_password',
+    ])
     const security = page.locator('table.pipeline tr.security')
     expect(await security.locator('td.outcome').textContent()).toBe('replied 302')
-    expect(await page.locator('table.pipeline tr.plugin td.outcome').allTextContents()).toEqual(['continued', 'continued', 'continued'])
-    const headers = await page.locator('section.response-headers tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]))
+    expect(await page.locator('table.pipeline tr.plugin td.outcome').allTextContents()).toEqual([
+      'continued',
+      'continued',
+      'continued',
+    ])
+    const headers = await page
+      .locator('section.response-headers tr')
+      .evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]))
     expect(headers).toContainEqual(['location', '/login'])
     // The session cookie set on the way out keeps its name; its sealed value is not shown.
     for (const [name, value] of headers) if (name === 'set-cookie') expect(value).toMatch(/^[\w-]+=\[redacted\]/)
@@ -154,12 +184,17 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     const before = await page.locator('#requests tbody tr').count()
     // The event stream is open once the page's script ran; wait for it before asking.
     await expect.poll(() => page.evaluate(() => document.readyState)).toBe('complete')
-    const live = page.locator('#requests tbody tr', { has: page.locator('td.path', { hasText: '/api/products/424242' }) })
+    const live = page.locator('#requests tbody tr', {
+      has: page.locator('td.path', { hasText: '/api/products/424242' }),
+    })
     await expect
-      .poll(async () => {
-        if ((await live.count()) === 0) await fetch(`${server.base}/api/products/424242`)
-        return live.count()
-      }, { timeout: 10_000, interval: 500 })
+      .poll(
+        async () => {
+          if ((await live.count()) === 0) await fetch(`${server.base}/api/products/424242`)
+          return live.count()
+        },
+        { timeout: 10_000, interval: 500 },
+      )
       .toBeGreaterThan(0)
     expect(await page.locator('#requests tbody tr').count()).toBeGreaterThan(before)
     expect(await live.first().locator('td.status').textContent()).toBe('404')
@@ -176,20 +211,29 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
 
   it('the app page charts request rate, latency and error rate, and redraws them as requests arrive', async () => {
     await page.goto(`${server.base}/__vela/app`)
-    expect(await page.locator('figure.chart').evaluateAll((f) => f.map((x) => x.getAttribute('data-chart')))).toEqual(['rate', 'latency', 'errors'])
+    expect(await page.locator('figure.chart').evaluateAll((f) => f.map((x) => x.getAttribute('data-chart')))).toEqual([
+      'rate',
+      'latency',
+      'errors',
+    ])
     expect(await page.locator('figure.chart.latency polyline').count()).toBe(3)
     // The 500 made before lifts the error line off its axis (y 112) in its bucket.
-    const errorYs = (await page.locator('figure.chart.errors polyline').getAttribute('points'))!.split(' ').map((p) => Number(p.split(',')[1]))
+    const errorYs = (await page.locator('figure.chart.errors polyline').getAttribute('points'))!
+      .split(' ')
+      .map((p) => Number(p.split(',')[1]))
     expect(Math.min(...errorYs)).toBeLessThan(112)
     const counted = async () => Number(await page.locator('figure.chart.rate').getAttribute('data-requests'))
     await expect.poll(() => page.evaluate(() => document.readyState)).toBe('complete')
     const before = await counted()
     // New requests reach the charts without a reload (the page's script redraws them).
     await expect
-      .poll(async () => {
-        await fetch(`${server.base}/api/products/${productId}`)
-        return counted()
-      }, { timeout: 20_000, interval: 500 })
+      .poll(
+        async () => {
+          await fetch(`${server.base}/api/products/${productId}`)
+          return counted()
+        },
+        { timeout: 20_000, interval: 500 },
+      )
       .toBeGreaterThan(before)
     const points = await page.locator('figure.chart.rate polyline').getAttribute('points')
     expect(points!.split(' ')).toHaveLength(30)

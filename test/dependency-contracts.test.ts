@@ -23,7 +23,8 @@ describe('h3 internals', () => {
     const kEventRes = Symbol.for('h3.internal.event.res')
     const kEventResHeaders = Symbol.for('h3.internal.event.res.headers')
     const e = event()
-    const prepared = () => (e as unknown as Record<symbol, Record<symbol, Headers | undefined> | undefined>)[kEventRes]?.[kEventResHeaders]
+    const prepared = () =>
+      (e as unknown as Record<symbol, Record<symbol, Headers | undefined> | undefined>)[kEventRes]?.[kEventResHeaders]
     expect(prepared()).toBeUndefined()
     setCookie(e, 'a', '1')
     e.res.headers.set('x-cors', 'yes')
@@ -43,7 +44,10 @@ describe('h3 internals', () => {
     const read = await getSession(new H3Event(new Request('http://localhost/', { headers: { cookie } })), sessionConfig)
     expect(read.data).toEqual({ user: 'ann' })
     expect((read as unknown as Record<symbol, unknown>)[kSessionNew]).toBeUndefined()
-    const forged = await getSession(new H3Event(new Request('http://localhost/', { headers: { cookie: 'vela=Fe26.2**nope' } })), sessionConfig)
+    const forged = await getSession(
+      new H3Event(new Request('http://localhost/', { headers: { cookie: 'vela=Fe26.2**nope' } })),
+      sessionConfig,
+    )
     expect((forged as unknown as Record<symbol, unknown>)[kSessionNew]).toBe(true)
   })
 
@@ -64,7 +68,10 @@ describe('h3 internals', () => {
 
 describe('srvx internals', () => {
   it("FastResponse from 'srvx' on node has _toNodeResponse(): { status, statusText, headers as a flat list, body } (server/app/node-handler.ts)", () => {
-    const res = new FastResponse('{"a":1}', { status: 201, headers: { 'content-type': 'application/json', 'set-cookie': 'a=1' } }) as Response & {
+    const res = new FastResponse('{"a":1}', {
+      status: 201,
+      headers: { 'content-type': 'application/json', 'set-cookie': 'a=1' },
+    }) as Response & {
       _toNodeResponse?: () => { status: number; statusText?: string; headers: string[]; body: unknown }
     }
     expect(typeof res._toNodeResponse).toBe('function')

@@ -28,7 +28,8 @@ const BUILD_MS = 600_000
 function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true
   const message = `${CHROMIUM} is missing (apt-get install -y chromium)`
-  if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
+  if (process.env.CI === 'true' || process.env.CI === '1')
+    throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
   console.warn(`[vela tests] ${message}: skipping the documentation screenshots`)
   return false
 }
@@ -40,12 +41,16 @@ beforeAll(async () => {
   await run(process.execPath, ['--import', 'tsx', 'scripts/docs-reference.ts'], { cwd: ROOT, env })
   const started = performance.now()
   try {
-    const { stdout, stderr } = await run(process.execPath, ['node_modules/vitepress/bin/vitepress.js', 'build', 'docs'], {
-      cwd: ROOT,
-      env,
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: BUILD_MS,
-    })
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['node_modules/vitepress/bin/vitepress.js', 'build', 'docs'],
+      {
+        cwd: ROOT,
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: BUILD_MS,
+      },
+    )
     buildOutput = `${stdout}${stderr}`
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string }
@@ -69,7 +74,13 @@ describe('the documentation site', () => {
   })
 
   it('each entry point reference page lists every name the entry point exports', async () => {
-    const pages: Record<string, string> = { vela: 'vela', 'vela/vite': 'vite', 'vela/dbl': 'dbl', 'vela/telemetry': 'telemetry', 'vela/testing': 'testing' }
+    const pages: Record<string, string> = {
+      vela: 'vela',
+      'vela/vite': 'vite',
+      'vela/dbl': 'dbl',
+      'vela/telemetry': 'telemetry',
+      'vela/testing': 'testing',
+    }
     const script = `const out = {}
 for (const subpath of ${JSON.stringify(Object.keys(pages))}) out[subpath] = Object.keys(await import(subpath))
 process.stdout.write(JSON.stringify(out))`
@@ -85,7 +96,8 @@ process.stdout.write(JSON.stringify(out))`
     }
     expect(missing).toEqual([])
     const client = readFileSync(join(DIST, 'reference/client.html'), 'utf8')
-    for (const name of ['virtual:vela/app', 'virtual:vela/migrations', 'create', 'migrations']) expect(client).toContain(`<code>${name}</code>`)
+    for (const name of ['virtual:vela/app', 'virtual:vela/migrations', 'create', 'migrations'])
+      expect(client).toContain(`<code>${name}</code>`)
   }, 60_000)
 
   it('the code blocks marked `check` compile against the package types', async () => {
@@ -110,13 +122,24 @@ process.stdout.write(JSON.stringify(out))`
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       })
       try {
         const page = await browser.newPage({ baseURL: server.base, viewport: { width: 1280, height: 900 } })
         const failed: string[] = []
         // A chunk a navigation abandons is aborted by the browser, not missing: only real failures count.
-        page.on('requestfailed', (r) => r.failure()?.errorText !== 'net::ERR_ABORTED' && failed.push(`${r.failure()?.errorText} ${r.url()}`))
+        page.on(
+          'requestfailed',
+          (r) => r.failure()?.errorText !== 'net::ERR_ABORTED' && failed.push(`${r.failure()?.errorText} ${r.url()}`),
+        )
         page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`))
 
         await page.goto('/')

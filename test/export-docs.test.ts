@@ -20,10 +20,17 @@ describe('doc comments of the public API', () => {
     it(`every export of ${entry.subpath} has a summary, and every exported function an @example`, () => {
       const docs = [
         ...exportsOf(entry.index),
-        ...(entry.virtualModules ? clientModules(entry.virtualModules).flatMap((m) => m.docs.map((d) => ({ ...d, name: `${m.module}: ${d.name}` }))) : []),
+        ...(entry.virtualModules
+          ? clientModules(entry.virtualModules).flatMap((m) =>
+              m.docs.map((d) => ({ ...d, name: `${m.module}: ${d.name}` })),
+            )
+          : []),
       ]
       expect(docs.length, `${entry.subpath}: no exports found in ${entry.index}`).toBeGreaterThan(0)
-      expect(undocumented(docs), `${entry.subpath} (${entry.index}): names missing a doc comment or an @example`).toEqual({
+      expect(
+        undocumented(docs),
+        `${entry.subpath} (${entry.index}): names missing a doc comment or an @example`,
+      ).toEqual({
         withoutSummary: [],
         functionsWithoutExample: [],
       })

@@ -53,7 +53,10 @@ describe('vela/telemetry in a new app from the packed package', { timeout: 300_0
   beforeAll(async () => {
     const packed = await packVela()
     const parent = mkdtempSync(join(tmpdir(), 'vela-newapp-otel-'))
-    cleanup.push(() => rmSync(parent, { recursive: true, force: true }), () => rmSync(join(packed.tarball, '..'), { recursive: true, force: true }))
+    cleanup.push(
+      () => rmSync(parent, { recursive: true, force: true }),
+      () => rmSync(join(packed.tarball, '..'), { recursive: true, force: true }),
+    )
     app = await velaNew(parent, 'notes-app', packed.tarball)
     await installTarball(app, packed.tarball)
     // The starter as generated: its server bundle, to compare.
@@ -67,7 +70,9 @@ describe('vela/telemetry in a new app from the packed package', { timeout: 300_0
   test('npm install of the tarball alone brings the SDK; the app type-checks', async () => {
     const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'))
     expect(Object.keys(pkg.dependencies ?? {}).filter((n) => n.startsWith('@opentelemetry/'))).toEqual([])
-    expect(JSON.parse(readFileSync(join(app, 'node_modules/@opentelemetry/sdk-node/package.json'), 'utf8')).version).toMatch(/^0\./)
+    expect(
+      JSON.parse(readFileSync(join(app, 'node_modules/@opentelemetry/sdk-node/package.json'), 'utf8')).version,
+    ).toMatch(/^0\./)
     await npx(app, 'tsc', ['--noEmit'])
   })
 
@@ -86,11 +91,20 @@ describe('vela/telemetry in a new app from the packed package', { timeout: 300_0
     for (const protocol of ['http/protobuf', 'http/json']) {
       test(`spans reach an OTLP receiver over ${protocol}`, async () => {
         collector.received.length = 0
-        const env = { PORT: String(await freePort()), OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_BSP_SCHEDULE_DELAY: '50' }
+        const env = {
+          PORT: String(await freePort()),
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+          OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+          OTEL_BSP_SCHEDULE_DELAY: '50',
+        }
         const { value: server } = await startAndProbe(dist, process.execPath, ['server/index.mjs'], env, '/heartbeat')
         try {
           expect((await fetch(`${server.url}/api/notes`)).status).toBe(200)
-          await until('a span of GET /api/notes at the receiver', () => collector.spans().some((s) => attrs(s.attributes)['url.path'] === '/api/notes'), 30_000)
+          await until(
+            'a span of GET /api/notes at the receiver',
+            () => collector.spans().some((s) => attrs(s.attributes)['url.path'] === '/api/notes'),
+            30_000,
+          )
         } finally {
           await server.stop()
         }
@@ -112,11 +126,19 @@ describe('vela/telemetry in a new app from the packed package', { timeout: 300_0
     expect(bundle).toMatch(/from "pg"/)
     expect(bundle).not.toMatch(/class NodeSDK/)
     collector.received.length = 0
-    const env = { PORT: String(await freePort()), OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' }
+    const env = {
+      PORT: String(await freePort()),
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+    }
     const { value: server } = await startAndProbe(app, process.execPath, ['dist/server/index.mjs'], env, '/heartbeat')
     try {
       expect((await fetch(`${server.url}/api/notes`)).status).toBe(200)
-      await until('a span of GET /api/notes at the receiver', () => collector.spans().some((s) => attrs(s.attributes)['url.path'] === '/api/notes'), 30_000)
+      await until(
+        'a span of GET /api/notes at the receiver',
+        () => collector.spans().some((s) => attrs(s.attributes)['url.path'] === '/api/notes'),
+        30_000,
+      )
     } finally {
       await server.stop()
     }

@@ -9,7 +9,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Packed } from './support/new-app.ts'
-import { copyDist, freePort, installTarball, npx, packVela, sh, startAndProbe, until, velaNew } from './support/new-app.ts'
+import {
+  copyDist,
+  freePort,
+  installTarball,
+  npx,
+  packVela,
+  sh,
+  startAndProbe,
+  until,
+  velaNew,
+} from './support/new-app.ts'
 import { freshPostgresDatabase, serviceAvailable } from './support/services.ts'
 
 const hasPostgres = await serviceAvailable('postgres')
@@ -25,7 +35,10 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
   beforeAll(async () => {
     packed = await packVela()
     const parent = mkdtempSync(join(tmpdir(), 'vela-newapp-'))
-    cleanup.push(() => rmSync(parent, { recursive: true, force: true }), () => rmSync(join(packed.tarball, '..'), { recursive: true, force: true }))
+    cleanup.push(
+      () => rmSync(parent, { recursive: true, force: true }),
+      () => rmSync(join(packed.tarball, '..'), { recursive: true, force: true }),
+    )
     app = await velaNew(parent, 'notes-app', packed.tarball)
     await installTarball(app, packed.tarball)
   }, 240_000)
@@ -34,9 +47,14 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     // Compiled JavaScript and declarations, the starter `vela new` copies, the CLI's entry and the
     // client types, the dashboard's views and stylesheet: no sources, no tests of Vela's own.
     const shipped = (p: string) =>
-      /^dist\/.*\.(js|d\.ts)$/.test(p) || p.startsWith('dist/vite-plugin/template/') || p.startsWith('dist/vite-plugin/dashboard/assets/') || ['package.json', 'README.md', 'vite-plugin/bin.mjs', 'vite-plugin/client.d.ts'].includes(p)
+      /^dist\/.*\.(js|d\.ts)$/.test(p) ||
+      p.startsWith('dist/vite-plugin/template/') ||
+      p.startsWith('dist/vite-plugin/dashboard/assets/') ||
+      ['package.json', 'README.md', 'vite-plugin/bin.mjs', 'vite-plugin/client.d.ts'].includes(p)
     expect(packed.paths.filter((p) => !shipped(p))).toEqual([])
-    expect(packed.paths.filter((p) => !p.startsWith('dist/vite-plugin/template/') && /\.test\.|fixtures\//.test(p))).toEqual([])
+    expect(
+      packed.paths.filter((p) => !p.startsWith('dist/vite-plugin/template/') && /\.test\.|fixtures\//.test(p)),
+    ).toEqual([])
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/vela/package.json'), 'utf8'))
     expect(pkg.dependencies.tsx).toBeUndefined()
     expect(JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).dependencies.vela).toMatch(/vela-0\.1\.0\.tgz$/)
@@ -83,7 +101,13 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     }, 120_000)
 
     const serveAndCheck = async (env: NodeJS.ProcessEnv) => {
-      const { value: server } = await startAndProbe(dist, process.execPath, ['server/index.mjs'], { PORT: String(await freePort()), ...env }, '/heartbeat')
+      const { value: server } = await startAndProbe(
+        dist,
+        process.execPath,
+        ['server/index.mjs'],
+        { PORT: String(await freePort()), ...env },
+        '/heartbeat',
+      )
       try {
         const page = await fetch(`${server.url}/`)
         expect(page.status).toBe(200)
@@ -100,7 +124,9 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     test('an app that does not import vela/telemetry bundles no SDK, exporter or prom-client (only the no-op API vela/dbl traces through)', () => {
       const bundle = readFileSync(join(dist, 'server/index.mjs'), 'utf8')
       // Modules the bundler inlined are marked with their path (`// node_modules/<package>/…`).
-      const inlined = new Set([...bundle.matchAll(/node_modules\/(@opentelemetry\/[a-z-]+|prom-client)\//g)].map((m) => m[1]))
+      const inlined = new Set(
+        [...bundle.matchAll(/node_modules\/(@opentelemetry\/[a-z-]+|prom-client)\//g)].map((m) => m[1]),
+      )
       expect([...inlined]).toEqual(['@opentelemetry/api'])
       expect(bundle).not.toMatch(/class NodeSDK|BatchSpanProcessor/)
     })
@@ -120,13 +146,22 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
   })
 
   test('vite (dev) answers, then answers an edit without a restart', async () => {
-    const { value: dev } = await startAndProbe(app, join(app, 'node_modules/.bin/vite'), [], { PORT: String(await freePort()) }, '/heartbeat')
+    const { value: dev } = await startAndProbe(
+      app,
+      join(app, 'node_modules/.bin/vite'),
+      [],
+      { PORT: String(await freePort()) },
+      '/heartbeat',
+    )
     cleanup.push(() => dev.stop())
     const controller = join(app, 'src/controllers/notes_controller.ts')
     const before = readFileSync(controller, 'utf8')
     const list = 'return json({ notes: await allNotes(req.query as Page) })'
     expect(before).toContain(list)
-    writeFileSync(controller, before.replace(list, 'return json({ notes: await allNotes(req.query as Page), edited: true })'))
+    writeFileSync(
+      controller,
+      before.replace(list, 'return json({ notes: await allNotes(req.query as Page), edited: true })'),
+    )
     await until(`${dev.url}/api/notes`, (body) => body.includes('"edited":true'))
     expect(dev.proc.exitCode).toBeNull()
   })

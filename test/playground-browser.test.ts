@@ -17,7 +17,8 @@ const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import
 function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true
   const message = `${CHROMIUM} is missing (apt-get install -y chromium)`
-  if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
+  if (process.env.CI === 'true' || process.env.CI === '1')
+    throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
   console.warn(`[vela tests] ${message}: skipping the browser suite`)
   return false
 }
@@ -35,7 +36,15 @@ describe.skipIf(!chromiumAvailable())('the playground in headless Chromium', () 
       chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       }),
     ])
     page = await browser.newPage({ baseURL: server.base, viewport: { width: 1000, height: 800 } })
@@ -89,11 +98,16 @@ describe.skipIf(!chromiumAvailable())('the playground in headless Chromium', () 
 
   it('the explorer at /docs/swagger.html lists the API operations', async () => {
     // The dev server writes the explorer's files in the background once the app has loaded.
-    await expect.poll(() => fetch(`${server.base}/docs/openapi.json`).then((r) => r.status), { timeout: 10_000 }).toBe(200)
+    await expect
+      .poll(() => fetch(`${server.base}/docs/openapi.json`).then((r) => r.status), { timeout: 10_000 })
+      .toBe(200)
     await page.goto('/docs/swagger.html')
     await page.waitForSelector('.opblock', { timeout: 15_000 })
     const operations = await page.$$eval('.opblock-summary', (blocks) =>
-      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+      blocks.map(
+        (b) =>
+          `${b.querySelector('.opblock-summary-method')?.textContent} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
     )
     for (const op of [
       'GET /api/users',
@@ -120,7 +134,9 @@ describe.skipIf(!chromiumAvailable())('the playground in headless Chromium', () 
     // Violations as the page sees them (the event) and as the console reports them ("Refused to …").
     await context.addInitScript(() => {
       const seen: string[] = ((window as unknown as { __violations: string[] }).__violations = [])
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`))
+      document.addEventListener('securitypolicyviolation', (e) =>
+        seen.push(`${e.effectiveDirective} ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`),
+      )
     })
     const csp = await context.newPage()
     const refused: string[] = []
@@ -146,7 +162,9 @@ describe.skipIf(!chromiumAvailable())('the playground in headless Chromium', () 
       expect(await violations()).toEqual([])
       await visit('/notes/new', '#title')
       expect(await violations()).toEqual([])
-      await expect.poll(() => fetch(`${server.base}/docs/openapi.json`).then((r) => r.status), { timeout: 10_000 }).toBe(200)
+      await expect
+        .poll(() => fetch(`${server.base}/docs/openapi.json`).then((r) => r.status), { timeout: 10_000 })
+        .toBe(200)
       const explorer = await visit('/docs/swagger.html', '.opblock')
       expect(explorer.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
       // Open an operation: swagger-ui renders its parameters and responses.

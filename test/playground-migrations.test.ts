@@ -16,26 +16,56 @@ for (const backend of backends) {
   const available = await backend.available()
   describe.skipIf(!available)(`the playground's notes → users migration on ${backend.name}`, () => {
     let db: Database
-    beforeAll(async () => { db = await backend.open() }, 120_000)
-    afterAll(async () => { await db?.dispose() })
-    beforeEach(async () => { await db.reset() })
-    const columns = async () => (await db.adapter.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'notes' ORDER BY column_name")).rows.map((c) => c.column_name)
+    beforeAll(async () => {
+      db = await backend.open()
+    }, 120_000)
+    afterAll(async () => {
+      await db?.dispose()
+    })
+    beforeEach(async () => {
+      await db.reset()
+    })
+    const columns = async () =>
+      (
+        await db.adapter.query<{ column_name: string }>(
+          "SELECT column_name FROM information_schema.columns WHERE table_name = 'notes' ORDER BY column_name",
+        )
+      ).rows.map((c) => c.column_name)
 
     test('up: each note gets the id of the user its author names (null when none does), author goes; down: the names come back', async () => {
       await migrate(db.adapter, before)
-      await db.adapter.query("INSERT INTO users (name, email) VALUES ('ada', 'ada@example.com'), ('bob', 'bob@example.com')")
-      await db.adapter.query("INSERT INTO notes (title, author) VALUES ('by ada', 'ada'), ('by bob', 'bob'), ('by a stranger', 'ghost')")
-      const users = Object.fromEntries((await db.adapter.query<{ id: number; name: string }>('SELECT id, name FROM users')).rows.map((u) => [u.name, Number(u.id)]))
+      await db.adapter.query(
+        "INSERT INTO users (name, email) VALUES ('ada', 'ada@example.com'), ('bob', 'bob@example.com')",
+      )
+      await db.adapter.query(
+        "INSERT INTO notes (title, author) VALUES ('by ada', 'ada'), ('by bob', 'bob'), ('by a stranger', 'ghost')",
+      )
+      const users = Object.fromEntries(
+        (await db.adapter.query<{ id: number; name: string }>('SELECT id, name FROM users')).rows.map((u) => [
+          u.name,
+          Number(u.id),
+        ]),
+      )
 
       expect(await migrate(db.adapter, migrations)).toEqual([{ version: authorKey.version, name: 'alter_notes' }])
       const notes = await db.adapter.query<{ title: string; user_id: number | null }>('SELECT * FROM notes ORDER BY id')
-      expect(notes.rows.map((n) => [n.title, n.user_id === null ? null : Number(n.user_id)])).toEqual([['by ada', users.ada], ['by bob', users.bob], ['by a stranger', null]])
+      expect(notes.rows.map((n) => [n.title, n.user_id === null ? null : Number(n.user_id)])).toEqual([
+        ['by ada', users.ada],
+        ['by bob', users.bob],
+        ['by a stranger', null],
+      ])
       expect(await columns()).toEqual(['body', 'id', 'inserted_at', 'title', 'updated_at', 'user_id'])
-      await expect(db.adapter.query('INSERT INTO notes (title, user_id) VALUES ($1, $2)', ['orphan', 999999])).rejects.toMatchObject({ code: '23503' })
+      await expect(
+        db.adapter.query('INSERT INTO notes (title, user_id) VALUES ($1, $2)', ['orphan', 999999]),
+      ).rejects.toMatchObject({ code: '23503' })
 
       await rollbackMigrations(db.adapter, migrations)
       const back = await db.adapter.query<{ title: string; author: string | null }>('SELECT * FROM notes ORDER BY id')
-      expect(back.rows.map((n) => [n.title, n.author])).toEqual([['by ada', 'ada'], ['by bob', 'bob'], ['by a stranger', null]])
+      expect(back.rows.map((n) => [n.title, n.author])).toEqual([
+        ['by ada', 'ada'],
+        ['by bob', 'bob'],
+        ['by a stranger', null],
+      ])
       expect(await columns()).toEqual(['author', 'body', 'id', 'inserted_at', 'title', 'updated_at'])
     })
   })

@@ -54,10 +54,14 @@ it('a missing, forged or foreign CSRF token is refused with a 403 and changes no
     expect(await res.text()).toContain('CSRF token invalid')
   }
   // The header form of the token is checked the same way.
-  expect((await user.request('/notes/', { form: { title, body: 'b' }, headers: { 'x-csrf-token': forged } })).status).toBe(403)
+  expect(
+    (await user.request('/notes/', { form: { title, body: 'b' }, headers: { 'x-csrf-token': forged } })).status,
+  ).toBe(403)
   expect(await user.page('/notes')).not.toContain(title)
   // The login form is protected too (login CSRF).
-  expect((await new FormClient(server.base).request('/', { form: { username: 'admin', password: 'password' } })).status).toBe(403)
+  expect(
+    (await new FormClient(server.base).request('/', { form: { username: 'admin', password: 'password' } })).status,
+  ).toBe(403)
   // With the page's own token the same form works.
   expect((await user.submit('/notes/', { title, body: 'b' }, '/notes/new')).headers.get('location')).toBe('/notes')
   expect(await user.page('/notes')).toContain(title)
@@ -140,7 +144,9 @@ it('"Log out everywhere" (a CSRF-protected form on the notes page) ends the sess
   await laptop.login()
   await phone.login()
   const page = await laptop.page('/notes')
-  expect(page).toMatch(/<form method="post" action="\/logout\/everywhere"[^>]*>\s*<input type="hidden" name="_csrf_token"/)
+  expect(page).toMatch(
+    /<form method="post" action="\/logout\/everywhere"[^>]*>\s*<input type="hidden" name="_csrf_token"/,
+  )
   expect((await laptop.request('/logout/everywhere', { form: { confirm: '1' } })).status).toBe(403) // no CSRF token
   const res = await laptop.submit('/logout/everywhere', {}, '/notes')
   expect([res.status, res.headers.get('location')]).toEqual([302, '/login'])
@@ -182,13 +188,27 @@ it('every reply carries the security headers: pages, redirects, the API, 404s, C
   ]
   for (const [what, res] of replies) {
     await res.arrayBuffer()
-    expect([what, res.headers.get('x-frame-options'), res.headers.get('x-content-type-options'), res.headers.get('referrer-policy')]).toEqual([
-      what, 'DENY', 'nosniff', 'strict-origin-when-cross-origin',
-    ])
+    expect([
+      what,
+      res.headers.get('x-frame-options'),
+      res.headers.get('x-content-type-options'),
+      res.headers.get('referrer-policy'),
+    ]).toEqual([what, 'DENY', 'nosniff', 'strict-origin-when-cross-origin'])
     const csp = res.headers.get('content-security-policy') ?? ''
-    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]) expect(csp, what).toContain(directive)
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+    ])
+      expect(csp, what).toContain(directive)
     // Served over plain http: no HSTS, no upgrade of the page's requests.
-    expect([what, res.headers.get('strict-transport-security'), csp.includes('upgrade-insecure-requests')]).toEqual([what, null, false])
+    expect([what, res.headers.get('strict-transport-security'), csp.includes('upgrade-insecure-requests')]).toEqual([
+      what,
+      null,
+      false,
+    ])
   }
   // The notes pages hold no inline script or style the policy would block.
   expect(await user.page('/notes')).not.toMatch(/<script|<style|style=/)
@@ -196,7 +216,8 @@ it('every reply carries the security headers: pages, redirects, the API, 404s, C
 
 // Last: it uses up this server's login attempts for the minute.
 it('the login limiter answers 429 JSON { error } with Retry-After once its maximum is used up', async () => {
-  const post = () => fetch(`${server.base}/`, { method: 'POST', redirect: 'manual', headers: { accept: 'application/json' } })
+  const post = () =>
+    fetch(`${server.base}/`, { method: 'POST', redirect: 'manual', headers: { accept: 'application/json' } })
   const first = await post()
   expect(first.status).toBe(403) // counted even though the CSRF check refuses it
   expect(first.headers.get('ratelimit-limit')).toBe('100')

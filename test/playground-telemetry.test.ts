@@ -38,7 +38,11 @@ async function knownTraffic() {
   await new Promise((resolve) => ws.once('close', resolve))
 }
 
-interface Sample { name: string; labels: Record<string, string>; value: number }
+interface Sample {
+  name: string
+  labels: Record<string, string>
+  value: number
+}
 
 function parseExposition(text: string): Sample[] {
   const samples: Sample[] = []
@@ -58,12 +62,19 @@ it('the Prometheus endpoint holds the HTTP metrics of that traffic, labelled by 
   const text = await res.text()
   const on = { scheme: 'http', server_address: '127.0.0.1', server_port: String(server.port) }
   // One line exactly as the exposition writes it (labels in this order).
-  expect(text).toContain(`http_server_request_duration_seconds_count{method="GET",scheme="http",server_address="127.0.0.1",server_port="${server.port}",response_status_code="200",http_route="/heartbeat"} 3`)
+  expect(text).toContain(
+    `http_server_request_duration_seconds_count{method="GET",scheme="http",server_address="127.0.0.1",server_port="${server.port}",response_status_code="200",http_route="/heartbeat"} 3`,
+  )
   const samples = parseExposition(text)
   // Summed over the routes (`http_route`, absent on unrouted requests): totals per method, server and status.
   const value = (name: string, labels: Record<string, string>) => {
     const extra = (k: string) => k === 'http_route' || k === 'error_type'
-    const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v) && Object.keys(s.labels).every((k) => k in labels || extra(k)))
+    const found = samples.filter(
+      (s) =>
+        s.name === name &&
+        Object.entries(labels).every(([k, v]) => s.labels[k] === v) &&
+        Object.keys(s.labels).every((k) => k in labels || extra(k)),
+    )
     expect(found.length, `${name} ${JSON.stringify(labels)}`).toBeGreaterThan(0)
     return found.reduce((sum, s) => sum + s.value, 0)
   }
@@ -83,9 +94,13 @@ it('the Prometheus endpoint holds the HTTP metrics of that traffic, labelled by 
   }
   for (const method of ['GET', 'POST']) expect(value('http_server_active_requests', { method, ...on })).toBe(0)
   const created = { method: 'POST', ...on, response_status_code: '201' }
-  expect(value('http_server_request_body_size_bytes_sum', created)).toBe(JSON.stringify({ name: 'Traced', price: 1 }).length)
+  expect(value('http_server_request_body_size_bytes_sum', created)).toBe(
+    JSON.stringify({ name: 'Traced', price: 1 }).length,
+  )
   expect(value('http_server_response_body_size_bytes_count', created)).toBe(1)
-  expect(value('http_server_response_body_size_bytes_sum', { method: 'GET', ...on, response_status_code: '200' })).toBeGreaterThan(0)
+  expect(
+    value('http_server_response_body_size_bytes_sum', { method: 'GET', ...on, response_status_code: '200' }),
+  ).toBeGreaterThan(0)
 })
 
 it('the OTLP collector gets one span per request named after its route, with query spans as children', async () => {
@@ -122,10 +137,19 @@ it('the OTLP collector gets one span per request named after its route, with que
 
   const childrenOf = (parent: DecodedSpan) =>
     spans.filter((s) => hex(s.parentSpanId) === hex(parent.spanId) && hex(s.traceId) === hex(parent.traceId))
-  const queries = (name: string) => childrenOf(byName(name)).filter((s) => s.kind === SPAN_KIND_CLIENT).map((s) => attrs(s.attributes))
-  expect(queries('GET notes_controller:index')).toContainEqual(expect.objectContaining({ 'db.system': 'postgresql', 'db.statement': expect.stringMatching(/from "notes"/i) }))
-  expect(queries('POST products_controller:create')).toContainEqual(expect.objectContaining({ 'db.statement': expect.stringMatching(/insert into "products"/i) }))
-  expect(queries('POST session_controller:create')).toContainEqual(expect.objectContaining({ 'db.statement': expect.stringMatching(/from "users"/i) }))
+  const queries = (name: string) =>
+    childrenOf(byName(name))
+      .filter((s) => s.kind === SPAN_KIND_CLIENT)
+      .map((s) => attrs(s.attributes))
+  expect(queries('GET notes_controller:index')).toContainEqual(
+    expect.objectContaining({ 'db.system': 'postgresql', 'db.statement': expect.stringMatching(/from "notes"/i) }),
+  )
+  expect(queries('POST products_controller:create')).toContainEqual(
+    expect.objectContaining({ 'db.statement': expect.stringMatching(/insert into "products"/i) }),
+  )
+  expect(queries('POST session_controller:create')).toContainEqual(
+    expect.objectContaining({ 'db.statement': expect.stringMatching(/from "users"/i) }),
+  )
   expect(childrenOf(byName('GET health_controller:heartbeat'))).toEqual([])
   // No query span is left without its request.
   for (const query of spans.filter((s) => s.kind === SPAN_KIND_CLIENT && hex(s.parentSpanId) !== '')) {

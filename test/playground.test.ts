@@ -15,13 +15,20 @@ const dataDir = mkdtempSync(join(tmpdir(), 'vela-playground-kept-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 it('npm start serves the playground with `vela serve --root playground` from the repo root', () => {
-  const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>
+  }
   expect(scripts.start).toBe('npm run build && node vite-plugin/bin.mjs serve --root playground')
 })
 
 it('embedded PGlite keeps the data between starts; no demo account in production, one in development', async () => {
   // First as `npm start` runs it (from the repo root), in production.
-  const prod = await startPlayground({ cwd: repoRoot, root: 'playground', dataDir, env: { VELA_ENV: 'prod', VELA_SESSION_SECRET: 'k'.repeat(40) } })
+  const prod = await startPlayground({
+    cwd: repoRoot,
+    root: 'playground',
+    dataDir,
+    env: { VELA_ENV: 'prod', VELA_SESSION_SECRET: 'k'.repeat(40) },
+  })
   let product: { id: number }
   try {
     expect(prod.output()).toContain('vela: playground (prod) listening on')
@@ -40,7 +47,12 @@ it('embedded PGlite keeps the data between starts; no demo account in production
     expect(dev.output()).toContain('vela: playground (dev) listening on')
     expect(dev.output()).toContain('playground: demo account admin / password')
     const call = api(dev.base)
-    expect(await (await call(`/api/products/${product.id}`)).json()).toEqual({ id: product.id, name: 'Kept', price: 100, description: null })
+    expect(await (await call(`/api/products/${product.id}`)).json()).toEqual({
+      id: product.id,
+      name: 'Kept',
+      price: 100,
+      description: null,
+    })
     const { users } = (await (await call('/api/users')).json()) as { users: { name: string }[] }
     expect(users.map((u) => u.name)).toEqual(['admin'])
     expect((await new FormClient(dev.base).login('admin', 'password')).headers.get('location')).toBe('/notes')

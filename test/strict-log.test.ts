@@ -7,7 +7,9 @@ describe('strict log', () => {
   it('an entry no pattern declares fails the check, naming the message and the error', () => {
     const logs = createLogCheck()
     logs.log('500 on GET /boom (routes/r.anonymous)', new Error('kaboom'))
-    expect(() => logs.check()).toThrow('logged without expectLogged(): 500 on GET /boom (routes/r.anonymous): Error: kaboom')
+    expect(() => logs.check()).toThrow(
+      'logged without expectLogged(): 500 on GET /boom (routes/r.anonymous): Error: kaboom',
+    )
   })
 
   it('a declared entry passes; a declaration nothing matched fails, so it cannot go stale', () => {

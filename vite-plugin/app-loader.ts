@@ -64,14 +64,25 @@ export interface AppConfigOptions {
 export function appViteConfig(root: string, plugin: () => PluginOption, opts: AppConfigOptions = {}): InlineConfig {
   const dir = resolve(root)
   const configFile = opts.configFile ?? (CONFIG_FILES.some((f) => existsSync(resolve(dir, f))) ? undefined : false)
-  return { root: dir, mode: opts.mode, configFile, configLoader: opts.configLoader, plugins: configFile === false ? [plugin()] : [] }
+  return {
+    root: dir,
+    mode: opts.mode,
+    configFile,
+    configLoader: opts.configLoader,
+    plugins: configFile === false ? [plugin()] : [],
+  }
 }
 
 /** The config's `vela()`; a config without it is a load failure saying how to add it. */
 export function velaPluginOf(config: ResolvedConfig): VelaPlugin {
   const plugin = config.plugins.find((p) => p.name === PLUGIN_NAME)
   if (plugin) return plugin as VelaPlugin
-  throw markAppLoadFailure(new VelaError('VELA_ERR_CONFIG', `${config.root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`))
+  throw markAppLoadFailure(
+    new VelaError(
+      'VELA_ERR_CONFIG',
+      `${config.root}: the Vite config must use the plugin: import vela from 'vela/vite'; export default { plugins: [vela()] }`,
+    ),
+  )
 }
 
 export interface AppRunner {
@@ -93,7 +104,10 @@ export const runnerCounts = (): { opened: number; open: number } => ({ opened, o
 export async function openAppRunner(viteConfig: InlineConfig): Promise<AppRunner> {
   const config = await resolveConfig({ logLevel: 'error', ...viteConfig }, 'serve').catch(failedToLoad)
   velaPluginOf(config)
-  const env = createRunnableDevEnvironment(APP_ENVIRONMENT, config, { runnerOptions: { hmr: { logger: false } }, hot: false })
+  const env = createRunnableDevEnvironment(APP_ENVIRONMENT, config, {
+    runnerOptions: { hmr: { logger: false } },
+    hot: false,
+  })
   let closing: Promise<void> | undefined
   const runner: AppRunner = {
     load: (file) => env.runner.import(file).catch(failedToLoad),

@@ -21,7 +21,9 @@ it('sorts by version, takes names from the file, and accepts named or default ex
     { version: 20260102000000, name: 'second', file: '/src/migrations/m20260102000000_second.ts' },
   ])
   expect(list[1]!.up()).toEqual(up())
-  expect(warnings).toEqual(['[vela migrations] ignoring /src/migrations/notes.ts: a migration file is named m<YYYYMMDDHHMMSS>_<name>.ts'])
+  expect(warnings).toEqual([
+    '[vela migrations] ignoring /src/migrations/notes.ts: a migration file is named m<YYYYMMDDHHMMSS>_<name>.ts',
+  ])
 })
 
 it('refuses a module without up() and down(), and two files with one version', () => {
@@ -29,6 +31,11 @@ it('refuses a module without up() and down(), and two files with one version', (
     'migration /src/migrations/m20260101000000_x.ts does not export down(); a migration exports up() and down() returning operations',
   )
   expect(() =>
-    migrationsFromModules({ '/src/migrations/m20260101000000_x.ts': { up, down }, '/src/migrations/m20260101000000_y.ts': { up, down } }),
-  ).toThrow('two migrations share version 20260101000000: /src/migrations/m20260101000000_x.ts and /src/migrations/m20260101000000_y.ts')
+    migrationsFromModules({
+      '/src/migrations/m20260101000000_x.ts': { up, down },
+      '/src/migrations/m20260101000000_y.ts': { up, down },
+    }),
+  ).toThrow(
+    'two migrations share version 20260101000000: /src/migrations/m20260101000000_x.ts and /src/migrations/m20260101000000_y.ts',
+  )
 })

@@ -9,10 +9,18 @@ import type { Migration } from '../dbl/migrations/load.ts'
 import { MIGRATION_FILE, migrationOfModule, sortedByVersion } from '../dbl/migrations/load.ts'
 
 /** The glob's pattern (root-relative, as Vite wants it); tests and helpers are not migrations. */
-export const MIGRATIONS_GLOB = ['/src/migrations/*.{ts,mts,js,mjs}', '!**/*.d.ts', '!**/*.test.ts', '!**/*.spec.ts'] as const
+export const MIGRATIONS_GLOB = [
+  '/src/migrations/*.{ts,mts,js,mjs}',
+  '!**/*.d.ts',
+  '!**/*.test.ts',
+  '!**/*.spec.ts',
+] as const
 
 /** `{ '/src/migrations/m…_x.ts': module }` → migrations sorted by version; throws on a bad file. */
-export function migrationsFromModules(modules: Readonly<Record<string, unknown>>, warn: (msg: string) => void = console.warn): Migration[] {
+export function migrationsFromModules(
+  modules: Readonly<Record<string, unknown>>,
+  warn: (msg: string) => void = console.warn,
+): Migration[] {
   const found: Migration[] = []
   for (const [file, mod] of Object.entries(modules)) {
     const match = MIGRATION_FILE.exec(file.slice(file.lastIndexOf('/') + 1))

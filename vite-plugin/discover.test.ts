@@ -7,7 +7,16 @@ import { withDiscovered } from './discover.ts'
 const show = () => ({ kind: 'status', status: 200 }) as never
 const index = () => ({ kind: 'status', status: 200 }) as never
 const controllerModule = { show, index }
-const routeModule = { default: { prefix: '/api', security: false as const, routes: [['/products/:id', show], ['/products', index]] as const } }
+const routeModule = {
+  default: {
+    prefix: '/api',
+    security: false as const,
+    routes: [
+      ['/products/:id', show],
+      ['/products', index],
+    ] as const,
+  },
+}
 
 const table = (config: ReturnType<typeof withDiscovered>) =>
   compileRoutes({ routes: config.routes, controllers: config.controllers, globalPlugins: [], environment: 'dev' })
@@ -16,7 +25,10 @@ describe('withDiscovered', () => {
   it('gives discovered handlers their file-name identities (glob keys normalised)', () => {
     const config = withDiscovered(
       { bootstrapApplication: 'x', routes: {} },
-      { routes: { '/src/routes/api.ts': routeModule }, controllers: { '/src/controllers/products_controller.ts': controllerModule } },
+      {
+        routes: { '/src/routes/api.ts': routeModule },
+        controllers: { '/src/controllers/products_controller.ts': controllerModule },
+      },
     )
     expect(Object.keys(config.routes)).toEqual(['src/routes/api.ts'])
     const routes = table(config).routes.map((r) => [r.path, `${r.info.controller}.${r.info.action}`])
@@ -25,7 +37,11 @@ describe('withDiscovered', () => {
   })
 
   it('keeps what the app lists and adds nothing twice, whatever key the app used', () => {
-    const explicit = { bootstrapApplication: 'x', routes: { api: routeModule.default }, controllers: { catalog: controllerModule } }
+    const explicit = {
+      bootstrapApplication: 'x',
+      routes: { api: routeModule.default },
+      controllers: { catalog: controllerModule },
+    }
     const config = withDiscovered(explicit, {
       routes: { '/src/routes/api.ts': routeModule },
       controllers: { '/src/controllers/products_controller.ts': controllerModule },
@@ -47,8 +63,11 @@ describe('withDiscovered', () => {
   })
 
   it('names a route file without a default export', () => {
-    expect(() => withDiscovered({ bootstrapApplication: 'x', routes: {} }, { routes: { '/src/routes/bad.ts': { routes: [] } }, controllers: {} })).toThrow(
-      /src\/routes\/bad\.ts must default-export its routes/,
-    )
+    expect(() =>
+      withDiscovered(
+        { bootstrapApplication: 'x', routes: {} },
+        { routes: { '/src/routes/bad.ts': { routes: [] } }, controllers: {} },
+      ),
+    ).toThrow(/src\/routes\/bad\.ts must default-export its routes/)
   })
 })

@@ -66,10 +66,14 @@ function mergeModules<T>(explicit: ModuleMap<T> | undefined, discovered: ModuleM
 
 /** The app config with the discovered modules merged into `routes` and `controllers`. */
 export function withDiscovered<C extends AppConfig>(config: C, discovered: Discovered): C {
-  if (!config || typeof config !== 'object') throw new VelaError('VELA_ERR_CONFIG', 'src/app.ts must default-export the app: export default defineApp({ … })')
+  if (!config || typeof config !== 'object')
+    throw new VelaError('VELA_ERR_CONFIG', 'src/app.ts must default-export the app: export default defineApp({ … })')
   for (const [key, mod] of Object.entries(discovered.routes)) {
     if (defaultOf(mod) === undefined) {
-      throw new VelaError('VELA_ERR_ROUTE', `${normalizeKey(key)} must default-export its routes: a group, a list of groups, or (env) => groups`)
+      throw new VelaError(
+        'VELA_ERR_ROUTE',
+        `${normalizeKey(key)} must default-export its routes: a group, a list of groups, or (env) => groups`,
+      )
     }
   }
   return {

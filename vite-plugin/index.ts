@@ -36,7 +36,15 @@ import type { Server } from 'node:http'
 import { join, relative } from 'node:path'
 import type { ResolvedConfig, ViteDevServer } from 'vite'
 import { attachWebSockets } from '../server/listener/websockets.ts'
-import { APP_ENTRY, MIGRATIONS_ENTRY, MIGRATIONS_MODULE, SERVER_ENTRY, appEntrySource, migrationsEntrySource, serverEntrySource } from './app-entry.ts'
+import {
+  APP_ENTRY,
+  MIGRATIONS_ENTRY,
+  MIGRATIONS_MODULE,
+  SERVER_ENTRY,
+  appEntrySource,
+  migrationsEntrySource,
+  serverEntrySource,
+} from './app-entry.ts'
 import { buildConfig } from './build/build.ts'
 import { copyRuntimeAssets, mirrorAppFiles } from './build/build-files.ts'
 import { BuildRunner } from './build/build-runner.ts'
@@ -175,7 +183,9 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
     async writeBundle(output, bundle) {
       const { config } = this.environment
       if (config.consumer !== 'server' || !output.dir) return
-      const code = Object.values(bundle).map((chunk) => (chunk.type === 'chunk' ? chunk.code : '')).join('\n')
+      const code = Object.values(bundle)
+        .map((chunk) => (chunk.type === 'chunk' ? chunk.code : ''))
+        .join('\n')
       copyRuntimeAssets(config.root, output.dir, code)
       const app = await inspectForBuild(config.root, (step) => runner.use(config, step), options.openapi)
       for (const file of app.generated) report(file, config)
@@ -188,7 +198,11 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
     closeBundle: () => runner.close(),
     async configureServer(server) {
       if (isVitestServer(server.config)) return writeRouteTypesForVitest(server.config, () => vela(options))
-      const devApp = await createDevApp(server, { openapi: options.openapi, ...options.dev }, replacedDevApp(server.config))
+      const devApp = await createDevApp(
+        server,
+        { openapi: options.openapi, ...options.dev },
+        replacedDevApp(server.config),
+      )
       registerDevApp(server.config, devApp)
       ;(server as WithDevApp)[kDevApp] = devApp
       const close = server.close.bind(server)
@@ -202,7 +216,8 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
         if (dashboard) {
           server.httpServer.once('listening', () => {
             const address = server.httpServer?.address()
-            if (typeof address === 'object' && address && devApp.current.config.environment === 'dev') server.config.logger.info(`  ➜  Vela dashboard: ${dashboard.link(`http://localhost:${address.port}`)}`)
+            if (typeof address === 'object' && address && devApp.current.config.environment === 'dev')
+              server.config.logger.info(`  ➜  Vela dashboard: ${dashboard.link(`http://localhost:${address.port}`)}`)
           })
         }
         const websockets = attachWebSockets(server.httpServer as Server, devApp.app)

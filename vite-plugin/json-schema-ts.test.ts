@@ -15,15 +15,31 @@ const product = {
 }
 
 it('objects per direction: read-only properties only in replies, write-only ones only in requests', () => {
-  expect(jsonSchemaToTs(product, 'in')).toBe('{ name: string; "unit-price"?: number | null; secret?: string; tags?: ("a" | "b")[] }')
-  expect(jsonSchemaToTs(product, 'out')).toBe('{ id: number; name: string; "unit-price"?: number | null; tags?: ("a" | "b")[] }')
+  expect(jsonSchemaToTs(product, 'in')).toBe(
+    '{ name: string; "unit-price"?: number | null; secret?: string; tags?: ("a" | "b")[] }',
+  )
+  expect(jsonSchemaToTs(product, 'out')).toBe(
+    '{ id: number; name: string; "unit-price"?: number | null; tags?: ("a" | "b")[] }',
+  )
 })
 
 it('unions, intersections, tuples, maps, constants, and unknown for what it does not read', () => {
   expect(jsonSchemaToTs({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 'out')).toBe('string | number')
-  expect(jsonSchemaToTs({ allOf: [{ type: 'object', properties: { a: { type: 'boolean' } } }, { type: 'object', properties: { b: { const: 1 } } }] }, 'out')).toBe('{ a?: boolean } & { b?: 1 }')
+  expect(
+    jsonSchemaToTs(
+      {
+        allOf: [
+          { type: 'object', properties: { a: { type: 'boolean' } } },
+          { type: 'object', properties: { b: { const: 1 } } },
+        ],
+      },
+      'out',
+    ),
+  ).toBe('{ a?: boolean } & { b?: 1 }')
   expect(jsonSchemaToTs({ type: 'array', items: [{ type: 'string' }, { type: 'null' }] }, 'out')).toBe('[string, null]')
-  expect(jsonSchemaToTs({ type: 'object', additionalProperties: { type: 'integer' } }, 'out')).toBe('{ [key: string]: number }')
+  expect(jsonSchemaToTs({ type: 'object', additionalProperties: { type: 'integer' } }, 'out')).toBe(
+    '{ [key: string]: number }',
+  )
   expect(jsonSchemaToTs({ type: 'object' }, 'out')).toBe('Record<string, unknown>')
   expect(jsonSchemaToTs({ $ref: '#/definitions/x' }, 'out')).toBe('unknown')
   expect(jsonSchemaToTs(false, 'out')).toBe('never')

@@ -19,7 +19,8 @@ export type SchemaDirection = 'in' | 'out'
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 const key = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name))
-const literal = (v: unknown) => (v === null || ['string', 'number', 'boolean'].includes(typeof v) ? JSON.stringify(v) : 'unknown')
+const literal = (v: unknown) =>
+  v === null || ['string', 'number', 'boolean'].includes(typeof v) ? JSON.stringify(v) : 'unknown'
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v)
 const union = (parts: string[]) => ([...new Set(parts)].length ? [...new Set(parts)].join(' | ') : 'never')
 
@@ -33,7 +34,8 @@ function objectType(s: Schema, direction: SchemaDirection): string {
     members.push(`${key(name)}${required.has(name) ? '' : '?'}: ${jsonSchemaToTs(prop, direction)}`)
   }
   const extra = s.additionalProperties
-  if (isSchema(extra)) members.push(`[key: string]: ${Object.keys(props).length ? 'unknown' : jsonSchemaToTs(extra, direction)}`)
+  if (isSchema(extra))
+    members.push(`[key: string]: ${Object.keys(props).length ? 'unknown' : jsonSchemaToTs(extra, direction)}`)
   else if (extra !== false && members.length === 0) return 'Record<string, unknown>'
   return `{ ${members.join('; ')} }`
 }
@@ -50,7 +52,8 @@ function typeNamed(name: unknown, s: Schema, direction: SchemaDirection): string
     case 'null':
       return 'null'
     case 'array':
-      if (Array.isArray(s.items)) return `[${s.items.map((i) => (isSchema(i) ? jsonSchemaToTs(i, direction) : 'unknown')).join(', ')}]`
+      if (Array.isArray(s.items))
+        return `[${s.items.map((i) => (isSchema(i) ? jsonSchemaToTs(i, direction) : 'unknown')).join(', ')}]`
       return `${isSchema(s.items) ? wrap(jsonSchemaToTs(s.items, direction)) : 'unknown'}[]`
     case 'object':
       return objectType(s, direction)
@@ -73,8 +76,10 @@ export function jsonSchemaToTs(s: Schema | boolean, direction: SchemaDirection):
   if ('const' in s) return literal(s.const)
   if (Array.isArray(s.enum)) return union(s.enum.map(literal))
   const alternatives = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined
-  if (alternatives) return union(alternatives.map((a) => (isSchema(a) ? wrap(jsonSchemaToTs(a, direction)) : 'unknown')))
-  if (Array.isArray(s.allOf)) return s.allOf.map((a) => (isSchema(a) ? wrap(jsonSchemaToTs(a, direction)) : 'unknown')).join(' & ') || 'unknown'
+  if (alternatives)
+    return union(alternatives.map((a) => (isSchema(a) ? wrap(jsonSchemaToTs(a, direction)) : 'unknown')))
+  if (Array.isArray(s.allOf))
+    return s.allOf.map((a) => (isSchema(a) ? wrap(jsonSchemaToTs(a, direction)) : 'unknown')).join(' & ') || 'unknown'
   if (Array.isArray(s.type)) return union(s.type.map((t) => wrap(typeNamed(t, s, direction))))
   if (s.type !== undefined) return typeNamed(s.type, s, direction)
   if (isSchema(s.properties)) return objectType(s, direction)

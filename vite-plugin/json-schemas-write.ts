@@ -30,12 +30,18 @@ export interface JsonSchemasResult {
 }
 
 /** The table schemas of `src/schemas/*.ts`, each with the file exporting it. */
-export async function loadSchemaFiles(root: string, load: ImportModule): Promise<{ file: string; schema: AnySchema }[]> {
+export async function loadSchemaFiles(
+  root: string,
+  load: ImportModule,
+): Promise<{ file: string; schema: AnySchema }[]> {
   const dir = resolve(root, 'src/schemas')
-  const files = (await readdir(dir).catch(() => [])).filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.endsWith('.d.ts')).sort()
+  const files = (await readdir(dir).catch(() => []))
+    .filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.endsWith('.d.ts'))
+    .sort()
   const found: { file: string; schema: AnySchema }[] = []
   for (const f of files) {
-    for (const value of Object.values(await load(join(dir, f)))) if (isSchema(value) && !value.embedded) found.push({ file: join(dir, f), schema: value })
+    for (const value of Object.values(await load(join(dir, f))))
+      if (isSchema(value) && !value.embedded) found.push({ file: join(dir, f), schema: value })
   }
   return found
 }

@@ -43,7 +43,8 @@ export const pascalCase = (snake: string) =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('')
 
-const isReadOnly = (schema: AnySchema, f: Field) => f.primaryKey || f.name === schema.primaryKey || (TIMESTAMPS.has(f.name) && f.type === 'utc_datetime')
+const isReadOnly = (schema: AnySchema, f: Field) =>
+  f.primaryKey || f.name === schema.primaryKey || (TIMESTAMPS.has(f.name) && f.type === 'utc_datetime')
 
 function typeSchema(type: FieldType, size: number | undefined): Record<string, unknown> {
   if (typeof type === 'object') {

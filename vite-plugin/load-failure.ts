@@ -15,7 +15,11 @@ export function markAppLoadFailure(err: unknown): object {
 
 /** Whether `err`, or an error it wraps as its `cause` (a few levels deep), was marked by markAppLoadFailure. */
 export function isAppLoadFailure(err: unknown): boolean {
-  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = err, depth = 0;
+    typeof e === 'object' && e !== null && depth < 8;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (loadFailures.has(e)) return true
   }
   return false

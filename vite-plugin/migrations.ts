@@ -23,7 +23,8 @@ export async function loadSchemas(root: string, load: ImportModule): Promise<Any
   const dir = resolve(root, 'src/schemas')
   const files = (await readdir(dir).catch(() => [])).filter((f) => /\.[cm]?[jt]s$/.test(f)).sort()
   const schemas: AnySchema[] = []
-  for (const f of files) for (const value of Object.values(await load(join(dir, f)))) if (isSchema(value)) schemas.push(value)
+  for (const f of files)
+    for (const value of Object.values(await load(join(dir, f)))) if (isSchema(value)) schemas.push(value)
   return schemas
 }
 
@@ -31,7 +32,11 @@ export async function loadRepo(root: string, load: ImportModule): Promise<Repo> 
   const file = resolve(root, 'src/repo.ts')
   const mod = await load(file)
   const repo = (mod.repo ?? mod.default) as Repo | undefined
-  if (!repo || typeof repo.adapter !== 'function') throw new VelaError('VELA_ERR_CONFIG', `${file} must export the repository as \`repo\`: export const repo = defineRepo({ … })`)
+  if (!repo || typeof repo.adapter !== 'function')
+    throw new VelaError(
+      'VELA_ERR_CONFIG',
+      `${file} must export the repository as \`repo\`: export const repo = defineRepo({ … })`,
+    )
   return repo
 }
 
@@ -45,7 +50,13 @@ export const migrationsDir = (root: string) => resolve(root, 'src/migrations')
 export async function generateForBuild(root: string, withApp: WithApp): Promise<GenerateResult | undefined> {
   if (!existsSync(resolve(root, 'src/schemas'))) return undefined
   try {
-    return await withApp(async (load) => generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), importModule: load }))
+    return await withApp(async (load) =>
+      generateMigration({
+        schemas: await loadSchemas(root, load),
+        migrationsDir: migrationsDir(root),
+        importModule: load,
+      }),
+    )
   } catch (err) {
     if (!(err instanceof MigrationDecisionError)) throw err
     const stop = new Error(

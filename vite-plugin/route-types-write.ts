@@ -33,7 +33,11 @@ export interface RouteTypesWritten {
  * @example
  * await writeRouteTypes(root, entry.config, app.routeTable)
  */
-export async function writeRouteTypes(root: string, config: Pick<AppConfig, 'routes' | 'controllers'>, table: RouteTable): Promise<RouteTypesWritten> {
+export async function writeRouteTypes(
+  root: string,
+  config: Pick<AppConfig, 'routes' | 'controllers'>,
+  table: RouteTable,
+): Promise<RouteTypesWritten> {
   const file = resolve(root, ROUTE_TYPES_FILE)
   const text = routeTypesSource({ root, config, table, readSchema: (name) => readSchema(root, name) })
   return { file, written: await writeIfChanged(file, text) }

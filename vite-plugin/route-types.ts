@@ -40,7 +40,15 @@ export const ROUTE_TYPES_FILE = '.vela/routes.d.ts'
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH'])
 /** The vela/client types an entry may use; the file imports those it does. */
-const HELPERS = ['HandlerResponses', 'PathGet', 'QueryValue', 'SchemaInput', 'SchemaOutput', 'ValidationErrors', 'WithDeclared']
+const HELPERS = [
+  'HandlerResponses',
+  'PathGet',
+  'QueryValue',
+  'SchemaInput',
+  'SchemaOutput',
+  'ValidationErrors',
+  'WithDeclared',
+]
 
 /** What the generator reads besides the route table. */
 export interface RouteTypesInput {
@@ -52,7 +60,8 @@ export interface RouteTypesInput {
   readonly readSchema: (name: string) => Record<string, unknown> | undefined
 }
 
-const defaultOf = (mod: unknown): unknown => (typeof mod === 'object' && mod !== null && 'default' in mod ? (mod as { default: unknown }).default : undefined)
+const defaultOf = (mod: unknown): unknown =>
+  typeof mod === 'object' && mod !== null && 'default' in mod ? (mod as { default: unknown }).default : undefined
 const quote = (s: string) => JSON.stringify(s)
 
 /** Collects the imports and named schema types one file needs. */
@@ -85,7 +94,9 @@ class Names {
       name = `${direction === 'in' ? 'In' : 'Out'}_${file.replace(/\W/g, '_')}`
       this.schemas.set(id, name)
       const text = schema ? jsonSchemaToTs(schema, direction) : 'unknown'
-      this.types.push(`/** priv/schemas/${file}.json${direction === 'in' ? ' (as sent)' : ' (as answered)'} */\ntype ${name} = ${text}`)
+      this.types.push(
+        `/** priv/schemas/${file}.json${direction === 'in' ? ' (as sent)' : ' (as answered)'} */\ntype ${name} = ${text}`,
+      )
     }
     if (direction === 'in') this.requests.set(file, name)
     return name
@@ -105,41 +116,65 @@ function tuplePath(route: CompiledRoute, input: RouteTypesInput, names: Names): 
   const resolved = typeof source === 'function' ? undefined : source
   const steps = Array.isArray(resolved) || resolved === undefined ? `${gi}, 'routes', ${ri}` : `'routes', ${ri}`
   // A function's result may be one group or a list: both paths are tried, the missing one is unknown.
-  return resolved === undefined ? `PathGet<${base}, ['routes', ${ri}]> & PathGet<${base}, [${steps}]>` : `PathGet<${base}, [${steps}]>`
+  return resolved === undefined
+    ? `PathGet<${base}, ['routes', ${ri}]> & PathGet<${base}, [${steps}]>`
+    : `PathGet<${base}, [${steps}]>`
 }
 
-function schemaType(ref: SchemaRef | undefined, direction: SchemaDirection, names: Names, standard: () => string): string | undefined {
+function schemaType(
+  ref: SchemaRef | undefined,
+  direction: SchemaDirection,
+  names: Names,
+  standard: () => string,
+): string | undefined {
   if (ref === undefined) return undefined
   if (typeof ref === 'string') return names.schema(ref, direction)
   return `${direction === 'in' ? 'SchemaInput' : 'SchemaOutput'}<${standard()}>`
 }
 
-function handlerResponses(route: CompiledRoute, input: RouteTypesInput, names: Names, tuple: () => string | undefined): string {
+function handlerResponses(
+  route: CompiledRoute,
+  input: RouteTypesInput,
+  names: Names,
+  tuple: () => string | undefined,
+): string {
   const { controller, action } = route.info
   const key = Object.keys(input.config.controllers ?? {}).find((k) => moduleName(k) === controller)
   const mod = key === undefined ? undefined : (input.config.controllers?.[key] as Record<string, unknown> | undefined)
-  if (key !== undefined && mod && action in mod && existsSync(resolve(input.root, key))) return `HandlerResponses<typeof ${names.module(key, 'C')}[${quote(action)}]>`
+  if (key !== undefined && mod && action in mod && existsSync(resolve(input.root, key)))
+    return `HandlerResponses<typeof ${names.module(key, 'C')}[${quote(action)}]>`
   const t = tuple()
   if (t) return `HandlerResponses<PathGet<${t}, [1]>>`
   return '{ status: number; body: unknown }'
 }
 
-function entry(route: CompiledRoute, method: string, input: RouteTypesInput, names: Names, tuple: () => string | undefined): string {
+function entry(
+  route: CompiledRoute,
+  method: string,
+  input: RouteTypesInput,
+  names: Names,
+  tuple: () => string | undefined,
+): string {
   const v = route.options.validate ?? {}
   const at = (...steps: string[]) => {
     const t = tuple()
     return t ? `PathGet<${t}, [2, ${steps.map(quote).join(', ')}]>` : 'unknown'
   }
   const pathParams = [...route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!)
-  const params = schemaType(v.params, 'in', names, () => at('validate', 'params')) ?? (pathParams.length ? `{ ${pathParams.map((p) => `${p}: string | number`).join('; ')} }` : '{}')
+  const params =
+    schemaType(v.params, 'in', names, () => at('validate', 'params')) ??
+    (pathParams.length ? `{ ${pathParams.map((p) => `${p}: string | number`).join('; ')} }` : '{}')
   const query = schemaType(v.query, 'in', names, () => at('validate', 'query')) ?? '{ [key: string]: QueryValue }'
-  const body = schemaType(v.body, 'in', names, () => at('validate', 'body')) ?? (WITH_BODY.has(method) ? 'unknown' : 'undefined')
+  const body =
+    schemaType(v.body, 'in', names, () => at('validate', 'body')) ?? (WITH_BODY.has(method) ? 'unknown' : 'undefined')
   let responses = handlerResponses(route, input, names, tuple)
   const declared = Object.entries(route.options.responses ?? {}).map(
-    ([status, ref]) => `{ status: ${Number(status)}; body: ${ref === null ? 'undefined' : schemaType(ref, 'out', names, () => at('responses', status))} }`,
+    ([status, ref]) =>
+      `{ status: ${Number(status)}; body: ${ref === null ? 'undefined' : schemaType(ref, 'out', names, () => at('responses', status))} }`,
   )
   if (declared.length) responses = `WithDeclared<${responses}, ${declared.join(' | ')}>`
-  if (v.body !== undefined || v.query !== undefined || v.params !== undefined || v.headers !== undefined) responses += ' | { status: 422; body: ValidationErrors }'
+  if (v.body !== undefined || v.query !== undefined || v.params !== undefined || v.headers !== undefined)
+    responses += ' | { status: 422; body: ValidationErrors }'
   return `    ${quote(`${method} ${route.path}`)}: {\n      params: ${params}\n      query: ${query}\n      body: ${body}\n      responses: ${responses}\n    }`
 }
 
@@ -154,7 +189,8 @@ export function routeTypesSource(input: RouteTypesInput): string {
   const entries: string[] = []
   for (const route of input.table.routes) {
     if (route.kind !== 'http' || route.path.includes('[...]')) continue
-    const methods = route.methods === 'all' ? METHODS : METHODS.filter((m) => (route.methods as readonly string[]).includes(m))
+    const methods =
+      route.methods === 'all' ? METHODS : METHODS.filter((m) => (route.methods as readonly string[]).includes(m))
     if (methods.length === 0) continue
     let found: { path: string | undefined } | undefined
     const tuple = () => (found ??= { path: tuplePath(route, input, names) }).path

@@ -32,5 +32,7 @@ it('vite build fails naming a stray *.tmp file in priv/, and copies nothing of p
   )
   expect(existsSync(join(root, 'dist/priv'))).toBe(false)
   // The build's own writes left none of theirs.
-  expect(readdirSync(join(root, 'priv/assets')).filter((f) => f.endsWith('.tmp'))).toEqual(['openapi.json.1a2b3c4d.tmp'])
+  expect(readdirSync(join(root, 'priv/assets')).filter((f) => f.endsWith('.tmp'))).toEqual([
+    'openapi.json.1a2b3c4d.tmp',
+  ])
 }, 120_000)

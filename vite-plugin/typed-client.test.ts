@@ -39,7 +39,9 @@ it('vela types writes the route types; the client calls compile and the wrong on
   const text = readFileSync(typesFile(root), 'utf8')
   expect(text).toContain('"GET /api/products/:id": {')
   expect(text).toContain('type In_product = { name: string; price: number }')
-  expect(text).toContain(`declare module 'vela' {\n  interface VelaSchemas {\n    "product": In_product\n    "product_patch": In_product_patch\n  }\n}`)
+  expect(text).toContain(
+    `declare module 'vela' {\n  interface VelaSchemas {\n    "product": In_product\n    "product_patch": In_product_patch\n  }\n}`,
+  )
   expect(await compile(root)).toBe('')
   expect((await runMain(['types'], root)).stdout).toBe('.vela/routes.d.ts is up to date\n')
 
@@ -50,8 +52,13 @@ it('vela types writes the route types; the client calls compile and the wrong on
   writeFileSync(calls, readFileSync(calls, 'utf8').replace("\nvoid api.get('/api/nope')\n", '\n'))
   // And a handler's wrong use of a schema-typed body, not marked, is reported.
   const handlers = join(root, 'handler-types.ts')
-  writeFileSync(handlers, `${readFileSync(handlers, 'utf8')}\nexport const wrong = defineRoute('/w', (req) => json({ n: req.json.price.trim() }), { methods: ['post'], validate: { body: 'product' } })\n`)
-  expect(await compile(root)).toMatch(/handler-types\.ts\(\d+,\d+\): error TS2339: Property 'trim' does not exist on type 'number'/)
+  writeFileSync(
+    handlers,
+    `${readFileSync(handlers, 'utf8')}\nexport const wrong = defineRoute('/w', (req) => json({ n: req.json.price.trim() }), { methods: ['post'], validate: { body: 'product' } })\n`,
+  )
+  expect(await compile(root)).toMatch(
+    /handler-types\.ts\(\d+,\d+\): error TS2339: Property 'trim' does not exist on type 'number'/,
+  )
 }, 120_000)
 
 it('createClient against the running app: statuses and bodies, path params, repeated query keys, JSON and text replies', async () => {
@@ -61,12 +68,21 @@ it('createClient against the running app: statuses and bodies, path params, repe
     // The dev server wrote the route types as the app loaded.
     await until('.vela/routes.d.ts written', () => existsSync(typesFile(root)), 30_000)
     const api = createClient(server.url) as unknown as LooseClient
-    expect(await api.get('/api/products/:id', { params: { id: 1 } })).toMatchObject({ status: 200, body: { id: 1, name: 'Lamp', price: 1200 } })
-    expect(await api.get('/api/products/:id', { params: { id: 9 } })).toMatchObject({ status: 404, body: { error: 'product not found' } })
+    expect(await api.get('/api/products/:id', { params: { id: 1 } })).toMatchObject({
+      status: 200,
+      body: { id: 1, name: 'Lamp', price: 1200 },
+    })
+    expect(await api.get('/api/products/:id', { params: { id: 9 } })).toMatchObject({
+      status: 404,
+      body: { error: 'product not found' },
+    })
     const made = await api.post('/api/products', { body: { name: 'Desk', price: 9900 } })
     expect(made).toMatchObject({ status: 201, body: { id: 2, name: 'Desk', price: 9900 } })
     expect(made.headers.get('content-type')).toMatch(/application\/json/)
-    expect(await api.patch('/api/products/:id', { params: { id: 2 }, body: { price: 1 } })).toMatchObject({ status: 200, body: { id: 2, price: 1 } })
+    expect(await api.patch('/api/products/:id', { params: { id: 2 }, body: { price: 1 } })).toMatchObject({
+      status: 200,
+      body: { id: 2, price: 1 },
+    })
     const list = await api.get('/api/products', { query: { tag: ['a b', 'c'], skip: undefined } })
     expect(list).toMatchObject({ status: 200, body: { total: 2, tags: ['a b', 'c'] } })
     expect(await api.get('/api/hello')).toMatchObject({ status: 200, body: 'hello' })
@@ -78,12 +94,26 @@ it('createClient against the running app: statuses and bodies, path params, repe
       fetch: (req) => (seen.push(req), fetch(req)),
     }) as unknown as LooseClient
     expect((await spy.get('/api/products/:id', { params: { id: 1 }, headers: { 'x-trace': '1' } })).status).toBe(200)
-    expect([seen[0]!.headers.get('authorization'), seen[0]!.headers.get('x-trace'), seen[0]!.headers.get('accept')]).toEqual(['Bearer t', '1', 'application/json'])
+    expect([
+      seen[0]!.headers.get('authorization'),
+      seen[0]!.headers.get('x-trace'),
+      seen[0]!.headers.get('accept'),
+    ]).toEqual(['Bearer t', '1', 'application/json'])
 
     // A route added while the dev server runs: the swap rewrites the types.
     const routes = join(root, 'src/routes/api.ts')
-    writeFileSync(routes, readFileSync(routes, 'utf8').replace("['/hello', products.hello, { methods: ['get'] }],", "['/hello', products.hello, { methods: ['get'] }],\n    ['/added', products.hello, { methods: ['get'] }],"))
-    await until('the added route in .vela/routes.d.ts', () => readFileSync(typesFile(root), 'utf8').includes('"GET /api/added": {'), 60_000)
+    writeFileSync(
+      routes,
+      readFileSync(routes, 'utf8').replace(
+        "['/hello', products.hello, { methods: ['get'] }],",
+        "['/hello', products.hello, { methods: ['get'] }],\n    ['/added', products.hello, { methods: ['get'] }],",
+      ),
+    )
+    await until(
+      'the added route in .vela/routes.d.ts',
+      () => readFileSync(typesFile(root), 'utf8').includes('"GET /api/added": {'),
+      60_000,
+    )
   } finally {
     await server.close()
   }
@@ -92,19 +122,36 @@ it('createClient against the running app: statuses and bodies, path params, repe
 /** Any path of any method: the runtime test checks what the server answers, not the types. */
 type LooseCall = (
   path: string,
-  options?: { params?: Record<string, string | number>; query?: Record<string, QueryValue>; body?: unknown; headers?: HeadersInit },
+  options?: {
+    params?: Record<string, string | number>
+    query?: Record<string, QueryValue>
+    body?: unknown
+    headers?: HeadersInit
+  },
   // biome-ignore lint/suspicious/noExplicitAny: the body's shape differs per route; the tests read it at run time
 ) => Promise<{ status: number; body: any; headers: Headers }>
 type LooseClient = Record<'get' | 'post' | 'put' | 'patch' | 'delete', LooseCall>
 
 it('vite build and vitest write the route types too', async () => {
   const root = temp.fixture('typed-client')
-  await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: join(temp.dir('vela-typed-build-'), 'server'), emptyOutDir: true } })
+  await build({
+    root,
+    configFile: false,
+    plugins: [vela()],
+    logLevel: 'silent',
+    build: { outDir: join(temp.dir('vela-typed-build-'), 'server'), emptyOutDir: true },
+  })
   expect(readFileSync(typesFile(root), 'utf8')).toContain('"POST /api/tags": {')
 
   rmSync(typesFile(root))
   // vitest's own Vite server (VITEST is set here, and the server has a plugin named vitest).
-  const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [vela(), { name: 'vitest' }], server: { middlewareMode: true } })
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [vela(), { name: 'vitest' }],
+    server: { middlewareMode: true },
+  })
   try {
     expect(readFileSync(typesFile(root), 'utf8')).toContain('"DELETE /api/products/:id": {')
   } finally {

@@ -3,21 +3,52 @@
  * tables, seed rows, and each query three ways (vela/dbl, knex's builder, the SQL for bare drivers).
  */
 import type { Knex } from 'knex'
-import { count, from, join, limit, orderBy, select, where, groupBy, sum, defineSchema, belongsTo, hasMany, type AnySchema } from '../../dbl/index.ts'
+import {
+  count,
+  from,
+  join,
+  limit,
+  orderBy,
+  select,
+  where,
+  groupBy,
+  sum,
+  defineSchema,
+  belongsTo,
+  hasMany,
+  type AnySchema,
+} from '../../dbl/index.ts'
 
 export const Customer = defineSchema({
   table: 'customers',
-  fields: { id: 'id', name: { type: 'string', nullable: false }, tier: { type: { enum: ['free', 'pro'] }, nullable: false } },
+  fields: {
+    id: 'id',
+    name: { type: 'string', nullable: false },
+    tier: { type: { enum: ['free', 'pro'] }, nullable: false },
+  },
   associations: { work_orders: hasMany((): AnySchema => WorkOrder) },
 })
 export const LineItem = defineSchema({
   table: 'order_lines',
-  fields: { id: 'id', work_order_id: { type: 'integer', nullable: false }, quantity: { type: 'integer', nullable: false }, unit_price: { type: 'integer', nullable: false } },
+  fields: {
+    id: 'id',
+    work_order_id: { type: 'integer', nullable: false },
+    quantity: { type: 'integer', nullable: false },
+    unit_price: { type: 'integer', nullable: false },
+  },
 })
 export const WorkOrder = defineSchema({
   table: 'orders',
-  fields: { id: 'id', title: { type: 'string', nullable: false }, status: { type: { enum: ['open', 'done'] }, nullable: false }, customer_id: { type: 'integer', nullable: false } },
-  associations: { customer: belongsTo(() => Customer), line_items: hasMany(() => LineItem, { foreignKey: 'work_order_id' }) },
+  fields: {
+    id: 'id',
+    title: { type: 'string', nullable: false },
+    status: { type: { enum: ['open', 'done'] }, nullable: false },
+    customer_id: { type: 'integer', nullable: false },
+  },
+  associations: {
+    customer: belongsTo(() => Customer),
+    line_items: hasMany(() => LineItem, { foreignKey: 'work_order_id' }),
+  },
 })
 
 export const QUERY_DDL = `create table if not exists customers (id bigserial primary key, name varchar(255) not null, tier varchar(255) not null);
@@ -33,7 +64,12 @@ insert into order_lines (work_order_id, quantity, unit_price) select 1 + i % 500
 
 /** Join with a filter: a page of one tier's orders with the customer's name. */
 export const velaJoin = (tier: 'free' | 'pro') =>
-  select(limit(orderBy(where(join(from(WorkOrder), 'customer'), 'customer.tier', '=', tier), 'id'), 50), ['id', 'title', 'status', 'customer.name'])
+  select(limit(orderBy(where(join(from(WorkOrder), 'customer'), 'customer.tier', '=', tier), 'id'), 50), [
+    'id',
+    'title',
+    'status',
+    'customer.name',
+  ])
 /** Grouped aggregate: per customer, its orders in a status and the sum of their lines' quantity × unit price. */
 export const velaSummary = (status: 'open' | 'done') =>
   orderBy(
@@ -58,7 +94,11 @@ export const knexSummary = (k: Knex, status: string) =>
     .where('orders.status', status)
     .groupBy('orders.customer_id')
     .orderBy('orders.customer_id')
-    .select('orders.customer_id', k.raw('count(distinct ??) as ??', ['orders.id', 'orders']), k.raw('sum(?? * ??) as ??', ['order_lines.quantity', 'order_lines.unit_price', 'total']))
+    .select(
+      'orders.customer_id',
+      k.raw('count(distinct ??) as ??', ['orders.id', 'orders']),
+      k.raw('sum(?? * ??) as ??', ['order_lines.quantity', 'order_lines.unit_price', 'total']),
+    )
 
 export const JOIN_SQL =
   'select "orders"."id", "orders"."title", "orders"."status", "customer"."name" as "customer.name" from "orders" inner join "customers" as "customer" on "customer"."id" = "orders"."customer_id" where "customer"."tier" = $1 order by "orders"."id" asc limit $2'

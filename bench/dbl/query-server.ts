@@ -13,7 +13,16 @@ import knex from 'knex'
 import pg from 'pg'
 import { defineRepo } from '../../dbl/repo.ts'
 import { jsonReplies } from './json-reply.ts'
-import { JOIN_SQL, QUERY_DDL, QUERY_SEED, SUMMARY_SQL, knexJoin, knexSummary, velaJoin, velaSummary } from './queries.ts'
+import {
+  JOIN_SQL,
+  QUERY_DDL,
+  QUERY_SEED,
+  SUMMARY_SQL,
+  knexJoin,
+  knexSummary,
+  velaJoin,
+  velaSummary,
+} from './queries.ts'
 
 const mode = process.env.BENCH_MODE as 'pg' | 'knex-pg' | 'repo-pg' | 'pglite' | 'knex-pglite' | 'repo-pglite'
 const url = process.env.BENCH_PG_URL!
@@ -39,9 +48,18 @@ async function opsFor(): Promise<Ops> {
   if (mode === 'pg' || mode === 'pglite') {
     const run: (sql: string, params: unknown[]) => Promise<Row[]> =
       mode === 'pg'
-        ? ((pool) => async (sql, params) => (await pool.query(sql, params)).rows)(new pg.Pool({ connectionString: url, max: POOL }))
-        : ((db) => async (sql, params) => (await db.query<Row>(sql, params)).rows)(await pglite())
-    return { orders: (tier) => run(JOIN_SQL, [tier, 50]), summary: async (status) => numbers(await run(SUMMARY_SQL, [status])) }
+        ? (
+            (pool) => async (sql, params) =>
+              (await pool.query(sql, params)).rows
+          )(new pg.Pool({ connectionString: url, max: POOL }))
+        : (
+            (db) => async (sql, params) =>
+              (await db.query<Row>(sql, params)).rows
+          )(await pglite())
+    return {
+      orders: (tier) => run(JOIN_SQL, [tier, 50]),
+      summary: async (status) => numbers(await run(SUMMARY_SQL, [status])),
+    }
   }
   if (mode === 'knex-pg') {
     const k = knex({ client: 'pg', connection: url, pool: { min: 0, max: POOL } })
@@ -54,7 +72,10 @@ async function opsFor(): Promise<Ops> {
       const { sql, bindings } = b.toSQL().toNative()
       return (await db.query<Row>(sql, bindings as unknown[])).rows
     }
-    return { orders: (tier) => run(knexJoin(k, tier)), summary: async (status) => numbers(await run(knexSummary(k, status))) }
+    return {
+      orders: (tier) => run(knexJoin(k, tier)),
+      summary: async (status) => numbers(await run(knexSummary(k, status))),
+    }
   }
   const repo = defineRepo(mode === 'repo-pg' ? { url, poolSize: POOL } : { url: 'memory:' })
   await repo.start()
@@ -77,8 +98,10 @@ const ops = await opsFor()
 const server = http.createServer((req, res) => {
   const { reply, fail } = jsonReplies(res)
   const [, route, arg] = (req.url ?? '').split('/')
-  if (req.method === 'GET' && route === 'orders' && arg) return void ops.orders(arg).then((rows) => reply(200, rows), fail)
-  if (req.method === 'GET' && route === 'summary' && arg) return void ops.summary(arg).then((rows) => reply(200, rows), fail)
+  if (req.method === 'GET' && route === 'orders' && arg)
+    return void ops.orders(arg).then((rows) => reply(200, rows), fail)
+  if (req.method === 'GET' && route === 'summary' && arg)
+    return void ops.summary(arg).then((rows) => reply(200, rows), fail)
   reply(404, { error: 'no route' })
 })
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

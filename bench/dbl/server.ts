@@ -21,11 +21,18 @@ const POOL = 10
 
 const Product = defineSchema({
   table: 'products',
-  fields: { id: 'id', name: { type: 'string', nullable: false }, price: { type: 'integer', nullable: false }, description: 'text', ...timestamps() },
+  fields: {
+    id: 'id',
+    name: { type: 'string', nullable: false },
+    price: { type: 'integer', nullable: false },
+    description: 'text',
+    ...timestamps(),
+  },
 })
 
 // The statements the repository sends for get and insert, written out for the bare drivers.
-const GET_SQL = 'select "id", "name", "price", "description", "inserted_at", "updated_at" from "products" where "id" = $1'
+const GET_SQL =
+  'select "id", "name", "price", "description", "inserted_at", "updated_at" from "products" where "id" = $1'
 const INSERT_SQL =
   'insert into "products" ("description", "inserted_at", "name", "price", "updated_at") values ($1, $2, $3, $4, $5) returning "id", "name", "price", "description", "inserted_at", "updated_at"'
 

@@ -21,10 +21,14 @@ app.post<{ Body: { name: string; price: number } }>(
       if (req.headers.authorization !== TOKEN) await reply.code(401).send({ error: 'unauthorized' })
     },
   },
-  async (req, reply) => reply.code(201).send({ id: nextId++, name: req.body.name, price: req.body.price, description: null }),
+  async (req, reply) =>
+    reply.code(201).send({ id: nextId++, name: req.body.name, price: req.body.price, description: null }),
 )
 // Validated by the route's JSON Schema (Fastify compiles it with Ajv): the runtime bench's validation row.
-app.post<{ Body: { name: string; price: number } }>('/api/products/checked', { schema: { body: PRODUCT_SCHEMA } }, async (req, reply) =>
-  reply.code(201).send({ id: nextId++, name: req.body.name, price: req.body.price, description: null }),
+app.post<{ Body: { name: string; price: number } }>(
+  '/api/products/checked',
+  { schema: { body: PRODUCT_SCHEMA } },
+  async (req, reply) =>
+    reply.code(201).send({ id: nextId++, name: req.body.name, price: req.body.price, description: null }),
 )
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })

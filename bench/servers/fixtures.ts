@@ -1,6 +1,12 @@
 /** The same in-memory data for every server under test. */
 export const products = new Map<number, { id: number; name: string; price: number; description: string | null }>()
-for (let i = 1; i <= 100; i++) products.set(i, { id: i, name: `Product ${i}`, price: 100 * i, description: i % 2 ? `Description of product ${i}` : null })
+for (let i = 1; i <= 100; i++)
+  products.set(i, {
+    id: i,
+    name: `Product ${i}`,
+    price: 100 * i,
+    description: i % 2 ? `Description of product ${i}` : null,
+  })
 export const TOKEN = 'Bearer bench-token'
 
 /** The body schema of `POST /api/products/checked`, the same JSON Schema for Vela's `validate.body` and Fastify's `schema.body`. */

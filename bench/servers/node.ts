@@ -15,10 +15,14 @@ http
     if (req.method === 'POST' && req.url === '/api/products') {
       if (req.headers.authorization !== TOKEN) return res.writeHead(401).end()
       const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { name: string; price: number }
-        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: nextId++, name: body.name, price: body.price, description: null }))
-      })
+      req
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString()) as { name: string; price: number }
+          res
+            .writeHead(201, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ id: nextId++, name: body.name, price: body.price, description: null }))
+        })
       return
     }
     res.writeHead(404).end()

@@ -16,7 +16,8 @@ serve({
   gracefulShutdown: false,
   async fetch(req) {
     const path = new URL(req.url).pathname
-    if (req.method === 'GET' && path === '/heartbeat') return new FastResponse(null, { headers: { 'content-length': '0' } })
+    if (req.method === 'GET' && path === '/heartbeat')
+      return new FastResponse(null, { headers: { 'content-length': '0' } })
     const m = req.method === 'GET' && byId.exec(path)
     if (m) {
       const p = products.get(Number(m[1]))
@@ -25,7 +26,10 @@ serve({
     if (req.method === 'POST' && path === '/api/products') {
       if (req.headers.get('authorization') !== TOKEN) return new FastResponse(null, { status: 401 })
       const body = (await req.json()) as { name: string; price: number }
-      return new FastResponse(JSON.stringify({ id: nextId++, name: body.name, price: body.price, description: null }), { status: 201, headers: json })
+      return new FastResponse(JSON.stringify({ id: nextId++, name: body.name, price: body.price, description: null }), {
+        status: 201,
+        headers: json,
+      })
     }
     return new FastResponse(null, { status: 404 })
   },

@@ -24,8 +24,11 @@ export async function setupBenchTelemetry(opts: { otelMetrics?: boolean } = {}):
   const mode = process.env.BENCH_OTEL ?? 'all'
   await setup({
     serviceName: 'bench',
-    spanProcessors: mode === 'none' ? [] : [new BatchSpanProcessor({ exporter: { export: done, shutdown: async () => {} } })],
+    spanProcessors:
+      mode === 'none' ? [] : [new BatchSpanProcessor({ exporter: { export: done, shutdown: async () => {} } })],
     sampler: mode === 'ratio10' ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) }) : undefined,
-    metricReaders: opts.otelMetrics ? [new PeriodicExportingMetricReader({ exporter: dropMetrics, exportIntervalMillis: 60_000 })] : [],
+    metricReaders: opts.otelMetrics
+      ? [new PeriodicExportingMetricReader({ exporter: dropMetrics, exportIntervalMillis: 60_000 })]
+      : [],
   })
 }

@@ -11,7 +11,10 @@ import { createApp, json, requestPlugin, securityHeaders, status } from '../../s
 import type { PluginEntry, Route, RouteGroup, StreamHandler, VelaApp } from '../../server/index.ts'
 import { PRODUCT_SCHEMA, TOKEN, products } from './fixtures.ts'
 
-export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin?: PluginEntry }, extraRoutes: readonly Route[] = []): VelaApp {
+export function createBenchApp(
+  traced?: { streamHandler: StreamHandler; plugin?: PluginEntry },
+  extraRoutes: readonly Route[] = [],
+): VelaApp {
   const plugins: PluginEntry[] = traced?.plugin ? [traced.plugin] : []
   let nextId = 1000
   const open: RouteGroup = {
@@ -49,7 +52,11 @@ export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin?:
         '/products/form',
         (req) => {
           const body = req.params as { name: string; price: string; tag?: string | string[] }
-          return json(201, {}, { id: nextId++, name: body.name, price: Number(body.price), tags: [body.tag ?? []].flat() })
+          return json(
+            201,
+            {},
+            { id: nextId++, name: body.name, price: Number(body.price), tags: [body.tag ?? []].flat() },
+          )
         },
         { methods: ['post'] },
       ],
@@ -71,10 +78,13 @@ export function createBenchApp(traced?: { streamHandler: StreamHandler; plugin?:
       ],
     ],
   }
-  return createApp({
-    bootstrapApplication: 'bench',
-    server: traced ? { streamHandlers: [traced.streamHandler, 'default'] } : {},
-    onResponse: process.env.BENCH_SECURITY_HEADERS === '1' ? [securityHeaders()] : [],
-    routes: { bench: [open, writes, checked] },
-  }, { schemas: { product: PRODUCT_SCHEMA } })
+  return createApp(
+    {
+      bootstrapApplication: 'bench',
+      server: traced ? { streamHandlers: [traced.streamHandler, 'default'] } : {},
+      onResponse: process.env.BENCH_SECURITY_HEADERS === '1' ? [securityHeaders()] : [],
+      routes: { bench: [open, writes, checked] },
+    },
+    { schemas: { product: PRODUCT_SCHEMA } },
+  )
 }

@@ -9,7 +9,13 @@ import type { Route } from '../../server/index.ts'
 
 const Product = defineSchema({
   table: 'products',
-  fields: { id: 'id', name: { type: 'string', nullable: false }, price: { type: 'integer', nullable: false }, description: 'text', ...timestamps() },
+  fields: {
+    id: 'id',
+    name: { type: 'string', nullable: false },
+    price: { type: 'integer', nullable: false },
+    description: 'text',
+    ...timestamps(),
+  },
 })
 
 /** The route over a started repo on `url`; `stop()` closes its pool. */

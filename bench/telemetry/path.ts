@@ -27,14 +27,28 @@ const n = Number(process.env.BENCH_N ?? 10_000)
 const batches = process.env.BENCH_BATCHES ?? '6'
 export const MODES = ['off', 'all', 'ratio10', 'none'] as const
 type Mode = (typeof MODES)[number]
-const LABEL: Record<Mode, string> = { off: 'off', all: 'all sampled, exported', ratio10: '10 % sampled', none: 'nothing exported' }
+const LABEL: Record<Mode, string> = {
+  off: 'off',
+  all: 'all sampled, exported',
+  ratio10: '10 % sampled',
+  none: 'nothing exported',
+}
 
 async function bundle(name: string): Promise<string> {
   const { build } = await import('esbuild')
   const cache = `${here}/node_modules/.cache/vela-bench`
   mkdirSync(cache, { recursive: true })
   const outfile = `${cache}/telemetry-${name}-${Buffer.from(here).toString('hex').slice(-16)}.mjs`
-  await build({ entryPoints: [`${here}/bench/telemetry/${name}.ts`], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' })
+  await build({
+    entryPoints: [`${here}/bench/telemetry/${name}.ts`],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  })
   return outfile
 }
 
@@ -43,7 +57,10 @@ async function bundle(name: string): Promise<string> {
  * other work, parallel GC helpers waiting for a core burn CPU time that is not the code's.
  */
 function runProcess(file: string, env: Record<string, string>): { batches?: number[]; cpu: number[] } {
-  const p = spawnSync(process.execPath, ['--single-threaded-gc', file], { env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', ...env }, encoding: 'utf8' })
+  const p = spawnSync(process.execPath, ['--single-threaded-gc', file], {
+    env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', ...env },
+    encoding: 'utf8',
+  })
   if (p.status !== 0) throw new Error(`${file} (${JSON.stringify(env)}) failed:\n${p.stderr}`)
   return JSON.parse(p.stdout.trim().split('\n').pop()!) as { batches?: number[]; cpu: number[] }
 }
@@ -57,11 +74,14 @@ export async function benchQuerySpan(): Promise<void> {
   const file = await bundle('query-span')
   const per: Record<'off' | 'all', number[]> = { off: [], all: [] }
   for (let run = 0; run < runs; run++) {
-    for (const mode of ['off', 'all'] as const) per[mode].push(median(runProcess(file, { BENCH_OTEL: mode }).cpu.slice(1)))
+    for (const mode of ['off', 'all'] as const)
+      per[mode].push(median(runProcess(file, { BENCH_OTEL: mode }).cpu.slice(1)))
   }
   const off = median(per.off)
   const all = median(per.all)
-  console.log(`query span, in-process (vela/dbl's runner, no database; ${runs} runs, median batch): ${off.toFixed(2)} µs per query without telemetry, ${all.toFixed(2)} µs with a span: ${(all - off).toFixed(2)} µs per query span`)
+  console.log(
+    `query span, in-process (vela/dbl's runner, no database; ${runs} runs, median batch): ${off.toFixed(2)} µs per query without telemetry, ${all.toFixed(2)} µs with a span: ${(all - off).toFixed(2)} µs per query span`,
+  )
 }
 
 async function postgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
@@ -86,17 +106,25 @@ export async function benchTelemetryPath(): Promise<void> {
   const file = await bundle('path-runner')
   const db = await postgres()
   const routes = ['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])]
-  console.log(`telemetry, in-process: ${runs} runs × ${batches} batches of ${n} requests (database route ${n / 5}), modes interleaved`)
+  console.log(
+    `telemetry, in-process: ${runs} runs × ${batches} batches of ${n} requests (database route ${n / 5}), modes interleaved`,
+  )
   const cpu: Record<string, Record<Mode, number[]>> = {}
   const wall: Record<string, Record<Mode, number[]>> = {}
   try {
     for (let run = 0; run < runs; run++) {
       for (const route of routes) {
         for (const mode of MODES) {
-          const env = { BENCH_ROUTE: route, BENCH_OTEL: mode, BENCH_N: String(route.startsWith('db') ? n / 5 : n), BENCH_BATCHES: batches, ...(db ? { BENCH_PG_URL: db.url } : {}) }
+          const env = {
+            BENCH_ROUTE: route,
+            BENCH_OTEL: mode,
+            BENCH_N: String(route.startsWith('db') ? n / 5 : n),
+            BENCH_BATCHES: batches,
+            ...(db ? { BENCH_PG_URL: db.url } : {}),
+          }
           const out = runProcess(file, env)
-          ;(((cpu[route] ??= {} as Record<Mode, number[]>)[mode] ??= [])).push(Math.min(...out.cpu))
-          ;(((wall[route] ??= {} as Record<Mode, number[]>)[mode] ??= [])).push(Math.min(...out.batches!) / 1000)
+          ;((cpu[route] ??= {} as Record<Mode, number[]>)[mode] ??= []).push(Math.min(...out.cpu))
+          ;((wall[route] ??= {} as Record<Mode, number[]>)[mode] ??= []).push(Math.min(...out.batches!) / 1000)
         }
       }
       console.log(`  run ${run + 1}/${runs} done`)

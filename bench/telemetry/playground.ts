@@ -25,35 +25,57 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
 /** Starts `node <file>` in `cwd` and waits until it answers GET /heartbeat. */
 async function start(file: string, cwd: string, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort()
-  const child = spawn(process.execPath, [file], { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(process.execPath, [file], {
+    cwd,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   for (const until = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 100))) {
     if (child.exitCode !== null) throw new Error(`${file} exited with ${child.exitCode}`)
     if (Date.now() > until) throw new Error(`${file} did not answer within 60 s`)
-    const ok = await fetch(`http://127.0.0.1:${port}/heartbeat`).then((r) => r.ok, () => false)
+    const ok = await fetch(`http://127.0.0.1:${port}/heartbeat`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ok) break
   }
   return {
     port,
     cpuMicros: () => cpuMicrosOf(child.pid!),
-    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL')))),
+    stop: () =>
+      new Promise((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL')),
+      ),
   }
 }
 
 export async function benchTelemetryPlayground(): Promise<void> {
-  if (!(await serviceAvailable('postgres'))) throw new Error('the playground bench needs PostgreSQL (VELA_TEST_POSTGRES_URL or 127.0.0.1:5432)')
+  if (!(await serviceAvailable('postgres')))
+    throw new Error('the playground bench needs PostgreSQL (VELA_TEST_POSTGRES_URL or 127.0.0.1:5432)')
   execFileSync(process.execPath, [join(repoRoot, 'scripts/build-package.mjs')], { stdio: 'inherit' })
   const work = join(repoRoot, '.scratch', `bench-playground-${randomBytes(4).toString('hex')}`)
   const app = join(work, 'playground')
   mkdirSync(work, { recursive: true })
-  cpSync(join(repoRoot, 'playground'), app, { recursive: true, filter: (src) => !/[/\\](\.data|dist|node_modules)$/.test(src) })
+  cpSync(join(repoRoot, 'playground'), app, {
+    recursive: true,
+    filter: (src) => !/[/\\](\.data|dist|node_modules)$/.test(src),
+  })
   const db = await freshPostgresDatabase('vela_bench_playground')
   try {
     execFileSync(process.execPath, [join(repoRoot, 'vite-plugin/bin.mjs'), 'release', '--root', app], { stdio: 'pipe' })
     const bare = await bundleServer(fileURLToPath(new URL('./bare-pg.ts', import.meta.url)))
-    const env = { DATABASE_URL: db.url, VELA_SESSION_SECRET: randomBytes(32).toString('base64url'), NODE_ENV: 'production' }
+    const env = {
+      DATABASE_URL: db.url,
+      VELA_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      NODE_ENV: 'production',
+    }
     // A product to read: the first start migrates the database.
     const first = await start('dist/server/index.mjs', app, { ...env, METRICS_PORT: String(await freePort()) })
-    const created = await fetch(`http://127.0.0.1:${first.port}/api/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench', price: 100 }) })
+    const created = await fetch(`http://127.0.0.1:${first.port}/api/products`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench', price: 100 }),
+    })
     const { id } = (await created.json()) as { id: number }
     await first.stop()
     const targets: LoadTarget[] = [
@@ -66,7 +88,9 @@ export async function benchTelemetryPlayground(): Promise<void> {
     }
     const cpu: Record<string, Record<string, number[]>> = {}
     const rps: Record<string, Record<string, number[]>> = {}
-    console.log(`telemetry, the built playground on PostgreSQL against node:http + pg: ${rounds} rounds × ${seconds}s, ${connections} connections`)
+    console.log(
+      `telemetry, the built playground on PostgreSQL against node:http + pg: ${rounds} rounds × ${seconds}s, ${connections} connections`,
+    )
     for (let r = 0; r < rounds; r++) {
       for (const [name, begin] of Object.entries(servers)) {
         const proc = await begin()

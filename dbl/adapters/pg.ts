@@ -95,7 +95,14 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
   const pool = new pg.Pool(
     opts.url
       ? { ...common, connectionString: opts.url }
-      : { ...common, host: opts.hostname ?? '127.0.0.1', port: opts.port ?? 5432, database: opts.database, user: opts.username, password: opts.password },
+      : {
+          ...common,
+          host: opts.hostname ?? '127.0.0.1',
+          port: opts.port ?? 5432,
+          database: opts.database,
+          user: opts.username,
+          password: opts.password,
+        },
   )
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
@@ -110,12 +117,22 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
    * One statement on an acquired client. `alone`: it commits by itself (autocommit, or a
    * transaction's COMMIT), so an unanswered one may have been applied.
    */
-  const run = async <R extends Row>(client: pg.PoolClient, sql: string, params: readonly unknown[] | undefined, alone: boolean, answerTimeoutMs?: number) => {
+  const run = async <R extends Row>(
+    client: pg.PoolClient,
+    sql: string,
+    params: readonly unknown[] | undefined,
+    alone: boolean,
+    answerTimeoutMs?: number,
+  ) => {
     const earlier = failed.get(client)
     if (earlier) throw earlier
     try {
       const res = answerTimeoutMs
-        ? await client.query({ text: sql, values: params as unknown[] | undefined, query_timeout: answerTimeoutMs } as pg.QueryConfig)
+        ? await client.query({
+            text: sql,
+            values: params as unknown[] | undefined,
+            query_timeout: answerTimeoutMs,
+          } as pg.QueryConfig)
         : await client.query(sql, params as unknown[] | undefined)
       return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length } satisfies QueryResult<R>
     } catch (e) {
@@ -154,7 +171,8 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
         } catch (err) {
           // After a lost connection or a deadline there is nothing to roll back on: the
           // connection is destroyed and the server rolls the transaction back itself.
-          if (!failed.has(client)) await client.query('ROLLBACK').catch((e: unknown) => failed.set(client, classify(e, address, d) ?? e))
+          if (!failed.has(client))
+            await client.query('ROLLBACK').catch((e: unknown) => failed.set(client, classify(e, address, d) ?? e))
           throw err
         }
       }),
@@ -167,7 +185,8 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
           return await fn(conn)
         } finally {
           // Back to the connection's default before it returns to the pool (or destroy it).
-          if (!failed.has(client)) await conn.query('RESET statement_timeout').catch((e: unknown) => failed.set(client, e))
+          if (!failed.has(client))
+            await conn.query('RESET statement_timeout').catch((e: unknown) => failed.set(client, e))
         }
       }),
     async close() {
@@ -176,7 +195,8 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
       const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, connectTimeoutMs || 5000)))
       await Promise.race([pool.end(), bound])
       clearTimeout(timer)
-      for (const c of clients) (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
+      for (const c of clients)
+        (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
     },
   }
 }

@@ -78,7 +78,12 @@ export function resolveColumn(column: Column): ResolvedColumn {
   }
 }
 
-const ON_DELETE: Record<OnDelete, string> = { no_action: 'NO ACTION', restrict: 'RESTRICT', cascade: 'CASCADE', set_null: 'SET NULL' }
+const ON_DELETE: Record<OnDelete, string> = {
+  no_action: 'NO ACTION',
+  restrict: 'RESTRICT',
+  cascade: 'CASCADE',
+  set_null: 'SET NULL',
+}
 
 export function resolveReferences(refs: References, where: string): ResolvedReferences {
   const onDelete = refs.onDelete ?? 'no_action'
@@ -110,16 +115,26 @@ export function sqlType(type: FieldType, size?: number, serial = true): string {
     return `${sqlType(type.array, size, false)}[]`
   }
   switch (type) {
-    case 'id': return serial ? 'bigserial' : 'bigint'
-    case 'string': return `varchar(${size ?? 255})`
-    case 'text': return 'text'
-    case 'integer': return 'integer'
-    case 'float': return 'double precision'
-    case 'boolean': return 'boolean'
-    case 'utc_datetime': return 'timestamptz'
-    case 'date': return 'date'
-    case 'uuid': return 'uuid'
-    case 'jsonb': return 'jsonb'
+    case 'id':
+      return serial ? 'bigserial' : 'bigint'
+    case 'string':
+      return `varchar(${size ?? 255})`
+    case 'text':
+      return 'text'
+    case 'integer':
+      return 'integer'
+    case 'float':
+      return 'double precision'
+    case 'boolean':
+      return 'boolean'
+    case 'utc_datetime':
+      return 'timestamptz'
+    case 'date':
+      return 'date'
+    case 'uuid':
+      return 'uuid'
+    case 'jsonb':
+      return 'jsonb'
   }
   throw new Error(`unknown column type ${JSON.stringify(type)}`)
 }
@@ -191,7 +206,8 @@ export function defaultSql(value: unknown, type: FieldType, where: string): stri
   if (value === undefined || value === null) return undefined
   const stored = storedType(type)
   if (typeof stored === 'object') {
-    if (!Array.isArray(value)) throw new Error(`${where}: default ${describe(value)} does not fit type ${typeLabel(type)}`)
+    if (!Array.isArray(value))
+      throw new Error(`${where}: default ${describe(value)} does not fit type ${typeLabel(type)}`)
     return quote(arrayElement(value, stored, where))
   }
   return quote(scalarText(value, stored, where))
@@ -204,7 +220,9 @@ export function defaultSql(value: unknown, type: FieldType, where: string): stri
  * column: the columns of a composite key are always given.
  */
 export function generatedDefaultSql(column: ResolvedColumn, singleKey: boolean): string | undefined {
-  return singleKey && column.primaryKey && column.type === 'uuid' && column.default === undefined ? 'gen_random_uuid()' : undefined
+  return singleKey && column.primaryKey && column.type === 'uuid' && column.default === undefined
+    ? 'gen_random_uuid()'
+    : undefined
 }
 
 /** A default written without a known column type (a hand-written `modifyColumn` with `default` only). */

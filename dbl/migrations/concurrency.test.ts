@@ -25,10 +25,18 @@ const files: Record<string, string> = {
     execute("INSERT INTO migration_log (entry) VALUES ('alter_items')")`,
 }
 
-interface Child { proc: ChildProcess; out: string[]; err: string; exit: Promise<number | null> }
+interface Child {
+  proc: ChildProcess
+  out: string[]
+  err: string
+  exit: Promise<number | null>
+}
 
 function startChild(url: string, dir: string): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, url, dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, url, dir], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
   const child: Child = { proc, out: [], err: '', exit: new Promise((resolve) => proc.on('exit', resolve)) }
   let buffer = ''
   proc.stdout!.on('data', (d: Buffer) => {
@@ -37,7 +45,9 @@ function startChild(url: string, dir: string): Child {
     buffer = parts.pop()!
     child.out.push(...parts)
   })
-  proc.stderr!.on('data', (d: Buffer) => { child.err += d.toString() })
+  proc.stderr!.on('data', (d: Buffer) => {
+    child.err += d.toString()
+  })
   return child
 }
 
@@ -77,10 +87,14 @@ export function down() { return [] }
       const adapter = createPgAdapter({ url: db.url, poolSize: 1 })
       try {
         expect((await adapter.query('SELECT version FROM schema_migrations ORDER BY version')).rows).toEqual([
-          { version: 20240101000000 }, { version: 20240101000001 }, { version: 20240101000002 },
+          { version: 20240101000000 },
+          { version: 20240101000001 },
+          { version: 20240101000002 },
         ])
         expect((await adapter.query('SELECT entry FROM migration_log ORDER BY id')).rows).toEqual([
-          { entry: 'create_log' }, { entry: 'create_items' }, { entry: 'alter_items' },
+          { entry: 'create_log' },
+          { entry: 'create_items' },
+          { entry: 'alter_items' },
         ])
       } finally {
         await adapter.close()

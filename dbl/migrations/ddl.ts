@@ -9,8 +9,17 @@
 import type { FieldType } from '../schema.ts'
 import type { Column, ColumnChange, Operation } from './operations.ts'
 import {
-  defaultSql, fkeyName, generatedDefaultSql, ident, onDeleteSql, resolveColumn, resolveReferences, sqlType, untypedDefaultSql,
-  type ResolvedColumn, type ResolvedReferences,
+  defaultSql,
+  fkeyName,
+  generatedDefaultSql,
+  ident,
+  onDeleteSql,
+  resolveColumn,
+  resolveReferences,
+  sqlType,
+  untypedDefaultSql,
+  type ResolvedColumn,
+  type ResolvedReferences,
 } from './columns.ts'
 
 /** `REFERENCES "users" ("id") ON DELETE …`; ON DELETE is always written, so the file says it. */
@@ -22,9 +31,12 @@ function columnDefinition(table: string, column: ResolvedColumn, inlinePrimaryKe
   const parts = [ident(column.name), sqlType(column.type, column.size)]
   if (column.primaryKey && inlinePrimaryKey) parts.push('PRIMARY KEY')
   else if (!column.nullable) parts.push('NOT NULL')
-  const def = defaultSql(column.default, column.type, `column ${table}.${column.name}`) ?? generatedDefaultSql(column, inlinePrimaryKey)
+  const def =
+    defaultSql(column.default, column.type, `column ${table}.${column.name}`) ??
+    generatedDefaultSql(column, inlinePrimaryKey)
   if (def !== undefined) parts.push(`DEFAULT ${def}`)
-  if (column.references) parts.push(`CONSTRAINT ${ident(fkeyName(table, column.name))} ${referencesSql(column.references)}`)
+  if (column.references)
+    parts.push(`CONSTRAINT ${ident(fkeyName(table, column.name))} ${referencesSql(column.references)}`)
   return parts.join(' ')
 }
 
@@ -53,19 +65,27 @@ function alterSql(table: string, change: ColumnChange): string[] {
     case 'dropColumn':
       return [`${t} DROP COLUMN ${ident(change.name)}`]
     case 'renameColumn':
-      return [`${t} RENAME COLUMN ${ident(change.from)} TO ${ident(change.to)}`, ...renameFkeySql(table, change.from, change.to)]
+      return [
+        `${t} RENAME COLUMN ${ident(change.from)} TO ${ident(change.to)}`,
+        ...renameFkeySql(table, change.from, change.to),
+      ]
     case 'modifyColumn':
       return modifySql(table, change.name, change.set)
   }
 }
 
-function modifySql(table: string, name: string, set: Extract<ColumnChange, { change: 'modifyColumn' }>['set']): string[] {
+function modifySql(
+  table: string,
+  name: string,
+  set: Extract<ColumnChange, { change: 'modifyColumn' }>['set'],
+): string[] {
   const where = `modifyColumn ${table}.${name}`
   const col = `ALTER TABLE ${ident(table)} ALTER COLUMN ${ident(name)}`
   const out: string[] = []
   const changesDefault = set.default !== undefined
   if (set.size !== undefined && set.type === undefined) throw new Error(`${where}: \`size\` needs \`type\` next to it`)
-  if (set.type === 'id') throw new Error(`${where}: a column cannot become an id (BIGSERIAL); add a new id column instead`)
+  if (set.type === 'id')
+    throw new Error(`${where}: a column cannot become an id (BIGSERIAL); add a new id column instead`)
   const fkey = () => ident(fkeyName(table, name))
   // The old foreign key goes before a type change and the new one comes last, so PostgreSQL checks
   // the existing rows against the final type. IF EXISTS: replacing and adding are one operation.
@@ -84,7 +104,8 @@ function modifySql(table: string, name: string, set: Extract<ColumnChange, { cha
     out.push(base ? `${col} TYPE ${type}` : `${col} TYPE ${type} USING ${ident(name)}::${type}`)
   }
   if (changesDefault && set.default !== null) {
-    const literal = set.type !== undefined ? defaultSql(set.default, set.type, where) : untypedDefaultSql(set.default, where)
+    const literal =
+      set.type !== undefined ? defaultSql(set.default, set.type, where) : untypedDefaultSql(set.default, where)
     out.push(`${col} SET DEFAULT ${literal}`)
   }
   if (set.nullable !== undefined) out.push(`${col} ${set.nullable ? 'DROP' : 'SET'} NOT NULL`)

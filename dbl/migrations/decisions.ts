@@ -28,10 +28,14 @@ export class MigrationDecisionError extends Error {
 }
 
 function decisionMessage(list: readonly Ambiguity[]): string {
-  const lines = ['Migration not generated: a column disappears while another appears in the same table, which may be a rename. Decide for each:']
+  const lines = [
+    'Migration not generated: a column disappears while another appears in the same table, which may be a rename. Decide for each:',
+  ]
   for (const { table, disappearing, appearing } of list) {
     const olds = disappearing.map((c) => `"${c}"`).join(', ')
-    lines.push(`  table "${table}": ${olds} disappear${disappearing.length === 1 ? 's' : ''}; ${appearing.map((c) => `"${c}"`).join(', ')} appear${appearing.length === 1 ? 's' : ''}`)
+    lines.push(
+      `  table "${table}": ${olds} disappear${disappearing.length === 1 ? 's' : ''}; ${appearing.map((c) => `"${c}"`).join(', ')} appear${appearing.length === 1 ? 's' : ''}`,
+    )
     for (const neu of appearing) {
       for (const old of disappearing) {
         lines.push(
@@ -41,7 +45,9 @@ function decisionMessage(list: readonly Ambiguity[]): string {
       }
     }
     for (const old of disappearing) {
-      lines.push(`    - "${old}" is dropped with its data: pass decisions { dropColumns: ['${table}.${old}'] } (CLI: --drop-column ${table}.${old})`)
+      lines.push(
+        `    - "${old}" is dropped with its data: pass decisions { dropColumns: ['${table}.${old}'] } (CLI: --drop-column ${table}.${old})`,
+      )
     }
   }
   return lines.join('\n')

@@ -11,8 +11,21 @@ import { defaultSql, sameReferences, sqlType, type ResolvedColumn, type Resolved
 import { isUniqueColumn } from './foreign-keys.ts'
 import { applyOperation, cloneModel, type Model, type TableModel } from './model.ts'
 import {
-  addColumn, alterTable, createIndex, createTable, dropColumn, dropIndex, dropTable, modifyColumn, renameColumn,
-  type Column, type ColumnChange, type ColumnModification, type IndexDefinition, type Operation, type References,
+  addColumn,
+  alterTable,
+  createIndex,
+  createTable,
+  dropColumn,
+  dropIndex,
+  dropTable,
+  modifyColumn,
+  renameColumn,
+  type Column,
+  type ColumnChange,
+  type ColumnModification,
+  type IndexDefinition,
+  type Operation,
+  type References,
 } from './operations.ts'
 import { creationOrder, isDeferred } from './table-order.ts'
 import { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'
@@ -35,7 +48,11 @@ export function columnOf(c: ResolvedColumn): Column {
 
 /** References as a migration file writes them: `column` and `onDelete` only when not the default. */
 function referencesOf(r: ResolvedReferences): References {
-  return { table: r.table, ...(r.column !== 'id' ? { column: r.column } : {}), ...(r.onDelete !== 'no_action' ? { onDelete: r.onDelete } : {}) }
+  return {
+    table: r.table,
+    ...(r.column !== 'id' ? { column: r.column } : {}),
+    ...(r.onDelete !== 'no_action' ? { onDelete: r.onDelete } : {}),
+  }
 }
 
 const typeKey = (c: ResolvedColumn) => sqlType(c.type, c.size)
@@ -54,7 +71,9 @@ function modification(from: ResolvedColumn, to: ResolvedColumn): ColumnModificat
     ...(setType ? { type: to.type, ...(to.size !== undefined ? { size: to.size } : {}) } : {}),
     ...(from.nullable !== to.nullable ? { nullable: to.nullable } : {}),
     ...(setDefault ? { default: to.default ?? null } : {}),
-    ...(!sameReferences(from.references, to.references) ? { references: to.references ? referencesOf(to.references) : null } : {}),
+    ...(!sameReferences(from.references, to.references)
+      ? { references: to.references ? referencesOf(to.references) : null }
+      : {}),
   }
   return Object.keys(set).length > 0 ? set : undefined
 }
@@ -76,9 +95,14 @@ function tableRenames(from: TableModel, to: TableModel, decisions: Decisions) {
   for (const col of to.columns) {
     const old = decisions.renames?.[`${table}.${col.name}`]
     if (old === undefined || fromNames.has(col.name)) continue // no decision, or already applied
-    if (toNames.has(old)) throw new Error(`${table}.${col.name} is declared renamed from "${old}", but "${old}" is still a field of the ${table} schema`)
+    if (toNames.has(old))
+      throw new Error(
+        `${table}.${col.name} is declared renamed from "${old}", but "${old}" is still a field of the ${table} schema`,
+      )
     if (!fromNames.has(old)) {
-      warnings.push(`${table}.${col.name} is declared renamed from "${old}", which does not exist; "${col.name}" is added as a new column`)
+      warnings.push(
+        `${table}.${col.name} is declared renamed from "${old}", which does not exist; "${col.name}" is added as a new column`,
+      )
       continue
     }
     renamed.set(old, col.name)
@@ -95,38 +119,53 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
   const toNames = new Set(to.columns.map((c) => c.name))
   // Column name in `from` → name it has after this migration's renames.
   const { renamed, changes, warnings } = tableRenames(from, to, decisions)
-  const current = from.columns.map((c) => ({ ...c, name: renamed.get(c.name) ?? c.name, references: follow(c.references) }))
+  const current = from.columns.map((c) => ({
+    ...c,
+    name: renamed.get(c.name) ?? c.name,
+    references: follow(c.references),
+  }))
   const currentNames = new Set(current.map((c) => c.name))
   const disappearing = current.filter((c) => !toNames.has(c.name)).map((c) => c.name)
   const appearing = to.columns.filter((c) => !currentNames.has(c.name))
   const undecided = disappearing.filter((c) => !decisions.dropColumns?.includes(`${table}.${c}`))
-  const ambiguity = appearing.length > 0 && undecided.length > 0 ? { table, disappearing: undecided, appearing: appearing.map((c) => c.name) } : undefined
+  const ambiguity =
+    appearing.length > 0 && undecided.length > 0
+      ? { table, disappearing: undecided, appearing: appearing.map((c) => c.name) }
+      : undefined
 
   for (const name of disappearing) changes.push(dropColumn(name))
   for (const col of appearing) {
     if (!col.nullable && col.default === undefined && col.type !== 'id') {
-      warnings.push(`${table}.${col.name} is added NOT NULL without a default: the migration fails if ${table} has rows`)
+      warnings.push(
+        `${table}.${col.name} is added NOT NULL without a default: the migration fails if ${table} has rows`,
+      )
     }
     changes.push(addColumn(columnOf(col)))
   }
   for (const col of to.columns) {
     const before = current.find((c) => c.name === col.name)
     if (!before) continue
-    if (before.primaryKey !== col.primaryKey) warnings.push(`${table}.${col.name}: primary key changes are not generated; write that migration by hand`)
+    if (before.primaryKey !== col.primaryKey)
+      warnings.push(`${table}.${col.name}: primary key changes are not generated; write that migration by hand`)
     const set = modification(before, col)
     if (set) changes.push(modifyColumn(col.name, set))
     if (before.references && !col.references) {
       // Also what a key written by hand in a migration, with no belongsTo behind it, comes to.
-      warnings.push(`${table}.${col.name} loses its foreign key to ${before.references.table}.${before.references.column}: no belongsTo of the ${table} schema declares it`)
+      warnings.push(
+        `${table}.${col.name} loses its foreign key to ${before.references.table}.${before.references.column}: no belongsTo of the ${table} schema declares it`,
+      )
     }
     if (!before.references && col.references) {
-      warnings.push(`${table}.${col.name} gets a foreign key to ${col.references.table}.${col.references.column}: the migration fails if a row of ${table} has a ${col.name} that matches none`)
+      warnings.push(
+        `${table}.${col.name} gets a foreign key to ${col.references.table}.${col.references.column}: the migration fails if a row of ${table} has a ${col.name} that matches none`,
+      )
     }
   }
 
   // Indexes are matched by name; one whose definition changed is dropped and created again.
   const fromIndexes = from.indexes.map((ix) => ({ ...ix, columns: ix.columns.map((c) => renamed.get(c) ?? c) }))
-  const same = (a: IndexDefinition, b: IndexDefinition) => a.unique === b.unique && a.columns.join('\0') === b.columns.join('\0')
+  const same = (a: IndexDefinition, b: IndexDefinition) =>
+    a.unique === b.unique && a.columns.join('\0') === b.columns.join('\0')
   const dropped = fromIndexes.filter((ix) => !to.indexes.some((t) => t.name === ix.name && same(ix, t)))
   const created = to.indexes.filter((ix) => !fromIndexes.some((f) => f.name === ix.name && same(ix, f)))
   const operations: Operation[] = [
@@ -144,11 +183,20 @@ export interface ModelDiff {
 }
 
 /** One `alterTable` per table, setting (or with `null`, dropping) the listed foreign keys. */
-function foreignKeyChanges(model: Model, refs: readonly { table: string; column: string }[], drop: boolean): Operation[] {
+function foreignKeyChanges(
+  model: Model,
+  refs: readonly { table: string; column: string }[],
+  drop: boolean,
+): Operation[] {
   const tables = [...new Set(refs.map((r) => r.table))]
   return tables.map((table) => {
-    const columns = refs.filter((r) => r.table === table).map((r) => model.get(table)!.columns.find((c) => c.name === r.column)!)
-    return alterTable(table, columns.map((c) => modifyColumn(c.name, { references: drop ? null : referencesOf(c.references!) })))
+    const columns = refs
+      .filter((r) => r.table === table)
+      .map((r) => model.get(table)!.columns.find((c) => c.name === r.column)!)
+    return alterTable(
+      table,
+      columns.map((c) => modifyColumn(c.name, { references: drop ? null : referencesOf(c.references!) })),
+    )
   })
 }
 
@@ -168,17 +216,30 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
     const target = c.references!.table
     return from.has(target) && to.has(target) && !isUniqueColumn(m.get(target)!, c.references!.column)
   }
-  const created = creationOrder([...to.values()].filter((t) => !from.has(t.name)), settledIn(from))
-  const dropped = creationOrder([...from.values()].filter((t) => !to.has(t.name) && decisions.dropTables?.includes(t.name)), settledIn(to))
+  const created = creationOrder(
+    [...to.values()].filter((t) => !from.has(t.name)),
+    settledIn(from),
+  )
+  const dropped = creationOrder(
+    [...from.values()].filter((t) => !to.has(t.name) && decisions.dropTables?.includes(t.name)),
+    settledIn(to),
+  )
   for (const t of created.order) {
-    const columns = t.columns.map((c) => (isDeferred(created.deferred, t.name, c.name) ? { ...c, references: undefined } : c))
+    const columns = t.columns.map((c) =>
+      isDeferred(created.deferred, t.name, c.name) ? { ...c, references: undefined } : c,
+    )
     operations.push(createTable(t.name, columns.map(columnOf)))
     for (const ix of t.indexes) operations.push(createIndex(t.name, ix.columns, { unique: ix.unique, name: ix.name }))
   }
   operations.push(...foreignKeyChanges(from, dropped.deferred, true))
   const kept = [...to.values()].filter((t) => from.has(t.name))
-  const renames = new Map(kept.flatMap((t) => [...tableRenames(from.get(t.name)!, t, decisions).renamed].map(([old, neu]) => [`${t.name}.${old}`, neu])))
-  const follow: FollowRenames = (r) => (r && renames.has(`${r.table}.${r.column}`) ? { ...r, column: renames.get(`${r.table}.${r.column}`)! } : r)
+  const renames = new Map(
+    kept.flatMap((t) =>
+      [...tableRenames(from.get(t.name)!, t, decisions).renamed].map(([old, neu]) => [`${t.name}.${old}`, neu]),
+    ),
+  )
+  const follow: FollowRenames = (r) =>
+    r && renames.has(`${r.table}.${r.column}`) ? { ...r, column: renames.get(`${r.table}.${r.column}`)! } : r
   // Referenced tables' changes first, so a key added to a column renamed there finds its new name.
   for (const t of creationOrder(kept).order) {
     const before = from.get(t.name)!

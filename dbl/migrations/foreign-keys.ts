@@ -17,7 +17,8 @@ export function referencing(model: Model, table: string, column?: string): Colum
   const found: ColumnRef[] = []
   for (const t of model.values()) {
     for (const c of t.columns) {
-      if (c.references?.table === table && (column === undefined || c.references.column === column)) found.push({ table: t.name, column: c.name })
+      if (c.references?.table === table && (column === undefined || c.references.column === column))
+        found.push({ table: t.name, column: c.name })
     }
   }
   return found
@@ -37,12 +38,18 @@ export function checkReference(model: Model, self: TableModel, column: ResolvedC
   const at = `${where}: ${self.name}.${column.name} references ${refs.table}.${refs.column}`
   const name = fkeyName(self.name, column.name)
   // Refused here rather than by the DDL compiler at migrate time (PostgreSQL would truncate it).
-  if (Buffer.byteLength(name) > 63) throw new Error(`${at}, but its constraint name "${name}" is longer than 63 bytes; shorten the table or column name`)
-  if (!target) throw new Error(`${at}, but table "${refs.table}" does not exist at this point of the migrations (create it first)`)
+  if (Buffer.byteLength(name) > 63)
+    throw new Error(
+      `${at}, but its constraint name "${name}" is longer than 63 bytes; shorten the table or column name`,
+    )
+  if (!target)
+    throw new Error(`${at}, but table "${refs.table}" does not exist at this point of the migrations (create it first)`)
   const referenced = target.columns.find((c) => c.name === refs.column)
   if (!referenced) throw new Error(`${at}, but table "${refs.table}" has no column "${refs.column}"`)
   if (family(column.type) !== family(referenced.type)) {
-    throw new Error(`${at}, but ${typeLabel(column.type)} and ${typeLabel(referenced.type)} cannot be compared (give ${self.name}.${column.name} the type of ${refs.table}.${refs.column})`)
+    throw new Error(
+      `${at}, but ${typeLabel(column.type)} and ${typeLabel(referenced.type)} cannot be compared (give ${self.name}.${column.name} the type of ${refs.table}.${refs.column})`,
+    )
   }
   if (!isUniqueColumn(target, refs.column)) {
     throw new Error(`${at}, which is neither its table's one-column primary key nor unique on its own`)
@@ -67,14 +74,19 @@ export function isUniqueColumn(t: TableModel, column: string): boolean {
 export function checkTableDrop(model: Model, table: string, where: string): void {
   const others = referencing(model, table).filter((r) => r.table !== table)
   if (others.length > 0) {
-    throw new Error(`${where}: table "${table}" is still referenced by ${list(others)}; drop those columns or their references (or those tables) first`)
+    throw new Error(
+      `${where}: table "${table}" is still referenced by ${list(others)}; drop those columns or their references (or those tables) first`,
+    )
   }
 }
 
 /** Refuses dropping a column a foreign key points at, or the unique index a foreign key relies on. */
 export function checkColumnDrop(model: Model, table: string, column: string, where: string): void {
   const refs = referencing(model, table, column).filter((r) => !(r.table === table && r.column === column))
-  if (refs.length > 0) throw new Error(`${where}: column ${table}.${column} is still referenced by ${list(refs)}; drop those references first`)
+  if (refs.length > 0)
+    throw new Error(
+      `${where}: column ${table}.${column} is still referenced by ${list(refs)}; drop those references first`,
+    )
 }
 
 export function checkIndexDrop(model: Model, t: TableModel, name: string, where: string): void {
@@ -84,7 +96,9 @@ export function checkIndexDrop(model: Model, t: TableModel, name: string, where:
   const rest = { ...t, indexes: t.indexes.filter((i) => i !== ix) }
   const refs = referencing(model, t.name, column)
   if (refs.length > 0 && !isUniqueColumn(rest, column)) {
-    throw new Error(`${where}: index "${name}" keeps ${t.name}.${column} unique for the foreign keys of ${list(refs)}; drop those references first`)
+    throw new Error(
+      `${where}: index "${name}" keeps ${t.name}.${column} unique for the foreign keys of ${list(refs)}; drop those references first`,
+    )
   }
 }
 
@@ -92,7 +106,9 @@ export function checkIndexDrop(model: Model, t: TableModel, name: string, where:
 export function followRename(model: Model, table: string, from: string, to: string): void {
   for (const t of model.values()) {
     t.columns = t.columns.map((c) =>
-      c.references?.table === table && c.references.column === from ? { ...c, references: { ...c.references, column: to } } : c,
+      c.references?.table === table && c.references.column === from
+        ? { ...c, references: { ...c.references, column: to } }
+        : c,
     )
   }
 }

@@ -27,14 +27,29 @@ const cases: Case[] = [
         ops: ['createTable cs_accounts'],
         seed: [`INSERT INTO cs_accounts (email) VALUES ('a@x.io')`],
         verify: async (c) => {
-          expect(await rows(c, `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'cs_accounts' AND column_name IN ('address', 'items', 'password') ORDER BY column_name`)).toEqual([
+          expect(
+            await rows(
+              c,
+              `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'cs_accounts' AND column_name IN ('address', 'items', 'password') ORDER BY column_name`,
+            ),
+          ).toEqual([
             { column_name: 'address', data_type: 'jsonb' },
             { column_name: 'items', data_type: 'jsonb' },
           ])
-          expect(await rows(c, 'SELECT items, address, lock_version FROM cs_accounts')).toEqual([{ items: [], address: null, lock_version: 1 }])
+          expect(await rows(c, 'SELECT items, address, lock_version FROM cs_accounts')).toEqual([
+            { items: [], address: null, lock_version: 1 },
+          ])
         },
       },
-      { schemas: [defineSchema({ table: 'cs_accounts', fields: { ...accountFields, nickname: { type: 'string', virtual: true } } })], name: null },
+      {
+        schemas: [
+          defineSchema({
+            table: 'cs_accounts',
+            fields: { ...accountFields, nickname: { type: 'string', virtual: true } },
+          }),
+        ],
+        name: null,
+      },
       { schemas: [withMore], name: 'alter_cs_accounts', ops: ['addColumn cs_accounts.prefs'] },
     ],
   },

@@ -14,20 +14,44 @@ import type { Connection } from '../adapters/adapter.ts'
 const User = defineSchema({ table: 'users', fields: { id: 'id', email: { type: 'string', nullable: false } } })
 
 /** posts.<fk> (default user_id), with a belongsTo users (`to`, default User) unless `assoc: false`. */
-const posts = (opts: { assoc?: boolean; onDelete?: OnDelete; fk?: string; renamedFrom?: string; to?: AnySchema } = {}) => {
+const posts = (
+  opts: { assoc?: boolean; onDelete?: OnDelete; fk?: string; renamedFrom?: string; to?: AnySchema } = {},
+) => {
   const fk = opts.fk ?? 'user_id'
   return defineSchema({
     table: 'posts',
-    fields: { id: 'id', title: 'string', [fk]: { type: 'integer', ...(opts.renamedFrom ? { renamedFrom: opts.renamedFrom } : {}) } },
-    associations: opts.assoc === false ? {} : { user: belongsTo((): AnySchema => opts.to ?? User, { foreignKey: fk, onDelete: opts.onDelete }) },
+    fields: {
+      id: 'id',
+      title: 'string',
+      [fk]: { type: 'integer', ...(opts.renamedFrom ? { renamedFrom: opts.renamedFrom } : {}) },
+    },
+    associations:
+      opts.assoc === false
+        ? {}
+        : { user: belongsTo((): AnySchema => opts.to ?? User, { foreignKey: fk, onDelete: opts.onDelete }) },
   })
 }
 
-const A: AnySchema = defineSchema({ table: 'a', fields: { id: 'id', b_id: 'integer' }, associations: { b: belongsTo(() => B) } })
-const B: AnySchema = defineSchema({ table: 'b', fields: { id: 'id', a_id: 'integer' }, associations: { a: belongsTo(() => A, { onDelete: 'cascade' }) } })
+const A: AnySchema = defineSchema({
+  table: 'a',
+  fields: { id: 'id', b_id: 'integer' },
+  associations: { b: belongsTo(() => B) },
+})
+const B: AnySchema = defineSchema({
+  table: 'b',
+  fields: { id: 'id', a_id: 'integer' },
+  associations: { a: belongsTo(() => A, { onDelete: 'cascade' }) },
+})
 
-const Member = defineSchema({ table: 'users', fields: { uid: { type: 'id', primaryKey: true, renamedFrom: 'id' }, email: { type: 'string', nullable: false } } })
-const Badge = defineSchema({ table: 'badges', fields: { id: 'id', user_id: 'integer' }, associations: { user: belongsTo((): AnySchema => Member) } })
+const Member = defineSchema({
+  table: 'users',
+  fields: { uid: { type: 'id', primaryKey: true, renamedFrom: 'id' }, email: { type: 'string', nullable: false } },
+})
+const Badge = defineSchema({
+  table: 'badges',
+  fields: { id: 'id', user_id: 'integer' },
+  associations: { user: belongsTo((): AnySchema => Member) },
+})
 
 const seed = ["INSERT INTO users (email) VALUES ('ann@x.io')", "INSERT INTO posts (title, user_id) VALUES ('hello', 1)"]
 const refused = (c: Connection, sql: string) => expect(c.query(sql)).rejects.toThrow(/posts_user_id_fkey/)
@@ -35,34 +59,47 @@ const refused = (c: Connection, sql: string) => expect(c.query(sql)).rejects.toT
 const cases: Case[] = [
   {
     name: 'belongsTo: the referenced table first; orphans refused; ON DELETE cascade deletes the children',
-    steps: [{
-      schemas: [posts({ onDelete: 'cascade' }), User], name: 'update_schema', ops: ['createTable users', 'createTable posts'], seed,
-      verify: async (c) => {
-        await refused(c, "INSERT INTO posts (title, user_id) VALUES ('orphan', 99)")
-        await c.query('DELETE FROM users')
-        expect(await rows(c, 'SELECT * FROM posts')).toEqual([])
+    steps: [
+      {
+        schemas: [posts({ onDelete: 'cascade' }), User],
+        name: 'update_schema',
+        ops: ['createTable users', 'createTable posts'],
+        seed,
+        verify: async (c) => {
+          await refused(c, "INSERT INTO posts (title, user_id) VALUES ('orphan', 99)")
+          await c.query('DELETE FROM users')
+          expect(await rows(c, 'SELECT * FROM posts')).toEqual([])
+        },
       },
-    }],
+    ],
   },
   {
     name: 'a foreign key added to, changed on and dropped from an existing column',
     steps: [
       { schemas: [User, posts({ assoc: false })], name: 'update_schema', seed },
       {
-        schemas: [User, posts()], name: 'alter_posts', ops: ['modifyColumn posts.user_id{references}'],
-        warnings: [/^posts\.user_id gets a foreign key to users\.id: the migration fails if a row of posts has a user_id that matches none$/],
+        schemas: [User, posts()],
+        name: 'alter_posts',
+        ops: ['modifyColumn posts.user_id{references}'],
+        warnings: [
+          /^posts\.user_id gets a foreign key to users\.id: the migration fails if a row of posts has a user_id that matches none$/,
+        ],
         // no_action: the referenced user cannot go while its post exists.
         verify: async (c) => refused(c, 'DELETE FROM users'),
       },
       {
-        schemas: [User, posts({ onDelete: 'set_null' })], name: 'alter_posts', ops: ['modifyColumn posts.user_id{references}'],
+        schemas: [User, posts({ onDelete: 'set_null' })],
+        name: 'alter_posts',
+        ops: ['modifyColumn posts.user_id{references}'],
         verify: async (c) => {
           await c.query('DELETE FROM users')
           expect(await rows(c, 'SELECT title, user_id FROM posts')).toEqual([{ title: 'hello', user_id: null }])
         },
       },
       {
-        schemas: [User, posts({ assoc: false })], name: 'alter_posts', ops: ['modifyColumn posts.user_id{references}'],
+        schemas: [User, posts({ assoc: false })],
+        name: 'alter_posts',
+        ops: ['modifyColumn posts.user_id{references}'],
         warnings: [/^posts\.user_id loses its foreign key to users\.id: no belongsTo of the posts schema declares it$/],
         verify: async (c) => {
           await c.query("INSERT INTO posts (title, user_id) VALUES ('orphan', 99)")
@@ -74,9 +111,15 @@ const cases: Case[] = [
   {
     name: 'a belongsTo with a new column adds the column with its foreign key',
     steps: [
-      { schemas: [User, defineSchema({ table: 'posts', fields: { id: 'id', title: 'string' } })], name: 'update_schema', seed: seed.slice(0, 1) },
       {
-        schemas: [User, posts({ onDelete: 'restrict' })], name: 'alter_posts', ops: ['addColumn posts.user_id'],
+        schemas: [User, defineSchema({ table: 'posts', fields: { id: 'id', title: 'string' } })],
+        name: 'update_schema',
+        seed: seed.slice(0, 1),
+      },
+      {
+        schemas: [User, posts({ onDelete: 'restrict' })],
+        name: 'alter_posts',
+        ops: ['addColumn posts.user_id'],
         verify: async (c) => {
           await refused(c, "INSERT INTO posts (title, user_id) VALUES ('orphan', 99)")
           await c.query("INSERT INTO posts (title, user_id) VALUES ('hello', 1)")
@@ -87,23 +130,36 @@ const cases: Case[] = [
   },
   {
     name: 'tables referencing each other: created, then the cycle closed; down() opens it before dropping',
-    steps: [{
-      schemas: [A, B], name: 'update_schema', ops: ['createTable a', 'createTable b', 'modifyColumn a.b_id{references}'],
-      seed: ['INSERT INTO a (b_id) VALUES (NULL)', 'INSERT INTO b (a_id) VALUES (1)', 'UPDATE a SET b_id = 1'],
-      verify: async (c) => {
-        await expect(c.query('UPDATE a SET b_id = 42')).rejects.toThrow(/a_b_id_fkey/)
-        await c.query('UPDATE a SET b_id = NULL')
-        await c.query('DELETE FROM a')
-        expect(await rows(c, 'SELECT * FROM b')).toEqual([])
+    steps: [
+      {
+        schemas: [A, B],
+        name: 'update_schema',
+        ops: ['createTable a', 'createTable b', 'modifyColumn a.b_id{references}'],
+        seed: ['INSERT INTO a (b_id) VALUES (NULL)', 'INSERT INTO b (a_id) VALUES (1)', 'UPDATE a SET b_id = 1'],
+        verify: async (c) => {
+          await expect(c.query('UPDATE a SET b_id = 42')).rejects.toThrow(/a_b_id_fkey/)
+          await c.query('UPDATE a SET b_id = NULL')
+          await c.query('DELETE FROM a')
+          expect(await rows(c, 'SELECT * FROM b')).toEqual([])
+        },
       },
-    }],
+    ],
   },
   {
     name: 'renaming a foreign key column renames its constraint, so a later drop finds it by the new name',
     steps: [
       { schemas: [User, posts()], name: 'update_schema', seed },
-      { schemas: [User, posts({ fk: 'author_id', renamedFrom: 'user_id' })], name: 'alter_posts', ops: ['renameColumn posts.user_id->author_id'] },
-      { schemas: [User, posts({ fk: 'author_id', assoc: false })], name: 'alter_posts', ops: ['modifyColumn posts.author_id{references}'], warnings: [/posts\.author_id loses its foreign key to users\.id/] },
+      {
+        schemas: [User, posts({ fk: 'author_id', renamedFrom: 'user_id' })],
+        name: 'alter_posts',
+        ops: ['renameColumn posts.user_id->author_id'],
+      },
+      {
+        schemas: [User, posts({ fk: 'author_id', assoc: false })],
+        name: 'alter_posts',
+        ops: ['modifyColumn posts.author_id{references}'],
+        warnings: [/posts\.author_id loses its foreign key to users\.id/],
+      },
     ],
   },
   {
@@ -112,8 +168,10 @@ const cases: Case[] = [
       { schemas: [User], name: 'create_users', seed: seed.slice(0, 1) },
       {
         schemas: [Member, Badge],
-        name: 'update_schema', ops: ['createTable badges', 'renameColumn users.id->uid', 'modifyColumn badges.user_id{references}'],
-        verify: async (c) => expect(c.query('INSERT INTO badges (user_id) VALUES (2)')).rejects.toThrow(/badges_user_id_fkey/),
+        name: 'update_schema',
+        ops: ['createTable badges', 'renameColumn users.id->uid', 'modifyColumn badges.user_id{references}'],
+        verify: async (c) =>
+          expect(c.query('INSERT INTO badges (user_id) VALUES (2)')).rejects.toThrow(/badges_user_id_fkey/),
       },
     ],
   },
@@ -122,7 +180,9 @@ const cases: Case[] = [
     steps: [
       { schemas: [User, posts()], name: 'update_schema', seed },
       {
-        schemas: [posts({ to: Member }), Member], name: 'alter_users', ops: ['renameColumn users.id->uid'],
+        schemas: [posts({ to: Member }), Member],
+        name: 'alter_users',
+        ops: ['renameColumn users.id->uid'],
         verify: async (c) => refused(c, "INSERT INTO posts (title, user_id) VALUES ('orphan', 99)"),
       },
     ],
@@ -131,8 +191,18 @@ const cases: Case[] = [
     name: 'dropping both tables drops the referencing one first; dropping only the referenced one stops the generator',
     steps: [
       { schemas: [User, posts()], name: 'update_schema', seed },
-      { schemas: [], decisions: { dropTables: ['users'] }, name: null, error: /Migration not generated: its up\(\) would fail: table "users" is still referenced by posts\.user_id/ },
-      { schemas: [], decisions: { dropTables: ['users', 'posts'] }, name: 'update_schema', ops: ['dropTable posts', 'dropTable users'] },
+      {
+        schemas: [],
+        decisions: { dropTables: ['users'] },
+        name: null,
+        error: /Migration not generated: its up\(\) would fail: table "users" is still referenced by posts\.user_id/,
+      },
+      {
+        schemas: [],
+        decisions: { dropTables: ['users', 'posts'] },
+        name: 'update_schema',
+        ops: ['dropTable posts', 'dropTable users'],
+      },
     ],
   },
 ]
@@ -142,8 +212,14 @@ await roundTrips('generated foreign keys', cases)
 test('the written file states each reference and closes a cycle with modifyColumn', async () => {
   const tmp = await tempDir()
   try {
-    const r = await generateMigration({ schemas: [A, B], migrationsDir: tmp.dir, now: new Date('2024-05-01T10:00:00Z') })
-    expect(await readFile(r.written!, 'utf8')).toBe(`// Generated by vela from the schemas. Review it before it is applied; edits are kept.
+    const r = await generateMigration({
+      schemas: [A, B],
+      migrationsDir: tmp.dir,
+      now: new Date('2024-05-01T10:00:00Z'),
+    })
+    expect(
+      await readFile(r.written!, 'utf8'),
+    ).toBe(`// Generated by vela from the schemas. Review it before it is applied; edits are kept.
 import { alterTable, createTable, dropTable, modifyColumn } from 'vela/dbl'
 
 export function up() {

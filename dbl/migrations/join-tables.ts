@@ -22,9 +22,13 @@ function keyType(schema: AnySchema): { type: FieldType; size: number | undefined
 
 function sameTable(a: TableModel, b: TableModel): boolean {
   const col = (c: ResolvedColumn) => JSON.stringify([c.name, c.type, c.size, c.nullable])
-  return a.columns.length === b.columns.length &&
-    a.columns.every((c, i) => col(c) === col(b.columns[i]!) && sameReferences(c.references, b.columns[i]!.references)) &&
+  return (
+    a.columns.length === b.columns.length &&
+    a.columns.every(
+      (c, i) => col(c) === col(b.columns[i]!) && sameReferences(c.references, b.columns[i]!.references),
+    ) &&
     JSON.stringify(a.indexes) === JSON.stringify(b.indexes)
+  )
 }
 
 /** Adds the join table of every manyToMany association of `schemas` to `model` (which holds the schemas' own tables). */
@@ -37,7 +41,9 @@ export function addJoinTables(model: Model, schemas: readonly AnySchema[], warni
       const where = `association ${s.table}.${name}`
       if (own.has(t.table)) continue
       if (!model.has(t.related.table)) {
-        warnings.push(`${where}: no schema given uses the table "${t.related.table}"; the join table "${t.table}" is not generated`)
+        warnings.push(
+          `${where}: no schema given uses the table "${t.related.table}"; the join table "${t.table}" is not generated`,
+        )
         continue
       }
       const key = (column: string, side: AnySchema): ResolvedColumn => ({
@@ -55,11 +61,16 @@ export function addJoinTables(model: Model, schemas: readonly AnySchema[], warni
         ],
       }
       for (const ix of table.indexes) {
-        if (Buffer.byteLength(ix.name) > 63) throw new Error(`${where}: the join table's index name "${ix.name}" is longer than 63 bytes; shorten joinThrough or joinKeys`)
+        if (Buffer.byteLength(ix.name) > 63)
+          throw new Error(
+            `${where}: the join table's index name "${ix.name}" is longer than 63 bytes; shorten joinThrough or joinKeys`,
+          )
       }
       const existing = model.get(t.table)
       if (existing && !sameTable(existing, table)) {
-        throw new Error(`${where}: the join table "${t.table}" is declared by another manyToMany association with other columns, references or onDelete; make the two declarations agree`)
+        throw new Error(
+          `${where}: the join table "${t.table}" is declared by another manyToMany association with other columns, references or onDelete; make the two declarations agree`,
+        )
       }
       // The related schema object may not be the one given for its table (its key may differ).
       for (const c of columns) checkReference(model, table, c, `schema ${s.table}, ${where}`)

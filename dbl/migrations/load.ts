@@ -68,14 +68,19 @@ export async function loadMigrations(dir: string, opts: LoadOptions = {}): Promi
   }
   const migrations: Migration[] = []
   for (const f of sortedByVersion(found)) {
-    const mod = await importMigration(f.file, opts.importModule ?? ((file) => import(/* @vite-ignore */ pathToFileURL(file).href)))
+    const mod = await importMigration(
+      f.file,
+      opts.importModule ?? ((file) => import(/* @vite-ignore */ pathToFileURL(file).href)),
+    )
     migrations.push({ ...f, ...mod })
   }
   return migrations
 }
 
 /** Sorted by version; two files with the same version are an error naming both. */
-export function sortedByVersion<T extends { readonly version: number; readonly file?: string }>(list: readonly T[]): T[] {
+export function sortedByVersion<T extends { readonly version: number; readonly file?: string }>(
+  list: readonly T[],
+): T[] {
   const byVersion = new Map<number, T>()
   for (const m of list) {
     const other = byVersion.get(m.version)
@@ -85,7 +90,10 @@ export function sortedByVersion<T extends { readonly version: number; readonly f
   return [...list].sort((a, b) => a.version - b.version)
 }
 
-async function importMigration(file: string, importModule: (file: string) => Promise<unknown>): Promise<MigrationModule> {
+async function importMigration(
+  file: string,
+  importModule: (file: string) => Promise<unknown>,
+): Promise<MigrationModule> {
   let mod: unknown
   try {
     mod = await importModule(file)
@@ -98,12 +106,17 @@ async function importMigration(file: string, importModule: (file: string) => Pro
 /** `up` / `down` of a loaded migration module: `export function up/down` or `export default defineMigration({ up, down })`. */
 export function migrationOfModule(file: string, loaded: unknown): MigrationModule {
   const mod = (loaded ?? {}) as Record<string, unknown>
-  const source = typeof mod.up === 'function' || typeof mod.down === 'function' ? mod : (mod.default as Record<string, unknown> | undefined)
+  const source =
+    typeof mod.up === 'function' || typeof mod.down === 'function'
+      ? mod
+      : (mod.default as Record<string, unknown> | undefined)
   const up = source?.up
   const down = source?.down
   const missing = [typeof up !== 'function' && 'up()', typeof down !== 'function' && 'down()'].filter(Boolean)
   if (missing.length > 0) {
-    throw new Error(`migration ${file} does not export ${missing.join(' and ')}; a migration exports up() and down() returning operations`)
+    throw new Error(
+      `migration ${file} does not export ${missing.join(' and ')}; a migration exports up() and down() returning operations`,
+    )
   }
   return { up: checked(file, 'up', up as () => unknown), down: checked(file, 'down', down as () => unknown) }
 }

@@ -11,27 +11,66 @@ const mig = (version: number, name: string, up: Operation[], down: Operation[]):
   down: () => down,
 })
 
-const m1 = mig(20240101000000, 'create_items', [createTable('items', [{ name: 'id', type: 'id', primaryKey: true }, { name: 'title', type: 'string', nullable: false }])], [dropTable('items')])
-const m2 = mig(20240102000000, 'alter_items', [alterTable('items', [addColumn({ name: 'qty', type: 'integer', default: 1 })]), execute("INSERT INTO items (title) VALUES ('seeded')")], [alterTable('items', [{ change: 'dropColumn', name: 'qty' }])])
-const m3 = mig(20240103000000, 'create_tags', [createTable('tags', [{ name: 'id', type: 'id', primaryKey: true }])], [dropTable('tags')])
+const m1 = mig(
+  20240101000000,
+  'create_items',
+  [
+    createTable('items', [
+      { name: 'id', type: 'id', primaryKey: true },
+      { name: 'title', type: 'string', nullable: false },
+    ]),
+  ],
+  [dropTable('items')],
+)
+const m2 = mig(
+  20240102000000,
+  'alter_items',
+  [
+    alterTable('items', [addColumn({ name: 'qty', type: 'integer', default: 1 })]),
+    execute("INSERT INTO items (title) VALUES ('seeded')"),
+  ],
+  [alterTable('items', [{ change: 'dropColumn', name: 'qty' }])],
+)
+const m3 = mig(
+  20240103000000,
+  'create_tags',
+  [createTable('tags', [{ name: 'id', type: 'id', primaryKey: true }])],
+  [dropTable('tags')],
+)
 
 for (const backend of backends) {
   const available = await backend.available()
   describe.skipIf(!available)(`migrator on ${backend.name}`, () => {
     let db: Database
-    beforeAll(async () => { db = await backend.open() })
-    afterAll(async () => { await db?.dispose() })
-    beforeEach(async () => { await db.reset() })
+    beforeAll(async () => {
+      db = await backend.open()
+    })
+    afterAll(async () => {
+      await db?.dispose()
+    })
+    beforeEach(async () => {
+      await db.reset()
+    })
 
-    const versions = async () => (await db.adapter.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version')).rows
-    const tableExists = async (t: string) => (await db.adapter.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [t])).rows[0]!.t !== null
+    const versions = async () =>
+      (
+        await db.adapter.query<{ version: number; name: string }>(
+          'SELECT version, name FROM schema_migrations ORDER BY version',
+        )
+      ).rows
+    const tableExists = async (t: string) =>
+      (await db.adapter.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [t])).rows[0]!.t !== null
 
     test('migrate applies pending migrations in version order, records them, and is idempotent', async () => {
       const log: string[] = []
       // Given out of order: the migrator sorts by version.
       const applied = await migrate(db.adapter, [m3, m1, m2], { log: (l) => log.push(l) })
       expect(applied.map((a) => a.name)).toEqual(['create_items', 'alter_items', 'create_tags'])
-      expect(log).toEqual(['migrated m20240101000000_create_items', 'migrated m20240102000000_alter_items', 'migrated m20240103000000_create_tags'])
+      expect(log).toEqual([
+        'migrated m20240101000000_create_items',
+        'migrated m20240102000000_alter_items',
+        'migrated m20240103000000_create_tags',
+      ])
       expect(await versions()).toEqual([
         { version: 20240101000000, name: 'create_items' },
         { version: 20240102000000, name: 'alter_items' },
@@ -48,10 +87,17 @@ for (const backend of backends) {
     })
 
     test('a failing migration rolls back its own DDL and version row and stops; earlier ones stay', async () => {
-      const bad = mig(20240102000000, 'broken', [createTable('half', [{ name: 'id', type: 'id', primaryKey: true }]), execute('SELECT 1/0')], [dropTable('half')])
+      const bad = mig(
+        20240102000000,
+        'broken',
+        [createTable('half', [{ name: 'id', type: 'id', primaryKey: true }]), execute('SELECT 1/0')],
+        [dropTable('half')],
+      )
       const error = await migrate(db.adapter, [m1, bad, m3]).catch((e: Error) => e)
       expect(error).toBeInstanceOf(Error)
-      expect((error as Error).message).toMatch(/^migration m20240102000000_broken failed and was rolled back: division by zero\n {2}while running: SELECT 1\/0$/)
+      expect((error as Error).message).toMatch(
+        /^migration m20240102000000_broken failed and was rolled back: division by zero\n {2}while running: SELECT 1\/0$/,
+      )
       expect(await tableExists('items')).toBe(true)
       expect(await tableExists('half')).toBe(false)
       expect(await tableExists('tags')).toBe(false)
@@ -61,17 +107,50 @@ for (const backend of backends) {
     })
 
     test('an operation that cannot be compiled fails before anything runs, naming the migration', async () => {
-      const bad = { ...mig(20240105000000, 'bad_default', [createTable('p', [{ name: 'price', type: 'integer', default: 'free' }])], []), file: '/app/src/migrations/m20240105000000_bad_default.ts' }
-      await expect(migrate(db.adapter, [bad])).rejects.toThrow('migration /app/src/migrations/m20240105000000_bad_default.ts (up): column p.price: default "free" does not fit type integer')
+      const bad = {
+        ...mig(
+          20240105000000,
+          'bad_default',
+          [createTable('p', [{ name: 'price', type: 'integer', default: 'free' }])],
+          [],
+        ),
+        file: '/app/src/migrations/m20240105000000_bad_default.ts',
+      }
+      await expect(migrate(db.adapter, [bad])).rejects.toThrow(
+        'migration /app/src/migrations/m20240105000000_bad_default.ts (up): column p.price: default "free" does not fit type integer',
+      )
       expect(await tableExists('p')).toBe(false)
       expect(await versions()).toEqual([])
     })
 
     test('shrinking a VARCHAR below existing data fails cleanly instead of truncating; text to integer converts', async () => {
-      const create = mig(20240101000000, 'create_codes', [createTable('codes', [{ name: 'code', type: 'string', size: 10 }, { name: 'n', type: 'text' }]), execute("INSERT INTO codes VALUES ('abcdefghij', '42')")], [])
-      const shrink = mig(20240102000000, 'alter_codes', [alterTable('codes', [modifyColumn('code', { type: 'string', size: 3 })])], [])
-      const convert = mig(20240103000000, 'alter_codes', [alterTable('codes', [modifyColumn('n', { type: 'integer' })])], [])
-      await expect(migrate(db.adapter, [create, shrink])).rejects.toThrow('value too long for type character varying(3)')
+      const create = mig(
+        20240101000000,
+        'create_codes',
+        [
+          createTable('codes', [
+            { name: 'code', type: 'string', size: 10 },
+            { name: 'n', type: 'text' },
+          ]),
+          execute("INSERT INTO codes VALUES ('abcdefghij', '42')"),
+        ],
+        [],
+      )
+      const shrink = mig(
+        20240102000000,
+        'alter_codes',
+        [alterTable('codes', [modifyColumn('code', { type: 'string', size: 3 })])],
+        [],
+      )
+      const convert = mig(
+        20240103000000,
+        'alter_codes',
+        [alterTable('codes', [modifyColumn('n', { type: 'integer' })])],
+        [],
+      )
+      await expect(migrate(db.adapter, [create, shrink])).rejects.toThrow(
+        'value too long for type character varying(3)',
+      )
       expect((await db.adapter.query('SELECT code FROM codes')).rows).toEqual([{ code: 'abcdefghij' }])
       await migrate(db.adapter, [create, convert])
       expect((await db.adapter.query('SELECT n FROM codes')).rows).toEqual([{ n: 42 }])
@@ -81,7 +160,10 @@ for (const backend of backends) {
       await migrate(db.adapter, [m1, m2, m3])
       expect((await rollback(db.adapter, [m1, m2, m3])).map((r) => r.name)).toEqual(['create_tags'])
       expect(await tableExists('tags')).toBe(false)
-      expect((await rollback(db.adapter, [m1, m2, m3], { steps: 2 })).map((r) => r.name)).toEqual(['alter_items', 'create_items'])
+      expect((await rollback(db.adapter, [m1, m2, m3], { steps: 2 })).map((r) => r.name)).toEqual([
+        'alter_items',
+        'create_items',
+      ])
       expect(await tableExists('items')).toBe(false)
       expect(await versions()).toEqual([])
       expect(await rollback(db.adapter, [m1, m2, m3])).toEqual([])
@@ -90,12 +172,17 @@ for (const backend of backends) {
 
     test('rollback of a version whose file is gone is a clear error', async () => {
       await migrate(db.adapter, [m1, m3])
-      await expect(rollback(db.adapter, [m1])).rejects.toThrow('cannot roll back m20240103000000_create_tags: it is applied but its migration file is missing')
+      await expect(rollback(db.adapter, [m1])).rejects.toThrow(
+        'cannot roll back m20240103000000_create_tags: it is applied but its migration file is missing',
+      )
       expect(await tableExists('tags')).toBe(true)
     })
 
     test('status lists applied and pending migrations and applied versions without a file, changing nothing', async () => {
-      expect((await status(db.adapter, [m1, m2])).map((s) => [s.name, s.applied])).toEqual([['create_items', false], ['alter_items', false]])
+      expect((await status(db.adapter, [m1, m2])).map((s) => [s.name, s.applied])).toEqual([
+        ['create_items', false],
+        ['alter_items', false],
+      ])
       expect(await tableExists('schema_migrations')).toBe(false)
       await migrate(db.adapter, [m1, m3])
       const list = await status(db.adapter, [m1, m2])

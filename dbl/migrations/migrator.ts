@@ -59,7 +59,12 @@ async function appliedRows(conn: Connection) {
 }
 
 /** Runs one migration's statements and its bookkeeping statement in one transaction on `conn`. */
-async function runInTransaction(conn: Connection, migration: Migration, statements: string[], bookkeeping: [string, unknown[]]) {
+async function runInTransaction(
+  conn: Connection,
+  migration: Migration,
+  statements: string[],
+  bookkeeping: [string, unknown[]],
+) {
   await conn.query('BEGIN')
   let current = ''
   try {
@@ -72,16 +77,20 @@ async function runInTransaction(conn: Connection, migration: Migration, statemen
   } catch (err) {
     await conn.query('ROLLBACK').catch(() => {})
     const where = migration.file ?? label(migration)
-    throw new Error(`migration ${where} failed and was rolled back: ${(err as Error).message}\n  while running: ${current}`, {
-      cause: err,
-    })
+    throw new Error(
+      `migration ${where} failed and was rolled back: ${(err as Error).message}\n  while running: ${current}`,
+      {
+        cause: err,
+      },
+    )
   }
 }
 
 function sortedUnique(migrations: readonly Migration[]): Migration[] {
   const sorted = [...migrations].sort((a, b) => a.version - b.version)
   for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i]!.version === sorted[i - 1]!.version) throw new Error(`two migrations share version ${sorted[i]!.version}`)
+    if (sorted[i]!.version === sorted[i - 1]!.version)
+      throw new Error(`two migrations share version ${sorted[i]!.version}`)
   }
   return sorted
 }
@@ -103,7 +112,11 @@ const adapterOf = (t: MigrationTarget): Promise<Adapter> => ('kind' in t ? Promi
  *
  * await migrate(repo, migrations, { log: (line) => console.log(line) })
  */
-export async function migrate(target: MigrationTarget, migrations: readonly Migration[], opts: MigratorOptions = {}): Promise<AppliedMigration[]> {
+export async function migrate(
+  target: MigrationTarget,
+  migrations: readonly Migration[],
+  opts: MigratorOptions = {},
+): Promise<AppliedMigration[]> {
   const ordered = sortedUnique(migrations)
   const adapter = await adapterOf(target)
   return withLock(adapter, async (conn) => {
@@ -146,7 +159,10 @@ export async function rollback(
     for (const row of applied) {
       const m = byVersion.get(row.version)
       if (!m) throw new Error(`cannot roll back ${label(row)}: it is applied but its migration file is missing`)
-      await runInTransaction(conn, m, compile(m, 'down'), ['DELETE FROM schema_migrations WHERE version = $1', [m.version]])
+      await runInTransaction(conn, m, compile(m, 'down'), [
+        'DELETE FROM schema_migrations WHERE version = $1',
+        [m.version],
+      ])
       opts.log?.(`rolled back ${label(m)}`)
       done.push({ version: m.version, name: m.name })
     }
@@ -175,7 +191,8 @@ export async function status(target: MigrationTarget, migrations: readonly Migra
   }))
   const known = new Set(list.map((s) => s.version))
   for (const r of rows) {
-    if (!known.has(r.version)) list.push({ version: r.version, name: r.name, applied: true, appliedAt: r.inserted_at, file: null })
+    if (!known.has(r.version))
+      list.push({ version: r.version, name: r.name, applied: true, appliedAt: r.inserted_at, file: null })
   }
   return list.sort((a, b) => a.version - b.version)
 }

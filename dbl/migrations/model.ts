@@ -9,7 +9,14 @@
 import type { AnySchema } from '../schema.ts'
 import { resolveAssoc } from '../assoc.ts'
 import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
-import { checkColumnDrop, checkIndexDrop, checkReference, checkTableDrop, followRename, referencing } from './foreign-keys.ts'
+import {
+  checkColumnDrop,
+  checkIndexDrop,
+  checkReference,
+  checkTableDrop,
+  followRename,
+  referencing,
+} from './foreign-keys.ts'
 import { addJoinTables } from './join-tables.ts'
 import type { ColumnChange, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
@@ -32,7 +39,8 @@ function columnIndex(t: TableModel, name: string, where: string): number {
 function applyChange(model: Model, t: TableModel, change: ColumnChange, where: string): void {
   switch (change.change) {
     case 'addColumn': {
-      if (t.columns.some((c) => c.name === change.column.name)) throw new Error(`${where}: table "${t.name}" already has a column "${change.column.name}"`)
+      if (t.columns.some((c) => c.name === change.column.name))
+        throw new Error(`${where}: table "${t.name}" already has a column "${change.column.name}"`)
       const column = resolveColumn(change.column)
       checkReference(model, t, column, where)
       t.columns.push(column)
@@ -45,9 +53,13 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
       return
     case 'renameColumn': {
       const i = columnIndex(t, change.from, where)
-      if (t.columns.some((c) => c.name === change.to)) throw new Error(`${where}: table "${t.name}" already has a column "${change.to}"`)
+      if (t.columns.some((c) => c.name === change.to))
+        throw new Error(`${where}: table "${t.name}" already has a column "${change.to}"`)
       t.columns[i] = { ...t.columns[i]!, name: change.to }
-      t.indexes = t.indexes.map((ix) => ({ ...ix, columns: ix.columns.map((c) => (c === change.from ? change.to : c)) }))
+      t.indexes = t.indexes.map((ix) => ({
+        ...ix,
+        columns: ix.columns.map((c) => (c === change.from ? change.to : c)),
+      }))
       followRename(model, t.name, change.from, change.to)
       return
     }
@@ -56,14 +68,20 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
       const old = t.columns[i]!
       const { set } = change
       const typed = set.type !== undefined ? resolveColumn({ name: old.name, type: set.type, size: set.size }) : old
-      if (set.references === null && !old.references) throw new Error(`${where}: column ${t.name}.${old.name} has no foreign key to drop`)
+      if (set.references === null && !old.references)
+        throw new Error(`${where}: column ${t.name}.${old.name} has no foreign key to drop`)
       const column: ResolvedColumn = {
         ...old,
         type: typed.type,
         size: typed.size,
         nullable: old.primaryKey ? false : (set.nullable ?? old.nullable),
         default: set.default === undefined ? old.default : set.default === null ? undefined : set.default,
-        references: set.references === undefined ? old.references : set.references === null ? undefined : resolveReferences(set.references, where),
+        references:
+          set.references === undefined
+            ? old.references
+            : set.references === null
+              ? undefined
+              : resolveReferences(set.references, where),
       }
       checkReference(model, t, column, where)
       t.columns[i] = column
@@ -116,7 +134,8 @@ export function applyOperation(model: Model, op: Operation, where: string): void
     }
     case 'dropIndex': {
       const t = table(model, op.table, where)
-      if (!t.indexes.some((ix) => ix.name === op.name)) throw new Error(`${where}: table "${op.table}" has no index "${op.name}"`)
+      if (!t.indexes.some((ix) => ix.name === op.name))
+        throw new Error(`${where}: table "${op.table}" has no index "${op.name}"`)
       checkIndexDrop(model, t, op.name, where)
       t.indexes = t.indexes.filter((ix) => ix.name !== op.name)
       return
@@ -151,19 +170,29 @@ export function modelFromSchemas(schemas: readonly AnySchema[], warnings: string
   const model: Model = new Map()
   for (const s of schemas) {
     if (model.has(s.table)) throw new Error(`two schemas use the table "${s.table}"`)
-    if (s.embedded) throw new Error(`schema ${s.table} is embedded: it has no table of its own (its records live in a parent's jsonb field)`)
+    if (s.embedded)
+      throw new Error(
+        `schema ${s.table} is embedded: it has no table of its own (its records live in a parent's jsonb field)`,
+      )
     // Virtual fields are never stored: no column.
-    const columns = s.fields.filter((f) => !f.virtual).map((f) =>
-      resolveColumn({
-        name: f.name,
-        type: f.type,
-        primaryKey: f.primaryKey,
-        nullable: f.nullable,
-        default: typeof f.default === 'function' ? undefined : f.default,
-        size: f.size,
-      }),
-    )
-    const indexes = s.indexes.map((ix) => ({ table: s.table, columns: [...ix.columns], unique: ix.unique, name: ix.name }))
+    const columns = s.fields
+      .filter((f) => !f.virtual)
+      .map((f) =>
+        resolveColumn({
+          name: f.name,
+          type: f.type,
+          primaryKey: f.primaryKey,
+          nullable: f.nullable,
+          default: typeof f.default === 'function' ? undefined : f.default,
+          size: f.size,
+        }),
+      )
+    const indexes = s.indexes.map((ix) => ({
+      table: s.table,
+      columns: [...ix.columns],
+      unique: ix.unique,
+      name: ix.name,
+    }))
     model.set(s.table, { name: s.table, columns, indexes })
   }
   for (const s of schemas) addBelongsTo(model, s, warnings)
@@ -184,17 +213,26 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
     }
     const { related, foreignKey } = assoc
     if (!model.has(related.table)) {
-      warnings.push(`association ${s.table}.${name}: no schema given uses the table "${related.table}"; no foreign key is generated for ${s.table}.${foreignKey}`)
+      warnings.push(
+        `association ${s.table}.${name}: no schema given uses the table "${related.table}"; no foreign key is generated for ${s.table}.${foreignKey}`,
+      )
       continue
     }
     const i = t.columns.findIndex((c) => c.name === foreignKey)
-    const refs = resolveReferences({ table: related.table, column: related.primaryKey, onDelete: a.onDelete }, `association ${s.table}.${name}`)
+    const refs = resolveReferences(
+      { table: related.table, column: related.primaryKey, onDelete: a.onDelete },
+      `association ${s.table}.${name}`,
+    )
     const existing = t.columns[i]!.references
     if (existing && !sameReferences(existing, refs)) {
-      throw new Error(`schema ${s.table}: two belongsTo associations use the column "${foreignKey}" with different references`)
+      throw new Error(
+        `schema ${s.table}: two belongsTo associations use the column "${foreignKey}" with different references`,
+      )
     }
     if (refs.onDelete === 'set_null' && !t.columns[i]!.nullable) {
-      warnings.push(`association ${s.table}.${name}: onDelete set_null on the NOT NULL column ${s.table}.${foreignKey}; deleting a referenced ${related.table} row will fail`)
+      warnings.push(
+        `association ${s.table}.${name}: onDelete set_null on the NOT NULL column ${s.table}.${foreignKey}; deleting a referenced ${related.table} row will fail`,
+      )
     }
     t.columns[i] = { ...t.columns[i]!, references: refs }
     // The related schema object may not be the one given for its table (its key may differ).
@@ -205,6 +243,7 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
 /** `renamedFrom` field options, as `{ 'table.new': 'old' }` (the same shape as the CLI decision). */
 export function schemaRenames(schemas: readonly AnySchema[]): Record<string, string> {
   const renames: Record<string, string> = {}
-  for (const s of schemas) for (const f of s.fields) if (f.renamedFrom && !f.virtual) renames[`${s.table}.${f.name}`] = f.renamedFrom
+  for (const s of schemas)
+    for (const f of s.fields) if (f.renamedFrom && !f.virtual) renames[`${s.table}.${f.name}`] = f.renamedFrom
   return renames
 }

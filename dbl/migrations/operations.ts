@@ -187,7 +187,13 @@ export function createIndex(
   columns: readonly string[],
   opts: { unique?: boolean; name?: string } = {},
 ): Operation {
-  return { op: 'createIndex', table, columns, unique: opts.unique ?? false, name: opts.name ?? indexName(table, columns) }
+  return {
+    op: 'createIndex',
+    table,
+    columns,
+    unique: opts.unique ?? false,
+    name: opts.name ?? indexName(table, columns),
+  }
 }
 
 /**

@@ -20,12 +20,24 @@ export interface TableOrder {
  * `later` names foreign keys to defer whatever the order (ones pointing at a column of a table
  * outside the set that only exists, or is only unique, at the other end of the migration).
  */
-export function creationOrder(tables: readonly TableModel[], later: (t: TableModel, c: ResolvedColumn) => boolean = () => false): TableOrder {
+export function creationOrder(
+  tables: readonly TableModel[],
+  later: (t: TableModel, c: ResolvedColumn) => boolean = () => false,
+): TableOrder {
   const inSet = new Set(tables.map((t) => t.name))
   const done = new Set<string>()
-  const deferred: ColumnRef[] = tables.flatMap((t) => t.columns.filter((c) => c.references && later(t, c)).map((c) => ({ table: t.name, column: c.name })))
+  const deferred: ColumnRef[] = tables.flatMap((t) =>
+    t.columns.filter((c) => c.references && later(t, c)).map((c) => ({ table: t.name, column: c.name })),
+  )
   const waitsOn = (t: TableModel) =>
-    t.columns.filter((c) => c.references && c.references.table !== t.name && inSet.has(c.references.table) && !done.has(c.references.table) && !isDeferred(deferred, t.name, c.name))
+    t.columns.filter(
+      (c) =>
+        c.references &&
+        c.references.table !== t.name &&
+        inSet.has(c.references.table) &&
+        !done.has(c.references.table) &&
+        !isDeferred(deferred, t.name, c.name),
+    )
   const pending = [...tables]
   const order: TableModel[] = []
   while (pending.length > 0) {

@@ -14,7 +14,8 @@ import { exec, failure, type RepoContext } from './context.ts'
 
 function checkKeys(schema: AnySchema, row: object, what: string): void {
   for (const k of Object.keys(row)) {
-    if (!Object.hasOwn(schema.fieldsByName, k)) throw new Error(`${what}: schema ${schema.table} has no field ${JSON.stringify(k)}`)
+    if (!Object.hasOwn(schema.fieldsByName, k))
+      throw new Error(`${what}: schema ${schema.table} has no field ${JSON.stringify(k)}`)
     if (schema.fieldsByName[k]!.virtual) throw new Error(`${what}: ${schema.table}.${k} is virtual (never stored)`)
   }
 }
@@ -47,7 +48,11 @@ export async function insertAll<S extends AnySchema>(
     }
     return out
   })
-  const native = kx(schema.table).insert(data).returning(sqlOf(schema).columns as string[]).toSQL().toNative()
+  const native = kx(schema.table)
+    .insert(data)
+    .returning(sqlOf(schema).columns as string[])
+    .toSQL()
+    .toNative()
   const params = native.bindings.map((b) => values[(b as number) - marker(0)])
   try {
     const res = await exec(ctx, native.sql, params, `INSERT ${schema.table}`)
@@ -57,7 +62,11 @@ export async function insertAll<S extends AnySchema>(
   }
 }
 
-export async function updateAll<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>, set: Partial<RecordOf<S>>): Promise<Result<{ count: number }, DbError>> {
+export async function updateAll<S extends AnySchema, R>(
+  ctx: RepoContext,
+  q: Query<S, R>,
+  set: Partial<RecordOf<S>>,
+): Promise<Result<{ count: number }, DbError>> {
   checkKeys(q.schema, set, 'updateAll')
   const { sql, params } = compileUpdateAll(q, set as Record<string, unknown>)
   try {
@@ -67,7 +76,10 @@ export async function updateAll<S extends AnySchema, R>(ctx: RepoContext, q: Que
   }
 }
 
-export async function deleteAll<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<{ count: number }, DbError>> {
+export async function deleteAll<S extends AnySchema, R>(
+  ctx: RepoContext,
+  q: Query<S, R>,
+): Promise<Result<{ count: number }, DbError>> {
   const { sql, params } = compileDeleteAll(q)
   try {
     return ok({ count: (await exec(ctx, sql, params, `DELETE ${q.schema.table}`)).rowCount })

@@ -17,7 +17,10 @@ export function compileExists(q: Query<AnySchema, unknown>): Statement {
 }
 
 /** Runs `compileExists(q)`: `ok(true)` when a row matches. */
-export async function exists<S extends AnySchema, R>(ctx: RepoContext, q: Query<S, R>): Promise<Result<boolean, DbError>> {
+export async function exists<S extends AnySchema, R>(
+  ctx: RepoContext,
+  q: Query<S, R>,
+): Promise<Result<boolean, DbError>> {
   const { sql, params } = compileExists(q as Query<AnySchema, unknown>)
   try {
     const res = await exec(ctx, sql, params, `SELECT ${q.schema.table}`)

@@ -43,9 +43,15 @@ export async function replaceLinks<S extends AnySchema>(
   } catch (e) {
     if (!isServerError(e)) throw e
     const dbError = toDbError(e)
-    const missing = dbError.constraintKind === 'foreign_key' && dbError.table === t.table &&
-      (dbError.constraint === fkeyName(t.table, t.relatedKey) || (dbError.detail ?? '').startsWith(`Key (${t.relatedKey})=`))
-    if (missing) return err(addError(cs, assoc.name, 'does not exist', { constraint: 'foreign_key', constraint_name: dbError.constraint }))
+    const missing =
+      dbError.constraintKind === 'foreign_key' &&
+      dbError.table === t.table &&
+      (dbError.constraint === fkeyName(t.table, t.relatedKey) ||
+        (dbError.detail ?? '').startsWith(`Key (${t.relatedKey})=`))
+    if (missing)
+      return err(
+        addError(cs, assoc.name, 'does not exist', { constraint: 'foreign_key', constraint_name: dbError.constraint }),
+      )
     return err(constraintError(cs, dbError) ?? dbError)
   }
 }

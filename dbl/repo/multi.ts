@@ -5,7 +5,11 @@ import type { RepoContext } from './context.ts'
 import { rollback, transaction } from './transaction.ts'
 import { insert, remove, update } from './write.ts'
 
-export async function runMulti<C extends Record<string, unknown>>(ctx: RepoContext, repo: unknown, m: Multi<C, never>): Promise<Result<C, MultiFailure<C>>> {
+export async function runMulti<C extends Record<string, unknown>>(
+  ctx: RepoContext,
+  repo: unknown,
+  m: Multi<C, never>,
+): Promise<Result<C, MultiFailure<C>>> {
   const res = await transaction(ctx, async () => {
     const changes: Record<string, unknown> = {}
     for (const step of m.steps) {
@@ -14,10 +18,14 @@ export async function runMulti<C extends Record<string, unknown>>(ctx: RepoConte
         if (step.op === 'run') {
           const v: unknown = await step.fn(repo, { ...changes })
           out = isResult(v) ? v : ok(v)
-        }
-        else {
+        } else {
           const cs = step.changeset({ ...changes })
-          out = step.op === 'insert' ? await insert(ctx, cs) : step.op === 'update' ? await update(ctx, cs) : await remove(ctx, cs)
+          out =
+            step.op === 'insert'
+              ? await insert(ctx, cs)
+              : step.op === 'update'
+                ? await update(ctx, cs)
+                : await remove(ctx, cs)
         }
       } catch (e) {
         // A thrown error is a failure of this step too: name it, roll back, and rethrow below.

@@ -17,7 +17,9 @@ type AssocName<S> = keyof AssociationsOf<S> & string
 type RelatedOf<S, K> = AssociationsOf<S>[K & keyof AssociationsOf<S>] extends Association<infer _K, infer T> ? T : never
 
 /** One entry of a preload list: an association's name, or `{ name: nested list }` to load inside it too. */
-export type PreloadItem<S extends AnySchema> = AssocName<S> | { readonly [K in AssocName<S>]?: PreloadSpec<RelatedOf<S, K>> }
+export type PreloadItem<S extends AnySchema> =
+  | AssocName<S>
+  | { readonly [K in AssocName<S>]?: PreloadSpec<RelatedOf<S, K>> }
 /** What `repo.preload` loads: one item or a list of them (`['profile', { posts: ['comments'] }]`). */
 export type PreloadSpec<S extends AnySchema> = PreloadItem<S> | readonly PreloadItem<S>[]
 
@@ -35,7 +37,11 @@ export type CheckSpec<S extends AnySchema, P> = P extends string
 /** The association names a spec loads at its top level. */
 type TopNames<P> = P extends string ? P : P extends readonly (infer E)[] ? TopNames<E> : keyof P & string
 /** What a spec asks to load inside association `K` (never: nothing nested). */
-type Nested<P, K extends string> = P extends readonly (infer E)[] ? Nested<E, K> : P extends { readonly [N in K]?: infer Sub } ? Sub : never
+type Nested<P, K extends string> = P extends readonly (infer E)[]
+  ? Nested<E, K>
+  : P extends { readonly [N in K]?: infer Sub }
+    ? Sub
+    : never
 
 type Loaded<A, P> =
   A extends Association<infer Kind, infer T>
@@ -71,7 +77,8 @@ export function resolveSpec(schema: AnySchema, spec: unknown, path: string = sch
   }
   for (const item of Array.isArray(spec) ? spec : [spec]) {
     if (typeof item === 'string') add(item, undefined)
-    else if (typeof item === 'object' && item !== null && !Array.isArray(item)) for (const [k, v] of Object.entries(item)) add(k, v)
+    else if (typeof item === 'object' && item !== null && !Array.isArray(item))
+      for (const [k, v] of Object.entries(item)) add(k, v)
     else throw new Error(`preload ${path}: ${JSON.stringify(item)} is not an association name or { name: [...] }`)
   }
   return [...wanted].map(([name, subs]) => {

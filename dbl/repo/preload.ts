@@ -33,7 +33,11 @@ interface Level {
  * belongsTo: our foreign key against their primary key; hasOne / hasMany: our key against their
  * foreign key; manyToMany: our key against the join table's, with the related row joined to it.
  */
-async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: PreloadNode): Promise<Result<Level, DbError>> {
+async function fetchLevel(
+  ctx: RepoContext,
+  keys: readonly unknown[],
+  node: PreloadNode,
+): Promise<Result<Level, DbError>> {
   const { assoc } = node
   const related = assoc.related
   const through = assoc.through
@@ -45,7 +49,9 @@ async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: Prel
       const c = selectThrough(through)
       found = loadRows(related, (await exec(ctx, c.sql, paramsFor(c, [keys]), `SELECT ${related.table}`)).rows)
     } else {
-      const { sql, params } = compileSelect(orderBy(where(from(related), theirKey as never, 'in', keys as never), related.primaryKey as never))
+      const { sql, params } = compileSelect(
+        orderBy(where(from(related), theirKey as never, 'in', keys as never), related.primaryKey as never),
+      )
       found = loadRows(related, (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows)
     }
   } catch (e) {
@@ -89,7 +95,11 @@ async function loadNode(ctx: RepoContext, records: readonly Row[], node: Preload
   )
 }
 
-async function loadAll(ctx: RepoContext, records: readonly Row[], nodes: readonly PreloadNode[]): Promise<Result<Row[], DbError>> {
+async function loadAll(
+  ctx: RepoContext,
+  records: readonly Row[],
+  nodes: readonly PreloadNode[],
+): Promise<Result<Row[], DbError>> {
   let rows = records as Row[]
   for (const node of nodes) {
     const res = await loadNode(ctx, rows, node)
@@ -110,7 +120,8 @@ export async function preload<S extends AnySchema, const P extends PreloadSpec<S
   // Rows from a `select` without the key would silently get [] / null: refuse them instead.
   for (const { assoc } of nodes) {
     const key = assoc.kind === 'belongsTo' ? assoc.foreignKey : schema.primaryKey
-    if (records.some((r) => !Object.hasOwn(r, key))) throw new Error(`preload ${schema.table}.${assoc.name}: a record has no "${key}" field (select it)`)
+    if (records.some((r) => !Object.hasOwn(r, key)))
+      throw new Error(`preload ${schema.table}.${assoc.name}: a record has no "${key}" field (select it)`)
   }
   return (await loadAll(ctx, records as readonly Row[], nodes)) as Result<Preloaded<S, P>[], DbError>
 }

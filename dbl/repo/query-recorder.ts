@@ -7,13 +7,22 @@
 import type { QueryResult } from '../adapters/adapter.ts'
 
 interface QueryRecorder {
-  start(sql: string, params: readonly unknown[], label: string | undefined): ((rows: number, error?: unknown) => void) | undefined
+  start(
+    sql: string,
+    params: readonly unknown[],
+    label: string | undefined,
+  ): ((rows: number, error?: unknown) => void) | undefined
 }
 
 const kQueries = Symbol.for('vela.dashboard.queries')
 
 /** Runs `query`, recorded when a dashboard is recording the current request. */
-export function recordedQuery(sql: string, params: readonly unknown[], label: string | undefined, query: () => Promise<QueryResult>): Promise<QueryResult> {
+export function recordedQuery(
+  sql: string,
+  params: readonly unknown[],
+  label: string | undefined,
+  query: () => Promise<QueryResult>,
+): Promise<QueryResult> {
   const recorder = (globalThis as { [kQueries]?: QueryRecorder })[kQueries]
   const done = recorder?.start(sql, params, label)
   if (!done) return query()

@@ -9,7 +9,10 @@ import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'
 import { loadRows } from '../embedded.ts'
 import { exec, readFailure, type RepoContext } from './context.ts'
 
-export async function all<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<Result<R[], DbError>> {
+export async function all<S extends AnySchema, R, J>(
+  ctx: RepoContext,
+  q: Query<S, R, J>,
+): Promise<Result<R[], DbError>> {
   const { sql, params, shape } = compileSelect(q)
   try {
     const raw = (await exec(ctx, sql, params, `SELECT ${q.schema.table}`)).rows
@@ -22,7 +25,10 @@ export async function all<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<
 }
 
 /** Exactly one row: none is `not_found`, more than one is `multiple_results` (Ecto raises for both). */
-export async function one<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>> {
+export async function one<S extends AnySchema, R, J>(
+  ctx: RepoContext,
+  q: Query<S, R, J>,
+): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>> {
   // Two rows are enough to tell one from many (a count query always has one).
   const res = await all(ctx, q.limit === undefined && !q.count ? limit(q, 2) : q)
   if (!res.ok) return res
@@ -44,12 +50,20 @@ const getStatements = new WeakMap<AnySchema, Compiled>()
  * The record with this primary key. The id is cast to the key's type first: one that cannot be
  * (`'abc'` for an id) matches nothing, so it is `not_found` too, without a query.
  */
-export async function get<S extends AnySchema>(ctx: RepoContext, schema: S, id: unknown): Promise<Result<RecordOf<S>, 'not_found'>> {
+export async function get<S extends AnySchema>(
+  ctx: RepoContext,
+  schema: S,
+  id: unknown,
+): Promise<Result<RecordOf<S>, 'not_found'>> {
   const pk = schema.primaryKey
   const value = id === null || id === undefined ? INVALID : castersOf(schema)[pk]!(id)
   if (value === INVALID) return err('not_found')
   let c = getStatements.get(schema)
-  if (!c) getStatements.set(schema, (c = compiled(`get ${schema.table}`, () => kx(schema.table).select(sqlOf(schema).columns).where(pk, marker(0)))))
+  if (!c)
+    getStatements.set(
+      schema,
+      (c = compiled(`get ${schema.table}`, () => kx(schema.table).select(sqlOf(schema).columns).where(pk, marker(0)))),
+    )
   let rows: unknown[]
   try {
     rows = (await exec(ctx, c.sql, [value], `SELECT ${schema.table}`)).rows

@@ -27,10 +27,17 @@ export const DEFAULT_START_RETRY = { attempts: 5, delayMs: 500, timeoutMs: 10_00
 
 export function resolveStartRetry(opts: StartRetryOptions = {}): Required<StartRetryOptions> {
   const out = { ...DEFAULT_START_RETRY, ...opts }
-  for (const [key, min] of [['attempts', 1], ['delayMs', 0], ['timeoutMs', 0]] as const) {
+  for (const [key, min] of [
+    ['attempts', 1],
+    ['delayMs', 0],
+    ['timeoutMs', 0],
+  ] as const) {
     const v = out[key]
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) {
-      throw Object.assign(new Error(`defineRepo: startRetry.${key} must be a whole number ≥ ${min}, got ${String(v)}`), { code: 'VELA_ERR_CONFIG' })
+      throw Object.assign(
+        new Error(`defineRepo: startRetry.${key} must be a whole number ≥ ${min}, got ${String(v)}`),
+        { code: 'VELA_ERR_CONFIG' },
+      )
     }
   }
   return out
@@ -59,7 +66,12 @@ export async function firstConnection(
       const delay = retry.delayMs * 2 ** (attempt - 1)
       if (attempt >= retry.attempts || Date.now() + delay - started > retry.timeoutMs) {
         const took = ((Date.now() - started) / 1000).toFixed(1)
-        throw new DbUnavailableError(e.reason, e.address, `${e.message}; gave up after ${attempt} attempt${attempt > 1 ? 's' : ''} in ${took} s`, { cause: e })
+        throw new DbUnavailableError(
+          e.reason,
+          e.address,
+          `${e.message}; gave up after ${attempt} attempt${attempt > 1 ? 's' : ''} in ${took} s`,
+          { cause: e },
+        )
       }
       log(`${e.message}; attempt ${attempt + 1} of ${retry.attempts} in ${delay} ms`)
       await sleep(delay)

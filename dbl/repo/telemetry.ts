@@ -38,7 +38,12 @@ function tracingOn(): boolean {
   return active === undefined || active.isRecording()
 }
 
-async function traced(conn: Connection, sql: string, params: unknown[], label: string | undefined): Promise<QueryResult> {
+async function traced(
+  conn: Connection,
+  sql: string,
+  params: unknown[],
+  label: string | undefined,
+): Promise<QueryResult> {
   // Not cached: the provider may be replaced (tests, SDK restarts); SDKs cache tracers by name.
   const tracer = trace.getTracer('vela.dbl')
   // startActiveSpan is not needed: a query has no children, and the parent comes from the active context.
@@ -60,20 +65,27 @@ async function traced(conn: Connection, sql: string, params: unknown[], label: s
 }
 
 function logLine(e: QueryEvent): void {
-  console.info(`[${e.repo}] ${e.result === 'ok' ? 'OK' : 'ERROR'} ${e.durationUs}µs ${e.numRows} row(s): ${e.query} ${JSON.stringify(e.params)}`)
+  console.info(
+    `[${e.repo}] ${e.result === 'ok' ? 'OK' : 'ERROR'} ${e.durationUs}µs ${e.numRows} row(s): ${e.query} ${JSON.stringify(e.params)}`,
+  )
 }
 
 export function createRunner(repo: string, log: LogOption | undefined): Runner {
   const emit = log === true ? logLine : typeof log === 'function' ? log : undefined
   if (!emit) {
-    return (conn, sql, params, label) => recordedQuery(sql, params, label, () => (tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params)))
+    return (conn, sql, params, label) =>
+      recordedQuery(sql, params, label, () =>
+        tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params),
+      )
   }
   return async (conn, sql, params, label) => {
     const start = performance.now()
     let result: 'ok' | 'error' = 'error'
     let numRows = 0
     try {
-      const res = await recordedQuery(sql, params, label, () => (tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params)))
+      const res = await recordedQuery(sql, params, label, () =>
+        tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params),
+      )
       result = 'ok'
       numRows = res.rowCount
       return res

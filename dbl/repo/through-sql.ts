@@ -28,7 +28,10 @@ export function selectThrough(t: JoinThrough): Compiled {
   return compiled(`through select ${shape(t)}`, () =>
     kx(related.table)
       .join(t.table, `${t.table}.${t.relatedKey}`, `${related.table}.${t.relatedColumn}`)
-      .select([...sqlOf(related).columns.map((c) => `${related.table}.${c}`), { [OWNER_ALIAS]: `${t.table}.${t.ownerKey}` }])
+      .select([
+        ...sqlOf(related).columns.map((c) => `${related.table}.${c}`),
+        { [OWNER_ALIAS]: `${t.table}.${t.ownerKey}` },
+      ])
       .whereRaw('?? = any(?)', [`${t.table}.${t.ownerKey}`, marker(0)])
       .orderBy(`${related.table}.${t.relatedColumn}`),
   )
@@ -37,7 +40,10 @@ export function selectThrough(t: JoinThrough): Compiled {
 /** `DELETE FROM jt WHERE ownerKey = $1 AND NOT (relatedKey = any($2))`: the links of one owner left out of its new set. */
 export function deleteOtherLinks(t: JoinThrough): Compiled {
   return compiled(`through delete ${shape(t)}`, () =>
-    kx(t.table).where(t.ownerKey, marker(0)).whereRaw('not (?? = any(?))', [t.relatedKey, marker(1)]).del(),
+    kx(t.table)
+      .where(t.ownerKey, marker(0))
+      .whereRaw('not (?? = any(?))', [t.relatedKey, marker(1)])
+      .del(),
   )
 }
 
@@ -50,7 +56,12 @@ export function insertLinks(owner: AnySchema, t: JoinThrough): Compiled {
   return compiled(`through insert ${owner.table}.${owner.primaryKey} ${shape(t)}`, () =>
     kx
       .into(kx.raw('?? (??, ??)', [t.table, t.ownerKey, t.relatedKey]))
-      .insert(kx.select(kx.raw(`?::${keyType(owner)}`, [marker(0)]), kx.raw(`unnest(?::${keyType(t.related)}[])`, [marker(1)])))
+      .insert(
+        kx.select(
+          kx.raw(`?::${keyType(owner)}`, [marker(0)]),
+          kx.raw(`unnest(?::${keyType(t.related)}[])`, [marker(1)]),
+        ),
+      )
       .onConflict()
       .ignore(),
   )

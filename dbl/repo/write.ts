@@ -59,17 +59,21 @@ function sizeErrors<S extends AnySchema>(cs: Changeset<S>): Changeset<S> {
   let out = cs
   for (const [name, value] of Object.entries(cs.changes)) {
     const f = cs.schema.fieldsByName[name]!
-    if (f.type === 'jsonb' && value === undefined && !out.errors.some((x) => x.field === name)) out = addError(out, name, 'is invalid', { type: 'jsonb', validation: 'cast' })
+    if (f.type === 'jsonb' && value === undefined && !out.errors.some((x) => x.field === name))
+      out = addError(out, name, 'is invalid', { type: 'jsonb', validation: 'cast' })
     if (f.type !== 'string' || typeof value !== 'string' || f.virtual) continue
     const e = varcharError(name, value, f.size ?? 255)
-    if (e && !out.errors.some((x) => x.field === name && x.message === e.message)) out = addError(out, name, e.message, e.meta)
+    if (e && !out.errors.some((x) => x.field === name && x.message === e.message))
+      out = addError(out, name, e.message, e.meta)
   }
   return out
 }
 
 /** Children to write; a manyToMany set counts even when empty (it removes every link). */
 function hasChildren(cs: Changeset): boolean {
-  return Object.entries(cs.assocChanges).some(([name, list]) => list.length > 0 || cs.schema.associations[name]?.kind === 'manyToMany')
+  return Object.entries(cs.assocChanges).some(
+    ([name, list]) => list.length > 0 || cs.schema.associations[name]?.kind === 'manyToMany',
+  )
 }
 
 /**
@@ -78,7 +82,8 @@ function hasChildren(cs: Changeset): boolean {
  */
 function writeFailure<S extends AnySchema>(cs: Changeset<S>, e: unknown): Result<never, Changeset<S> | DbError> {
   // "is invalid", as `cast` says, rather than written as something else.
-  if (e instanceof JsonValueError) return err(addError(cs, e.field, 'is invalid', { type: 'jsonb', validation: 'cast' }))
+  if (e instanceof JsonValueError)
+    return err(addError(cs, e.field, 'is invalid', { type: 'jsonb', validation: 'cast' }))
   if (!isServerError(e)) throw e
   const dbError = toDbError(e)
   return err(constraintError(cs, dbError) ?? dbError)
@@ -88,22 +93,31 @@ function writeFailure<S extends AnySchema>(cs: Changeset<S>, e: unknown): Result
 function conflictKey(conflict: InsertOptions<AnySchema>['onConflict']): string {
   if (!conflict) return ''
   if ('action' in conflict) {
-    if (conflict.action !== 'nothing' || 'replace' in conflict) throw new Error(`insert onConflict: give { target, replace } or { target?, action: 'nothing' }`)
+    if (conflict.action !== 'nothing' || 'replace' in conflict)
+      throw new Error(`insert onConflict: give { target, replace } or { target?, action: 'nothing' }`)
     return ` on ${(conflict.target ?? []).join(',')} nothing`
   }
   return ` on ${conflict.target.join(',')} set ${conflict.replace.join(',')}`
 }
 
 /** The inserted row, or null when ON CONFLICT DO NOTHING skipped it (RETURNING gives no row then). */
-async function insertRow(ctx: RepoContext, schema: AnySchema, row: Record<string, unknown>, opts: InsertOptions<AnySchema>): Promise<RecordOf<AnySchema> | null> {
+async function insertRow(
+  ctx: RepoContext,
+  schema: AnySchema,
+  row: Record<string, unknown>,
+  opts: InsertOptions<AnySchema>,
+): Promise<RecordOf<AnySchema> | null> {
   const fields = Object.keys(row).sort()
   const conflict = opts.onConflict
   const c = compiled(`insert ${schema.table} ${fields.join(',')}${conflictKey(conflict)}`, () => {
     const data: Record<string, number> = {}
     fields.forEach((f, i) => (data[f] = marker(i)))
-    const q = kx(schema.table).insert(data).returning(sqlOf(schema).columns as string[])
+    const q = kx(schema.table)
+      .insert(data)
+      .returning(sqlOf(schema).columns as string[])
     if (!conflict) return q
-    if ('action' in conflict) return (conflict.target?.length ? q.onConflict(conflict.target as string[]) : q.onConflict()).ignore()
+    if ('action' in conflict)
+      return (conflict.target?.length ? q.onConflict(conflict.target as string[]) : q.onConflict()).ignore()
     return q.onConflict(conflict.target as string[]).merge(conflict.replace as string[])
   })
   const values = fields.map((f) => dumpValue(schema.fieldsByName[f]!, row[f]))
@@ -112,14 +126,22 @@ async function insertRow(ctx: RepoContext, schema: AnySchema, row: Record<string
 }
 
 /** Without `onConflict: { action: 'nothing' }` the value is never null (repo.ts types it so). */
-export async function insert<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>, opts: InsertOptions<S> = {}): Promise<MaybeInsertResult<S>> {
+export async function insert<S extends AnySchema>(
+  ctx: RepoContext,
+  input: Changeset<S>,
+  opts: InsertOptions<S> = {},
+): Promise<MaybeInsertResult<S>> {
   const cs = sizeErrors(withAction(input, 'insert'))
   if (!cs.valid || cs.errors.length) return err(cs)
   if (hasChildren(cs)) return inTransaction(ctx, () => insertWithChildren(ctx, cs, opts))
   return insertOne(ctx, cs, opts)
 }
 
-async function insertOne<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>> {
+async function insertOne<S extends AnySchema>(
+  ctx: RepoContext,
+  cs: Changeset<S>,
+  opts: InsertOptions<S>,
+): Promise<MaybeInsertResult<S>> {
   const schema = cs.schema
   const row: Record<string, unknown> = {}
   const merged = { ...cs.data, ...cs.changes } as Record<string, unknown>
@@ -136,13 +158,20 @@ async function insertOne<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>
   }
 }
 
-async function inTransaction<R extends MaybeInsertResult<AnySchema>>(ctx: RepoContext, fn: () => Promise<R>): Promise<R> {
+async function inTransaction<R extends MaybeInsertResult<AnySchema>>(
+  ctx: RepoContext,
+  fn: () => Promise<R>,
+): Promise<R> {
   const res = await transaction(ctx, fn)
   return res as R
 }
 
 /** A parent skipped by ON CONFLICT DO NOTHING has no key to give: its children are not inserted either. */
-async function insertWithChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>> {
+async function insertWithChildren<S extends AnySchema>(
+  ctx: RepoContext,
+  cs: Changeset<S>,
+  opts: InsertOptions<S>,
+): Promise<MaybeInsertResult<S>> {
   const parent = await insertOne(ctx, cs, opts)
   if (!parent.ok || parent.value === null) return parent
   return saveChildren(ctx, cs, parent.value)
@@ -152,7 +181,11 @@ async function insertWithChildren<S extends AnySchema>(ctx: RepoContext, cs: Cha
  * Inserts or updates each child with the parent's key (manyToMany: each linked record as it is,
  * then the links); the first failure returns the parent changeset carrying it.
  */
-async function saveChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset<S>, parent: RecordOf<S>): Promise<WriteResult<S>> {
+async function saveChildren<S extends AnySchema>(
+  ctx: RepoContext,
+  cs: Changeset<S>,
+  parent: RecordOf<S>,
+): Promise<WriteResult<S>> {
   const out: Record<string, unknown> = { ...parent }
   for (const [name, children] of Object.entries(cs.assocChanges)) {
     const assoc = resolveAssoc(cs.schema, name)
@@ -173,7 +206,8 @@ async function saveChildren<S extends AnySchema>(ctx: RepoContext, cs: Changeset
       const linked = await replaceLinks(ctx, cs, assoc, key, saved, cs.action === 'update')
       if (!linked.ok) return linked
     }
-    out[name] = assoc.kind === 'hasOne' ? (saved[0] ?? null) : assoc.through ? onceEach(saved, assoc.related.primaryKey) : saved
+    out[name] =
+      assoc.kind === 'hasOne' ? (saved[0] ?? null) : assoc.through ? onceEach(saved, assoc.related.primaryKey) : saved
   }
   return ok(out as RecordOf<S>)
 }
@@ -206,12 +240,18 @@ function filtered(cs: Changeset, b: Knex.QueryBuilder, first: number): Knex.Quer
 
 function filterKey(cs: Changeset): string {
   const keys = Object.keys(cs.filters)
-  return keys.length ? ` if ${keys.sort().map((f) => (cs.filters[f] === null ? f + ' null' : f)).join(',')}` : ''
+  return keys.length
+    ? ` if ${keys
+        .sort()
+        .map((f) => (cs.filters[f] === null ? f + ' null' : f))
+        .join(',')}`
+    : ''
 }
 
 function filterValues(cs: Changeset): unknown[] {
   const out: unknown[] = []
-  for (const f of Object.keys(cs.filters).sort()) if (cs.filters[f] !== null) out.push(dumpValue(cs.schema.fieldsByName[f]!, cs.filters[f]))
+  for (const f of Object.keys(cs.filters).sort())
+    if (cs.filters[f] !== null) out.push(dumpValue(cs.schema.fieldsByName[f]!, cs.filters[f]))
   return out
 }
 
@@ -221,7 +261,8 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   if (!cs.valid || cs.errors.length) return err(cs)
   const schema = cs.schema
   const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
-  if (id === undefined || id === null) throw new Error(`update: the changeset's data has no ${schema.primaryKey}; insert it instead`)
+  if (id === undefined || id === null)
+    throw new Error(`update: the changeset's data has no ${schema.primaryKey}; insert it instead`)
   const changes: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(cs.changes)) if (!schema.fieldsByName[k]!.virtual) changes[k] = v
   const fields = Object.keys(changes)
@@ -256,7 +297,11 @@ export async function remove<S extends AnySchema>(ctx: RepoContext, input: Chang
   const schema = cs.schema
   const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
   if (id === undefined || id === null) throw new Error(`delete: the record has no ${schema.primaryKey}`)
-  const c = compiled(`delete ${schema.table}${filterKey(cs)}`, () => filtered(cs, kx(schema.table), 0).del().returning(sqlOf(schema).columns as string[]))
+  const c = compiled(`delete ${schema.table}${filterKey(cs)}`, () =>
+    filtered(cs, kx(schema.table), 0)
+      .del()
+      .returning(sqlOf(schema).columns as string[]),
+  )
   try {
     const res = await exec(ctx, c.sql, [id, ...filterValues(cs)], `DELETE ${schema.table}`)
     return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)

@@ -37,7 +37,9 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
-    await t.adapter.query(`truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables].join(', ')} restart identity cascade`)
+    await t.adapter.query(
+      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables].join(', ')} restart identity cascade`,
+    )
   })
   afterAll(() => close())
 

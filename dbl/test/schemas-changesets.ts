@@ -6,13 +6,23 @@ export const Geo = defineEmbeddedSchema({ name: 'geo', fields: { lat: 'float', l
 
 export const Address = defineEmbeddedSchema({
   name: 'address',
-  fields: { street: 'string', city: { type: 'string', nullable: false }, verified_at: 'utc_datetime', geo: embedsOne(Geo) },
+  fields: {
+    street: 'string',
+    city: { type: 'string', nullable: false },
+    verified_at: 'utc_datetime',
+    geo: embedsOne(Geo),
+  },
 })
 
 export const Item = defineEmbeddedSchema({
   name: 'item',
   primaryKey: 'id',
-  fields: { id: 'uuid', name: { type: 'string', nullable: false }, quantity: 'integer', note: { type: 'string', virtual: true } },
+  fields: {
+    id: 'uuid',
+    name: { type: 'string', nullable: false },
+    quantity: 'integer',
+    note: { type: 'string', virtual: true },
+  },
 })
 
 export const Account = defineSchema({

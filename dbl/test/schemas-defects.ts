@@ -20,7 +20,10 @@ export const Gadget = defineSchema({
     stock: { type: 'integer', nullable: false, default: 0 },
     labels: { type: { array: 'string' }, default: ['new'] },
   },
-  indexes: [{ columns: ['code'], unique: true }, { columns: ['maker', 'serial'], unique: true }],
+  indexes: [
+    { columns: ['code'], unique: true },
+    { columns: ['maker', 'serial'], unique: true },
+  ],
 })
 
 /** A uuid primary key the database generates. */
@@ -37,12 +40,20 @@ export const Slot = defineSchema({
 
 /** The schema's fields as migration columns (what the generator writes for a new table). */
 function columns(schema: AnySchema): Column[] {
-  return schema.fields.map((f) => ({ name: f.name, type: f.type, ...(f.primaryKey && { primaryKey: true }), ...(!f.nullable && !f.primaryKey && { nullable: false }), ...(f.default !== undefined && { default: f.default }) }))
+  return schema.fields.map((f) => ({
+    name: f.name,
+    type: f.type,
+    ...(f.primaryKey && { primaryKey: true }),
+    ...(!f.nullable && !f.primaryKey && { nullable: false }),
+    ...(f.default !== undefined && { default: f.default }),
+  }))
 }
 
 export const defectDdl = [
   ...operationSql(createTable(Gadget.table, columns(Gadget))),
-  ...Gadget.indexes.flatMap((ix) => operationSql(createIndex(Gadget.table, ix.columns, { unique: true, name: ix.name }))),
+  ...Gadget.indexes.flatMap((ix) =>
+    operationSql(createIndex(Gadget.table, ix.columns, { unique: true, name: ix.name })),
+  ),
   ...operationSql(createTable(Token.table, columns(Token))),
   'create table defect_slots (id bigserial primary key, during tsrange, exclude using gist (during with &&))',
 ]

@@ -31,7 +31,11 @@ export const Person = defineSchema({
   fields: { id: 'id', name: 'string' },
   associations: {
     skills: manyToMany(() => Skill, { joinThrough: 'person_skills' }),
-    friends: manyToMany((): AnySchema => Person, { joinThrough: 'friendships', joinKeys: ['person_id', 'friend_id'], onDelete: 'restrict' }),
+    friends: manyToMany((): AnySchema => Person, {
+      joinThrough: 'friendships',
+      joinKeys: ['person_id', 'friend_id'],
+      onDelete: 'restrict',
+    }),
   },
 })
 

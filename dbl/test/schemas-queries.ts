@@ -6,7 +6,11 @@ import { belongsTo, defineSchema, hasMany, manyToMany, timestamps, type AnySchem
 
 export const Customer = defineSchema({
   table: 'customers',
-  fields: { id: 'id', name: { type: 'string', nullable: false }, tier: { type: { enum: ['free', 'pro'] }, nullable: false } },
+  fields: {
+    id: 'id',
+    name: { type: 'string', nullable: false },
+    tier: { type: { enum: ['free', 'pro'] }, nullable: false },
+  },
   associations: { work_orders: hasMany((): AnySchema => WorkOrder) },
 })
 
@@ -26,7 +30,11 @@ export const WorkOrder = defineSchema({
     ...timestamps(),
   },
   // Typed from the work order (up to its customer, down to its line items); the ways back are cut with AnySchema.
-  associations: { customer: belongsTo(() => Customer), line_items: hasMany(() => LineItem, { foreignKey: 'work_order_id' }), labels },
+  associations: {
+    customer: belongsTo(() => Customer),
+    line_items: hasMany(() => LineItem, { foreignKey: 'work_order_id' }),
+    labels,
+  },
 })
 
 export const LineItem = defineSchema({

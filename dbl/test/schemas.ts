@@ -43,7 +43,10 @@ export const Post = defineSchema({
 export const Comment = defineSchema({
   table: 'comments',
   fields: { id: 'id', body: { type: 'text', nullable: false }, post_id: 'integer', author_id: 'integer' },
-  associations: { post: belongsTo((): AnySchema => Post), author: belongsTo((): AnySchema => User, { foreignKey: 'author_id' }) },
+  associations: {
+    post: belongsTo((): AnySchema => Post),
+    author: belongsTo((): AnySchema => User, { foreignKey: 'author_id' }),
+  },
 })
 
 export const Profile = defineSchema({

@@ -24,7 +24,8 @@ import sessionRoutes from './routes/session.ts'
 
 let telemetry: Telemetry | undefined
 
-const otlpConfigured = () => Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+const otlpConfigured = () =>
+  Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
 
 export default defineApp({
   bootstrapApplication: 'playground',

@@ -15,7 +15,9 @@ import { RedisSessionStore, RedisStore, redisPubSub } from 'vela'
 const url = process.env.REDIS_URL
 
 // One retry per command: a Redis that is down makes a login a 500 quickly, never a hang.
-export const redis: Redis | undefined = url ? new (await import('ioredis')).Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 }) : undefined
+export const redis: Redis | undefined = url
+  ? new (await import('ioredis')).Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 })
+  : undefined
 
 /** The login limit's store: shared through Redis, or undefined for the plugin's own memory store. */
 export const rateLimitStore = redis ? new RedisStore({ client: redis, prefix: 'playground:rl:' }) : undefined

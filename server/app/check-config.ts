@@ -10,14 +10,24 @@
  */
 import type { ServerConfig } from '../contracts/config.ts'
 import { VelaError } from '../errors/vela-error.ts'
-import { BYTES, COUNT, MILLISECONDS, PORT, checkNumber, checkObject, checkWebSocketLimits, shown } from './check-values.ts'
+import {
+  BYTES,
+  COUNT,
+  MILLISECONDS,
+  PORT,
+  checkNumber,
+  checkObject,
+  checkWebSocketLimits,
+  shown,
+} from './check-values.ts'
 
 export function checkServerConfig(server: ServerConfig | undefined): void {
   const code = 'VELA_ERR_CONFIG'
   checkObject(code, 'server', server)
   if (!server) return
   checkNumber(code, 'server.port', server.port, PORT)
-  if (server.host !== undefined && typeof server.host !== 'string') throw new VelaError(code, `server.host must be a string, got ${shown(server.host)}`)
+  if (server.host !== undefined && typeof server.host !== 'string')
+    throw new VelaError(code, `server.host must be a string, got ${shown(server.host)}`)
   checkNumber(code, 'server.bodyLimit', server.bodyLimit, BYTES)
   checkNumber(code, 'server.maxUrlLength', server.maxUrlLength, BYTES)
   checkNumber(code, 'server.maxFields', server.maxFields, COUNT)
@@ -31,10 +41,18 @@ export function checkServerConfig(server: ServerConfig | undefined): void {
   checkWebSocketLimits(code, 'server.websocket', server.websocket)
   const pubsub = server.websocket?.pubsub
   if (pubsub !== undefined && typeof pubsub !== 'function') {
-    throw new VelaError(code, `server.websocket.pubsub must be a pub/sub adapter such as redisPubSub({ url }), got ${shown(pubsub)}`)
+    throw new VelaError(
+      code,
+      `server.websocket.pubsub must be a pub/sub adapter such as redisPubSub({ url }), got ${shown(pubsub)}`,
+    )
   }
   const { headersTimeout, requestTimeout } = server
-  if (headersTimeout !== undefined && requestTimeout !== undefined && requestTimeout > 0 && headersTimeout > requestTimeout) {
+  if (
+    headersTimeout !== undefined &&
+    requestTimeout !== undefined &&
+    requestTimeout > 0 &&
+    headersTimeout > requestTimeout
+  ) {
     throw new VelaError(
       code,
       `server.headersTimeout (${headersTimeout}) must not exceed server.requestTimeout (${requestTimeout}): the headers are part of the request; lower headersTimeout or raise requestTimeout`,

@@ -17,7 +17,8 @@ describe('coalesceLog', () => {
     const { log } = coalesceLog(sink)
     const boom = new Error('kaboom')
     log('500 on GET /notes/1 (notes.show)', boom, '500 GET /notes/:id Error')
-    for (let i = 2; i <= 524; i++) log(`500 on GET /notes/${i} (notes.show)`, new Error('kaboom'), '500 GET /notes/:id Error')
+    for (let i = 2; i <= 524; i++)
+      log(`500 on GET /notes/${i} (notes.show)`, new Error('kaboom'), '500 GET /notes/:id Error')
     expect(lines).toEqual([['500 on GET /notes/1 (notes.show)', boom]])
     vi.advanceTimersByTime(9_999)
     expect(lines).toHaveLength(1)
@@ -41,7 +42,12 @@ describe('coalesceLog', () => {
     log('plain but other', undefined)
     expect(lines.map(([m]) => m)).toEqual(['a', 'b', 'plain', 'plain but other'])
     vi.advanceTimersByTime(1000)
-    expect(lines.slice(4).map(([m]) => m).sort()).toEqual(['a … and 1 more like this in the last 1 s', 'plain … and 1 more like this in the last 1 s'])
+    expect(
+      lines
+        .slice(4)
+        .map(([m]) => m)
+        .sort(),
+    ).toEqual(['a … and 1 more like this in the last 1 s', 'plain … and 1 more like this in the last 1 s'])
   })
 
   it('at most maxKinds kinds are tracked: lines of further kinds are counted together, so the log stays bounded', () => {
@@ -49,7 +55,9 @@ describe('coalesceLog', () => {
     for (let i = 0; i < 1000; i++) log(`line ${i}`, undefined)
     expect(lines.map(([m]) => m)).toEqual(['line 0', 'line 1', 'line 2'])
     vi.advanceTimersByTime(10_000)
-    expect(lines.slice(3)).toEqual([['… and 997 more lines of other kinds in the last 10 s (over 3 kinds of line at once)', undefined]])
+    expect(lines.slice(3)).toEqual([
+      ['… and 997 more lines of other kinds in the last 10 s (over 3 kinds of line at once)', undefined],
+    ])
   })
 
   it('flush writes the counts of open windows at once and closes them', () => {
@@ -67,7 +75,9 @@ describe('coalesceLog', () => {
 describe('logKey', () => {
   it('names the error by its code, else its class', () => {
     expect(logKey('500 GET /a', new TypeError('x'))).toBe('500 GET /a TypeError')
-    expect(logKey('503 GET /a', Object.assign(new Error('x'), { code: 'VELA_ERR_DB_UNAVAILABLE' }))).toBe('503 GET /a VELA_ERR_DB_UNAVAILABLE')
+    expect(logKey('503 GET /a', Object.assign(new Error('x'), { code: 'VELA_ERR_DB_UNAVAILABLE' }))).toBe(
+      '503 GET /a VELA_ERR_DB_UNAVAILABLE',
+    )
     expect(logKey('500 GET /a', 'a string')).toBe('500 GET /a String')
     expect(logKey('500 GET /a', null)).toBe('500 GET /a object')
     expect(logKey('499 GET /a', undefined)).toBe('499 GET /a')

@@ -75,7 +75,11 @@ export function coalesceLog(sink: LogSink, opts: CoalesceLogOptions = {}): Coale
     open.delete(key)
     clearTimeout(w.timer)
     if (w.count === 0) return
-    if (key === OVERFLOW) sink(`… and ${w.count} more lines of other kinds in the last ${seconds} (over ${maxKinds} kinds of line at once)`, undefined)
+    if (key === OVERFLOW)
+      sink(
+        `… and ${w.count} more lines of other kinds in the last ${seconds} (over ${maxKinds} kinds of line at once)`,
+        undefined,
+      )
     else sink(`${w.message} … and ${w.count} more like this in the last ${seconds}`, undefined)
   }
   const start = (key: string | typeof OVERFLOW, message: string, count: number) => {
@@ -113,6 +117,7 @@ export function coalesceLog(sink: LogSink, opts: CoalesceLogOptions = {}): Coale
 export function logKey(what: string, error: unknown): string {
   if (error === undefined) return what
   const e = error as { code?: unknown; constructor?: { name?: unknown } } | null
-  const kind = typeof e?.code === 'string' ? e.code : typeof e?.constructor?.name === 'string' ? e.constructor.name : typeof error
+  const kind =
+    typeof e?.code === 'string' ? e.code : typeof e?.constructor?.name === 'string' ? e.constructor.name : typeof error
   return `${what} ${kind}`
 }

@@ -32,19 +32,45 @@ it('every key left out gets its default, each marked as a default', () => {
   expect(c.jsonLib.encode({ a: 1 })).toBe('{"a":1}')
   expect([...c.defaults].sort()).toEqual(
     [
-      'dispatchBackend', 'environment', 'jsonLib', 'onRequest', 'onResponse', 'plugins', 'server.bodyLimit', 'server.drainDelay',
-      'server.handlerTimeout', 'server.headersTimeout', 'server.health', 'server.host',
-      'server.keepAliveTimeout', 'server.maxFields', 'server.maxUrlLength', 'server.options', 'server.port', 'server.requestId',
-      'server.requestTimeout', 'server.sendTimeout', 'server.shutdownTimeout', 'server.streamHandlers', 'server.trustProxy',
-      'server.websocket.maxBufferedBytes', 'server.websocket.maxMessageBytes', 'server.websocket.pubsub',
-      'server.websocket.maxMessagesPerSecond', 'server.websocket.idleTimeout', 'server.websocket.allowedOrigins',
+      'dispatchBackend',
+      'environment',
+      'jsonLib',
+      'onRequest',
+      'onResponse',
+      'plugins',
+      'server.bodyLimit',
+      'server.drainDelay',
+      'server.handlerTimeout',
+      'server.headersTimeout',
+      'server.health',
+      'server.host',
+      'server.keepAliveTimeout',
+      'server.maxFields',
+      'server.maxUrlLength',
+      'server.options',
+      'server.port',
+      'server.requestId',
+      'server.requestTimeout',
+      'server.sendTimeout',
+      'server.shutdownTimeout',
+      'server.streamHandlers',
+      'server.trustProxy',
+      'server.websocket.maxBufferedBytes',
+      'server.websocket.maxMessageBytes',
+      'server.websocket.pubsub',
+      'server.websocket.maxMessagesPerSecond',
+      'server.websocket.idleTimeout',
+      'server.websocket.allowedOrigins',
       'useStacktrace',
     ].sort(),
   )
 })
 
 it('set values are kept and not marked default; VELA_ENV and PORT override', () => {
-  const c = resolveConfig({ bootstrapApplication: 'demo', environment: 'staging', server: { port: 3000 }, useStacktrace: true, routes }, { VELA_ENV: 'prod', PORT: '9090' })
+  const c = resolveConfig(
+    { bootstrapApplication: 'demo', environment: 'staging', server: { port: 3000 }, useStacktrace: true, routes },
+    { VELA_ENV: 'prod', PORT: '9090' },
+  )
   expect(c.environment).toBe('prod')
   expect(c.server.port).toBe(9090)
   expect(c.useStacktrace).toBe(true)
@@ -53,11 +79,15 @@ it('set values are kept and not marked default; VELA_ENV and PORT override', () 
 })
 
 it('bad configuration is an error that says what is wrong', () => {
-  expect(() => resolveConfig({ routes } as never, {})).toThrow('defineApp: `bootstrapApplication` (the application name) is required')
-  expect(() => resolveConfig({ bootstrapApplication: 'x', routes }, { PORT: 'eighty' })).toThrow('PORT must be an integer from 0 to 65535, got "eighty"')
-  expect(() => resolveConfig({ bootstrapApplication: 'x', server: { websocket: { pubsub: 'redis://127.0.0.1' as never } } }, {})).toThrow(
-    'server.websocket.pubsub must be a pub/sub adapter such as redisPubSub({ url }), got "redis://127.0.0.1"',
+  expect(() => resolveConfig({ routes } as never, {})).toThrow(
+    'defineApp: `bootstrapApplication` (the application name) is required',
   )
+  expect(() => resolveConfig({ bootstrapApplication: 'x', routes }, { PORT: 'eighty' })).toThrow(
+    'PORT must be an integer from 0 to 65535, got "eighty"',
+  )
+  expect(() =>
+    resolveConfig({ bootstrapApplication: 'x', server: { websocket: { pubsub: 'redis://127.0.0.1' as never } } }, {}),
+  ).toThrow('server.websocket.pubsub must be a pub/sub adapter such as redisPubSub({ url }), got "redis://127.0.0.1"')
 })
 
 it('a timeout left out gives way to the one written (node needs headersTimeout <= requestTimeout), and the server listens', async () => {
@@ -69,14 +99,22 @@ it('a timeout left out gives way to the one written (node needs headersTimeout <
   // 0 turns the request timeout off: the headers keep theirs.
   const off = resolveConfig({ bootstrapApplication: 'x', server: { requestTimeout: 0 }, routes }, {})
   expect([off.server.headersTimeout, off.server.requestTimeout]).toEqual([20_000, 0])
-  for (const server of [{ requestTimeout: 5000 }, { headersTimeout: 90_000 }, { requestTimeout: 0, headersTimeout: 30_000 }]) {
-    const listener = await listen(createApp({ bootstrapApplication: 'x', server, routes }, { env: {} }), { port: 0, host: '127.0.0.1' })
+  for (const server of [
+    { requestTimeout: 5000 },
+    { headersTimeout: 90_000 },
+    { requestTimeout: 0, headersTimeout: 30_000 },
+  ]) {
+    const listener = await listen(createApp({ bootstrapApplication: 'x', server, routes }, { env: {} }), {
+      port: 0,
+      host: '127.0.0.1',
+    })
     await listener.close()
   }
 })
 
 it('a bad port, limit or timeout is refused when the app is created, naming the key and the value', () => {
-  const refused = (server: unknown) => () => createApp({ bootstrapApplication: 'x', server: server as ServerConfig, routes }, { env: {} })
+  const refused = (server: unknown) => () =>
+    createApp({ bootstrapApplication: 'x', server: server as ServerConfig, routes }, { env: {} })
   expect(refused({ requestTimeout: 5000, headersTimeout: 10_000 })).toThrow(
     'server.headersTimeout (10000) must not exceed server.requestTimeout (5000): the headers are part of the request; lower headersTimeout or raise requestTimeout',
   )
@@ -85,18 +123,38 @@ it('a bad port, limit or timeout is refused when the app is created, naming the 
   expect(refused({ host: 8080 })).toThrow('server.host must be a string, got 8080')
   expect(refused({ bodyLimit: -1 })).toThrow('server.bodyLimit must be a positive whole number of bytes, got -1')
   expect(refused({ bodyLimit: 0 })).toThrow('server.bodyLimit must be a positive whole number of bytes, got 0')
-  expect(refused({ maxUrlLength: 1.5 })).toThrow('server.maxUrlLength must be a positive whole number of bytes, got 1.5')
+  expect(refused({ maxUrlLength: 1.5 })).toThrow(
+    'server.maxUrlLength must be a positive whole number of bytes, got 1.5',
+  )
   expect(refused({ maxFields: 0 })).toThrow('server.maxFields must be a positive whole number, got 0')
-  expect(refused({ keepAliveTimeout: -5 })).toThrow('server.keepAliveTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got -5')
-  expect(refused({ requestTimeout: Number.NaN })).toThrow('server.requestTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got NaN')
-  expect(refused({ headersTimeout: 2 ** 31 })).toThrow('server.headersTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 2147483648')
-  expect(refused({ sendTimeout: 1.5 })).toThrow('server.sendTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5')
-  expect(refused({ websocket: { maxMessageBytes: 0 } })).toThrow('server.websocket.maxMessageBytes must be a positive whole number of bytes, got 0')
-  expect(refused({ websocket: { maxBufferedBytes: Infinity } })).toThrow('server.websocket.maxBufferedBytes must be a positive whole number of bytes, got Infinity')
+  expect(refused({ keepAliveTimeout: -5 })).toThrow(
+    'server.keepAliveTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got -5',
+  )
+  expect(refused({ requestTimeout: Number.NaN })).toThrow(
+    'server.requestTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got NaN',
+  )
+  expect(refused({ headersTimeout: 2 ** 31 })).toThrow(
+    'server.headersTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 2147483648',
+  )
+  expect(refused({ sendTimeout: 1.5 })).toThrow(
+    'server.sendTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5',
+  )
+  expect(refused({ websocket: { maxMessageBytes: 0 } })).toThrow(
+    'server.websocket.maxMessageBytes must be a positive whole number of bytes, got 0',
+  )
+  expect(refused({ websocket: { maxBufferedBytes: Infinity } })).toThrow(
+    'server.websocket.maxBufferedBytes must be a positive whole number of bytes, got Infinity',
+  )
   expect(refused({ websocket: '1MB' })).toThrow('server.websocket must be an object, got "1MB"')
-  expect(refused({ websocket: { maxMessagesPerSecond: -1 } })).toThrow('server.websocket.maxMessagesPerSecond must be a number of messages per second, 0 or Infinity for no limit, got -1')
-  expect(refused({ websocket: { maxMessagesPerSecond: '10' } })).toThrow('server.websocket.maxMessagesPerSecond must be a number of messages per second, 0 or Infinity for no limit, got "10"')
-  expect(refused({ websocket: { idleTimeout: 1.5 } })).toThrow('server.websocket.idleTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5')
+  expect(refused({ websocket: { maxMessagesPerSecond: -1 } })).toThrow(
+    'server.websocket.maxMessagesPerSecond must be a number of messages per second, 0 or Infinity for no limit, got -1',
+  )
+  expect(refused({ websocket: { maxMessagesPerSecond: '10' } })).toThrow(
+    'server.websocket.maxMessagesPerSecond must be a number of messages per second, 0 or Infinity for no limit, got "10"',
+  )
+  expect(refused({ websocket: { idleTimeout: 1.5 } })).toThrow(
+    'server.websocket.idleTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5',
+  )
   expect(refused({ websocket: { allowedOrigins: 'https://app.example.com' } })).toThrow(
     `server.websocket.allowedOrigins must be a list of origins (e.g. ['https://app.example.com']), '*' or a function, got "https://app.example.com"`,
   )
@@ -105,16 +163,34 @@ it('a bad port, limit or timeout is refused when the app is created, naming the 
       `server.websocket.allowedOrigins: ${JSON.stringify(entry)} is not an origin (scheme://host[:port], e.g. 'https://app.example.com') or '*'`,
     )
   }
-  expect(refused({ websocket: { allowedOrigins: [42] } })).toThrow(`server.websocket.allowedOrigins: 42 is not an origin (scheme://host[:port], e.g. 'https://app.example.com') or '*'`)
+  expect(refused({ websocket: { allowedOrigins: [42] } })).toThrow(
+    `server.websocket.allowedOrigins: 42 is not an origin (scheme://host[:port], e.g. 'https://app.example.com') or '*'`,
+  )
   // A trailing slash, upper case and the default port are what URLs allow in an origin.
-  expect(resolveConfig({ bootstrapApplication: 'x', server: { websocket: { allowedOrigins: ['https://App.example.com:443/', '*'], maxMessagesPerSecond: Infinity } }, routes }, {}).server.websocket)
-    .toMatchObject({ allowedOrigins: ['https://App.example.com:443/', '*'], maxMessagesPerSecond: Infinity })
+  expect(
+    resolveConfig(
+      {
+        bootstrapApplication: 'x',
+        server: {
+          websocket: { allowedOrigins: ['https://App.example.com:443/', '*'], maxMessagesPerSecond: Infinity },
+        },
+        routes,
+      },
+      {},
+    ).server.websocket,
+  ).toMatchObject({ allowedOrigins: ['https://App.example.com:443/', '*'], maxMessagesPerSecond: Infinity })
   expect(refused([])).toThrow('server must be an object, got an array')
-  expect(refused({ maxUrlLength: () => 8192 })).toThrow('server.maxUrlLength must be a positive whole number of bytes, got a function')
-  expect(refused({ websocket: { maxMessageBytes: { mb: 1 } } })).toThrow('server.websocket.maxMessageBytes must be a positive whole number of bytes, got an object')
+  expect(refused({ maxUrlLength: () => 8192 })).toThrow(
+    'server.maxUrlLength must be a positive whole number of bytes, got a function',
+  )
+  expect(refused({ websocket: { maxMessageBytes: { mb: 1 } } })).toThrow(
+    'server.websocket.maxMessageBytes must be a positive whole number of bytes, got an object',
+  )
   expect(refused({ port: 70_000 })).toThrow(expect.objectContaining({ name: 'VelaError', code: 'VELA_ERR_CONFIG' }))
   // A port written in the config is checked even when PORT overrides it.
-  expect(() => resolveConfig({ bootstrapApplication: 'x', server: { port: -1 }, routes }, { PORT: '0' })).toThrow('server.port must be an integer from 0 to 65535, got -1')
+  expect(() => resolveConfig({ bootstrapApplication: 'x', server: { port: -1 }, routes }, { PORT: '0' })).toThrow(
+    'server.port must be an integer from 0 to 65535, got -1',
+  )
 })
 
 it('jsonLib is used for every JSON encode (replies, errors) and decode (request bodies)', async () => {
@@ -123,12 +199,15 @@ it('jsonLib is used for every JSON encode (replies, errors) and decode (request 
     encode: (v: unknown) => (calls.push('encode'), JSON.stringify({ wrapped: v })),
     decode: (t: string) => (calls.push('decode'), { decoded: JSON.parse(t) }),
   }
-  const app = createApp({
-    bootstrapApplication: 'json',
-    jsonLib,
-    plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
-    routes: { r: { prefix: '', security: false, routes: [['/echo', (req) => json(req.params)]] } },
-  }, { env: {} })
+  const app = createApp(
+    {
+      bootstrapApplication: 'json',
+      jsonLib,
+      plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+      routes: { r: { prefix: '', security: false, routes: [['/echo', (req) => json(req.params)]] } },
+    },
+    { env: {} },
+  )
   const res = await inject(app, { method: 'POST', url: '/echo', body: { a: 1 } })
   expect(await res.json()).toEqual({ wrapped: { decoded: { a: 1 } } })
   expect(await (await inject(app, '/missing')).json()).toEqual({ wrapped: { error: 'Not Found' } })
@@ -136,7 +215,13 @@ it('jsonLib is used for every JSON encode (replies, errors) and decode (request 
 })
 
 it('the environment reaches route functions: (env) => groups', async () => {
-  const app = createApp({ bootstrapApplication: 'x', routes: { r: (env: string) => ({ prefix: '', security: false, routes: [['/env', () => json({ env })]] }) } }, { env: { VELA_ENV: 'test' } })
+  const app = createApp(
+    {
+      bootstrapApplication: 'x',
+      routes: { r: (env: string) => ({ prefix: '', security: false, routes: [['/env', () => json({ env })]] }) },
+    },
+    { env: { VELA_ENV: 'test' } },
+  )
   expect(await (await inject(app, '/env')).json()).toEqual({ env: 'test' })
 })
 

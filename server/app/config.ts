@@ -19,13 +19,27 @@ import { checkServerConfig } from './check-config.ts'
 import { shown } from './check-values.ts'
 import { DEFAULT_HEALTH, resolveHealth } from './health-config.ts'
 
-export type { AllowedOrigins, AppConfig, ClusterRole, MetricsEvent, RequestIdConfig, ResolvedConfig, ServerConfig, WebSocketConfig, WebSocketLimits, WebSocketOptions } from '../contracts/config.ts'
+export type {
+  AllowedOrigins,
+  AppConfig,
+  ClusterRole,
+  MetricsEvent,
+  RequestIdConfig,
+  ResolvedConfig,
+  ServerConfig,
+  WebSocketConfig,
+  WebSocketLimits,
+  WebSocketOptions,
+} from '../contracts/config.ts'
 export type { JsonLib, ModuleMap } from '../contracts/primitives.ts'
 
 /** `onRequest` or `onResponse` as written, checked: a list of functions, or a VELA_ERR_CONFIG saying what it got. */
 function checkHooks<H>(key: 'onRequest' | 'onResponse', hooks: unknown): readonly H[] {
   if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'function')) {
-    const expected = key === 'onRequest' ? 'functions (request) => reply or nothing' : 'functions (response) => void, such as [securityHeaders()]'
+    const expected =
+      key === 'onRequest'
+        ? 'functions (request) => reply or nothing'
+        : 'functions (response) => void, such as [securityHeaders()]'
     throw new VelaError('VELA_ERR_CONFIG', `${key} must be a list of ${expected}, got ${shown(hooks)}`)
   }
   return hooks as readonly H[]
@@ -89,14 +103,30 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
       maxFields: pick('server.maxFields', s.maxFields, DEFAULT_MAX_FIELDS),
       keepAliveTimeout: pick('server.keepAliveTimeout', s.keepAliveTimeout, 5000),
       // A default gives way to the other timeout written (node requires headers <= request).
-      headersTimeout: pick('server.headersTimeout', s.headersTimeout, s.requestTimeout ? Math.min(20_000, s.requestTimeout) : 20_000),
+      headersTimeout: pick(
+        'server.headersTimeout',
+        s.headersTimeout,
+        s.requestTimeout ? Math.min(20_000, s.requestTimeout) : 20_000,
+      ),
       requestTimeout,
       handlerTimeout: pick('server.handlerTimeout', s.handlerTimeout, requestTimeout),
       sendTimeout: pick('server.sendTimeout', s.sendTimeout, DEFAULT_SEND_TIMEOUT),
       websocket: {
-        maxMessageBytes: pick('server.websocket.maxMessageBytes', ws.maxMessageBytes, WEBSOCKET_DEFAULTS.maxMessageBytes),
-        maxBufferedBytes: pick('server.websocket.maxBufferedBytes', ws.maxBufferedBytes, WEBSOCKET_DEFAULTS.maxBufferedBytes),
-        maxMessagesPerSecond: pick('server.websocket.maxMessagesPerSecond', ws.maxMessagesPerSecond, WEBSOCKET_DEFAULTS.maxMessagesPerSecond),
+        maxMessageBytes: pick(
+          'server.websocket.maxMessageBytes',
+          ws.maxMessageBytes,
+          WEBSOCKET_DEFAULTS.maxMessageBytes,
+        ),
+        maxBufferedBytes: pick(
+          'server.websocket.maxBufferedBytes',
+          ws.maxBufferedBytes,
+          WEBSOCKET_DEFAULTS.maxBufferedBytes,
+        ),
+        maxMessagesPerSecond: pick(
+          'server.websocket.maxMessagesPerSecond',
+          ws.maxMessagesPerSecond,
+          WEBSOCKET_DEFAULTS.maxMessagesPerSecond,
+        ),
         idleTimeout: pick('server.websocket.idleTimeout', ws.idleTimeout, WEBSOCKET_DEFAULTS.idleTimeout),
         allowedOrigins: pick('server.websocket.allowedOrigins', ws.allowedOrigins, WEBSOCKET_DEFAULTS.allowedOrigins),
         pubsub: pick('server.websocket.pubsub', ws.pubsub, undefined),

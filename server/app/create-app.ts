@@ -95,7 +95,14 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
       })
   const log = opts.log ?? coalesced!.log
   // A cluster worker with no broker relays through its primary: topics reach every worker.
-  const topics = opts.topics ?? createTopics({ broker: config.server.websocket.pubsub, fallback: () => workerTopicBroker(), app: config.bootstrapApplication, log })
+  const topics =
+    opts.topics ??
+    createTopics({
+      broker: config.server.websocket.pubsub,
+      fallback: () => workerTopicBroker(),
+      app: config.bootstrapApplication,
+      log,
+    })
   const publish = topics.publish
   const base = {
     app: config.bootstrapApplication,
@@ -106,11 +113,22 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     proxies: proxyTrust(config.server.trustProxy),
     jsonLib: config.jsonLib,
     useStacktrace: config.useStacktrace,
-    renderView: opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev', root }),
+    renderView:
+      opts.renderView ?? createViewRenderer({ ...appConfig.views, cache: config.environment !== 'dev', root }),
     log,
   }
-  const routeChecks = compileRouteChecks(table, { schemas: opts.schemas, root, environment: config.environment, jsonLib: config.jsonLib, log })
-  const ctx: PipelineContext = { ...base, deadlines: new HandlerDeadlines(base, config.server.handlerTimeout), routeChecks }
+  const routeChecks = compileRouteChecks(table, {
+    schemas: opts.schemas,
+    root,
+    environment: config.environment,
+    jsonLib: config.jsonLib,
+    log,
+  })
+  const ctx: PipelineContext = {
+    ...base,
+    deadlines: new HandlerDeadlines(base, config.server.handlerTimeout),
+    routeChecks,
+  }
   checkHealthPaths(config.server.health, table)
   let state: AppState = 'starting'
   const health = healthEndpoints(config.server.health, () => state)
@@ -121,7 +139,11 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   // HTTP routing without them (they have run).
   const http: Serve = compress ? compressing(routing, compress === true ? {} : compress) : routing
   const serve = withRequestHooks(config.onRequest, ctx, http)
-  const serveUpgrade = withRequestHooks(config.onRequest, ctx, createUpgradeRouting({ routes: table.routes, ctx, backend, http, limits: config.server.websocket }))
+  const serveUpgrade = withRequestHooks(
+    config.onRequest,
+    ctx,
+    createUpgradeRouting({ routes: table.routes, ctx, backend, http, limits: config.server.websocket }),
+  )
 
   const streamFailed = (err: unknown, accept: string | null, of?: RequestFacts) => {
     const message = '500: a stream handler failed'
@@ -137,7 +159,10 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     const observer = h.observe!(config)
     if (observer) observers.push({ name: h.name, observer })
   }
-  const steps = lifecycle(requestIds(config.server.requestId, ctx.proxies), responseHooks(config.onResponse, ctx.proxies, log))
+  const steps = lifecycle(
+    requestIds(config.server.requestId, ctx.proxies),
+    responseHooks(config.onResponse, ctx.proxies, log),
+  )
   const failed = (err: unknown, x: Exchange) => streamFailed(err, x.header('accept') ?? null, x)
   const core = entryPoints({ serve, serveUpgrade, observers, failed, log, reuse: !observing, lifecycle: steps })
   const entries = observing ? core : composeWrapForms(handlers, config, core, streamFailed)
@@ -153,7 +178,11 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     topics,
     async start() {
       // Plugins' run-time checks (a session secret) first: a refused start has opened nothing.
-      const steps = new Set([...table.globalPre, ...table.globalPost, ...table.groups.flatMap((g) => [...g.pre, ...g.post])])
+      const steps = new Set([
+        ...table.globalPre,
+        ...table.globalPost,
+        ...table.groups.flatMap((g) => [...g.pre, ...g.post]),
+      ])
       for (const step of steps) await step.plugin.start?.(step.options, step.state)
       const cluster = clusterRole()
       await appConfig.start?.(cluster ? { config, cluster } : { config })

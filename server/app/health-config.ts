@@ -16,17 +16,28 @@ type ResolvedHealth = ResolvedConfig['server']['health']
 
 export function resolveHealth(value: HealthConfig | false): ResolvedHealth {
   if (value === false) return { live: null, ready: null }
-  if (typeof value !== 'object' || value === null) throw new VelaError('VELA_ERR_CONFIG', `server.health must be { live, ready } or false, got ${JSON.stringify(value)}`)
+  if (typeof value !== 'object' || value === null)
+    throw new VelaError(
+      'VELA_ERR_CONFIG',
+      `server.health must be { live, ready } or false, got ${JSON.stringify(value)}`,
+    )
   const path = (key: 'live' | 'ready'): string | null => {
     const p = value[key] ?? DEFAULT_HEALTH[key]
     if (p === false) return null
     if (typeof p !== 'string' || !/^\/[^?#\s]*$/.test(p)) {
-      throw new VelaError('VELA_ERR_CONFIG', `server.health.${key} must be a path starting with / (no query, no spaces) or false, got ${JSON.stringify(p)}`)
+      throw new VelaError(
+        'VELA_ERR_CONFIG',
+        `server.health.${key} must be a path starting with / (no query, no spaces) or false, got ${JSON.stringify(p)}`,
+      )
     }
     return p
   }
   const health = { live: path('live'), ready: path('ready') }
-  if (health.live !== null && health.live === health.ready) throw new VelaError('VELA_ERR_CONFIG', `server.health: live and ready are both ${health.live}; give them different paths`)
+  if (health.live !== null && health.live === health.ready)
+    throw new VelaError(
+      'VELA_ERR_CONFIG',
+      `server.health: live and ready are both ${health.live}; give them different paths`,
+    )
   return health
 }
 

@@ -9,9 +9,16 @@ import type { RequestFacts } from '../contracts/request.ts'
 import type { KeyedLog } from './coalesce-log.ts'
 
 /** The suffix that names a request in a written log line (` request_id=…`); empty for none. */
-export const requestTag = (request: RequestFacts | undefined): string => (request === undefined ? '' : ` request_id=${request.id}`)
+export const requestTag = (request: RequestFacts | undefined): string =>
+  request === undefined ? '' : ` request_id=${request.id}`
 
 /** Logs `message` about `request`; `key` is the line's kind (default: the message). */
-export function logRequest(log: KeyedLog, request: RequestFacts, message: string, error: unknown, key: string = message): void {
+export function logRequest(
+  log: KeyedLog,
+  request: RequestFacts,
+  message: string,
+  error: unknown,
+  key: string = message,
+): void {
   log(message, error, key, request)
 }

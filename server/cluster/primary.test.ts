@@ -52,7 +52,9 @@ describe('the primary', () => {
     w1!.says({ vela: 'listening', address: 'http://0.0.0.0:8080 (all interfaces)' })
     expect(p.effects.lines).toEqual([])
     w2!.says({ vela: 'listening', address: 'http://0.0.0.0:8080 (all interfaces)' })
-    expect(p.effects.lines).toEqual(['vela: primary-test (dev) listening on http://0.0.0.0:8080 (all interfaces) with 2 workers'])
+    expect(p.effects.lines).toEqual([
+      'vela: primary-test (dev) listening on http://0.0.0.0:8080 (all interfaces) with 2 workers',
+    ])
   })
 
   it('a start hook that fails: its one line, exit 1, no worker forked (a plain error also prints its stack)', async () => {
@@ -118,16 +120,23 @@ describe('the primary', () => {
   it('SIGTERM: every worker stops accepting first, all drain once all have, the stop hook runs once they exited, exit 0', async () => {
     const p = primaryOf()
     await p.run()
-    const [w1, w2] = p.cluster.workers as [NonNullable<(typeof p.cluster.workers)[0]>, NonNullable<(typeof p.cluster.workers)[0]>]
+    const [w1, w2] = p.cluster.workers as [
+      NonNullable<(typeof p.cluster.workers)[0]>,
+      NonNullable<(typeof p.cluster.workers)[0]>,
+    ]
     for (const w of [w1, w2]) w.says({ vela: 'listening', address: 'http://127.0.0.1:1' })
     p.effects.signal('SIGTERM')
-    expect(p.effects.lines.at(-1)).toBe('[vela] SIGTERM: shutting down 2 workers: they stop accepting connections, then drain')
+    expect(p.effects.lines.at(-1)).toBe(
+      '[vela] SIGTERM: shutting down 2 workers: they stop accepting connections, then drain',
+    )
     expect([w1.sent, w2.sent]).toEqual([[{ vela: 'stop-accepting' }], [{ vela: 'stop-accepting' }]])
     w1.says({ vela: 'stopped-accepting' })
     await Promise.resolve()
     expect(lastSent(w1)).toEqual({ vela: 'stop-accepting' })
     w2.says({ vela: 'stopped-accepting' })
-    await vi.waitFor(() => expect([lastSent(w1), lastSent(w2)]).toEqual([{ vela: 'drain' }, { vela: 'drain' }]), { timeout: 1000 })
+    await vi.waitFor(() => expect([lastSent(w1), lastSent(w2)]).toEqual([{ vela: 'drain' }, { vela: 'drain' }]), {
+      timeout: 1000,
+    })
     w1.exits(0)
     expect(p.stopped).toEqual([])
     w2.exits(0)
@@ -159,7 +168,9 @@ describe('the primary', () => {
     await vi.waitFor(() => expect(lastSent(w2!)).toEqual({ vela: 'drain' }), { timeout: 1000 })
     w2!.exits(1)
     expect(await p.effects.exited()).toBe(1)
-    expect(p.effects.lines).toContainEqual(expect.stringMatching(/^E \[vela\] the stop hook failed: Error: pool already closed/))
+    expect(p.effects.lines).toContainEqual(
+      expect.stringMatching(/^E \[vela\] the stop hook failed: Error: pool already closed/),
+    )
   })
 
   it('workers that neither stop accepting nor exit in time: drained after 5 s, killed after the drain bound, exit 1', async () => {
@@ -183,10 +194,12 @@ describe('the primary', () => {
 })
 
 describe('the primary relays WebSocket topics between its workers (no broker configured)', () => {
-  const envelope = (from: string, data: string) => ({ vela: 'topic', app: 'primary-test', from, namespace: '', topic: 't', data }) as const
-  const topicsSent = (w: { sent: unknown[] }) => w.sent.filter((m) => (m as { vela: string }).vela === 'topic').map((m) => (m as { data: string }).data)
+  const envelope = (from: string, data: string) =>
+    ({ vela: 'topic', app: 'primary-test', from, namespace: '', topic: 't', data }) as const
+  const topicsSent = (w: { sent: unknown[] }) =>
+    w.sent.filter((m) => (m as { vela: string }).vela === 'topic').map((m) => (m as { data: string }).data)
 
-  it('a worker that joined is answered and gets every other joined worker\'s messages, never its own; not one that did not join or is gone; a replacement joins', async () => {
+  it("a worker that joined is answered and gets every other joined worker's messages, never its own; not one that did not join or is gone; a replacement joins", async () => {
     const p = primaryOf()
     await p.run()
     const [w1, w2] = p.cluster.workers as [FakeWorker, FakeWorker]
@@ -219,7 +232,11 @@ describe('the primary relays WebSocket topics between its workers (no broker con
     const big = 'x'.repeat(1024 * 1024)
     for (let i = 0; i < 10; i++) w1.says(envelope('hub-1', big))
     expect([topicsSent(w2).length, topicsSent(w3).length]).toEqual([7, 10])
-    expect(p.effects.lines).toEqual([expect.stringMatching(/^E \[vela\] worker 2 \(pid 10002\): its IPC channel is backed up \(\d+ bytes of topic messages unsent\); topic messages to it are dropped until it catches up$/)])
+    expect(p.effects.lines).toEqual([
+      expect.stringMatching(
+        /^E \[vela\] worker 2 \(pid 10002\): its IPC channel is backed up \(\d+ bytes of topic messages unsent\); topic messages to it are dropped until it catches up$/,
+      ),
+    ])
     w2.release()
     expect(p.effects.lines[1]).toBe('[vela] worker 2 (pid 10002): caught up; topic messages reach it again')
     w1.says(envelope('hub-1', 'small'))

@@ -108,7 +108,9 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
       } else topics.message(worker, message)
     })
     // A failed signal or IPC write to the worker: without a listener it would crash the primary.
-    worker.on('error', (err: Error) => print(`[vela] worker ${worker.id} (pid ${worker.process.pid}): ${err.message}`, true))
+    worker.on('error', (err: Error) =>
+      print(`[vela] worker ${worker.id} (pid ${worker.process.pid}): ${err.message}`, true),
+    )
     worker.once('exit', (code: number | null, signal: string | null) => {
       members.delete(worker.id)
       topics.gone(worker.id)
@@ -131,7 +133,10 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
     startFailures.push(now)
     while (startFailures[0]! <= now - START_FAILURE_WINDOW_MS) startFailures.shift()
     if (startFailures.length > workers) {
-      print(`vela: ${name}: ${what} before it listened; workers keep failing to start (${startFailures.length} in ${START_FAILURE_WINDOW_MS / 1000} s), stopping`, true)
+      print(
+        `vela: ${name}: ${what} before it listened; workers keep failing to start (${startFailures.length} in ${START_FAILURE_WINDOW_MS / 1000} s), stopping`,
+        true,
+      )
       stopping = shutdown('workers failing to start', 1)
       return
     }
@@ -144,10 +149,13 @@ export async function runPrimary(app: VelaApp, opts: PrimaryOptions): Promise<vo
   async function shutdown(reason: string, code: number): Promise<void> {
     for (const timer of delayedForks) clearTimeout(timer)
     const live = [...members.values()]
-    const deadline = setTimeout(() => {
-      print('[vela] shutdown overran its deadline; exiting', true)
-      effects.exit(1)
-    }, stopAcceptingMs + drainMs + STOP_HOOK_MS + 1000)
+    const deadline = setTimeout(
+      () => {
+        print('[vela] shutdown overran its deadline; exiting', true)
+        effects.exit(1)
+      },
+      stopAcceptingMs + drainMs + STOP_HOOK_MS + 1000,
+    )
     deadline.unref()
     print(`[vela] ${reason}: shutting down ${live.length} workers: they stop accepting connections, then drain`)
     for (const m of live) send(m.worker, { vela: 'stop-accepting' })

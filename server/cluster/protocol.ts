@@ -36,7 +36,11 @@ export interface TopicEnvelope {
   readonly binary?: true
 }
 
-export type ToWorker = { readonly vela: 'stop-accepting' } | { readonly vela: 'drain' } | { readonly vela: 'topics-joined' } | TopicEnvelope
+export type ToWorker =
+  | { readonly vela: 'stop-accepting' }
+  | { readonly vela: 'drain' }
+  | { readonly vela: 'topics-joined' }
+  | TopicEnvelope
 
 export type ToPrimary =
   | { readonly vela: 'listening'; readonly address: string }
@@ -46,6 +50,9 @@ export type ToPrimary =
 
 export type Message = ToWorker | ToPrimary
 
-export function isMessage<K extends Message['vela']>(message: unknown, kind: K): message is Extract<Message, { vela: K }> {
+export function isMessage<K extends Message['vela']>(
+  message: unknown,
+  kind: K,
+): message is Extract<Message, { vela: K }> {
   return typeof message === 'object' && message !== null && (message as { vela?: unknown }).vela === kind
 }

@@ -24,6 +24,8 @@ it('anything else is VELA_ERR_CONFIG naming VELA_WORKERS and the value', () => {
       thrown = err
     }
     expect(isVelaError(thrown) && thrown.code).toBe('VELA_ERR_CONFIG')
-    expect((thrown as Error).message).toBe(`VELA_WORKERS must be a whole number from 1 to 9999 or "auto", not ${JSON.stringify(value)}`)
+    expect((thrown as Error).message).toBe(
+      `VELA_WORKERS must be a whole number from 1 to 9999 or "auto", not ${JSON.stringify(value)}`,
+    )
   }
 })

@@ -25,14 +25,21 @@ export function workerCount(value: string | undefined, cores: () => number = ava
   if (v === '') return 1
   if (v === 'auto') return Math.max(1, cores())
   if (/^[1-9]\d{0,3}$/.test(v)) return Number(v)
-  throw new VelaError('VELA_ERR_CONFIG', `VELA_WORKERS must be a whole number from 1 to 9999 or "auto", not ${JSON.stringify(value)}`)
+  throw new VelaError(
+    'VELA_ERR_CONFIG',
+    `VELA_WORKERS must be a whole number from 1 to 9999 or "auto", not ${JSON.stringify(value)}`,
+  )
 }
 
 /**
  * `config`: the app's config as written, to name the app in the one line a refused config prints
  * (creating the app checks its config, before any start hook).
  */
-export async function serveBuilt(create: () => VelaApp, config?: { bootstrapApplication?: string; environment?: string }, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function serveBuilt(
+  create: () => VelaApp,
+  config?: { bootstrapApplication?: string; environment?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   let workers: number
   try {
     workers = workerCount(env.VELA_WORKERS)

@@ -13,7 +13,11 @@ export function appName(app: VelaApp): string {
 }
 
 /** Whether the app started; if not, the failure is printed and `exit(1)` called. `who`: added after the app's name (`worker 2`). */
-export async function startOrExit(app: VelaApp, who?: string, effects: ProcessEffects = processEffects): Promise<boolean> {
+export async function startOrExit(
+  app: VelaApp,
+  who?: string,
+  effects: ProcessEffects = processEffects,
+): Promise<boolean> {
   try {
     await app.start()
     return true

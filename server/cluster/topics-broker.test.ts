@@ -32,7 +32,15 @@ describe('the IPC topics broker of a worker', () => {
     await subscribing
 
     ipc.says({ vela: 'topic', app: 'chat', from: 'other', namespace: '', topic: 't', data: 'hello' })
-    ipc.says({ vela: 'topic', app: 'chat', from: 'other', namespace: '', topic: 't', data: Buffer.from([1, 2, 255]).toString('base64'), binary: true })
+    ipc.says({
+      vela: 'topic',
+      app: 'chat',
+      from: 'other',
+      namespace: '',
+      topic: 't',
+      data: Buffer.from([1, 2, 255]).toString('base64'),
+      binary: true,
+    })
     // Its own echo, another app's, malformed, and the worker protocol's own messages: ignored.
     ipc.says({ vela: 'topic', app: 'chat', from: 'me', namespace: '', topic: 't', data: 'echo' })
     ipc.says({ vela: 'topic', app: 'shop', from: 'other', namespace: '', topic: 't', data: 'elsewhere' })
@@ -59,8 +67,12 @@ describe('the IPC topics broker of a worker', () => {
   })
 
   it('a channel backed up (writes not completed) past the bound drops publishes, one line; caught up, one line, sends again', () => {
-    logs.expectLogged(/^WebSocket topics: the IPC channel to the cluster primary is backed up \(\d+ bytes unsent\); messages reach this worker only until it catches up$/)
-    logs.expectLogged(/^WebSocket topics: the IPC channel to the cluster primary caught up; messages reach every worker again$/)
+    logs.expectLogged(
+      /^WebSocket topics: the IPC channel to the cluster primary is backed up \(\d+ bytes unsent\); messages reach this worker only until it catches up$/,
+    )
+    logs.expectLogged(
+      /^WebSocket topics: the IPC channel to the cluster primary caught up; messages reach every worker again$/,
+    )
     const { ipc, driver } = driverOf(4096)
     ipc.hold(true)
     const message = { namespace: '', topic: 't', data: 'x'.repeat(1000) }
@@ -76,13 +88,15 @@ describe('the IPC topics broker of a worker', () => {
   })
 
   it('without an IPC channel (not a forked worker) subscribing fails: the hub logs it and delivers locally', async () => {
-    logs.expectLogged(/^WebSocket topics: the broker could not subscribe; messages stay on this instance: Error: not a cluster worker/)
+    logs.expectLogged(
+      /^WebSocket topics: the broker could not subscribe; messages stay on this instance: Error: not a cluster worker/,
+    )
     const topics = createTopics({ broker: ipcTopicBroker({ link: { on() {}, off() {} } }), log: logs.log })
     expect(await topics.start(60_000)).toBe(false)
     await topics.close()
   })
 
-  it('is the fallback only in a worker forked by Vela\'s primary (role worker and VELA_CLUSTER_WORKER=1)', () => {
+  it("is the fallback only in a worker forked by Vela's primary (role worker and VELA_CLUSTER_WORKER=1)", () => {
     const ours = { VELA_CLUSTER_WORKER: '1' }
     expect(workerTopicBroker(ours)).toBeUndefined()
     setClusterRole({ role: 'primary', id: 0, workers: 2 })

@@ -43,7 +43,15 @@ export function toEnvelope(app: string, from: string, message: SyncMessage): Top
   const { namespace, topic, data } = message
   return typeof data === 'string'
     ? { vela: 'topic', app, from, namespace, topic, data }
-    : { vela: 'topic', app, from, namespace, topic, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'), binary: true }
+    : {
+        vela: 'topic',
+        app,
+        from,
+        namespace,
+        topic,
+        data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'),
+        binary: true,
+      }
 }
 
 /** The crossws message of an IPC envelope. */
@@ -53,13 +61,20 @@ export function fromEnvelope(envelope: TopicEnvelope): SyncMessage {
 }
 
 /** About what an envelope costs on the channel: its text, plus the JSON around it. */
-export const envelopeBytes = (e: TopicEnvelope): number => e.data.length + e.topic.length + e.from.length + e.app.length + 96
+export const envelopeBytes = (e: TopicEnvelope): number =>
+  e.data.length + e.topic.length + e.from.length + e.app.length + 96
 
 /** Whether `message` is a well-formed topic envelope (what a worker or the primary sent). */
 export function isTopicEnvelope(message: unknown): message is TopicEnvelope {
   if (!isMessage(message, 'topic')) return false
   const m = message as unknown as Record<string, unknown>
-  return typeof m.app === 'string' && typeof m.from === 'string' && typeof m.namespace === 'string' && typeof m.topic === 'string' && typeof m.data === 'string'
+  return (
+    typeof m.app === 'string' &&
+    typeof m.from === 'string' &&
+    typeof m.namespace === 'string' &&
+    typeof m.topic === 'string' &&
+    typeof m.data === 'string'
+  )
 }
 
 /**
@@ -87,11 +102,13 @@ export function ipcTopicBroker(opts: IpcTopicBrokerOptions = {}): (ctx: BrokerCo
 
     return {
       subscribe(deliver) {
-        if (typeof link.send !== 'function') throw new Error('not a cluster worker: this process has no IPC channel to a primary')
+        if (typeof link.send !== 'function')
+          throw new Error('not a cluster worker: this process has no IPC channel to a primary')
         return new Promise<void>((joined) => {
           onMessage = (message) => {
             if (isMessage(message, 'topics-joined')) joined()
-            else if (isTopicEnvelope(message) && message.app === app && message.from !== ctx.id) deliver(fromEnvelope(message))
+            else if (isTopicEnvelope(message) && message.app === app && message.from !== ctx.id)
+              deliver(fromEnvelope(message))
           }
           link.on('message', onMessage)
           // The callback: a channel closed under the send (the primary gone) is not an uncaught error.
@@ -105,7 +122,9 @@ export function ipcTopicBroker(opts: IpcTopicBrokerOptions = {}): (ctx: BrokerCo
         if (pending + size > max) {
           if (!dropping) {
             dropping = true
-            log(`WebSocket topics: the IPC channel to the cluster primary is backed up (${pending} bytes unsent); messages reach this worker only until it catches up`)
+            log(
+              `WebSocket topics: the IPC channel to the cluster primary is backed up (${pending} bytes unsent); messages reach this worker only until it catches up`,
+            )
           }
           return
         }

@@ -28,7 +28,10 @@ interface Joined {
   dropping: boolean
 }
 
-export function createTopicRelay(print: (line: string, error?: boolean) => void, maxPendingBytes = IPC_MAX_PENDING_BYTES): TopicRelay {
+export function createTopicRelay(
+  print: (line: string, error?: boolean) => void,
+  maxPendingBytes = IPC_MAX_PENDING_BYTES,
+): TopicRelay {
   const joined = new Map<number, Joined>()
   const name = (w: Worker) => `worker ${w.id} (pid ${w.process.pid})`
 
@@ -37,7 +40,10 @@ export function createTopicRelay(print: (line: string, error?: boolean) => void,
     if (to.pending + size > maxPendingBytes) {
       if (!to.dropping) {
         to.dropping = true
-        print(`[vela] ${name(to.worker)}: its IPC channel is backed up (${to.pending} bytes of topic messages unsent); topic messages to it are dropped until it catches up`, true)
+        print(
+          `[vela] ${name(to.worker)}: its IPC channel is backed up (${to.pending} bytes of topic messages unsent); topic messages to it are dropped until it catches up`,
+          true,
+        )
       }
       return
     }

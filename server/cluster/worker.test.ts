@@ -34,7 +34,8 @@ function workerOf(hooks: { start?: () => void | Promise<void> } = {}) {
     },
     { env: {} },
   )
-  const run = (listen: { port: number; host: string } = { port: 0, host: '127.0.0.1' }) => runWorker(app, { workers: 2, id: 7, channel: ipc.channel, effects, listen })
+  const run = (listen: { port: number; host: string } = { port: 0, host: '127.0.0.1' }) =>
+    runWorker(app, { workers: 2, id: 7, channel: ipc.channel, effects, listen })
   return { ipc, effects, roles, stops: () => stops, run }
 }
 
@@ -65,7 +66,11 @@ describe('a worker', () => {
 
     w.ipc.says({ vela: 'stop-accepting' })
     await w.ipc.next('stopped-accepting')
-    expect(await keepAliveGet(agent, port, '/readyz')).toMatchObject({ status: 503, body: '{"status":"draining"}', connection: 'keep-alive' })
+    expect(await keepAliveGet(agent, port, '/readyz')).toMatchObject({
+      status: 503,
+      body: '{"status":"draining"}',
+      connection: 'keep-alive',
+    })
     await expect(getFresh(port, '/pid')).rejects.toMatchObject({ code: 'ECONNREFUSED' })
     agent.destroy()
 
@@ -119,7 +124,9 @@ describe('a worker', () => {
   })
 
   it('a failing start hook or a port it cannot listen on: one line naming the worker, exit 1', async () => {
-    const failing = workerOf({ start: () => Promise.reject(Object.assign(new Error('database unreachable'), { code: 'VELA_ERR_DB' })) })
+    const failing = workerOf({
+      start: () => Promise.reject(Object.assign(new Error('database unreachable'), { code: 'VELA_ERR_DB' })),
+    })
     await failing.run()
     expect(failing.effects.lines).toEqual(['E vela: worker-test (dev) worker 7 could not start: database unreachable'])
     expect(failing.effects.exits).toEqual([1])
@@ -129,7 +136,9 @@ describe('a worker', () => {
     try {
       const w = workerOf()
       await w.run({ port: (taken.address() as net.AddressInfo).port, host: '127.0.0.1' })
-      expect(w.effects.lines).toEqual([expect.stringMatching(/^E vela: worker-test \(dev\) worker 7 could not listen: listen EADDRINUSE/)])
+      expect(w.effects.lines).toEqual([
+        expect.stringMatching(/^E vela: worker-test \(dev\) worker 7 could not listen: listen EADDRINUSE/),
+      ])
       expect(w.effects.exits).toEqual([1])
       expect(w.ipc.sent).toEqual([])
     } finally {

@@ -57,9 +57,10 @@ export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void
     return (stopping ??= (async (server: Server) => {
       app.drain()
       const delay = app.config.server.drainDelay
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
-      // Closes only the listening handle: node tells the primary to hand this worker no more
-      // connections. The http server's `close()` comes with the drain (primary.ts says why later).
+      if (delay > 0)
+        await new Promise((resolve) => setTimeout(resolve, delay))
+        // Closes only the listening handle: node tells the primary to hand this worker no more
+        // connections. The http server's `close()` comes with the drain (primary.ts says why later).
       ;(server as Server & { _handle?: { close(): void } | null })._handle?.close()
     })(listener!.server))
   }
@@ -71,7 +72,8 @@ export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void
   }
 
   channel.onMessage((message) => {
-    if (isMessage(message, 'stop-accepting')) void stopAccepting().then(() => channel.send({ vela: 'stopped-accepting' }))
+    if (isMessage(message, 'stop-accepting'))
+      void stopAccepting().then(() => channel.send({ vela: 'stopped-accepting' }))
     else if (isMessage(message, 'drain')) drain()
   })
   const onSignal = (signal: NodeJS.Signals) => {
@@ -102,7 +104,11 @@ export async function runWorker(app: VelaApp, opts: WorkerOptions): Promise<void
     // Served already when the worker stopped accepting.
     drainDelayMs: 0,
     exit: effects.exit,
-    log: (message, error) => effects.print(message.replace(/^\[vela\] /, `[vela] ${who}: `) + (error === undefined ? '' : ` ${printable(error)}`), error !== undefined),
+    log: (message, error) =>
+      effects.print(
+        message.replace(/^\[vela\] /, `[vela] ${who}: `) + (error === undefined ? '' : ` ${printable(error)}`),
+        error !== undefined,
+      ),
   })
   if (stopWhenStarted) return drain()
   channel.send({ vela: 'listening', address: listeningOn(listener) })

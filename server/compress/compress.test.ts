@@ -40,9 +40,15 @@ const group: RouteGroup = {
     ['/big', () => json({ items })],
     ['/small', () => json({ ok: true })],
     ['/png', () => status(200, { 'content-type': 'image/png' }, 'x'.repeat(5000))],
-    ['/pre-gzipped', () => new Response(gz, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })],
+    [
+      '/pre-gzipped',
+      () => new Response(gz, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }),
+    ],
     ['/no-transform', () => status(200, { 'content-type': 'text/plain', 'cache-control': 'no-transform' }, text)],
-    ['/stream', () => new Response(streamOf(text), { headers: { 'content-type': 'text/plain; charset=utf-8', etag: '"v1"' } })],
+    [
+      '/stream',
+      () => new Response(streamOf(text), { headers: { 'content-type': 'text/plain; charset=utf-8', etag: '"v1"' } }),
+    ],
     ['/stream-short', () => new Response(streamOf('short', 2), { headers: { 'content-type': 'text/plain' } })],
     ['/vary', () => status(200, { 'content-type': 'text/plain', vary: 'Origin' }, text)],
     ['/assets/[...]', staticDir(assets)],
@@ -66,7 +72,13 @@ async function raw(t: ModeContext, url: string, headers: Record<string, string> 
       .request({ host: '127.0.0.1', port, path: url, method, headers }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks),
+          }),
+        )
       })
       .on('error', reject)
       .end()
@@ -74,80 +86,92 @@ async function raw(t: ModeContext, url: string, headers: Record<string, string> 
 }
 
 const decode = (r: Raw) =>
-  r.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(r.body).toString() : r.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(r.body).toString() : r.body.toString()
+  r.headers['content-encoding'] === 'br'
+    ? zlib.brotliDecompressSync(r.body).toString()
+    : r.headers['content-encoding'] === 'gzip'
+      ? zlib.gunzipSync(r.body).toString()
+      : r.body.toString()
 
-describeModes('compression', { bootstrapApplication: 'compress', server: { options: { compress: true } }, routes: { c: group } }, (t) => {
-  it('gzip, brotli or nothing by Accept-Encoding, with Vary and the encoded length', async () => {
-    const cases: [string | undefined, string | undefined][] = [
-      ['gzip', 'gzip'],
-      ['br', 'br'],
-      ['gzip, deflate, br', 'br'],
-      ['gzip;q=1, br;q=0.5', 'gzip'],
-      ['br;q=0, gzip', 'gzip'],
-      ['*', 'br'],
-      ['*;q=0.1, gzip;q=0.5', 'gzip'],
-      ['br;q=0, gzip;q=0', undefined],
-      ['identity', undefined],
-      ['deflate', undefined],
-      [undefined, undefined],
-    ]
-    for (const [accept, coding] of cases) {
-      const r = await raw(t, '/big', accept === undefined ? {} : { 'accept-encoding': accept })
-      expect(r.status).toBe(200)
-      expect(r.headers['content-encoding'], String(accept)).toBe(coding)
-      expect(r.headers.vary, String(accept)).toBe('Accept-Encoding')
-      expect(decode(r), String(accept)).toBe(bigJson)
-      if (coding) {
-        expect(r.body.length).toBeLessThan(bigJson.length / 3)
-        if (r.headers['content-length'] !== undefined) expect(Number(r.headers['content-length'])).toBe(r.body.length)
+describeModes(
+  'compression',
+  { bootstrapApplication: 'compress', server: { options: { compress: true } }, routes: { c: group } },
+  (t) => {
+    it('gzip, brotli or nothing by Accept-Encoding, with Vary and the encoded length', async () => {
+      const cases: [string | undefined, string | undefined][] = [
+        ['gzip', 'gzip'],
+        ['br', 'br'],
+        ['gzip, deflate, br', 'br'],
+        ['gzip;q=1, br;q=0.5', 'gzip'],
+        ['br;q=0, gzip', 'gzip'],
+        ['*', 'br'],
+        ['*;q=0.1, gzip;q=0.5', 'gzip'],
+        ['br;q=0, gzip;q=0', undefined],
+        ['identity', undefined],
+        ['deflate', undefined],
+        [undefined, undefined],
+      ]
+      for (const [accept, coding] of cases) {
+        const r = await raw(t, '/big', accept === undefined ? {} : { 'accept-encoding': accept })
+        expect(r.status).toBe(200)
+        expect(r.headers['content-encoding'], String(accept)).toBe(coding)
+        expect(r.headers.vary, String(accept)).toBe('Accept-Encoding')
+        expect(decode(r), String(accept)).toBe(bigJson)
+        if (coding) {
+          expect(r.body.length).toBeLessThan(bigJson.length / 3)
+          if (r.headers['content-length'] !== undefined) expect(Number(r.headers['content-length'])).toBe(r.body.length)
+        }
       }
-    }
-  })
-  it('bodies under the threshold, compressed media types, no-transform and HEAD stay as they are', async () => {
-    for (const url of ['/small', '/png', '/no-transform']) {
-      const r = await raw(t, url, { 'accept-encoding': 'gzip, br' })
-      expect(r.headers['content-encoding'], url).toBeUndefined()
-      expect(r.body.length, url).toBeGreaterThan(0)
-    }
-    const head = await raw(t, '/big', { 'accept-encoding': 'gzip' }, 'HEAD')
-    expect(head.headers['content-encoding']).toBeUndefined()
-    expect(head.body.length).toBe(0)
-  })
-  it('never compresses twice', async () => {
-    const r = await raw(t, '/pre-gzipped', { 'accept-encoding': 'gzip, br' })
-    expect(r.headers['content-encoding']).toBe('gzip')
-    expect(zlib.gunzipSync(r.body).toString()).toBe(bigJson)
-  })
-  it('streams of unknown length: compressed when long (strong ETag made weak), sent as is when short', async () => {
-    const long = await raw(t, '/stream', { 'accept-encoding': 'gzip' })
-    expect(long.headers['content-encoding']).toBe('gzip')
-    expect(long.headers.etag).toBe('W/"v1"')
-    expect(decode(long)).toBe(text)
-    const br = await raw(t, '/stream', { 'accept-encoding': 'br' })
-    expect(decode(br)).toBe(text)
-    const short = await raw(t, '/stream-short', { 'accept-encoding': 'gzip' })
-    expect(short.headers['content-encoding']).toBeUndefined()
-    expect(short.headers['content-length']).toBe('5')
-    expect(short.body.toString()).toBe('short')
-  })
-  it('an existing Vary is extended; static files compress and their 304 does not', async () => {
-    expect((await raw(t, '/vary', { 'accept-encoding': 'gzip' })).headers.vary).toBe('Origin, Accept-Encoding')
-    const page = await raw(t, '/assets/page.html', { 'accept-encoding': 'br' })
-    expect(page.headers['content-encoding']).toBe('br')
-    expect(decode(page)).toContain('static static')
-    const again = await raw(t, '/assets/page.html', { 'accept-encoding': 'br', 'if-none-match': page.headers.etag! })
-    expect(again.status).toBe(304)
-    expect(again.headers['content-encoding']).toBeUndefined()
-  })
-})
+    })
+    it('bodies under the threshold, compressed media types, no-transform and HEAD stay as they are', async () => {
+      for (const url of ['/small', '/png', '/no-transform']) {
+        const r = await raw(t, url, { 'accept-encoding': 'gzip, br' })
+        expect(r.headers['content-encoding'], url).toBeUndefined()
+        expect(r.body.length, url).toBeGreaterThan(0)
+      }
+      const head = await raw(t, '/big', { 'accept-encoding': 'gzip' }, 'HEAD')
+      expect(head.headers['content-encoding']).toBeUndefined()
+      expect(head.body.length).toBe(0)
+    })
+    it('never compresses twice', async () => {
+      const r = await raw(t, '/pre-gzipped', { 'accept-encoding': 'gzip, br' })
+      expect(r.headers['content-encoding']).toBe('gzip')
+      expect(zlib.gunzipSync(r.body).toString()).toBe(bigJson)
+    })
+    it('streams of unknown length: compressed when long (strong ETag made weak), sent as is when short', async () => {
+      const long = await raw(t, '/stream', { 'accept-encoding': 'gzip' })
+      expect(long.headers['content-encoding']).toBe('gzip')
+      expect(long.headers.etag).toBe('W/"v1"')
+      expect(decode(long)).toBe(text)
+      const br = await raw(t, '/stream', { 'accept-encoding': 'br' })
+      expect(decode(br)).toBe(text)
+      const short = await raw(t, '/stream-short', { 'accept-encoding': 'gzip' })
+      expect(short.headers['content-encoding']).toBeUndefined()
+      expect(short.headers['content-length']).toBe('5')
+      expect(short.body.toString()).toBe('short')
+    })
+    it('an existing Vary is extended; static files compress and their 304 does not', async () => {
+      expect((await raw(t, '/vary', { 'accept-encoding': 'gzip' })).headers.vary).toBe('Origin, Accept-Encoding')
+      const page = await raw(t, '/assets/page.html', { 'accept-encoding': 'br' })
+      expect(page.headers['content-encoding']).toBe('br')
+      expect(decode(page)).toContain('static static')
+      const again = await raw(t, '/assets/page.html', { 'accept-encoding': 'br', 'if-none-match': page.headers.etag! })
+      expect(again.status).toBe(304)
+      expect(again.headers['content-encoding']).toBeUndefined()
+    })
+  },
+)
 
-describeModes('compression threshold', { bootstrapApplication: 'compress', server: { options: { compress: { threshold: 10 } } }, routes: { c: group } }, (t) => {
-  it('a configured threshold compresses small bodies too', async () => {
-    const r = await raw(t, '/small', { 'accept-encoding': 'gzip' })
-    expect(r.headers['content-encoding']).toBe('gzip')
-    expect(decode(r)).toBe('{"ok":true}')
-  })
-})
+describeModes(
+  'compression threshold',
+  { bootstrapApplication: 'compress', server: { options: { compress: { threshold: 10 } } }, routes: { c: group } },
+  (t) => {
+    it('a configured threshold compresses small bodies too', async () => {
+      const r = await raw(t, '/small', { 'accept-encoding': 'gzip' })
+      expect(r.headers['content-encoding']).toBe('gzip')
+      expect(decode(r)).toBe('{"ok":true}')
+    })
+  },
+)
 
 it('with compress off nothing is compressed and no Vary is added', async () => {
   const app = createApp({ bootstrapApplication: 'plain', routes: { c: group } }, { env: {} })

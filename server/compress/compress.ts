@@ -36,7 +36,11 @@ function compressBuffer(coding: Coding, data: Uint8Array): Uint8Array | Promise<
   return coding === 'br' ? brotliAsync(data, BROTLI) : gzipAsync(data)
 }
 
-function compressStream(coding: Coding, head: Uint8Array[], rest: ReadableStreamDefaultReader<Uint8Array>): ReadableStream {
+function compressStream(
+  coding: Coding,
+  head: Uint8Array[],
+  rest: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream {
   const z = coding === 'br' ? zlib.createBrotliCompress(BROTLI) : zlib.createGzip()
   async function* source() {
     yield* head
@@ -55,7 +59,8 @@ function compressStream(coding: Coding, head: Uint8Array[], rest: ReadableStream
 function addVary(headers: Headers) {
   const vary = headers.get('vary')
   if (!vary) headers.set('vary', 'Accept-Encoding')
-  else if (vary !== '*' && !/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) headers.set('vary', `${vary}, Accept-Encoding`)
+  else if (vary !== '*' && !/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary))
+    headers.set('vary', `${vary}, Accept-Encoding`)
 }
 
 function encodedHeaders(res: Response, coding: Coding, length?: number): Headers {
@@ -81,20 +86,34 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
 /** Routing's outcome, compressed when the request and the response allow it. */
 export function compressing(serve: Serve, opts: CompressOptions = {}): Serve {
   const threshold = opts.threshold ?? 1024
-  return (x) => Promise.resolve(serve(x)).then((outcome) => compressResponse(asResponse(outcome), x.method, x.header('accept-encoding'), threshold))
+  return (x) =>
+    Promise.resolve(serve(x)).then((outcome) =>
+      compressResponse(asResponse(outcome), x.method, x.header('accept-encoding'), threshold),
+    )
 }
 
 /** The same around a fetch handler. */
 export function withCompression(next: FetchHandler, opts: CompressOptions = {}): FetchHandler {
   const threshold = opts.threshold ?? 1024
-  return async (request) => compressResponse(await next(request), request.method, request.headers.get('accept-encoding'), threshold)
+  return async (request) =>
+    compressResponse(await next(request), request.method, request.headers.get('accept-encoding'), threshold)
 }
 
-async function compressResponse(res: Response, method: string, acceptEncoding: string | null | undefined, threshold: number): Promise<Response> {
+async function compressResponse(
+  res: Response,
+  method: string,
+  acceptEncoding: string | null | undefined,
+  threshold: number,
+): Promise<Response> {
   const status = res.status
   if (method === 'HEAD' || status < 200 || status === 204 || status === 206 || status === 304 || !res.body) return res
   const h = res.headers
-  if (h.has('content-encoding') || !compressibleType(h.get('content-type')) || h.get('cache-control')?.includes('no-transform')) return res
+  if (
+    h.has('content-encoding') ||
+    !compressibleType(h.get('content-type')) ||
+    h.get('cache-control')?.includes('no-transform')
+  )
+    return res
   const known = h.get('content-length')
   if (known !== null && Number(known) < threshold) return res
   // From here the representation depends on Accept-Encoding.
@@ -102,7 +121,11 @@ async function compressResponse(res: Response, method: string, acceptEncoding: s
   if (!coding) return varied(res)
   if (known !== null) {
     const out = await compressBuffer(coding, new Uint8Array(await res.arrayBuffer()))
-    return new Response(out as BodyInit, { status, statusText: res.statusText, headers: encodedHeaders(res, coding, out.byteLength) })
+    return new Response(out as BodyInit, {
+      status,
+      statusText: res.statusText,
+      headers: encodedHeaders(res, coding, out.byteLength),
+    })
   }
   // Unknown length: read until the threshold or the end, whichever comes first.
   const reader = res.body.getReader()
@@ -119,13 +142,21 @@ async function compressResponse(res: Response, method: string, acceptEncoding: s
         return new Response(body as BodyInit, { status, statusText: res.statusText, headers })
       }
       const out = await compressBuffer(coding, body)
-      return new Response(out as BodyInit, { status, statusText: res.statusText, headers: encodedHeaders(res, coding, out.byteLength) })
+      return new Response(out as BodyInit, {
+        status,
+        statusText: res.statusText,
+        headers: encodedHeaders(res, coding, out.byteLength),
+      })
     }
     head.push(r.value)
     total += r.value.byteLength
     if (total >= threshold) break
   }
-  return new Response(compressStream(coding, head, reader), { status, statusText: res.statusText, headers: encodedHeaders(res, coding) })
+  return new Response(compressStream(coding, head, reader), {
+    status,
+    statusText: res.statusText,
+    headers: encodedHeaders(res, coding),
+  })
 }
 
 /** The same response with `Vary: Accept-Encoding`, copied when its headers are immutable. */

@@ -20,7 +20,11 @@ export interface Recording {
 
 /** What `vela/dbl` calls around each query (see dbl/repo/query-recorder.ts): the end callback, or nothing. */
 export interface QueryRecorder {
-  start(sql: string, params: readonly unknown[], label: string | undefined): ((rows: number, error?: unknown) => void) | undefined
+  start(
+    sql: string,
+    params: readonly unknown[],
+    label: string | undefined,
+  ): ((rows: number, error?: unknown) => void) | undefined
 }
 
 const kStorage = Symbol.for('vela.dashboard.storage')
@@ -31,7 +35,15 @@ const globals = globalThis as Globals
 /** The one storage every copy of this module shares. */
 export const recordings: AsyncLocalStorage<Recording> = (globals[kStorage] ??= new AsyncLocalStorage<Recording>())
 
-const showParam = (value: unknown): string => cut(typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : (safeJson(value) ?? String(value)), LIMITS.param)
+const showParam = (value: unknown): string =>
+  cut(
+    typeof value === 'string'
+      ? value
+      : value instanceof Date
+        ? value.toISOString()
+        : (safeJson(value) ?? String(value)),
+    LIMITS.param,
+  )
 
 function safeJson(value: unknown): string | undefined {
   try {
@@ -72,7 +84,11 @@ interface Attached {
   originals: Map<(typeof LEVELS)[number], (...args: unknown[]) => void>
   wrappers: Map<(typeof LEVELS)[number], (...args: unknown[]) => void>
 }
-const attached: Attached = ((globalThis as { [kConsole]?: Attached })[kConsole] ??= { users: 0, originals: new Map(), wrappers: new Map() })
+const attached: Attached = ((globalThis as { [kConsole]?: Attached })[kConsole] ??= {
+  users: 0,
+  originals: new Map(),
+  wrappers: new Map(),
+})
 
 /**
  * Starts attaching queries and console lines to the request being recorded; returns the function
@@ -88,7 +104,11 @@ export function attachToRequests(): () => void {
       const wrapper = function recorded(this: Console, ...args: unknown[]) {
         const current = attached.users > 0 ? recordings.getStore() : undefined
         if (current && current.record.logs.length < LIMITS.logs) {
-          const line: LogRecord = { atMs: performance.now() - current.started, level, message: cut(format(...args), LIMITS.message) }
+          const line: LogRecord = {
+            atMs: performance.now() - current.started,
+            level,
+            message: cut(format(...args), LIMITS.message),
+          }
           current.record.logs.push(line)
         }
         return original.apply(this, args)
@@ -104,6 +124,7 @@ export function attachToRequests(): () => void {
     done = true
     if (--attached.users > 0) return
     if (globals[kQueries] === queries) delete globals[kQueries]
-    for (const level of LEVELS) if (console[level] === attached.wrappers.get(level)) console[level] = attached.originals.get(level)!
+    for (const level of LEVELS)
+      if (console[level] === attached.wrappers.get(level)) console[level] = attached.originals.get(level)!
   }
 }

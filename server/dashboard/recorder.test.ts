@@ -50,9 +50,24 @@ const group: RouteGroup = {
 
 const info = { title: 't', version: '1.0.0', author: 'tests', description: 'test plugin', options: {} }
 const stamp = definePlugin({ name: 'stamp', info, preRequest: async (req, _env, _o, _s) => ok(req) })
-const gate = definePlugin({ name: 'gate', info, preRequest: (req, _env, _o, _s) => (req.headers.get('x-gate') === 'closed' ? stop(status(429, {}, { error: 'slow down' })) : ok(req)) })
-const audit = definePlugin({ name: 'audit', info, postRequest: (req, _env, _o, _s) => (req.headers.get('x-audit') === 'fail' ? fail('audit store down') : ok(req)) })
-const boom = definePlugin({ name: 'boom', info, preRequest: (_req, _env, _o, _s) => { throw new Error('boom plugin threw') } })
+const gate = definePlugin({
+  name: 'gate',
+  info,
+  preRequest: (req, _env, _o, _s) =>
+    req.headers.get('x-gate') === 'closed' ? stop(status(429, {}, { error: 'slow down' })) : ok(req),
+})
+const audit = definePlugin({
+  name: 'audit',
+  info,
+  postRequest: (req, _env, _o, _s) => (req.headers.get('x-audit') === 'fail' ? fail('audit store down') : ok(req)),
+})
+const boom = definePlugin({
+  name: 'boom',
+  info,
+  preRequest: (_req, _env, _o, _s) => {
+    throw new Error('boom plugin threw')
+  },
+})
 
 // A group whose security lets `x-user` through with auth data, and denies anyone else.
 const guarded: RouteGroup = {
@@ -65,9 +80,24 @@ const guarded: RouteGroup = {
     ['pre_request', gate],
     ['post_request', audit],
   ],
-  routes: [['/page', (req) => json(200, { 'set-cookie': 'sid=s3ss10n; Path=/; HttpOnly', 'x-session-token': 'tok-555', 'x-served-by': 'guarded' }, { hello: (req.authData as { user: string }).user })]],
+  routes: [
+    [
+      '/page',
+      (req) =>
+        json(
+          200,
+          { 'set-cookie': 'sid=s3ss10n; Path=/; HttpOnly', 'x-session-token': 'tok-555', 'x-served-by': 'guarded' },
+          { hello: (req.authData as { user: string }).user },
+        ),
+    ],
+  ],
 }
-const exploding: RouteGroup = { prefix: '/exploding', security: false, plugins: [['pre_request', boom]], routes: [['', () => json({})]] }
+const exploding: RouteGroup = {
+  prefix: '/exploding',
+  security: false,
+  plugins: [['pre_request', boom]],
+  routes: [['', () => json({})]],
+}
 
 /** A request, its body read: once the response is over its record is stored. */
 async function inject(app: ReturnType<typeof createApp>, opts: InjectOptions | string, store?: RequestStore) {
@@ -85,7 +115,10 @@ beforeAll(() => {
 afterAll(() => detach())
 
 const appWith = (store: RequestStore, environment: string, params?: boolean) =>
-  createApp({ bootstrapApplication: 'recorded', environment, routes: { api: group, guarded, exploding } }, { env: {}, log: () => {}, streamHandlers: [dashboardRecorder(store, { params })] })
+  createApp(
+    { bootstrapApplication: 'recorded', environment, routes: { api: group, guarded, exploding } },
+    { env: {}, log: () => {}, streamHandlers: [dashboardRecorder(store, { params })] },
+  )
 
 describe('a dev app', () => {
   const store = new RequestStore()
@@ -95,11 +128,22 @@ describe('a dev app', () => {
     const res = await inject(app, '/api/things/42?page=2', store)
     expect(res.status).toBe(200)
     const [r] = store.list()
-    expect(r).toMatchObject({ method: 'GET', path: '/api/things/42', query: 'page=2', status: 200, route: { path: '/api/things/:id', controller: 'routes/api', prefix: '/api' } })
+    expect(r).toMatchObject({
+      method: 'GET',
+      path: '/api/things/42',
+      query: 'page=2',
+      status: 200,
+      route: { path: '/api/things/:id', controller: 'routes/api', prefix: '/api' },
+    })
     expect(r!.size).toBe(res.body.length)
     expect(r!.logs.map((l) => [l.level, l.message])).toEqual([['info', 'looking for thing 42']])
     expect(r!.spans.map((s) => s.kind)).toEqual(['request', 'query'])
-    expect(r!.spans[1]).toMatchObject({ name: 'SELECT things', sql: 'select * from things where id = $1', params: ['42'], rows: 3 })
+    expect(r!.spans[1]).toMatchObject({
+      name: 'SELECT things',
+      sql: 'select * from things where id = $1',
+      params: ['42'],
+      rows: 3,
+    })
     expect(r!.spans[1]!.startMs).toBeGreaterThanOrEqual(0)
     expect(r!.spans[1]!.startMs + r!.spans[1]!.durationMs).toBeLessThanOrEqual(r!.durationMs! + 1)
   })
@@ -122,12 +166,20 @@ describe('a dev app', () => {
   it('secret headers and query parameters are redacted', async () => {
     await inject(
       app,
-      { url: '/api/things/1?token=abc123&page=1&api_key=k-999', headers: { authorization: 'Bearer s3cr3t', cookie: 'sid=c00kie', 'x-api-key': 'k-777', 'x-trace': 'visible' } },
+      {
+        url: '/api/things/1?token=abc123&page=1&api_key=k-999',
+        headers: { authorization: 'Bearer s3cr3t', cookie: 'sid=c00kie', 'x-api-key': 'k-777', 'x-trace': 'visible' },
+      },
       store,
     )
     const r = store.list()[0]!
     const headers = Object.fromEntries(r.headers)
-    expect(headers).toMatchObject({ authorization: '[redacted]', cookie: '[redacted]', 'x-api-key': '[redacted]', 'x-trace': 'visible' })
+    expect(headers).toMatchObject({
+      authorization: '[redacted]',
+      cookie: '[redacted]',
+      'x-api-key': '[redacted]',
+      'x-trace': 'visible',
+    })
     expect(r.query).toBe('token=[redacted]&page=1&api_key=[redacted]')
     const text = JSON.stringify(r)
     for (const secret of ['s3cr3t', 'c00kie', 'k-777', 'abc123', 'k-999']) expect(text).not.toContain(secret)
@@ -145,13 +197,20 @@ describe('a dev app', () => {
     expect(r.plugins[1]!.startMs).toBeGreaterThanOrEqual(r.plugins[0]!.startMs)
     expect(r.security).toMatchObject({ callback: 'requireUser', verdict: 'allowed', authData: true })
     const headers = Object.fromEntries(r.responseHeaders!)
-    expect(headers).toMatchObject({ 'content-type': expect.stringContaining('application/json'), 'x-served-by': 'guarded', 'x-session-token': '[redacted]', 'set-cookie': 'sid=[redacted]; Path=/; HttpOnly' })
+    expect(headers).toMatchObject({
+      'content-type': expect.stringContaining('application/json'),
+      'x-served-by': 'guarded',
+      'x-session-token': '[redacted]',
+      'set-cookie': 'sid=[redacted]; Path=/; HttpOnly',
+    })
     const text = JSON.stringify(r)
     for (const secret of ['s3ss10n', 'tok-555']) expect(text).not.toContain(secret)
   })
 
   it('a plugin that replies stops the rest; a denial, a failed post plugin and a throwing plugin are told apart', async () => {
-    expect((await inject(app, { url: '/guarded/page', headers: { 'x-user': 'ada', 'x-gate': 'closed' } }, store)).status).toBe(429)
+    expect(
+      (await inject(app, { url: '/guarded/page', headers: { 'x-user': 'ada', 'x-gate': 'closed' } }, store)).status,
+    ).toBe(429)
     let r = store.list()[0]!
     expect(r.plugins.map((p) => [p.name, p.outcome])).toEqual([
       ['stamp', { kind: 'continued' }],
@@ -164,13 +223,21 @@ describe('a dev app', () => {
     expect(r.security).toMatchObject({ callback: 'requireUser', verdict: 'denied', status: 401 })
     expect(r.plugins.map((p) => p.name)).toEqual(['stamp', 'gate'])
 
-    expect((await inject(app, { url: '/guarded/page', headers: { 'x-user': 'ada', 'x-audit': 'fail' } }, store)).status).toBe(500)
+    expect(
+      (await inject(app, { url: '/guarded/page', headers: { 'x-user': 'ada', 'x-audit': 'fail' } }, store)).status,
+    ).toBe(500)
     r = store.list()[0]!
-    expect(r.plugins.at(-1)).toMatchObject({ name: 'audit', phase: 'post_request', outcome: { kind: 'failed', message: 'audit store down' } })
+    expect(r.plugins.at(-1)).toMatchObject({
+      name: 'audit',
+      phase: 'post_request',
+      outcome: { kind: 'failed', message: 'audit store down' },
+    })
 
     expect((await inject(app, '/exploding', store)).status).toBe(500)
     r = store.list()[0]!
-    expect(r.plugins).toEqual([expect.objectContaining({ name: 'boom', outcome: { kind: 'threw', message: 'Error: boom plugin threw' } })])
+    expect(r.plugins).toEqual([
+      expect.objectContaining({ name: 'boom', outcome: { kind: 'threw', message: 'Error: boom plugin threw' } }),
+    ])
     expect(r.responseHeaders!.length).toBeGreaterThan(0)
   })
 

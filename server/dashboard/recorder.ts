@@ -42,7 +42,13 @@ export function dashboardRecorder(store: RequestStore, opts: RecorderOptions = {
             record.status = outcome.status
             record.durationMs = durationMs
             record.size = outcome.responseBodySize
-            if (outcome.route) record.route = { path: outcome.route.path, controller: outcome.route.controller, action: outcome.route.action, prefix: outcome.route.prefix }
+            if (outcome.route)
+              record.route = {
+                path: outcome.route.path,
+                controller: outcome.route.controller,
+                action: outcome.route.action,
+                prefix: outcome.route.prefix,
+              }
             const thrown = outcome.error ?? outcome.exception
             if (thrown !== undefined) record.error = describeError(thrown)
             const name = outcome.route ? `${record.method} ${outcome.route.path}` : `${record.method} ${record.path}`
@@ -60,7 +66,9 @@ export function dashboardRecorder(store: RequestStore, opts: RecorderOptions = {
 }
 
 function openRecord(facts: RequestFacts, storeId: string): RequestRecord {
-  const headers = facts.headerNames().map((name) => [name, isSecretName(name) ? REDACTED : cut(facts.header(name) ?? '', LIMITS.header)] as const)
+  const headers = facts
+    .headerNames()
+    .map((name) => [name, isSecretName(name) ? REDACTED : cut(facts.header(name) ?? '', LIMITS.header)] as const)
   const id = (facts as { id?: unknown }).id
   return {
     id: typeof id === 'string' && id !== '' ? id : storeId,
@@ -78,7 +86,12 @@ function openRecord(facts: RequestFacts, storeId: string): RequestRecord {
 }
 
 function describeError(thrown: unknown): NonNullable<RequestRecord['error']> {
-  if (thrown instanceof Error) return { name: thrown.name, message: cut(thrown.message, LIMITS.message), stack: thrown.stack === undefined ? undefined : cut(thrown.stack, LIMITS.stack) }
+  if (thrown instanceof Error)
+    return {
+      name: thrown.name,
+      message: cut(thrown.message, LIMITS.message),
+      stack: thrown.stack === undefined ? undefined : cut(thrown.stack, LIMITS.stack),
+    }
   return { name: typeof thrown, message: cut(String(thrown), LIMITS.message) }
 }
 
@@ -87,10 +100,16 @@ function traceInto(record: RequestRecord, started: number): RequestTrace {
   return {
     started,
     plugin(step) {
-      if (record.plugins.length < LIMITS.plugins) record.plugins.push(step.outcome.kind === 'failed' || step.outcome.kind === 'threw' ? { ...step, outcome: { ...step.outcome, message: cut(step.outcome.message, LIMITS.message) } } : step)
+      if (record.plugins.length < LIMITS.plugins)
+        record.plugins.push(
+          step.outcome.kind === 'failed' || step.outcome.kind === 'threw'
+            ? { ...step, outcome: { ...step.outcome, message: cut(step.outcome.message, LIMITS.message) } }
+            : step,
+        )
     },
     security(verdict) {
-      record.security = verdict.message === undefined ? verdict : { ...verdict, message: cut(verdict.message, LIMITS.message) }
+      record.security =
+        verdict.message === undefined ? verdict : { ...verdict, message: cut(verdict.message, LIMITS.message) }
     },
     response(outcome) {
       record.responseHeaders = headerPairs(outcome)
@@ -111,5 +130,9 @@ function headerPairs(outcome: Outcome): [string, string][] {
     return pairs
   }
   if (!headers || typeof headers !== 'object') return []
-  return Object.entries(headers as Record<string, unknown>).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name.toLowerCase(), String(v)] as [string, string]) : [[name.toLowerCase(), String(value)] as [string, string]]))
+  return Object.entries(headers as Record<string, unknown>).flatMap(([name, value]) =>
+    Array.isArray(value)
+      ? value.map((v) => [name.toLowerCase(), String(v)] as [string, string])
+      : [[name.toLowerCase(), String(value)] as [string, string]],
+  )
 }

@@ -36,7 +36,10 @@ export function errorPage(
   extraHeaders?: Readonly<Record<string, string>>,
   code?: string,
 ): Response {
-  const stack = ctx.useStacktrace && error instanceof Error && error.stack ? error.stack.split('\n').map((l) => l.trim()) : undefined
+  const stack =
+    ctx.useStacktrace && error instanceof Error && error.stack
+      ? error.stack.split('\n').map((l) => l.trim())
+      : undefined
   if (wantsHtml(accept)) {
     const title = `${status} ${statusText(status)}`
     const html =

@@ -9,7 +9,11 @@ import { json, status } from '../replies.ts'
 import type { AppConfig } from '../app/config.ts'
 import { httpError } from './http-error.ts'
 
-const failing = definePlugin({ name: 'failing', info: { title: '', version: '', author: '', description: '', options: {} }, preRequest: (_r, _e, _o, _s) => fail(new Error('pool exhausted')) })
+const failing = definePlugin({
+  name: 'failing',
+  info: { title: '', version: '', author: '', description: '', options: {} },
+  preRequest: (_r, _e, _o, _s) => fail(new Error('pool exhausted')),
+})
 const decode: PluginEntry[] = [['pre_request', requestPlugin, { decodeJsonBody: true }]]
 
 const config = (useStacktrace: boolean): AppConfig => ({
@@ -23,24 +27,59 @@ const config = (useStacktrace: boolean): AppConfig => ({
         security: false,
         plugins: decode,
         routes: [
-          ['/boom', () => { throw new Error('kaboom') }],
+          [
+            '/boom',
+            () => {
+              throw new Error('kaboom')
+            },
+          ],
           ['/only-get', () => json({ ok: true }), { methods: ['get'] }],
           ['/get-post', () => json({ ok: true }), { methods: ['get', 'post'] }],
           ['/echo', (req) => json({ got: req.json ?? null }), { methods: ['post'] }],
-          ['/http-error', () => { throw httpError(409) }],
-          ['/http-error-body', () => { throw httpError(422, { error: 'missing body' }) }],
-          ['/http-error-text', () => { throw httpError(404, 'Note 12 not found') }],
+          [
+            '/http-error',
+            () => {
+              throw httpError(409)
+            },
+          ],
+          [
+            '/http-error-body',
+            () => {
+              throw httpError(422, { error: 'missing body' })
+            },
+          ],
+          [
+            '/http-error-text',
+            () => {
+              throw httpError(404, 'Note 12 not found')
+            },
+          ],
         ],
       },
-      { prefix: '/plugin-error', security: false, plugins: [['pre_request', failing, {}]], routes: [['/', () => json({})]] },
+      {
+        prefix: '/plugin-error',
+        security: false,
+        plugins: [['pre_request', failing, {}]],
+        routes: [['/', () => json({})]],
+      },
       {
         prefix: '/custom',
         security: false,
         routes: [
           [404, (req) => json({ error: `nothing at ${req.path}`, custom: true })],
           [500, () => status(503, {}, { error: 'custom 500 page' })],
-          ['/boom', () => { throw new Error('kaboom') }],
-          ['/gone', () => { throw httpError(404) }],
+          [
+            '/boom',
+            () => {
+              throw new Error('kaboom')
+            },
+          ],
+          [
+            '/gone',
+            () => {
+              throw httpError(404)
+            },
+          ],
         ],
       },
     ],
@@ -69,12 +108,22 @@ describeModes('errors', config(false), (t) => {
     expect(both.headers.get('allow')).toBe('GET, POST, HEAD')
   })
   it('body over the limit: 413 with a message giving the limit', async () => {
-    const res = await t.request({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(2000) }) })
+    const res = await t.request({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(2000) }),
+    })
     expect(res.status).toBe(413)
     expect(await res.json()).toEqual({ error: 'Payload Too Large: the request body exceeds the limit of 1024 bytes' })
   })
   it('malformed JSON body: 400 saying so', async () => {
-    const res = await t.request({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, body: '{"name": "x",' })
+    const res = await t.request({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": "x",',
+    })
     expect(res.status).toBe(400)
     const body = (await res.json()) as { error: string }
     expect(body.error).toMatch(/^Bad Request: malformed JSON body \(/)

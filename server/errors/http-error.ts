@@ -72,5 +72,11 @@ export function isHttpError(value: unknown): value is HttpError {
  */
 export function isClientFault(value: unknown): value is Error & { status: number; expose: boolean } {
   const e = value as { status?: unknown; expose?: unknown }
-  return value instanceof Error && typeof e.expose === 'boolean' && Number.isInteger(e.status) && (e.status as number) >= 400 && (e.status as number) <= 499
+  return (
+    value instanceof Error &&
+    typeof e.expose === 'boolean' &&
+    Number.isInteger(e.status) &&
+    (e.status as number) >= 400 &&
+    (e.status as number) <= 499
+  )
 }

@@ -7,7 +7,11 @@ describe('VelaError', () => {
   it('keeps the message, carries the code, and names itself VelaError', () => {
     const err = new VelaError('VELA_ERR_CONFIG', 'PORT must be an integer from 0 to 65535, got "x"')
     expect(err).toBeInstanceOf(Error)
-    expect(err).toMatchObject({ name: 'VelaError', code: 'VELA_ERR_CONFIG', message: 'PORT must be an integer from 0 to 65535, got "x"' })
+    expect(err).toMatchObject({
+      name: 'VelaError',
+      code: 'VELA_ERR_CONFIG',
+      message: 'PORT must be an integer from 0 to 65535, got "x"',
+    })
     expect(String(err)).toBe('VelaError: PORT must be an integer from 0 to 65535, got "x"')
   })
 

@@ -56,7 +56,11 @@ export function entryPoints(opts: {
   const { serve, serveUpgrade, observers, failed, log, reuse, lifecycle } = opts
   // Without observers the listener calls the exchange's own entry point: one call to routing.
   if (observers.length === 0) {
-    return { handleNode: nodeEntry(serve, log, reuse, lifecycle), fetch: webEntry(serve, log, reuse, lifecycle), upgrade: upgradeEntry(serveUpgrade, log, reuse, lifecycle) }
+    return {
+      handleNode: nodeEntry(serve, log, reuse, lifecycle),
+      fetch: webEntry(serve, log, reuse, lifecycle),
+      upgrade: upgradeEntry(serveUpgrade, log, reuse, lifecycle),
+    }
   }
   const onNode = withObservers(observers, (x: NodeExchange) => x.send(serve(x), log), failed, log)
   const onWeb = withObservers(observers, (x: WebExchange) => x.send(serve(x), log), failed, log)
@@ -75,7 +79,12 @@ export function entryPoints(opts: {
 }
 
 /** `respond(x)` serves and sends; with observers it runs inside them. Gives what the exchange's `send` gave. */
-function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserver[], respond: (x: X) => R, failed: StreamFailure, log: Log): (x: X) => R {
+function withObservers<X extends Exchange<R>, R>(
+  observers: readonly NamedObserver[],
+  respond: (x: X) => R,
+  failed: StreamFailure,
+  log: Log,
+): (x: X) => R {
   if (observers.length === 1) return withObserver(observers[0]!, respond, failed, log)
   const n = observers.length
   return function observed(x) {
@@ -99,7 +108,10 @@ function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserv
     }
     try {
       step(0)
-      if (!x.sent) throw new Error(`a stream handler's run() returned without calling next (${from.map((i) => observers[i]!.name).join(', ')})`)
+      if (!x.sent)
+        throw new Error(
+          `a stream handler's run() returned without calling next (${from.map((i) => observers[i]!.name).join(', ')})`,
+        )
     } catch (err) {
       streamHandlerFailed(x, err, failed, log)
     }
@@ -111,7 +123,12 @@ function withObservers<X extends Exchange<R>, R>(observers: readonly NamedObserv
  * `withObservers` for an app with one observer (telemetry's, most often), the same steps without
  * the lists of watches: a request then allocates no more than its watch and the closures it needs.
  */
-function withObserver<X extends Exchange<R>, R>({ name, observer }: NamedObserver, respond: (x: X) => R, failed: StreamFailure, log: Log): (x: X) => R {
+function withObserver<X extends Exchange<R>, R>(
+  { name, observer }: NamedObserver,
+  respond: (x: X) => R,
+  failed: StreamFailure,
+  log: Log,
+): (x: X) => R {
   const next = (x: X) => {
     if (!x.sent) respond(x)
   }
@@ -119,7 +136,7 @@ function withObserver<X extends Exchange<R>, R>({ name, observer }: NamedObserve
     try {
       const watch = observer(x)
       if (watch) x.whenSent((status, bytes) => endWatch(watch, outcomeOf(x, status, bytes), name, log, x))
-      if (watch && watch.run) watch.run(() => next(x))
+      if (watch?.run) watch.run(() => next(x))
       else next(x)
       if (!x.sent) throw new Error(`a stream handler's run() returned without calling next (${name})`)
     } catch (err) {
@@ -133,7 +150,9 @@ function withObserver<X extends Exchange<R>, R>({ name, observer }: NamedObserve
 /** What the watches' `end` is given once the response has been sent. */
 function outcomeOf(x: Exchange, status: number, bytes: number): RequestOutcome {
   const { failure, exception, route } = x
-  return failure === undefined && exception === undefined ? { status, responseBodySize: bytes, route } : { status, responseBodySize: bytes, route, error: failure, exception }
+  return failure === undefined && exception === undefined
+    ? { status, responseBodySize: bytes, route }
+    : { status, responseBodySize: bytes, route, error: failure, exception }
 }
 
 /** A stream handler threw: the app's 500 page, or a log line when the response already went out. */

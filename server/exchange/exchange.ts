@@ -115,7 +115,10 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   /** The outcome as it goes out: with the added headers and the id header, then seen by the app's `onResponse` hooks. */
   protected finished(outcome: Outcome): Outcome {
     const lifecycle = this.lifecycle
-    const out = lifecycle === undefined ? withHeaders(outcome, this.addedHeaders, undefined, this) : lifecycle.finish(outcome, this)
+    const out =
+      lifecycle === undefined
+        ? withHeaders(outcome, this.addedHeaders, undefined, this)
+        : lifecycle.finish(outcome, this)
     // A request the development dashboard records: the headers it shows are these.
     traceOf(this)?.response(out)
     return out

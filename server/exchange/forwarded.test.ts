@@ -37,7 +37,10 @@ const who = async (res: Response) => (await res.json()) as { peer: string; schem
 
 describeModes('server.trustProxy: a request from a listed proxy', app(['127.0.0.1']), (t) => {
   it('req.peer is the forwarded client, req.facts.peer the socket; req.scheme from X-Forwarded-Proto', async () => {
-    const res = await t.request({ url: '/who', headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } })
+    const res = await t.request({
+      url: '/who',
+      headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' },
+    })
     expect(await who(res)).toEqual({ peer: '203.0.113.7', scheme: 'https', socket: '127.0.0.1' })
   })
 
@@ -49,8 +52,11 @@ describeModes('server.trustProxy: a request from a listed proxy', app(['127.0.0.
 
   it('without the headers, or with a value that is not an address, the last trusted hop is the client', async () => {
     expect(await who(await t.request('/who'))).toEqual({ peer: '127.0.0.1', scheme: 'http', socket: '127.0.0.1' })
-    expect((await who(await t.request({ url: '/who', headers: { 'x-forwarded-for': 'garbage', 'x-forwarded-proto': 'gopher' } }))))
-      .toEqual({ peer: '127.0.0.1', scheme: 'http', socket: '127.0.0.1' })
+    expect(
+      await who(
+        await t.request({ url: '/who', headers: { 'x-forwarded-for': 'garbage', 'x-forwarded-proto': 'gopher' } }),
+      ),
+    ).toEqual({ peer: '127.0.0.1', scheme: 'http', socket: '127.0.0.1' })
   })
 
   it('the rate limit counts each forwarded client on its own', async () => {
@@ -69,10 +75,15 @@ describeModes('server.trustProxy: a request from a listed proxy', app(['127.0.0.
 })
 
 describeModes('server.trustProxy: RFC 7239 Forwarded from a listed proxy', app(['127.0.0.1', '10.0.0.0/8']), (t) => {
-  const ask = async (forwarded: string, more: Record<string, string> = {}) => who(await t.request({ url: '/who', headers: { forwarded, ...more } }))
+  const ask = async (forwarded: string, more: Record<string, string> = {}) =>
+    who(await t.request({ url: '/who', headers: { forwarded, ...more } }))
 
   it('req.peer is its `for`, req.scheme its `proto` (quoted, with ports, IPv6 in brackets)', async () => {
-    expect(await ask('for=203.0.113.7;proto=https;by=127.0.0.1')).toEqual({ peer: '203.0.113.7', scheme: 'https', socket: '127.0.0.1' })
+    expect(await ask('for=203.0.113.7;proto=https;by=127.0.0.1')).toEqual({
+      peer: '203.0.113.7',
+      scheme: 'https',
+      socket: '127.0.0.1',
+    })
     expect((await ask('for="[2001:db8:cafe::17]:4711"')).peer).toBe('2001:db8:cafe::17')
     expect((await ask('For="192.0.2.43:47011";Proto=HTTPS')).scheme).toBe('https')
   })
@@ -84,7 +95,11 @@ describeModes('server.trustProxy: RFC 7239 Forwarded from a listed proxy', app([
   })
 
   it('with Forwarded present, X-Forwarded-For and X-Forwarded-Proto are not read', async () => {
-    expect(await ask('for=192.0.2.60', { 'x-forwarded-for': '203.0.113.99', 'x-forwarded-proto': 'https' })).toEqual({ peer: '192.0.2.60', scheme: 'http', socket: '127.0.0.1' })
+    expect(await ask('for=192.0.2.60', { 'x-forwarded-for': '203.0.113.99', 'x-forwarded-proto': 'https' })).toEqual({
+      peer: '192.0.2.60',
+      scheme: 'http',
+      socket: '127.0.0.1',
+    })
   })
 })
 
@@ -97,7 +112,10 @@ describeModes('server.trustProxy: Forwarded from anyone else', app(['192.0.2.1']
 
 describeModes('server.trustProxy: a request from anyone else', app(['192.0.2.1', '10.0.0.0/8']), (t) => {
   it('the forwarded headers are ignored: a client cannot choose its address or scheme', async () => {
-    const res = await t.request({ url: '/who', headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } })
+    const res = await t.request({
+      url: '/who',
+      headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' },
+    })
     expect(await who(res)).toEqual({ peer: '127.0.0.1', scheme: 'http', socket: '127.0.0.1' })
   })
 
@@ -109,7 +127,10 @@ describeModes('server.trustProxy: a request from anyone else', app(['192.0.2.1',
 
 describeModes('server.trustProxy unset (the default)', app(), (t) => {
   it('the forwarded headers are ignored', async () => {
-    const res = await t.request({ url: '/who', headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' } })
+    const res = await t.request({
+      url: '/who',
+      headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' },
+    })
     expect(await who(res)).toEqual({ peer: '127.0.0.1', scheme: 'http', socket: '127.0.0.1' })
   })
 })
@@ -118,31 +139,53 @@ describe('server.trustProxy configuration', () => {
   const routes = {}
   it('subnets and IPv6 entries match; an IPv4-mapped socket address matches its IPv4 entry', () => {
     const trust = proxyTrust(trustProxyList(['10.0.0.0/8', '::1', 'fd00::/8'], 'server.trustProxy'))!
-    expect(['10.1.2.3', '::1', 'fd12::5', '::ffff:10.0.0.1'].map((a) => trust.trusts(a))).toEqual([true, true, true, true])
+    expect(['10.1.2.3', '::1', 'fd12::5', '::ffff:10.0.0.1'].map((a) => trust.trusts(a))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ])
     expect(['11.0.0.1', '::2', 'not-an-ip'].map((a) => trust.trusts(a))).toEqual([false, false, false])
-    const facts = { peer: '::ffff:10.0.0.1', header: (n: string) => (n === 'x-forwarded-for' ? '2001:db8::1' : undefined) }
+    const facts = {
+      peer: '::ffff:10.0.0.1',
+      header: (n: string) => (n === 'x-forwarded-for' ? '2001:db8::1' : undefined),
+    }
     expect(clientAddress(facts as never, trust)).toBe('2001:db8::1')
     // Mapped addresses come out as IPv4, from the socket and from the header alike.
-    const mapped = (peer: string, forwarded?: string) => clientAddress({ peer, header: (n: string) => (n === 'x-forwarded-for' ? forwarded : undefined) } as never, trust)
-    expect([mapped('::ffff:192.0.2.5'), mapped('::ffff:10.0.0.1', '::ffff:198.51.100.1'), mapped('::ffff:10.0.0.1')]).toEqual(['192.0.2.5', '198.51.100.1', '10.0.0.1'])
+    const mapped = (peer: string, forwarded?: string) =>
+      clientAddress({ peer, header: (n: string) => (n === 'x-forwarded-for' ? forwarded : undefined) } as never, trust)
+    expect([
+      mapped('::ffff:192.0.2.5'),
+      mapped('::ffff:10.0.0.1', '::ffff:198.51.100.1'),
+      mapped('::ffff:10.0.0.1'),
+    ]).toEqual(['192.0.2.5', '198.51.100.1', '10.0.0.1'])
     expect(proxyTrust([])).toBeUndefined()
   })
 
   it('VELA_TRUST_PROXY (comma-separated) overrides the app; the default is none', () => {
     expect(resolveConfig({ bootstrapApplication: 'x', routes }, {}).server.trustProxy).toEqual([])
-    const c = resolveConfig({ bootstrapApplication: 'x', server: { trustProxy: ['127.0.0.1'] }, routes }, { VELA_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1' })
+    const c = resolveConfig(
+      { bootstrapApplication: 'x', server: { trustProxy: ['127.0.0.1'] }, routes },
+      { VELA_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1' },
+    )
     expect(c.server.trustProxy).toEqual(['10.0.0.0/8', '192.0.2.1'])
     expect(c.defaults.has('server.trustProxy')).toBe(false)
   })
 
   it('an entry that is not an address or a subnet is a coded configuration error naming the key', () => {
     for (const [config, env, message] of [
-      [{ trustProxy: ['127.0.0.1', 'localhost'] }, {}, 'server.trustProxy: "localhost" is not an IP address or a CIDR subnet'],
+      [
+        { trustProxy: ['127.0.0.1', 'localhost'] },
+        {},
+        'server.trustProxy: "localhost" is not an IP address or a CIDR subnet',
+      ],
       [{ trustProxy: ['10.0.0.0/33'] }, {}, 'server.trustProxy: "10.0.0.0/33" is not an IP address or a CIDR subnet'],
       [{ trustProxy: '127.0.0.1' }, {}, 'server.trustProxy must be a list of proxy addresses or CIDR subnets'],
       [{}, { VELA_TRUST_PROXY: '10.0.0.0/x' }, 'VELA_TRUST_PROXY: "10.0.0.0/x" is not an IP address or a CIDR subnet'],
     ] as const) {
-      expect(() => resolveConfig({ bootstrapApplication: 'x', server: config as never, routes }, env)).toThrow(expect.objectContaining({ code: 'VELA_ERR_CONFIG', message: expect.stringContaining(message) }))
+      expect(() => resolveConfig({ bootstrapApplication: 'x', server: config as never, routes }, env)).toThrow(
+        expect.objectContaining({ code: 'VELA_ERR_CONFIG', message: expect.stringContaining(message) }),
+      )
     }
   })
 })

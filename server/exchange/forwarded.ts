@@ -21,7 +21,6 @@ import type { ProxyTrust, RequestFacts } from '../contracts/request.ts'
 import { VelaError } from '../errors/vela-error.ts'
 import { parseForwarded } from './forwarded-header.ts'
 
-
 const family = (address: string): 'ipv4' | 'ipv6' => (isIP(address) === 6 ? 'ipv6' : 'ipv4')
 
 /** `address` or `address/prefix` as [address, prefix or undefined], or undefined when it is neither. */
@@ -40,11 +39,17 @@ function parseEntry(entry: string): [string, number | undefined] | undefined {
 /** The list as configured, checked: a VELA_ERR_CONFIG naming `key` for anything that is not an address or a subnet. */
 export function trustProxyList(entries: unknown, key: string): readonly string[] {
   if (!Array.isArray(entries)) {
-    throw new VelaError('VELA_ERR_CONFIG', `${key} must be a list of proxy addresses or CIDR subnets (e.g. ['127.0.0.1', '10.0.0.0/8']), got ${JSON.stringify(entries)}`)
+    throw new VelaError(
+      'VELA_ERR_CONFIG',
+      `${key} must be a list of proxy addresses or CIDR subnets (e.g. ['127.0.0.1', '10.0.0.0/8']), got ${JSON.stringify(entries)}`,
+    )
   }
   for (const entry of entries) {
     if (typeof entry !== 'string' || !parseEntry(entry.trim())) {
-      throw new VelaError('VELA_ERR_CONFIG', `${key}: ${JSON.stringify(entry)} is not an IP address or a CIDR subnet (e.g. '10.0.0.0/8')`)
+      throw new VelaError(
+        'VELA_ERR_CONFIG',
+        `${key}: ${JSON.stringify(entry)} is not an IP address or a CIDR subnet (e.g. '10.0.0.0/8')`,
+      )
     }
   }
   return Object.freeze(entries.map((e: string) => e.trim()))
@@ -53,7 +58,10 @@ export function trustProxyList(entries: unknown, key: string): readonly string[]
 /** `VELA_TRUST_PROXY`'s comma-separated list, checked. */
 export function trustProxyFromEnv(value: string): readonly string[] {
   return trustProxyList(
-    value.split(',').map((s) => s.trim()).filter(Boolean),
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     'VELA_TRUST_PROXY',
   )
 }
@@ -73,7 +81,8 @@ export function proxyTrust(list: readonly string[]): ProxyTrust | undefined {
 // A server listening on all interfaces sees IPv4 clients as `::ffff:a.b.c.d`; proxies forward `a.b.c.d`.
 const MAPPED = '::ffff:'
 /** An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) as IPv4; any other as it is. */
-export const plainAddress = (address: string): string => (address.startsWith(MAPPED) && isIP(address.slice(MAPPED.length)) === 4 ? address.slice(MAPPED.length) : address)
+export const plainAddress = (address: string): string =>
+  address.startsWith(MAPPED) && isIP(address.slice(MAPPED.length)) === 4 ? address.slice(MAPPED.length) : address
 const plain = plainAddress
 
 /**
@@ -108,7 +117,10 @@ export function clientScheme(facts: RequestFacts, trust: ProxyTrust): 'http' | '
   } else {
     const proto = facts.header('x-forwarded-proto')
     if (!proto) return facts.scheme
-    last = proto.slice(proto.lastIndexOf(',') + 1).trim().toLowerCase()
+    last = proto
+      .slice(proto.lastIndexOf(',') + 1)
+      .trim()
+      .toLowerCase()
   }
   return last === 'https' || last === 'http' ? last : facts.scheme
 }

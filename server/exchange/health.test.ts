@@ -15,9 +15,18 @@ const logs = strictLog()
 // Every request the route table takes is refused by a plugin, then by security: the health
 // endpoints must not meet either.
 let refusals = 0
-const info = { title: 'refuse all', version: '1', author: 'test', description: 'answers 429 to everything', options: {} }
+const info = {
+  title: 'refuse all',
+  version: '1',
+  author: 'test',
+  description: 'answers 429 to everything',
+  options: {},
+}
 const refuseAll = definePlugin({ name: 'refuse-all', info, preRequest: () => (refusals++, stop(status(429))) })
-const make = (server: AppConfig['server'] = {}, routes: [string, () => unknown][] = [['/work', () => json({ ok: true })]]) =>
+const make = (
+  server: AppConfig['server'] = {},
+  routes: [string, () => unknown][] = [['/work', () => json({ ok: true })]],
+) =>
   createApp(
     {
       bootstrapApplication: 'health',
@@ -59,11 +68,18 @@ describe('health endpoints', () => {
     const server = await startTestServer(app)
     try {
       const head = await server.request({ method: 'HEAD', url: '/readyz' })
-      expect({ status: head.status, length: head.headers.get('content-length'), body: await head.text() }).toEqual({ status: 200, length: '18', body: '' })
+      expect({ status: head.status, length: head.headers.get('content-length'), body: await head.text() }).toEqual({
+        status: 200,
+        length: '18',
+        body: '',
+      })
       const get = await server.request('/livez')
       expect(await answer(get)).toEqual({ status: 200, body: '{"status":"live"}' })
       const post = await server.request({ method: 'POST', url: '/readyz', body: 'x' })
-      expect(await answer(post)).toEqual({ status: 405, body: '{"error":"Method Not Allowed: health endpoints answer GET and HEAD"}' })
+      expect(await answer(post)).toEqual({
+        status: 405,
+        body: '{"error":"Method Not Allowed: health endpoints answer GET and HEAD"}',
+      })
       expect(post.headers.get('allow')).toBe('GET, HEAD')
     } finally {
       await server.close()
@@ -88,11 +104,23 @@ describe('health endpoints', () => {
       }
       return 'no error'
     }
-    expect(code(() => make({ health: { live: 'livez' } }))).toBe('server.health.live must be a path starting with / (no query, no spaces) or false, got "livez"')
-    expect(code(() => make({ health: { live: '/up', ready: '/up' } }))).toBe('server.health: live and ready are both /up; give them different paths')
-    expect(code(() => make({ health: 'yes' as never }))).toBe('server.health must be { live, ready } or false, got "yes"')
-    expect(code(() => make({}, [['/readyz', () => json({})]]))).toMatch(/^server\.health\.ready: \/readyz is also the path of a route \(.+\), which the health endpoint would hide; give server\.health\.ready another path, or false$/)
-    expect(code(() => make({ drainDelay: -1 }))).toBe('server.drainDelay must be a whole number of milliseconds from 0 (none) to 2147483647, got -1')
-    expect(code(() => make({ shutdownTimeout: 1.5 }))).toBe('server.shutdownTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5')
+    expect(code(() => make({ health: { live: 'livez' } }))).toBe(
+      'server.health.live must be a path starting with / (no query, no spaces) or false, got "livez"',
+    )
+    expect(code(() => make({ health: { live: '/up', ready: '/up' } }))).toBe(
+      'server.health: live and ready are both /up; give them different paths',
+    )
+    expect(code(() => make({ health: 'yes' as never }))).toBe(
+      'server.health must be { live, ready } or false, got "yes"',
+    )
+    expect(code(() => make({}, [['/readyz', () => json({})]]))).toMatch(
+      /^server\.health\.ready: \/readyz is also the path of a route \(.+\), which the health endpoint would hide; give server\.health\.ready another path, or false$/,
+    )
+    expect(code(() => make({ drainDelay: -1 }))).toBe(
+      'server.drainDelay must be a whole number of milliseconds from 0 (none) to 2147483647, got -1',
+    )
+    expect(code(() => make({ shutdownTimeout: 1.5 }))).toBe(
+      'server.shutdownTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5',
+    )
   })
 })

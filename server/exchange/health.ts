@@ -33,7 +33,10 @@ const BODIES: Record<AppState | 'live', string> = {
 const NOT_ALLOWED = '{"error":"Method Not Allowed: health endpoints answer GET and HEAD"}'
 
 /** The endpoints over `state` (read per request), or undefined when both are off. */
-export function healthEndpoints(paths: { live: string | null; ready: string | null }, state: () => AppState): HealthEndpoints | undefined {
+export function healthEndpoints(
+  paths: { live: string | null; ready: string | null },
+  state: () => AppState,
+): HealthEndpoints | undefined {
   const { live, ready } = paths
   if (live === null && ready === null) return undefined
   return {
@@ -51,6 +54,11 @@ export function healthEndpoints(paths: { live: string | null; ready: string | nu
 
 function reply(status: number, body: string, head: boolean, extra?: Record<string, string>): EncodedReply {
   // A probe must see the state of this moment, never a cached one.
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length), 'cache-control': 'no-store', ...extra }
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(body.length),
+    'cache-control': 'no-store',
+    ...extra,
+  }
   return { status, headers, body: head ? null : body }
 }

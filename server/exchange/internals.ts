@@ -21,7 +21,9 @@ export function isMalformedURL(event: H3Event): boolean {
 
 /** Headers set through h3 utilities on the event, if any were. */
 export function preparedHeaders(event: H3Event): Headers | undefined {
-  return (event as unknown as Record<symbol, Record<symbol, Headers | undefined> | undefined>)[kEventRes]?.[kEventResHeaders]
+  return (event as unknown as Record<symbol, Record<symbol, Headers | undefined> | undefined>)[kEventRes]?.[
+    kEventResHeaders
+  ]
 }
 
 /** A response as node writes it: flat `[name, value, …]` headers. */

@@ -47,7 +47,8 @@ const config = (): AppConfig => ({
     },
     function gate(request: IncomingRequest) {
       if (request.header('x-block') === 'reply') return status(403, { 'x-gate': 'closed' }, { error: 'blocked' })
-      if (request.header('x-block') === 'response') return Promise.resolve(new Response('blocked later', { status: 451 }))
+      if (request.header('x-block') === 'response')
+        return Promise.resolve(new Response('blocked later', { status: 451 }))
       if (request.header('x-block') === 'http-error') throw httpError(429, 'slow down')
       if (request.header('x-block') === 'throw') throw new Error('gate broke')
       if (request.header('x-block') === 'nonsense') return 42 as never
@@ -78,14 +79,30 @@ const config = (): AppConfig => ({
             },
             { methods: ['get'] },
           ],
-          ['/conflict', () => { throw httpError(409, 'taken') }, { methods: ['get'] }],
-          ['/boom', () => { throw new Error('kaboom') }, { methods: ['get'] }],
+          [
+            '/conflict',
+            () => {
+              throw httpError(409, 'taken')
+            },
+            { methods: ['get'] },
+          ],
+          [
+            '/boom',
+            () => {
+              throw new Error('kaboom')
+            },
+            { methods: ['get'] },
+          ],
           ['/echo', (req) => json(req.params), { methods: ['post'] }],
           ['/plugin-stop', () => json({ reached: true }), { methods: ['get'] }],
           ['/assets/[...]', staticDir(assets)],
         ],
       },
-      { prefix: '/secure', security: () => false, routes: [['/thing', () => json({ secret: true }), { methods: ['get'] }]] },
+      {
+        prefix: '/secure',
+        security: () => false,
+        routes: [['/thing', () => json({ secret: true }), { methods: ['get'] }]],
+      },
     ],
   },
 })
@@ -107,7 +124,11 @@ describeModes('the app-wide lifecycle', config, (t) => {
     expect(res.status).toBe(200)
     const id = await expectLifecycle(res, '/ok')
     expect(await res.json()).toEqual({ id })
-    expect([res.headers.get('x-plugin'), res.headers.get('x-handler'), res.headers.get('x-mine')]).toEqual(['pre', 'h', 'from setHeader'])
+    expect([res.headers.get('x-plugin'), res.headers.get('x-handler'), res.headers.get('x-mine')]).toEqual([
+      'pre',
+      'h',
+      'from setHeader',
+    ])
   })
 
   it("a plugin's stop carries the plugin's header", async () => {
@@ -158,7 +179,12 @@ describeModes('the app-wide lifecycle', config, (t) => {
     const big = await t.request({ url: '/echo', method: 'POST', body: { text: 'x'.repeat(100) } })
     expect(big.status).toBe(413)
     await expectLifecycle(big, '/echo', 'POST')
-    const malformed = await t.request({ url: '/echo', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' })
+    const malformed = await t.request({
+      url: '/echo',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    })
     expect(malformed.status).toBe(400)
     await expectLifecycle(malformed, '/echo', 'POST')
     const good = await t.request({ url: '/echo', method: 'POST', body: { a: 1 } })
@@ -203,7 +229,12 @@ describeModes('the app-wide lifecycle', config, (t) => {
   })
 })
 
-const upgradeHeaders = { upgrade: 'websocket', connection: 'upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' }
+const upgradeHeaders = {
+  upgrade: 'websocket',
+  connection: 'upgrade',
+  'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+  'sec-websocket-version': '13',
+}
 
 it('WebSocket upgrades: onRequest sees them; its answer, a security 401 and a 404 are refusals with the id; an accepted 101 has it too', async () => {
   const kinds: string[] = []
@@ -228,7 +259,8 @@ it('WebSocket upgrades: onRequest sees them; its answer, a security 401 and a 40
     },
     { env: {} },
   )
-  const upgrade = (path: string, extra: Record<string, string> = {}) => app.upgrade(new Request(`http://localhost${path}`, { headers: { ...upgradeHeaders, ...extra } }))
+  const upgrade = (path: string, extra: Record<string, string> = {}) =>
+    app.upgrade(new Request(`http://localhost${path}`, { headers: { ...upgradeHeaders, ...extra } }))
   for (const [path, extra, expected] of [
     ['/open/ws', { 'x-block': '1' }, 403],
     ['/closed/ws', {}, 401],
@@ -273,7 +305,11 @@ it('onRequest must be a list of functions; req.setHeader refuses the framing hea
             [
               '/h',
               (req) => {
-                for (const [name, value] of [['content-length', '1'], ['Set-Cookie', 'a=1'], ['x-bad', 'line\nbreak']]) {
+                for (const [name, value] of [
+                  ['content-length', '1'],
+                  ['Set-Cookie', 'a=1'],
+                  ['x-bad', 'line\nbreak'],
+                ]) {
                   try {
                     req.setHeader(name!, value!)
                   } catch (err) {

@@ -183,7 +183,10 @@ export class NodeExchange extends Exchange<void> {
   }
 
   preempt(outcome: Promise<Outcome>, log: Log): void {
-    outcome.then((o) => (this.answerable ? this.write(o, log) : drop(o)), (err: unknown) => this.failed(err, log))
+    outcome.then(
+      (o) => (this.answerable ? this.write(o, log) : drop(o)),
+      (err: unknown) => this.failed(err, log),
+    )
   }
 
   /**
@@ -203,7 +206,11 @@ export class NodeExchange extends Exchange<void> {
     try {
       const outcome = this.finished(sent)
       if (outcome instanceof Response) {
-        const sending = writeResponse(res, outcome, this.#bodyBytes === -1 ? undefined : (bytes) => this.countBody(bytes))
+        const sending = writeResponse(
+          res,
+          outcome,
+          this.#bodyBytes === -1 ? undefined : (bytes) => this.countBody(bytes),
+        )
         if (sending) sending.catch((err: unknown) => this.failed(err, log))
       } else {
         res.writeHead(outcome.status, outcome.headers)
@@ -227,9 +234,18 @@ export class NodeExchange extends Exchange<void> {
   private failed(err: unknown, log: Log): void {
     const res = this.res
     if (isCodedInfrastructure(err) && !res.headersSent && !res.destroyed) {
-      logRequest(log, this, `${err.status} on ${this.req.method} ${this.req.url}: ${err.message}`, undefined, logKey(`${err.status} before the head`, err))
+      logRequest(
+        log,
+        this,
+        `${err.status} on ${this.req.method} ${this.req.url}: ${err.message}`,
+        undefined,
+        logKey(`${err.status} before the head`, err),
+      )
       const body = JSON.stringify({ error: statusText(err.status), code: err.code })
-      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }
+      const headers: Record<string, string> = {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(body.length),
+      }
       if (err.status === 503) headers['retry-after'] = '1'
       // Through `write`, so the app's onResponse hooks see this reply as they see every other.
       return this.write({ status: err.status, headers, body }, log)
@@ -248,19 +264,28 @@ function authorityOf(req: IncomingMessage, scheme: string): { host: string; port
   const target = req.url ?? '/'
   if (target.charCodeAt(0) !== 47 && URL.canParse(target)) {
     const url = new URL(target)
-    if (url.host) return { host: url.hostname, port: url.port ? Number(url.port) : defaultPort(url.protocol.slice(0, -1)) }
+    if (url.host)
+      return { host: url.hostname, port: url.port ? Number(url.port) : defaultPort(url.protocol.slice(0, -1)) }
   }
   const header = req.headers.host
-  if (!header) return { host: req.socket.localAddress ?? 'localhost', port: req.socket.localPort ?? defaultPort(scheme) }
+  if (!header)
+    return { host: req.socket.localAddress ?? 'localhost', port: req.socket.localPort ?? defaultPort(scheme) }
   // `[::1]:8080` keeps its brackets, as URL.hostname does.
   const colon = header.lastIndexOf(':')
   if (colon === -1 || colon < header.lastIndexOf(']')) return { host: header.toLowerCase(), port: defaultPort(scheme) }
   const port = Number(header.slice(colon + 1))
-  return { host: header.slice(0, colon).toLowerCase(), port: Number.isInteger(port) && port > 0 && port < 65536 ? port : defaultPort(scheme) }
+  return {
+    host: header.slice(0, colon).toLowerCase(),
+    port: Number.isInteger(port) && port > 0 && port < 65536 ? port : defaultPort(scheme),
+  }
 }
 
 /** A string or bytes body in one `end()`; a streamed one as the client takes it. `count`: told the body bytes written. */
-function writeResponse(res: ServerResponse, response: Response, count: ((bytes: number) => void) | undefined): void | Promise<void> {
+function writeResponse(
+  res: ServerResponse,
+  response: Response,
+  count: ((bytes: number) => void) | undefined,
+): void | Promise<void> {
   const out = toNodeShaped(response) ?? webShaped(response)
   const body = out.body
   if (body == null || typeof body === 'string' || body instanceof Uint8Array) {
@@ -273,7 +298,8 @@ function writeResponse(res: ServerResponse, response: Response, count: ((bytes: 
   return sendStreamed(res, out.status, out.headers, body as ReadableStream | Readable, count)
 }
 
-const byteLength = (body: string | Uint8Array): number => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
+const byteLength = (body: string | Uint8Array): number =>
+  typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
 
 /** A response other than srvx's fast one, in node's terms. */
 function webShaped(response: Response): NodeShaped {
@@ -281,4 +307,3 @@ function webShaped(response: Response): NodeShaped {
   for (const [name, value] of response.headers) headers.push(name, value)
   return { status: response.status, headers, body: response.body }
 }
-

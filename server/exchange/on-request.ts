@@ -19,10 +19,15 @@ import { NO_BINDINGS } from '../router/dispatch.ts'
 import type { Exchange } from './exchange.ts'
 import type { Serve } from './route.ts'
 
-const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function'
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function'
 
 /** Puts the hooks in front of `serve`; `serve` itself when the app has none. */
-export function withRequestHooks<X extends Exchange>(hooks: readonly RequestHook[], ctx: PipelineContext, serve: Serve<X>): Serve<X> {
+export function withRequestHooks<X extends Exchange>(
+  hooks: readonly RequestHook[],
+  ctx: PipelineContext,
+  serve: Serve<X>,
+): Serve<X> {
   const n = hooks.length
   if (n === 0) return serve
 
@@ -32,16 +37,23 @@ export function withRequestHooks<X extends Exchange>(hooks: readonly RequestHook
     return new VelaRequest(x, info, NO_BINDINGS, undefined, ctx)
   }
 
-  const answer = (x: X, hook: RequestHook, result: Exclude<RequestHookResult, undefined | void>): Outcome | Promise<Outcome> => {
+  const answer = (
+    x: X,
+    hook: RequestHook,
+    result: Exclude<RequestHookResult, undefined | void>,
+  ): Outcome | Promise<Outcome> => {
     if (result instanceof Response) return result
     if (!isReply(result)) {
       const shown = typeof result === 'object' ? JSON.stringify(result)?.slice(0, 80) : String(result)
-      throw new Error(`onRequest hook ${hook.name || '(anonymous)'} returned ${shown}; expected nothing, a reply (json(…), status(…), redirect(…)) or a Response`)
+      throw new Error(
+        `onRequest hook ${hook.name || '(anonymous)'} returned ${shown}; expected nothing, a reply (json(…), status(…), redirect(…)) or a Response`,
+      )
     }
     return encodeReply(result, x.method, ctx) ?? respond(result, requestOf(x, hook), ctx)
   }
 
-  const failed = (x: X, hook: RequestHook, err: unknown): Promise<Outcome> => failureResponse(ctx, err, requestOf(x, hook), undefined)
+  const failed = (x: X, hook: RequestHook, err: unknown): Promise<Outcome> =>
+    failureResponse(ctx, err, requestOf(x, hook), undefined)
 
   /** Hooks from `from` on, then routing; the first answer ends the walk. */
   function run(x: X, from: number): Outcome | Promise<Outcome> {
@@ -50,10 +62,12 @@ export function withRequestHooks<X extends Exchange>(hooks: readonly RequestHook
       try {
         const result = hook(x)
         if (isThenable(result)) {
-          return Promise.resolve(result).then(
-            (r) => (r === undefined ? run(x, i + 1) : answer(x, hook, r)),
-            (err: unknown) => failed(x, hook, err),
-          ).catch((err: unknown) => failed(x, hook, err))
+          return Promise.resolve(result)
+            .then(
+              (r) => (r === undefined ? run(x, i + 1) : answer(x, hook, r)),
+              (err: unknown) => failed(x, hook, err),
+            )
+            .catch((err: unknown) => failed(x, hook, err))
         }
         if (result !== undefined) return answer(x, hook, result)
       } catch (err) {

@@ -15,7 +15,9 @@ const config: AppConfig = {
   bootstrapApplication: 'hooks',
   onResponse: [
     function record(res: OutgoingResponse) {
-      seen.push(`${res.status} ${res.request.method} ${res.request.path} ${res.route?.path ?? '-'} ${res.scheme} ${res.header('Content-Type') ?? '-'}`)
+      seen.push(
+        `${res.status} ${res.request.method} ${res.request.path} ${res.route?.path ?? '-'} ${res.scheme} ${res.header('Content-Type') ?? '-'}`,
+      )
     },
     function tag(res: OutgoingResponse) {
       res.setHeader('X-Served-By', 'vela')
@@ -33,7 +35,11 @@ const config: AppConfig = {
       security: false,
       routes: [
         ['/json', () => json(200, { 'x-mine': 'handler', 'x-drop': '1' }, { ok: true }), { methods: ['get'] }],
-        ['/response', () => new Response('text', { headers: { 'x-mine': 'handler', 'x-drop': '1' } }), { methods: ['get'] }],
+        [
+          '/response',
+          () => new Response('text', { headers: { 'x-mine': 'handler', 'x-drop': '1' } }),
+          { methods: ['get'] },
+        ],
         ['/page', () => view({}, { view: 'missing' }), { methods: ['get'] }],
         ['/broken-hook', () => json({ ok: true }), { methods: ['get'] }],
       ],
@@ -47,15 +53,24 @@ describeModes('onResponse hooks', config, (t) => {
     const res = await t.request('/json')
     expect(await res.json()).toEqual({ ok: true })
     expect(seen).toEqual(['200 GET /json /json http application/json; charset=utf-8'])
-    expect([res.headers.get('x-served-by'), res.headers.get('x-default'), res.headers.get('x-mine'), res.headers.get('x-drop'), res.headers.get('x-after')]).toEqual([
-      'vela', 'from-hook', 'handler', null, 'vela',
-    ])
+    expect([
+      res.headers.get('x-served-by'),
+      res.headers.get('x-default'),
+      res.headers.get('x-mine'),
+      res.headers.get('x-drop'),
+      res.headers.get('x-after'),
+    ]).toEqual(['vela', 'from-hook', 'handler', null, 'vela'])
   })
 
   it('change the headers of a Response the handler made', async () => {
     const res = await t.request('/response')
     expect(await res.text()).toBe('text')
-    expect([res.headers.get('x-served-by'), res.headers.get('x-default'), res.headers.get('x-mine'), res.headers.get('x-drop')]).toEqual(['vela', 'from-hook', 'handler', null])
+    expect([
+      res.headers.get('x-served-by'),
+      res.headers.get('x-default'),
+      res.headers.get('x-mine'),
+      res.headers.get('x-drop'),
+    ]).toEqual(['vela', 'from-hook', 'handler', null])
   })
 
   it('see replies no route made: a 404 has no route', async () => {

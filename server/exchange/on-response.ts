@@ -27,7 +27,11 @@ export type FinishResponse = (outcome: Outcome, x: RoutedFacts) => Outcome
 type Log = (message: string, error: unknown, key?: string, request?: RequestFacts) => void
 
 /** The hooks as one step; undefined when the app has none (the exchanges then do nothing). */
-export function responseHooks(hooks: readonly ResponseHook[], proxies: ProxyTrust | undefined, log: Log): FinishResponse | undefined {
+export function responseHooks(
+  hooks: readonly ResponseHook[],
+  proxies: ProxyTrust | undefined,
+  log: Log,
+): FinishResponse | undefined {
   if (hooks.length === 0) return undefined
   return function finishResponse(outcome, x) {
     const out = new Outgoing(outcome, x, proxies)
@@ -35,7 +39,13 @@ export function responseHooks(hooks: readonly ResponseHook[], proxies: ProxyTrus
       try {
         hook(out)
       } catch (err) {
-        logRequest(log, x, `onResponse hook ${hook.name || '(anonymous)'} failed on ${x.method} ${x.path}`, err, `onResponse hook ${hook.name} failed`)
+        logRequest(
+          log,
+          x,
+          `onResponse hook ${hook.name || '(anonymous)'} failed on ${x.method} ${x.path}`,
+          err,
+          `onResponse hook ${hook.name} failed`,
+        )
       }
     }
     return out.outcome()
@@ -54,7 +64,8 @@ function checkDefaults(headers: Readonly<Record<string, string>>): void {
     return
   }
   for (const name in headers) {
-    if (name !== name.toLowerCase()) throw new TypeError(`setDefaults: header name ${JSON.stringify(name)} must be lowercase`)
+    if (name !== name.toLowerCase())
+      throw new TypeError(`setDefaults: header name ${JSON.stringify(name)} must be lowercase`)
     userHeader(name, headers[name]!)
   }
   checkedDefaults.add(headers)

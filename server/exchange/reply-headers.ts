@@ -21,7 +21,10 @@ export function addedHeaderName(name: string, value: string): string {
   const key = typeof name === 'string' ? name.toLowerCase() : name
   const refused = REFUSED[key]
   if (refused !== undefined) throw new TypeError(`req.setHeader(${JSON.stringify(name)}): ${refused}`)
-  if (typeof value !== 'string') throw new TypeError(`req.setHeader(${JSON.stringify(name)}, value): the value must be a string, got ${typeof value}`)
+  if (typeof value !== 'string')
+    throw new TypeError(
+      `req.setHeader(${JSON.stringify(name)}, value): the value must be a string, got ${typeof value}`,
+    )
   userHeader(key, value)
   return key
 }
@@ -30,7 +33,12 @@ export function addedHeaderName(name: string, value: string): string {
  * The outcome with `added` (they win over the reply's own headers of the same name) and the id
  * header (`idHeader: request.id`, when the app sends one) set.
  */
-export function withHeaders(outcome: Outcome, added: Readonly<Record<string, string>> | undefined, idHeader: string | undefined, request: { readonly id: string }): Outcome {
+export function withHeaders(
+  outcome: Outcome,
+  added: Readonly<Record<string, string>> | undefined,
+  idHeader: string | undefined,
+  request: { readonly id: string },
+): Outcome {
   if (added === undefined && idHeader === undefined) return outcome
   if (outcome instanceof Response) {
     const response = writableResponse(outcome)

@@ -21,7 +21,13 @@ const app = (server: AppConfig['server'] = {}): AppConfig => ({
       security: false,
       routes: [
         ['/id', (req) => json({ id: req.id }), { methods: ['get'] }],
-        ['/boom', () => { throw new Error('kaboom') }, { methods: ['get'] }],
+        [
+          '/boom',
+          () => {
+            throw new Error('kaboom')
+          },
+          { methods: ['get'] },
+        ],
       ],
     },
   },
@@ -65,23 +71,31 @@ describeModes('request ids behind a trusted proxy', app({ trustProxy: ['127.0.0.
       const id = await idOf(await t.request({ url: '/id', headers: { 'x-request-id': bad } }))
       expect(id).toMatch(GENERATED)
     }
-    expect(await idOf(await t.request({ url: '/id', headers: { 'x-request-id': 'y'.repeat(128) } }))).toBe('y'.repeat(128))
+    expect(await idOf(await t.request({ url: '/id', headers: { 'x-request-id': 'y'.repeat(128) } }))).toBe(
+      'y'.repeat(128),
+    )
   })
 })
 
 describeModes('request ids from a proxy that is not trusted', app({ trustProxy: ['10.0.0.0/8'] }), (t) => {
   it('ignores its id', async () => {
-    expect(await idOf(await t.request({ url: '/id', headers: { 'x-request-id': 'from-elsewhere' } }))).toMatch(GENERATED)
+    expect(await idOf(await t.request({ url: '/id', headers: { 'x-request-id': 'from-elsewhere' } }))).toMatch(
+      GENERATED,
+    )
   })
 })
 
-describeModes('server.requestId', app({ trustProxy: ['127.0.0.1'], requestId: { header: 'X-Correlation-Id', trustIncoming: false } }), (t) => {
-  it('renames the header; trustIncoming: false generates even behind a trusted proxy', async () => {
-    const res = await t.request({ url: '/id', headers: { 'x-correlation-id': 'from-proxy' } })
-    expect(res.headers.get('x-request-id')).toBeNull()
-    expect(await idOf(res, 'x-correlation-id')).toMatch(GENERATED)
-  })
-})
+describeModes(
+  'server.requestId',
+  app({ trustProxy: ['127.0.0.1'], requestId: { header: 'X-Correlation-Id', trustIncoming: false } }),
+  (t) => {
+    it('renames the header; trustIncoming: false generates even behind a trusted proxy', async () => {
+      const res = await t.request({ url: '/id', headers: { 'x-correlation-id': 'from-proxy' } })
+      expect(res.headers.get('x-request-id')).toBeNull()
+      expect(await idOf(res, 'x-correlation-id')).toMatch(GENERATED)
+    })
+  },
+)
 
 describeModes('server.requestId: false', app({ requestId: false }), (t) => {
   it('sends no id header; req.id still has one', async () => {
@@ -114,7 +128,10 @@ afterEach(() => {
 
 it("a request's log lines carry its id: the request given to the app's log, request_id= in the default log", async () => {
   const lines: { message: string; id: string | undefined }[] = []
-  const own = createApp(app(), { env: {}, log: (message, _err, _key, request?: RequestFacts) => void lines.push({ message, id: request?.id }) })
+  const own = createApp(app(), {
+    env: {},
+    log: (message, _err, _key, request?: RequestFacts) => void lines.push({ message, id: request?.id }),
+  })
   const res = await inject(own, '/boom')
   expect(res.status).toBe(500)
   expect(lines).toEqual([{ message: '500 on GET /boom (routes/r.anonymous)', id: res.headers.get('x-request-id') }])

@@ -61,12 +61,22 @@ export function resolveRequestId(value: unknown): Required<RequestIdConfig> | fa
   if (value === undefined) return { header: REQUEST_ID_HEADER, trustIncoming: true }
   const code = 'VELA_ERR_CONFIG'
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new VelaError(code, `server.requestId must be { header?, trustIncoming? } or false, got ${JSON.stringify(value) ?? typeof value}`)
+    throw new VelaError(
+      code,
+      `server.requestId must be { header?, trustIncoming? } or false, got ${JSON.stringify(value) ?? typeof value}`,
+    )
   }
   const { header = REQUEST_ID_HEADER, trustIncoming = true } = value as RequestIdConfig
   if (typeof header !== 'string' || !HEADER_NAME.test(header.toLowerCase())) {
-    throw new VelaError(code, `server.requestId.header must be an HTTP header name such as 'x-request-id', got ${JSON.stringify(header)}`)
+    throw new VelaError(
+      code,
+      `server.requestId.header must be an HTTP header name such as 'x-request-id', got ${JSON.stringify(header)}`,
+    )
   }
-  if (typeof trustIncoming !== 'boolean') throw new VelaError(code, `server.requestId.trustIncoming must be true or false, got ${JSON.stringify(trustIncoming)}`)
+  if (typeof trustIncoming !== 'boolean')
+    throw new VelaError(
+      code,
+      `server.requestId.trustIncoming must be true or false, got ${JSON.stringify(trustIncoming)}`,
+    )
   return { header: header.toLowerCase(), trustIncoming }
 }

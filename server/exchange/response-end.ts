@@ -18,7 +18,11 @@ interface NodeCarrier {
 export const CLIENT_CLOSED = 499
 
 /** Calls `done(status, bytes)` once when `res` has been sent; returns the response to hand on. */
-export function whenResponseEnds(request: Request, res: Response, done: (status: number, bytes: number) => void): Response {
+export function whenResponseEnds(
+  request: Request,
+  res: Response,
+  done: (status: number, bytes: number) => void,
+): Response {
   const nodeRes = (request as unknown as NodeCarrier).runtime?.node?.res
   if (nodeRes) {
     whenNodeResponseEnds(nodeRes, request.method === 'HEAD' || res.status === 204 || res.status === 304, done)
@@ -34,13 +38,18 @@ export function whenResponseEnds(request: Request, res: Response, done: (status:
  * way): the status sent (`CLIENT_CLOSED` if its head never was) and the body bytes written, unless
  * the response is `bodiless` (HEAD, 204, 304); a status set to 204 or 304 later counts 0 too.
  */
-export function whenNodeResponseEnds(res: ServerResponse, bodiless: boolean, done: (status: number, bytes: number) => void): void {
+export function whenNodeResponseEnds(
+  res: ServerResponse,
+  bodiless: boolean,
+  done: (status: number, bytes: number) => void,
+): void {
   let bytes = 0
   if (!bodiless) {
     const write = res.write
     const end = res.end
     const add = (chunk: unknown, encoding: unknown) => {
-      if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+      if (typeof chunk === 'string')
+        bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
       else if (chunk instanceof Uint8Array) bytes += chunk.byteLength
     }
     res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {

@@ -62,31 +62,59 @@ export function createRouting(opts: {
   const root = resolve(opts.root)
   const handlerOf = (route: CompiledRoute): Handler => {
     if (route.kind === 'static') return staticHandlerAt(route.handler as StaticRouteHandler, root)
-    if (route.kind === 'ws') return () => { throw httpError(426, 'Upgrade Required: this route speaks WebSocket', { upgrade: 'websocket' }) }
+    if (route.kind === 'ws')
+      return () => {
+        throw httpError(426, 'Upgrade Required: this route speaks WebSocket', { upgrade: 'websocket' })
+      }
     return route.handler as Handler
   }
-  const match = buildMatcher<Target>(table.routes, (route) => ({ route, run: createRouteRunner(route, handlerOf(route), ctx, ctx.routeChecks?.get(route)) }), opts.backend)
+  const match = buildMatcher<Target>(
+    table.routes,
+    (route) => ({ route, run: createRouteRunner(route, handlerOf(route), ctx, ctx.routeChecks?.get(route)) }),
+    opts.backend,
+  )
 
   // Groups that define status routes, longest prefix first: an unrouted request gets the page of
   // the most specific group whose prefix it falls under.
-  const statusGroups = table.groups.filter((g) => g.statusRoutes.size > 0).sort((a, b) => b.prefix.length - a.prefix.length)
+  const statusGroups = table.groups
+    .filter((g) => g.statusRoutes.size > 0)
+    .sort((a, b) => b.prefix.length - a.prefix.length)
   const groupFor = (path: string, status: number): CompiledGroup | undefined =>
-    statusGroups.find((g) => g.statusRoutes.has(status) && (g.prefix === '' || path === g.prefix || path.startsWith(g.prefix.endsWith('/') ? g.prefix : `${g.prefix}/`)))
+    statusGroups.find(
+      (g) =>
+        g.statusRoutes.has(status) &&
+        (g.prefix === '' || path === g.prefix || path.startsWith(g.prefix.endsWith('/') ? g.prefix : `${g.prefix}/`)),
+    )
 
   const unrouted = (x: Exchange, status: number, headers?: Record<string, string>): Promise<Response> => {
     const group = groupFor(x.path, status)
     const custom = group?.statusRoutes.get(status)
-    const info: RouteInfo = { path: x.path, prefix: group?.prefix ?? '', controller: custom?.identity.controller ?? 'vela', action: custom?.identity.action ?? String(status) }
-    return statusPage(ctx, status, new VelaRequest(x, info, NO_BINDINGS, undefined, ctx), group, undefined, undefined, headers)
+    const info: RouteInfo = {
+      path: x.path,
+      prefix: group?.prefix ?? '',
+      controller: custom?.identity.controller ?? 'vela',
+      action: custom?.identity.action ?? String(status),
+    }
+    return statusPage(
+      ctx,
+      status,
+      new VelaRequest(x, info, NO_BINDINGS, undefined, ctx),
+      group,
+      undefined,
+      undefined,
+      headers,
+    )
   }
-  const page = (x: Exchange, status: number, message: string) => errorPage(ctx, x.header('accept') ?? null, status, message)
+  const page = (x: Exchange, status: number, message: string) =>
+    errorPage(ctx, x.header('accept') ?? null, status, message)
 
   // The route pipelines answer their own errors; the `catch` guards the routing step itself.
   return function route(x) {
     try {
       if (hasTwoHosts(x)) return page(x, 400, TWO_HOSTS)
       if (x.malformed) return page(x, 400, MALFORMED)
-      if (x.targetLength > maxUrlLength) return page(x, 414, `URI Too Long: the request target exceeds ${maxUrlLength} bytes`)
+      if (x.targetLength > maxUrlLength)
+        return page(x, 414, `URI Too Long: the request target exceeds ${maxUrlLength} bytes`)
       const path = x.path
       if (path === ready || path === live) return health!.answer(x)
       const found = match(path)
@@ -100,7 +128,9 @@ export function createRouting(opts: {
         target = found.data.first
         run = target.preflight ??= createRouteRunner(
           { ...target.route, group: { ...target.route.group, security: false } },
-          () => { throw httpError(405, undefined, { allow }) },
+          () => {
+            throw httpError(405, undefined, { allow })
+          },
           ctx,
         )
       }

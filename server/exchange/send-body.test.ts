@@ -13,27 +13,45 @@ const logs = strictLog()
 const state = { pulls: 0, cancelled: 0 }
 const endless = () =>
   new Response(
-    new ReadableStream<Uint8Array>({
-      pull(controller) {
-        state.pulls++
-        controller.enqueue(new Uint8Array(64 * 1024))
+    new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          state.pulls++
+          controller.enqueue(new Uint8Array(64 * 1024))
+        },
+        cancel: () => void state.cancelled++,
       },
-      cancel: () => void state.cancelled++,
-    }, { highWaterMark: 0 }),
+      { highWaterMark: 0 },
+    ),
   )
 let failingPulls = 0
 const failing = () =>
   new Response(
-    new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (failingPulls++ === 2) controller.error(new Error('source broke'))
-        else controller.enqueue(new TextEncoder().encode('chunk\n'))
+    new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (failingPulls++ === 2) controller.error(new Error('source broke'))
+          else controller.enqueue(new TextEncoder().encode('chunk\n'))
+        },
       },
-    }, { highWaterMark: 0 }),
+      { highWaterMark: 0 },
+    ),
   )
 
 const app = createApp(
-  { bootstrapApplication: 'send-body', routes: { r: { prefix: '', security: false, routes: [['/endless', endless], ['/failing', failing]] } } },
+  {
+    bootstrapApplication: 'send-body',
+    routes: {
+      r: {
+        prefix: '',
+        security: false,
+        routes: [
+          ['/endless', endless],
+          ['/failing', failing],
+        ],
+      },
+    },
+  },
   { env: {}, log: logs.log },
 )
 let server: TestServer
@@ -50,11 +68,15 @@ it('an endless stream is read only as the client takes it, and cancelled when th
   await until('the stream was read', () => state.pulls > 0)
   // The client reads nothing: reading stops once the connection's buffers are full.
   let seen = -1
-  await until('reading stopped', () => {
-    const stopped = state.pulls === seen
-    seen = state.pulls
-    return stopped && seen > 1
-  }, 10_000)
+  await until(
+    'reading stopped',
+    () => {
+      const stopped = state.pulls === seen
+      seen = state.pulls
+      return stopped && seen > 1
+    },
+    10_000,
+  )
   expect(state.pulls * 64 * 1024).toBeLessThan(64 * 1024 * 1024)
   socket.destroy()
   await until('the stream was cancelled', () => state.cancelled === 1, 10_000)
@@ -70,7 +92,12 @@ it('HEAD cancels the stream unread', async () => {
 
 it('a stream that fails midway is logged once and its connection closed', async () => {
   logs.expectLogged(/^failed to answer GET \/failing: Error: source broke/)
-  const err = await fetch(`${server.url}/failing`).then((res) => res.text()).then(() => undefined, (e: unknown) => e)
+  const err = await fetch(`${server.url}/failing`)
+    .then((res) => res.text())
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    )
   expect(err).toBeInstanceOf(Error)
   await until('logged', () => logs.entries.length > 0)
   expect(logs.entries.filter((e) => e.text.includes('source broke'))).toHaveLength(1)

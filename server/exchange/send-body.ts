@@ -55,7 +55,13 @@ export function discardBody(body: ReadableStream | Readable): void {
  * fails (after the head: the caller destroys the connection) or cannot be opened (before it).
  * `count`, when given, is told the bytes of each chunk written.
  */
-export async function sendStreamed(res: ServerResponse, status: number, headers: string[], body: ReadableStream | Readable, count?: (bytes: number) => void): Promise<void> {
+export async function sendStreamed(
+  res: ServerResponse,
+  status: number,
+  headers: string[],
+  body: ReadableStream | Readable,
+  count?: (bytes: number) => void,
+): Promise<void> {
   if (res.destroyed) return discardBody(body)
   const opening = openBody(body)
   if (opening) {

@@ -95,7 +95,10 @@ export abstract class RequestExchange<R> extends Exchange<R> {
     if (this.sent) return this.result!
     this.sent = true
     const deadline = this.deadline
-    return (this.result = this.deliver(deadline && outcome instanceof Promise ? this.#underDeadline(outcome, deadline) : outcome, log))
+    return (this.result = this.deliver(
+      deadline && outcome instanceof Promise ? this.#underDeadline(outcome, deadline) : outcome,
+      log,
+    ))
   }
 
   /** The caller is waiting for what `send` gave. */
@@ -148,7 +151,10 @@ export class WebExchange extends RequestExchange<Promise<Response>> {
   }
 
   protected deliver(outcome: Outcome | Promise<Outcome>, _log: Log): Promise<Response> {
-    const response = outcome instanceof Promise ? outcome.then((o) => asResponse(this.finished(o))) : Promise.resolve(asResponse(this.finished(outcome)))
+    const response =
+      outcome instanceof Promise
+        ? outcome.then((o) => asResponse(this.finished(o)))
+        : Promise.resolve(asResponse(this.finished(outcome)))
     const done = this.sentCallback
     if (!done) return response
     return response.then((res) => whenResponseEnds(this.request, res, done))

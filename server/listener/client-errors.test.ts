@@ -34,7 +34,12 @@ const events: MetricsEvent[] = []
 const app = createApp(
   {
     bootstrapApplication: 'client-errors',
-    server: { headersTimeout: 300, requestTimeout: 500, streamHandlers: [metricsStreamHandler, 'default'], options: { metricsCallback: (e) => void events.push(e) } },
+    server: {
+      headersTimeout: 300,
+      requestTimeout: 500,
+      streamHandlers: [metricsStreamHandler, 'default'],
+      options: { metricsCallback: (e) => void events.push(e) },
+    },
     routes: {
       r: {
         prefix: '',
@@ -43,8 +48,20 @@ const app = createApp(
           // Without a deadline of its own, node's requestTimeout is the one that runs out.
           ['/listener', (req) => read(req, 'listener'), { handlerTimeout: 0 }],
           ['/deadline', (req) => read(req, 'deadline'), { handlerTimeout: 200 }],
-          ['/wait', () => (arrived.add('wait'), new Promise((resolve) => (release = () => resolve(status(204))))), { handlerTimeout: 0 }],
-          ['/read-later', async (req) => (arrived.add('read-later'), await new Promise<void>((resolve) => (release = resolve)), read(req, 'late reader')), { handlerTimeout: 0 }],
+          [
+            '/wait',
+            () => (arrived.add('wait'), new Promise((resolve) => (release = () => resolve(status(204))))),
+            { handlerTimeout: 0 },
+          ],
+          [
+            '/read-later',
+            async (req) => (
+              arrived.add('read-later'),
+              await new Promise<void>((resolve) => (release = resolve)),
+              read(req, 'late reader')
+            ),
+            { handlerTimeout: 0 },
+          ],
         ],
       },
     },
@@ -67,7 +84,8 @@ function connect() {
   return state
 }
 
-const post = (path: string, length: number, sent: string) => `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: text/plain\r\ncontent-length: ${length}\r\n\r\n${sent}`
+const post = (path: string, length: number, sent: string) =>
+  `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: text/plain\r\ncontent-length: ${length}\r\n\r\n${sent}`
 
 async function statusesFrom(from: number, n: number): Promise<number[]> {
   await until(`${n} requests observed`, () => events.length >= from + n)
@@ -92,7 +110,9 @@ it("a body slower than requestTimeout: node's timeout or the route's deadline, w
 
 it('a client that resets the connection mid-body: 499, logged once', async () => {
   const from = events.length
-  logs.expectLogged(/^499 on POST \/listener \(routes\/r\.anonymous\): the client closed the connection before the request body was read$/)
+  logs.expectLogged(
+    /^499 on POST \/listener \(routes\/r\.anonymous\): the client closed the connection before the request body was read$/,
+  )
   arrived.clear()
   const c = connect()
   c.socket.write(post('/listener', 100, 'abc'))
@@ -138,7 +158,9 @@ it('a malformed body behind an unanswered request (pipelining): the connection i
   logs.expectLogged(/^499 on POST \/listener \(routes\/r\.anonymous\): the client closed/)
   arrived.clear()
   const c = connect()
-  c.socket.write('GET /wait HTTP/1.1\r\nhost: x\r\n\r\nPOST /listener HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n')
+  c.socket.write(
+    'GET /wait HTTP/1.1\r\nhost: x\r\n\r\nPOST /listener HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n',
+  )
   await until('the connection closed', () => c.closed)
   expect(c.data).toBe('')
   // node never closes the response of a request queued behind another (the POST): only GET /wait ends.
@@ -149,10 +171,21 @@ it('a malformed body behind an unanswered request (pipelining): the connection i
 })
 
 it("llhttp's reason tells the causes of one code apart", () => {
-  const parseError = (code: string, reason: string) => Object.assign(new Error(`Parse Error: ${reason}`), { code, reason })
-  expect(answerFor(parseError('HPE_UNEXPECTED_CONTENT_LENGTH', 'Duplicate Content-Length'))).toEqual([400, 'Bad Request: duplicate Content-Length'])
-  expect(answerFor(parseError('HPE_UNEXPECTED_CONTENT_LENGTH', "Content-Length can't be present with Transfer-Encoding"))).toEqual([400, 'Bad Request: both Content-Length and Transfer-Encoding given'])
-  expect(answerFor(parseError('HPE_INVALID_TRANSFER_ENCODING', "Transfer-Encoding can't be present with Content-Length"))).toEqual([400, 'Bad Request: both Content-Length and Transfer-Encoding given'])
-  expect(answerFor(parseError('HPE_INVALID_TRANSFER_ENCODING', 'Request has invalid `Transfer-Encoding`'))).toEqual([400, 'Bad Request: invalid Transfer-Encoding'])
+  const parseError = (code: string, reason: string) =>
+    Object.assign(new Error(`Parse Error: ${reason}`), { code, reason })
+  expect(answerFor(parseError('HPE_UNEXPECTED_CONTENT_LENGTH', 'Duplicate Content-Length'))).toEqual([
+    400,
+    'Bad Request: duplicate Content-Length',
+  ])
+  expect(
+    answerFor(parseError('HPE_UNEXPECTED_CONTENT_LENGTH', "Content-Length can't be present with Transfer-Encoding")),
+  ).toEqual([400, 'Bad Request: both Content-Length and Transfer-Encoding given'])
+  expect(
+    answerFor(parseError('HPE_INVALID_TRANSFER_ENCODING', "Transfer-Encoding can't be present with Content-Length")),
+  ).toEqual([400, 'Bad Request: both Content-Length and Transfer-Encoding given'])
+  expect(answerFor(parseError('HPE_INVALID_TRANSFER_ENCODING', 'Request has invalid `Transfer-Encoding`'))).toEqual([
+    400,
+    'Bad Request: invalid Transfer-Encoding',
+  ])
   expect(answerFor(parseError('HPE_SOMETHING_NEW', 'who knows'))).toEqual([400, 'Bad Request: malformed HTTP request'])
 })

@@ -47,7 +47,12 @@ export function answerFor(err: NodeJS.ErrnoException & { reason?: unknown }): An
   return byCode[err.code ?? ''] ?? MALFORMED
 }
 
-const reasons: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' }
+const reasons: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  431: 'Request Header Fields Too Large',
+}
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

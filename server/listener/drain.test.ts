@@ -46,7 +46,9 @@ function connectOutcome(port: number): Promise<string> {
 /** A connection that sends nothing; resolves `closed` when the server closes it. */
 function silentConnection(port: number): Promise<{ closed: Promise<number> }> {
   return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => resolve({ closed: new Promise((r) => s.once('close', () => r(performance.now()))) }))
+    const s = net.connect(port, '127.0.0.1', () =>
+      resolve({ closed: new Promise((r) => s.once('close', () => r(performance.now()))) }),
+    )
     s.on('error', () => {})
   })
 }
@@ -68,9 +70,15 @@ describe.concurrent('close({ idle })', () => {
     expect(app.state).toBe('draining')
     expect(await connectOutcome(listener.port)).toBe('ECONNREFUSED')
     const second = await reused.send(GET('/readyz'))
-    expect({ status: second.status, body: second.body, connection: second.headers.connection }).toEqual({ status: 503, body: '{"status":"draining"}', connection: 'close' })
+    expect({ status: second.status, body: second.body, connection: second.headers.connection }).toEqual({
+      status: 503,
+      body: '{"status":"draining"}',
+      connection: 'close',
+    })
     await reused.closed
-    const refused = await upgrader.send('GET /ws HTTP/1.1\r\nhost: x\r\nconnection: upgrade\r\nupgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n')
+    const refused = await upgrader.send(
+      'GET /ws HTTP/1.1\r\nhost: x\r\nconnection: upgrade\r\nupgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    )
     expect({ status: refused.status, body: refused.body, connection: refused.headers.connection }).toEqual({
       status: 503,
       body: '{"error":"Service Unavailable: the server is shutting down"}',

@@ -33,7 +33,12 @@ export interface ConnectionTracker {
 
 type ServerSocket = Socket & { _httpMessage?: ServerResponse | null }
 
-export function trackConnections(server: Server, handler: NodeHandler, keepAliveTimeout: number, sweepEveryMs = 50): ConnectionTracker {
+export function trackConnections(
+  server: Server,
+  handler: NodeHandler,
+  keepAliveTimeout: number,
+  sweepEveryMs = 50,
+): ConnectionTracker {
   // One Set entry per connection (not per request), so tracking costs nothing per request.
   const sockets = new Set<ServerSocket>()
   server.on('connection', (socket: ServerSocket) => {

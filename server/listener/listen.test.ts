@@ -22,7 +22,12 @@ const app = createApp(
         routes: [
           ['/heartbeat', () => status(200)],
           ['/slow', async () => (slowArrived++, await new Promise((r) => setTimeout(r, 300)), json({ slow: true }))],
-          ['/crash', () => { throw new TypeError('cannot read properties of undefined') }],
+          [
+            '/crash',
+            () => {
+              throw new TypeError('cannot read properties of undefined')
+            },
+          ],
           [
             '/floating',
             () => {
@@ -38,7 +43,11 @@ const app = createApp(
   { env: {}, log: logs.log },
 )
 
-function get(agent: http.Agent, port: number, path: string): Promise<{ status: number; socket: unknown; headers: http.IncomingHttpHeaders }> {
+function get(
+  agent: http.Agent,
+  port: number,
+  path: string,
+): Promise<{ status: number; socket: unknown; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
       res.resume()

@@ -93,7 +93,10 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
       // of passing on whichever copy node kept.
       joinDuplicateHeaders: true,
       // How often node enforces the two timeouts above (its default, 30 s, would let short ones slip).
-      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(Math.min(s.headersTimeout, s.requestTimeout) / 4))),
+      connectionsCheckingInterval: Math.min(
+        30_000,
+        Math.max(100, Math.floor(Math.min(s.headersTimeout, s.requestTimeout) / 4)),
+      ),
     },
     handler,
   )
@@ -119,7 +122,11 @@ export async function listen(app: VelaApp, opts: ListenOptions = {}): Promise<Li
   const { url, address, port } = urlsOf(server.address() as AddressInfo)
   let closing: Promise<void> | undefined
 
-  async function drainAndClose({ timeoutMs = s.shutdownTimeout, drainDelayMs = s.drainDelay, idle = 'wait' }: CloseOptions): Promise<void> {
+  async function drainAndClose({
+    timeoutMs = s.shutdownTimeout,
+    drainDelayMs = s.drainDelay,
+    idle = 'wait',
+  }: CloseOptions): Promise<void> {
     // Readiness first. Without a delay, all up to the first `await` below runs within `close()`:
     // once it returns, new connections are refused.
     app.drain()

@@ -29,7 +29,10 @@ afterEach(() => {
 
 async function startChild(env: Record<string, string> = {}): Promise<Child> {
   const stopFile = join(mkdtempSync(join(tmpdir(), 'vela-shutdown-')), 'stopped.txt')
-  const proc = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, ...env, STOP_FILE: stopFile }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const proc = spawn(process.execPath, ['--import', 'tsx', fixture], {
+    env: { ...process.env, ...env, STOP_FILE: stopFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   children.push(proc)
   const lines: string[] = []
   const waiters: Array<{ pattern: RegExp; resolve: (l: string) => void }> = []
@@ -47,14 +50,19 @@ async function startChild(env: Record<string, string> = {}): Promise<Child> {
       }
     }
   })
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   const line = (pattern: RegExp) =>
     new Promise<string>((resolve) => {
       const seen = lines.find((l) => pattern.test(l))
       if (seen) resolve(seen)
       else waiters.push({ pattern, resolve })
     })
-  const ready = await Promise.race([line(/^READY /), exited.then((e) => Promise.reject(new Error(`fixture exited early: ${JSON.stringify(e)}`)))])
+  const ready = await Promise.race([
+    line(/^READY /),
+    exited.then((e) => Promise.reject(new Error(`fixture exited early: ${JSON.stringify(e)}`))),
+  ])
   return { proc, url: ready.slice('READY '.length), stopFile, line, exited }
 }
 

@@ -68,23 +68,37 @@ export function installShutdown(
   opts: ShutdownOptions = {},
 ): ShutdownHandle {
   const server = app.config?.server
-  const { timeoutMs = server?.shutdownTimeout ?? 10_000, drainDelayMs = server?.drainDelay ?? 0, idle = 'wait', stopTimeoutMs = 10_000, signals = ['SIGTERM', 'SIGINT'] } = opts
+  const {
+    timeoutMs = server?.shutdownTimeout ?? 10_000,
+    drainDelayMs = server?.drainDelay ?? 0,
+    idle = 'wait',
+    stopTimeoutMs = 10_000,
+    signals = ['SIGTERM', 'SIGINT'],
+  } = opts
   const exit = opts.exit ?? ((code: number) => process.exit(code))
-  const log = opts.log ?? ((message: string, error?: unknown) => (error === undefined ? console.log(message) : console.error(message, error)))
+  const log =
+    opts.log ??
+    ((message: string, error?: unknown) => (error === undefined ? console.log(message) : console.error(message, error)))
   let running: Promise<void> | undefined
 
   async function run(reason: string): Promise<void> {
     // Whatever hangs (a stop hook waiting on a dead database), the process still ends.
-    const deadline = setTimeout(() => {
-      log('[vela] shutdown overran its deadline; exiting')
-      exit(1)
-    }, drainDelayMs + timeoutMs + stopTimeoutMs + 1000)
+    const deadline = setTimeout(
+      () => {
+        log('[vela] shutdown overran its deadline; exiting')
+        exit(1)
+      },
+      drainDelayMs + timeoutMs + stopTimeoutMs + 1000,
+    )
     deadline.unref()
     let code = 0
     // Without a delay close() stops the listening socket synchronously, so once this line is
     // logged new connections are refused.
     const closing = listener.close({ timeoutMs, drainDelayMs, idle })
-    const accepting = drainDelayMs > 0 ? `readiness reports draining, accepting connections for ${drainDelayMs} ms more` : 'stopped accepting connections'
+    const accepting =
+      drainDelayMs > 0
+        ? `readiness reports draining, accepting connections for ${drainDelayMs} ms more`
+        : 'stopped accepting connections'
     log(`[vela] ${reason}: shutting down; ${accepting}, requests already sent have ${timeoutMs} ms`)
     try {
       await closing

@@ -62,7 +62,10 @@ function toRequest(req: IncomingMessage): Request {
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http'
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
-  const request = new Request(new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`), { method: req.method, headers })
+  const request = new Request(new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`), {
+    method: req.method,
+    headers,
+  })
   Object.defineProperty(request, 'ip', { value: req.socket.remoteAddress })
   Object.defineProperty(request, 'nodeSocket', { value: req.socket })
   return request
@@ -72,7 +75,8 @@ function toRequest(req: IncomingMessage): Request {
 async function writeResponse(socket: Duplex, res: Response): Promise<void> {
   const body = Buffer.from(await res.arrayBuffer())
   const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`]
-  for (const [name, value] of res.headers) if (name !== 'content-length' && name !== 'connection') lines.push(`${name}: ${value}`)
+  for (const [name, value] of res.headers)
+    if (name !== 'content-length' && name !== 'connection') lines.push(`${name}: ${value}`)
   lines.push(`content-length: ${body.length}`, 'connection: close')
   socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), body]))
 }
@@ -111,7 +115,11 @@ function contextOf(peer: Peer): Vela {
   return peer.context as unknown as Vela
 }
 
-export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = (m, e) => console.error(`[vela] ${m}:`, e)): WebSocketServer {
+export function attachWebSockets(
+  server: Server,
+  app: UpgradableApp,
+  log: Log = (m, e) => console.error(`[vela] ${m}:`, e),
+): WebSocketServer {
   // A hook failing must not take the process down: log it, close the socket with 1011.
   const call = <K extends keyof WebSocketHooks>(name: K, peer: Peer, ...args: unknown[]) => {
     const vela = contextOf(peer).vela
@@ -145,7 +153,8 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
       const vela = contextOf(peer).vela
       const { maxBufferedBytes, idleTimeout } = vela.limits
       boundSends(peer, maxBufferedBytes, () => (vela.closedBy ??= OVERFLOW_CLOSE))
-      if (idleTimeout > 0) vela.watched = liveness.watch(peer.websocket as never, idleTimeout, () => (vela.closedBy ??= IDLE_CLOSE))
+      if (idleTimeout > 0)
+        vela.watched = liveness.watch(peer.websocket as never, idleTimeout, () => (vela.closedBy ??= IDLE_CLOSE))
       call('open', peer)
     },
     message: (peer, message) => {
@@ -167,7 +176,13 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
     let adapter = adapters.get(maxMessageBytes)
     if (adapter) return adapter
     // crossws's own idle sweep is off: the listener's (websocket-liveness.ts) takes each route's timeout.
-    adapter = nodeAdapter({ hooks, getNamespace, sync: app.topics?.relay, idleTimeout: 0, serverOptions: { maxPayload: maxMessageBytes } })
+    adapter = nodeAdapter({
+      hooks,
+      getNamespace,
+      sync: app.topics?.relay,
+      idleTimeout: 0,
+      serverOptions: { maxPayload: maxMessageBytes },
+    })
     adapters.set(maxMessageBytes, adapter)
     return adapter
   }
@@ -178,7 +193,10 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
     if (closing) {
-      void writeResponse(socket, Response.json({ error: 'Service Unavailable: the server is shutting down' }, { status: 503 }))
+      void writeResponse(
+        socket,
+        Response.json({ error: 'Service Unavailable: the server is shutting down' }, { status: 503 }),
+      )
       return
     }
     let request: Request
@@ -195,8 +213,21 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
         socket.once('close', () => open.delete(socket))
         // crossws takes the request's `context` as the peer's context.
         const { handler, context, headers, log, limits } = decision
-        const vela: Vela['vela'] = { handler, context, headers, log, limits, closedBy: undefined, rate: MessageRate.of(limits.maxMessagesPerSecond) }
-        return adapterFor(limits.maxMessageBytes).handleUpgrade(req, socket, head, Object.assign(request, { context: { vela } }))
+        const vela: Vela['vela'] = {
+          handler,
+          context,
+          headers,
+          log,
+          limits,
+          closedBy: undefined,
+          rate: MessageRate.of(limits.maxMessagesPerSecond),
+        }
+        return adapterFor(limits.maxMessageBytes).handleUpgrade(
+          req,
+          socket,
+          head,
+          Object.assign(request, { context: { vela } }),
+        )
       },
       (err) => {
         log(`WebSocket upgrade of ${req.url} failed`, err)
@@ -211,7 +242,9 @@ export function attachWebSockets(server: Server, app: UpgradableApp, log: Log = 
     },
     topicCounts() {
       const counts = new Map<string, number>()
-      for (const adapter of adapters.values()) for (const peers of adapter.peers.values()) for (const peer of peers) for (const topic of peer.topics) counts.set(topic, (counts.get(topic) ?? 0) + 1)
+      for (const adapter of adapters.values())
+        for (const peers of adapter.peers.values())
+          for (const peer of peers) for (const topic of peer.topics) counts.set(topic, (counts.get(topic) ?? 0) + 1)
       return counts
     },
     async closeAll({ code = 1001, reason = 'Server shutting down', timeoutMs = 5000 } = {}) {

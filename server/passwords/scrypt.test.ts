@@ -22,7 +22,14 @@ describe('hashPassword / verifyPassword', () => {
   it('a malformed or out-of-bounds stored hash is false, without running scrypt on it', async () => {
     const good = await hashPassword('x')
     const [, , , , salt, hash] = good.split('$')
-    for (const stored of ['', 'bcrypt$x', `scrypt$16384$8$1$${salt}$`, `scrypt$1000$8$1$${salt}$${hash}`, `scrypt$${2 ** 24}$8$1$${salt}$${hash}`, `scrypt$16384$64$1$${salt}$${hash}`]) {
+    for (const stored of [
+      '',
+      'bcrypt$x',
+      `scrypt$16384$8$1$${salt}$`,
+      `scrypt$1000$8$1$${salt}$${hash}`,
+      `scrypt$${2 ** 24}$8$1$${salt}$${hash}`,
+      `scrypt$16384$64$1$${salt}$${hash}`,
+    ]) {
       expect(await verifyPassword('x', stored), stored).toBe(false)
     }
   })
@@ -30,7 +37,10 @@ describe('hashPassword / verifyPassword', () => {
 
 describe('password hashing lanes', () => {
   it('defaults: half of the thread pool (2 of 4) at once, 200 waiting', () => {
-    expect(passwordHashing.limits).toEqual({ concurrency: Math.max(1, Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2)), maxQueued: 200 })
+    expect(passwordHashing.limits).toEqual({
+      concurrency: Math.max(1, Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2)),
+      maxQueued: 200,
+    })
   })
 
   it('with N+30 verifications queued, at most N run at once and a file read completes before all but a few of them', async () => {
@@ -38,7 +48,9 @@ describe('password hashing lanes', () => {
     const n = passwordHashing.limits.concurrency
     let done = 0
     let mostRunning = 0
-    const checks = Array.from({ length: n + 30 }, (_, i) => verifyPassword(`guess-${i}`, stored).then((ok) => (done++, ok)))
+    const checks = Array.from({ length: n + 30 }, (_, i) =>
+      verifyPassword(`guess-${i}`, stored).then((ok) => (done++, ok)),
+    )
     expect(passwordHashing.queued).toBe(30)
     const watch = setInterval(() => (mostRunning = Math.max(mostRunning, passwordHashing.running)), 1)
     // A file read shares libuv's pool with scrypt: it must not wait behind the queued hashes.
@@ -56,10 +68,22 @@ describe('password hashing lanes', () => {
     const stored = await hashPassword('right')
     passwordHashing.configure({ concurrency: 1, maxQueued: 3 })
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => verifyPassword('right', stored)))
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected'])
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'rejected',
+    ])
     const refused = (results[4] as PromiseRejectedResult).reason
     expect(isHttpError(refused) && [refused.status, refused.headers]).toEqual([503, { 'retry-after': '1' }])
-    expect(results.slice(0, 4).map((r) => (r as PromiseFulfilledResult<boolean>).value)).toEqual([true, true, true, true])
+    expect(results.slice(0, 4).map((r) => (r as PromiseFulfilledResult<boolean>).value)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ])
   })
 
   it('more lanes start waiting hashes at once; invalid limits are refused', async () => {
@@ -71,7 +95,9 @@ describe('password hashing lanes', () => {
     expect([passwordHashing.running, passwordHashing.queued]).toEqual([3, 1])
     await Promise.all(checks)
     for (const bad of [{ concurrency: 0 }, { maxQueued: -1 }, { concurrency: 1.5 }]) {
-      expect(() => passwordHashing.configure(bad)).toThrow(/passwordHashing.configure: `(concurrency|maxQueued)` must be a/)
+      expect(() => passwordHashing.configure(bad)).toThrow(
+        /passwordHashing.configure: `(concurrency|maxQueued)` must be a/,
+      )
     }
   })
 })

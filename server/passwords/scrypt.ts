@@ -46,13 +46,16 @@ function defaultLimits(): LaneLimits {
 const LANES = Symbol.for('vela.passwordHashing.lanes')
 const lanes: Lanes = ((globalThis as Record<symbol, Lanes | undefined>)[LANES] ??= new Lanes(defaultLimits()))
 
-const busy = () => httpError(503, 'Service Unavailable: too many password checks in progress; retry shortly', { 'retry-after': '1' })
+const busy = () =>
+  httpError(503, 'Service Unavailable: too many password checks in progress; retry shortly', { 'retry-after': '1' })
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return lanes.run(
     () =>
       new Promise<Buffer>((resolve, reject) =>
-        scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { N: n, r, p, maxmem: 256 * n * r }, (err, key) => (err ? reject(err) : resolve(key))),
+        scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { N: n, r, p, maxmem: 256 * n * r }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
       ),
     busy,
   )
@@ -102,7 +105,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$')
   const [cost, block, parallel] = [Number(n), Number(r), Number(p)]
   // Bounds keep a corrupt row from asking for gigabytes: up to N = 2^20, r = 32, p = 16.
-  if (scheme !== 'scrypt' || !salt || !hash || !isPowerOfTwo(cost) || cost > 2 ** 20 || !inRange(block, 32) || !inRange(parallel, 16)) return false
+  if (
+    scheme !== 'scrypt' ||
+    !salt ||
+    !hash ||
+    !isPowerOfTwo(cost) ||
+    cost > 2 ** 20 ||
+    !inRange(block, 32) ||
+    !inRange(parallel, 16)
+  )
+    return false
   const expected = Buffer.from(hash, 'base64url')
   const actual = await derive(password, Buffer.from(salt, 'base64url'), cost, block, parallel)
   return actual.length === expected.length && timingSafeEqual(actual, expected)
@@ -118,10 +130,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const passwordHashing = {
   /** Changes the limits; options left out keep their current value. */
   configure(options: PasswordHashingOptions): void {
-    const next = { concurrency: options.concurrency ?? lanes.limits.concurrency, maxQueued: options.maxQueued ?? lanes.limits.maxQueued }
+    const next = {
+      concurrency: options.concurrency ?? lanes.limits.concurrency,
+      maxQueued: options.maxQueued ?? lanes.limits.maxQueued,
+    }
     for (const [name, value] of Object.entries(next)) {
       if (!Number.isInteger(value) || value < (name === 'concurrency' ? 1 : 0)) {
-        throw new VelaError('VELA_ERR_CONFIG', `passwordHashing.configure: \`${name}\` must be a ${name === 'concurrency' ? 'positive' : 'non-negative'} integer, got ${JSON.stringify(value)}`)
+        throw new VelaError(
+          'VELA_ERR_CONFIG',
+          `passwordHashing.configure: \`${name}\` must be a ${name === 'concurrency' ? 'positive' : 'non-negative'} integer, got ${JSON.stringify(value)}`,
+        )
       }
     }
     lanes.limits = next

@@ -26,9 +26,21 @@ const trail = definePlugin<{ tag: string; async?: boolean }>({
   },
 })
 const asyncBreak = definePlugin({ name: 'async-break', info, preRequest: async (req, _e, _o, _s) => breakPhase(req) })
-const asyncStop = definePlugin({ name: 'async-stop', info, preRequest: async (_r, _e, _o, _s) => stop(status(429, {}, { error: 'slow down' })) })
-const asyncFail = definePlugin({ name: 'async-fail', info, preRequest: async (_r, _e, _o, _s) => fail('queue unavailable') })
-const rejecting = definePlugin({ name: 'rejecting', info, preRequest: async (_r, _e, _o, _s) => Promise.reject(new Error('plugin rejected')) })
+const asyncStop = definePlugin({
+  name: 'async-stop',
+  info,
+  preRequest: async (_r, _e, _o, _s) => stop(status(429, {}, { error: 'slow down' })),
+})
+const asyncFail = definePlugin({
+  name: 'async-fail',
+  info,
+  preRequest: async (_r, _e, _o, _s) => fail('queue unavailable'),
+})
+const rejecting = definePlugin({
+  name: 'rejecting',
+  info,
+  preRequest: async (_r, _e, _o, _s) => Promise.reject(new Error('plugin rejected')),
+})
 const asyncCounter = definePlugin<object, number>({
   name: 'async-counter',
   info,
@@ -49,7 +61,11 @@ const asyncWrap = definePlugin({
     return ok(req)
   },
 })
-const asyncPostStop = definePlugin({ name: 'async-post-stop', info, postRequest: async (_r, _e, _o, _s) => stop(status(202, {}, { replaced: true })) })
+const asyncPostStop = definePlugin({
+  name: 'async-post-stop',
+  info,
+  postRequest: async (_r, _e, _o, _s) => stop(status(202, {}, { replaced: true })),
+})
 /** Sets a cookie through h3 on the request's event: it must reach the response, errors included. */
 const cookie = definePlugin({
   name: 'cookie',
@@ -66,8 +82,14 @@ const thenable = <T>(value: T): PromiseLike<T> => ({
   then: (onFulfilled, onRejected) => Promise.resolve(value).then(onFulfilled, onRejected),
 })
 
-const echo = (req: { params: Record<string, unknown>; authData: unknown }) => json({ params: req.params, authData: req.authData })
-const group = (prefix: string, plugins: PluginEntry[], security: false | SecurityCallback = false): RouteGroup => ({ prefix, security, plugins, routes: [['/', echo]] })
+const echo = (req: { params: Record<string, unknown>; authData: unknown }) =>
+  json({ params: req.params, authData: req.authData })
+const group = (prefix: string, plugins: PluginEntry[], security: false | SecurityCallback = false): RouteGroup => ({
+  prefix,
+  security,
+  plugins,
+  routes: [['/', echo]],
+})
 
 describeModes(
   'async pipeline',
@@ -75,14 +97,40 @@ describeModes(
     bootstrapApplication: 'async-app',
     routes: {
       groups: [
-        group('/mixed', [['pre_request', trail, { tag: 'sync1' }], ['pre_request', trail, { tag: 'async', async: true }], ['pre_request', trail, { tag: 'sync2' }]]),
-        group('/break', [['pre_request', trail, { tag: 'a', async: true }], ['pre_request', asyncBreak, {}], ['pre_request', trail, { tag: 'never' }]]),
-        { prefix: '/stop', security: false, plugins: [['pre_request', asyncStop, {}]], routes: [['/', () => { throw new Error('handler must not run') }]] },
+        group('/mixed', [
+          ['pre_request', trail, { tag: 'sync1' }],
+          ['pre_request', trail, { tag: 'async', async: true }],
+          ['pre_request', trail, { tag: 'sync2' }],
+        ]),
+        group('/break', [
+          ['pre_request', trail, { tag: 'a', async: true }],
+          ['pre_request', asyncBreak, {}],
+          ['pre_request', trail, { tag: 'never' }],
+        ]),
+        {
+          prefix: '/stop',
+          security: false,
+          plugins: [['pre_request', asyncStop, {}]],
+          routes: [
+            [
+              '/',
+              () => {
+                throw new Error('handler must not run')
+              },
+            ],
+          ],
+        },
         group('/fail', [['pre_request', asyncFail, {}]]),
         group('/reject', [['pre_request', rejecting, {}]]),
         group('/count', [['pre_request', asyncCounter, {}]]),
-        group('/post', [['pre_request', trail, { tag: 'pre', async: true }], ['post_request', asyncWrap, {}]]),
-        group('/post-stop', [['post_request', asyncPostStop, {}], ['post_request', asyncWrap, {}]]),
+        group('/post', [
+          ['pre_request', trail, { tag: 'pre', async: true }],
+          ['post_request', asyncWrap, {}],
+        ]),
+        group('/post-stop', [
+          ['post_request', asyncPostStop, {}],
+          ['post_request', asyncWrap, {}],
+        ]),
         group('/secure-object', [['pre_request', trail, { tag: 'p', async: true }]], async () => ({ user: 'ada' })),
         group('/secure-false', [], async () => false),
         group('/secure-reply', [], async () => status(403, {}, { error: 'admins only' })),
@@ -96,17 +144,31 @@ describeModes(
             ['/async', async () => (await tick(), json({ handled: 'async' }))],
             ['/thenable', (() => thenable(json({ handled: 'thenable' }))) as never],
             ['/reject', () => Promise.reject(new Error('handler rejected'))],
-            ['/http-error', async () => { await tick(); throw httpError(409, 'Conflict: already there') }],
+            [
+              '/http-error',
+              async () => {
+                await tick()
+                throw httpError(409, 'Conflict: already there')
+              },
+            ],
             ['/not-a-reply', (async () => ({ plain: 'object' })) as never],
           ],
         },
         {
           prefix: '/cookie',
           security: false,
-          plugins: [['pre_request', cookie, {}], ['pre_request', trail, { tag: 'x', async: true }]],
+          plugins: [
+            ['pre_request', cookie, {}],
+            ['pre_request', trail, { tag: 'x', async: true }],
+          ],
           routes: [
             ['/ok', async () => json({ ok: true })],
-            ['/fails', async () => { throw new Error('after the cookie') }],
+            [
+              '/fails',
+              async () => {
+                throw new Error('after the cookie')
+              },
+            ],
           ],
         },
       ],
@@ -114,7 +176,10 @@ describeModes(
   },
   (t) => {
     it('plugins run in order across sync and async ones', async () => {
-      expect(await (await t.request('/mixed')).json()).toEqual({ params: { trail: ['sync1', 'async', 'sync2'] }, authData: {} })
+      expect(await (await t.request('/mixed')).json()).toEqual({
+        params: { trail: ['sync1', 'async', 'sync2'] },
+        authData: {},
+      })
     })
     it('an async break skips the rest of the phase; an async stop sends its reply', async () => {
       expect(await (await t.request('/break')).json()).toEqual({ params: { trail: ['a'] }, authData: {} })
@@ -146,7 +211,10 @@ describeModes(
     })
     it('async security: an object becomes authData, false is a 401, a reply is sent, a rejection is a 500', async () => {
       t.expectLogged(/^500 on GET \/secure-reject .*: Error: auth service down$/)
-      expect(await (await t.request('/secure-object')).json()).toEqual({ params: { trail: ['p'] }, authData: { user: 'ada' } })
+      expect(await (await t.request('/secure-object')).json()).toEqual({
+        params: { trail: ['p'] },
+        authData: { user: 'ada' },
+      })
       expect((await t.request('/secure-false')).status).toBe(401)
       const reply = await t.request('/secure-reply')
       expect(reply.status).toBe(403)

@@ -29,7 +29,10 @@ const app = createApp(
         routes: [
           ['/never', never],
           ['/sync', () => json({ sync: true })],
-          ['/takes/:ms', async (req) => (await after(Number(req.bindings.ms)), json({ took: Number(req.bindings.ms) }))],
+          [
+            '/takes/:ms',
+            async (req) => (await after(Number(req.bindings.ms)), json({ took: Number(req.bindings.ms) })),
+          ],
           ['/left', () => ((leftStarted = true), never())],
           ['/patient', async () => (await after(300), json({ patient: true })), { handlerTimeout: 2000 }],
           ['/unbounded', async () => (await after(300), json({ unbounded: true })), { handlerTimeout: 0 }],
@@ -58,7 +61,11 @@ const app = createApp(
 )
 
 const expectDeadlineLog = (path: string, route = path, ms = 150) =>
-  logs.expectLogged(new RegExp(`^503 on GET ${path} \\(route ${route}, routes/\\w+\\.anonymous\\): no answer within ${ms} ms \\(handlerTimeout\\); a late answer will be dropped$`))
+  logs.expectLogged(
+    new RegExp(
+      `^503 on GET ${path} \\(route ${route}, routes/\\w+\\.anonymous\\): no answer within ${ms} ms \\(handlerTimeout\\); a late answer will be dropped$`,
+    ),
+  )
 
 it('in-process: a 503 JSON or HTML page by Accept, or the group status route', async () => {
   expectDeadlineLog('/never')
@@ -79,7 +86,11 @@ it('in-process: a 503 JSON or HTML page by Accept, or the group status route', a
 })
 
 it("a route's handlerTimeout overrides the server's; 0 means none; synchronous routes are never timed", async () => {
-  const [patient, unbounded, sync] = await Promise.all([inject(app, '/patient'), inject(app, '/unbounded'), inject(app, '/sync')])
+  const [patient, unbounded, sync] = await Promise.all([
+    inject(app, '/patient'),
+    inject(app, '/unbounded'),
+    inject(app, '/sync'),
+  ])
   expect(await patient.json()).toEqual({ patient: true })
   expect(await unbounded.json()).toEqual({ unbounded: true })
   expect(await sync.json()).toEqual({ sync: true })
@@ -91,7 +102,8 @@ it('deadlines of different lengths at once: each answered at its own, over node 
   const server = await startTestServer(app)
   try {
     const t0 = performance.now()
-    const at = (p: Promise<Response>) => p.then(async (res) => ({ status: res.status, body: await res.json(), at: performance.now() - t0 }))
+    const at = (p: Promise<Response>) =>
+      p.then(async (res) => ({ status: res.status, body: await res.json(), at: performance.now() - t0 }))
     // The longer one first: the timer, armed for it, is brought forward for the shorter.
     const long = at(server.request('/long'))
     await until('the long route started', () => longStarted)
@@ -119,7 +131,9 @@ it('requests settling out of order under one deadline: each answered by its own 
 })
 
 it('a client that left before the deadline: the hung route is logged, nothing is sent', async () => {
-  logs.expectLogged(/^GET \/left \(route \/left, routes\/r\.anonymous\): no answer within 150 ms \(handlerTimeout\); the client had gone or been answered by the listener$/)
+  logs.expectLogged(
+    /^GET \/left \(route \/left, routes\/r\.anonymous\): no answer within 150 ms \(handlerTimeout\); the client had gone or been answered by the listener$/,
+  )
   const server = await startTestServer(app)
   try {
     const socket = net.connect(server.port, '127.0.0.1', () => socket.write('GET /left HTTP/1.1\r\nhost: x\r\n\r\n'))
@@ -134,21 +148,38 @@ it('a client that left before the deadline: the hung route is logged, nothing is
 
 it("a failure after the deadline's 503 is logged as late, and not answered", async () => {
   expectDeadlineLog('/late-failure')
-  logs.expectLogged(/^GET \/late-failure \(routes\/r\.anonymous\) failed after its deadline's 503 was sent: Error: too late to matter$/)
+  logs.expectLogged(
+    /^GET \/late-failure \(routes\/r\.anonymous\) failed after its deadline's 503 was sent: Error: too late to matter$/,
+  )
   const res = await inject(app, '/late-failure')
   expect(res.status).toBe(503)
   await until('the late failure logged', () => logs.entries.some((e) => e.text.includes('failed after')))
 })
 
 it('server.handlerTimeout defaults to requestTimeout; bad values are refused naming the key or the route', () => {
-  const config = (server: AppConfig['server'], routes: AppConfig['routes'] = {}): AppConfig => ({ bootstrapApplication: 'x', server, routes })
-  expect(createApp(config({ requestTimeout: 5000, headersTimeout: 4000 }), { env: {} }).config.server.handlerTimeout).toBe(5000)
+  const config = (server: AppConfig['server'], routes: AppConfig['routes'] = {}): AppConfig => ({
+    bootstrapApplication: 'x',
+    server,
+    routes,
+  })
+  expect(
+    createApp(config({ requestTimeout: 5000, headersTimeout: 4000 }), { env: {} }).config.server.handlerTimeout,
+  ).toBe(5000)
   expect(createApp(config({}), { env: {} }).config.server.handlerTimeout).toBe(60_000)
   expect(() => createApp(config({ handlerTimeout: -1 }), { env: {} })).toThrow(
-    expect.objectContaining({ code: 'VELA_ERR_CONFIG', message: 'server.handlerTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got -1' }),
+    expect.objectContaining({
+      code: 'VELA_ERR_CONFIG',
+      message: 'server.handlerTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got -1',
+    }),
   )
-  const route = { r: { prefix: '', security: false as const, routes: [['/a', () => status(200), { handlerTimeout: 1.5 }]] as const } }
+  const route = {
+    r: { prefix: '', security: false as const, routes: [['/a', () => status(200), { handlerTimeout: 1.5 }]] as const },
+  }
   expect(() => createApp(config({}, route), { env: {} })).toThrow(
-    expect.objectContaining({ code: 'VELA_ERR_ROUTE', message: 'r group 0 route 0: handlerTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5' }),
+    expect.objectContaining({
+      code: 'VELA_ERR_ROUTE',
+      message:
+        'r group 0 route 0: handlerTimeout must be a whole number of milliseconds from 0 (none) to 2147483647, got 1.5',
+    }),
   )
 })

@@ -89,7 +89,8 @@ export class DeadlineList {
   /** Answers every request that has waited `TICKS + 1` ticks; ticks on while any are left. */
   readonly #onTick = (): void => {
     const tick = ++this.#tick
-    for (let e = this.head; e !== undefined && tick - e.tick > TICKS; e = this.head) expire(this.ctx, this.unlink(e), this.ms)
+    for (let e = this.head; e !== undefined && tick - e.tick > TICKS; e = this.head)
+      expire(this.ctx, this.unlink(e), this.ms)
     this.#timer = this.head === undefined ? undefined : setTimeout(this.#onTick, this.ms / TICKS).unref()
   }
 }
@@ -122,7 +123,13 @@ function expire(ctx: FailureContext, e: PendingAnswer, ms: number): void {
   const where = `${req.method} ${req.path} (route ${route.path}, ${route.info.controller}.${route.info.action})`
   if (!x.answerable) {
     // The client left, or the listener answered a broken body: only the hung route is news.
-    logRequest(ctx.log, req.facts, `${where}: no answer within ${ms} ms (handlerTimeout); the client had gone or been answered by the listener`, undefined, `gone ${req.method} ${route.path} handlerTimeout`)
+    logRequest(
+      ctx.log,
+      req.facts,
+      `${where}: no answer within ${ms} ms (handlerTimeout); the client had gone or been answered by the listener`,
+      undefined,
+      `gone ${req.method} ${route.path} handlerTimeout`,
+    )
     return
   }
   const node = x.nodeRequest
@@ -131,6 +138,12 @@ function expire(ctx: FailureContext, e: PendingAnswer, ms: number): void {
     x.preempt(statusPage(ctx, 408, req, route.group, REQUEST_TIMEOUT, undefined, { connection: 'close' }), ctx.log)
     return
   }
-  logRequest(ctx.log, req.facts, `503 on ${where}: no answer within ${ms} ms (handlerTimeout); a late answer will be dropped`, undefined, `503 ${req.method} ${route.path} handlerTimeout`)
+  logRequest(
+    ctx.log,
+    req.facts,
+    `503 on ${where}: no answer within ${ms} ms (handlerTimeout); a late answer will be dropped`,
+    undefined,
+    `503 ${req.method} ${route.path} handlerTimeout`,
+  )
   x.preempt(statusPage(ctx, 503, req, route.group, `Service Unavailable: no answer within ${ms} ms`), ctx.log)
 }

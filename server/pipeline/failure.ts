@@ -32,7 +32,9 @@ export class PluginFailure extends Error {
     readonly pluginName: string,
     readonly reason: unknown,
   ) {
-    super(`plugin ${pluginName} failed: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason })
+    super(`plugin ${pluginName} failed: ${reason instanceof Error ? reason.message : String(reason)}`, {
+      cause: reason,
+    })
   }
 }
 
@@ -46,29 +48,73 @@ function describe(req: VelaRequest): string {
 }
 
 /** The kind of a request's log line: the status, the route's pattern (never the path sent) and the error's kind. */
-const keyOf = (status: number | string, req: VelaRequest, err: unknown) => logKey(`${status} ${req.method} ${req.route.path}`, err)
+const keyOf = (status: number | string, req: VelaRequest, err: unknown) =>
+  logKey(`${status} ${req.method} ${req.route.path}`, err)
 
-export async function failureResponse(ctx: FailureContext, err: unknown, req: VelaRequest, group: CompiledGroup | undefined): Promise<Response> {
+export async function failureResponse(
+  ctx: FailureContext,
+  err: unknown,
+  req: VelaRequest,
+  group: CompiledGroup | undefined,
+): Promise<Response> {
   if (err instanceof ClientClosedError) {
-    logRequest(ctx.log, req.facts, `${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
+    logRequest(
+      ctx.log,
+      req.facts,
+      `${err.status} on ${describe(req)}: ${err.message}`,
+      undefined,
+      keyOf(err.status, req, err),
+    )
     // What the exchange is given; node writes nothing to a closed connection.
     return errorPage(ctx, null, err.status, err.message)
   }
   if (err instanceof HttpError) {
     // A body given with the error is sent like status(code, headers, body) would send it.
-    if (err.body !== undefined && typeof err.body !== 'string') return respond(status(err.status, err.headers ?? {}, err.body), req, ctx)
-    return statusPage(ctx, err.status, req, group, typeof err.body === 'string' ? err.body : undefined, undefined, err.headers)
+    if (err.body !== undefined && typeof err.body !== 'string')
+      return respond(status(err.status, err.headers ?? {}, err.body), req, ctx)
+    return statusPage(
+      ctx,
+      err.status,
+      req,
+      group,
+      typeof err.body === 'string' ? err.body : undefined,
+      undefined,
+      err.headers,
+    )
   }
   if (isCodedInfrastructure(err)) {
     // Expected under a database outage: one line each, no stack.
-    logRequest(ctx.log, req.facts, `${err.status} on ${describe(req)}: ${err.message}`, undefined, keyOf(err.status, req, err))
+    logRequest(
+      ctx.log,
+      req.facts,
+      `${err.status} on ${describe(req)}: ${err.message}`,
+      undefined,
+      keyOf(err.status, req, err),
+    )
     ;(req.facts as Exchange).exception = err
     const retry = err.status === 503 ? { 'retry-after': '1' } : undefined
-    return statusPage(ctx, err.status, req, group, ctx.useStacktrace ? err.message : undefined, undefined, retry, err.code)
+    return statusPage(
+      ctx,
+      err.status,
+      req,
+      group,
+      ctx.useStacktrace ? err.message : undefined,
+      undefined,
+      retry,
+      err.code,
+    )
   }
-  if (isClientFault(err)) return statusPage(ctx, err.status, req, group, err.expose || ctx.useStacktrace ? err.message : undefined)
+  if (isClientFault(err))
+    return statusPage(ctx, err.status, req, group, err.expose || ctx.useStacktrace ? err.message : undefined)
   // After the route's deadline answered (deadline.ts), the failure is news but its 500 is never sent.
-  if ((req.facts as Exchange).deadline?.expired) logRequest(ctx.log, req.facts, `${describe(req)} failed after its deadline's 503 was sent`, err, keyOf('late', req, err))
+  if ((req.facts as Exchange).deadline?.expired)
+    logRequest(
+      ctx.log,
+      req.facts,
+      `${describe(req)} failed after its deadline's 503 was sent`,
+      err,
+      keyOf('late', req, err),
+    )
   else logRequest(ctx.log, req.facts, `500 on ${describe(req)}`, err, keyOf(500, req, err))
   ;(req.facts as Exchange).exception = err
   const message = ctx.useStacktrace && err instanceof Error ? err.message : undefined

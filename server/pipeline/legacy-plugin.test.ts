@@ -25,7 +25,10 @@ const postLegacy = definePlugin<{ suffix: string }>({
   info,
   legacy: true,
   postRequest(req, options) {
-    req.reply = json({ ...(req.reply && 'body' in req.reply ? (req.reply.body as object) : {}), suffix: options.suffix })
+    req.reply = json({
+      ...(req.reply && 'body' in req.reply ? (req.reply.body as object) : {}),
+      suffix: options.suffix,
+    })
     return ok(req)
   },
 })
@@ -41,7 +44,12 @@ const fullTwo = definePlugin<{ label: string }>({
 })
 
 const echo = (req: { params: Record<string, unknown> }) => json(req.params)
-const group = (prefix: string, plugins: PluginEntry[]) => ({ prefix, security: false as const, plugins, routes: [['/', echo] as const] })
+const group = (prefix: string, plugins: PluginEntry[]) => ({
+  prefix,
+  security: false as const,
+  plugins,
+  routes: [['/', echo] as const],
+})
 
 describeModes(
   'the two-argument plugin form, declared',

@@ -142,7 +142,12 @@ export const fail = (reason: unknown): PluginResult<never> => ({ result: 'error'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyRequest = VelaRequest<any>
 
-export type FullCallback<O, S> = (req: AnyRequest, env: PluginEnv, options: O, state: S) => MaybePromise<PluginResult<S>>
+export type FullCallback<O, S> = (
+  req: AnyRequest,
+  env: PluginEnv,
+  options: O,
+  state: S,
+) => MaybePromise<PluginResult<S>>
 export type TwoArgCallback<O> = (req: AnyRequest, options: O) => MaybePromise<PluginResult<unknown>>
 /** A plugin's `preRequest` or `postRequest` callback: the full form `(req, env, options, state)` or the two-argument `(req, options)`. */
 export type PluginCallback<O, S> = FullCallback<O, S> | TwoArgCallback<O>
@@ -199,7 +204,8 @@ export type PluginDefinition<O, S> =
  * ```
  */
 export function definePlugin<O = Record<string, unknown>, S = undefined>(def: PluginDefinition<O, S>): Plugin<O, S> {
-  if (!def.preRequest && !def.postRequest) throw new VelaError('VELA_ERR_PLUGIN', `plugin ${def.name}: needs preRequest or postRequest`)
+  if (!def.preRequest && !def.postRequest)
+    throw new VelaError('VELA_ERR_PLUGIN', `plugin ${def.name}: needs preRequest or postRequest`)
   return { kind: 'vela.plugin', ...def }
 }
 
@@ -216,15 +222,27 @@ export interface PluginStep {
   readonly call: (req: VelaRequest, env: PluginEnv, step: PluginStep) => MaybePromise<PluginResult>
 }
 
-export function compilePluginEntries(entries: readonly PluginEntry[], where: string, ctx: PluginInitContext): PluginStep[] {
+export function compilePluginEntries(
+  entries: readonly PluginEntry[],
+  where: string,
+  ctx: PluginInitContext,
+): PluginStep[] {
   return entries.map((entry, i) => {
     const [phase, plugin, options = {}] = entry
     if (phase !== 'pre_request' && phase !== 'post_request') {
-      throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} has phase ${JSON.stringify(phase)}; use 'pre_request' or 'post_request'`)
+      throw new VelaError(
+        'VELA_ERR_PLUGIN',
+        `${where}: plugin entry ${i} has phase ${JSON.stringify(phase)}; use 'pre_request' or 'post_request'`,
+      )
     }
-    if (plugin?.kind !== 'vela.plugin') throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} is not a plugin made by definePlugin`)
+    if (plugin?.kind !== 'vela.plugin')
+      throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} is not a plugin made by definePlugin`)
     const fn = phase === 'pre_request' ? plugin.preRequest : plugin.postRequest
-    if (!fn) throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin ${plugin.name} has no ${phase === 'pre_request' ? 'preRequest' : 'postRequest'} callback`)
+    if (!fn)
+      throw new VelaError(
+        'VELA_ERR_PLUGIN',
+        `${where}: plugin ${plugin.name} has no ${phase === 'pre_request' ? 'preRequest' : 'postRequest'} callback`,
+      )
     const call: PluginStep['call'] =
       (plugin.legacy ?? fn.length === 2)
         ? (req, _env, step) => (fn as TwoArgCallback<unknown>)(req, step.options)

@@ -18,10 +18,24 @@ const trail = definePlugin<{ tag: string }>({
   },
 })
 const breaker = definePlugin({ name: 'breaker', info, preRequest: (req, _env, _o, _s) => breakPhase(req) })
-const stopper = definePlugin({ name: 'stopper', info, preRequest: (_req, _env, _o, _s) => stop(status(429, {}, { error: 'stopped by plugin' })) })
+const stopper = definePlugin({
+  name: 'stopper',
+  info,
+  preRequest: (_req, _env, _o, _s) => stop(status(429, {}, { error: 'stopped by plugin' })),
+})
 const failing = definePlugin({ name: 'failing', info, preRequest: (_req, _env, _o, _s) => fail('database down') })
-const throwing = definePlugin({ name: 'throwing', info, preRequest: (_req, _env, _o, _s) => { throw new Error('plugin threw') } })
-const invalid = definePlugin({ name: 'invalid', info, preRequest: ((_req: unknown, _env: unknown, _o: unknown, _s: unknown) => 'nonsense') as never })
+const throwing = definePlugin({
+  name: 'throwing',
+  info,
+  preRequest: (_req, _env, _o, _s) => {
+    throw new Error('plugin threw')
+  },
+})
+const invalid = definePlugin({
+  name: 'invalid',
+  info,
+  preRequest: ((_req: unknown, _env: unknown, _o: unknown, _s: unknown) => 'nonsense') as never,
+})
 const counter = definePlugin<{ start: number }, number>({
   name: 'counter',
   info: { ...info, title: 'Request counter', options: { start: 'first count' } },
@@ -44,7 +58,10 @@ const envSpy = definePlugin({
   name: 'env-spy',
   info,
   preRequest(req, env, _o, _s) {
-    req.params = { ...req.params, env: { app: env.app, environment: env.environment, phase: env.phase, route: env.route } }
+    req.params = {
+      ...req.params,
+      env: { app: env.app, environment: env.environment, phase: env.phase, route: env.route },
+    }
     return ok(req)
   },
 })
@@ -58,13 +75,22 @@ const wrapper = definePlugin({
     return ok(req)
   },
 })
-const postStop = definePlugin({ name: 'post-stop', info, postRequest: (_req, _env, _o, _s) => stop(status(202, {}, { replaced: true })) })
+const postStop = definePlugin({
+  name: 'post-stop',
+  info,
+  postRequest: (_req, _env, _o, _s) => stop(status(202, {}, { replaced: true })),
+})
 const postBreak = definePlugin({ name: 'post-break', info, postRequest: (req, _env, _o, _s) => breakPhase(req) })
 
 const echo = (req: { params: Record<string, unknown> }) => json(req.params)
 
 const globalPlugins: PluginEntry[] = [['pre_request', trail, { tag: 'global' }]]
-const group = (prefix: string, plugins: PluginEntry[] | undefined) => ({ prefix, security: false as const, plugins, routes: [['/', echo] as const] })
+const group = (prefix: string, plugins: PluginEntry[] | undefined) => ({
+  prefix,
+  security: false as const,
+  plugins,
+  routes: [['/', echo] as const],
+})
 
 describeModes(
   'plugin pipeline',
@@ -74,19 +100,47 @@ describeModes(
     routes: {
       groups: [
         group('/inherit', undefined),
-        group('/own', [['pre_request', trail, { tag: 'a' }], ['pre_request', trail, { tag: 'b' }]]),
+        group('/own', [
+          ['pre_request', trail, { tag: 'a' }],
+          ['pre_request', trail, { tag: 'b' }],
+        ]),
         group('/none', []),
-        group('/break', [['pre_request', trail, { tag: 'a' }], ['pre_request', breaker, {}], ['pre_request', trail, { tag: 'never' }]]),
-        { prefix: '/stop', security: false, plugins: [['pre_request', stopper, {}]], routes: [['/', () => { throw new Error('handler must not run') }]] },
+        group('/break', [
+          ['pre_request', trail, { tag: 'a' }],
+          ['pre_request', breaker, {}],
+          ['pre_request', trail, { tag: 'never' }],
+        ]),
+        {
+          prefix: '/stop',
+          security: false,
+          plugins: [['pre_request', stopper, {}]],
+          routes: [
+            [
+              '/',
+              () => {
+                throw new Error('handler must not run')
+              },
+            ],
+          ],
+        },
         group('/error', [['pre_request', failing, {}]]),
         group('/throw', [['pre_request', throwing, {}]]),
         group('/invalid', [['pre_request', invalid, {}]]),
         group('/counter', [['pre_request', counter, { start: 10 }]]),
         group('/legacy', [['pre_request', legacy, { header: 'x-legacy' }]]),
         group('/env', [['pre_request', envSpy, {}]]),
-        group('/post', [['pre_request', trail, { tag: 'pre' }], ['post_request', wrapper, {}]]),
-        group('/post-stop', [['post_request', postStop, {}], ['post_request', wrapper, {}]]),
-        group('/post-break', [['post_request', postBreak, {}], ['post_request', wrapper, {}]]),
+        group('/post', [
+          ['pre_request', trail, { tag: 'pre' }],
+          ['post_request', wrapper, {}],
+        ]),
+        group('/post-stop', [
+          ['post_request', postStop, {}],
+          ['post_request', wrapper, {}],
+        ]),
+        group('/post-break', [
+          ['post_request', postBreak, {}],
+          ['post_request', wrapper, {}],
+        ]),
       ],
     },
   },
@@ -129,11 +183,18 @@ describeModes(
       expect(first.count).toBeGreaterThan(10)
     })
     it('the two-argument form (req, options) keeps working', async () => {
-      expect(await (await t.request({ url: '/legacy', headers: { 'x-legacy': 'old-style' } })).json()).toEqual({ legacy: 'old-style' })
+      expect(await (await t.request({ url: '/legacy', headers: { 'x-legacy': 'old-style' } })).json()).toEqual({
+        legacy: 'old-style',
+      })
     })
     it('env names the app, environment, phase and route', async () => {
       expect(await (await t.request('/env')).json()).toEqual({
-        env: { app: 'plugins-app', environment: 'dev', phase: 'pre_request', route: { path: '/env', prefix: '/env', controller: 'routes/groups', action: 'anonymous' } },
+        env: {
+          app: 'plugins-app',
+          environment: 'dev',
+          phase: 'pre_request',
+          route: { path: '/env', prefix: '/env', controller: 'routes/groups', action: 'anonymous' },
+        },
       })
     })
     it('post-request plugins run before the response is written and may replace it', async () => {
@@ -153,12 +214,22 @@ describeModes(
 )
 
 it('plugin info is available for listings', () => {
-  expect(counter.info).toEqual({ title: 'Request counter', version: '1.0.0', author: 'tests', description: 'test plugin', options: { start: 'first count' } })
+  expect(counter.info).toEqual({
+    title: 'Request counter',
+    version: '1.0.0',
+    author: 'tests',
+    description: 'test plugin',
+    options: { start: 'first count' },
+  })
 })
 
 it('registration errors name the place: bad phase, not a plugin, missing callback', async () => {
   const { createApp } = await import('../app/create-app.ts')
-  const mk = (plugins: unknown) => () => createApp({ bootstrapApplication: 'x', routes: { r: { prefix: '/p', security: false, plugins: plugins as PluginEntry[], routes: [] } } })
+  const mk = (plugins: unknown) => () =>
+    createApp({
+      bootstrapApplication: 'x',
+      routes: { r: { prefix: '/p', security: false, plugins: plugins as PluginEntry[], routes: [] } },
+    })
   expect(mk([['during', trail, {}]])).toThrow(/r group 0 \(prefix "\/p"\): plugin entry 0 has phase "during"/)
   expect(mk([['pre_request', { name: 'x' }, {}]])).toThrow(/plugin entry 0 is not a plugin made by definePlugin/)
   expect(mk([['post_request', trail, {}]])).toThrow(/plugin trail has no postRequest callback/)

@@ -47,7 +47,11 @@ export interface PipelineContext extends FailureContext, RequestScope {
  * Runs the route for one exchange: a `Response`, or an encoded reply the exchange sends as it is;
  * a promise only when a callback returned one. Never throws or rejects: failures are answered.
  */
-export type RouteRunner = (x: Exchange, bindings: Readonly<Record<string, string>>, pathInfo: string | undefined) => Outcome | Promise<Outcome>
+export type RouteRunner = (
+  x: Exchange,
+  bindings: Readonly<Record<string, string>>,
+  pathInfo: string | undefined,
+) => Outcome | Promise<Outcome>
 
 const EMPTY_AUTH = Object.freeze({})
 
@@ -70,7 +74,9 @@ function describeValue(v: unknown): string {
 function checkResult(r: unknown, step: PluginStep): PluginResult {
   const tag = (r as PluginResult | undefined)?.result
   if (tag === 'ok' || tag === 'break' || tag === 'stop' || tag === 'error') return r as PluginResult
-  throw new Error(`plugin ${step.plugin.name} (${step.phase}) returned ${describeValue(r)}; expected ok(), breakPhase(), stop(reply) or fail(reason)`)
+  throw new Error(
+    `plugin ${step.plugin.name} (${step.phase}) returned ${describeValue(r)}; expected ok(), breakPhase(), stop(reply) or fail(reason)`,
+  )
 }
 
 type PhaseOutcome = VelaRequest | { stopped: Reply | Response }
@@ -89,11 +95,22 @@ type Verdict = boolean | object | Reply | Response
 /** What comes after a step: it takes the step's value and the request, and gives the outcome. */
 type Next<T> = (value: T, req: VelaRequest) => Outcome | Promise<Outcome>
 
-export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: PipelineContext, checks: RouteChecks = {}): RouteRunner {
+export function createRouteRunner(
+  route: CompiledRoute,
+  handler: Handler,
+  ctx: PipelineContext,
+  checks: RouteChecks = {},
+): RouteRunner {
   const { group, info } = route
   const { request: checkRequest, response: checkResponse } = checks
   const { pre, post, security } = group
-  const preEnv: PluginEnv = { app: ctx.app, environment: ctx.environment, phase: 'pre_request', route: info, jsonLib: ctx.jsonLib }
+  const preEnv: PluginEnv = {
+    app: ctx.app,
+    environment: ctx.environment,
+    phase: 'pre_request',
+    route: info,
+    jsonLib: ctx.jsonLib,
+  }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
   const deadline = ctx.deadlines?.forRoute(route)
   // In `dev`, what each plugin and the security callback did goes to the dashboard (traced.ts).
@@ -117,18 +134,29 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
     )
   }
 
-  const failed = (err: unknown, req: VelaRequest): Promise<Outcome> => failureResponse(ctx, err, req, group).then((res) => finish(res, req))
+  const failed = (err: unknown, req: VelaRequest): Promise<Outcome> =>
+    failureResponse(ctx, err, req, group).then((res) => finish(res, req))
 
   /** Runs one phase's plugins from `from`, then `next` with the (possibly replaced) request or the reply of a plugin that stopped. */
-  function runPhase(steps: readonly PluginStep[], env: PluginEnv, req: VelaRequest, next: Next<PhaseOutcome>, from = 0): Outcome | Promise<Outcome> {
+  function runPhase(
+    steps: readonly PluginStep[],
+    env: PluginEnv,
+    req: VelaRequest,
+    next: Next<PhaseOutcome>,
+    from = 0,
+  ): Outcome | Promise<Outcome> {
     for (let i = from; i < steps.length; i++) {
       const step = steps[i]!
       const raw = traced ? callStep(step, req, env) : step.call(req, env, step)
       if (isThenable(raw)) {
-        return resume(raw, (r, current) => {
-          const after = applyResult(step, current, r)
-          return after instanceof VelaRequest ? runPhase(steps, env, after, next, i + 1) : next(after.end, current)
-        }, req)
+        return resume(
+          raw,
+          (r, current) => {
+            const after = applyResult(step, current, r)
+            return after instanceof VelaRequest ? runPhase(steps, env, after, next, i + 1) : next(after.end, current)
+          },
+          req,
+        )
       }
       const after = applyResult(step, req, raw)
       if (!(after instanceof VelaRequest)) return next(after.end, req)
@@ -152,7 +180,9 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
     if (verdict === false) return finish(statusPage(ctx, 401, req, group), req)
     if (isReply(verdict) || verdict instanceof Response) return finish(render(verdict, req), req)
     if (typeof verdict !== 'object' || verdict === null || Array.isArray(verdict)) {
-      throw new Error(`security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`)
+      throw new Error(
+        `security callback of group ${JSON.stringify(group.prefix)} returned ${describeValue(verdict)}; expected true, false, an auth data object or a reply`,
+      )
     }
     req.authData = verdict
     return handle(req)
@@ -170,25 +200,35 @@ export function createRouteRunner(route: CompiledRoute, handler: Handler, ctx: P
 
   function callHandler(req: VelaRequest): Outcome | Promise<Outcome> {
     const reply = handler(req)
-    return isThenable(reply) ? resume(reply, checkResponse ? checkedReply : afterHandler, req) : checkResponse ? checkedReply(reply, req) : afterHandler(reply, req)
+    return isThenable(reply)
+      ? resume(reply, checkResponse ? checkedReply : afterHandler, req)
+      : checkResponse
+        ? checkedReply(reply, req)
+        : afterHandler(reply, req)
   }
 
   /** The handler's reply through the response check: the same reply, or the check's 500. */
   function checkedReply(reply: unknown, req: VelaRequest): Outcome | Promise<Outcome> {
     if (!isReply(reply)) return afterHandler(reply, req)
     const replaced = checkResponse!(reply)
-    return isThenable(replaced) ? resume(replaced, (r, current) => afterHandler(r ?? reply, current), req) : afterHandler(replaced ?? reply, req)
+    return isThenable(replaced)
+      ? resume(replaced, (r, current) => afterHandler(r ?? reply, current), req)
+      : afterHandler(replaced ?? reply, req)
   }
 
   function afterHandler(reply: unknown, req: VelaRequest): Outcome | Promise<Outcome> {
     if (!isReply(reply) && !(reply instanceof Response)) {
-      throw new Error(`${info.controller}.${info.action} returned ${describeValue(reply)}, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response`)
+      throw new Error(
+        `${info.controller}.${info.action} returned ${describeValue(reply)}, which is not a reply: return json(…), status(…), redirect(…), view(…) or a Response`,
+      )
     }
     if (!post.length) return finish(render(reply, req), req)
     req.reply = reply
     // Post plugins replace the reply through `req.reply`; one that clears it leaves the handler's.
     return runPhase(post, postEnv, req, (out, current) =>
-      out instanceof VelaRequest ? finish(render(out.reply ?? reply, out), out) : finish(render(out.stopped, current), current),
+      out instanceof VelaRequest
+        ? finish(render(out.reply ?? reply, out), out)
+        : finish(render(out.stopped, current), current),
     )
   }
 

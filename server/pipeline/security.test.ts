@@ -6,7 +6,11 @@ import { json, redirect, status } from '../replies.ts'
 import type { RouteGroup, SecurityCallback } from '../contracts/routes.ts'
 
 const whoami = (req: { authData: unknown }) => json({ authData: req.authData })
-const group = (prefix: string, security: false | SecurityCallback): RouteGroup => ({ prefix, security, routes: [['/', whoami]] })
+const group = (prefix: string, security: false | SecurityCallback): RouteGroup => ({
+  prefix,
+  security,
+  routes: [['/', whoami]],
+})
 
 /** The reference app's callback: username/password from headers (or the decoded form body). */
 const usernamePassword: SecurityCallback = (req) => {
@@ -27,14 +31,24 @@ describeModes(
         group('/async', async (req) => (req.headers.get('x-token') === 't' ? { username: 'bob' } : false)),
         group('/redirect', () => redirect('/login')),
         group('/forbidden', () => status(403, {}, { error: 'Forbidden - admins only' })),
-        group('/throws', () => { throw new Error('auth service down') }),
+        group('/throws', () => {
+          throw new Error('auth service down')
+        }),
         group('/nonsense', (() => 'yes') as unknown as SecurityCallback),
         {
           prefix: '/bearer',
-          security: { scheme: { type: 'http', scheme: 'bearer' }, check: (req) => (req.headers.get('authorization') === 'Bearer t' ? { username: 'carol' } : false) },
+          security: {
+            scheme: { type: 'http', scheme: 'bearer' },
+            check: (req) => (req.headers.get('authorization') === 'Bearer t' ? { username: 'carol' } : false),
+          },
           routes: [['/', whoami]],
         },
-        { prefix: '/form', security: usernamePassword, plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }]], routes: [['/', whoami]] },
+        {
+          prefix: '/form',
+          security: usernamePassword,
+          plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }]],
+          routes: [['/', whoami]],
+        },
       ],
     },
   },
@@ -61,13 +75,17 @@ describeModes(
       expect(await html.text()).toContain('<h1>401 Unauthorized</h1>')
     })
     it('{ scheme, check }: check decides like a plain callback; the compiled group names the scheme', async () => {
-      expect(await (await t.request({ url: '/bearer', headers: { authorization: 'Bearer t' } })).json()).toEqual({ authData: { username: 'carol' } })
+      expect(await (await t.request({ url: '/bearer', headers: { authorization: 'Bearer t' } })).json()).toEqual({
+        authData: { username: 'carol' },
+      })
       expect((await t.request('/bearer')).status).toBe(401)
       const group = t.app.routeTable.groups.find((g) => g.prefix === '/bearer')
       expect(group?.securityScheme).toEqual({ name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' } })
     })
     it('async callbacks work', async () => {
-      expect(await (await t.request({ url: '/async', headers: { 'x-token': 't' } })).json()).toEqual({ authData: { username: 'bob' } })
+      expect(await (await t.request({ url: '/async', headers: { 'x-token': 't' } })).json()).toEqual({
+        authData: { username: 'bob' },
+      })
       expect((await t.request('/async')).status).toBe(401)
     })
     it('a reply is sent as is: redirect to /login, or a 403 with a body', async () => {

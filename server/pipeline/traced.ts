@@ -14,10 +14,14 @@ import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
 
 const messageOf = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err))
 
-const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> => typeof (v as { then?: unknown } | null)?.then === 'function'
+const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function'
 
 /** Runs `call`, then `report` with its value or what it threw, and the time it took. */
-function timed<T>(call: () => MaybePromise<T>, report: (settled: { value: T } | { error: unknown }, durationMs: number) => void): MaybePromise<T> {
+function timed<T>(
+  call: () => MaybePromise<T>,
+  report: (settled: { value: T } | { error: unknown }, durationMs: number) => void,
+): MaybePromise<T> {
   const started = performance.now()
   const done = (settled: { value: T } | { error: unknown }) => report(settled, performance.now() - started)
   let raw: MaybePromise<T>
@@ -67,7 +71,13 @@ export function callStep(step: PluginStep, req: VelaRequest, env: PluginEnv): Ma
   return timed(
     () => step.call(req, env, step),
     (settled, durationMs) =>
-      trace.plugin({ name: step.plugin.name, phase: env.phase, outcome: 'value' in settled ? stepOutcome(settled.value) : { kind: 'threw', message: messageOf(settled.error) }, startMs, durationMs }),
+      trace.plugin({
+        name: step.plugin.name,
+        phase: env.phase,
+        outcome: 'value' in settled ? stepOutcome(settled.value) : { kind: 'threw', message: messageOf(settled.error) },
+        startMs,
+        durationMs,
+      }),
   )
 }
 
@@ -87,6 +97,12 @@ export function callSecurity<T>(security: SecurityCallback, req: VelaRequest): M
   const startMs = performance.now() - trace.started
   return timed(
     () => security(req) as MaybePromise<T>,
-    (settled, durationMs) => trace.security({ callback, ...('value' in settled ? verdictOf(settled.value) : { verdict: 'threw', message: messageOf(settled.error) }), startMs, durationMs }),
+    (settled, durationMs) =>
+      trace.security({
+        callback,
+        ...('value' in settled ? verdictOf(settled.value) : { verdict: 'threw', message: messageOf(settled.error) }),
+        startMs,
+        durationMs,
+      }),
   )
 }

@@ -14,16 +14,27 @@ describeModes(
         {
           prefix: '/api',
           security: false,
-          plugins: [['pre_request', corsPlugin, { allowOrigins: 'https://app.example, https://admin.example', maxAge: 600 }]],
+          plugins: [
+            ['pre_request', corsPlugin, { allowOrigins: 'https://app.example, https://admin.example', maxAge: 600 }],
+          ],
           routes: [['/items', () => json({ items: [] }), { methods: ['get', 'post'] }]],
         },
-        { prefix: '/star', security: false, plugins: [['pre_request', corsPlugin, { allowOrigins: '*' }]], routes: [['/', () => json({})]] },
+        {
+          prefix: '/star',
+          security: false,
+          plugins: [['pre_request', corsPlugin, { allowOrigins: '*' }]],
+          routes: [['/', () => json({})]],
+        },
       ],
     },
   },
   (t) => {
     const preflight = (url: string, origin: string) =>
-      t.request({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+      t.request({
+        method: 'OPTIONS',
+        url,
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      })
 
     it('a preflight from an allowed origin is answered 204 though the route lists no options', async () => {
       const res = await preflight('/api/items', 'https://app.example')

@@ -29,7 +29,8 @@ export interface CorsPluginOptions {
 }
 
 function toH3Options(o: CorsPluginOptions): CorsOptions {
-  const list = typeof o.allowOrigins === 'string' ? o.allowOrigins.split(',').map((s) => s.trim()) : (o.allowOrigins ?? ['*'])
+  const list =
+    typeof o.allowOrigins === 'string' ? o.allowOrigins.split(',').map((s) => s.trim()) : (o.allowOrigins ?? ['*'])
   return {
     origin: list.includes('*') ? '*' : [...list],
     methods: o.allowMethods ? [...o.allowMethods] : '*',

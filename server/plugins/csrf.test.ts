@@ -18,7 +18,10 @@ const plugins: PluginEntry[] = [
   ['post_request', sessionPlugin, session],
 ]
 let handled = 0
-const withQs: PluginEntry[] = [['pre_request', requestPlugin, { readUrlencodedBody: true, decodeJsonBody: true, parseQs: true }], ...plugins.slice(1)]
+const withQs: PluginEntry[] = [
+  ['pre_request', requestPlugin, { readUrlencodedBody: true, decodeJsonBody: true, parseQs: true }],
+  ...plugins.slice(1),
+]
 const handler = (req: VelaRequest) => {
   handled++
   return json({ token: req.csrfToken, method: req.method })
@@ -37,7 +40,15 @@ describeModes(
     bootstrapApplication: 'csrf',
     routes: {
       c: [
-        { prefix: '', security: false, plugins, routes: [['/form', handler, { methods: all }], ['/apis', handler, { methods: all }]] },
+        {
+          prefix: '',
+          security: false,
+          plugins,
+          routes: [
+            ['/form', handler, { methods: all }],
+            ['/apis', handler, { methods: all }],
+          ],
+        },
         { prefix: '/api', security: false, plugins, routes: [['/things', handler, { methods: all }]] },
         { prefix: '/qs', security: false, plugins: withQs, routes: [['/form', handler, { methods: all }]] },
         { prefix: '/nosession', security: false, plugins: [['pre_request', csrfPlugin, {}]], routes: [['/', handler]] },
@@ -62,7 +73,9 @@ describeModes(
       expect(second).not.toBe(token)
       expect(again.headers.getSetCookie()).toEqual([])
       for (const given of [token, second]) {
-        expect((await t.request({ method: 'POST', url: '/form', headers: { cookie, 'x-csrf-token': given } })).status).toBe(200)
+        expect(
+          (await t.request({ method: 'POST', url: '/form', headers: { cookie, 'x-csrf-token': given } })).status,
+        ).toBe(200)
       }
       const other = await visit()
       expect(other.token).not.toBe(token)
@@ -140,15 +153,34 @@ describeModes(
         expect([attempt.url, res.status]).toEqual([attempt.url, 403])
         expect(handled).toBe(before)
       }
-      const inBody = await t.request({ method: 'POST', url: '/qs/form?page=2', headers: form, body: `_csrf_token=${encodeURIComponent(token)}` })
+      const inBody = await t.request({
+        method: 'POST',
+        url: '/qs/form?page=2',
+        headers: form,
+        body: `_csrf_token=${encodeURIComponent(token)}`,
+      })
       expect(inBody.status).toBe(200)
     })
 
     it('a JSON object body may carry the token as its _csrf_token key', async () => {
       const { cookie, token } = await visit()
-      expect((await t.request({ method: 'POST', url: '/qs/form', headers: { cookie }, body: { _csrf_token: token } })).status).toBe(200)
-      expect((await t.request({ method: 'PUT', url: '/form', headers: { cookie }, body: { _csrf_token: token, title: 'x' } })).status).toBe(200)
-      expect((await t.request({ method: 'POST', url: '/form', headers: { cookie }, body: { _csrf_token: 42 } })).status).toBe(403)
+      expect(
+        (await t.request({ method: 'POST', url: '/qs/form', headers: { cookie }, body: { _csrf_token: token } }))
+          .status,
+      ).toBe(200)
+      expect(
+        (
+          await t.request({
+            method: 'PUT',
+            url: '/form',
+            headers: { cookie },
+            body: { _csrf_token: token, title: 'x' },
+          })
+        ).status,
+      ).toBe(200)
+      expect(
+        (await t.request({ method: 'POST', url: '/form', headers: { cookie }, body: { _csrf_token: 42 } })).status,
+      ).toBe(403)
       expect((await t.request({ method: 'POST', url: '/form', headers: { cookie }, body: [token] })).status).toBe(403)
     })
 

@@ -45,7 +45,8 @@ function excluded(path: string, prefixes: readonly string[]): boolean {
   })
 }
 
-const isForm = (type: string | undefined) => type !== undefined && /^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(type)
+const isForm = (type: string | undefined) =>
+  type !== undefined && /^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i.test(type)
 
 /**
  * The header, else the body's field: a form field, or a top-level key of a JSON object body. Read
@@ -114,7 +115,11 @@ export const csrfPlugin = definePlugin<CsrfPluginOptions>({
   preRequest(req, _env, options, _state) {
     const session = req.session
     if (!session) {
-      return fail(new Error('the csrf plugin keeps its token in the session: register the session plugin (pre_request) before it'))
+      return fail(
+        new Error(
+          'the csrf plugin keeps its token in the session: register the session plugin (pre_request) before it',
+        ),
+      )
     }
     let stored = session[CSRF_SESSION_KEY]
     if (typeof stored !== 'string' || Buffer.from(stored, 'base64url').length !== SECRET_BYTES) {

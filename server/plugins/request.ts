@@ -85,7 +85,9 @@ export const requestPlugin = definePlugin<RequestPluginOptions>({
         const value = decodeJsonBody(text, env.jsonLib)
         req.json = value
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-          req.params = options.parseQs ? { ...req.params, ...(value as Record<string, unknown>) } : (value as Record<string, unknown>)
+          req.params = options.parseQs
+            ? { ...req.params, ...(value as Record<string, unknown>) }
+            : (value as Record<string, unknown>)
         }
         return ok(req)
       })
@@ -98,8 +100,15 @@ export const requestPlugin = definePlugin<RequestPluginOptions>({
       })
     }
     if (passes(type, options.pass ?? [])) return ok(req)
-    const accepted = [options.decodeJsonBody && 'application/json', options.readUrlencodedBody && 'application/x-www-form-urlencoded', ...(options.pass ?? [])].filter(Boolean)
+    const accepted = [
+      options.decodeJsonBody && 'application/json',
+      options.readUrlencodedBody && 'application/x-www-form-urlencoded',
+      ...(options.pass ?? []),
+    ].filter(Boolean)
     if (accepted.length === 0) return ok(req)
-    throw httpError(415, `Unsupported Media Type: ${type ? `content type ${type}` : 'a body without a content type'} is not accepted here; send ${accepted.join(' or ')}`)
+    throw httpError(
+      415,
+      `Unsupported Media Type: ${type ? `content type ${type}` : 'a body without a content type'} is not accepted here; send ${accepted.join(' or ')}`,
+    )
   },
 })

@@ -83,10 +83,12 @@ export function compileRoutes(opts: {
 
   for (const [key, mod] of Object.entries(opts.routes ?? {})) {
     const file = moduleName(key)
-    const identify = (h: unknown): HandlerIdentity => identities.get(h) ?? { controller: `routes/${file}`, action: 'anonymous' }
+    const identify = (h: unknown): HandlerIdentity =>
+      identities.get(h) ?? { controller: `routes/${file}`, action: 'anonymous' }
     groupsOf(mod, opts.environment).forEach((group, gi) => {
       const where = `${key} group ${gi} (prefix ${JSON.stringify(group.prefix)})`
-      if (typeof group.prefix !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${where}: prefix must be a string (may be empty)`)
+      if (typeof group.prefix !== 'string')
+        throw new VelaError('VELA_ERR_ROUTE', `${where}: prefix must be a string (may be empty)`)
       const security = groupSecurity(group.security, where)
       const own = group.plugins ? compilePluginEntries(group.plugins, where, initCtx) : undefined
       const statusRoutes = new Map<number, { handler: Handler; identity: HandlerIdentity }>()
@@ -116,7 +118,11 @@ export function compileRoutes(opts: {
         for (const m of methods === 'all' ? STANDARD_METHODS : methods) {
           const dupKey = `${m} ${full.replace(/:[^/]+/g, ':')}`
           const earlier = seen.get(dupKey)
-          if (earlier) throw new VelaError('VELA_ERR_DUPLICATE_ROUTE', `route ${m} ${full} is declared twice: at ${earlier} and at ${at}`)
+          if (earlier)
+            throw new VelaError(
+              'VELA_ERR_DUPLICATE_ROUTE',
+              `route ${m} ${full} is declared twice: at ${earlier} and at ${at}`,
+            )
           seen.set(dupKey, at)
         }
         const identity = kind === 'static' ? { controller: 'static', action: 'serve' } : identify(handler)
@@ -138,20 +144,37 @@ export function compileRoutes(opts: {
 
 function routeKind(handler: unknown, options: RouteOptions, at: string): CompiledRoute['kind'] {
   if (options.protocol === 'ws') {
-    if ((handler as WebSocketRouteHandler)?.kind !== 'vela.websocket') throw new VelaError('VELA_ERR_ROUTE', `${at}: a ws route needs a handler made by defineWebSocket`)
+    if ((handler as WebSocketRouteHandler)?.kind !== 'vela.websocket')
+      throw new VelaError('VELA_ERR_ROUTE', `${at}: a ws route needs a handler made by defineWebSocket`)
     return 'ws'
   }
   if (typeof handler === 'function') return 'http'
   if ((handler as StaticRouteHandler)?.kind === 'vela.static') return 'static'
-  throw new VelaError('VELA_ERR_ROUTE', `${at}: handler must be a function, staticDir(...) or, with protocol 'ws', a WebSocket handler`)
+  throw new VelaError(
+    'VELA_ERR_ROUTE',
+    `${at}: handler must be a function, staticDir(...) or, with protocol 'ws', a WebSocket handler`,
+  )
 }
 
 /** A group's `security` split into the callback that decides and the scheme it documents, if any. */
-function groupSecurity(security: RouteGroup['security'], where: string): { check: false | SecurityCallback; scheme?: NamedSecurityScheme } {
+function groupSecurity(
+  security: RouteGroup['security'],
+  where: string,
+): { check: false | SecurityCallback; scheme?: NamedSecurityScheme } {
   if (security === false || typeof security === 'function') return { check: security }
-  if (security && typeof security === 'object' && typeof security.check === 'function' && security.scheme && typeof security.scheme === 'object') {
+  if (
+    security &&
+    typeof security === 'object' &&
+    typeof security.check === 'function' &&
+    security.scheme &&
+    typeof security.scheme === 'object'
+  ) {
     const scheme = security.scheme
-    if (typeof scheme.type !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${where}: security.scheme needs a type (http, apiKey, oauth2, openIdConnect)`)
+    if (typeof scheme.type !== 'string')
+      throw new VelaError(
+        'VELA_ERR_ROUTE',
+        `${where}: security.scheme needs a type (http, apiKey, oauth2, openIdConnect)`,
+      )
     return { check: security.check, scheme: { name: security.name ?? defaultSchemeName(scheme), scheme } }
   }
   throw new VelaError('VELA_ERR_ROUTE', `${where}: security must be false, a function, or { scheme, check }`)

@@ -53,7 +53,12 @@ export function buildMatcher<R>(
   }
   const router = createRouter<PathEntry<R>>()
   for (const { pattern, byMethod, first } of byPattern.values()) {
-    addRoute(router, '', pattern, { byMethod, first, allow: Object.keys(byMethod).join(', '), wildcard: pattern.endsWith('**') })
+    addRoute(router, '', pattern, {
+      byMethod,
+      first,
+      allow: Object.keys(byMethod).join(', '),
+      wildcard: pattern.endsWith('**'),
+    })
   }
   if (backend === 'compiled') {
     const match = compileRouter(router)

@@ -12,8 +12,12 @@ const notes_controller = {
   show: (req: { bindings: Record<string, string> }) => json({ action: 'show', id: req.bindings.id }),
   edit: (req: { bindings: Record<string, string> }) => json({ action: 'edit', id: req.bindings.id }),
 }
-const files: StaticRouteHandler = { kind: 'vela.static', handle: (req) => json({ pathInfo: req.pathInfo, bindings: req.bindings }) }
-const identity = (req: { route: { controller: string; action: string; path: string; prefix: string } }) => json(req.route)
+const files: StaticRouteHandler = {
+  kind: 'vela.static',
+  handle: (req) => json({ pathInfo: req.pathInfo, bindings: req.bindings }),
+}
+const identity = (req: { route: { controller: string; action: string; path: string; prefix: string } }) =>
+  json(req.route)
 
 const notes: RouteGroup = {
   prefix: '/notes',
@@ -44,7 +48,10 @@ for (const backend of ['compiled', 'tree'] as const) {
     {
       bootstrapApplication: 'router',
       dispatchBackend: backend,
-      routes: { 'src/routes/notes.ts': { default: notes }, 'src/routes/misc.ts': (env: string) => (env === 'dev' ? [misc] : []) },
+      routes: {
+        'src/routes/notes.ts': { default: notes },
+        'src/routes/misc.ts': (env: string) => (env === 'dev' ? [misc] : []),
+      },
       controllers: { 'src/controllers/notes_controller.ts': notes_controller },
     },
     (t) => {
@@ -60,11 +67,17 @@ for (const backend of ['compiled', 'tree'] as const) {
         expect((await t.request('/heartbeat/')).status).toBe(200)
       })
       it('bindings are URL-decoded strings, several per path', async () => {
-        expect(await (await t.request('/notes/caf%C3%A9%20au%20lait')).json()).toEqual({ action: 'show', id: 'café au lait' })
+        expect(await (await t.request('/notes/caf%C3%A9%20au%20lait')).json()).toEqual({
+          action: 'show',
+          id: 'café au lait',
+        })
         expect(await (await t.request('/users/7/posts/99')).json()).toEqual({ user_id: '7', post_id: '99' })
       })
       it('[...] captures the rest of the path (decoded) as pathInfo, including nothing', async () => {
-        expect(await (await t.request('/docs/css/app%20x.css')).json()).toEqual({ pathInfo: 'css/app x.css', bindings: {} })
+        expect(await (await t.request('/docs/css/app%20x.css')).json()).toEqual({
+          pathInfo: 'css/app x.css',
+          bindings: {},
+        })
         expect(await (await t.request('/docs')).json()).toEqual({ pathInfo: '', bindings: {} })
         expect(await (await t.request('/docs/')).json()).toEqual({ pathInfo: '', bindings: {} })
       })
@@ -78,7 +91,12 @@ for (const backend of ['compiled', 'tree'] as const) {
         expect(await head.text()).toBe('')
       })
       it('every handler knows its { controller, action }; inline functions report the route file and anonymous', async () => {
-        expect(await (await t.request('/who')).json()).toEqual({ path: '/who', prefix: '', controller: 'routes/misc', action: 'anonymous' })
+        expect(await (await t.request('/who')).json()).toEqual({
+          path: '/who',
+          prefix: '',
+          controller: 'routes/misc',
+          action: 'anonymous',
+        })
       })
       it('route modules may export a group, a list, or a function of the environment', async () => {
         expect((await t.request('/heartbeat')).status).toBe(200)
@@ -88,7 +106,11 @@ for (const backend of ['compiled', 'tree'] as const) {
 }
 
 it('the compiled route table carries controller and action for every route', () => {
-  const app = createApp({ bootstrapApplication: 'x', routes: { notes }, controllers: { 'src/controllers/notes_controller.ts': notes_controller } })
+  const app = createApp({
+    bootstrapApplication: 'x',
+    routes: { notes },
+    controllers: { 'src/controllers/notes_controller.ts': notes_controller },
+  })
   expect(app.routeTable.routes.map((r) => `${r.methods} ${r.path} ${r.info.controller}.${r.info.action}`)).toEqual([
     'GET /notes notes_controller.index',
     'GET /notes/new notes_controller.new',
@@ -98,18 +120,35 @@ it('the compiled route table carries controller and action for every route', () 
 })
 
 it('the same method and path declared twice is a start-up error naming both places', () => {
-  const dup = (a: RouteGroup, b: RouteGroup) => () => createApp({ bootstrapApplication: 'x', routes: { 'src/routes/a.ts': a, 'src/routes/b.ts': b } })
-  expect(dup(notes, { prefix: '', security: false, routes: [['/notes/:note_id', () => status(200), { methods: ['get'] }]] })).toThrow(
+  const dup = (a: RouteGroup, b: RouteGroup) => () =>
+    createApp({ bootstrapApplication: 'x', routes: { 'src/routes/a.ts': a, 'src/routes/b.ts': b } })
+  expect(
+    dup(notes, { prefix: '', security: false, routes: [['/notes/:note_id', () => status(200), { methods: ['get'] }]] }),
+  ).toThrow(
     'route GET /notes/:note_id is declared twice: at src/routes/a.ts group 0 route 2 and at src/routes/b.ts group 0 route 0',
   )
   // Different methods on one path are fine; an all-methods route clashes with any method.
-  expect(dup(notes, { prefix: '/notes', security: false, routes: [['/:id', () => status(200), { methods: ['delete'] }]] })).not.toThrow()
-  expect(dup(notes, { prefix: '/notes', security: false, routes: [['/new/', () => status(200)]] })).toThrow(/route GET \/notes\/new is declared twice/)
+  expect(
+    dup(notes, { prefix: '/notes', security: false, routes: [['/:id', () => status(200), { methods: ['delete'] }]] }),
+  ).not.toThrow()
+  expect(dup(notes, { prefix: '/notes', security: false, routes: [['/new/', () => status(200)]] })).toThrow(
+    /route GET \/notes\/new is declared twice/,
+  )
 })
 
 it('bad route declarations are start-up errors that say where', () => {
-  const mk = (routes: unknown) => () => createApp({ bootstrapApplication: 'x', routes: { 'src/routes/bad.ts': { prefix: '/p', security: false, routes: routes as never } } })
-  expect(mk([['/x', 'not a function']])).toThrow('src/routes/bad.ts group 0 route 0: handler must be a function, staticDir(...) or, with protocol \'ws\', a WebSocket handler')
-  expect(mk([['/x', () => status(200), { protocol: 'ws' }]])).toThrow(/route 0: a ws route needs a handler made by defineWebSocket/)
-  expect(() => createApp({ bootstrapApplication: 'x', routes: { r: { prefix: '/p', security: 'yes' as never, routes: [] } } })).toThrow(/security must be false, a function, or { scheme, check }/)
+  const mk = (routes: unknown) => () =>
+    createApp({
+      bootstrapApplication: 'x',
+      routes: { 'src/routes/bad.ts': { prefix: '/p', security: false, routes: routes as never } },
+    })
+  expect(mk([['/x', 'not a function']])).toThrow(
+    "src/routes/bad.ts group 0 route 0: handler must be a function, staticDir(...) or, with protocol 'ws', a WebSocket handler",
+  )
+  expect(mk([['/x', () => status(200), { protocol: 'ws' }]])).toThrow(
+    /route 0: a ws route needs a handler made by defineWebSocket/,
+  )
+  expect(() =>
+    createApp({ bootstrapApplication: 'x', routes: { r: { prefix: '/p', security: 'yes' as never, routes: [] } } }),
+  ).toThrow(/security must be false, a function, or { scheme, check }/)
 })

@@ -23,7 +23,10 @@ export class FileUnavailableError extends Error {
   /** The HTTP status a request failing on this gets. */
   readonly status = 503
   constructor(path: string, cause: NodeJS.ErrnoException) {
-    super(`cannot open ${path}: the process has too many open files (${cause.code}); raise the descriptor limit (ulimit -n) or look for a leak`, { cause })
+    super(
+      `cannot open ${path}: the process has too many open files (${cause.code}); raise the descriptor limit (ulimit -n) or look for a leak`,
+      { cause },
+    )
   }
 }
 

@@ -32,8 +32,10 @@ it('byteRange: one range of each form; invalid ones ignored; unsatisfiable ones 
   expect(byteRange('bytes=-1000', 100)).toEqual({ kind: 'part', start: 0, end: 99 })
   expect(byteRange('bytes=50-5000', 100)).toEqual({ kind: 'part', start: 50, end: 99 })
   expect(byteRange('Bytes = 1 - 2', 100)).toEqual({ kind: 'whole' })
-  for (const whole of ['bytes=5-2', 'bytes=-', 'items=0-1', 'bytes=a-b', 'bytes=0-1,5-6', 'bytes=0-1, 5-6']) expect(byteRange(whole, 100), whole).toEqual({ kind: 'whole' })
-  for (const none of ['bytes=100-', 'bytes=100-200', 'bytes=-0', 'bytes=99999999999999999999-']) expect(byteRange(none, 100), none).toEqual({ kind: 'unsatisfiable' })
+  for (const whole of ['bytes=5-2', 'bytes=-', 'items=0-1', 'bytes=a-b', 'bytes=0-1,5-6', 'bytes=0-1, 5-6'])
+    expect(byteRange(whole, 100), whole).toEqual({ kind: 'whole' })
+  for (const none of ['bytes=100-', 'bytes=100-200', 'bytes=-0', 'bytes=99999999999999999999-'])
+    expect(byteRange(none, 100), none).toEqual({ kind: 'unsatisfiable' })
   expect(byteRange('bytes=0-', 0)).toEqual({ kind: 'unsatisfiable' })
   expect(byteRange('bytes=-5', 0)).toEqual({ kind: 'unsatisfiable' })
 })
@@ -43,7 +45,10 @@ describeModes('staticDir ranges', { bootstrapApplication: 'ranges', routes: { r:
   const body = async (res: Response) => Buffer.from(await res.arrayBuffer())
 
   it('a 206 with Content-Range and exactly those bytes, for a small and a large file, in each form', async () => {
-    for (const [file, data] of [['small.bin', small], ['large.bin', large]] as const) {
+    for (const [file, data] of [
+      ['small.bin', small],
+      ['large.bin', large],
+    ] as const) {
       const n = data.length
       const cases: [string, number, number][] = [
         ['bytes=0-0', 0, 0],
@@ -66,7 +71,11 @@ describeModes('staticDir ranges', { bootstrapApplication: 'ranges', routes: { r:
   })
 
   it('unsatisfiable: 416 with Content-Range bytes */size', async () => {
-    for (const [file, range, size] of [['large.bin', `bytes=${large.length}-`, large.length], ['small.bin', 'bytes=-0', small.length], ['empty.bin', 'bytes=0-', 0]] as const) {
+    for (const [file, range, size] of [
+      ['large.bin', `bytes=${large.length}-`, large.length],
+      ['small.bin', 'bytes=-0', small.length],
+      ['empty.bin', 'bytes=0-', 0],
+    ] as const) {
       const res = await get(file, { range })
       expect(res.status, range).toBe(416)
       expect(res.headers.get('content-range')).toBe(`bytes */${size}`)

@@ -16,7 +16,10 @@
  */
 
 /** What a `Range` asks of a file of `size` bytes. */
-export type RangeAnswer = { readonly kind: 'whole' } | { readonly kind: 'part'; readonly start: number; readonly end: number } | { readonly kind: 'unsatisfiable' }
+export type RangeAnswer =
+  | { readonly kind: 'whole' }
+  | { readonly kind: 'part'; readonly start: number; readonly end: number }
+  | { readonly kind: 'unsatisfiable' }
 
 const WHOLE: RangeAnswer = { kind: 'whole' }
 const UNSATISFIABLE: RangeAnswer = { kind: 'unsatisfiable' }

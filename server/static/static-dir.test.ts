@@ -68,8 +68,10 @@ describeModes('staticDir', { bootstrapApplication: 'static', routes: { static: g
     expect(await res.text()).toBe(big)
   })
   it('index.html for a directory, the route itself included', async () => {
-    for (const path of ['/docs', '/docs/', '/docs/index.html']) expect(await (await t.request(path)).text(), path).toBe('<h1>docs</h1>')
-    for (const path of ['/docs/sub', '/docs/sub/']) expect(await (await t.request(path)).text(), path).toBe('<h1>sub</h1>')
+    for (const path of ['/docs', '/docs/', '/docs/index.html'])
+      expect(await (await t.request(path)).text(), path).toBe('<h1>docs</h1>')
+    for (const path of ['/docs/sub', '/docs/sub/'])
+      expect(await (await t.request(path)).text(), path).toBe('<h1>sub</h1>')
     expect((await t.request('/docs/empty/')).status).toBe(404)
     expect((await t.request('/cached/')).status).toBe(404)
   })
@@ -84,9 +86,14 @@ describeModes('staticDir', { bootstrapApplication: 'static', routes: { static: g
       expect(r.headers.get('etag')).toBe(etag)
       expect(await r.text()).toBe('')
     }
-    const changed = await t.request({ url: '/docs/app.js', headers: { 'if-none-match': '"other"', 'if-modified-since': mtime.toUTCString() } })
+    const changed = await t.request({
+      url: '/docs/app.js',
+      headers: { 'if-none-match': '"other"', 'if-modified-since': mtime.toUTCString() },
+    })
     expect(changed.status).toBe(200) // If-None-Match wins
-    expect((await t.request({ url: '/docs/app.js', headers: { 'if-modified-since': mtime.toUTCString() } })).status).toBe(304)
+    expect(
+      (await t.request({ url: '/docs/app.js', headers: { 'if-modified-since': mtime.toUTCString() } })).status,
+    ).toBe(304)
     const older = new Date(mtime.getTime() - 1000).toUTCString()
     expect((await t.request({ url: '/docs/app.js', headers: { 'if-modified-since': older } })).status).toBe(200)
     expect((await t.request({ url: '/docs/app.js', headers: { 'if-modified-since': 'garbage' } })).status).toBe(200)
@@ -121,7 +128,13 @@ it('a file swapped for a symlink leading out of the directory is refused once it
   mkdirSync(join(dir, 'public'))
   writeFileSync(join(dir, 'secret.txt'), 'TOP SECRET')
   writeFileSync(join(dir, 'public', 'a.txt'), 'public a')
-  const app = createApp({ bootstrapApplication: 'swap', routes: { r: { prefix: '', security: false, routes: [['/files/[...]', staticDir(join(dir, 'public'))]] } } }, { env: {}, log: logs.log })
+  const app = createApp(
+    {
+      bootstrapApplication: 'swap',
+      routes: { r: { prefix: '', security: false, routes: [['/files/[...]', staticDir(join(dir, 'public'))]] } },
+    },
+    { env: {}, log: logs.log },
+  )
   expect(await (await inject(app, '/files/a.txt')).text()).toBe('public a')
   rmSync(join(dir, 'public', 'a.txt'))
   symlinkSync(join(dir, 'secret.txt'), join(dir, 'public', 'a.txt'))
@@ -136,7 +149,16 @@ it('a relative directory resolves against the root of each app serving the route
   const { createApp } = await import('../app/create-app.ts')
   const { inject } = await import('../testing/index.ts')
   // One route definition, as a route module evaluated once, served by apps with different roots.
-  const routes = { r: { prefix: '', security: false as const, routes: [['/docs/[...]', staticDir('priv/assets')], ['/src/[...]', staticDir('server/static')]] as const } }
+  const routes = {
+    r: {
+      prefix: '',
+      security: false as const,
+      routes: [
+        ['/docs/[...]', staticDir('priv/assets')],
+        ['/src/[...]', staticDir('server/static')],
+      ] as const,
+    },
+  }
   const roots = ['one', 'two'].map((name) => {
     const root = mkdtempSync(join(tmpdir(), `vela-static-root-${name}-`))
     mkdirSync(join(root, 'priv/assets'), { recursive: true })

@@ -63,7 +63,11 @@ type Rootable = StaticRouteHandler & { readonly [kAtRoot]?: (appRoot: string) =>
  * ```
  */
 export function staticDir(dir: string, opts: StaticDirOptions = {}): StaticRouteHandler {
-  const handler: Rootable = { kind: 'vela.static', handle: serveDir(resolve(dir), opts), [kAtRoot]: (appRoot) => serveDir(resolve(appRoot, dir), opts) }
+  const handler: Rootable = {
+    kind: 'vela.static',
+    handle: serveDir(resolve(dir), opts),
+    [kAtRoot]: (appRoot) => serveDir(resolve(appRoot, dir), opts),
+  }
   return handler
 }
 
@@ -87,7 +91,7 @@ function serveDir(root: string, opts: StaticDirOptions): Handler {
     if (cached && now - cached.checkedAt < 1000) return cached.real
     // Missing or unreadable is a 404; out of descriptors is not (file-body.ts).
     const real = await realpath(file).catch((err: unknown) => exhausted(err, file))
-    if (!real || !inside(base, real)) return realPaths.delete(file), undefined
+    if (!real || !inside(base, real)) return (realPaths.delete(file), undefined)
     if (realPaths.size >= 1000) realPaths.clear()
     realPaths.set(file, { real, checkedAt: now })
     return real
@@ -132,7 +136,8 @@ function serveDir(root: string, opts: StaticDirOptions): Handler {
     // Ranges are for GET only; an If-Range naming another version asks for the whole file.
     const ranged = method === 'GET' && rangeStillApplies(req.header('if-range'), etag, lastModified)
     const range = ranged ? byteRange(req.header('range'), size) : WHOLE
-    if (range.kind === 'unsatisfiable') throw httpError(416, undefined, { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
+    if (range.kind === 'unsatisfiable')
+      throw httpError(416, undefined, { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
     const [status, start, end] = range.kind === 'part' ? [206, range.start, range.end] : [200, 0, size - 1]
     if (status === 206) headers['content-range'] = `bytes ${start}-${end}/${size}`
     headers['content-length'] = String(end + 1 - start)

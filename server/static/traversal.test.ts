@@ -96,9 +96,12 @@ describeModes('staticDir path traversal', { bootstrapApplication: 'traversal', r
   it(`the corpus (${corpus.length} spellings) never leaves the directory`, async () => {
     expect(corpus.length).toBeGreaterThanOrEqual(20)
     if (t.mode === 'http') {
-      const { port } = new URL(((await t.request('/docs/')).url))
+      const { port } = new URL((await t.request('/docs/')).url)
       for (const [target, expected] of corpus) {
-        const res = await rawRequest(Number(port), `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)
+        const res = await rawRequest(
+          Number(port),
+          `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+        )
         assertSafe(target, res.status, res.raw, expected)
       }
     } else {

@@ -53,7 +53,11 @@ describe('matchedRoute', () => {
   it('in-process: the route of a routed request, nothing for a 404 or a 405', async () => {
     const seen: string[] = []
     const app = appRecording(seen)
-    for (const [url, method] of [['/api/products/1', 'GET'], ['/nowhere', 'GET'], ['/api/products/1', 'DELETE']] as const) {
+    for (const [url, method] of [
+      ['/api/products/1', 'GET'],
+      ['/nowhere', 'GET'],
+      ['/api/products/1', 'DELETE'],
+    ] as const) {
       await (await inject(app, { url, method })).text()
     }
     expect(seen).toEqual(['/api/products/:id products_controller.show', 'unrouted', 'unrouted'])

@@ -67,7 +67,11 @@ async function settle(n: number) {
 
 describeModes(
   'metrics hook',
-  { bootstrapApplication: 'metrics', server: { streamHandlers: [metricsStreamHandler, 'default'], options: { metricsCallback } }, routes: { m: group } },
+  {
+    bootstrapApplication: 'metrics',
+    server: { streamHandlers: [metricsStreamHandler, 'default'], options: { metricsCallback } },
+    routes: { m: group },
+  },
   (t) => {
     const call = async (url: string, method = 'GET') => {
       events.length = 0
@@ -97,7 +101,11 @@ describeModes(
       expect((await call('/empty')).event).toMatchObject({ respStatus: 204, respBodyLength: 0 })
       expect((await call('/json', 'HEAD')).event).toMatchObject({ respStatus: 200, respBodyLength: 0 })
       const missing = await call('/nowhere')
-      expect(missing.event).toMatchObject({ respStatus: 404, respBodyLength: Buffer.byteLength(missing.body), userData: {} })
+      expect(missing.event).toMatchObject({
+        respStatus: 404,
+        respBodyLength: Buffer.byteLength(missing.body),
+        userData: {},
+      })
     })
     it('streamed and multi-byte bodies count the bytes sent', async () => {
       expect((await call('/stream')).event.respBodyLength).toBe(streamed.length)
@@ -119,7 +127,10 @@ describeModes(
         const { res, body } = await call('/json')
         expect(res.status).toBe(200)
         expect(body).toBe('{"hello":"world"}')
-        expect(error).toHaveBeenCalledWith(expect.stringContaining('metricsCallback failed'), expect.objectContaining({ message: 'callback exploded' }))
+        expect(error).toHaveBeenCalledWith(
+          expect.stringContaining('metricsCallback failed'),
+          expect.objectContaining({ message: 'callback exploded' }),
+        )
         const again = await call('/teapot')
         expect(again.body).toBe('short and stout')
       } finally {
@@ -133,7 +144,10 @@ describeModes(
 it('metricsCallback without the metrics stream handler warns at start-up instead of staying silent', async () => {
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
   try {
-    const app = createApp({ bootstrapApplication: 'm', server: { options: { metricsCallback } }, routes: { m: group } }, { env: {}, log: logs.log })
+    const app = createApp(
+      { bootstrapApplication: 'm', server: { options: { metricsCallback } }, routes: { m: group } },
+      { env: {}, log: logs.log },
+    )
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('does not list metricsStreamHandler'))
     events.length = 0
     expect((await inject(app, '/json')).status).toBe(200)
@@ -149,7 +163,11 @@ it('without a callback the handler adds nothing to the chain', () => {
   expect(metricsStreamHandler.wrap(next, app.config)).toBe(next)
 })
 
-const bigGroup: RouteGroup = { prefix: '', security: false, routes: [['/big', () => json({ filler: 'metrics '.repeat(500) })]] }
+const bigGroup: RouteGroup = {
+  prefix: '',
+  security: false,
+  routes: [['/big', () => json({ filler: 'metrics '.repeat(500) })]],
+}
 describeModes(
   'metrics hook with compression',
   {
@@ -199,7 +217,11 @@ it('WebSocket handshakes are reported: 101 with the plugins’ user data when ac
     ws.close()
     await settle(1)
     expect(events).toHaveLength(1)
-    expect(events[0]).toMatchObject({ respStatus: 101, respBodyLength: 0, userData: { tenant: 'acme', step: 2, route: '/live' } })
+    expect(events[0]).toMatchObject({
+      respStatus: 101,
+      respBodyLength: 0,
+      userData: { tenant: 'acme', step: 2, route: '/live' },
+    })
 
     events.length = 0
     const refused = new WebSocket(`${server.url.replace('http', 'ws')}/live`)
@@ -210,7 +232,10 @@ it('WebSocket handshakes are reported: 101 with the plugins’ user data when ac
     expect(status).toBe(401)
     await settle(1)
     expect(events).toHaveLength(1)
-    expect(events[0]).toMatchObject({ respStatus: 401, respBodyLength: JSON.stringify({ error: 'Unauthorized' }).length })
+    expect(events[0]).toMatchObject({
+      respStatus: 401,
+      respBodyLength: JSON.stringify({ error: 'Unauthorized' }).length,
+    })
   } finally {
     await server.close({ timeoutMs: 1000 })
   }

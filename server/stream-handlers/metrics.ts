@@ -69,7 +69,16 @@ export const metricsStreamHandler = defineStreamHandler({
       const reqStart = process.hrtime.bigint()
       // Kept on the request's facts, where setMetricsUserData finds it through `req.facts`.
       const userData: Record<string, unknown> = ((facts as Tracked)[kMetrics] = {})
-      return { end: (o) => report({ userData, reqStart, reqEnd: process.hrtime.bigint(), respStatus: o.status, respBodyLength: o.responseBodySize }) }
+      return {
+        end: (o) =>
+          report({
+            userData,
+            reqStart,
+            reqEnd: process.hrtime.bigint(),
+            respStatus: o.status,
+            respBodyLength: o.responseBodySize,
+          }),
+      }
     }
   },
 })

@@ -50,17 +50,38 @@ const counter: StreamHandler = defineStreamHandler({
   observe: () => (facts) => {
     const state: { tenant?: string } = {}
     tenants.set(facts, state)
-    const started = { kind: facts.kind, method: facts.method, path: facts.path, host: facts.host, peer: facts.peer, userAgent: facts.userAgent, requestBodySize: facts.requestBodySize }
+    const started = {
+      kind: facts.kind,
+      method: facts.method,
+      path: facts.path,
+      host: facts.host,
+      peer: facts.peer,
+      userAgent: facts.userAgent,
+      requestBodySize: facts.requestBodySize,
+    }
     return {
       run: (next) => trace.run(`trace of ${facts.method} ${facts.path}`, next),
-      end: (outcome: RequestOutcome) => ends.push({ ...started, status: outcome.status, bytes: outcome.responseBodySize, route: outcome.route?.path, tenant: state.tenant }),
+      end: (outcome: RequestOutcome) =>
+        ends.push({
+          ...started,
+          status: outcome.status,
+          bytes: outcome.responseBodySize,
+          route: outcome.route?.path,
+          tenant: state.tenant,
+        }),
     }
   },
 })
 
 const tagTenant = definePlugin({
   name: 'tag-tenant',
-  info: { title: 'Tag tenant', version: '0.0.0', author: 'test', description: 'records the tenant for the observer', options: {} },
+  info: {
+    title: 'Tag tenant',
+    version: '0.0.0',
+    author: 'test',
+    description: 'records the tenant for the observer',
+    options: {},
+  },
   preRequest(req: VelaRequest, _env, _options, _state) {
     const state = tenants.get(req.facts)
     if (state) state.tenant = req.header('x-tenant') ?? 'none'
@@ -78,12 +99,19 @@ const group: RouteGroup = {
   plugins: [['pre_request', tagTenant, {}]],
   routes: [
     ['/hello', () => json({ hello: 'world', trace: trace.getStore() ?? null }), { methods: ['get'] }],
-    ['/echo', async (req) => status(201, { 'content-type': 'text/plain' }, await req.readBody()), { methods: ['post'] }],
+    [
+      '/echo',
+      async (req) => status(201, { 'content-type': 'text/plain' }, await req.readBody()),
+      { methods: ['post'] },
+    ],
     ['/ws', defineWebSocket({ open: (peer) => void peer.send('welcome') }), { protocol: 'ws' }],
   ],
 }
 
-const app = createApp({ bootstrapApplication: 'observed', server: { streamHandlers: [counter, 'default'] }, routes: { r: group } }, { env: {}, log: () => {} })
+const app = createApp(
+  { bootstrapApplication: 'observed', server: { streamHandlers: [counter, 'default'] }, routes: { r: group } },
+  { env: {}, log: () => {} },
+)
 
 let server: TestServer
 beforeAll(async () => {
@@ -117,50 +145,98 @@ for (const mode of ['in-process', 'http'] as const) {
     it('sees requests no route took (404, 405) and request bodies', async () => {
       const missing = await request('/nowhere')
       const missingBody = await missing.text()
-      expect(await ends.next()).toMatchObject({ path: '/nowhere', status: 404, bytes: Buffer.byteLength(missingBody), route: undefined, tenant: undefined })
+      expect(await ends.next()).toMatchObject({
+        path: '/nowhere',
+        status: 404,
+        bytes: Buffer.byteLength(missingBody),
+        route: undefined,
+        tenant: undefined,
+      })
       await (await request({ url: '/hello', method: 'DELETE' })).text()
       expect(await ends.next()).toMatchObject({ method: 'DELETE', status: 405, route: undefined })
-      const echoed = await request({ url: '/echo', method: 'POST', body: 'twelve bytes', headers: { 'content-type': 'text/plain' } })
+      const echoed = await request({
+        url: '/echo',
+        method: 'POST',
+        body: 'twelve bytes',
+        headers: { 'content-type': 'text/plain' },
+      })
       expect(await echoed.text()).toBe('twelve bytes')
-      expect(await ends.next()).toMatchObject({ method: 'POST', requestBodySize: 12, status: 201, bytes: 12, route: '/echo' })
+      expect(await ends.next()).toMatchObject({
+        method: 'POST',
+        requestBodySize: 12,
+        status: 201,
+        bytes: 12,
+        route: '/echo',
+      })
     })
   })
 }
 
 describe("an observer made with vela's exports [WebSocket upgrade]", () => {
-  const connect = (query: string) => new WebSocket(`${server.url.replace('http', 'ws')}/ws${query}`, { headers: { 'x-tenant': 'ws-co' } })
+  const connect = (query: string) =>
+    new WebSocket(`${server.url.replace('http', 'ws')}/ws${query}`, { headers: { 'x-tenant': 'ws-co' } })
 
   it("sees an accepted upgrade as a 101 with no body and its route; the upgrade's plugins and security run inside run", async () => {
     upgradeTrace = undefined
     const ws = connect('?token=ok')
-    const greeting = await new Promise<string>((resolve, reject) => (ws.once('message', (m) => resolve(String(m))), ws.once('error', reject)))
+    const greeting = await new Promise<string>(
+      (resolve, reject) => (ws.once('message', (m) => resolve(String(m))), ws.once('error', reject)),
+    )
     ws.close()
     expect(greeting).toBe('welcome')
     expect(upgradeTrace).toBe('trace of GET /ws')
-    expect(await ends.next()).toMatchObject({ kind: 'upgrade', method: 'GET', path: '/ws', status: 101, bytes: 0, route: '/ws', tenant: 'ws-co' })
+    expect(await ends.next()).toMatchObject({
+      kind: 'upgrade',
+      method: 'GET',
+      path: '/ws',
+      status: 101,
+      bytes: 0,
+      route: '/ws',
+      tenant: 'ws-co',
+    })
   })
 
   it('sees a refused upgrade with the refusal status and the bytes written on the socket', async () => {
     const ws = connect('')
-    const code = await new Promise<number>((resolve) => (ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)), ws.once('error', () => resolve(-1))))
+    const code = await new Promise<number>(
+      (resolve) => (
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)), ws.once('error', () => resolve(-1))
+      ),
+    )
     expect(code).toBe(401)
-    expect(await ends.next()).toMatchObject({ kind: 'upgrade', status: 401, bytes: JSON.stringify({ error: 'Unauthorized' }).length, route: '/ws' })
+    expect(await ends.next()).toMatchObject({
+      kind: 'upgrade',
+      status: 401,
+      bytes: JSON.stringify({ error: 'Unauthorized' }).length,
+      route: '/ws',
+    })
   })
 })
 
 describe('a failing observer', () => {
   const outer = endings<{ status: number; error: unknown }>()
-  const watchOuter = defineStreamHandler({ name: 'outer', observe: () => () => ({ end: (o) => outer.push({ status: o.status, error: o.error }) }) })
+  const watchOuter = defineStreamHandler({
+    name: 'outer',
+    observe: () => () => ({ end: (o) => outer.push({ status: o.status, error: o.error }) }),
+  })
   const throwing = defineStreamHandler({
     name: 'throwing',
     observe: () => (facts) => {
       if (facts.header('x-fail') === 'start') throw new Error('observer failed')
       if (facts.header('x-fail') === 'run') return { run: () => {}, end: () => {} } // forgets to call next
-      return { end: () => { throw new Error('end failed') } }
+      return {
+        end: () => {
+          throw new Error('end failed')
+        },
+      }
     },
   })
   const failing = createApp(
-    { bootstrapApplication: 'failing', server: { streamHandlers: [watchOuter, throwing, 'default'] }, routes: { r: { prefix: '', security: false, routes: [['/ok', () => json({ ok: true })]] } } },
+    {
+      bootstrapApplication: 'failing',
+      server: { streamHandlers: [watchOuter, throwing, 'default'] },
+      routes: { r: { prefix: '', security: false, routes: [['/ok', () => json({ ok: true })]] } },
+    },
     { env: {}, log: () => {} },
   )
 
@@ -196,7 +272,10 @@ for (const shape of ['with wrapNode', 'fetch-only'] as const) {
         ? { wrapNode: (next) => (req, res) => (res.setHeader('x-stamp', 'node'), next(req, res)) }
         : {}),
     })
-    const mixed = createApp({ bootstrapApplication: 'mixed', server: { streamHandlers: [counter, stamp, 'default'] }, routes: { r: group } }, { env: {}, log: () => {} })
+    const mixed = createApp(
+      { bootstrapApplication: 'mixed', server: { streamHandlers: [counter, stamp, 'default'] }, routes: { r: group } },
+      { env: {}, log: () => {} },
+    )
     let mixedServer: TestServer
     beforeAll(async () => {
       mixedServer = await startTestServer(mixed)
@@ -210,7 +289,13 @@ for (const shape of ['with wrapNode', 'fetch-only'] as const) {
         const body = await res.text()
         expect(res.headers.get('x-stamp'), mode).toBe(mode === 'http' && shape === 'with wrapNode' ? 'node' : 'fetch')
         expect(JSON.parse(body).trace, mode).toBe('trace of GET /hello')
-        expect(await ends.next()).toMatchObject({ kind: 'http', status: 200, bytes: Buffer.byteLength(body), route: '/hello', tenant: 'mixed-co' })
+        expect(await ends.next()).toMatchObject({
+          kind: 'http',
+          status: 200,
+          bytes: Buffer.byteLength(body),
+          route: '/hello',
+          tenant: 'mixed-co',
+        })
       }
     })
 

@@ -50,7 +50,11 @@ const failing = (shapes: 'both' | 'fetch-only'): StreamHandler =>
 for (const shapes of ['both', 'fetch-only'] as const) {
   describeModes(
     `user stream handlers (${shapes === 'both' ? 'with wrapNode' : 'fetch-only'})`,
-    { bootstrapApplication: 'streams', server: { streamHandlers: [recorder('outer', shapes), recorder('inner', shapes), 'default'] }, routes: { r: group } },
+    {
+      bootstrapApplication: 'streams',
+      server: { streamHandlers: [recorder('outer', shapes), recorder('inner', shapes), 'default'] },
+      routes: { r: group },
+    },
     (t) => {
       it('wrap every request, outermost first, 404s included', async () => {
         seen.length = 0
@@ -69,7 +73,8 @@ for (const shapes of ['both', 'fetch-only'] as const) {
     (t) => {
       it('answers that request with a 500 and keeps serving', async () => {
         t.expectLogged(/^500: a stream handler failed: Error: stream handler threw$/)
-        if (!(shapes === 'both' && t.mode === 'http')) t.expectLogged(/^500: a stream handler failed: Error: stream handler rejected$/)
+        if (!(shapes === 'both' && t.mode === 'http'))
+          t.expectLogged(/^500: a stream handler failed: Error: stream handler rejected$/)
         // A node-shaped handler has no promise to reject; over HTTP it only throws.
         const ways = shapes === 'both' && t.mode === 'http' ? ['throw'] : ['throw', 'reject']
         for (const how of ways) {
@@ -85,7 +90,14 @@ for (const shapes of ['both', 'fetch-only'] as const) {
 
 it("'default' anywhere but last is a start-up error naming the handlers that would never run", () => {
   expect(() =>
-    createApp({ bootstrapApplication: 'x', server: { streamHandlers: ['default', recorder('late', 'both')] }, routes: { r: group } }, { env: {} }),
+    createApp(
+      {
+        bootstrapApplication: 'x',
+        server: { streamHandlers: ['default', recorder('late', 'both')] },
+        routes: { r: group },
+      },
+      { env: {} },
+    ),
   ).toThrow("server.streamHandlers: 'default' must come last; late would never run")
 })
 

@@ -55,10 +55,12 @@ export type StreamHandlerDefinition =
  */
 export function defineStreamHandler(def: StreamHandlerDefinition): StreamHandler {
   if ('observe' in def && typeof def.observe === 'function') {
-    if ('wrap' in def) throw new Error(`stream handler ${def.name}: give observe or wrap (the low-level form), not both`)
+    if ('wrap' in def)
+      throw new Error(`stream handler ${def.name}: give observe or wrap (the low-level form), not both`)
     return { kind: 'vela.stream-handler', name: def.name, observe: def.observe, ...wrapFormsOf(def.name, def.observe) }
   }
-  if (typeof (def as { wrap?: unknown }).wrap !== 'function') throw new Error(`stream handler ${def.name}: needs observe(config) or wrap(next, config)`)
+  if (typeof (def as { wrap?: unknown }).wrap !== 'function')
+    throw new Error(`stream handler ${def.name}: needs observe(config) or wrap(next, config)`)
   return { kind: 'vela.stream-handler', ...(def as Pick<StreamHandler, 'name' | 'wrap' | 'wrapNode' | 'wrapUpgrade'>) }
 }
 
@@ -67,12 +69,22 @@ export function streamHandlersOf(config: ResolvedConfig): StreamHandler[] {
   const list = config.server.streamHandlers
   const at = list.indexOf('default')
   if (at !== -1 && at !== list.length - 1) {
-    throw new VelaError('VELA_ERR_STREAM_HANDLER', `server.streamHandlers: 'default' must come last; ${list.slice(at + 1).map((h) => (h === 'default' ? h : h.name)).join(', ')} would never run`)
+    throw new VelaError(
+      'VELA_ERR_STREAM_HANDLER',
+      `server.streamHandlers: 'default' must come last; ${list
+        .slice(at + 1)
+        .map((h) => (h === 'default' ? h : h.name))
+        .join(', ')} would never run`,
+    )
   }
   const handlers: StreamHandler[] = []
   list.forEach((h, i) => {
     if (h === 'default') return
-    if (h?.kind !== 'vela.stream-handler') throw new VelaError('VELA_ERR_STREAM_HANDLER', `server.streamHandlers[${i}] is not a stream handler made by defineStreamHandler`)
+    if (h?.kind !== 'vela.stream-handler')
+      throw new VelaError(
+        'VELA_ERR_STREAM_HANDLER',
+        `server.streamHandlers[${i}] is not a stream handler made by defineStreamHandler`,
+      )
     handlers.push(h)
   })
   return handlers

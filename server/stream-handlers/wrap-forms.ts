@@ -27,7 +27,13 @@ const log = (message: string, error: unknown) => console.error(`[vela] ${message
 /** The three low-level forms of an observer handler. */
 export function wrapFormsOf(name: string, observe: (config: ResolvedConfig) => RequestObserver | undefined): WrapForms {
   const end = (watch: RequestWatch, x: Exchange, status: number, bytes: number, error?: unknown) =>
-    endWatch(watch, { status, responseBodySize: bytes, route: x.route, ...(error === undefined ? {} : { error }) }, name, log, x)
+    endWatch(
+      watch,
+      { status, responseBodySize: bytes, route: x.route, ...(error === undefined ? {} : { error }) },
+      name,
+      log,
+      x,
+    )
   return {
     wrap(next, config) {
       const observer = observe(config)
@@ -69,7 +75,10 @@ export function wrapFormsOf(name: string, observe: (config: ResolvedConfig) => R
               end(watch, x, 101, 0)
               return decision
             }
-            return { accept: false, response: whenResponseEnds(request, decision.response, (status, bytes) => end(watch, x, status, bytes)) }
+            return {
+              accept: false,
+              response: whenResponseEnds(request, decision.response, (status, bytes) => end(watch, x, status, bytes)),
+            }
           },
           (err: unknown) => {
             end(watch, x, 500, 0, err)
@@ -133,7 +142,10 @@ export function composeWrapForms(
     }
   } else handleNode = toNodeHandler(fetch) as NodeHandler
 
-  const upgradeChain = handlers.reduceRight((next, h) => (h.wrapUpgrade ? h.wrapUpgrade(next, config) : next), core.upgrade)
+  const upgradeChain = handlers.reduceRight(
+    (next, h) => (h.wrapUpgrade ? h.wrapUpgrade(next, config) : next),
+    core.upgrade,
+  )
   const upgrade: UpgradeHandler = (request) => {
     try {
       return upgradeChain(request)

@@ -42,7 +42,8 @@ export function toRequest(base: string, opts: InjectOptions | string): Request {
       body = JSON.stringify(o.body)
       if (!headers.has('content-type')) headers.set('content-type', 'application/json')
     }
-    if (!headers.has('content-length')) headers.set('content-length', String(Buffer.byteLength(body as string | Uint8Array)))
+    if (!headers.has('content-length'))
+      headers.set('content-length', String(Buffer.byteLength(body as string | Uint8Array)))
   }
   return new Request(new URL(o.url, base), { method: o.method ?? 'GET', headers, body, redirect: 'manual' })
 }

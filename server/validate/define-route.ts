@@ -31,7 +31,10 @@ type BodyOf<V> = Output<Part<V, 'body'>, unknown, unknown>
  * `bindings` (the path parameters) and `params` typed as the schemas' outputs; everything else
  * as on `VelaRequest`.
  */
-export type ValidatedRequest<V extends RouteValidation | undefined, A = unknown> = Omit<VelaRequest<A>, 'json' | 'query' | 'bindings' | 'params'> & {
+export type ValidatedRequest<V extends RouteValidation | undefined, A = unknown> = Omit<
+  VelaRequest<A>,
+  'json' | 'query' | 'bindings' | 'params'
+> & {
   /** The body as validated (the JSON body; a form's fields are in `params`). */
   json: BodyOf<V>
   /** The query as validated: values coerced to the schema's types, defaults filled in. */
@@ -43,7 +46,9 @@ export type ValidatedRequest<V extends RouteValidation | undefined, A = unknown>
 }
 
 /** A handler of a route with `validate`: `(req: ValidatedRequest<V, A>) => reply`. For controllers defined apart from their route. */
-export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown> = (req: ValidatedRequest<V, A>) => MaybePromise<HandlerResult>
+export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown> = (
+  req: ValidatedRequest<V, A>,
+) => MaybePromise<HandlerResult>
 
 /**
  * A route tuple `[path, handler, options]` whose handler is typed from `options.validate`.

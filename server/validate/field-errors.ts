@@ -38,18 +38,26 @@ export const BLANK = "can't be blank"
 export function fromAjv(errors: readonly ErrorObject[], into: FieldErrors = {}): FieldErrors {
   for (const e of errors) {
     const at = pointerToPath(e.instancePath)
-    if (e.keyword === 'required') addError(into, join(at, String((e.params as { missingProperty: string }).missingProperty)), BLANK)
-    else if (e.keyword === 'additionalProperties') addError(into, join(at, String((e.params as { additionalProperty: string }).additionalProperty)), 'is not allowed')
+    if (e.keyword === 'required')
+      addError(into, join(at, String((e.params as { missingProperty: string }).missingProperty)), BLANK)
+    else if (e.keyword === 'additionalProperties')
+      addError(
+        into,
+        join(at, String((e.params as { additionalProperty: string }).additionalProperty)),
+        'is not allowed',
+      )
     else addError(into, at, e.message ?? `fails ${e.keyword}`)
   }
   return into
 }
 
-const segmentKey = (s: PropertyKey | StandardSchemaV1.PathSegment): PropertyKey => (typeof s === 'object' && s !== null ? s.key : s)
+const segmentKey = (s: PropertyKey | StandardSchemaV1.PathSegment): PropertyKey =>
+  typeof s === 'object' && s !== null ? s.key : s
 
 /** A Standard Schema library's issues as field errors: its path segments joined with dots. */
 export function fromIssues(issues: readonly StandardSchemaV1.Issue[], into: FieldErrors = {}): FieldErrors {
-  for (const issue of issues) addError(into, (issue.path ?? []).map((s) => String(segmentKey(s))).join('.'), issue.message)
+  for (const issue of issues)
+    addError(into, (issue.path ?? []).map((s) => String(segmentKey(s))).join('.'), issue.message)
   return into
 }
 

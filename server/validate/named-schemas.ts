@@ -20,7 +20,8 @@ export const schemaName = (key: string): string => (key.split(/[\\/]/).pop() ?? 
 export function namedSchemas(modules: Readonly<Record<string, unknown>>): NamedSchemas {
   const out: Record<string, object> = {}
   for (const [key, mod] of Object.entries(modules)) {
-    const doc = typeof mod === 'object' && mod !== null && 'default' in mod ? (mod as { default: unknown }).default : mod
+    const doc =
+      typeof mod === 'object' && mod !== null && 'default' in mod ? (mod as { default: unknown }).default : mod
     if (typeof doc === 'object' && doc !== null) out[schemaName(key)] = doc
   }
   return out
@@ -31,11 +32,16 @@ export function readSchemaDir(root: string): NamedSchemas {
   const dir = resolve(root, SCHEMAS_DIR)
   if (!existsSync(dir)) return {}
   const out: Record<string, object> = {}
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     try {
       out[schemaName(file)] = JSON.parse(readFileSync(join(dir, file), 'utf8')) as object
     } catch (err) {
-      throw new VelaError('VELA_ERR_ROUTE', `${SCHEMAS_DIR}/${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`)
+      throw new VelaError(
+        'VELA_ERR_ROUTE',
+        `${SCHEMAS_DIR}/${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+      )
     }
   }
   return out

@@ -26,8 +26,16 @@ const schemas = {
       items: { type: 'array', minItems: 1, items: { $ref: 'line.json' } },
     },
   },
-  line: { type: 'object', required: ['sku', 'qty'], properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } } },
-  login: { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8 } } },
+  line: {
+    type: 'object',
+    required: ['sku', 'qty'],
+    properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } },
+  },
+  login: {
+    type: 'object',
+    required: ['email', 'password'],
+    properties: { email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8 } },
+  },
   tenant: { type: 'object', required: ['x-tenant'], properties: { 'x-tenant': { type: 'integer' } } },
 }
 
@@ -56,7 +64,11 @@ describeModes(
           ],
         },
         // No request plugin: the route reads its body itself.
-        { prefix: '/raw', security: false, routes: [['/orders', echo, { methods: ['post'], validate: { body: 'order' } }]] },
+        {
+          prefix: '/raw',
+          security: false,
+          routes: [['/orders', echo, { methods: ['post'], validate: { body: 'order' } }]],
+        },
       ],
     },
   },
@@ -72,7 +84,9 @@ describeModes(
       const before = handled
       const res = await t.request('/api/items?limit=lots&offset=-1&sort=name')
       expect(res.status).toBe(422)
-      expect(await res.json()).toEqual({ errors: { limit: ['must be integer'], offset: ['must be >= 0'], sort: ['is not allowed'] } })
+      expect(await res.json()).toEqual({
+        errors: { limit: ['must be integer'], offset: ['must be >= 0'], sort: ['is not allowed'] },
+      })
       expect(handled).toBe(before)
     })
     it('coerces path parameters', async () => {
@@ -91,10 +105,19 @@ describeModes(
     })
     it('gives nested field paths for body errors (a $ref to another schema file included)', async () => {
       const before = handled
-      const res = await t.request({ method: 'POST', url: '/api/orders', body: { customer: '', items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 0 }, { qty: '2' }] } })
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/orders',
+        body: { customer: '', items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 0 }, { qty: '2' }] },
+      })
       expect(res.status).toBe(422)
       expect(await res.json()).toEqual({
-        errors: { customer: ['must NOT have fewer than 1 characters'], 'items.1.qty': ['must be >= 1'], 'items.2.sku': ["can't be blank"], 'items.2.qty': ['must be integer'] },
+        errors: {
+          customer: ['must NOT have fewer than 1 characters'],
+          'items.1.qty': ['must be >= 1'],
+          'items.2.sku': ["can't be blank"],
+          'items.2.qty': ['must be integer'],
+        },
       })
       expect(handled).toBe(before)
     })
@@ -105,10 +128,22 @@ describeModes(
       expect(await res.json()).toMatchObject({ json: order, params: order })
     })
     it('checks form bodies too, with formats', async () => {
-      const res = await t.request({ method: 'POST', url: '/api/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=nope&password=short' })
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=nope&password=short',
+      })
       expect(res.status).toBe(422)
-      expect(await res.json()).toEqual({ errors: { email: ['must match format "email"'], password: ['must NOT have fewer than 8 characters'] } })
-      const ok = await t.request({ method: 'POST', url: '/api/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.io&password=long-enough' })
+      expect(await res.json()).toEqual({
+        errors: { email: ['must match format "email"'], password: ['must NOT have fewer than 8 characters'] },
+      })
+      const ok = await t.request({
+        method: 'POST',
+        url: '/api/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=a%40b.io&password=long-enough',
+      })
       expect(ok.status).toBe(200)
       expect((await ok.json()).params).toEqual({ email: 'a@b.io', password: 'long-enough' })
     })
@@ -118,15 +153,29 @@ describeModes(
       expect(await res.json()).toEqual({ errors: { '': ['a request body is required'] } })
     })
     it('reads a JSON body itself when no plugin decoded it', async () => {
-      const res = await t.request({ method: 'POST', url: '/raw/orders', body: { customer: 'ada', items: [{ sku: 'a', qty: 1 }] } })
+      const res = await t.request({
+        method: 'POST',
+        url: '/raw/orders',
+        body: { customer: 'ada', items: [{ sku: 'a', qty: 1 }] },
+      })
       expect(res.status).toBe(200)
       expect((await res.json()).json).toEqual({ customer: 'ada', items: [{ sku: 'a', qty: 1 }] })
-      const malformed = await t.request({ method: 'POST', url: '/raw/orders', headers: { 'content-type': 'application/json' }, body: '{"customer":' })
+      const malformed = await t.request({
+        method: 'POST',
+        url: '/raw/orders',
+        headers: { 'content-type': 'application/json' },
+        body: '{"customer":',
+      })
       expect(malformed.status).toBe(400)
     })
     it('answers 415 for a body that is neither JSON nor a form, before the handler runs', async () => {
       const before = handled
-      const res = await t.request({ method: 'POST', url: '/raw/orders', headers: { 'content-type': 'text/plain' }, body: 'customer=ada' })
+      const res = await t.request({
+        method: 'POST',
+        url: '/raw/orders',
+        headers: { 'content-type': 'text/plain' },
+        body: 'customer=ada',
+      })
       expect(res.status).toBe(415)
       expect((await res.json()).error).toMatch(/content type text\/plain is not accepted here/)
       expect(handled).toBe(before)

@@ -36,7 +36,8 @@ interface PartCheck {
   readonly check: Validator
 }
 
-const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> => typeof (v as { then?: unknown } | null)?.then === 'function'
+const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function'
 
 /** A copy a coercing check may change: strings stay, arrays (repeated query keys) are copied. */
 function copyOf(record: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -61,7 +62,10 @@ function readBody(req: VelaRequest, jsonLib: JsonLib): unknown {
   const type = mediaType(req.header('content-type'))
   if (isJsonType(type)) return req.readBody().then((text) => (req.json = decodeJsonBody(text, jsonLib)))
   if (type === FORM_TYPE) return req.readForm()
-  throw httpError(415, `Unsupported Media Type: ${type ? `content type ${type}` : 'a body without a content type'} is not accepted here; send application/json or ${FORM_TYPE}`)
+  throw httpError(
+    415,
+    `Unsupported Media Type: ${type ? `content type ${type}` : 'a body without a content type'} is not accepted here; send application/json or ${FORM_TYPE}`,
+  )
 }
 
 /** Puts a part's validated value where the handler reads it. */
@@ -71,7 +75,8 @@ function apply(req: VelaRequest, part: Part, value: unknown): void {
   else if (part === 'query') req.query = value as Record<string, unknown>
   else if (part === 'body') {
     if (req.json !== undefined || !isFormBody(req)) req.json = value
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) req.params = value as Record<string, unknown>
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      req.params = value as Record<string, unknown>
   }
   // Headers are checked only: `req.headers` stays the request's own.
 }
@@ -79,12 +84,21 @@ function apply(req: VelaRequest, part: Part, value: unknown): void {
 const isFormBody = (req: VelaRequest) => mediaType(req.header('content-type')) === FORM_TYPE
 
 /** The route's check, or `undefined` when it validates nothing of the request. */
-export function requestCheck(validation: RouteValidation | undefined, validators: Validators, where: string, jsonLib: JsonLib): RequestCheck | undefined {
+export function requestCheck(
+  validation: RouteValidation | undefined,
+  validators: Validators,
+  where: string,
+  jsonLib: JsonLib,
+): RequestCheck | undefined {
   if (!validation) return undefined
   const checks: PartCheck[] = []
   for (const part of ['params', 'query', 'headers', 'body'] as const) {
     const ref = validation[part]
-    if (ref !== undefined) checks.push({ part, check: validators.for(ref, part === 'body' ? 'body' : 'input', `${where}: validate.${part}`) })
+    if (ref !== undefined)
+      checks.push({
+        part,
+        check: validators.for(ref, part === 'body' ? 'body' : 'input', `${where}: validate.${part}`),
+      })
   }
   if (!checks.length) return undefined
 
@@ -108,7 +122,11 @@ export function requestCheck(validation: RouteValidation | undefined, validators
     let pending = false
     for (const { part, check } of checks) {
       const value = partValue(req, part)
-      const result = isThenable(value) ? Promise.resolve(value).then(check) : value === undefined ? missing(check(value)) : check(value)
+      const result = isThenable(value)
+        ? Promise.resolve(value).then(check)
+        : value === undefined
+          ? missing(check(value))
+          : check(value)
       if (isThenable(result)) pending = true
       results.push(result)
     }
@@ -129,6 +147,7 @@ export const MISSING_BODY = 'a request body is required'
 function mergeable(into: FieldErrors | undefined, more: FieldErrors): FieldErrors {
   if (!into) return more
   const out: FieldErrors = {}
-  for (const [path, messages] of Object.entries(more)) out[path] = [...(into[path] ?? []), ...messages.filter((m) => !into[path]?.includes(m))]
+  for (const [path, messages] of Object.entries(more))
+    out[path] = [...(into[path] ?? []), ...messages.filter((m) => !into[path]?.includes(m))]
   return out
 }

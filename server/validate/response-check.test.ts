@@ -8,7 +8,11 @@ import { json, status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 
 const schemas = {
-  product: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+  product: {
+    type: 'object',
+    required: ['id', 'name'],
+    properties: { id: { type: 'integer' }, name: { type: 'string' } },
+  },
   products: { type: 'array', items: { $ref: 'product.json' } },
 }
 const notFound = v.object({ error: v.string() })
@@ -22,9 +26,24 @@ const config = (responses: Record<number, string | typeof notFound>): AppConfig 
       prefix: '/api',
       security: false,
       routes: [
-        ['/products', (req) => json([{ id: 1, name: 'a' }, bad(req) ? { id: '2', name: 'b' } : { id: 2, name: 'b' }]), { methods: ['get'], validate: { response: 'products' } }],
-        ['/products/:id', (req) => (req.bindings.id === '1' ? json({ id: 1, name: 'a' }) : status(404, {}, bad(req) ? { message: 'gone' } : { error: 'Not Found' })), { methods: ['get'], responses }],
-        ['/text', () => status(200, {}, 'plain text is not JSON: not checked'), { methods: ['get'], validate: { response: 'product' } }],
+        [
+          '/products',
+          (req) => json([{ id: 1, name: 'a' }, bad(req) ? { id: '2', name: 'b' } : { id: 2, name: 'b' }]),
+          { methods: ['get'], validate: { response: 'products' } },
+        ],
+        [
+          '/products/:id',
+          (req) =>
+            req.bindings.id === '1'
+              ? json({ id: 1, name: 'a' })
+              : status(404, {}, bad(req) ? { message: 'gone' } : { error: 'Not Found' }),
+          { methods: ['get'], responses },
+        ],
+        [
+          '/text',
+          () => status(200, {}, 'plain text is not JSON: not checked'),
+          { methods: ['get'], validate: { response: 'product' } },
+        ],
       ],
     },
   },
@@ -40,10 +59,15 @@ describeModes(
       expect((await t.request('/api/products/2')).status).toBe(404)
     })
     it('a mismatch is sent as it is and logged with the route, the status and the path of the first mismatch', async () => {
-      t.expectLogged(/^warning: response check: GET \/api\/products \(routes\/api\.anonymous\) replied 200 with a body that does not match its schema, at 1\.id: must be integer$/)
+      t.expectLogged(
+        /^warning: response check: GET \/api\/products \(routes\/api\.anonymous\) replied 200 with a body that does not match its schema, at 1\.id: must be integer$/,
+      )
       const res = await t.request('/api/products?bad')
       expect(res.status).toBe(200)
-      expect(await res.json()).toEqual([{ id: 1, name: 'a' }, { id: '2', name: 'b' }])
+      expect(await res.json()).toEqual([
+        { id: 1, name: 'a' },
+        { id: '2', name: 'b' },
+      ])
     })
     it('responses[status] is checked for that status, with a Standard Schema too', async () => {
       t.expectLogged(/replied 404 with a body that does not match its schema, at error: /)
@@ -87,7 +111,10 @@ describeModes(
     it('nothing is checked: a mismatch is sent as it is and nothing is logged', async () => {
       const res = await t.request('/api/products?bad')
       expect(res.status).toBe(200)
-      expect(await res.json()).toEqual([{ id: 1, name: 'a' }, { id: '2', name: 'b' }])
+      expect(await res.json()).toEqual([
+        { id: 1, name: 'a' },
+        { id: '2', name: 'b' },
+      ])
       expect((await t.request('/api/products/2?bad')).status).toBe(404)
     })
   },

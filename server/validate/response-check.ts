@@ -23,9 +23,11 @@ export type ResponseCheck = (reply: Reply) => Reply | undefined | Promise<Reply 
 /** The environments response checks run in. */
 export const CHECKED_ENVIRONMENTS: ReadonlySet<string> = new Set(['dev', 'test'])
 
-const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> => typeof (v as { then?: unknown } | null)?.then === 'function'
+const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function'
 
-const hasJsonBody = (reply: Reply) => reply.kind === 'json' || (reply.kind === 'status' && reply.body !== undefined && typeof reply.body !== 'string')
+const hasJsonBody = (reply: Reply) =>
+  reply.kind === 'json' || (reply.kind === 'status' && reply.body !== undefined && typeof reply.body !== 'string')
 
 /** The route's response check, or `undefined` when it declares no reply schema or the environment checks none. */
 export function responseCheck(
@@ -37,8 +39,16 @@ export function responseCheck(
   if (!CHECKED_ENVIRONMENTS.has(environment)) return undefined
   const { responses, validate } = route.options
   const byStatus = new Map<number, Validator>()
-  for (const [status, ref] of Object.entries(responses ?? {})) if (ref !== null) byStatus.set(Number(status), validators.for(ref, 'reply', `${route.source} (${route.path}): responses[${status}]`))
-  const success = validate?.response === undefined ? undefined : validators.for(validate.response, 'reply', `${route.source} (${route.path}): validate.response`)
+  for (const [status, ref] of Object.entries(responses ?? {}))
+    if (ref !== null)
+      byStatus.set(
+        Number(status),
+        validators.for(ref, 'reply', `${route.source} (${route.path}): responses[${status}]`),
+      )
+  const success =
+    validate?.response === undefined
+      ? undefined
+      : validators.for(validate.response, 'reply', `${route.source} (${route.path}): validate.response`)
   if (!byStatus.size && !success) return undefined
   const name = `${route.methods === 'all' ? '' : `${route.methods.join(',')} `}${route.path}`
 

@@ -38,7 +38,10 @@ function refsOf(route: CompiledRoute, withReplies: boolean): SchemaRef[] {
 }
 
 /** The checks of every HTTP route that has any. */
-export function compileRouteChecks(table: RouteTable, opts: RouteChecksOptions): ReadonlyMap<CompiledRoute, RouteChecks> {
+export function compileRouteChecks(
+  table: RouteTable,
+  opts: RouteChecksOptions,
+): ReadonlyMap<CompiledRoute, RouteChecks> {
   const out = new Map<CompiledRoute, RouteChecks>()
   const replies = CHECKED_ENVIRONMENTS.has(opts.environment)
   const routes = table.routes.filter((r) => r.kind === 'http' && refsOf(r, replies).length > 0)

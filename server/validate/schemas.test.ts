@@ -12,7 +12,13 @@ import { inject } from '../testing/inject.ts'
 
 const app = (validate: RouteValidation): AppConfig => ({
   bootstrapApplication: 'schemas',
-  routes: { api: { prefix: '/api', security: false, routes: [['/things/:id', (req) => json({ id: req.bindings.id }), { methods: ['get', 'post'], validate }]] } },
+  routes: {
+    api: {
+      prefix: '/api',
+      security: false,
+      routes: [['/things/:id', (req) => json({ id: req.bindings.id }), { methods: ['get', 'post'], validate }]],
+    },
+  },
 })
 
 function startError(fn: () => unknown): Error {
@@ -28,7 +34,14 @@ describe('named schemas', () => {
   const root = mkdtempSync(join(tmpdir(), 'vela-schemas-'))
   afterAll(() => rmSync(root, { recursive: true, force: true }))
   mkdirSync(join(root, 'priv/schemas'), { recursive: true })
-  writeFileSync(join(root, 'priv/schemas/thing_id.json'), JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { id: { type: 'integer' } } }))
+  writeFileSync(
+    join(root, 'priv/schemas/thing_id.json'),
+    JSON.stringify({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { id: { type: 'integer' } },
+    }),
+  )
 
   it('without schemas given, priv/schemas/*.json under the app root is read', async () => {
     const a = createApp(app({ params: 'thing_id' }), { env: {}, root })
@@ -39,17 +52,25 @@ describe('named schemas', () => {
   it('an unknown name stops the start with VELA_ERR_ROUTE naming the route and the file', () => {
     const err = startError(() => createApp(app({ body: 'thing' }), { env: {}, root }))
     expect(isVelaError(err, 'VELA_ERR_ROUTE')).toBe(true)
-    expect(err.message).toBe('api group 0 route 0 (/api/things/:id): validate.body names priv/schemas/thing.json, which does not exist (known: thing_id)')
+    expect(err.message).toBe(
+      'api group 0 route 0 (/api/things/:id): validate.body names priv/schemas/thing.json, which does not exist (known: thing_id)',
+    )
   })
 
   it('a schema that is neither a name nor a Standard Schema object stops the start', () => {
     const err = startError(() => createApp(app({ query: { type: 'object' } as never }), { env: {}, schemas: {} }))
-    expect(err.message).toMatch(/^api group 0 route 0 \(\/api\/things\/:id\): validate\.query must be the name of a priv\/schemas\/<name>\.json file or a Standard Schema object/)
+    expect(err.message).toMatch(
+      /^api group 0 route 0 \(\/api\/things\/:id\): validate\.query must be the name of a priv\/schemas\/<name>\.json file or a Standard Schema object/,
+    )
   })
 
   it('a file that is not a JSON Schema stops the start, naming the file', () => {
-    const err = startError(() => createApp(app({ query: 'broken' }), { env: {}, schemas: { broken: { type: 'nonsense' } } }))
+    const err = startError(() =>
+      createApp(app({ query: 'broken' }), { env: {}, schemas: { broken: { type: 'nonsense' } } }),
+    )
     expect(isVelaError(err, 'VELA_ERR_ROUTE')).toBe(true)
-    expect(err.message).toMatch(/^api group 0 route 0 \(\/api\/things\/:id\): validate\.query: priv\/schemas\/broken\.json is not a valid JSON Schema/)
+    expect(err.message).toMatch(
+      /^api group 0 route 0 \(\/api\/things\/:id\): validate\.query: priv\/schemas\/broken\.json is not a valid JSON Schema/,
+    )
   })
 })

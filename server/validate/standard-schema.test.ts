@@ -11,7 +11,10 @@ import type { VelaRequest } from '../request.ts'
 
 const zodNote = z.object({ title: z.string().min(1), tags: z.array(z.object({ name: z.string() })).default([]) })
 const zodPage = z.object({ limit: z.coerce.number().int().max(50), archived: z.stringbool().optional() })
-const valibotNote = v.object({ title: v.pipe(v.string(), v.minLength(1, 'is blank')), tags: v.array(v.object({ name: v.string('must be a string') })) })
+const valibotNote = v.object({
+  title: v.pipe(v.string(), v.minLength(1, 'is blank')),
+  tags: v.array(v.object({ name: v.string('must be a string') })),
+})
 const valibotId = v.object({ id: v.pipe(v.string(), v.transform(Number), v.integer('must be an integer')) })
 
 /** A hand-made Standard Schema whose check is asynchronous (as one looking a value up would be). */
@@ -55,13 +58,21 @@ describeModes(
   },
   (t) => {
     it('zod: the handler sees the parsed values (defaults, coerced query)', async () => {
-      const res = await t.request({ method: 'POST', url: '/api/zod/notes?limit=10&archived=true', body: { title: 'x' } })
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/zod/notes?limit=10&archived=true',
+        body: { title: 'x' },
+      })
       expect(res.status).toBe(200)
       expect(await res.json()).toMatchObject({ json: { title: 'x', tags: [] }, query: { limit: 10, archived: true } })
     })
     it('zod: issues become field errors with dotted paths, query and body together', async () => {
       const before = handled
-      const res = await t.request({ method: 'POST', url: '/api/zod/notes?limit=99', body: { title: '', tags: [{ name: 'a' }, { name: 3 }] } })
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/zod/notes?limit=99',
+        body: { title: '', tags: [{ name: 'a' }, { name: 3 }] },
+      })
       expect(res.status).toBe(422)
       const { errors } = await res.json()
       expect(Object.keys(errors).sort()).toEqual(['limit', 'tags.1.name', 'title'])
@@ -69,12 +80,22 @@ describeModes(
       expect(handled).toBe(before)
     })
     it('valibot: path parameters and body', async () => {
-      const ok = await t.request({ method: 'PUT', url: '/api/valibot/notes/7', body: { title: 't', tags: [{ name: 'n' }] } })
+      const ok = await t.request({
+        method: 'PUT',
+        url: '/api/valibot/notes/7',
+        body: { title: 't', tags: [{ name: 'n' }] },
+      })
       expect(ok.status).toBe(200)
       expect(await ok.json()).toMatchObject({ bindings: { id: 7 }, json: { title: 't', tags: [{ name: 'n' }] } })
-      const bad = await t.request({ method: 'PUT', url: '/api/valibot/notes/1.5', body: { title: '', tags: [{ name: 1 }] } })
+      const bad = await t.request({
+        method: 'PUT',
+        url: '/api/valibot/notes/1.5',
+        body: { title: '', tags: [{ name: 1 }] },
+      })
       expect(bad.status).toBe(422)
-      expect(await bad.json()).toEqual({ errors: { id: ['must be an integer'], title: ['is blank'], 'tags.0.name': ['must be a string'] } })
+      expect(await bad.json()).toEqual({
+        errors: { id: ['must be an integer'], title: ['is blank'], 'tags.0.name': ['must be a string'] },
+      })
     })
     it('an asynchronous Standard Schema is awaited: its value reaches the handler, its issues are a 422', async () => {
       const ok = await t.request({ method: 'POST', url: '/api/users', body: { name: 'Ada' } })

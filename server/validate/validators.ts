@@ -22,14 +22,17 @@ import type { NamedSchemas } from './named-schemas.ts'
 import { SCHEMAS_DIR } from './named-schemas.ts'
 
 /** A check's outcome: the validated value, or what is wrong with it. */
-export type CheckResult = { readonly value: unknown; readonly errors?: undefined } | { readonly value?: undefined; readonly errors: FieldErrors }
+export type CheckResult =
+  | { readonly value: unknown; readonly errors?: undefined }
+  | { readonly value?: undefined; readonly errors: FieldErrors }
 
 /** Checks one value against one schema; a promise only when a Standard Schema library returns one. */
 export type Validator = (value: unknown) => CheckResult | Promise<CheckResult>
 
 export type CheckMode = 'input' | 'body' | 'reply'
 
-const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> => typeof (v as { then?: unknown } | null)?.then === 'function'
+const isThenable = <T>(v: T | PromiseLike<T>): v is PromiseLike<T> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function'
 
 /** Whether `ref` is a Standard Schema object (it has a `~standard` property with `validate`). */
 export function isStandardSchema(ref: unknown): ref is StandardSchemaV1 {
@@ -39,7 +42,8 @@ export function isStandardSchema(ref: unknown): ref is StandardSchemaV1 {
 
 function standardValidator(schema: StandardSchemaV1): Validator {
   const props = schema['~standard']
-  const settle = (r: StandardSchemaV1.Result<unknown>): CheckResult => (r.issues ? { errors: fromIssues(r.issues) } : { value: r.value })
+  const settle = (r: StandardSchemaV1.Result<unknown>): CheckResult =>
+    r.issues ? { errors: fromIssues(r.issues) } : { value: r.value }
   return (value) => {
     const r = props.validate(value)
     return isThenable(r) ? Promise.resolve(r).then(settle) : settle(r)
@@ -62,10 +66,15 @@ export class Validators {
   /** The check for `ref` in `mode`; throws (with `where` in the message) for an unknown name or a schema Ajv refuses. */
   for(ref: SchemaRef, mode: CheckMode, where: string): Validator {
     if (isStandardSchema(ref)) return standardValidator(ref)
-    if (typeof ref !== 'string') throw new Error(`${where} must be the name of a ${SCHEMAS_DIR}/<name>.json file or a Standard Schema object (zod, valibot, …)`)
+    if (typeof ref !== 'string')
+      throw new Error(
+        `${where} must be the name of a ${SCHEMAS_DIR}/<name>.json file or a Standard Schema object (zod, valibot, …)`,
+      )
     if (!Object.hasOwn(this.#named, ref)) {
       const known = Object.keys(this.#named)
-      throw new Error(`${where} names ${SCHEMAS_DIR}/${ref}.json, which does not exist (${known.length ? `known: ${known.join(', ')}` : `no ${SCHEMAS_DIR}/*.json found`})`)
+      throw new Error(
+        `${where} names ${SCHEMAS_DIR}/${ref}.json, which does not exist (${known.length ? `known: ${known.join(', ')}` : `no ${SCHEMAS_DIR}/*.json found`})`,
+      )
     }
     let fn: ValidateFunction | undefined
     try {
@@ -93,7 +102,10 @@ export class Validators {
       try {
         ajv.addSchema(schema, hasId(schema) ? undefined : `${name}.json`)
       } catch (err) {
-        throw new Error(`${SCHEMAS_DIR}/${name}.json is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+        throw new Error(
+          `${SCHEMAS_DIR}/${name}.json is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`,
+          { cause: err },
+        )
       }
     }
     this.#ajv.set(mode, ajv)

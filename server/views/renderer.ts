@@ -59,9 +59,14 @@ export function createViewRenderer(opts: ViewRendererOptions): RenderView {
 
   async function load(name: string, controller: string): Promise<Template[]> {
     const file = join(dir, `${name}.liquid`)
-    if (!VIEW_NAME.test(name)) throw new Error(`view name ${JSON.stringify(name)} (from ${controller}) is not a plain template name`)
-    const found = await stat(file).then((s) => s.isFile(), () => false)
-    if (!found) throw new Error(`view ${JSON.stringify(name)} not found: looked for ${file} (rendering for ${controller})`)
+    if (!VIEW_NAME.test(name))
+      throw new Error(`view name ${JSON.stringify(name)} (from ${controller}) is not a plain template name`)
+    const found = await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    )
+    if (!found)
+      throw new Error(`view ${JSON.stringify(name)} not found: looked for ${file} (rendering for ${controller})`)
     return (await liquidEngine()).parseFile(name)
   }
 

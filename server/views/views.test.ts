@@ -14,7 +14,8 @@ function viewsDir(): string {
   const files: Record<string, string> = {
     'notes.liquid': '<h1>{{ title }}</h1>',
     'notes_edit.liquid': "{% layout 'layout' %}{% block content %}<p>edit {{ note.title }}</p>{% endblock %}",
-    'layout.liquid': '<html><title>{{ title | default: "Vela" }}</title><body>{% block content %}{% endblock %}{% render "footer", year: 2024 %}</body></html>',
+    'layout.liquid':
+      '<html><title>{{ title | default: "Vela" }}</title><body>{% block content %}{% endblock %}{% render "footer", year: 2024 %}</body></html>',
     'footer.liquid': '<footer>© {{ year }}</footer>',
     'with_include.liquid': "{% include 'footer', year: 1999 %}|{{ csrf_token }}",
     'raw.liquid': '{{ html | raw }}',
@@ -26,7 +27,11 @@ function viewsDir(): string {
 
 const notes_controller = {
   index: (req) => view({ title: String(req.query.title ?? 'All notes') }),
-  edit: () => view({ title: 'Edit', note: { title: '<b>x</b>' } }, { view: 'notes_edit', status: 201, headers: { 'x-view': 'edit' } }),
+  edit: () =>
+    view(
+      { title: 'Edit', note: { title: '<b>x</b>' } },
+      { view: 'notes_edit', status: 201, headers: { 'x-view': 'edit' } },
+    ),
   include: (req) => {
     req.csrfToken = 'tok-123'
     return view({}, { view: 'with_include' })
@@ -81,7 +86,9 @@ describeModes('views (dev)', app('dev', devDir), (t) => {
     const res = await t.request('/notes/edit')
     expect(res.status).toBe(201)
     expect(res.headers.get('x-view')).toBe('edit')
-    expect(await res.text()).toBe('<html><title>Edit</title><body><p>edit &lt;b&gt;x&lt;/b&gt;</p><footer>© 2024</footer></body></html>')
+    expect(await res.text()).toBe(
+      '<html><title>Edit</title><body><p>edit &lt;b&gt;x&lt;/b&gt;</p><footer>© 2024</footer></body></html>',
+    )
   })
   it('include works and csrf_token comes from req.csrfToken', async () => {
     expect(await (await t.request('/include')).text()).toBe('<footer>© 1999</footer>|tok-123')
@@ -98,7 +105,9 @@ describeModes('views (dev)', app('dev', devDir), (t) => {
     const res = await t.request('/missing')
     expect(res.status).toBe(500)
     const body = (await res.json()) as { error: string }
-    expect(body.error).toBe(`view "nope" not found: looked for ${join(devDir, 'nope.liquid')} (rendering for notes_controller)`)
+    expect(body.error).toBe(
+      `view "nope" not found: looked for ${join(devDir, 'nope.liquid')} (rendering for notes_controller)`,
+    )
     const ghost = (await (await t.request('/ghost')).json()) as { error: string }
     expect(ghost.error).toContain(join(devDir, 'ghost.liquid'))
   })
@@ -119,28 +128,32 @@ describeModes('views (dev)', app('dev', devDir), (t) => {
 // describeModes builds one app per mode, in-process first: give each its own directory.
 const prodDirs = { 'in-process': viewsDir(), http: viewsDir() }
 const pending = Object.values(prodDirs)
-describeModes('views (prod)', () => app('prod', pending.shift()!, false), (t) => {
-  const prodDir = prodDirs[t.mode]
-  it('production parses once and keeps the template, partials included', async () => {
-    writeFileSync(join(prodDir, 'counter.liquid'), `cached ${t.mode}`)
-    expect(await (await t.request('/counter')).text()).toBe(`cached ${t.mode}`)
-    writeFileSync(join(prodDir, 'counter.liquid'), 'changed')
-    expect(await (await t.request('/counter')).text()).toBe(`cached ${t.mode}`)
-    expect(await (await t.request('/notes/edit')).text()).toContain('<footer>© 2024</footer>')
-    writeFileSync(join(prodDir, 'footer.liquid'), 'changed footer')
-    expect(await (await t.request('/notes/edit')).text()).toContain('<footer>© 2024</footer>')
-  })
-  it('the missing-view message is logged even without useStacktrace', async () => {
-    const log = vi.fn()
-    const { createApp } = await import('../app/create-app.ts')
-    const { inject } = await import('../testing/index.ts')
-    const a = createApp(app('prod', prodDir, false), { env: {}, log })
-    const res = await inject(a, '/missing')
-    expect(res.status).toBe(500)
-    expect(await res.json()).toEqual({ error: 'Internal Server Error' })
-    expect(String((log.mock.calls[0]![1] as Error).message)).toContain(join(prodDir, 'nope.liquid'))
-  })
-})
+describeModes(
+  'views (prod)',
+  () => app('prod', pending.shift()!, false),
+  (t) => {
+    const prodDir = prodDirs[t.mode]
+    it('production parses once and keeps the template, partials included', async () => {
+      writeFileSync(join(prodDir, 'counter.liquid'), `cached ${t.mode}`)
+      expect(await (await t.request('/counter')).text()).toBe(`cached ${t.mode}`)
+      writeFileSync(join(prodDir, 'counter.liquid'), 'changed')
+      expect(await (await t.request('/counter')).text()).toBe(`cached ${t.mode}`)
+      expect(await (await t.request('/notes/edit')).text()).toContain('<footer>© 2024</footer>')
+      writeFileSync(join(prodDir, 'footer.liquid'), 'changed footer')
+      expect(await (await t.request('/notes/edit')).text()).toContain('<footer>© 2024</footer>')
+    })
+    it('the missing-view message is logged even without useStacktrace', async () => {
+      const log = vi.fn()
+      const { createApp } = await import('../app/create-app.ts')
+      const { inject } = await import('../testing/index.ts')
+      const a = createApp(app('prod', prodDir, false), { env: {}, log })
+      const res = await inject(a, '/missing')
+      expect(res.status).toBe(500)
+      expect(await res.json()).toEqual({ error: 'Internal Server Error' })
+      expect(String((log.mock.calls[0]![1] as Error).message)).toContain(join(prodDir, 'nope.liquid'))
+    })
+  },
+)
 
 it('views.dir (default src/views) resolves against the app root; an absolute dir is kept', async () => {
   const { mkdirSync } = await import('node:fs')
@@ -153,7 +166,11 @@ it('views.dir (default src/views) resolves against the app root; an absolute dir
   writeFileSync(join(root, 'templates/notes.liquid'), 'custom dir: {{ title }}')
   const config = (views?: { dir: string }) => ({ ...app('prod', devDir), views })
   expect(await (await inject(createApp(config(), { env: {}, root }), '/notes')).text()).toBe('default dir: All notes')
-  expect(await (await inject(createApp(config({ dir: 'templates' }), { env: {}, root }), '/notes')).text()).toBe('custom dir: All notes')
+  expect(await (await inject(createApp(config({ dir: 'templates' }), { env: {}, root }), '/notes')).text()).toBe(
+    'custom dir: All notes',
+  )
   // Absolute: the root does not matter.
-  expect(await (await inject(createApp(config({ dir: devDir }), { env: {}, root }), '/notes')).text()).toBe('<h1>All notes</h1>')
+  expect(await (await inject(createApp(config({ dir: devDir }), { env: {}, root }), '/notes')).text()).toBe(
+    '<h1>All notes</h1>',
+  )
 })

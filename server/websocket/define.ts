@@ -97,14 +97,26 @@ const OPTIONS = Object.keys(WEBSOCKET_DEFAULTS)
  * export default defineRoutes({ prefix: '', security: false, routes: [['/chat/:room', chat, { protocol: 'ws' }]] })
  * ```
  */
-export function defineWebSocket<A = unknown>(hooks: WebSocketHooks<A>, options?: WebSocketOptions): WebSocketHandler<A> {
+export function defineWebSocket<A = unknown>(
+  hooks: WebSocketHooks<A>,
+  options?: WebSocketOptions,
+): WebSocketHandler<A> {
   for (const name of Object.keys(hooks)) {
-    if (!['open', 'message', 'close', 'error'].includes(name)) throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: unknown hook ${JSON.stringify(name)}; use open, message, close or error`)
-    if (typeof (hooks as Record<string, unknown>)[name] !== 'function') throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: hook ${name} must be a function`)
+    if (!['open', 'message', 'close', 'error'].includes(name))
+      throw new VelaError(
+        'VELA_ERR_WEBSOCKET',
+        `defineWebSocket: unknown hook ${JSON.stringify(name)}; use open, message, close or error`,
+      )
+    if (typeof (hooks as Record<string, unknown>)[name] !== 'function')
+      throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: hook ${name} must be a function`)
   }
   checkWebSocketLimits('VELA_ERR_WEBSOCKET', 'defineWebSocket: limits', options)
   for (const name of Object.keys(options ?? {})) {
-    if (!OPTIONS.includes(name)) throw new VelaError('VELA_ERR_WEBSOCKET', `defineWebSocket: unknown option ${JSON.stringify(name)}; use ${OPTIONS.join(', ')}`)
+    if (!OPTIONS.includes(name))
+      throw new VelaError(
+        'VELA_ERR_WEBSOCKET',
+        `defineWebSocket: unknown option ${JSON.stringify(name)}; use ${OPTIONS.join(', ')}`,
+      )
   }
   return options ? { kind: 'vela.websocket', ...hooks, limits: { ...options } } : { kind: 'vela.websocket', ...hooks }
 }

@@ -15,8 +15,13 @@ const logs = strictLog()
 const closes: Array<{ route: string; code?: number }> = []
 const CHUNK = 'x'.repeat(64 * 1024)
 
-const sizes = defineWebSocket({ message: (peer, message) => void peer.send(`${message.uint8Array().byteLength} bytes`) })
-const tiny = defineWebSocket({ message: (peer, message) => void peer.send(`${message.uint8Array().byteLength} bytes`) }, { maxMessageBytes: 16 })
+const sizes = defineWebSocket({
+  message: (peer, message) => void peer.send(`${message.uint8Array().byteLength} bytes`),
+})
+const tiny = defineWebSocket(
+  { message: (peer, message) => void peer.send(`${message.uint8Array().byteLength} bytes`) },
+  { maxMessageBytes: 16 },
+)
 // `n` asks for n messages of 64 KiB at once, sent until the connection stops being open.
 let sends = 0
 const firehose = defineWebSocket(
@@ -82,7 +87,10 @@ describe('WebSocket limits', () => {
   afterAll(() => server.close({ timeoutMs: 1000 }))
 
   it('server.websocket.maxMessageBytes bounds every route, a route given its own limit keeps it: a larger message closes with 1009', async () => {
-    for (const [path, limit] of [['/sizes', 1024], ['/tiny', 16]] as const) {
+    for (const [path, limit] of [
+      ['/sizes', 1024],
+      ['/tiny', 16],
+    ] as const) {
       const { ws } = await opened(`${base}${path}`)
       ws.send(Buffer.alloc(limit))
       expect(await next(ws)).toBe(`${limit} bytes`)

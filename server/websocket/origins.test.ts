@@ -8,14 +8,28 @@ import { normalOrigin, originGate } from './origins.ts'
 
 /** Facts of an upgrade over plain http from `peer`, with these headers. */
 const facts = (headers: Record<string, string>, peer = '127.0.0.1'): RequestFacts =>
-  ({ scheme: 'http', host: 'localhost', port: 80, peer, header: (name: string) => headers[name] }) as unknown as RequestFacts
+  ({
+    scheme: 'http',
+    host: 'localhost',
+    port: 80,
+    peer,
+    header: (name: string) => headers[name],
+  }) as unknown as RequestFacts
 
 describe('normalOrigin', () => {
   it('gives origins as browsers serialise them; anything with a path, credentials or no host is none', () => {
     expect(normalOrigin('https://App.Example.com:443/')).toBe('https://app.example.com')
     expect(normalOrigin('http://[::1]:8080')).toBe('http://[::1]:8080')
     expect(normalOrigin('http://localhost:5173')).toBe('http://localhost:5173')
-    for (const text of ['null', 'app.example.com', 'https://a.example/chat', 'https://u:p@a.example', 'https://a.example?x', 'file:///tmp/x', '']) {
+    for (const text of [
+      'null',
+      'app.example.com',
+      'https://a.example/chat',
+      'https://u:p@a.example',
+      'https://a.example?x',
+      'file:///tmp/x',
+      '',
+    ]) {
       expect(normalOrigin(text), text).toBeUndefined()
     }
   })
@@ -26,16 +40,26 @@ describe('originGate', () => {
 
   it("the request's own origin (Host, the scheme's default port left out) passes; another port, scheme or host does not", () => {
     expect(sameOnly(facts({ host: 'chat.example.com', origin: 'http://chat.example.com' }), undefined)).toBeUndefined()
-    expect(sameOnly(facts({ host: 'chat.example.com:80', origin: 'http://chat.example.com' }), undefined)).toBeUndefined()
+    expect(
+      sameOnly(facts({ host: 'chat.example.com:80', origin: 'http://chat.example.com' }), undefined),
+    ).toBeUndefined()
     expect(sameOnly(facts({ host: '[::1]:8080', origin: 'http://[::1]:8080' }), undefined)).toBeUndefined()
-    for (const origin of ['http://chat.example.com:8080', 'https://chat.example.com', 'http://evil.example', 'null', 'garbage']) {
+    for (const origin of [
+      'http://chat.example.com:8080',
+      'https://chat.example.com',
+      'http://evil.example',
+      'null',
+      'garbage',
+    ]) {
       expect(sameOnly(facts({ host: 'chat.example.com', origin }), undefined)).toBe(origin)
     }
   })
 
   it('no Origin passes (not a browser); the pre-RFC Sec-WebSocket-Origin is read like Origin', () => {
     expect(sameOnly(facts({ host: 'chat.example.com' }), undefined)).toBeUndefined()
-    expect(sameOnly(facts({ host: 'chat.example.com', 'sec-websocket-origin': 'http://evil.example' }), undefined)).toBe('http://evil.example')
+    expect(
+      sameOnly(facts({ host: 'chat.example.com', 'sec-websocket-origin': 'http://evil.example' }), undefined),
+    ).toBe('http://evil.example')
   })
 
   it("a trusted proxy's X-Forwarded-Proto is the scheme; anyone else's is ignored", () => {
@@ -50,9 +74,13 @@ describe('originGate', () => {
     const listed = originGate(['https://App.example.com:443/'])
     expect(listed(facts({ host: 'api.example.com', origin: 'https://app.example.com' }), undefined)).toBeUndefined()
     expect(listed(facts({ host: 'api.example.com', origin: 'http://api.example.com' }), undefined)).toBeUndefined()
-    expect(listed(facts({ host: 'api.example.com', origin: 'https://evil.example' }), undefined)).toBe('https://evil.example')
+    expect(listed(facts({ host: 'api.example.com', origin: 'https://evil.example' }), undefined)).toBe(
+      'https://evil.example',
+    )
     expect(originGate('*')(facts({ host: 'a', origin: 'https://evil.example' }), undefined)).toBeUndefined()
-    expect(originGate(['https://app.example.com', '*'])(facts({ host: 'a', origin: 'null' }), undefined)).toBeUndefined()
+    expect(
+      originGate(['https://app.example.com', '*'])(facts({ host: 'a', origin: 'null' }), undefined),
+    ).toBeUndefined()
     const seen: string[] = []
     const fn = originGate((origin) => (seen.push(origin), origin.endsWith('.example.org')))
     expect(fn(facts({ host: 'a.example.org', origin: 'http://a.example.org' }), undefined)).toBeUndefined()

@@ -25,7 +25,15 @@ export function normalOrigin(text: string): string | undefined {
   } catch {
     return undefined
   }
-  if (url.origin === 'null' || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) return undefined
+  if (
+    url.origin === 'null' ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== '/' && url.pathname !== '')
+  )
+    return undefined
   return url.origin
 }
 

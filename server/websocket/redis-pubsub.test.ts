@@ -25,8 +25,15 @@ async function closedPort(): Promise<number> {
 
 describe('redisPubSub', () => {
   it('a missing url or an empty channel is a VELA_ERR_CONFIG naming the option', () => {
-    expect(() => redisPubSub({} as never)).toThrow(expect.objectContaining({ code: 'VELA_ERR_CONFIG', message: 'redisPubSub: `url` (a Redis URL such as redis://127.0.0.1:6379) is required' }))
-    expect(() => redisPubSub({ url: REDIS_URL, channel: '' })).toThrow('redisPubSub: `channel` must be a non-empty string, got ""')
+    expect(() => redisPubSub({} as never)).toThrow(
+      expect.objectContaining({
+        code: 'VELA_ERR_CONFIG',
+        message: 'redisPubSub: `url` (a Redis URL such as redis://127.0.0.1:6379) is required',
+      }),
+    )
+    expect(() => redisPubSub({ url: REDIS_URL, channel: '' })).toThrow(
+      'redisPubSub: `channel` must be a non-empty string, got ""',
+    )
   })
 
   it('Redis unreachable: one line on the app log, local delivery unaffected, close ends the retries', async () => {
@@ -34,7 +41,11 @@ describe('redisPubSub', () => {
     const topics = createTopics({ broker: redisPubSub({ url: `redis://:secret@127.0.0.1:${port}` }), log: logs.log })
     const got: unknown[] = []
     topics.relay({ id: 'a' }).subscribe((m) => got.push(m.data))
-    logs.expectLogged(new RegExp(`^WebSocket topics: Redis pub/sub at 127\\.0\\.0\\.1:${port} unavailable \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); messages reach this instance only until it is back$`))
+    logs.expectLogged(
+      new RegExp(
+        `^WebSocket topics: Redis pub/sub at 127\\.0\\.0\\.1:${port} unavailable \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); messages reach this instance only until it is back$`,
+      ),
+    )
     await vi.waitFor(() => expect(logs.entries).toHaveLength(1), { timeout: 5000 })
     topics.publish('t', 'local')
     expect(got).toEqual(['local'])
@@ -46,10 +57,14 @@ describe('redisPubSub', () => {
     const errors: string[] = []
     const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
     try {
-      const driver = redisPubSub({ url: 'not-a-url-vela-test', redisOptions: { retryStrategy: () => null } })({ id: 'x' })
+      const driver = redisPubSub({ url: 'not-a-url-vela-test', redisOptions: { retryStrategy: () => null } })({
+        id: 'x',
+      })
       void driver.subscribe(() => {})
       await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 5000 })
-      expect(errors[0]).toMatch(/^\[vela\] WebSocket topics: Redis pub\/sub at the configured Redis unavailable \(.+\); messages reach this instance only until it is back$/)
+      expect(errors[0]).toMatch(
+        /^\[vela\] WebSocket topics: Redis pub\/sub at the configured Redis unavailable \(.+\); messages reach this instance only until it is back$/,
+      )
       driver.publish({ namespace: '', topic: 't', data: 'dropped' })
       await driver.close?.()
     } finally {
@@ -65,7 +80,9 @@ describe('redisPubSub', () => {
     try {
       const { redisPubSub: fresh } = await import('./redis-pubsub.ts')
       const topics = createTopics({ broker: fresh({ url: REDIS_URL }), log: logs.log })
-      logs.expectLogged(/^WebSocket topics: redisPubSub needs the ioredis package \(npm install ioredis; .*\); messages stay on this instance$/)
+      logs.expectLogged(
+        /^WebSocket topics: redisPubSub needs the ioredis package \(npm install ioredis; .*\); messages stay on this instance$/,
+      )
       await topics.ready()
       topics.publish('t', 'local only')
       await topics.close()
@@ -80,7 +97,8 @@ describe('redisPubSub', () => {
 describe.skipIf(!available)('redisPubSub on the real Redis', () => {
   const admin = available ? new Redis(REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined
   afterAll(() => admin?.disconnect())
-  const subscribers = async (channel: string) => Number(((await admin!.pubsub('NUMSUB', channel)) as [string, number])[1])
+  const subscribers = async (channel: string) =>
+    Number(((await admin!.pubsub('NUMSUB', channel)) as [string, number])[1])
 
   it('the default channel is vela:<app>:topics; close unsubscribes', async () => {
     const app = `redis-pubsub-test-${randomUUID()}`
@@ -93,7 +111,10 @@ describe.skipIf(!available)('redisPubSub on the real Redis', () => {
 
   it('closed before it connected: it opens nothing', async () => {
     const name = `vela-test-${randomUUID()}`
-    const topics = createTopics({ broker: redisPubSub({ url: REDIS_URL, redisOptions: { connectionName: name } }), log: logs.log })
+    const topics = createTopics({
+      broker: redisPubSub({ url: REDIS_URL, redisOptions: { connectionName: name } }),
+      log: logs.log,
+    })
     topics.publish('t', 'first use starts the broker')
     await topics.close()
     expect(String(await admin!.client('LIST'))).not.toContain(`name=${name} `)

@@ -58,10 +58,16 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message || err.na
  */
 export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) => SyncDriver {
   if (typeof options?.url !== 'string' || options.url === '') {
-    throw new VelaError('VELA_ERR_CONFIG', 'redisPubSub: `url` (a Redis URL such as redis://127.0.0.1:6379) is required')
+    throw new VelaError(
+      'VELA_ERR_CONFIG',
+      'redisPubSub: `url` (a Redis URL such as redis://127.0.0.1:6379) is required',
+    )
   }
   if (options.channel !== undefined && (typeof options.channel !== 'string' || options.channel === '')) {
-    throw new VelaError('VELA_ERR_CONFIG', `redisPubSub: \`channel\` must be a non-empty string, got ${JSON.stringify(options.channel)}`)
+    throw new VelaError(
+      'VELA_ERR_CONFIG',
+      `redisPubSub: \`channel\` must be a non-empty string, got ${JSON.stringify(options.channel)}`,
+    )
   }
   const where = whereOf(options.url)
   const broker = (ctx: BrokerContext): SyncDriver => {
@@ -81,7 +87,9 @@ export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) =
     const failed = (err: unknown) => {
       if (down || closed) return
       down = true
-      log(`WebSocket topics: Redis pub/sub at ${where} unavailable (${reasonOf(err)}); messages reach this instance only until it is back`)
+      log(
+        `WebSocket topics: Redis pub/sub at ${where} unavailable (${reasonOf(err)}); messages reach this instance only until it is back`,
+      )
     }
     const recovered = () => {
       if (!listening || pub?.status !== 'ready') return
@@ -102,7 +110,10 @@ export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) =
         pub = new Redis(options.url, { ...base, enableOfflineQueue: false, maxRetriesPerRequest: 1 })
         sub = new Redis(options.url, { ...base, autoResubscribe: false })
         pub.on('error', failed).on('ready', recovered)
-        sub.on('error', failed).on('ready', listen).on('close', () => (listening = false))
+        sub
+          .on('error', failed)
+          .on('ready', listen)
+          .on('close', () => (listening = false))
         sub.on('message', (from: string, raw: string) => {
           if (from !== channel) return
           const envelope = decodeEnvelope(raw)
@@ -111,7 +122,9 @@ export function redisPubSub(options: RedisPubSubOptions): (ctx: BrokerContext) =
         return true
       },
       (err: unknown) => {
-        log(`WebSocket topics: redisPubSub needs the ioredis package (npm install ioredis; ${reasonOf(err)}); messages stay on this instance`)
+        log(
+          `WebSocket topics: redisPubSub needs the ioredis package (npm install ioredis; ${reasonOf(err)}); messages stay on this instance`,
+        )
         return false
       },
     )

@@ -36,7 +36,12 @@ describe('topics on one listener', () => {
   })
 
   it('app.publish reaches every subscriber once, across routes (a topic is app-wide), and no one else', async () => {
-    const [a, b, c, other] = await Promise.all([ws('/ws/one?sub=news,end1'), ws('/ws/two?sub=news,end1'), ws('/ws/three?sub=news,end1'), ws('/ws/one?sub=end1')])
+    const [a, b, c, other] = await Promise.all([
+      ws('/ws/one?sub=news,end1'),
+      ws('/ws/two?sub=news,end1'),
+      ws('/ws/three?sub=news,end1'),
+      ws('/ws/one?sub=end1'),
+    ])
     app.publish('news', 'hello')
     app.publish('end1', 'end')
     expect(await Promise.all([a, b, c].map((x) => x.until('end')))).toEqual([['hello'], ['hello'], ['hello']])
@@ -60,7 +65,11 @@ describe('topics on one listener', () => {
   })
 
   it('peer.publish reaches the other subscribers, not the sender; req.publish in a hook reaches the sender too', async () => {
-    const [sender, b, c] = await Promise.all([ws('/ws/p?sub=chat,end2'), ws('/ws/q?sub=chat,end2'), ws('/ws/r?sub=chat,end2')])
+    const [sender, b, c] = await Promise.all([
+      ws('/ws/p?sub=chat,end2'),
+      ws('/ws/q?sub=chat,end2'),
+      ws('/ws/r?sub=chat,end2'),
+    ])
     sender.send({ pub: 'chat', text: 'from sender' })
     expect((await b.next()).text).toBe('from sender')
     sender.send({ pubAll: 'chat', text: 'to all' })
@@ -121,7 +130,11 @@ describe('topics across the listeners of one app', () => {
     const app = topicsApp({ log: logs.log })
     const [one, two] = await Promise.all([startTestServer(app), startTestServer(app)])
     const url = (s: TestServer, path: string) => `${s.url.replace('http', 'ws')}${path}`
-    const [a, b, c] = await Promise.all([WsClient.open(url(one, '/ws/a?sub=t,end')), WsClient.open(url(two, '/ws/b?sub=t,end')), WsClient.open(url(two, '/ws/c?sub=t,end'))])
+    const [a, b, c] = await Promise.all([
+      WsClient.open(url(one, '/ws/a?sub=t,end')),
+      WsClient.open(url(two, '/ws/b?sub=t,end')),
+      WsClient.open(url(two, '/ws/c?sub=t,end')),
+    ])
     app.publish('t', 'app')
     a.send({ pub: 't', text: 'from a' })
     expect((await b.next()).text).toBe('app')
@@ -163,7 +176,12 @@ describe('topics with a broker', () => {
 
   /** A broker whose calls the test scripts: publish outcomes, subscribe failure, what it saw. */
   function scriptedBroker(script: { publish?: () => unknown; subscribe?: () => unknown }) {
-    const seen = { published: [] as SyncMessage[], ctx: undefined as BrokerContext | undefined, closed: 0, deliver: undefined as ((m: SyncMessage) => void) | undefined }
+    const seen = {
+      published: [] as SyncMessage[],
+      ctx: undefined as BrokerContext | undefined,
+      closed: 0,
+      deliver: undefined as ((m: SyncMessage) => void) | undefined,
+    }
     const broker = (ctx: BrokerContext): SyncDriver => {
       seen.ctx = ctx
       return {
@@ -211,7 +229,9 @@ describe('topics with a broker', () => {
     const topics = createTopics({ broker, log: logs.log })
     const got: unknown[] = []
     topics.relay({ id: 'a' }).subscribe((m) => got.push(m.data))
-    logs.expectLogged(/^WebSocket topics: the broker failed to publish; messages reach this instance only until it recovers: Error: broker down$/)
+    logs.expectLogged(
+      /^WebSocket topics: the broker failed to publish; messages reach this instance only until it recovers: Error: broker down$/,
+    )
     for (let i = 0; i < 3; i++) topics.publish('t', `m${i}`)
     await new Promise((r) => setImmediate(r))
     outcome = 'throw'
@@ -228,8 +248,15 @@ describe('topics with a broker', () => {
   })
 
   it('a broker that cannot subscribe (throwing or rejecting) is logged; ready() rejects; publish still delivers locally', async () => {
-    logs.expectLogged(/^WebSocket topics: the broker could not subscribe; messages stay on this instance: Error: no subscribe$/)
-    for (const subscribe of [() => Promise.reject(new Error('no subscribe')), () => { throw new Error('no subscribe') }]) {
+    logs.expectLogged(
+      /^WebSocket topics: the broker could not subscribe; messages stay on this instance: Error: no subscribe$/,
+    )
+    for (const subscribe of [
+      () => Promise.reject(new Error('no subscribe')),
+      () => {
+        throw new Error('no subscribe')
+      },
+    ]) {
       const { broker } = scriptedBroker({ subscribe })
       const topics = createTopics({ broker, log: logs.log })
       await expect(topics.ready()).rejects.toThrow('no subscribe')
@@ -243,14 +270,17 @@ describe('topics with a broker', () => {
   })
 
   it('a broker whose close fails is logged; without a broker ready() resolves at once', async () => {
-    const topics = createTopics({ broker: () => ({ subscribe() {}, publish() {}, close: () => Promise.reject(new Error('stuck')) }), log: logs.log })
+    const topics = createTopics({
+      broker: () => ({ subscribe() {}, publish() {}, close: () => Promise.reject(new Error('stuck')) }),
+      log: logs.log,
+    })
     await topics.ready()
     logs.expectLogged(/^WebSocket topics: closing the broker failed: Error: stuck$/)
     await topics.close()
     await createTopics().ready()
   })
 
-  it("start(withinMs): the broker starts at once and it resolves true once subscribed; without a broker at once", async () => {
+  it('start(withinMs): the broker starts at once and it resolves true once subscribed; without a broker at once', async () => {
     let subscribed!: () => void
     const { broker, seen } = scriptedBroker({ subscribe: () => new Promise<void>((resolve) => (subscribed = resolve)) })
     const topics = createTopics({ broker, log: logs.log })
@@ -267,7 +297,9 @@ describe('topics with a broker', () => {
   })
 
   it('start(withinMs) with a broker still away after the bound: false, one line (none if the broker said why), one more once it subscribes; a refusal is false', async () => {
-    logs.expectLogged(/^WebSocket topics: the broker has not subscribed within 20 ms; starting without it: messages reach this instance only until it does$/)
+    logs.expectLogged(
+      /^WebSocket topics: the broker has not subscribed within 20 ms; starting without it: messages reach this instance only until it does$/,
+    )
     logs.expectLogged(/^WebSocket topics: the broker is subscribed; messages reach every instance$/)
     let subscribed!: () => void
     const silent = scriptedBroker({ subscribe: () => new Promise<void>((resolve) => (subscribed = resolve)) })
@@ -283,15 +315,23 @@ describe('topics with a broker', () => {
     // A broker that logs its own outage (Redis unreachable): its line is the only one.
     logs.expectLogged(/^Redis away$/)
     const speaking = createTopics({
-      broker: (ctx: BrokerContext) => ({ subscribe: () => (ctx.log!('Redis away'), new Promise<void>(() => {})), publish() {} }),
+      broker: (ctx: BrokerContext) => ({
+        subscribe: () => (ctx.log!('Redis away'), new Promise<void>(() => {})),
+        publish() {},
+      }),
       log: logs.log,
     })
     expect(await speaking.start(20)).toBe(false)
     expect(logs.entries).toHaveLength(3)
     await speaking.close()
 
-    logs.expectLogged(/^WebSocket topics: the broker could not subscribe; messages stay on this instance: Error: refused$/)
-    const refusing = createTopics({ broker: scriptedBroker({ subscribe: () => Promise.reject(new Error('refused')) }).broker, log: logs.log })
+    logs.expectLogged(
+      /^WebSocket topics: the broker could not subscribe; messages stay on this instance: Error: refused$/,
+    )
+    const refusing = createTopics({
+      broker: scriptedBroker({ subscribe: () => Promise.reject(new Error('refused')) }).broker,
+      log: logs.log,
+    })
     expect(await refusing.start(60_000)).toBe(false)
     expect(logs.entries).toHaveLength(4)
     await refusing.close()

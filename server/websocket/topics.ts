@@ -39,9 +39,14 @@ export interface TopicsOptions {
 // What crossws and the broker envelope carry: text or bytes. Anything else a JavaScript caller
 // passes goes out as JSON, as crossws's own publish does with objects.
 const asData = (message: TopicMessage): string | Uint8Array =>
-  typeof message === 'string' || message instanceof Uint8Array ? message : message instanceof ArrayBuffer ? new Uint8Array(message) : JSON.stringify(message)
+  typeof message === 'string' || message instanceof Uint8Array
+    ? message
+    : message instanceof ArrayBuffer
+      ? new Uint8Array(message)
+      : JSON.stringify(message)
 
-const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function'
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function'
 
 export function createTopics(opts: TopicsOptions = {}): Topics {
   const log: Log = opts.log ?? ((message, error) => console.error(`[vela] ${message}`, error ?? ''))
@@ -126,8 +131,12 @@ export function createTopics(opts: TopicsOptions = {}): Topics {
       if (outcome !== 'late') return outcome
       // Said once: unless the broker already said why (Redis unreachable), and again when it is subscribed.
       if (!brokerSpoke && !closed) {
-        log(`WebSocket topics: the broker has not subscribed within ${withinMs} ms; starting without it: messages reach this instance only until it does`)
-        void waiting.then((ok) => ok && !closed && log('WebSocket topics: the broker is subscribed; messages reach every instance'))
+        log(
+          `WebSocket topics: the broker has not subscribed within ${withinMs} ms; starting without it: messages reach this instance only until it does`,
+        )
+        void waiting.then(
+          (ok) => ok && !closed && log('WebSocket topics: the broker is subscribed; messages reach every instance'),
+        )
       }
       return false
     },

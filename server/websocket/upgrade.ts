@@ -42,7 +42,12 @@ import { originGate } from './origins.ts'
 export type { UpgradeDecision, UpgradeHandler } from '../contracts/handlers.ts'
 
 /** `app.upgrade` when no stream handler observes requests (`reuse` and `lifecycle` as for `nodeEntry`). */
-export function upgradeEntry(serve: Serve<UpgradeExchange>, log: Log, reuse: boolean, lifecycle: Lifecycle): UpgradeHandler {
+export function upgradeEntry(
+  serve: Serve<UpgradeExchange>,
+  log: Log,
+  reuse: boolean,
+  lifecycle: Lifecycle,
+): UpgradeHandler {
   return function upgrade(request) {
     const x = reuse ? UpgradeExchange.of(request) : new UpgradeExchange(request)
     x.lifecycle = lifecycle
@@ -53,7 +58,13 @@ export function upgradeEntry(serve: Serve<UpgradeExchange>, log: Log, reuse: boo
 /** A WebSocket upgrade request (a web Request the listener made from node's): its outcome is a decision. */
 export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
   /** The ws route that took it, with its bindings. */
-  ws: { handler: WebSocketHandler; bindings: Readonly<Record<string, string>>; limits: Readonly<Required<WebSocketLimits>> } | undefined = undefined
+  ws:
+    | {
+        handler: WebSocketHandler
+        bindings: Readonly<Record<string, string>>
+        limits: Readonly<Required<WebSocketLimits>>
+      }
+    | undefined = undefined
   /** The request as the route's plugins and security left it, once they let the upgrade through. */
   accepted: VelaRequest | undefined = undefined
   static of(request: Request): UpgradeExchange {
@@ -156,5 +167,10 @@ function refusedOrigin(x: UpgradeExchange, target: Target, ctx: PipelineContext)
   x.route = info
   const message = `403 on GET ${x.path} (${info.controller}.${info.action}): WebSocket upgrade from origin ${JSON.stringify(origin)} refused: not the app's own origin and not in allowedOrigins`
   logRequest(ctx.log, x, message, undefined, `403 GET ${target.route.path} origin refused`)
-  return errorPage(ctx, x.header('accept') ?? null, 403, `Forbidden: this WebSocket route does not accept connections from pages of ${origin}`)
+  return errorPage(
+    ctx,
+    x.header('accept') ?? null,
+    403,
+    `Forbidden: this WebSocket route does not accept connections from pages of ${origin}`,
+  )
 }

@@ -25,7 +25,8 @@ const echo = defineWebSocket<{ user: string }>({
   message(peer, message) {
     const text = message.text()
     if (text === 'boom') throw new Error('hook failed')
-    if (text === 'who') return void peer.send(JSON.stringify({ session: peer.context.req.session, peer: peer.context.req.peer }))
+    if (text === 'who')
+      return void peer.send(JSON.stringify({ session: peer.context.req.session, peer: peer.context.req.peer }))
     peer.send(`echo: ${text}`)
   },
   close(peer, details) {
@@ -45,14 +46,23 @@ const security = (req: VelaRequest) => {
 const limit: PluginEntry = ['pre_request', rateLimitPlugin, { maxRequests: 2 }]
 const sessionOptions = { secret: 'websocket-test-secret-0123456789abcdef' }
 // The csrf plugin puts a new token in the session, so the upgrade changes the session.
-const withCsrf: PluginEntry[] = [['pre_request', sessionPlugin, sessionOptions], ['pre_request', csrfPlugin, {}], ['post_request', sessionPlugin, sessionOptions]]
+const withCsrf: PluginEntry[] = [
+  ['pre_request', sessionPlugin, sessionOptions],
+  ['pre_request', csrfPlugin, {}],
+  ['post_request', sessionPlugin, sessionOptions],
+]
 
 const app = createApp(
   {
     bootstrapApplication: 'ws-app',
     routes: {
       ws: [
-        { prefix: '/rooms', security, plugins: [...sessionPlugins({ secret: 'websocket-test-secret-0123456789abcdef' })], routes: [['/:room', echo, { protocol: 'ws' }]] },
+        {
+          prefix: '/rooms',
+          security,
+          plugins: [...sessionPlugins({ secret: 'websocket-test-secret-0123456789abcdef' })],
+          routes: [['/:room', echo, { protocol: 'ws' }]],
+        },
         { prefix: '/open', security: false, routes: [['/', open, { protocol: 'ws' }]] },
         { prefix: '/limited', security: false, plugins: [limit], routes: [['/', open, { protocol: 'ws' }]] },
         { prefix: '/csrf', security: false, plugins: withCsrf, routes: [['/', open, { protocol: 'ws' }]] },
@@ -64,7 +74,9 @@ const app = createApp(
 )
 
 /** Opens a socket; resolves with it and its first message, or rejects with the HTTP status of a refusal. */
-function connect(url: string): Promise<{ ws: WebSocket; first: string; headers: Record<string, string | string[] | undefined> }> {
+function connect(
+  url: string,
+): Promise<{ ws: WebSocket; first: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url)
     let headers: Record<string, string | string[] | undefined> = {}
@@ -73,13 +85,20 @@ function connect(url: string): Promise<{ ws: WebSocket; first: string; headers: 
     ws.once('unexpected-response', (_req, res) => {
       let body = ''
       res.on('data', (c) => (body += c))
-      res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body, headers: res.headers })))
+      res.on('end', () =>
+        reject(
+          Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body, headers: res.headers }),
+        ),
+      )
     })
     ws.once('error', reject)
   })
 }
 const next = (ws: WebSocket) => new Promise<string>((resolve) => ws.once('message', (d) => resolve(String(d))))
-const closed = (ws: WebSocket) => new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })))
+const closed = (ws: WebSocket) =>
+  new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  )
 
 describe('WebSocket routes over a real server', () => {
   let server: TestServer
@@ -105,12 +124,21 @@ describe('WebSocket routes over a real server', () => {
   })
 
   it('security false: 401 before upgrading (no socket opens)', async () => {
-    await expect(connect(`${base}/rooms/lobby`)).rejects.toMatchObject({ status: 401, body: JSON.stringify({ error: 'Unauthorized' }) })
+    await expect(connect(`${base}/rooms/lobby`)).rejects.toMatchObject({
+      status: 401,
+      body: JSON.stringify({ error: 'Unauthorized' }),
+    })
   })
 
   it('a reply from security is sent as is; a throwing callback is a 500', async () => {
-    await expect(connect(`${base}/rooms/lobby?token=forbidden`)).rejects.toMatchObject({ status: 403, body: JSON.stringify({ error: 'not this room' }) })
-    await expect(connect(`${base}/rooms/lobby?token=login`)).rejects.toMatchObject({ status: 302, headers: { location: '/login' } })
+    await expect(connect(`${base}/rooms/lobby?token=forbidden`)).rejects.toMatchObject({
+      status: 403,
+      body: JSON.stringify({ error: 'not this room' }),
+    })
+    await expect(connect(`${base}/rooms/lobby?token=login`)).rejects.toMatchObject({
+      status: 302,
+      headers: { location: '/login' },
+    })
     logs.expectLogged(/^500 on GET \/rooms\/lobby .*: Error: security exploded$/)
     await expect(connect(`${base}/rooms/lobby?token=throw`)).rejects.toMatchObject({ status: 500 })
   })
@@ -170,6 +198,11 @@ describe('WebSockets and shutdown', () => {
     await server.close({ timeoutMs: 2000 })
     expect((await codes).map((c) => c.code)).toEqual([1001, 1001])
     expect(server.websockets.openCount).toBe(0)
-    expect(closes.filter((c) => c.code === 1001).map((c) => c.user).sort()).toEqual(['alice', 'bob'])
+    expect(
+      closes
+        .filter((c) => c.code === 1001)
+        .map((c) => c.user)
+        .sort(),
+    ).toEqual(['alice', 'bob'])
   })
 })

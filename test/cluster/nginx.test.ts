@@ -21,7 +21,8 @@ import type { Nginx } from '../support/nginx.ts'
 import { nginxAvailable, startNginx } from '../support/nginx.ts'
 import { REDIS_URL, freshPostgresDatabase, serviceAvailable } from '../support/services.ts'
 
-const deployFile = (name: string) => readFileSync(fileURLToPath(new URL(`../../deploy/${name}`, import.meta.url)), 'utf8')
+const deployFile = (name: string) =>
+  readFileSync(fileURLToPath(new URL(`../../deploy/${name}`, import.meta.url)), 'utf8')
 const MIGRATIONS = readdirSync(fileURLToPath(new URL('../../playground/src/migrations', import.meta.url)))
   .filter((f) => /^m\d+_\w+\.ts$/.test(f))
   .map((f) => f.replace(/\.ts$/, ''))
@@ -66,7 +67,10 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     sql = new pg.Client({ connectionString: db.url })
     await sql.connect()
     // Production has no demo account: a user with a password, as an admin would create one.
-    await sql.query('INSERT INTO users (name, email, password_hash, inserted_at, updated_at) VALUES ($1, $2, $3, now(), now())', ['alice', 'alice@example.com', await hashPassword(PASSWORD)])
+    await sql.query(
+      'INSERT INTO users (name, email, password_hash, inserted_at, updated_at) VALUES ($1, $2, $3, now(), now())',
+      ['alice', 'alice@example.com', await hashPassword(PASSWORD)],
+    )
   })
 
   afterAll(async () => {
@@ -116,7 +120,12 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
   it('the login rate limit is counted once across the instances (Redis), per client address nginx forwards', async () => {
     const client = randomLoopbackAddress()
     const attempt = (url: string, from: string, headers: Record<string, string> = {}) =>
-      call(url, { method: 'POST', from, body: 'username=alice&password=wrong', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } })
+      call(url, {
+        method: 'POST',
+        from,
+        body: 'username=alice&password=wrong',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      })
     // LOGIN_LIMIT attempts through nginx land on all three instances in turn; one counter.
     const remaining: string[] = []
     for (let i = 0; i < LOGIN_LIMIT; i++) {
@@ -127,7 +136,8 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     expect(remaining).toEqual(['4', '3', '2', '1', '0'])
     // Over the limit: through nginx, and on each instance directly (the client's own address).
     expect((await attempt(through('/'), client)).status).toBe(429)
-    for (const instance of instances) expect((await attempt(`${instance.url}/`, client)).status, `instance ${instance.port}`).toBe(429)
+    for (const instance of instances)
+      expect((await attempt(`${instance.url}/`, client)).status, `instance ${instance.port}`).toBe(429)
     // Writing another address into X-Forwarded-For does not help: nginx appends the real one.
     expect((await attempt(through('/'), client, { 'x-forwarded-for': randomLoopbackAddress() })).status).toBe(429)
     // Another client has its own limit.
@@ -137,10 +147,17 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
   })
 
   it('three instances starting together applied each migration once', async () => {
-    const { rows } = await sql.query<{ version: string; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version')
+    const { rows } = await sql.query<{ version: string; name: string }>(
+      'SELECT version, name FROM schema_migrations ORDER BY version',
+    )
     expect(rows.map((r) => `m${r.version}_${r.name}`)).toEqual(MIGRATIONS)
     // Each migration in exactly one instance's log; every instance started.
-    const lines = instances.flatMap((i) => i.output().split('\n').filter((l) => l.startsWith('playground: migrated ')))
+    const lines = instances.flatMap((i) =>
+      i
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('playground: migrated ')),
+    )
     expect(lines.sort()).toEqual(MIGRATIONS.map((m) => `playground: migrated ${m}`))
     for (const i of instances) expect(i.output()).toContain('vela: playground (prod) listening on')
   })
@@ -175,13 +192,21 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
       // until all three hear, so that the counted message below is checked on its own.
       for (let n = 0; ; n++) {
         sender.send(`warm ${n}`)
-        const heard = await Promise.all(receivers.map((c) => c.next(300).then(() => true, () => false)))
+        const heard = await Promise.all(
+          receivers.map((c) =>
+            c.next(300).then(
+              () => true,
+              () => false,
+            ),
+          ),
+        )
         if (heard.every(Boolean)) break
         if (n === 30) throw new Error('the instances never all received a room message')
       }
       sender.send('hello from a')
       sender.send('end')
-      for (const c of receivers) expect((await c.until('end')).filter((t) => !t.startsWith('warm '))).toEqual(['hello from a'])
+      for (const c of receivers)
+        expect((await c.until('end')).filter((t) => !t.startsWith('warm '))).toEqual(['hello from a'])
     } finally {
       for (const c of [...receivers, sender]) await c.close()
     }
@@ -191,7 +216,11 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     const dockerfile = deployFile('Dockerfile')
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\/index\.mjs"\]$/m) // what the instances here run
     const healthcheck = JSON.parse(/^\s*CMD (\[.*\])$/m.exec(dockerfile.split('HEALTHCHECK')[1]!)![1]!) as string[]
-    const probe = (port: number) => spawnSync(process.execPath, healthcheck.slice(1), { env: { ...process.env, PORT: String(port) }, timeout: 10_000 }).status
+    const probe = (port: number) =>
+      spawnSync(process.execPath, healthcheck.slice(1), {
+        env: { ...process.env, PORT: String(port) },
+        timeout: 10_000,
+      }).status
     expect(healthcheck[0]).toBe('node')
     expect(probe(instances[0]!.port)).toBe(0)
     expect(probe(nginx.port)).toBe(0)
@@ -205,14 +234,17 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     const manifest = deployFile('kubernetes.yaml')
     const paths = [...manifest.matchAll(/httpGet: \{ path: (\S+), port: http \}/g)].map((m) => m[1]!)
     expect(paths.length).toBe(3) // startup, liveness, readiness
-    for (const path of paths) for (const i of instances) expect((await call(`${i.url}${path}`)).status, `${path} on ${i.port}`).toBe(200)
+    for (const path of paths)
+      for (const i of instances) expect((await call(`${i.url}${path}`)).status, `${path} on ${i.port}`).toBe(200)
     expect(manifest).toMatch(/containerPort: 8080/)
   })
 
   it('the instances logged nothing but their start-up lines', () => {
     for (const i of instances) {
       const lines = i.output().trim().split('\n')
-      expect(lines.filter((l) => !/^vela: playground \(prod\) listening on |^playground: migrated m\d+_\w+$/.test(l))).toEqual([])
+      expect(
+        lines.filter((l) => !/^vela: playground \(prod\) listening on |^playground: migrated m\d+_\w+$/.test(l)),
+      ).toEqual([])
     }
     expect(nginx.errors()).toBe('')
   })
@@ -242,7 +274,12 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
             done.push({ start, end: performance.now(), what: `GET ${path.replace(/\d+$/, ':id')}`, status: res.status })
           }
         } catch (err) {
-          done.push({ start, end: performance.now(), what: kind === 0 ? 'POST /api/products' : 'GET', status: (err as Error).message })
+          done.push({
+            start,
+            end: performance.now(),
+            what: kind === 0 ? 'POST /api/products' : 'GET',
+            status: (err as Error).message,
+          })
         }
       }
     }
@@ -265,7 +302,10 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
   /** No lost write: every 201 is a row, with the name it was given. */
   async function expectStored(done: readonly Done[]) {
     const writes = done.filter((d) => d.status === 201)
-    const { rows } = await sql.query<{ id: number; name: string }>('SELECT id::int AS id, name FROM products WHERE id = ANY($1)', [writes.map((d) => d.id)])
+    const { rows } = await sql.query<{ id: number; name: string }>(
+      'SELECT id::int AS id, name FROM products WHERE id = ANY($1)',
+      [writes.map((d) => d.id)],
+    )
     const stored = new Map(rows.map((r) => [r.id, r.name]))
     for (const w of writes) expect(stored.get(w.id!), `product ${w.id}`).toBe(w.name)
     return writes.length
@@ -310,6 +350,8 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     for (const f of failed) expect(f.start < goneAt && f.end >= killedAt, JSON.stringify(f)).toBe(true)
     expect(nginx.errors()).toContain(`127.0.0.1:${victim.port}`)
     const writes = await expectStored(load.done)
-    console.log(`[cluster] kill mid-load: ${load.done.length} requests, ${after.length} after the kill (all answered), ${failed.length} in flight at the kill failed (${failed.map((f) => `${f.what} ${f.status}`).join(', ') || 'none'}), ${writes} 201s all stored`)
+    console.log(
+      `[cluster] kill mid-load: ${load.done.length} requests, ${after.length} after the kill (all answered), ${failed.length} in flight at the kill failed (${failed.map((f) => `${f.what} ${f.status}`).join(', ') || 'none'}), ${writes} 201s all stored`,
+    )
   })
 })

@@ -46,7 +46,9 @@ function logged(pattern: RegExp, count: number): Promise<void> {
 /** `promise`, or a rejection naming `what` after `ms`. */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)),
+  )
   return Promise.race([promise, late]).finally(() => clearTimeout(timer))
 }
 
@@ -66,7 +68,11 @@ describe.skipIf(!available)('WebSocket topics across three instances sharing Red
   const clients: WsClient[] = []
 
   async function instance(url = REDIS_URL, name = connectionName): Promise<Instance> {
-    const app = topicsApp({ log, name: 'cluster-topics', pubsub: redisPubSub({ url, channel, redisOptions: { connectionName: name } }) })
+    const app = topicsApp({
+      log,
+      name: 'cluster-topics',
+      pubsub: redisPubSub({ url, channel, redisOptions: { connectionName: name } }),
+    })
     const server = await startTestServer(app)
     const base = server.url.replace('http', 'ws')
     const it: Instance = {
@@ -86,14 +92,19 @@ describe.skipIf(!available)('WebSocket topics across three instances sharing Red
     return it
   }
 
-  const namedConnections = async (name: string) => (String(await admin!.client('LIST')).match(new RegExp(`name=${name} `, 'g')) ?? []).length
+  const namedConnections = async (name: string) =>
+    (String(await admin!.client('LIST')).match(new RegExp(`name=${name} `, 'g')) ?? []).length
   const subscribers = async () => Number(((await admin!.pubsub('NUMSUB', channel)) as [string, number])[1])
 
   let one: Instance, two: Instance, three: Instance
   beforeAll(async () => {
     await admin!.connect()
     ;[one, two, three] = await Promise.all([instance(), instance(), instance()])
-    await within(5000, 'the three instances subscribed', Promise.all([one, two, three].map((i) => i.app.topics.ready())))
+    await within(
+      5000,
+      'the three instances subscribed',
+      Promise.all([one, two, three].map((i) => i.app.topics.ready())),
+    )
   })
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()))
@@ -107,7 +118,12 @@ describe.skipIf(!available)('WebSocket topics across three instances sharing Red
   })
 
   it('a message published on instance 1 reaches the subscribers on instances 1, 2 and 3 exactly once each (text and binary)', async () => {
-    const subscribed = await Promise.all([one.ws('/ws/a?sub=news,end'), two.ws('/ws/b?sub=news,end'), two.ws('/ws/c?sub=news,end'), three.ws('/ws/d?sub=news,end')])
+    const subscribed = await Promise.all([
+      one.ws('/ws/a?sub=news,end'),
+      two.ws('/ws/b?sub=news,end'),
+      two.ws('/ws/c?sub=news,end'),
+      three.ws('/ws/d?sub=news,end'),
+    ])
     const bystander = await three.ws('/ws/e?sub=end')
     await one.post('news', 'hello')
     await one.post('news', 'AB', true)
@@ -116,14 +132,20 @@ describe.skipIf(!available)('WebSocket topics across three instances sharing Red
     expect(await bystander.until('end')).toEqual([])
   })
 
-  it("peer.publish on instance 2 reaches every other subscriber on every instance once, never the sender", async () => {
-    const [sender, neighbour, far, farther] = await Promise.all([two.ws('/ws/s?sub=chat,end'), two.ws('/ws/n?sub=chat,end'), one.ws('/ws/f?sub=chat,end'), three.ws('/ws/g?sub=chat,end')])
+  it('peer.publish on instance 2 reaches every other subscriber on every instance once, never the sender', async () => {
+    const [sender, neighbour, far, farther] = await Promise.all([
+      two.ws('/ws/s?sub=chat,end'),
+      two.ws('/ws/n?sub=chat,end'),
+      one.ws('/ws/f?sub=chat,end'),
+      three.ws('/ws/g?sub=chat,end'),
+    ])
     sender.send({ pub: 'chat', text: 'from 2' })
     expect((await neighbour.next()).text).toBe('from 2')
     // Through the same Redis connection as the message, so after it everywhere.
     await two.post('end', 'end')
     expect(await sender.until('end')).toEqual([])
-    for (const client of [neighbour, far, farther]) expect(await client.until('end')).toEqual(client === neighbour ? [] : ['from 2'])
+    for (const client of [neighbour, far, farther])
+      expect(await client.until('end')).toEqual(client === neighbour ? [] : ['from 2'])
   })
 
   it("the app's stop closes both of its Redis connections", async () => {
@@ -144,7 +166,9 @@ describe.skipIf(!available)('WebSocket topics across three instances sharing Red
       const cut = await instance(`redis://127.0.0.1:${proxy.port}`, `${connectionName}-cut`)
       const [local, remote] = await Promise.all([cut.ws('/ws/l?sub=news,end'), one.ws('/ws/r?sub=news,end')])
       const where = `Redis pub/sub at 127\\.0\\.0\\.1:${proxy.port}`
-      const unavailable = new RegExp(`^WebSocket topics: ${where} unavailable \\(.+\\); messages reach this instance only until it is back$`)
+      const unavailable = new RegExp(
+        `^WebSocket topics: ${where} unavailable \\(.+\\); messages reach this instance only until it is back$`,
+      )
       const back = new RegExp(`^WebSocket topics: ${where} is back$`)
       logs.expectLogged(unavailable)
       logs.expectLogged(back)
@@ -208,14 +232,17 @@ describe.skipIf(!available)('a broker subscribed before the instance reports rea
 
   it('once app.start() resolves, every instance is subscribed: a message published right after it reaches every instance', async () => {
     await admin!.connect()
-    for (let i = 0; i < 3; i++) apps.push(topicsApp({ log, name: 'ready-topics', pubsub: redisPubSub({ url: REDIS_URL, channel }) }))
+    for (let i = 0; i < 3; i++)
+      apps.push(topicsApp({ log, name: 'ready-topics', pubsub: redisPubSub({ url: REDIS_URL, channel }) }))
     await within(10_000, 'the three starts', Promise.all(apps.map((a) => a.start())))
     expect(apps.map((a) => a.state)).toEqual(['ready', 'ready', 'ready'])
     // Subscribed already, before any WebSocket or publish used the topics.
     expect(Number(((await admin!.pubsub('NUMSUB', channel)) as [string, number])[1])).toBe(3)
 
     servers.push(...(await Promise.all(apps.map((a) => startTestServer(a)))))
-    const subscribed = await Promise.all(servers.map((s) => WsClient.open(`${s.url.replace('http', 'ws')}/ws/r?sub=news`)))
+    const subscribed = await Promise.all(
+      servers.map((s) => WsClient.open(`${s.url.replace('http', 'ws')}/ws/r?sub=news`)),
+    )
     clients.push(...subscribed)
     apps[0]!.publish('news', 'first')
     for (const client of subscribed) expect(await client.next()).toMatchObject({ text: 'first' })

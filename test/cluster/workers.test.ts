@@ -27,7 +27,13 @@ afterAll(() => {
 })
 
 beforeAll(async () => {
-  await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: join(out, 'server'), emptyOutDir: true } })
+  await build({
+    root,
+    configFile: false,
+    plugins: [vela()],
+    logLevel: 'silent',
+    build: { outDir: join(out, 'server'), emptyOutDir: true },
+  })
 }, 60_000)
 
 interface Started {
@@ -40,14 +46,20 @@ interface Started {
 
 async function start(env: NodeJS.ProcessEnv = {}): Promise<Started> {
   const [port, metricsPort] = [await freePort(), await freePort()]
-  const server = runBuiltServer(out, { PORT: String(port), METRICS_PORT: String(metricsPort), VELA_WORKERS: '2', ...env })
+  const server = runBuiltServer(out, {
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    VELA_WORKERS: '2',
+    ...env,
+  })
   running.push(server)
   await server.waitFor(/listening on /)
   const workerPids = [...server.output().matchAll(/^START worker \d+ (\d+)/gm)].map((m) => Number(m[1]))
   return { server, port, metricsPort, primaryPid: server.proc.pid!, workerPids }
 }
 
-const pidOf = async (port: number, timeoutMs?: number) => (JSON.parse((await getFresh(port, '/pid', timeoutMs)).body) as { pid: number }).pid
+const pidOf = async (port: number, timeoutMs?: number) =>
+  (JSON.parse((await getFresh(port, '/pid', timeoutMs)).body) as { pid: number }).pid
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -65,11 +77,24 @@ const LOAD: Route[] = [
 describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeout: 30_000 }, () => {
   it('serves on one port from two worker processes; the start hook ran in the primary before any worker', async () => {
     const s = await start()
-    const lines = s.server.output().split('\n').filter((l) => l.startsWith('START '))
+    const lines = s.server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('START '))
     expect(lines[0]).toBe(`START primary 0 ${s.primaryPid} of 2`)
-    expect(lines.slice(1).map((l) => l.replace(/ \d+ \d+ /, ' _ _ ')).sort()).toEqual(['START worker _ _ of 2', 'START worker _ _ of 2'])
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.replace(/ \d+ \d+ /, ' _ _ '))
+        .sort(),
+    ).toEqual(['START worker _ _ of 2', 'START worker _ _ of 2'])
     // The address bound: every interface (IPv6 `::` where the machine has IPv6, else 0.0.0.0).
-    expect(s.server.output()).toMatch(new RegExp(`^vela: workers \\(prod\\) listening on http://(\\[::\\]|0\\.0\\.0\\.0):${s.port} \\(all interfaces\\) with 2 workers$`, 'm'))
+    expect(s.server.output()).toMatch(
+      new RegExp(
+        `^vela: workers \\(prod\\) listening on http://(\\[::\\]|0\\.0\\.0\\.0):${s.port} \\(all interfaces\\) with 2 workers$`,
+        'm',
+      ),
+    )
 
     const pids = new Set<number>()
     for (let i = 0; i < 20; i++) pids.add(await pidOf(s.port))
@@ -77,7 +102,11 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     expect(pids.has(s.primaryPid)).toBe(false)
 
     // One /metrics, on the primary: the sum of both workers' registries (recorded once each answer is sent).
-    const scrape = async () => sumSeries(await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text(), 'http_server_request_duration_seconds_count')
+    const scrape = async () =>
+      sumSeries(
+        await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text(),
+        'http_server_request_duration_seconds_count',
+      )
     await until('the 20 requests counted', async () => (await scrape()) >= 20, 2000)
     expect(await scrape()).toBe(20)
     // The app's own OpenTelemetry counter, summed over both workers (each answered some of the 20).
@@ -94,18 +123,31 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     for (let i = 0; i < 20; i++) {
       const traceId = (i + 1).toString(16).padStart(32, 'a')
       sent.push(traceId)
-      const res = await fetch(`http://127.0.0.1:${s.port}/pid`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } })
+      const res = await fetch(`http://127.0.0.1:${s.port}/pid`, {
+        headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+      })
       pids.add(((await res.json()) as { pid: number }).pid)
     }
     expect([...pids].sort()).toEqual([...s.workerPids].sort())
     const metrics = `http://127.0.0.1:${s.metricsPort}/metrics`
-    const openMetrics = async () => fetch(metrics, { headers: { accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' } })
-    await until('the 20 requests counted', async () => sumSeries(await (await fetch(metrics)).text(), 'http_server_request_duration_seconds_count') >= 20, 2000)
+    const openMetrics = async () =>
+      fetch(metrics, {
+        headers: { accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' },
+      })
+    await until(
+      'the 20 requests counted',
+      async () => sumSeries(await (await fetch(metrics)).text(), 'http_server_request_duration_seconds_count') >= 20,
+      2000,
+    )
     const res = await openMetrics()
     expect(res.headers.get('content-type')).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8')
     const text = await res.text()
     expect(text.endsWith('\n# EOF\n')).toBe(true)
-    const exemplars = [...text.matchAll(/^http_server_request_duration_seconds_bucket\{[^}]*http_route="\/pid"[^}]*\} \d+ # \{trace_id="([0-9a-f]{32})",span_id="[0-9a-f]{16}"\} \S+ \S+$/gm)].map((m) => m[1]!)
+    const exemplars = [
+      ...text.matchAll(
+        /^http_server_request_duration_seconds_bucket\{[^}]*http_route="\/pid"[^}]*\} \d+ # \{trace_id="([0-9a-f]{32})",span_id="[0-9a-f]{16}"\} \S+ \S+$/gm,
+      ),
+    ].map((m) => m[1]!)
     expect(exemplars.length).toBeGreaterThan(0)
     for (const id of exemplars) expect(sent).toContain(id)
     // The plain text of the same sum has none.
@@ -122,8 +164,14 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     })()
     await until('answers before the kill', () => answers.length >= 5, 5000)
     process.kill(victim, 'SIGKILL')
-    await s.server.waitFor(new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${victim}\\) was killed by SIGKILL; starting a new one$`, 'm'))
-    await until('a new worker answering', () => answers.some((a) => a.pid !== undefined && a.pid !== victim && a.pid !== survivor), 10_000)
+    await s.server.waitFor(
+      new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${victim}\\) was killed by SIGKILL; starting a new one$`, 'm'),
+    )
+    await until(
+      'a new worker answering',
+      () => answers.some((a) => a.pid !== undefined && a.pid !== victim && a.pid !== survivor),
+      10_000,
+    )
     probing = false
     await probe
 
@@ -161,7 +209,9 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     const load = startClients(s.port, 10, LOAD, 100_000)
     await until('load running', () => load.stats.requests >= 200, 5000)
     process.kill(s.workerPids[0]!, 'SIGTERM')
-    await s.server.waitFor(new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${s.workerPids[0]}\\) exited with code 0; starting a new one$`, 'm'))
+    await s.server.waitFor(
+      new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${s.workerPids[0]}\\) exited with code 0; starting a new one$`, 'm'),
+    )
     await s.server.waitFor(/^START worker 3 /m)
     const before = load.stats.requests
     await until('load after the replacement', () => load.stats.requests >= before + 200, 5000)
@@ -204,7 +254,11 @@ describe('VELA_WORKERS=2 with no broker: WebSocket topics through the primary', 
         from.client.send({ pubAll: 'news', text: 'end' })
         for (const x of sockets) {
           const others = x === from ? [] : [`others from ${worker}`]
-          expect(await x.client.until('end'), `socket on ${x.pid}, published on ${worker}`).toEqual([`text from ${worker}`, 'binary:65,66', ...others])
+          expect(await x.client.until('end'), `socket on ${x.pid}, published on ${worker}`).toEqual([
+            `text from ${worker}`,
+            'binary:65,66',
+            ...others,
+          ])
         }
       }
     } finally {
@@ -212,7 +266,7 @@ describe('VELA_WORKERS=2 with no broker: WebSocket topics through the primary', 
     }
   })
 
-  it('a worker killed and replaced: the new worker joins the relay as it starts; its subscribers get the survivor\'s messages, the dead one is skipped', async () => {
+  it("a worker killed and replaced: the new worker joins the relay as it starts; its subscribers get the survivor's messages, the dead one is skipped", async () => {
     const s = await start()
     const [victim, survivor] = s.workerPids as [number, number]
     process.kill(victim, 'SIGKILL')
@@ -257,13 +311,22 @@ describe.concurrent('VELA_WORKERS values and start failures', { timeout: 30_000 
   })
 
   it('workers that keep failing to start stop the server with exit 1 instead of being forked forever', async () => {
-    const server = runBuiltServer(out, { PORT: String(await freePort()), METRICS_PORT: String(await freePort()), VELA_WORKERS: '2', FAIL_WORKER_START: '1' })
+    const server = runBuiltServer(out, {
+      PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
+      VELA_WORKERS: '2',
+      FAIL_WORKER_START: '1',
+    })
     running.push(server)
     expect(await server.exited).toEqual({ code: 1, signal: null })
     const output = server.output()
-    expect(output.match(/^vela: workers \(prod\) worker \d+ could not start: this worker cannot start$/gm)?.length).toBeGreaterThanOrEqual(3)
+    expect(
+      output.match(/^vela: workers \(prod\) worker \d+ could not start: this worker cannot start$/gm)?.length,
+    ).toBeGreaterThanOrEqual(3)
     expect(output).toMatch(/before it listened; starting a new one in 100 ms$/m)
-    expect(output).toMatch(/^vela: workers \(prod\): worker \d+ \(pid \d+\) exited with code 1 before it listened; workers keep failing to start \(3 in 10 s\), stopping$/m)
+    expect(output).toMatch(
+      /^vela: workers \(prod\): worker \d+ \(pid \d+\) exited with code 1 before it listened; workers keep failing to start \(3 in 10 s\), stopping$/m,
+    )
     expect(output).not.toContain('listening on')
     expect(output).toContain('STOP primary')
   })

@@ -24,7 +24,10 @@ describe('the playground login: per address and per account', () => {
   async function attempt(address: string, username: string, password: string) {
     const client = new FormClient(server.base)
     const token = await client.csrfToken()
-    const res = await client.request('/', { form: { username, password, _csrf_token: token }, headers: { 'x-forwarded-for': address } })
+    const res = await client.request('/', {
+      form: { username, password, _csrf_token: token },
+      headers: { 'x-forwarded-for': address },
+    })
     const body = await res.text()
     return { status: res.status, location: res.headers.get('location'), res, body }
   }
@@ -40,7 +43,9 @@ describe('the playground login: per address and per account', () => {
     expect(answers).toEqual([...Array(10).fill('/login?error=1'), ...Array(5).fill(429)])
     // The refusal: JSON with Retry-After (within the 15 minutes), and no RateLimit headers (the
     // address's count, which is not what refused it, is not shown either).
-    expect(JSON.parse(last!.body)).toEqual({ error: expect.stringMatching(/^Too Many Requests - rate limit exceeded, retry in \d+ s$/) })
+    expect(JSON.parse(last!.body)).toEqual({
+      error: expect.stringMatching(/^Too Many Requests - rate limit exceeded, retry in \d+ s$/),
+    })
     expect(Number(last!.res.headers.get('retry-after'))).toBeGreaterThan(800)
     expect(last!.res.headers.get('ratelimit-remaining')).toBeNull()
     // The account is limited from a fresh address as well, even with its password.
@@ -74,7 +79,9 @@ describe('password checks and the thread pool', () => {
     const stored = await hashPassword('right')
     const count = 102
     let done = 0
-    const checks = Array.from({ length: count }, (_, i) => verifyPassword(`guess-${i}`, stored).then((ok) => (done++, ok)))
+    const checks = Array.from({ length: count }, (_, i) =>
+      verifyPassword(`guess-${i}`, stored).then((ok) => (done++, ok)),
+    )
     // Static files and views are read through the same pool as scrypt runs on.
     const file = await readFile(new URL(import.meta.url))
     const doneAtRead = done

@@ -50,13 +50,26 @@ function itemsApp(repo: Repo) {
         security: false,
         plugins: [],
         routes: [
-          ['/items', async () => {
-            const r = await repo.all(from(Item))
-            if (!r.ok) throw new Error(r.error.message)
-            return json({ items: r.value })
-          }, { methods: ['get'] }],
-          ['/items', async (req) => inserted(await repo.insert(change(Item, {}, { n: Number(req.query.n) }))), { methods: ['post'] }],
-          ['/items/tx', async (req) => inserted(await repo.transaction((tx) => tx.insert(change(Item, {}, { n: Number(req.query.n) })))), { methods: ['post'] }],
+          [
+            '/items',
+            async () => {
+              const r = await repo.all(from(Item))
+              if (!r.ok) throw new Error(r.error.message)
+              return json({ items: r.value })
+            },
+            { methods: ['get'] },
+          ],
+          [
+            '/items',
+            async (req) => inserted(await repo.insert(change(Item, {}, { n: Number(req.query.n) }))),
+            { methods: ['post'] },
+          ],
+          [
+            '/items/tx',
+            async (req) =>
+              inserted(await repo.transaction((tx) => tx.insert(change(Item, {}, { n: Number(req.query.n) })))),
+            { methods: ['post'] },
+          ],
         ],
       },
     },
@@ -76,7 +89,9 @@ async function freshItems(c: PgCluster) {
     },
     /** No session is inside a transaction any more: whatever was left open has been rolled back. */
     async settled(): Promise<boolean> {
-      const r = await setup.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where state like 'idle in transaction%'`)
+      const r = await setup.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where state like 'idle in transaction%'`,
+      )
       return r.ok && r.value.rows[0]!.n === 0
     },
     stop: () => setup.stop(),
@@ -88,20 +103,41 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
 
   it('every PostgreSQL process frozen: queries fail with DbUnavailableError within their deadlines, not when it thaws', async () => {
     const c = cluster()
-    const repo = defineRepo({ url: c.url, poolSize: 2, connectTimeoutMs: 300, acquireTimeoutMs: 400, statementTimeoutMs: 300 })
+    const repo = defineRepo({
+      url: c.url,
+      poolSize: 2,
+      connectTimeoutMs: 300,
+      acquireTimeoutMs: 400,
+      statementTimeoutMs: 300,
+    })
     await repo.start()
     c.freeze()
     const safety = setTimeout(() => c.thaw(), 5000)
     try {
       const t0 = performance.now()
       // One on the pooled connection (no answer), one connecting, one waiting for a free connection.
-      const [warm, fresh, waiting] = await Promise.all([settle(repo.query('select 1'), t0), settle(repo.all(from(Item)), t0), settle(repo.query('select 2'), t0)])
+      const [warm, fresh, waiting] = await Promise.all([
+        settle(repo.query('select 1'), t0),
+        settle(repo.all(from(Item)), t0),
+        settle(repo.query('select 2'), t0),
+      ])
       // Raw SQL sent and never answered: not known to be a read, so it may have been applied.
       expect(warm.error).toBeInstanceOf(DbOutcomeUnknownError)
-      expect(warm.error).toMatchObject({ reason: 'statement_timeout', status: 504, code: 'VELA_ERR_DB_OUTCOME_UNKNOWN', address: `127.0.0.1:${c.port}` })
-      expect((warm.error as Error).message).toBe(`database 127.0.0.1:${c.port}: no answer within 1300 ms (statementTimeoutMs 300 + 1000 ms grace); the statement was sent and may have been applied`)
+      expect(warm.error).toMatchObject({
+        reason: 'statement_timeout',
+        status: 504,
+        code: 'VELA_ERR_DB_OUTCOME_UNKNOWN',
+        address: `127.0.0.1:${c.port}`,
+      })
+      expect((warm.error as Error).message).toBe(
+        `database 127.0.0.1:${c.port}: no answer within 1300 ms (statementTimeoutMs 300 + 1000 ms grace); the statement was sent and may have been applied`,
+      )
       // Nothing sent: safe to retry.
-      expect(fresh.error).toMatchObject({ reason: 'connect_timeout', status: 503, message: `database 127.0.0.1:${c.port}: no connection within 300 ms (connectTimeoutMs)` })
+      expect(fresh.error).toMatchObject({
+        reason: 'connect_timeout',
+        status: 503,
+        message: `database 127.0.0.1:${c.port}: no connection within 300 ms (connectTimeoutMs)`,
+      })
       expect(waiting.error).toMatchObject({ reason: 'acquire_timeout', status: 503, code: 'VELA_ERR_DB_UNAVAILABLE' })
       // All three while it is still frozen (it thaws at 5 s at the latest), each near its deadline.
       expect(c.frozen()).toBe(true)
@@ -138,7 +174,9 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       expect(res.headers.get('retry-after')).toBe('1')
       expect(await res.json()).toEqual({ error: 'Service Unavailable', code: 'VELA_ERR_DB_UNAVAILABLE' })
       // Logged as one line naming the route and what timed out, no stack.
-      expect(error.mock.calls.map((call) => call.join(' '))).toEqual([expect.stringMatching(/^\[vela\] 503 on GET \/api\/items \(.*\): database 127\.0\.0\.1:\d+: /)])
+      expect(error.mock.calls.map((call) => call.join(' '))).toEqual([
+        expect.stringMatching(/^\[vela\] 503 on GET \/api\/items \(.*\): database 127\.0\.0\.1:\d+: /),
+      ])
     } finally {
       error.mockRestore()
       clearTimeout(safety)
@@ -163,7 +201,9 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       expect(res.headers.get('retry-after')).toBeNull()
       expect(await res.json()).toEqual({ error: 'Gateway Timeout', code: 'VELA_ERR_DB_OUTCOME_UNKNOWN' })
       expect(error.mock.calls.map((call) => call.join(' '))).toEqual([
-        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied request_id=\S+$/),
+        expect.stringMatching(
+          /^\[vela\] 504 on POST \/api\/items \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied request_id=\S+$/,
+        ),
       ])
     } finally {
       error.mockRestore()
@@ -179,11 +219,20 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
   it('a request while the pool cannot connect is a 503 with Retry-After, a write included: nothing was sent', async () => {
     const c = cluster()
     const proxy = await startTcpProxy({ host: '127.0.0.1', port: c.port }, 'down')
-    const repo = defineRepo({ url: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, connectTimeoutMs: 300, acquireTimeoutMs: 300, statementTimeoutMs: 300 })
+    const repo = defineRepo({
+      url: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`,
+      connectTimeoutMs: 300,
+      acquireTimeoutMs: 300,
+      statementTimeoutMs: 300,
+    })
     const app = itemsApp(repo)
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
-      for (const request of [{ url: '/api/items?n=1', method: 'POST' }, { url: '/api/items/tx?n=2', method: 'POST' }, { url: '/api/items' }]) {
+      for (const request of [
+        { url: '/api/items?n=1', method: 'POST' },
+        { url: '/api/items/tx?n=2', method: 'POST' },
+        { url: '/api/items' },
+      ]) {
         const res = await inject(app, request)
         expect(res.status, `${request.method ?? 'GET'} ${request.url}`).toBe(503)
         expect(res.headers.get('retry-after')).toBe('1')
@@ -206,7 +255,12 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
     const c = cluster()
     const items = await freshItems(c)
     const proxy = await startTcpProxy({ host: '127.0.0.1', port: c.port }, 'up')
-    const repo = defineRepo({ url: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, connectTimeoutMs: 300, acquireTimeoutMs: 300, statementTimeoutMs: 300 })
+    const repo = defineRepo({
+      url: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`,
+      connectTimeoutMs: 300,
+      acquireTimeoutMs: 300,
+      statementTimeoutMs: 300,
+    })
     await repo.start()
     const app = itemsApp(repo)
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
@@ -237,8 +291,12 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       expect((await inject(app, { url: '/api/items?n=3', method: 'POST' })).status).toBe(201)
       expect((await items.ns()).sort()).toEqual([2, 3])
       expect(error.mock.calls.map((call) => call.join(' '))).toEqual([
-        expect.stringMatching(/^\[vela\] 503 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms/),
-        expect.stringMatching(/^\[vela\] 504 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied request_id=\S+$/),
+        expect.stringMatching(
+          /^\[vela\] 503 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms/,
+        ),
+        expect.stringMatching(
+          /^\[vela\] 504 on POST \/api\/items\/tx \(.*\): database 127\.0\.0\.1:\d+: no answer within 1300 ms .*; the statement was sent and may have been applied request_id=\S+$/,
+        ),
       ])
     } finally {
       error.mockRestore()
@@ -258,8 +316,13 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
       const failed = await settle(repo.start(), performance.now())
       const refused = `database 127.0.0.1:${c.port}: unreachable: connection refused (ECONNREFUSED)`
       expect(failed.error).toBeInstanceOf(DbUnavailableError)
-      expect((failed.error as Error).message).toMatch(new RegExp(`^${escapeRegExp(refused)}; gave up after 3 attempts in 0\\.\\d s$`))
-      expect(warn.mock.calls.map((args) => args.join(' '))).toEqual([`[faulty] ${refused}; attempt 2 of 3 in 50 ms`, `[faulty] ${refused}; attempt 3 of 3 in 100 ms`])
+      expect((failed.error as Error).message).toMatch(
+        new RegExp(`^${escapeRegExp(refused)}; gave up after 3 attempts in 0\\.\\d s$`),
+      )
+      expect(warn.mock.calls.map((args) => args.join(' '))).toEqual([
+        `[faulty] ${refused}; attempt 2 of 3 in 50 ms`,
+        `[faulty] ${refused}; attempt 3 of 3 in 100 ms`,
+      ])
 
       warn.mockClear()
       // The database comes up while the repo waits between attempts.
@@ -282,7 +345,13 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
     await setup.query('drop table if exists items')
     await setup.query('create table items (id bigserial primary key, n integer not null unique)')
     await setup.stop()
-    const repo: Repo = defineRepo({ url: c.url, poolSize: 5, connectTimeoutMs: 1000, acquireTimeoutMs: 1000, statementTimeoutMs: 5000 })
+    const repo: Repo = defineRepo({
+      url: c.url,
+      poolSize: 5,
+      connectTimeoutMs: 1000,
+      acquireTimeoutMs: 1000,
+      statementTimeoutMs: 5000,
+    })
     await repo.start()
     const load = driveLoad(repo, 8)
     await load.until((s) => s.ok >= 200)
@@ -313,7 +382,9 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
     // Pairs written in one transaction are both there or both absent.
     for (const o of ops.filter((o) => o.wrote.length === 2)) expect(kept.has(o.wrote[0]!)).toBe(kept.has(o.wrote[1]!))
     expect(await repo.one(count(from(Item)))).toMatchObject({ ok: true, value: { count: kept.size } })
-    console.info(`[faults] killed under load: ${inFlight.length} in flight failed within ${Math.round(Math.max(...inFlight.map((o) => o.end - killedAt)))} ms, ${failures.length} failed in all, restart ${Math.round(upAt - restartAt)} ms (crash recovery), first success ${recoveryMs} ms after it, ${reported.length} reported writes all kept`)
+    console.info(
+      `[faults] killed under load: ${inFlight.length} in flight failed within ${Math.round(Math.max(...inFlight.map((o) => o.end - killedAt)))} ms, ${failures.length} failed in all, restart ${Math.round(upAt - restartAt)} ms (crash recovery), first success ${recoveryMs} ms after it, ${reported.length} reported writes all kept`,
+    )
     await repo.stop()
   })
 

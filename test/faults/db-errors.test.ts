@@ -45,11 +45,20 @@ describeModes(
     bootstrapApplication: 'db-errors',
     useStacktrace: true,
     routes: {
-      r: { prefix: '', security: false, plugins: [], routes: [['/tickets', tickets], ['/overflow', overflow, { methods: ['post'] }], ['/upstream', upstream]] },
+      r: {
+        prefix: '',
+        security: false,
+        plugins: [],
+        routes: [
+          ['/tickets', tickets],
+          ['/overflow', overflow, { methods: ['post'] }],
+          ['/upstream', upstream],
+        ],
+      },
     },
   },
   (t) => {
-    it('a malformed uuid in a where is a 400 with the database\'s message, not logged', async () => {
+    it("a malformed uuid in a where is a 400 with the database's message, not logged", async () => {
       const res = await t.request('/tickets?id=nope')
       expect(res.status).toBe(400)
       expect(await res.json()).toEqual({ error: 'invalid input syntax for type uuid: "nope"' })
@@ -57,7 +66,7 @@ describeModes(
       expect([fine.status, await fine.json()]).toEqual([200, { tickets: [] }])
     })
 
-    it('another database error is a 500 logged as a DbError, its page showing the handler\'s line', async () => {
+    it("another database error is a 500 logged as a DbError, its page showing the handler's line", async () => {
       t.expectLogged(/^500 on POST \/overflow .*: DbError: .*tickets_n_check/)
       const res = await t.request({ method: 'POST', url: '/overflow' })
       expect(res.status).toBe(500)

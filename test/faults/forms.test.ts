@@ -17,15 +17,20 @@ beforeAll(async () => {
   app = await startChildApp(new URL('../fixtures/forms-app.ts', import.meta.url))
   // First requests warm both processes (connections, compiled code); they are not measured.
   await (await post('a=1&b=2')).arrayBuffer()
-  await rawRequest(app.port, `POST /form HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=1`)
+  await rawRequest(
+    app.port,
+    `POST /form HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=1`,
+  )
   await (await fetch(`${app.url}/heartbeat`)).arrayBuffer() // starts the loop-delay window afresh
 })
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
-const post = (body: string, ms = 20_000) => fetch(`${app.url}/form`, { method: 'POST', headers: FORM, body, signal: AbortSignal.timeout(ms) })
+const post = (body: string, ms = 20_000) =>
+  fetch(`${app.url}/form`, { method: 'POST', headers: FORM, body, signal: AbortSignal.timeout(ms) })
 const get = (query: string, ms = 10_000) => fetch(`${app.url}/query?${query}`, { signal: AbortSignal.timeout(ms) })
 /** `count` fields, each named by `name(i)`, with empty values. */
-const fields = (count: number, name: (i: number) => string) => Array.from({ length: count }, (_, i) => `${name(i)}=`).join('&')
+const fields = (count: number, name: (i: number) => string) =>
+  Array.from({ length: count }, (_, i) => `${name(i)}=`).join('&')
 
 describe('a many-field form body', () => {
   it('a 1 MiB body of repeated fields is a 413 naming the limit; the server keeps answering /heartbeat, its event loop never held 100 ms', async () => {

@@ -9,7 +9,16 @@
  */
 import { serve } from 'srvx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, csrfPlugin, json, redirect, requestPlugin, sessionPlugin, type PluginEntry, type VelaRequest } from '../../server/index.ts'
+import {
+  createApp,
+  csrfPlugin,
+  json,
+  redirect,
+  requestPlugin,
+  sessionPlugin,
+  type PluginEntry,
+  type VelaRequest,
+} from '../../server/index.ts'
 import type { TestServer } from '../../server/testing/index.ts'
 import { startTestServer } from '../../server/testing/index.ts'
 import { strictLog } from '../support/logs.ts'
@@ -17,7 +26,11 @@ import { rawRequest, type RawResponse } from '../support/raw-http.ts'
 
 const logs = strictLog()
 
-const decode: PluginEntry = ['pre_request', requestPlugin, { decodeJsonBody: true, readUrlencodedBody: true, parseQs: true }]
+const decode: PluginEntry = [
+  'pre_request',
+  requestPlugin,
+  { decodeJsonBody: true, readUrlencodedBody: true, parseQs: true },
+]
 const session = { secret: 'input-faults-secret-long-enough-for-iron' }
 let jsonHandled = 0
 
@@ -51,14 +64,29 @@ const app = createApp(
             ['/coded', (req) => json(Number(req.query.code), {}, { ok: true })],
             ['/after-login', (req) => redirect(req.query.next as string, { localOnly: true, fallback: '/home' })],
             ['/inspect', inspect, { methods: ['get', 'post'] }],
-            ['/products', (req) => (jsonHandled++, json(201, {}, { received: req.json ?? null })), { methods: ['post'] }],
+            [
+              '/products',
+              (req) => (jsonHandled++, json(201, {}, { received: req.json ?? null })),
+              { methods: ['post'] },
+            ],
           ],
         },
         {
           prefix: '/app',
           security: false,
-          plugins: [decode, ['pre_request', sessionPlugin, session], ['pre_request', csrfPlugin, {}], ['post_request', sessionPlugin, session]],
-          routes: [['/notes', (req) => json({ token: req.csrfToken, title: req.params.title ?? null }), { methods: ['get', 'post'] }]],
+          plugins: [
+            decode,
+            ['pre_request', sessionPlugin, session],
+            ['pre_request', csrfPlugin, {}],
+            ['post_request', sessionPlugin, session],
+          ],
+          routes: [
+            [
+              '/notes',
+              (req) => json({ token: req.csrfToken, title: req.params.title ?? null }),
+              { methods: ['get', 'post'] },
+            ],
+          ],
         },
       ],
     },
@@ -82,10 +110,18 @@ afterAll(async () => {
   await web?.close(true)
 })
 
-const get = (port: number, target: string) => rawRequest(port, `GET ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: application/json\r\n\r\n`)
+const get = (port: number, target: string) =>
+  rawRequest(port, `GET ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: application/json\r\n\r\n`)
 const post = (port: number, target: string, type: string, body: string) =>
-  rawRequest(port, `POST ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
-const summary = (r: RawResponse) => ({ status: r.status, location: r.headers.location ?? null, setCookie: r.headers['set-cookie'] ?? null })
+  rawRequest(
+    port,
+    `POST ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
+const summary = (r: RawResponse) => ({
+  status: r.status,
+  location: r.headers.location ?? null,
+  setCookie: r.headers['set-cookie'] ?? null,
+})
 
 describe('item 3: redirect() to a target from the request', () => {
   for (const path of ['node', 'web'] as const) {
@@ -100,7 +136,9 @@ describe('item 3: redirect() to a target from the request', () => {
     })
 
     it(`${path} path: %0d%0a decoded to CR/LF is a 500 with a body and a log line naming the problem, no injected header`, async () => {
-      logs.expectLogged(/^500 on GET \/go .*TypeError: redirect\(\): the target "\/a\\r\\nset-cookie: pwned=1" contains a control character \(CR, LF or another\), refused to prevent header injection/)
+      logs.expectLogged(
+        /^500 on GET \/go .*TypeError: redirect\(\): the target "\/a\\r\\nset-cookie: pwned=1" contains a control character \(CR, LF or another\), refused to prevent header injection/,
+      )
       const res = await get(ports[path], '/go?to=/a%0d%0aset-cookie:%20pwned=1')
       expect(summary(res)).toEqual({ status: 500, location: null, setCookie: null })
       expect(JSON.parse(res.body)).toEqual({ error: 'Internal Server Error' })
@@ -108,7 +146,9 @@ describe('item 3: redirect() to a target from the request', () => {
     })
 
     it(`${path} path: a reply header outside Latin-1 is a 500 naming the header, not an empty reply; Latin-1 text passes`, async () => {
-      logs.expectLogged(/^500 on GET \/named .*TypeError: reply header x-name: its value has U\+65E5 at index 0, which a header cannot carry/)
+      logs.expectLogged(
+        /^500 on GET \/named .*TypeError: reply header x-name: its value has U\+65E5 at index 0, which a header cannot carry/,
+      )
       const bad = await get(ports[path], '/named?name=%E6%97%A5%E6%9C%AC')
       expect(bad.status).toBe(500)
       expect(JSON.parse(bad.body)).toEqual({ error: 'Internal Server Error' })
@@ -118,14 +158,23 @@ describe('item 3: redirect() to a target from the request', () => {
     })
 
     it(`${path} path: a reply status no response can have is a 500 naming it, not an empty reply`, async () => {
-      logs.expectLogged(/^500 on GET \/coded .*TypeError: reply status 1000 is not one a response can have: give a whole number from 200 to 599/)
+      logs.expectLogged(
+        /^500 on GET \/coded .*TypeError: reply status 1000 is not one a response can have: give a whole number from 200 to 599/,
+      )
       const bad = await get(ports[path], '/coded?code=1000')
       expect([bad.status, JSON.parse(bad.body)]).toEqual([500, { error: 'Internal Server Error' }])
       expect((await get(ports[path], '/coded?code=299')).status).toBe(299)
     })
 
     it(`${path} path: redirect(to, { localOnly: true }) sends another site, or a control character, to the fallback`, async () => {
-      for (const next of ['//evil.example/', '/%5Cevil.example', 'https://evil.example/', '/%09/evil.example', '/a%0d%0aset-cookie:%20pwned=1', '']) {
+      for (const next of [
+        '//evil.example/',
+        '/%5Cevil.example',
+        'https://evil.example/',
+        '/%09/evil.example',
+        '/a%0d%0aset-cookie:%20pwned=1',
+        '',
+      ]) {
         const res = await get(ports[path], `/after-login?next=${next}`)
         expect([next, summary(res)]).toEqual([next, { status: 302, location: '/home', setCookie: null }])
       }
@@ -140,16 +189,25 @@ describe('item 6: the CSRF token is read from the header or the body, never the 
     const page = await node.request('/app/notes')
     const cookie = page.headers.getSetCookie()[0]!.split(';', 1)[0]!
     const { token } = (await page.json()) as { token: string }
-    const send = (url: string, headers: Record<string, string>, body: unknown) => node.request({ method: 'POST', url, headers: { cookie, ...headers }, body })
+    const send = (url: string, headers: Record<string, string>, body: unknown) =>
+      node.request({ method: 'POST', url, headers: { cookie, ...headers }, body })
 
     const inQuery = await send(`/app/notes?_csrf_token=${encodeURIComponent(token)}`, {}, { title: 'from a link' })
     expect(inQuery.status).toBe(403)
     expect(await inQuery.json()).toEqual({ error: 'Forbidden - CSRF token invalid' })
-    const form = await send(`/app/notes?_csrf_token=${encodeURIComponent(token)}`, { 'content-type': 'application/x-www-form-urlencoded' }, 'title=form')
+    const form = await send(
+      `/app/notes?_csrf_token=${encodeURIComponent(token)}`,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'title=form',
+    )
     expect(form.status).toBe(403)
 
     expect((await send('/app/notes', { 'x-csrf-token': token }, { title: 'header' })).status).toBe(200)
-    const field = await send('/app/notes', { 'content-type': 'application/x-www-form-urlencoded' }, `title=field&_csrf_token=${encodeURIComponent(token)}`)
+    const field = await send(
+      '/app/notes',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      `title=field&_csrf_token=${encodeURIComponent(token)}`,
+    )
     expect(await field.json()).toMatchObject({ title: 'field' })
   })
 })
@@ -158,19 +216,33 @@ describe('item 7: __proto__, constructor and prototype keys are dropped from dec
   const clean = { paramsPlain: true, copyPlain: true, isAdmin: null, profileIsAdmin: null }
 
   it('JSON body: top level and nested, also spelled with \\u escapes', async () => {
-    const body = '{"__proto__":{"isAdmin":true},"profile":{"\\u005f_proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}},"name":"Ann"},"prototype":1,"title":"x"}'
+    const body =
+      '{"__proto__":{"isAdmin":true},"profile":{"\\u005f_proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}},"name":"Ann"},"prototype":1,"title":"x"}'
     const res = await post(ports.node, '/inspect', 'application/json', body)
     expect(res.status).toBe(200)
-    expect(JSON.parse(res.body)).toEqual({ params: ['profile', 'title'], query: [], json: ['profile', 'title'], ...clean })
+    expect(JSON.parse(res.body)).toEqual({
+      params: ['profile', 'title'],
+      query: [],
+      json: ['profile', 'title'],
+      ...clean,
+    })
   })
 
   it('query string, and req.params merged from it (parseQs)', async () => {
-    const res = await get(ports.node, '/inspect?__proto__=a&__proto__=b&%5F%5Fproto%5F%5F=c&constructor=d&prototype=e&page=2')
+    const res = await get(
+      ports.node,
+      '/inspect?__proto__=a&__proto__=b&%5F%5Fproto%5F%5F=c&constructor=d&prototype=e&page=2',
+    )
     expect(JSON.parse(res.body)).toEqual({ params: ['page'], query: ['page'], json: null, ...clean })
   })
 
   it('form body', async () => {
-    const res = await post(ports.node, '/inspect', 'application/x-www-form-urlencoded', '__proto__=a&__proto__=b&constructor=c&prototype=d&title=x')
+    const res = await post(
+      ports.node,
+      '/inspect',
+      'application/x-www-form-urlencoded',
+      '__proto__=a&__proto__=b&constructor=c&prototype=d&title=x',
+    )
     expect(JSON.parse(res.body)).toEqual({ params: ['title'], query: [], json: null, ...clean })
   })
 })

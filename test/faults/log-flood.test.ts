@@ -15,7 +15,9 @@ let app: VelaApp
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
   printed = []
-  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(args.map((a) => (a instanceof Error ? a.stack : String(a))).join(' ')))
+  vi.spyOn(console, 'error').mockImplementation(
+    (...args: unknown[]) => void printed.push(args.map((a) => (a instanceof Error ? a.stack : String(a))).join(' ')),
+  )
   app = createApp(
     {
       bootstrapApplication: 'log-flood',
@@ -24,8 +26,18 @@ beforeEach(() => {
           prefix: '',
           security: false,
           routes: [
-            ['/notes/:id', () => { throw new TypeError('notes exploded') }],
-            ['/other', () => { throw new RangeError('other exploded') }],
+            [
+              '/notes/:id',
+              () => {
+                throw new TypeError('notes exploded')
+              },
+            ],
+            [
+              '/other',
+              () => {
+                throw new RangeError('other exploded')
+              },
+            ],
             ['/fine', () => json({ ok: true })],
           ],
         },
@@ -44,9 +56,13 @@ const get = (path: string) => app.fetch(new Request(`http://localhost${path}`))
 it('600 failing requests on varied paths of one route write one line with the stack, then one summary when the 10 s window closes', async () => {
   for (let i = 0; i < 600; i++) expect((await get(`/notes/${i}?x=${i}`)).status).toBe(500)
   expect(printed).toHaveLength(1)
-  expect(printed[0]).toMatch(/^\[vela\] 500 on GET \/notes\/0 \(routes\/r\.anonymous\) request_id=\S+: TypeError: notes exploded\n\s+at /)
+  expect(printed[0]).toMatch(
+    /^\[vela\] 500 on GET \/notes\/0 \(routes\/r\.anonymous\) request_id=\S+: TypeError: notes exploded\n\s+at /,
+  )
   vi.advanceTimersByTime(10_000)
-  expect(printed.slice(1)).toEqual(['[vela] 500 on GET /notes/0 (routes/r.anonymous) … and 599 more like this in the last 10 s'])
+  expect(printed.slice(1)).toEqual([
+    '[vela] 500 on GET /notes/0 (routes/r.anonymous) … and 599 more like this in the last 10 s',
+  ])
   // The next window starts afresh with a full line.
   await get('/notes/x')
   expect(printed).toHaveLength(3)
@@ -59,9 +75,15 @@ it('another route or status is another kind, written at once; the counts still o
   await get('/notes/2')
   await get('/nowhere') // a 404 logs nothing
   expect(printed.map((p) => p.split('\n')[0])).toEqual([
-    expect.stringMatching(/^\[vela\] 500 on GET \/notes\/1 \(routes\/r\.anonymous\) request_id=\S+: TypeError: notes exploded$/),
-    expect.stringMatching(/^\[vela\] 500 on GET \/other \(routes\/r\.anonymous\) request_id=\S+: RangeError: other exploded$/),
+    expect.stringMatching(
+      /^\[vela\] 500 on GET \/notes\/1 \(routes\/r\.anonymous\) request_id=\S+: TypeError: notes exploded$/,
+    ),
+    expect.stringMatching(
+      /^\[vela\] 500 on GET \/other \(routes\/r\.anonymous\) request_id=\S+: RangeError: other exploded$/,
+    ),
   ])
   await app.stop()
-  expect(printed.slice(2)).toEqual(['[vela] 500 on GET /notes/1 (routes/r.anonymous) … and 1 more like this in the last 10 s'])
+  expect(printed.slice(2)).toEqual([
+    '[vela] 500 on GET /notes/1 (routes/r.anonymous) … and 1 more like this in the last 10 s',
+  ])
 })

@@ -65,18 +65,26 @@ const app = createApp(
   {
     bootstrapApplication: 'faults',
     // No handlerTimeout: the deadline is requestTimeout's, as the issue's app had it.
-    server: { headersTimeout: 400, requestTimeout: 600, streamHandlers: [metricsStreamHandler, telemetryStreamHandler, 'default'], options: { metricsCallback: (e) => void events.push(e) } },
+    server: {
+      headersTimeout: 400,
+      requestTimeout: 600,
+      streamHandlers: [metricsStreamHandler, telemetryStreamHandler, 'default'],
+      options: { metricsCallback: (e) => void events.push(e) },
+    },
     routes: {
       r: {
         prefix: '',
         security: false,
         routes: [
           ['/hang', () => new Promise(() => {})],
-          ['/late', async () => {
-            await new Promise((resolve) => setTimeout(resolve, 900))
-            lateSettled = true
-            return json({ late: true })
-          }],
+          [
+            '/late',
+            async () => {
+              await new Promise((resolve) => setTimeout(resolve, 900))
+              lateSettled = true
+              return json({ late: true })
+            },
+          ],
           ['/ok', () => json({ ok: true })],
           ['/upload', (req) => readFailing(req, 'upload'), { methods: ['post'] }],
         ],
@@ -106,7 +114,9 @@ async function observed(n: number, from: number): Promise<number[]> {
 describe('request faults', () => {
   it('2. a handler that never settles is answered 503 at its deadline (requestTimeout), logged once with the route; a late answer is dropped', async () => {
     const from = events.length
-    logs.expectLogged(/^503 on GET \/hang \(route \/hang, routes\/r\.anonymous\): no answer within 600 ms \(handlerTimeout\); a late answer will be dropped$/)
+    logs.expectLogged(
+      /^503 on GET \/hang \(route \/hang, routes\/r\.anonymous\): no answer within 600 ms \(handlerTimeout\); a late answer will be dropped$/,
+    )
     logs.expectLogged(/^503 on GET \/late \(route \/late, /)
     const t0 = performance.now()
     const res = await fetch(`${server.url}/hang`, { signal: AbortSignal.timeout(3000) })
@@ -129,24 +139,32 @@ describe('request faults', () => {
 
   it('8. a client that leaves mid-body: logged once as 499, counted 499 by the metrics hook and telemetry', async () => {
     const from = events.length
-    logs.expectLogged(/^499 on POST \/upload \(routes\/r\.anonymous\): the client closed the connection before the request body was read$/)
+    logs.expectLogged(
+      /^499 on POST \/upload \(routes\/r\.anonymous\): the client closed the connection before the request body was read$/,
+    )
     started.clear()
     const c = connect(server.port)
-    c.socket.write('POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: text/plain\r\ncontent-length: 1000\r\n\r\nhalf of it')
+    c.socket.write(
+      'POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: text/plain\r\ncontent-length: 1000\r\n\r\nhalf of it',
+    )
     await until('the route started reading', () => started.has('upload'))
     c.socket.destroy()
     expect(await observed(1, from)).toEqual([499])
     await until('the 499 logged', () => logs.entries.some((e) => e.text.startsWith('499 ')))
     expect(bodyErrors.splice(0)).toEqual([499])
     const exposition = await (await fetch(telemetry.prometheusUrl!)).text()
-    const uploads = exposition.split('\n').filter((l) => l.startsWith('http_server_request_duration_seconds_count{') && l.includes('method="POST"'))
+    const uploads = exposition
+      .split('\n')
+      .filter((l) => l.startsWith('http_server_request_duration_seconds_count{') && l.includes('method="POST"'))
     expect(uploads).toEqual([expect.stringMatching(/response_status_code="499".* 1$/)])
   })
 
   it('8. a malformed chunked body: 400 with a JSON message and Connection: close; the route reading it neither logs nor answers again', async () => {
     const from = events.length
     const c = connect(server.port)
-    c.socket.write('POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n')
+    c.socket.write(
+      'POST /upload HTTP/1.1\r\nhost: x\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n',
+    )
     await until('the connection closed', () => c.closed)
     const res = parseRaw(c.data)
     expect(res.status).toBe(400)
@@ -183,7 +201,10 @@ describe('request faults', () => {
       const res = parseRaw(c.data)
       return { status: res.status, body: JSON.parse(res.body) as unknown }
     }
-    expect(await send('content-length: 3\r\ncontent-length: 4')).toEqual({ status: 400, body: { error: 'Bad Request: duplicate Content-Length' } })
+    expect(await send('content-length: 3\r\ncontent-length: 4')).toEqual({
+      status: 400,
+      body: { error: 'Bad Request: duplicate Content-Length' },
+    })
     const both = { status: 400, body: { error: 'Bad Request: both Content-Length and Transfer-Encoding given' } }
     expect(await send('content-length: 3\r\ntransfer-encoding: chunked')).toEqual(both)
     expect(await send('transfer-encoding: chunked\r\ncontent-length: 3')).toEqual(both)

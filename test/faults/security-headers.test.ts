@@ -13,7 +13,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import type { AppConfig, StreamHandler } from '../../server/index.ts'
-import { createApp, defineStreamHandler, defineWebSocket, definePlugin, httpError, json, redirect, requestPlugin, securityHeaders, staticDir, stop, status } from '../../server/index.ts'
+import {
+  createApp,
+  defineStreamHandler,
+  defineWebSocket,
+  definePlugin,
+  httpError,
+  json,
+  redirect,
+  requestPlugin,
+  securityHeaders,
+  staticDir,
+  stop,
+  status,
+} from '../../server/index.ts'
 import { describeModes } from '../support/modes.ts'
 import type { ModeContext } from '../support/modes.ts'
 
@@ -23,7 +36,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 const halt = definePlugin({
   name: 'halt',
-  info: { title: 'Halt', version: '1.0.0', author: 'tests', description: 'answers 429 before the handler', options: {} },
+  info: {
+    title: 'Halt',
+    version: '1.0.0',
+    author: 'tests',
+    description: 'answers 429 before the handler',
+    options: {},
+  },
   preRequest: () => stop(status(429, {}, { error: 'slow down' })),
 })
 const never = () => new Promise<never>(() => {})
@@ -39,7 +58,12 @@ const failing: StreamHandler = defineStreamHandler({
 
 const config = (streamHandlers?: StreamHandler[]): AppConfig => ({
   bootstrapApplication: 'headers',
-  server: { bodyLimit: 64, maxUrlLength: 200, handlerTimeout: 100, ...(streamHandlers ? { streamHandlers: [...streamHandlers, 'default'] } : {}) },
+  server: {
+    bodyLimit: 64,
+    maxUrlLength: 200,
+    handlerTimeout: 100,
+    ...(streamHandlers ? { streamHandlers: [...streamHandlers, 'default'] } : {}),
+  },
   onResponse: [securityHeaders()],
   routes: {
     r: [
@@ -49,15 +73,36 @@ const config = (streamHandlers?: StreamHandler[]): AppConfig => ({
         routes: [
           ['/ok', () => json({ ok: true }), { methods: ['get'] }],
           ['/moved', () => redirect('/ok'), { methods: ['get'] }],
-          ['/forbidden', () => { throw httpError(403, 'no entry') }, { methods: ['get'] }],
-          ['/crash', () => { throw new Error('handler crashed') }, { methods: ['get'] }],
+          [
+            '/forbidden',
+            () => {
+              throw httpError(403, 'no entry')
+            },
+            { methods: ['get'] },
+          ],
+          [
+            '/crash',
+            () => {
+              throw new Error('handler crashed')
+            },
+            { methods: ['get'] },
+          ],
           ['/slow', never, { methods: ['get'] }],
           ['/static/[...]', staticDir(root)],
           ['/ws', defineWebSocket({}), { protocol: 'ws' }],
         ],
       },
-      { prefix: '/private', security: () => false, routes: [['/page', () => json({ secret: 1 }), { methods: ['get'] }]] },
-      { prefix: '/limited', security: false, plugins: [['pre_request', halt, {}]], routes: [['/page', () => json({}), { methods: ['get'] }]] },
+      {
+        prefix: '/private',
+        security: () => false,
+        routes: [['/page', () => json({ secret: 1 }), { methods: ['get'] }]],
+      },
+      {
+        prefix: '/limited',
+        security: false,
+        plugins: [['pre_request', halt, {}]],
+        routes: [['/page', () => json({}), { methods: ['get'] }]],
+      },
       {
         prefix: '/api',
         security: false,
@@ -69,7 +114,12 @@ const config = (streamHandlers?: StreamHandler[]): AppConfig => ({
 })
 
 /** Every way a request can end, with the status it ends with. */
-const ENDINGS: readonly { name: string; status: number; req: Parameters<ModeContext['request']>[0]; logged?: RegExp }[] = [
+const ENDINGS: readonly {
+  name: string
+  status: number
+  req: Parameters<ModeContext['request']>[0]
+  logged?: RegExp
+}[] = [
   { name: 'a routed 200', status: 200, req: '/ok' },
   { name: 'a redirect', status: 302, req: '/moved' },
   { name: 'a static file', status: 200, req: '/static/app.css' },
@@ -83,7 +133,11 @@ const ENDINGS: readonly { name: string; status: number; req: Parameters<ModeCont
   { name: 'a thrown httpError', status: 403, req: '/forbidden' },
   { name: 'a 500', status: 500, req: '/crash', logged: /500 on GET \/crash/ },
   { name: 'a 413', status: 413, req: { url: '/api/echo', method: 'POST', body: { text: 'x'.repeat(100) } } },
-  { name: 'a 400 for a malformed JSON body', status: 400, req: { url: '/api/echo', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' } },
+  {
+    name: 'a 400 for a malformed JSON body',
+    status: 400,
+    req: { url: '/api/echo', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' },
+  },
   { name: "a handler deadline's 503", status: 503, req: '/slow', logged: /503 on GET \/slow/ },
   { name: 'a health endpoint', status: 200, req: '/livez' },
 ]
@@ -115,14 +169,29 @@ function cases(t: ModeContext, withObserver: boolean) {
 }
 
 describeModes('security headers on every reply', config(), (t) => cases(t, false), { root })
-describeModes('security headers on every reply, under an observing stream handler', config([failing]), (t) => cases(t, true), { root })
+describeModes(
+  'security headers on every reply, under an observing stream handler',
+  config([failing]),
+  (t) => cases(t, true),
+  { root },
+)
 
 it('a refused WebSocket upgrade carries them (an accepted one is a 101 with no page to protect, and carries them too)', async () => {
   const app = createApp(
-    { ...config(), routes: { r: [{ prefix: '', security: () => false, routes: [['/ws', defineWebSocket({}), { protocol: 'ws' }]] }] } },
+    {
+      ...config(),
+      routes: {
+        r: [{ prefix: '', security: () => false, routes: [['/ws', defineWebSocket({}), { protocol: 'ws' }]] }],
+      },
+    },
     { env: {}, root },
   )
-  const headers = { upgrade: 'websocket', connection: 'upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' }
+  const headers = {
+    upgrade: 'websocket',
+    connection: 'upgrade',
+    'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    'sec-websocket-version': '13',
+  }
   const refused = await app.upgrade(new Request('http://localhost/ws', { headers }))
   expect(refused.accept).toBe(false)
   if (!refused.accept) {

@@ -19,12 +19,15 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }))
 
 let files = 0
 /** The fixture in a child process (killed after the file's tests if it still runs). */
-const start = (env: Record<string, string> = {}, ready?: RegExp) => startChildApp(fixture, { env: { STOP_FILE: join(temp, `stop-${++files}.txt`), ...env }, ready })
+const start = (env: Record<string, string> = {}, ready?: RegExp) =>
+  startChildApp(fixture, { env: { STOP_FILE: join(temp, `stop-${++files}.txt`), ...env }, ready })
 
 /** Resolves with `promise`'s value, or rejects after `ms` (every wait in this file is bounded). */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms)))
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms)),
+  )
   return Promise.race([promise, late]).finally(() => clearTimeout(timer))
 }
 
@@ -51,11 +54,22 @@ function work(agent: http.Agent, port: number): Promise<Outcome> {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (c: string) => (body += c))
-      res.on('end', () => resolve({ kind: 'answered', status: res.statusCode!, connection: res.headers.connection, draining: (JSON.parse(body) as { draining?: boolean }).draining === true }))
-      res.on('error', (e: NodeJS.ErrnoException) => resolve({ kind: 'lost', error: `mid-response ${e.code ?? e.message}` }))
+      res.on('end', () =>
+        resolve({
+          kind: 'answered',
+          status: res.statusCode!,
+          connection: res.headers.connection,
+          draining: (JSON.parse(body) as { draining?: boolean }).draining === true,
+        }),
+      )
+      res.on('error', (e: NodeJS.ErrnoException) =>
+        resolve({ kind: 'lost', error: `mid-response ${e.code ?? e.message}` }),
+      )
     })
     req.on('finish', () => (sent = true))
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ kind: sent ? 'lost' : 'unsent', error: e.code ?? e.message }))
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      resolve({ kind: sent ? 'lost' : 'unsent', error: e.code ?? e.message }),
+    )
     req.end()
   })
 }
@@ -75,7 +89,14 @@ const CLIENTS = 20
 /** 20 keep-alive clients, one request at a time each, until the server refuses them; SIGTERM once 400 answers are in. */
 async function keepAliveTrial(): Promise<Trial> {
   const child = await start()
-  const t: Trial = { keptAlive: 0, drainingAnswers: 0, drainingKeptOpen: 0, lost: [], unsent: [], exit: { code: null, signal: null } }
+  const t: Trial = {
+    keptAlive: 0,
+    drainingAnswers: 0,
+    drainingKeptOpen: 0,
+    lost: [],
+    unsent: [],
+    exit: { code: null, signal: null },
+  }
   let answers = 0
   let signalled: () => void
   const signal = new Promise<void>((r) => (signalled = r))
@@ -138,7 +159,11 @@ describe.concurrent('shutdown under load (child processes)', () => {
 
     const probe = await rawConnection(child.port)
     const ready = await probe.send('GET /readyz HTTP/1.1\r\nhost: x\r\n\r\n')
-    expect({ status: ready.status, body: ready.body, connection: ready.headers.connection }).toEqual({ status: 200, body: '{"status":"ready"}', connection: 'keep-alive' })
+    expect({ status: ready.status, body: ready.body, connection: ready.headers.connection }).toEqual({
+      status: 200,
+      body: '{"status":"ready"}',
+      connection: 'keep-alive',
+    })
     const running = await rawConnection(child.port)
     let slowDone = false
     const slow = running.send('GET /slow?ms=1500 HTTP/1.1\r\nhost: x\r\n\r\n').finally(() => (slowDone = true))
@@ -148,13 +173,21 @@ describe.concurrent('shutdown under load (child processes)', () => {
     await child.line(/shutting down/)
     // The probe's idle keep-alive connection is still open: its next request is answered, then closed.
     const draining = await probe.send('GET /readyz HTTP/1.1\r\nhost: x\r\n\r\n')
-    expect({ status: draining.status, body: draining.body, connection: draining.headers.connection }).toEqual({ status: 503, body: '{"status":"draining"}', connection: 'close' })
+    expect({ status: draining.status, body: draining.body, connection: draining.headers.connection }).toEqual({
+      status: 503,
+      body: '{"status":"draining"}',
+      connection: 'close',
+    })
     const live = await early.send('HEAD /livez HTTP/1.1\r\nhost: x\r\n\r\n')
     expect({ status: live.status, connection: live.headers.connection }).toEqual({ status: 200, connection: 'close' })
     expect(slowDone).toBe(false)
 
     const finished = await within(5000, 'the slow request', slow)
-    expect({ status: finished.status, body: finished.body, connection: finished.headers.connection }).toEqual({ status: 200, body: '{"done":true}', connection: 'close' })
+    expect({ status: finished.status, body: finished.body, connection: finished.headers.connection }).toEqual({
+      status: 200,
+      body: '{"done":true}',
+      connection: 'close',
+    })
     expect(await connectOutcome(child.port)).toBe('ECONNREFUSED')
     expect(await within(10_000, 'the exit', child.exited)).toEqual({ code: 0, signal: null })
   })
@@ -173,7 +206,8 @@ describe.concurrent('shutdown under load (child processes)', () => {
     // After the delay: refused (polled, bounded by the exit). A connect racing the listening
     // socket's close is reset by the kernel (nothing was sent on it): poll on through it.
     let outcome = 'connected'
-    while ((outcome === 'connected' || outcome === 'ECONNRESET') && performance.now() - signalledAt < 5000) outcome = await connectOutcome(child.port)
+    while ((outcome === 'connected' || outcome === 'ECONNRESET') && performance.now() - signalledAt < 5000)
+      outcome = await connectOutcome(child.port)
     expect(outcome).toBe('ECONNREFUSED')
     expect(performance.now() - signalledAt).toBeGreaterThanOrEqual(590)
     // The connection opened during the delay stays open for requests until its keep-alive timeout.
@@ -185,9 +219,18 @@ describe.concurrent('shutdown under load (child processes)', () => {
     const root = copyFixture('basic')
     try {
       const app = join(root, 'src/app.ts')
-      writeFileSync(app, readFileSync(app, 'utf8').replace(`routes: {},`, `routes: {},\n  server: { host: '0.0.0.0' },`))
+      writeFileSync(
+        app,
+        readFileSync(app, 'utf8').replace(`routes: {},`, `routes: {},\n  server: { host: '0.0.0.0' },`),
+      )
       const out = join(root, 'dist/server')
-      await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: out, emptyOutDir: true } })
+      await build({
+        root,
+        configFile: false,
+        plugins: [vela()],
+        logLevel: 'silent',
+        build: { outDir: out, emptyOutDir: true },
+      })
       const server = await startBuilt(out)
       try {
         const port = new URL(server.url).port

@@ -73,9 +73,15 @@ async function pingWithin(ms: number): Promise<void> {
 describe('server.sendTimeout', () => {
   it('stalled readers of a 16 MB file and an 8 MB JSON reply are closed after the timeout, with bounded bytes written and nothing left held', async () => {
     const from = accepted.length
-    const open = () => new Promise<number>((resolve, reject) => server.server.getConnections((err, n) => (err ? reject(err) : resolve(n))))
+    const open = () =>
+      new Promise<number>((resolve, reject) =>
+        server.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+      )
     const before = await open()
-    const clients = [...Array.from({ length: 20 }, () => stalledReader('/files/large.bin')), ...Array.from({ length: 20 }, () => stalledReader('/rows'))]
+    const clients = [
+      ...Array.from({ length: 20 }, () => stalledReader('/files/large.bin')),
+      ...Array.from({ length: 20 }, () => stalledReader('/rows')),
+    ]
     try {
       await until('40 connections accepted', () => accepted.length >= from + 40, 10_000)
       const mine = accepted.slice(from, from + 40)
@@ -88,7 +94,9 @@ describe('server.sendTimeout', () => {
       // A file is read only as the client takes it: what went out is the kernel's buffers' worth, not the file.
       const fileWritten = mine.slice(0, 20).map((s) => s.bytesWritten)
       if (process.env.VELA_TEST_LOG) console.log('bytes written per stalled file reader', fileWritten)
-      expect(Math.max(...fileWritten), `bytes written per stalled file reader: ${fileWritten.join(', ')}`).toBeLessThan(FILE / 2)
+      expect(Math.max(...fileWritten), `bytes written per stalled file reader: ${fileWritten.join(', ')}`).toBeLessThan(
+        FILE / 2,
+      )
     } finally {
       for (const c of clients) c.destroy()
     }

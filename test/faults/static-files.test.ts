@@ -24,9 +24,16 @@ import { until } from '../support/until.ts'
 const exhausted: { code: 'EMFILE' | 'ENFILE' | undefined } = { code: undefined }
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>()
-  const fail = (syscall: string, path: unknown) => Object.assign(new Error(`${exhausted.code}: too many open files, ${syscall} '${String(path)}'`), { code: exhausted.code, syscall, path })
-  const open: typeof real.open = (path, ...rest) => (exhausted.code ? Promise.reject(fail('open', path)) : real.open(path, ...rest))
-  const readFile = ((path: Parameters<typeof real.readFile>[0], ...rest: []) => (exhausted.code ? Promise.reject(fail('open', path)) : real.readFile(path, ...rest))) as typeof real.readFile
+  const fail = (syscall: string, path: unknown) =>
+    Object.assign(new Error(`${exhausted.code}: too many open files, ${syscall} '${String(path)}'`), {
+      code: exhausted.code,
+      syscall,
+      path,
+    })
+  const open: typeof real.open = (path, ...rest) =>
+    exhausted.code ? Promise.reject(fail('open', path)) : real.open(path, ...rest)
+  const readFile = ((path: Parameters<typeof real.readFile>[0], ...rest: []) =>
+    exhausted.code ? Promise.reject(fail('open', path)) : real.readFile(path, ...rest)) as typeof real.readFile
   return { ...real, default: { ...real, open, readFile }, open, readFile }
 })
 
@@ -39,8 +46,16 @@ writeFileSync(join(dir, 'small.txt'), 'small file')
 
 let release: () => void = () => {}
 const gate = () => new Promise<void>((resolve) => (release = resolve))
-const replacing = definePlugin({ name: 'replacing', info: { title: 'r', version: '1', author: 't', description: 'replaces the reply', options: {} }, postRequest: (_req, _env, _o, _s) => stop(status(200, {}, 'replaced')) })
-const slow = definePlugin({ name: 'slow', info: { title: 's', version: '1', author: 't', description: 'waits for the test', options: {} }, postRequest: async (req, _env, _o, _s) => (await gate(), ok(req)) })
+const replacing = definePlugin({
+  name: 'replacing',
+  info: { title: 'r', version: '1', author: 't', description: 'replaces the reply', options: {} },
+  postRequest: (_req, _env, _o, _s) => stop(status(200, {}, 'replaced')),
+})
+const slow = definePlugin({
+  name: 'slow',
+  info: { title: 's', version: '1', author: 't', description: 'waits for the test', options: {} },
+  postRequest: async (req, _env, _o, _s) => (await gate(), ok(req)),
+})
 
 const app = createApp(
   {
@@ -49,8 +64,18 @@ const app = createApp(
     onResponse: [securityHeaders()],
     routes: {
       files: { prefix: '', security: false, routes: [['/assets/[...]', staticDir(dir)]] },
-      replaced: { prefix: '/replaced', security: false, plugins: [['post_request', replacing, {}]], routes: [['/[...]', staticDir(dir)]] },
-      late: { prefix: '/late', security: false, plugins: [['post_request', slow, {}]], routes: [['/[...]', staticDir(dir), { handlerTimeout: 100 }]] },
+      replaced: {
+        prefix: '/replaced',
+        security: false,
+        plugins: [['post_request', replacing, {}]],
+        routes: [['/[...]', staticDir(dir)]],
+      },
+      late: {
+        prefix: '/late',
+        security: false,
+        plugins: [['post_request', slow, {}]],
+        routes: [['/[...]', staticDir(dir), { handlerTimeout: 100 }]],
+      },
     },
   },
   { env: {}, log: logs.log },
@@ -95,7 +120,8 @@ function getThenClose(request: string, readBytes: number): Promise<void> {
 
 /** Runs `total` connections, `batch` at a time. */
 async function inBatches(total: number, batch: number, one: (i: number) => Promise<void>): Promise<void> {
-  for (let i = 0; i < total; i += batch) await Promise.all(Array.from({ length: Math.min(batch, total - i) }, (_, j) => one(i + j)))
+  for (let i = 0; i < total; i += batch)
+    await Promise.all(Array.from({ length: Math.min(batch, total - i) }, (_, j) => one(i + j)))
 }
 
 async function stillServes(): Promise<void> {
@@ -112,7 +138,11 @@ describe('static files never leak descriptors', () => {
     // Closed at once, after the head, and partway through the body, 100 connections at a time.
     await inBatches(3000, 100, (i) => getThenClose(get, [0, 1, 100_000][i % 3]!))
     let now = openDescriptors()
-    await until(`descriptors back to ${base} (+10) after 3,000 closed connections`, () => (now = openDescriptors()) <= base + 10, 20_000).catch((err: Error) => {
+    await until(
+      `descriptors back to ${base} (+10) after 3,000 closed connections`,
+      () => (now = openDescriptors()) <= base + 10,
+      20_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; ${now} open`)
     })
     await stillServes()
@@ -120,7 +150,9 @@ describe('static files never leak descriptors', () => {
 
   it('HEAD, 304, ranges, a post plugin replacing the reply and a deadline preempting it open nothing that stays open', async () => {
     const base = await baseline()
-    const etag = (await rawRequest(server.port, 'HEAD /assets/bundle.js HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n')).headers.etag!
+    const etag = (
+      await rawRequest(server.port, 'HEAD /assets/bundle.js HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n')
+    ).headers.etag!
     const requests = [
       'HEAD /assets/bundle.js HTTP/1.1\r\nhost: x\r\n\r\n',
       `GET /assets/bundle.js HTTP/1.1\r\nhost: x\r\nif-none-match: ${etag}\r\n\r\n`,
@@ -128,7 +160,10 @@ describe('static files never leak descriptors', () => {
       'GET /replaced/bundle.js HTTP/1.1\r\nhost: x\r\n\r\n',
     ]
     await inBatches(400, 100, (i) => getThenClose(requests[i % requests.length]!, i % 8 < 4 ? 0 : 1))
-    const replaced = await rawRequest(server.port, 'GET /replaced/bundle.js HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n')
+    const replaced = await rawRequest(
+      server.port,
+      'GET /replaced/bundle.js HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n',
+    )
     expect([replaced.status, replaced.body]).toEqual([200, 'replaced'])
 
     // The deadline's 503 goes out; the file response the post plugin lets through later is dropped.
@@ -146,8 +181,16 @@ describe('static files never leak descriptors', () => {
 describe('a process out of descriptors answers 503, logged, and recovers', () => {
   it('EMFILE and ENFILE: a logged 503 with Retry-After for a small and a large file; served again once descriptors are back', async () => {
     for (const code of ['EMFILE', 'ENFILE'] as const) {
-      logs.expectLogged(new RegExp(`^503 on GET /assets/small\\.txt .*cannot open .*small\\.txt: the process has too many open files \\(${code}\\)`))
-      logs.expectLogged(new RegExp(`^503 on GET /assets/bundle\\.js: cannot open .*bundle\\.js: the process has too many open files \\(${code}\\)`))
+      logs.expectLogged(
+        new RegExp(
+          `^503 on GET /assets/small\\.txt .*cannot open .*small\\.txt: the process has too many open files \\(${code}\\)`,
+        ),
+      )
+      logs.expectLogged(
+        new RegExp(
+          `^503 on GET /assets/bundle\\.js: cannot open .*bundle\\.js: the process has too many open files \\(${code}\\)`,
+        ),
+      )
       exhausted.code = code
       try {
         for (const file of ['small.txt', 'bundle.js']) {

@@ -33,7 +33,13 @@ const received: Record<string, number> = {}
 
 const counting = definePlugin({
   name: 'counting',
-  info: { title: 'Counting', version: '0.0.0', author: 'test', description: 'counts the requests it sees', options: {} },
+  info: {
+    title: 'Counting',
+    version: '0.0.0',
+    author: 'test',
+    description: 'counts the requests it sees',
+    options: {},
+  },
   preRequest: (req: VelaRequest) => (seen.plugin++, ok(req)),
 })
 const echo = defineWebSocket({ message: (peer, message) => void peer.send(`echo: ${message.text()}`) })
@@ -65,10 +71,29 @@ const app = (trustProxy: string[] = []) =>
             security: () => (seen.security++, { user: 'alice' }),
             routes: [
               ['/', echo, { protocol: 'ws' }],
-              ['/listed', defineWebSocket({ message: () => {} }, { allowedOrigins: ['https://app.example.com'] }), { protocol: 'ws' }],
+              [
+                '/listed',
+                defineWebSocket({ message: () => {} }, { allowedOrigins: ['https://app.example.com'] }),
+                { protocol: 'ws' },
+              ],
               ['/any', defineWebSocket({ message: () => {} }, { allowedOrigins: '*' }), { protocol: 'ws' }],
-              ['/subdomains', defineWebSocket({ message: () => {} }, { allowedOrigins: (origin) => origin.endsWith('.example.org') }), { protocol: 'ws' }],
-              ['/broken', defineWebSocket({ message: () => {} }, { allowedOrigins: () => { throw new Error('origin list unavailable') } }), { protocol: 'ws' }],
+              [
+                '/subdomains',
+                defineWebSocket({ message: () => {} }, { allowedOrigins: (origin) => origin.endsWith('.example.org') }),
+                { protocol: 'ws' },
+              ],
+              [
+                '/broken',
+                defineWebSocket(
+                  { message: () => {} },
+                  {
+                    allowedOrigins: () => {
+                      throw new Error('origin list unavailable')
+                    },
+                  },
+                ),
+                { protocol: 'ws' },
+              ],
             ],
           },
           {
@@ -122,9 +147,16 @@ describe('WebSocket upgrades check Origin (allowedOrigins)', () => {
 
   it("a page of another site: 403 with a body saying why, logged, and neither the group's plugins nor its security callback ran", async () => {
     const before = counted()
-    logs.expectLogged(/^403 on GET \/signed-in\/ \(.*\): WebSocket upgrade from origin "https:\/\/evil\.example" refused: not the app's own origin and not in allowedOrigins$/)
+    logs.expectLogged(
+      /^403 on GET \/signed-in\/ \(.*\): WebSocket upgrade from origin "https:\/\/evil\.example" refused: not the app's own origin and not in allowedOrigins$/,
+    )
     const refused = await attempt(`${base}/signed-in/`, { origin: 'https://evil.example', accept: 'application/json' })
-    expect(refused).toEqual({ status: 403, body: JSON.stringify({ error: 'Forbidden: this WebSocket route does not accept connections from pages of https://evil.example' }) })
+    expect(refused).toEqual({
+      status: 403,
+      body: JSON.stringify({
+        error: 'Forbidden: this WebSocket route does not accept connections from pages of https://evil.example',
+      }),
+    })
     expect(counted()).toEqual(before)
     expect(server.websockets.openCount).toBe(0)
   })
@@ -150,7 +182,9 @@ describe('WebSocket upgrades check Origin (allowedOrigins)', () => {
     logs.expectLogged(/^403 on GET \/signed-in\/listed .*"http:\/\/localhost:5173" refused/)
     logs.expectLogged(/^403 on GET \/signed-in\/subdomains .*"https:\/\/example\.org\.evil\.example" refused/)
     expect((await attempt(`${base}/signed-in/listed`, { origin: 'http://localhost:5173' })).status).toBe(403)
-    expect((await attempt(`${base}/signed-in/subdomains`, { origin: 'https://example.org.evil.example' })).status).toBe(403)
+    expect((await attempt(`${base}/signed-in/subdomains`, { origin: 'https://example.org.evil.example' })).status).toBe(
+      403,
+    )
   })
 
   it('an allowedOrigins function that throws is logged and allows no other origin; the own origin needs no call', async () => {

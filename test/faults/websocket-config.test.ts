@@ -138,7 +138,10 @@ describe.concurrent('websocket and config faults', () => {
     const marker = (name: string) => join(markers, name)
 
     it('requestTimeout: 5000 alone: headersTimeout follows it down and the server starts (it crashed at listen, after the start hook)', async () => {
-      const server = await startBuilt(join(root, 'dist'), { APP_REQUEST_TIMEOUT: '5000', START_MARKER: marker('alone') })
+      const server = await startBuilt(join(root, 'dist'), {
+        APP_REQUEST_TIMEOUT: '5000',
+        START_MARKER: marker('alone'),
+      })
       try {
         expect(await (await fetch(`${server.url}/ping`)).json()).toEqual({ pong: true })
         expect(existsSync(marker('alone'))).toBe(true)
@@ -155,16 +158,23 @@ describe.concurrent('websocket and config faults', () => {
         websocket: { APP_WS_MAX_MESSAGE: '0' },
       }
       // A server that starts anyway (it should not) is killed after 8 s: code null.
-      const results = await Promise.all(Object.entries(runs).map(([name, env]) => runBuiltToExit(join(root, 'dist'), { ...env, START_MARKER: marker(name) }, 8000)))
+      const results = await Promise.all(
+        Object.entries(runs).map(([name, env]) =>
+          runBuiltToExit(join(root, 'dist'), { ...env, START_MARKER: marker(name) }, 8000),
+        ),
+      )
       const lines = results.map(({ code, output }) => ({ code, output: output.trim() }))
       const refused = (message: string) => ({ code: 1, output: `vela: configured (prod) could not start: ${message}` })
       expect(lines).toEqual([
-        refused('server.headersTimeout (10000) must not exceed server.requestTimeout (5000): the headers are part of the request; lower headersTimeout or raise requestTimeout'),
+        refused(
+          'server.headersTimeout (10000) must not exceed server.requestTimeout (5000): the headers are part of the request; lower headersTimeout or raise requestTimeout',
+        ),
         refused('server.port must be an integer from 0 to 65535, got 70000'),
         refused('server.bodyLimit must be a positive whole number of bytes, got -1'),
         refused('server.websocket.maxMessageBytes must be a positive whole number of bytes, got 0'),
       ])
-      for (const name of Object.keys(runs)) expect(existsSync(marker(name)), `the start hook ran for ${name}`).toBe(false)
+      for (const name of Object.keys(runs))
+        expect(existsSync(marker(name)), `the start hook ran for ${name}`).toBe(false)
     })
   })
 })

@@ -5,5 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 export function setup(): void {
-  execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/build-package.mjs', import.meta.url))], { stdio: 'inherit' })
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/build-package.mjs', import.meta.url))], {
+    stdio: 'inherit',
+  })
 }

@@ -69,7 +69,9 @@ export async function startInstance(release: Release, env: Record<string, string
   let output = ''
   child.stdout.on('data', (d) => (output += d))
   child.stderr.on('data', (d) => (output += d))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   const done = () => child.exitCode !== null || child.signalCode !== null
   return {
     port,
@@ -80,7 +82,8 @@ export async function startInstance(release: Release, env: Record<string, string
     exited,
     async listening(timeoutMs = 30_000) {
       for (const until = Date.now() + timeoutMs; !output.includes(' listening on '); await sleep(25)) {
-        if (done() || Date.now() > until) throw new Error(`the built playground did not start (port ${port}):\n${output}`)
+        if (done() || Date.now() > until)
+          throw new Error(`the built playground did not start (port ${port}):\n${output}`)
       }
     },
     kill: (signal) => void child.kill(signal),

@@ -17,7 +17,11 @@ export interface ServerProcess {
 }
 
 export function runBuiltServer(dir: string, env: NodeJS.ProcessEnv): ServerProcess {
-  const proc = spawn(process.execPath, ['server/index.mjs'], { cwd: dir, env: { ...process.env, VELA_ENV: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(process.execPath, ['server/index.mjs'], {
+    cwd: dir,
+    env: { ...process.env, VELA_ENV: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   const checks = new Set<() => void>()
   const onData = (d: Buffer) => {
@@ -26,7 +30,9 @@ export function runBuiltServer(dir: string, env: NodeJS.ProcessEnv): ServerProce
   }
   proc.stdout!.on('data', onData)
   proc.stderr!.on('data', onData)
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('close', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('close', (code, signal) => resolve({ code, signal })),
+  )
   const waitFor = (pattern: RegExp, ms = 20_000) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const fail = (why: string) => {
@@ -37,11 +43,13 @@ export function runBuiltServer(dir: string, env: NodeJS.ProcessEnv): ServerProce
       const finish = () => (clearTimeout(timer), checks.delete(check))
       const check = () => {
         const m = pattern.exec(out)
-        if (m) (finish(), resolve(m))
+        if (m) finish(), resolve(m)
       }
       checks.add(check)
       check()
-      void exited.then(() => setImmediate(() => checks.has(check) && (check(), checks.has(check) && fail('the server exited'))))
+      void exited.then(() =>
+        setImmediate(() => checks.has(check) && (check(), checks.has(check) && fail('the server exited'))),
+      )
     })
   return { proc, output: () => out, waitFor, exited }
 }

@@ -53,7 +53,10 @@ export function checkBlocks(page: string, text: string): CodeBlock[] {
  * page, with a tsconfig that resolves `vela/...` through the package's exports. Returns the blocks
  * and where each went, so a tsc error can be traced back to its page and line.
  */
-export function writeCheckApps(docsDir: string, outDir: string): { blocks: (CodeBlock & { file: string })[]; tsconfig: string } {
+export function writeCheckApps(
+  docsDir: string,
+  outDir: string,
+): { blocks: (CodeBlock & { file: string })[]; tsconfig: string } {
   rmSync(outDir, { recursive: true, force: true })
   mkdirSync(outDir, { recursive: true })
   const blocks: (CodeBlock & { file: string })[] = []

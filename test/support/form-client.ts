@@ -26,12 +26,19 @@ export class FormClient {
       body = new URLSearchParams(opts.form).toString()
       headers.set('content-type', 'application/x-www-form-urlencoded')
     }
-    const res = await fetch(new URL(path, this.base), { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
+    const res = await fetch(new URL(path, this.base), {
+      method: opts.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    })
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';')
       const eq = pair!.indexOf('=')
       const name = pair!.slice(0, eq).trim()
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()))
+      const expired = attributes.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()),
+      )
       if (expired || eq === pair!.length - 1) this.cookies.delete(name)
       else this.cookies.set(name, pair!.slice(eq + 1).trim())
     }
@@ -65,10 +72,17 @@ export class FormClient {
 
 /** JSON request helpers for the API. */
 export function api(base: string) {
-  return (path: string, init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) =>
+  return (
+    path: string,
+    init: { method?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  ) =>
     fetch(new URL(path, base), {
       method: init.method ?? (init.body !== undefined || init.raw !== undefined ? 'POST' : 'GET'),
-      headers: { accept: 'application/json', ...(init.body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      headers: {
+        accept: 'application/json',
+        ...(init.body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
       body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
     })
 }

@@ -24,20 +24,31 @@ export interface CallResult {
 }
 
 export function call(url: string, opts: CallOptions = {}): Promise<CallResult> {
-  const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
+  const body =
+    opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
   const headers: Record<string, string> = { ...opts.headers }
   if (body !== undefined) {
     headers['content-length'] = String(Buffer.byteLength(body))
     headers['content-type'] ??= 'application/json'
   }
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers, localAddress: opts.from, agent: opts.agent, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (d) => (text += d))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }))
-      res.on('error', reject)
-    })
+    const req = http.request(
+      url,
+      {
+        method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
+        headers,
+        localAddress: opts.from,
+        agent: opts.agent,
+        timeout: opts.timeoutMs ?? 10_000,
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (d) => (text += d))
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }))
+        res.on('error', reject)
+      },
+    )
     req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${opts.timeoutMs ?? 10_000} ms`)))
     req.on('error', reject)
     req.end(body)

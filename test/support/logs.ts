@@ -32,7 +32,8 @@ export interface LogCheck {
 
 const errorText = (error: unknown): string => {
   if (error === undefined) return ''
-  if (error instanceof Error) return `: ${error.name}: ${error.message}${error.cause instanceof Error ? ` (cause: ${error.cause.message})` : ''}`
+  if (error instanceof Error)
+    return `: ${error.name}: ${error.message}${error.cause instanceof Error ? ` (cause: ${error.cause.message})` : ''}`
   return `: ${String(error)}`
 }
 
@@ -59,7 +60,10 @@ export function createLogCheck(): LogCheck {
       expected = []
       const problems = [
         ...unexpected.map((e) => `logged without expectLogged(): ${e.text}${e.during ? '' : ' (between cases)'}`),
-        ...missing.map((p) => `expectLogged(${p}) but nothing matching was logged${seen.length ? `; logged: ${seen.map((e) => e.text).join(' | ')}` : ''}`),
+        ...missing.map(
+          (p) =>
+            `expectLogged(${p}) but nothing matching was logged${seen.length ? `; logged: ${seen.map((e) => e.text).join(' | ')}` : ''}`,
+        ),
       ]
       if (problems.length) throw new Error(`strict log:\n  ${problems.join('\n  ')}`)
     },

@@ -56,9 +56,22 @@ export interface Packed {
  */
 export async function packVela(): Promise<Packed> {
   const dest = mkdtempSync(join(tmpdir(), 'vela-pack-'))
-  const out = await run(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 })
-  const [info] = JSON.parse(out.stdout.slice(out.stdout.indexOf('['))) as Array<{ filename: string; size: number; entryCount: number; files: { path: string }[] }>
-  return { tarball: join(dest, info!.filename), bytes: info!.size, files: info!.entryCount, paths: info!.files.map((f) => f.path) }
+  const out = await run(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
+    cwd: REPO,
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  const [info] = JSON.parse(out.stdout.slice(out.stdout.indexOf('['))) as Array<{
+    filename: string
+    size: number
+    entryCount: number
+    files: { path: string }[]
+  }>
+  return {
+    tarball: join(dest, info!.filename),
+    bytes: info!.size,
+    files: info!.entryCount,
+    paths: info!.files.map((f) => f.path),
+  }
 }
 
 /** `vela new <name>` as a user runs it from the package (`npm exec --package=<tarball>`), in `parent`. */
@@ -68,10 +81,12 @@ export async function velaNew(parent: string, name: string, tarball: string): Pr
 }
 
 /** Installs the tarball (and the app's other dependencies) into the app. */
-export const installTarball = (app: string, tarball: string) => sh(app, NPM, ['install', '--no-fund', '--no-audit', tarball])
+export const installTarball = (app: string, tarball: string) =>
+  sh(app, NPM, ['install', '--no-fund', '--no-audit', tarball])
 
 /** Runs one of the app's local binaries (`tsc`, `vitest`, `vite`). */
-export const npx = (app: string, bin: string, args: string[], env?: NodeJS.ProcessEnv) => sh(app, join(app, 'node_modules/.bin', bin), args, env)
+export const npx = (app: string, bin: string, args: string[], env?: NodeJS.ProcessEnv) =>
+  sh(app, join(app, 'node_modules/.bin', bin), args, env)
 
 export function folderBytes(dir: string): number {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).reduce((sum, f) => {
@@ -98,7 +113,14 @@ export interface Started {
  * Starts a long-running command and resolves once `probe` (a path) answers, with the time from
  * spawn to that first answer.
  */
-export async function startAndProbe(cwd: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, probe: string, timeoutMs = 60_000): Promise<Timed<Started>> {
+export async function startAndProbe(
+  cwd: string,
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  probe: string,
+  timeoutMs = 60_000,
+): Promise<Timed<Started>> {
   const port = env.PORT!
   const url = `http://127.0.0.1:${port}`
   let out = ''
@@ -117,12 +139,16 @@ export async function startAndProbe(cwd: string, cmd: string, args: string[], en
     },
   }
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited ${proc.exitCode} before answering:\n${out}`)
+    if (proc.exitCode !== null)
+      throw new Error(`${cmd} ${args.join(' ')} exited ${proc.exitCode} before answering:\n${out}`)
     if (performance.now() - start > timeoutMs) {
       await started.stop()
       throw new Error(`${cmd} ${args.join(' ')} did not answer ${probe} within ${timeoutMs} ms:\n${out}`)
     }
-    const ok = await fetch(url + probe).then((r) => r.status < 500, () => false)
+    const ok = await fetch(url + probe).then(
+      (r) => r.status < 500,
+      () => false,
+    )
     if (ok) return { ms: Math.round(performance.now() - start), value: started }
     await new Promise((r) => setTimeout(r, 20))
   }
@@ -145,9 +171,13 @@ export async function freePort(): Promise<number> {
 export async function until(url: string, accept: (body: string) => boolean, timeoutMs = 10_000): Promise<number> {
   const start = performance.now()
   for (;;) {
-    const body = await fetch(url).then((r) => r.text(), () => '')
+    const body = await fetch(url).then(
+      (r) => r.text(),
+      () => '',
+    )
     if (accept(body)) return Math.round(performance.now() - start)
-    if (performance.now() - start > timeoutMs) throw new Error(`${url} never answered as expected; last body: ${body.slice(0, 500)}`)
+    if (performance.now() - start > timeoutMs)
+      throw new Error(`${url} never answered as expected; last body: ${body.slice(0, 500)}`)
     await new Promise((r) => setTimeout(r, 5))
   }
 }

@@ -50,15 +50,22 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string): string
 export function renderNginxConf(source: string, o: RenderOptions): string {
   let conf = replaceOnce(source, /^pid .*;$/m, `pid ${join(o.dir, 'nginx.pid')};`)
   conf = replaceOnce(conf, /^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${o.port};`)
-  conf = replaceOnce(conf, /^(\s*)access_log \/dev\/stdout;$/m, o.accessLog === false ? '$1access_log off;' : `$1access_log ${join(o.dir, 'access.log')};`)
+  conf = replaceOnce(
+    conf,
+    /^(\s*)access_log \/dev\/stdout;$/m,
+    o.accessLog === false ? '$1access_log off;' : `$1access_log ${join(o.dir, 'access.log')};`,
+  )
   // The upstream's server lines: one per instance, with the parameters the file gives the first.
   const servers = /^(\s*)server 127\.0\.0\.1:\d+( [^;\n]*)?;\n(?:\s*server 127\.0\.0\.1:\d+[^;\n]*;\n)*/m
   const match = servers.exec(conf)
-  if (!match) throw new Error('deploy/nginx.conf has no upstream server lines on 127.0.0.1: update test/support/nginx.ts')
+  if (!match)
+    throw new Error('deploy/nginx.conf has no upstream server lines on 127.0.0.1: update test/support/nginx.ts')
   const [, indent, params = ''] = match
   conf = conf.replace(servers, o.upstreams.map((p) => `${indent}server 127.0.0.1:${p}${params};\n`).join(''))
   // Temp files in the run's folder, not the system's /var/lib/nginx.
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `    ${k}_temp_path ${join(o.dir, k)};`).join('\n')
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((k) => `    ${k}_temp_path ${join(o.dir, k)};`)
+    .join('\n')
   return replaceOnce(conf, /^http \{$/m, `http {\n${temp}`)
 }
 
@@ -89,8 +96,13 @@ export async function startNginx(upstreams: readonly number[], opts: { accessLog
   // Worker processes run as an unprivileged user when nginx starts as root: they must reach the folder.
   chmodSync(dir, 0o755)
   const port = await freePort()
-  writeFileSync(join(dir, 'nginx.conf'), renderNginxConf(readFileSync(NGINX_CONF, 'utf8'), { upstreams, port, dir, accessLog: opts.accessLog }))
-  const child = spawn(NGINX_BIN, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    renderNginxConf(readFileSync(NGINX_CONF, 'utf8'), { upstreams, port, dir, accessLog: opts.accessLog }),
+  )
+  const child = spawn(NGINX_BIN, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let errors = ''
   child.stderr.on('data', (d) => (errors += d))
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))

@@ -20,9 +20,15 @@ import { until } from './until.ts'
 type Operation = OpenApiDocument['paths'][string][string]
 
 /** The document's path templates as patterns, literal ones first (`/a/summary` before `/a/{id}`). */
-function operationFinder(doc: OpenApiDocument): (method: string, path: string) => { template: string; op: Operation } | undefined {
+function operationFinder(
+  doc: OpenApiDocument,
+): (method: string, path: string) => { template: string; op: Operation } | undefined {
   const templates = Object.keys(doc.paths)
-    .map((template) => ({ template, params: (template.match(/\{/g) ?? []).length, pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) }))
+    .map((template) => ({
+      template,
+      params: (template.match(/\{/g) ?? []).length,
+      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }))
     .sort((a, b) => a.params - b.params)
   return (method, path) => {
     for (const { template, pattern } of templates) {
@@ -38,7 +44,11 @@ export function documentedResponsesCase(server: () => Playground, recorded: () =
   it('every documented response has a status the OpenAPI document lists and a body its schema accepts', async () => {
     const exchanges = await recorded()
     // The dev server writes the document once the app has loaded; /docs serves it.
-    await until('the dev server wrote its OpenAPI document', () => server().output().includes('wrote priv/assets/openapi.json'), 60_000)
+    await until(
+      'the dev server wrote its OpenAPI document',
+      () => server().output().includes('wrote priv/assets/openapi.json'),
+      60_000,
+    )
     const doc = (await (await fetch(`${server().base}/docs/openapi.json`)).json()) as OpenApiDocument
     expect(doc.openapi).toBe('3.0.3')
     const find = operationFinder(doc)
@@ -61,11 +71,23 @@ export function documentedResponsesCase(server: () => Playground, recorded: () =
       if (!schema || !/^application\/json/.test(x.contentType ?? '')) continue
       const validate = ajv.compile({ ...schema, components: doc.components })
       bodies++
-      if (!validate(JSON.parse(x.body))) failures.push(`${where}: ${ajv.errorsText(validate.errors)} in ${x.body.slice(0, 200)}`)
+      if (!validate(JSON.parse(x.body)))
+        failures.push(`${where}: ${ajv.errorsText(validate.errors)} in ${x.body.slice(0, 200)}`)
     }
     expect(failures.join('\n')).toBe('')
     // The cases reach the JSON API's operations, with their success and error statuses.
-    for (const seen of ['GET /api/products 200', 'GET /api/products 422', 'POST /api/products 201', 'POST /api/products 422', 'POST /api/products 400', 'POST /api/products 413', 'GET /api/products/{id} 404', 'PUT /api/notes/{id} 422', 'GET /api/users/{id} 400', 'GET /api/info 200']) {
+    for (const seen of [
+      'GET /api/products 200',
+      'GET /api/products 422',
+      'POST /api/products 201',
+      'POST /api/products 422',
+      'POST /api/products 400',
+      'POST /api/products 413',
+      'GET /api/products/{id} 404',
+      'PUT /api/notes/{id} 422',
+      'GET /api/users/{id} 400',
+      'GET /api/info 200',
+    ]) {
       expect(checked).toContain(seen)
     }
     expect(bodies).toBeGreaterThan(40)

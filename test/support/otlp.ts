@@ -29,10 +29,28 @@ const { root } = protobuf.parse(`
   message AnyValue { oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; } }
 `)
 
-export interface KeyValue { key: string; value: { stringValue?: string; intValue?: number; boolValue?: boolean } }
-export interface DecodedSpan { traceId: Uint8Array; spanId: Uint8Array; parentSpanId?: Uint8Array; name: string; kind: number; attributes: KeyValue[]; status?: { code?: number } }
-export interface DecodedTraces { resourceSpans: { resource: { attributes: KeyValue[] }; scopeSpans: { scope: { name: string }; spans: DecodedSpan[] }[] }[] }
-export interface DecodedMetrics { resourceMetrics: { scopeMetrics: { scope: { name: string }; metrics: { name: string; unit?: string }[] }[] }[] }
+export interface KeyValue {
+  key: string
+  value: { stringValue?: string; intValue?: number; boolValue?: boolean }
+}
+export interface DecodedSpan {
+  traceId: Uint8Array
+  spanId: Uint8Array
+  parentSpanId?: Uint8Array
+  name: string
+  kind: number
+  attributes: KeyValue[]
+  status?: { code?: number }
+}
+export interface DecodedTraces {
+  resourceSpans: {
+    resource: { attributes: KeyValue[] }
+    scopeSpans: { scope: { name: string }; spans: DecodedSpan[] }[]
+  }[]
+}
+export interface DecodedMetrics {
+  resourceMetrics: { scopeMetrics: { scope: { name: string }; metrics: { name: string; unit?: string }[] }[] }[]
+}
 
 export function decode<T>(type: 'ExportTraceServiceRequest' | 'ExportMetricsServiceRequest', body: Buffer): T {
   const t = root.lookupType(type)
@@ -42,25 +60,40 @@ export function decode<T>(type: 'ExportTraceServiceRequest' | 'ExportMetricsServ
 /** An OTLP/JSON trace export in the shape `decode` gives: ids as bytes, integer values as numbers. */
 export function decodeJsonTraces(body: Buffer): DecodedTraces {
   const bytes = (id: unknown) => (typeof id === 'string' && id ? Buffer.from(id, 'hex') : undefined)
-  const values = (list: KeyValue[] = []) => list.map((kv) => ({ key: kv.key, value: kv.value.intValue !== undefined ? { intValue: Number(kv.value.intValue) } : kv.value }))
+  const values = (list: KeyValue[] = []) =>
+    list.map((kv) => ({
+      key: kv.key,
+      value: kv.value.intValue !== undefined ? { intValue: Number(kv.value.intValue) } : kv.value,
+    }))
   const parsed = JSON.parse(body.toString('utf8')) as DecodedTraces
   for (const rs of parsed.resourceSpans) {
     rs.resource.attributes = values(rs.resource.attributes)
     for (const ss of rs.scopeSpans) {
-      ss.spans = ss.spans.map((span) => ({ ...span, traceId: bytes(span.traceId)!, spanId: bytes(span.spanId)!, parentSpanId: bytes(span.parentSpanId), attributes: values(span.attributes) }))
+      ss.spans = ss.spans.map((span) => ({
+        ...span,
+        traceId: bytes(span.traceId)!,
+        spanId: bytes(span.spanId)!,
+        parentSpanId: bytes(span.parentSpanId),
+        attributes: values(span.attributes),
+      }))
     }
   }
   return parsed
 }
 
 /** A span's attributes as a plain object. */
-export const attrs = (list: KeyValue[] = []) => Object.fromEntries(list.map((kv) => [kv.key, kv.value.stringValue ?? kv.value.intValue ?? kv.value.boolValue]))
+export const attrs = (list: KeyValue[] = []) =>
+  Object.fromEntries(list.map((kv) => [kv.key, kv.value.stringValue ?? kv.value.intValue ?? kv.value.boolValue]))
 export const hex = (b: Uint8Array | undefined) => Buffer.from(b ?? []).toString('hex')
 
 export const SPAN_KIND_SERVER = 2
 export const SPAN_KIND_CLIENT = 3
 
-export interface Received { path: string; contentType: string | undefined; body: Buffer }
+export interface Received {
+  path: string
+  contentType: string | undefined
+  body: Buffer
+}
 
 export interface Collector {
   /** `http://127.0.0.1:<port>`: the OTLP endpoint (exports go to `/v1/traces`, `/v1/metrics`). */
@@ -90,7 +123,11 @@ export async function startCollector(): Promise<Collector> {
     spans: () =>
       received
         .filter((r) => r.path === '/v1/traces')
-        .map((r) => (r.contentType?.startsWith('application/json') ? decodeJsonTraces(r.body) : decode<DecodedTraces>('ExportTraceServiceRequest', r.body)))
+        .map((r) =>
+          r.contentType?.startsWith('application/json')
+            ? decodeJsonTraces(r.body)
+            : decode<DecodedTraces>('ExportTraceServiceRequest', r.body),
+        )
         .flatMap((d) => d.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans))),
     close: () => new Promise<void>((r) => server.close(() => r())),
   }

@@ -51,8 +51,14 @@ export interface PgCluster {
 
 /** The folder holding initdb and pg_ctl: PATH, /usr/local/bin, then the newest /usr/lib/postgresql/<v>/bin. */
 export function postgresBinaries(): string | undefined {
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : []
-  const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/local/bin', ...versions.map((v) => `/usr/lib/postgresql/${v}/bin`)]
+  const versions = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))
+    : []
+  const dirs = [
+    ...(process.env.PATH ?? '').split(':'),
+    '/usr/local/bin',
+    ...versions.map((v) => `/usr/lib/postgresql/${v}/bin`),
+  ]
   return dirs.find((d) => d && existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl')))
 }
 
@@ -99,13 +105,46 @@ export async function startPgCluster(): Promise<PgCluster> {
   }
   const data = join(dir, 'data')
   const port = await freePort()
-  await as(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C', '--no-instructions'])
-  const settings = [`-p ${port}`, `-c listen_addresses=127.0.0.1`, `-k ${dir}`, '-c fsync=off', '-c full_page_writes=off', '-c max_connections=60', '-c shared_buffers=16MB']
+  await as(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-instructions',
+  ])
+  const settings = [
+    `-p ${port}`,
+    `-c listen_addresses=127.0.0.1`,
+    `-k ${dir}`,
+    '-c fsync=off',
+    '-c full_page_writes=off',
+    '-c max_connections=60',
+    '-c shared_buffers=16MB',
+  ]
   const start = async () => {
     try {
-      await as(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', settings.join(' '), 'start'])
+      await as(join(bin, 'pg_ctl'), [
+        '-D',
+        data,
+        '-l',
+        join(dir, 'log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        settings.join(' '),
+        'start',
+      ])
     } catch (e) {
-      const log = existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8').split('\n').slice(-15).join('\n') : '(no log)'
+      const log = existsSync(join(dir, 'log'))
+        ? readFileSync(join(dir, 'log'), 'utf8').split('\n').slice(-15).join('\n')
+        : '(no log)'
       throw new Error(`pg_ctl start failed: ${(e as Error).message}\n${log}`)
     }
   }
@@ -120,7 +159,10 @@ export async function startPgCluster(): Promise<PgCluster> {
   const pids = (): number[] => {
     const pm = postmaster()
     if (!pm || !alive(pm)) return []
-    const children = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => procStat(pid)?.ppid === pm && alive(pid))
+    const children = readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .filter((pid) => procStat(pid)?.ppid === pm && alive(pid))
     return [pm, ...children]
   }
   const signal = (list: number[], sig: NodeJS.Signals) => {
@@ -136,7 +178,8 @@ export async function startPgCluster(): Promise<PgCluster> {
     // Dead, then reaped by whoever adopted them: PostgreSQL takes a zombie's pid in a lock file for a
     // running postmaster. Bounded, in case nothing reaps (restart then removes the stale locks).
     const until = Date.now() + 3000
-    while (list.some((pid) => procStat(pid)) && (list.some(alive) || Date.now() < until)) await new Promise((r) => setTimeout(r, 10))
+    while (list.some((pid) => procStat(pid)) && (list.some(alive) || Date.now() < until))
+      await new Promise((r) => setTimeout(r, 10))
   }
   // Should the test process die first, the cluster dies with it.
   const onExit = () => {
@@ -159,7 +202,8 @@ export async function startPgCluster(): Promise<PgCluster> {
       // (even a zombie) still has its pid.
       const pm = postmaster()
       if (pm && !alive(pm)) {
-        for (const lock of [join(data, 'postmaster.pid'), join(dir, `.s.PGSQL.${port}.lock`)]) if (existsSync(lock)) unlinkSync(lock)
+        for (const lock of [join(data, 'postmaster.pid'), join(dir, `.s.PGSQL.${port}.lock`)])
+          if (existsSync(lock)) unlinkSync(lock)
       }
       await start()
     },

@@ -45,7 +45,8 @@ export function playgroundCases(server: () => Playground): void {
     const text = await res.text()
     expect(res.status).toBe(200)
     expect(JSON.parse(text)).toEqual({ app: 'playground', controller: 'health_controller', action: 'info' })
-    for (const detail of [process.version, process.version.slice(1), process.platform, process.arch]) expect(text).not.toContain(detail)
+    for (const detail of [process.version, process.version.slice(1), process.platform, process.arch])
+      expect(text).not.toContain(detail)
   })
 
   it('WS /ws answers each text message m with "Echo: m"', async () => {
@@ -72,7 +73,11 @@ export function playgroundCases(server: () => Playground): void {
     expect(await outcome(server().base)).toBe(101)
     expect(await outcome()).toBe(101)
     expect(await outcome('https://evil.example')).toBe(403)
-    await until('the refusal logged', () => /403 on GET \/ws\/rooms\/origin-check .*"https:\/\/evil\.example" refused/.test(server().output()), 5000)
+    await until(
+      'the refusal logged',
+      () => /403 on GET \/ws\/rooms\/origin-check .*"https:\/\/evil\.example" refused/.test(server().output()),
+      5000,
+    )
   })
 
   it('GET / sends a visitor to the notes', async () => {
@@ -133,7 +138,9 @@ export function playgroundCases(server: () => Playground): void {
     expect(blank.headers.get('location')).toBe('/notes')
     expect(await browser.page('/notes/')).not.toContain('nothing')
 
-    const { notes } = (await (await call('/api/notes')).json()) as { notes: { id: number; title: string; user_id: number; author: string }[] }
+    const { notes } = (await (await call('/api/notes')).json()) as {
+      notes: { id: number; title: string; user_id: number; author: string }[]
+    }
     const note = notes.find((n) => n.title === `first ${stamp}`)!
     const admin = (await (await call('/api/users')).json()).users.find((u: { name: string }) => u.name === 'admin')
     expect([note.user_id, note.author]).toEqual([admin.id, 'admin'])
@@ -141,7 +148,11 @@ export function playgroundCases(server: () => Playground): void {
     expect(edit).toContain(`value="first ${stamp}"`)
     expect(edit).toMatch(new RegExp(`<form method="post" action="/notes/${note.id}">`))
 
-    const updated = await browser.submit(`/notes/${note.id}`, { title: `edited ${stamp}`, body: 'new body' }, `/notes/${note.id}/edit`)
+    const updated = await browser.submit(
+      `/notes/${note.id}`,
+      { title: `edited ${stamp}`, body: 'new body' },
+      `/notes/${note.id}/edit`,
+    )
     expect([updated.status, updated.headers.get('location')]).toEqual([302, '/notes'])
     index = await browser.page('/notes')
     expect(index).toContain(`edited ${stamp}`)
@@ -166,33 +177,51 @@ export function playgroundCases(server: () => Playground): void {
   // ── /api/users ───────────────────────────────────────────────────────────────────────────────
   it('users: list, create, show; the password hash is never returned', async () => {
     const name = `user${Date.now()}`
-    const created = await expectJson(await call('/api/users', { body: { name, email: `${name}@example.com`, password_hash: 'x' } }), 201)
+    const created = await expectJson(
+      await call('/api/users', { body: { name, email: `${name}@example.com`, password_hash: 'x' } }),
+      201,
+    )
     expect(created).toEqual({ id: expect.any(Number), name, email: `${name}@example.com`, note_count: 0 })
     expect(await expectJson(await call(`/api/users/${created.id}`), 200)).toEqual(created)
     const { users } = await expectJson(await call('/api/users'), 200)
     expect(users).toContainEqual(created)
     // admin wrote the notes the pages' case left (its first note was deleted): counted by leftJoin + groupBy + count.
-    expect(users.find((u: { name: string }) => u.name === 'admin')).toEqual({ id: expect.any(Number), name: 'admin', email: 'admin@example.com', note_count: 1 })
+    expect(users.find((u: { name: string }) => u.name === 'admin')).toEqual({
+      id: expect.any(Number),
+      name: 'admin',
+      email: 'admin@example.com',
+      note_count: 1,
+    })
     for (const u of users) expect(Object.keys(u).sort()).toEqual(['email', 'id', 'name', 'note_count'])
   })
 
   it('users: 400 without a usable id, 404 for a missing one, 422 { error } without name or email', async () => {
     expect(await expectJson(await call('/api/users/abc'), 400)).toEqual({ error: expect.any(String) })
     expect(await expectJson(await call('/api/users/999999'), 404)).toEqual({ error: expect.any(String) })
-    expect(await expectJson(await call('/api/users', { body: { name: 'only-a-name' } }), 422)).toEqual({ error: expect.stringContaining('email') })
+    expect(await expectJson(await call('/api/users', { body: { name: 'only-a-name' } }), 422)).toEqual({
+      error: expect.stringContaining('email'),
+    })
     expect(await expectJson(await call('/api/users', { method: 'POST' }), 422)).toEqual({ error: expect.any(String) })
-    expect(await expectJson(await call('/api/users', { body: { name: 'admin', email: 'a@b.c' } }), 422)).toEqual({ error: 'name has already been taken' })
+    expect(await expectJson(await call('/api/users', { body: { name: 'admin', email: 'a@b.c' } }), 422)).toEqual({
+      error: 'name has already been taken',
+    })
   })
 
   // ── /api/products ────────────────────────────────────────────────────────────────────────────
   it('products: create 201, list, show, update 200, delete 204 with no body', async () => {
-    const product = await expectJson(await call('/api/products', { body: { name: 'Widget', price: 1999, description: 'blue' } }), 201)
+    const product = await expectJson(
+      await call('/api/products', { body: { name: 'Widget', price: 1999, description: 'blue' } }),
+      201,
+    )
     expect(product).toEqual({ id: expect.any(Number), name: 'Widget', price: 1999, description: 'blue' })
     const list = await expectJson(await call('/api/products'), 200)
     expect(list.products).toContainEqual(product)
     expect(list.total).toBe(list.products.length)
     expect(await expectJson(await call(`/api/products/${product.id}`), 200)).toEqual(product)
-    const updated = await expectJson(await call(`/api/products/${product.id}`, { method: 'PUT', body: { price: 2499 } }), 200)
+    const updated = await expectJson(
+      await call(`/api/products/${product.id}`, { method: 'PUT', body: { price: 2499 } }),
+      200,
+    )
     expect(updated).toEqual({ ...product, price: 2499 })
     const gone = await call(`/api/products/${product.id}`, { method: 'DELETE' })
     expect(gone.status).toBe(204)
@@ -202,43 +231,80 @@ export function playgroundCases(server: () => Playground): void {
 
   it('products: 422 { errors } for invalid fields and without a body, 404 and 400 { error }', async () => {
     // The route's schema (priv/schemas/product.json) answers before the changeset would.
-    expect(await expectJson(await call('/api/products', { body: { price: 'cheap' } }), 422)).toEqual({ errors: { name: ["can't be blank"], price: ['must be number'] } })
-    expect(await expectJson(await call('/api/products', { method: 'POST' }), 422)).toEqual({ errors: { '': ['a request body is required'] } })
+    expect(await expectJson(await call('/api/products', { body: { price: 'cheap' } }), 422)).toEqual({
+      errors: { name: ["can't be blank"], price: ['must be number'] },
+    })
+    expect(await expectJson(await call('/api/products', { method: 'POST' }), 422)).toEqual({
+      errors: { '': ['a request body is required'] },
+    })
     expect(await expectJson(await call('/api/products/999999'), 404)).toEqual({ error: expect.any(String) })
     expect(await expectJson(await call('/api/products/abc'), 400)).toEqual({ error: expect.any(String) })
-    expect(await expectJson(await call('/api/products/abc', { method: 'DELETE' }), 400)).toEqual({ error: expect.any(String) })
-    expect(await expectJson(await call('/api/products/999999', { method: 'DELETE' }), 404)).toEqual({ error: expect.any(String) })
-    expect(await expectJson(await call('/api/products/999999', { method: 'PUT', body: { price: 1 } }), 404)).toEqual({ error: expect.any(String) })
+    expect(await expectJson(await call('/api/products/abc', { method: 'DELETE' }), 400)).toEqual({
+      error: expect.any(String),
+    })
+    expect(await expectJson(await call('/api/products/999999', { method: 'DELETE' }), 404)).toEqual({
+      error: expect.any(String),
+    })
+    expect(await expectJson(await call('/api/products/999999', { method: 'PUT', body: { price: 1 } }), 404)).toEqual({
+      error: expect.any(String),
+    })
     const { id } = await expectJson(await call('/api/products', { body: { name: 'Gadget', price: 5 } }), 201)
-    expect(await expectJson(await call(`/api/products/${id}`, { method: 'PUT', body: { name: '', price: -1 } }), 422)).toEqual({
+    expect(
+      await expectJson(await call(`/api/products/${id}`, { method: 'PUT', body: { name: '', price: -1 } }), 422),
+    ).toEqual({
       errors: { name: ["can't be blank"], price: ['must be greater than or equal to 0'] },
     })
-    expect(await expectJson(await call(`/api/products/${id}`, { method: 'PUT' }), 422)).toEqual({ errors: { '': ['a request body is required'] } })
+    expect(await expectJson(await call(`/api/products/${id}`, { method: 'PUT' }), 422)).toEqual({
+      errors: { '': ['a request body is required'] },
+    })
   })
 
   it('products: the list pages on limit and offset, and its total counts every product; 422 { errors } for a bad page', async () => {
-    for (const name of ['Page A', 'Page B', 'Page C']) await expectJson(await call('/api/products', { body: { name, price: 1 } }), 201)
+    for (const name of ['Page A', 'Page B', 'Page C'])
+      await expectJson(await call('/api/products', { body: { name, price: 1 } }), 201)
     const all = await expectJson(await call('/api/products'), 200)
     expect(all.total).toBe(all.products.length)
     expect(all.total).toBeGreaterThanOrEqual(3)
     const page = await expectJson(await call('/api/products?limit=2&offset=1'), 200)
     expect(page).toEqual({ products: all.products.slice(1, 3), total: all.total })
-    expect(await expectJson(await call(`/api/products?offset=${all.total}`), 200)).toEqual({ products: [], total: all.total })
+    expect(await expectJson(await call(`/api/products?offset=${all.total}`), 200)).toEqual({
+      products: [],
+      total: all.total,
+    })
     for (const query of ['limit=0', 'limit=1001', 'limit=abc', 'offset=-1', 'limit=1.5', 'limit=1&limit=2']) {
       const field = query.slice(0, query.indexOf('='))
-      expect(await expectJson(await call(`/api/products?${query}`), 422), query).toEqual({ errors: { [field]: [expect.any(String)] } })
+      expect(await expectJson(await call(`/api/products?${query}`), 422), query).toEqual({
+        errors: { [field]: [expect.any(String)] },
+      })
     }
   })
 
   // ── /api/notes ───────────────────────────────────────────────────────────────────────────────
   it('notes API: create 201, list, show, update (title and body only) 200, delete 204; the author named by the join', async () => {
-    const bot = await expectJson(await call('/api/users', { body: { name: `bot${Date.now()}`, email: 'bot@example.com' } }), 201)
-    const note = await expectJson(await call('/api/notes', { body: { title: 'API note', body: 'text', user_id: bot.id } }), 201)
-    expect(note).toEqual({ id: expect.any(Number), title: 'API note', body: 'text', user_id: bot.id, author: bot.name, inserted_at: expect.any(String), updated_at: expect.any(String) })
+    const bot = await expectJson(
+      await call('/api/users', { body: { name: `bot${Date.now()}`, email: 'bot@example.com' } }),
+      201,
+    )
+    const note = await expectJson(
+      await call('/api/notes', { body: { title: 'API note', body: 'text', user_id: bot.id } }),
+      201,
+    )
+    expect(note).toEqual({
+      id: expect.any(Number),
+      title: 'API note',
+      body: 'text',
+      user_id: bot.id,
+      author: bot.name,
+      inserted_at: expect.any(String),
+      updated_at: expect.any(String),
+    })
     expect((await expectJson(await call('/api/notes'), 200)).notes).toContainEqual(note)
     expect(await expectJson(await call(`/api/notes/${note.id}`), 200)).toEqual(note)
     expect((await expectJson(await call(`/api/users/${bot.id}`), 200)).note_count).toBe(1)
-    const updated = await expectJson(await call(`/api/notes/${note.id}`, { method: 'PUT', body: { title: 'renamed', user_id: 1, author: 'mallory' } }), 200)
+    const updated = await expectJson(
+      await call(`/api/notes/${note.id}`, { method: 'PUT', body: { title: 'renamed', user_id: 1, author: 'mallory' } }),
+      200,
+    )
     expect(updated).toMatchObject({ id: note.id, title: 'renamed', body: 'text', user_id: bot.id, author: bot.name })
     const gone = await call(`/api/notes/${note.id}`, { method: 'DELETE' })
     expect(gone.status).toBe(204)
@@ -246,13 +312,24 @@ export function playgroundCases(server: () => Playground): void {
   })
 
   it('notes API: 422 { errors } for a missing title or author and an author who is no user, 404 { error } for a missing note', async () => {
-    expect(await expectJson(await call('/api/notes', { body: { body: 'no title' } }), 422)).toEqual({ errors: { title: ["can't be blank"], user_id: ["can't be blank"] } })
-    expect(await expectJson(await call('/api/notes', { body: { title: 't', user_id: 999999 } }), 422)).toEqual({ errors: { user_id: ['does not exist'] } })
+    expect(await expectJson(await call('/api/notes', { body: { body: 'no title' } }), 422)).toEqual({
+      errors: { title: ["can't be blank"], user_id: ["can't be blank"] },
+    })
+    expect(await expectJson(await call('/api/notes', { body: { title: 't', user_id: 999999 } }), 422)).toEqual({
+      errors: { user_id: ['does not exist'] },
+    })
     const { users } = await expectJson(await call('/api/users'), 200)
     const { id } = await expectJson(await call('/api/notes', { body: { title: 't', user_id: users[0].id } }), 201)
-    expect(await expectJson(await call(`/api/notes/${id}`, { method: 'PUT', body: { title: '' } }), 422)).toEqual({ errors: { title: ["can't be blank"] } })
+    expect(await expectJson(await call(`/api/notes/${id}`, { method: 'PUT', body: { title: '' } }), 422)).toEqual({
+      errors: { title: ["can't be blank"] },
+    })
     for (const method of ['GET', 'PUT', 'DELETE']) {
-      expect(await expectJson(await call('/api/notes/999999', { method, ...(method === 'PUT' ? { body: { title: 'x' } } : {}) }), 404)).toEqual({ error: expect.any(String) })
+      expect(
+        await expectJson(
+          await call('/api/notes/999999', { method, ...(method === 'PUT' ? { body: { title: 'x' } } : {}) }),
+          404,
+        ),
+      ).toEqual({ error: expect.any(String) })
     }
   })
 
@@ -260,7 +337,11 @@ export function playgroundCases(server: () => Playground): void {
   it('the API answers CORS preflights and marks responses for any origin; the HTML pages do not', async () => {
     const preflight = await fetch(`${server().base}/api/products`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://elsewhere.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
@@ -287,7 +368,9 @@ export function playgroundCases(server: () => Playground): void {
   })
 
   it('a malformed JSON body is a 400 { error }; a body over 1 MiB a 413', async () => {
-    expect(await expectJson(await call('/api/products', { raw: '{"name":' }), 400)).toEqual({ error: expect.any(String) })
+    expect(await expectJson(await call('/api/products', { raw: '{"name":' }), 400)).toEqual({
+      error: expect.any(String),
+    })
     const big = await call('/api/products', { raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024), price: 1 }) })
     expect(big.status).toBe(413)
   })
@@ -296,6 +379,13 @@ export function playgroundCases(server: () => Playground): void {
   it('the server logged only its start-up lines: no errors, no exporter noise without a collector', () => {
     const lines = server().output().trim().split('\n')
     // The one refusal the Origin case above asked for is logged too.
-    expect(lines.filter((l) => !/^\[vela\] 403 on GET \/ws\/rooms\/origin-check .*"https:\/\/evil\.example" refused|^\[vela\] session: no secret configured|^playground: demo account|^playground: migrated m\d+_\w+$|^vela: playground \(dev\) listening on|^vela: wrote priv\/assets\/openapi.json and its explorer/.test(l))).toEqual([])
+    expect(
+      lines.filter(
+        (l) =>
+          !/^\[vela\] 403 on GET \/ws\/rooms\/origin-check .*"https:\/\/evil\.example" refused|^\[vela\] session: no secret configured|^playground: demo account|^playground: migrated m\d+_\w+$|^vela: playground \(dev\) listening on|^vela: wrote priv\/assets\/openapi.json and its explorer/.test(
+            l,
+          ),
+      ),
+    ).toEqual([])
   })
 }

@@ -93,5 +93,11 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     await stop()
     throw new Error(`the playground did not start:\n${output}`)
   }
-  return { base: `http://127.0.0.1:${port}`, port, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, output: () => output, stop }
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    output: () => output,
+    stop,
+  }
 }

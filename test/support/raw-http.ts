@@ -93,7 +93,9 @@ export function rawConnection(port: number): Promise<RawConnection> {
       settle()
     })
     socket.on('end', () => fail(new Error('EOF: the server closed the connection')))
-    socket.on('error', (err: NodeJS.ErrnoException) => fail(Object.assign(new Error(err.code ?? err.message), { code: err.code })))
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      fail(Object.assign(new Error(err.code ?? err.message), { code: err.code })),
+    )
     socket.once('connect', () =>
       resolve({
         send(request) {

@@ -25,7 +25,11 @@ export function openRawWebSocket(port: number, path: string): Promise<RawWebSock
     const socket = net.connect(port, '127.0.0.1')
     const key = randomBytes(16).toString('base64')
     socket.once('error', reject)
-    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`))
+    socket.on('connect', () =>
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      ),
+    )
     let head = Buffer.alloc(0)
     const onHead = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk])
@@ -45,7 +49,10 @@ function withFrames(socket: net.Socket, received: Buffer): RawWebSocket {
   let ended = false
   const waiters = new Set<() => void>()
   const wake = () => waiters.forEach((w) => w())
-  socket.on('data', (chunk: Buffer) => ((buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk), wake()))
+  socket.on(
+    'data',
+    (chunk: Buffer) => ((buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk), wake()),
+  )
   socket.on('close', () => ((ended = true), wake()))
   socket.on('error', () => undefined)
   // Server frames are unmasked: opcode, 7-bit length or 126 (16-bit) / 127 (64-bit) extended.
@@ -72,7 +79,12 @@ function withFrames(socket: net.Socket, received: Buffer): RawWebSocket {
       waiters.add(check)
       check()
     })
-  const described = (f: Frame) => (f.opcode === 0x8 ? `close ${f.payload.readUInt16BE(0)}` : f.opcode === 0x1 ? `text ${f.payload.toString('utf8')}` : `binary ${f.payload.length}`)
+  const described = (f: Frame) =>
+    f.opcode === 0x8
+      ? `close ${f.payload.readUInt16BE(0)}`
+      : f.opcode === 0x1
+        ? `text ${f.payload.toString('utf8')}`
+        : `binary ${f.payload.length}`
   return {
     socket,
     closeCode: async (ms) => (await firstOf((f) => f.opcode === 0x8, ms))?.payload.readUInt16BE(0),

@@ -40,7 +40,10 @@ export async function serviceAvailable(name: 'postgres' | 'redis'): Promise<bool
  * A fresh database on the PostgreSQL server (`<prefix>_<random>`), so runs never see each other's
  * rows; `drop()` removes it. CREATE/DROP DATABASE run on a maintenance connection of `serverUrl`.
  */
-export async function freshPostgresDatabase(prefix = 'vela_test', serverUrl = POSTGRES_URL): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgresDatabase(
+  prefix = 'vela_test',
+  serverUrl = POSTGRES_URL,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const { default: pg } = await import('pg')
   const { randomBytes } = await import('node:crypto')
   const admin = async (sql: string) => {

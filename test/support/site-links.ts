@@ -32,7 +32,12 @@ export function brokenLinks(root: string): string[] {
     for (const [, href] of html.matchAll(/\shref="([^"]+)"/g)) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(href!) || href!.startsWith('//')) continue // another site, mailto:
       const [pathPart, anchor] = href!.split('#') as [string, string | undefined]
-      let target = pathPart === '' ? page : pathPart.startsWith('/') ? pathPart.slice(1) : posix.join(posix.dirname(page), pathPart)
+      let target =
+        pathPart === ''
+          ? page
+          : pathPart.startsWith('/')
+            ? pathPart.slice(1)
+            : posix.join(posix.dirname(page), pathPart)
       target = decodeURIComponent(target.split('?')[0]!)
       if (target === '' || target.endsWith('/')) target += 'index.html'
       if (!present.has(target) && present.has(`${target}.html`)) target += '.html'
@@ -40,7 +45,8 @@ export function brokenLinks(root: string): string[] {
         broken.push(`${page}: ${href} (no ${target})`)
         continue
       }
-      if (anchor && target.endsWith('.html') && !idsFor(target).has(decodeURIComponent(anchor))) broken.push(`${page}: ${href} (no #${anchor} in ${target})`)
+      if (anchor && target.endsWith('.html') && !idsFor(target).has(decodeURIComponent(anchor)))
+        broken.push(`${page}: ${href} (no #${anchor} in ${target})`)
     }
   }
   return broken

@@ -26,7 +26,10 @@ export interface StaticServer {
 /** Serves `root` until closed. */
 export async function serveStatic(root: string): Promise<StaticServer> {
   const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '')
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    )
     let file = join(root, path)
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html')

@@ -29,7 +29,10 @@ export interface TcpProxy {
   close(): Promise<void>
 }
 
-export async function startTcpProxy(target: { host: string; port: number }, mode: 'up' | 'down' = 'down'): Promise<TcpProxy> {
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  mode: 'up' | 'down' = 'down',
+): Promise<TcpProxy> {
   let refused = 0
   let onRefused: (() => void) | undefined
   const piped = new Set<net.Socket>()
@@ -44,7 +47,10 @@ export async function startTcpProxy(target: { host: string; port: number }, mode
       return
     }
     const upstream = net.connect(target.port, target.host)
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       piped.add(a)
       a.on('error', () => b.destroy())
       a.on('close', () => {
@@ -69,7 +75,10 @@ export async function startTcpProxy(target: { host: string; port: number }, mode
     },
     refusedAtLeast(n, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${refused} connections refused within ${timeoutMs} ms, expected ${n}`)), timeoutMs)
+        const timer = setTimeout(
+          () => reject(new Error(`only ${refused} connections refused within ${timeoutMs} ms, expected ${n}`)),
+          timeoutMs,
+        )
         const check = () => {
           if (refused < n) return
           clearTimeout(timer)

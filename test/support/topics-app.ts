@@ -13,11 +13,19 @@ import { json } from '../../server/replies.ts'
 import { defineWebSocket } from '../../server/websocket/define.ts'
 import type { LogFn } from './logs.ts'
 
-type Command = { sub: string } | { unsub: string } | { pub: string; text: string } | { pubAll: string; text: string } | { count: string }
+type Command =
+  | { sub: string }
+  | { unsub: string }
+  | { pub: string; text: string }
+  | { pubAll: string; text: string }
+  | { count: string }
 
 const room = defineWebSocket({
   open(peer) {
-    for (const topic of String(peer.context.req.query.sub ?? '').split(',').filter(Boolean)) peer.subscribe(topic)
+    for (const topic of String(peer.context.req.query.sub ?? '')
+      .split(',')
+      .filter(Boolean))
+      peer.subscribe(topic)
     peer.send('ready')
   },
   message(peer, message) {

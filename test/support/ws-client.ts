@@ -41,7 +41,8 @@ export class WsClient {
       ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode} from ${url}`)))
     })
     const hello = await client.next(timeoutMs)
-    if (hello.text !== first) throw new Error(`expected ${JSON.stringify(first)} first from ${url}, got ${JSON.stringify(hello.text)}`)
+    if (hello.text !== first)
+      throw new Error(`expected ${JSON.stringify(first)} first from ${url}, got ${JSON.stringify(hello.text)}`)
     return client
   }
 

@@ -36,18 +36,35 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
     const assets = ['openapi.json', 'swagger-initializer.js', 'swagger-ui-bundle.js', 'swagger-ui.css', 'swagger.html']
     expect(files(join(root, 'priv/assets'))).toEqual(assets)
     expect(files(dist)).toEqual(
-      ['priv', 'priv/assets', ...assets.map((f) => `priv/assets/${f}`), 'priv/schemas', 'priv/schemas/page.json', 'priv/schemas/visit.json', 'server', 'server/index.mjs', 'src', 'src/views', 'src/views/layout.liquid', 'src/views/pages.liquid'].sort(),
+      [
+        'priv',
+        'priv/assets',
+        ...assets.map((f) => `priv/assets/${f}`),
+        'priv/schemas',
+        'priv/schemas/page.json',
+        'priv/schemas/visit.json',
+        'server',
+        'server/index.mjs',
+        'src',
+        'src/views',
+        'src/views/layout.liquid',
+        'src/views/pages.liquid',
+      ].sort(),
     )
   })
 
   it('a copy of dist/ alone, started in an empty folder, serves the HTML view (with its session) and the explorer, as prod', async () => {
     const server = await startBuilt(dist, { VELA_SESSION_SECRET: SECRET })
     try {
-      expect(server.output()).toMatch(/vela: site \(prod\) listening on http:\/\/(\[::\]|0\.0\.0\.0):\d+ \(all interfaces\)/)
+      expect(server.output()).toMatch(
+        /vela: site \(prod\) listening on http:\/\/(\[::\]|0\.0\.0\.0):\d+ \(all interfaces\)/,
+      )
       const first = await fetch(`${server.url}/`)
       expect(first.status).toBe(200)
       expect(first.headers.get('content-type')).toBe('text/html; charset=utf-8')
-      expect(await first.text()).toBe('<!doctype html><html><head><title>Welcome</title></head><body><h1>Welcome</h1><p>visit 1</p></body></html>\n')
+      expect(await first.text()).toBe(
+        '<!doctype html><html><head><title>Welcome</title></head><body><h1>Welcome</h1><p>visit 1</p></body></html>\n',
+      )
       const cookie = first.headers.getSetCookie()[0]!.split(';')[0]!
       expect(await (await fetch(`${server.url}/`, { headers: { cookie } })).text()).toContain('<p>visit 2</p>')
 
@@ -65,7 +82,9 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
   it('without a session secret the built server refuses to start: one line naming the app and its environment, exit 1', async () => {
     const { code, output } = await runBuiltToExit(dist)
     expect(code).toBe(1)
-    expect(output.trim()).toMatch(/^vela: site \(prod\) could not start: session: no secret in environment "prod"; set VELA_SESSION_SECRET or the session plugin option `secret` \(generate one with: .*\)$/)
+    expect(output.trim()).toMatch(
+      /^vela: site \(prod\) could not start: session: no secret in environment "prod"; set VELA_SESSION_SECRET or the session plugin option `secret` \(generate one with: .*\)$/,
+    )
   }, 60_000)
 
   it('VELA_ENV at run time names another environment', async () => {
@@ -75,7 +94,7 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
   }, 60_000)
 
   // Last in this group: it removes dist/priv/schemas.
-  it("the schemas routes name in validate are bundled into the server: it validates without dist/priv/schemas", async () => {
+  it('the schemas routes name in validate are bundled into the server: it validates without dist/priv/schemas', async () => {
     rmSync(join(dist, 'priv/schemas'), { recursive: true })
     const server = await startBuilt(dist, { VELA_SESSION_SECRET: SECRET })
     try {
@@ -92,7 +111,9 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
 it('vela release --profile prod builds an app using sessionPlugins() with no secret set; vela routes and middleware inspect it in prod without one', async () => {
   const root = temp.fixture('site')
   const rel = relative(process.cwd(), root)
-  const { stdout } = await run(process.execPath, [BIN, 'release', '--root', root, '--profile', 'prod'], { env: noSecret })
+  const { stdout } = await run(process.execPath, [BIN, 'release', '--root', root, '--profile', 'prod'], {
+    env: noSecret,
+  })
   expect(stdout.trim().split('\n').at(-1)).toBe(`Built ${rel}/dist/server/index.mjs`)
   expect(files(join(root, 'dist/src/views'))).toEqual(['layout.liquid', 'pages.liquid'])
 

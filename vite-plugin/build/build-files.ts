@@ -23,7 +23,12 @@ const overlaps = (a: string, b: string) => a === b || a.startsWith(b + sep) || b
  * app root); returns the folders copied, relative to both. Throws, copying nothing, when they hold
  * a stray `*.tmp` file.
  */
-export function mirrorAppFiles(root: string, serverDir: string, viewsDir: string, warn: (message: string) => void): string[] {
+export function mirrorAppFiles(
+  root: string,
+  serverDir: string,
+  viewsDir: string,
+  warn: (message: string) => void,
+): string[] {
   const from = resolve(root)
   const to = dirname(resolve(serverDir))
   // An output folder placed so that the server's root is the app folder itself: nothing to copy.
@@ -33,7 +38,9 @@ export function mirrorAppFiles(root: string, serverDir: string, viewsDir: string
     if (isAbsolute(dir)) continue
     const rel = relative(from, resolve(from, dir))
     if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-      warn(`[vela build] ${dir} is outside the app root: not copied into ${relative(from, to) || '.'}; the built server reads it from ${resolve(to, dir)}`)
+      warn(
+        `[vela build] ${dir} is outside the app root: not copied into ${relative(from, to) || '.'}; the built server reads it from ${resolve(to, dir)}`,
+      )
       continue
     }
     const target = join(to, rel)
@@ -70,7 +77,9 @@ function strayTempFiles(dir: string): string[] {
     .map((file) => join(dir, file))
 }
 
-const RUNTIME_ASSETS = [{ pkg: '@electric-sql/pglite', dir: 'dist', files: ['pglite.wasm', 'pglite.data', 'initdb.wasm'] }]
+const RUNTIME_ASSETS = [
+  { pkg: '@electric-sql/pglite', dir: 'dist', files: ['pglite.wasm', 'pglite.data', 'initdb.wasm'] },
+]
 
 /** Copies next to the server file the package files its bundle (`code`) loads beside itself. */
 export function copyRuntimeAssets(root: string, outDir: string, code: string): string[] {

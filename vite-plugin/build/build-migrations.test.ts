@@ -13,7 +13,10 @@ const temp = useTempDirs()
 const fixture = () => temp.fixture('notes')
 /** Replaces the notes schema's fields. */
 const setFields = (root: string, fields: string) =>
-  writeFileSync(join(root, 'src/schemas/note.ts'), `import { defineSchema } from 'vela/dbl'\n\nexport const Note = defineSchema({ table: 'notes', fields: ${fields} })\n`)
+  writeFileSync(
+    join(root, 'src/schemas/note.ts'),
+    `import { defineSchema } from 'vela/dbl'\n\nexport const Note = defineSchema({ table: 'notes', fields: ${fields} })\n`,
+  )
 
 it('a column added to a schema: the build writes the migration, and the built server applies it', async () => {
   const root = fixture()
@@ -25,7 +28,9 @@ it('a column added to a schema: the build writes the migration, and the built se
   expect(files).toHaveLength(2)
   expect(files[0]).toBe(first)
   expect(files[1]).toMatch(/^m\d{14}_alter_notes\.ts$/)
-  expect(readFileSync(join(root, 'src/migrations', files[1]!), 'utf8')).toContain("addColumn({ name: 'title', type: 'string' })")
+  expect(readFileSync(join(root, 'src/migrations', files[1]!), 'utf8')).toContain(
+    "addColumn({ name: 'title', type: 'string' })",
+  )
   expect(stdout.split('\n')[0]).toBe(`Generated ${relative(process.cwd(), join(root, 'src/migrations', files[1]!))}`)
   expect(stdout).toContain(`Built ${relative(process.cwd(), join(root, 'dist/server/index.mjs'))}`)
 
@@ -34,9 +39,13 @@ it('a column added to a schema: the build writes the migration, and the built se
   expect(await server.stop()).toBe(0)
   const db = new PGlite(data)
   try {
-    const columns = await db.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'notes' ORDER BY ordinal_position")
+    const columns = await db.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'notes' ORDER BY ordinal_position",
+    )
     expect(columns.rows.map((r) => r.column_name)).toEqual(['id', 'body', 'title'])
-    expect((await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version')).rows.map((r) => r.name)).toEqual(['create_notes', 'alter_notes'])
+    expect(
+      (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version')).rows.map((r) => r.name),
+    ).toEqual(['create_notes', 'alter_notes'])
   } finally {
     await db.close()
   }
@@ -49,7 +58,10 @@ it('a column added to a schema: the build writes the migration, and the built se
 it('a possible rename fails the build with the decision to make; nothing is written', async () => {
   const root = fixture()
   setFields(root, `{ id: 'id', text: { type: 'text', nullable: false } }`)
-  const err = (await run(process.execPath, [BIN, 'release', '--root', root]).catch((e: unknown) => e)) as { code: number; stderr: string }
+  const err = (await run(process.execPath, [BIN, 'release', '--root', root]).catch((e: unknown) => e)) as {
+    code: number
+    stderr: string
+  }
   expect(err.code).toBe(1)
   expect(err.stderr).toContain('Migration not generated: a column disappears while another appears in the same table')
   expect(err.stderr).toContain('(CLI: --rename notes.text=body)')

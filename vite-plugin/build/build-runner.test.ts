@@ -35,12 +35,21 @@ function notes(file?: string, text = ''): string {
 it('a build that writes a migration and the OpenAPI files opens one runner, closes it, and lists the files in api.generated', async () => {
   const root = notes()
   const schema = join(root, 'src/schemas/note.ts')
-  writeFileSync(schema, readFileSync(schema, 'utf8').replace("body: { type: 'text', nullable: false } }", "body: { type: 'text', nullable: false }, title: 'string' }"))
+  writeFileSync(
+    schema,
+    readFileSync(schema, 'utf8').replace(
+      "body: { type: 'text', nullable: false } }",
+      "body: { type: 'text', nullable: false }, title: 'string' }",
+    ),
+  )
   const plugin = vela()
   expect(await buildCounting(root, plugin)).toEqual({ opened: 1, open: 0, error: undefined })
   const migration = readdirSync(join(root, 'src/migrations')).find((f) => f.endsWith('_alter_notes.ts'))
   expect(migration).toBeDefined()
-  expect(plugin.api!.generated).toEqual([join(root, 'src/migrations', migration!), ...ASSETS.map((f) => join(root, 'priv/assets', f))])
+  expect(plugin.api!.generated).toEqual([
+    join(root, 'src/migrations', migration!),
+    ...ASSETS.map((f) => join(root, 'priv/assets', f)),
+  ])
 
   // Built again: a new runner, and the list is the second build's (no migration this time).
   expect(await buildCounting(root, plugin)).toEqual({ opened: 1, open: 0, error: undefined })
@@ -56,7 +65,10 @@ it('an app without src/schemas: writeBundle opens the runner, still one', async 
 
 it('a build stopped in buildStart (a possible rename to decide) leaves no runner open', async () => {
   const root = notes()
-  writeFileSync(join(root, 'src/schemas/note.ts'), `import { defineSchema } from 'vela/dbl'\nexport const Note = defineSchema({ table: 'notes', fields: { id: 'id', text: 'text' } })\n`)
+  writeFileSync(
+    join(root, 'src/schemas/note.ts'),
+    `import { defineSchema } from 'vela/dbl'\nexport const Note = defineSchema({ table: 'notes', fields: { id: 'id', text: 'text' } })\n`,
+  )
   const { opened, open, error } = await buildCounting(root)
   expect(error?.message).toContain('The build does not decide this')
   expect({ opened, open }).toEqual({ opened: 1, open: 0 })
@@ -82,7 +94,13 @@ it('under --watch, the rebuild after one that failed in writeBundle closes the r
   const source = readFileSync(app, 'utf8')
   writeFileSync(app, `${source}\nthrow new Error('app.ts fails on purpose')\n`)
   const before = runnerCounts()
-  const watcher = (await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { watch: {} } })) as Rolldown.RolldownWatcher
+  const watcher = (await build({
+    root,
+    configFile: false,
+    plugins: [vela()],
+    logLevel: 'silent',
+    build: { watch: {} },
+  })) as Rolldown.RolldownWatcher
   // Every event in order; `built(n)` resolves once the n-th build has ended (END).
   const codes: string[] = []
   const waiting: Array<{ ends: number; resolve: () => void }> = []

@@ -18,7 +18,13 @@ afterAll(() => {
 })
 
 it('builds dist/server/index.mjs, a single file node runs as prod: start hook, discovered routes, port from PORT', async () => {
-  await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: join(out, 'server'), emptyOutDir: true } })
+  await build({
+    root,
+    configFile: false,
+    plugins: [vela()],
+    logLevel: 'silent',
+    build: { outDir: join(out, 'server'), emptyOutDir: true },
+  })
   // No views, no priv/: the bundle is the whole output.
   expect(readdirSync(out, { recursive: true })).toEqual(['server', 'server/index.mjs'])
 
@@ -26,11 +32,18 @@ it('builds dist/server/index.mjs, a single file node runs as prod: start hook, d
   const server = await startBuilt(out)
   expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
   // The bound address: every interface (IPv6 `::` where the machine has IPv6, else 0.0.0.0).
-  expect(server.output()).toMatch(new RegExp(`vela: fixture \\(prod\\) listening on http://(\\[::\\]|0\\.0\\.0\\.0):${new URL(server.url).port} \\(all interfaces\\)\n`))
+  expect(server.output()).toMatch(
+    new RegExp(
+      `vela: fixture \\(prod\\) listening on http://(\\[::\\]|0\\.0\\.0\\.0):${new URL(server.url).port} \\(all interfaces\\)\n`,
+    ),
+  )
   const res = await fetch(`${server.url}/hello`)
   expect(res.status).toBe(200)
   expect(await res.json()).toEqual({ message: 'hello' })
-  expect(await (await fetch(`${server.url}/identity`)).json()).toEqual({ controller: 'greetings_controller', action: 'identity' })
+  expect(await (await fetch(`${server.url}/identity`)).json()).toEqual({
+    controller: 'greetings_controller',
+    action: 'identity',
+  })
 
   // SIGTERM: graceful shutdown, exit 0.
   expect(await server.stop()).toBe(0)
@@ -39,7 +52,9 @@ it('builds dist/server/index.mjs, a single file node runs as prod: start hook, d
 
 it('vela release builds the app with its vite.config.ts into <root>/dist/server/index.mjs', async () => {
   const repo = fileURLToPath(new URL('../..', import.meta.url))
-  const { stdout } = await promisify(execFile)(process.execPath, ['vite-plugin/bin.mjs', 'release', '--root', root], { cwd: repo })
+  const { stdout } = await promisify(execFile)(process.execPath, ['vite-plugin/bin.mjs', 'release', '--root', root], {
+    cwd: repo,
+  })
   expect(stdout.trim()).toBe('Built vite-plugin/test/fixtures/basic/dist/server/index.mjs')
   expect(existsSync(join(root, 'dist/server/index.mjs'))).toBe(true)
   // No priv/schemas/: no OpenAPI document is generated.

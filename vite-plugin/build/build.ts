@@ -18,10 +18,25 @@
 import type { UserConfig } from 'vite'
 import { SERVER_ENTRY } from '../app-entry.ts'
 
-const KNEX_OPTIONAL_DRIVERS = [/^mariadb(\/|$)/, /^mysql2?(\/|$)/, /^oracledb$/, /^tedious$/, /^sqlite3$/, /^better-sqlite3$/, /^pg-query-stream$/, /^pg-native$/]
+const KNEX_OPTIONAL_DRIVERS = [
+  /^mariadb(\/|$)/,
+  /^mysql2?(\/|$)/,
+  /^oracledb$/,
+  /^tedious$/,
+  /^sqlite3$/,
+  /^better-sqlite3$/,
+  /^pg-query-stream$/,
+  /^pg-native$/,
+]
 
 /** What `instrumentation: true` leaves to `node_modules`: OpenTelemetry and the instrumented drivers. */
-export const INSTRUMENTED_PACKAGES: readonly RegExp[] = [/^@opentelemetry\//, /^pg(\/|$)/, /^pg-pool(\/|$)/, /^ioredis(\/|$)/, /^knex(\/|$)/]
+export const INSTRUMENTED_PACKAGES: readonly RegExp[] = [
+  /^@opentelemetry\//,
+  /^pg(\/|$)/,
+  /^pg-pool(\/|$)/,
+  /^ioredis(\/|$)/,
+  /^knex(\/|$)/,
+]
 
 export function buildConfig(config: UserConfig, instrumentation = false): UserConfig {
   return {

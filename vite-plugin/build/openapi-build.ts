@@ -35,6 +35,12 @@ export async function inspectForBuild(root: string, withApp: WithApp, openapi?: 
     const viewsDir = config.views?.dir ?? DEFAULT_VIEWS_DIR
     if (!existsSync(resolve(root, 'priv/schemas'))) return { viewsDir, generated: [] }
     const app = await createAppIn(load)
-    return { viewsDir, generated: await writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, { output: BUILD_OPENAPI_OUTPUT, openapi }) }
+    return {
+      viewsDir,
+      generated: await writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, {
+        output: BUILD_OPENAPI_OUTPUT,
+        openapi,
+      }),
+    }
   })
 }

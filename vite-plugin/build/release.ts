@@ -35,6 +35,9 @@ export async function release(root: string, opts: ReleaseOptions = {}): Promise<
   const [environment] = Object.values(builder.environments)
   await builder.build(environment!)
   const server = resolve(builder.config.root, 'dist/server/index.mjs')
-  if (!existsSync(server)) throw new Error(`${builder.config.root}: the build wrote no dist/server/index.mjs; does the Vite config change build.outDir?`)
+  if (!existsSync(server))
+    throw new Error(
+      `${builder.config.root}: the build wrote no dist/server/index.mjs; does the Vite config change build.outDir?`,
+    )
   return { server, generated: [...(plugin.api?.generated ?? [])] }
 }

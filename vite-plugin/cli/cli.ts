@@ -45,7 +45,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   return runCommand(found.command, found.args)
 }
 
-type Found = { command: CommandSpec; args: readonly string[]; family?: undefined } | { command?: undefined; family: readonly CommandSpec[] }
+type Found =
+  | { command: CommandSpec; args: readonly string[]; family?: undefined }
+  | { command?: undefined; family: readonly CommandSpec[] }
 
 /** `routes …` or a two-word command (`migrations generate …`); else the commands sharing the first word. */
 function findCommand(argv: readonly string[]): Found {
@@ -77,7 +79,9 @@ function unknownCommand(family: readonly CommandSpec[], argv: readonly string[])
     console.error(`vela ${argv[0]}: needs ${sub}\n\n${family.map(usageText).join('\n\n')}`)
     return 2
   }
-  const what = argv[0]!.startsWith('-') ? `expected a command before ${argv[0]}` : `unknown command ${JSON.stringify(argv[0])}`
+  const what = argv[0]!.startsWith('-')
+    ? `expected a command before ${argv[0]}`
+    : `unknown command ${JSON.stringify(argv[0])}`
   console.error(`vela: ${what}\n\n${commandListText(COMMANDS)}`)
   return 2
 }
@@ -113,7 +117,9 @@ function enterRoot(startedIn: string, root: string | undefined): string {
     process.chdir(dir)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    throw new UsageError(`--root ${root}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (err as Error).message}`)
+    throw new UsageError(
+      `--root ${root}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (err as Error).message}`,
+    )
   }
   return dir
 }

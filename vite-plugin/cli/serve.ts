@@ -27,6 +27,7 @@ export async function serve(root: string): Promise<void> {
 function startLine(server: DevServer, devApp: DevApp): string {
   const config = devApp.current.config
   const waiting = devApp.failure ? ' (answering 503 until an edit fixes the error above)' : ''
-  const dashboard = devApp.dashboard && config.environment === 'dev' ? ` · dashboard ${devApp.dashboard.link(server.url)}` : ''
+  const dashboard =
+    devApp.dashboard && config.environment === 'dev' ? ` · dashboard ${devApp.dashboard.link(server.url)}` : ''
   return `vela: ${config.bootstrapApplication} (${config.environment}) listening on ${listeningOn(server.listener)}${dashboard}${waiting}`
 }

@@ -27,7 +27,8 @@ export function tokenOf(req: IncomingMessage, url: URL): { token: string | undef
   if (fromQuery !== null) return { token: fromQuery, fromQuery: true }
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=')
-    if (at !== -1 && part.slice(0, at).trim() === TOKEN_COOKIE) return { token: part.slice(at + 1).trim(), fromQuery: false }
+    if (at !== -1 && part.slice(0, at).trim() === TOKEN_COOKIE)
+      return { token: part.slice(at + 1).trim(), fromQuery: false }
   }
   return { token: undefined, fromQuery: false }
 }

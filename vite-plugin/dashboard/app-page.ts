@@ -20,6 +20,9 @@ export function appPage(app: VelaApp, records: readonly RequestRecord[] = []) {
     plugins: g.plugins.map((p) => ({ ...p, optionsText: JSON.stringify(p.options) })),
   }))
   const findings = audit(app.routeTable)
-  const config = configEntries(app.config).map((e) => ({ ...e, valueText: typeof e.value === 'string' ? e.value : JSON.stringify(e.value) }))
+  const config = configEntries(app.config).map((e) => ({
+    ...e,
+    valueText: typeof e.value === 'string' ? e.value : JSON.stringify(e.value),
+  }))
   return { groups, global: middleware.global, findings, config, minutes: minuteStats(records) }
 }

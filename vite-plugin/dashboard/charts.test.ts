@@ -7,10 +7,28 @@ import { bucketStats, minuteStats } from './stats.ts'
 
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 55)
 const record = (agoMs: number, durationMs: number, status: number): RequestRecord =>
-  ({ id: `r${agoMs}-${durationMs}`, startedAt: NOW - agoMs, method: 'GET', path: '/', query: undefined, client: undefined, headers: [], status, durationMs, logs: [], spans: [], plugins: [], bytes: 0 }) as RequestRecord
+  ({
+    id: `r${agoMs}-${durationMs}`,
+    startedAt: NOW - agoMs,
+    method: 'GET',
+    path: '/',
+    query: undefined,
+    client: undefined,
+    headers: [],
+    status,
+    durationMs,
+    logs: [],
+    spans: [],
+    plugins: [],
+    bytes: 0,
+  }) as RequestRecord
 
 // The current 10 s bucket: 10 requests, 1 to 10 ms, one a 500. Forty seconds earlier: 2 slow ones.
-const records = [...Array.from({ length: 10 }, (_, i) => record(1000 + i, i + 1, i === 9 ? 500 : 200)), record(40_000, 400, 200), record(40_001, 800, 503)]
+const records = [
+  ...Array.from({ length: 10 }, (_, i) => record(1000 + i, i + 1, i === 9 ? 500 : 200)),
+  record(40_000, 400, 200),
+  record(40_001, 800, 503),
+]
 
 it('buckets: count, rate per second, error rate and percentiles; empty buckets are zero', () => {
   const buckets = bucketStats(records, 10_000, 6, NOW)

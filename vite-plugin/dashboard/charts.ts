@@ -43,14 +43,16 @@ export interface Chart {
 function niceMax(value: number): number {
   if (!(value > 0)) return 1
   const step = 10 ** Math.floor(Math.log10(value))
-  return ([1, 2, 5, 10].map((m) => m * step).find((m) => m >= value) ?? 10 * step)
+  return [1, 2, 5, 10].map((m) => m * step).find((m) => m >= value) ?? 10 * step
 }
 
 const fixed = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 10 ? 1 : 0))
 
 function line(name: string, values: readonly number[], max: number, unit: string): ChartLine {
   const dx = (RIGHT - LEFT) / Math.max(values.length - 1, 1)
-  const points = values.map((v, i) => `${(LEFT + i * dx).toFixed(1)},${(BOTTOM - (Math.min(v, max) / max) * (BOTTOM - TOP)).toFixed(1)}`).join(' ')
+  const points = values
+    .map((v, i) => `${(LEFT + i * dx).toFixed(1)},${(BOTTOM - (Math.min(v, max) / max) * (BOTTOM - TOP)).toFixed(1)}`)
+    .join(' ')
   return { name, points, last: `${fixed(values.at(-1) ?? 0)}${unit}` }
 }
 
@@ -66,19 +68,43 @@ export function chartsOf(buckets: readonly BucketStats[]): Chart[] {
   const errors = buckets.map((b) => Math.round(b.errorRate * 1000) / 10)
   const errorMax = niceMax(Math.max(...errors))
   return [
-    { id: 'rate', title: 'Request rate (requests/s)', max: fixed(rateMax), lines: [line('rate', rate, rateMax, '/s')], requests, from, to },
     {
-      id: 'latency',
-      title: 'Latency (ms)',
-      max: fixed(latencyMax),
-      lines: (['p50', 'p95', 'p99'] as const).map((p) => line(p, buckets.map((b) => b[p]), latencyMax, ' ms')),
+      id: 'rate',
+      title: 'Request rate (requests/s)',
+      max: fixed(rateMax),
+      lines: [line('rate', rate, rateMax, '/s')],
       requests,
       from,
       to,
     },
-    { id: 'errors', title: 'Error rate (5xx, %)', max: fixed(errorMax), lines: [line('errors', errors, errorMax, ' %')], requests, from, to },
+    {
+      id: 'latency',
+      title: 'Latency (ms)',
+      max: fixed(latencyMax),
+      lines: (['p50', 'p95', 'p99'] as const).map((p) =>
+        line(
+          p,
+          buckets.map((b) => b[p]),
+          latencyMax,
+          ' ms',
+        ),
+      ),
+      requests,
+      from,
+      to,
+    },
+    {
+      id: 'errors',
+      title: 'Error rate (5xx, %)',
+      max: fixed(errorMax),
+      lines: [line('errors', errors, errorMax, ' %')],
+      requests,
+      from,
+      to,
+    },
   ]
 }
 
 /** The charts over the recorded requests, as of `now`. */
-export const charts = (records: readonly RequestRecord[], now = Date.now()): Chart[] => chartsOf(bucketStats(records, CHART_BUCKET_MS, CHART_BUCKETS, now))
+export const charts = (records: readonly RequestRecord[], now = Date.now()): Chart[] =>
+  chartsOf(bucketStats(records, CHART_BUCKET_MS, CHART_BUCKETS, now))

@@ -3,7 +3,16 @@
 // without being recorded itself, streams new requests as Server-Sent Events; in `prod` and `test`
 // the path is the app's (a 404) and nothing is recorded.
 import { spawn } from 'node:child_process'
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -34,7 +43,13 @@ async function start(environment?: string, onRestart?: (devApp: DevApp) => void)
   const before = process.env.VELA_ENV
   if (environment) process.env.VELA_ENV = environment
   try {
-    return await startDevServer({ root: dir, port: 0, host: '0.0.0.0', plugins: [vela({ dev: { log: () => {} } })], onRestart })
+    return await startDevServer({
+      root: dir,
+      port: 0,
+      host: '0.0.0.0',
+      plugins: [vela({ dev: { log: () => {} } })],
+      onRestart,
+    })
   } finally {
     if (before === undefined) delete process.env.VELA_ENV
     else process.env.VELA_ENV = before
@@ -92,7 +107,10 @@ describe('in dev', () => {
 
   it('streams each new request as a Server-Sent Event', async () => {
     const controller = new AbortController()
-    const res = await fetch(`${server.url}/__vela/events`, { headers: { cookie: `vela_dashboard=${token}` }, signal: controller.signal })
+    const res = await fetch(`${server.url}/__vela/events`, {
+      headers: { cookie: `vela_dashboard=${token}` },
+      signal: controller.signal,
+    })
     expect(res.headers.get('content-type')).toBe('text/event-stream')
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
     expect((await reader.read()).value).toContain(': connected')
@@ -101,14 +119,21 @@ describe('in dev', () => {
     while (!text.includes('\n\n')) text += (await reader.read()).value ?? ''
     controller.abort()
     expect(text).toMatch(/^event: request\ndata: /)
-    expect(JSON.parse(text.split('data: ')[1]!)).toMatchObject({ method: 'GET', path: '/identity', route: '/identity', status: 200 })
+    expect(JSON.parse(text.split('data: ')[1]!)).toMatchObject({
+      method: 'GET',
+      path: '/identity',
+      route: '/identity',
+      status: 200,
+    })
   })
 
   it('the app page shows the routes by group and the WebSocket connections open', async () => {
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`)
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
     try {
-      const html = await (await fetch(`${server.url}/__vela/app`, { headers: { cookie: `vela_dashboard=${token}` } })).text()
+      const html = await (
+        await fetch(`${server.url}/__vela/app`, { headers: { cookie: `vela_dashboard=${token}` } })
+      ).text()
       expect(html).toContain('<span class="open">1</span> connection(s) open')
       expect(html).toContain('<code>/ws</code>')
       expect(html).toContain('<td>/hello</td>')
@@ -135,7 +160,7 @@ describe('in dev', () => {
   })
 
   // Last in this block: it replaces the dev app the tests above used.
-  it('after a restart of Vite\'s server: a new token, the old one refused, and the connections still counted', async () => {
+  it("after a restart of Vite's server: a new token, the old one refused, and the connections still counted", async () => {
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`)
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
     try {
@@ -148,7 +173,11 @@ describe('in dev', () => {
       expect((await fetch(`${server.url}/__vela`, { headers: { cookie: `vela_dashboard=${token}` } })).status).toBe(403)
       const opened = await fetch(next.link(server.url), { redirect: 'manual' })
       expect(opened.status).toBe(303)
-      const html = await (await fetch(`${server.url}/__vela/app`, { headers: { cookie: opened.headers.get('set-cookie')!.split(';')[0]! } })).text()
+      const html = await (
+        await fetch(`${server.url}/__vela/app`, {
+          headers: { cookie: opened.headers.get('set-cookie')!.split(';')[0]! },
+        })
+      ).text()
       expect(html).toContain('<span class="open">1</span> connection(s) open')
       expect(html).toMatch(/<td class="topic"><code>news<\/code><\/td><td class="subscribers">1<\/td>/)
     } finally {
@@ -165,7 +194,13 @@ describe('migrations on the app page', () => {
     // The notes app, migrating only its first migration at start: a second one stays pending.
     const root = temp.fixture('notes')
     const app = join(root, 'src/app.ts')
-    writeFileSync(app, readFileSync(app, 'utf8').replace('await migrate(repo, migrations)', 'await migrate(repo, migrations.slice(0, 1))'))
+    writeFileSync(
+      app,
+      readFileSync(app, 'utf8').replace(
+        'await migrate(repo, migrations)',
+        'await migrate(repo, migrations.slice(0, 1))',
+      ),
+    )
     writeFileSync(
       join(root, 'src/migrations/m20991231000000_create_tags.ts'),
       "import { createTable, dropTable } from 'vela/dbl'\nexport const up = () => [createTable('tags', [{ name: 'id', type: 'id', primaryKey: true }])]\nexport const down = () => [dropTable('tags')]\n",
@@ -176,22 +211,34 @@ describe('migrations on the app page', () => {
 
   it('lists the applied and the pending ones, from the database the app runs on', async () => {
     const token = server.devApp.dashboard!.token
-    const html = await (await fetch(`${server.url}/__vela/app`, { headers: { cookie: `vela_dashboard=${token}` } })).text()
+    const html = await (
+      await fetch(`${server.url}/__vela/app`, { headers: { cookie: `vela_dashboard=${token}` } })
+    ).text()
     expect(html).toContain('<span class="applied">1</span> applied · <span class="pending">1</span> pending')
-    expect(html).toMatch(/<tr class="applied"><td>20261121110937<\/td><td class="name">create_notes<\/td><td class="state">applied<\/td><td>\d{4}-\d\d-\d\dT/)
-    expect(html).toContain('<tr class="pending"><td>20991231000000</td><td class="name">create_tags</td><td class="state">pending</td><td></td></tr>')
+    expect(html).toMatch(
+      /<tr class="applied"><td>20261121110937<\/td><td class="name">create_notes<\/td><td class="state">applied<\/td><td>\d{4}-\d\d-\d\dT/,
+    )
+    expect(html).toContain(
+      '<tr class="pending"><td>20991231000000</td><td class="name">create_tags</td><td class="state">pending</td><td></td></tr>',
+    )
   })
 })
 
-it('vela serve prints a new start line after a restart of Vite\'s server: its link works, the first one is refused', async () => {
+it("vela serve prints a new start line after a restart of Vite's server: its link works, the first one is refused", async () => {
   const temp = useTempDirs()
   const root = temp.fixture('basic')
   const port = await freePort()
-  const child = spawn(process.execPath, [BIN, 'serve', '--root', root], { env: { ...process.env, PORT: String(port), VITEST: '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'serve', '--root', root], {
+    env: { ...process.env, PORT: String(port), VITEST: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const exited = new Promise((r) => child.once('exit', r))
   let stdout = ''
   child.stdout.on('data', (d) => (stdout += d))
-  const links = () => [...stdout.matchAll(/listening on \S+ \(all interfaces\) · dashboard (http:\/\/\S+)/g)].map((m) => m[1]!.replace(/\/\/[^/]+/, `//127.0.0.1:${port}`))
+  const links = () =>
+    [...stdout.matchAll(/listening on \S+ \(all interfaces\) · dashboard (http:\/\/\S+)/g)].map((m) =>
+      m[1]!.replace(/\/\/[^/]+/, `//127.0.0.1:${port}`),
+    )
   try {
     await until('vela serve listens', () => links().length === 1, 60_000)
     const [first] = links()
@@ -201,7 +248,11 @@ it('vela serve prints a new start line after a restart of Vite\'s server: its li
     await until('a second start line', () => links().length === 2, 60_000)
     const second = links()[1]!
     expect(second).not.toBe(first)
-    await until('the restarted app answers', async () => (await fetch(second, { redirect: 'manual' })).status === 303, 20_000)
+    await until(
+      'the restarted app answers',
+      async () => (await fetch(second, { redirect: 'manual' })).status === 303,
+      20_000,
+    )
     expect((await fetch(first!, { redirect: 'manual' })).status).toBe(403)
   } finally {
     child.kill('SIGTERM')
@@ -228,5 +279,6 @@ describe.each(['prod', 'test'])('in %s', (environment) => {
 
 it('loopback is 127.0.0.0/8, ::1 and their IPv4-mapped forms; nothing else', () => {
   for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a), a).toBe(true)
-  for (const a of [undefined, '192.0.2.2', '10.0.0.1', '::ffff:192.0.2.2', 'fd00::2', '::', '0.0.0.0', '128.0.0.1']) expect(isLoopback(a), a).toBe(false)
+  for (const a of [undefined, '192.0.2.2', '10.0.0.1', '::ffff:192.0.2.2', 'fd00::2', '::', '0.0.0.0', '128.0.0.1'])
+    expect(isLoopback(a), a).toBe(false)
 })

@@ -64,10 +64,17 @@ const CSP = Object.entries(DEFAULT_CSP_DIRECTIVES)
   .map(([name, sources]) => [name, ...sources].join(' '))
   .join('; ')
 
-const ASSET_TYPES: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'dashboard.css': 'text/css; charset=utf-8' }
+const ASSET_TYPES: Record<string, string> = {
+  'dashboard.js': 'text/javascript; charset=utf-8',
+  'dashboard.css': 'text/css; charset=utf-8',
+}
 
 /** Makes the dashboard of a dev server whose current app `current()` gives; `sources` add what only the dev app can read (its migrations). */
-export function createDashboard(current: () => VelaApp, opts: DashboardOptions = {}, sources: DashboardSources = {}): Dashboard {
+export function createDashboard(
+  current: () => VelaApp,
+  opts: DashboardOptions = {},
+  sources: DashboardSources = {},
+): Dashboard {
   const token = newToken()
   const store = new RequestStore(opts)
   const recorder = dashboardRecorder(store, opts)
@@ -79,20 +86,35 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
     for (const res of streams) res.write(data)
   })
 
-  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', ...extra })
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string | Buffer,
+    extra: Record<string, string> = {},
+  ) => {
+    res.writeHead(status, {
+      'content-type': type,
+      'cache-control': 'no-store',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      ...extra,
+    })
     res.end(body)
   }
   const html = (res: ServerResponse, page: Promise<string>) =>
     page.then(
       (body) => send(res, 200, 'text/html; charset=utf-8', body),
-      (err: unknown) => send(res, 500, 'text/plain; charset=utf-8', `dashboard: ${err instanceof Error ? err.stack : String(err)}`),
+      (err: unknown) =>
+        send(res, 500, 'text/plain; charset=utf-8', `dashboard: ${err instanceof Error ? err.stack : String(err)}`),
     )
 
   async function answer(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.slice(DASHBOARD_PATH.length) || '/'
     const app = current().config.bootstrapApplication
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed', { allow: 'GET, HEAD' })
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed', { allow: 'GET, HEAD' })
     if (path.startsWith('/assets/')) {
       const name = path.slice('/assets/'.length)
       const type = ASSET_TYPES[name]
@@ -107,17 +129,48 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
       return
     }
     if (path === '/' || path === '') {
-      const filter = { status: url.searchParams.get('status') ?? '', route: url.searchParams.get('route') ?? '', text: url.searchParams.get('text') ?? '' }
+      const filter = {
+        status: url.searchParams.get('status') ?? '',
+        route: url.searchParams.get('route') ?? '',
+        text: url.searchParams.get('text') ?? '',
+      }
       const all = store.list()
       const rows = all.filter((r) => matches(r, filter)).map(summary)
-      return html(res, render('requests', { title: 'Requests', page: 'requests', app, filter, rows, shown: rows.length, total: all.length, limit: store.limit, filtered: !!(filter.status || filter.route || filter.text) }))
+      return html(
+        res,
+        render('requests', {
+          title: 'Requests',
+          page: 'requests',
+          app,
+          filter,
+          rows,
+          shown: rows.length,
+          total: all.length,
+          limit: store.limit,
+          filtered: !!(filter.status || filter.route || filter.text),
+        }),
+      )
     }
     const detail = /^\/requests\/([^/]+)$/.exec(path)
     if (detail) {
       const r = store.get(decodeURIComponent(detail[1]!))
       if (!r) return send(res, 404, 'text/plain; charset=utf-8', 'that request is no longer kept')
-      const group = r.route ? appPage(current()).groups.find((g) => g.routes.some((x) => x.path === r.route!.path)) : undefined
-      return html(res, render('request', { title: `${r.method} ${r.path}`, page: 'request', app, r, s: summary(r), spans: waterfall(r), steps: pipelineSteps(r), group }))
+      const group = r.route
+        ? appPage(current()).groups.find((g) => g.routes.some((x) => x.path === r.route!.path))
+        : undefined
+      return html(
+        res,
+        render('request', {
+          title: `${r.method} ${r.path}`,
+          page: 'request',
+          app,
+          r,
+          s: summary(r),
+          spans: waterfall(r),
+          steps: pipelineSteps(r),
+          group,
+        }),
+      )
     }
     if (path === '/app') {
       const page = appPage(current(), store.list())
@@ -130,7 +183,18 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
         moreTopics: Math.max(0, topics.length - TOPICS_SHOWN),
       }
       const migrations = (await sources.migrations?.()) ?? { state: 'none' }
-      return html(res, render('app', { title: 'App', page: 'app', app, ...page, websockets, migrations, charts: charts(store.list()) }))
+      return html(
+        res,
+        render('app', {
+          title: 'App',
+          page: 'app',
+          app,
+          ...page,
+          websockets,
+          migrations,
+          charts: charts(store.list()),
+        }),
+      )
     }
     if (path === '/charts') return html(res, render('charts', { charts: charts(store.list()) }))
     if (path === '/requests.json') return send(res, 200, 'application/json', JSON.stringify(store.list()))
@@ -144,7 +208,12 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
     websockets: undefined,
     handle(req, res) {
       const target = req.url ?? '/'
-      if (target !== DASHBOARD_PATH && !target.startsWith(`${DASHBOARD_PATH}/`) && !target.startsWith(`${DASHBOARD_PATH}?`)) return false
+      if (
+        target !== DASHBOARD_PATH &&
+        !target.startsWith(`${DASHBOARD_PATH}/`) &&
+        !target.startsWith(`${DASHBOARD_PATH}?`)
+      )
+        return false
       if (current().config.environment !== 'dev') return false
       if (!isLoopback(req.socket.remoteAddress)) {
         send(res, 403, 'text/plain; charset=utf-8', 'The Vela dashboard answers loopback clients only.\n')
@@ -153,13 +222,22 @@ export function createDashboard(current: () => VelaApp, opts: DashboardOptions =
       const url = new URL(target, 'http://localhost')
       const given = tokenOf(req, url)
       if (!tokenMatches(given.token, token)) {
-        send(res, 403, 'text/plain; charset=utf-8', 'The Vela dashboard needs its token: open the link `vela serve` printed when it started.\n')
+        send(
+          res,
+          403,
+          'text/plain; charset=utf-8',
+          'The Vela dashboard needs its token: open the link `vela serve` printed when it started.\n',
+        )
         return true
       }
       if (given.fromQuery) {
         // The token moves into a cookie, and out of the address bar (and of the history).
         url.searchParams.delete('token')
-        res.writeHead(303, { location: url.pathname + url.search, 'set-cookie': `${TOKEN_COOKIE}=${token}; Path=${DASHBOARD_PATH}; HttpOnly; SameSite=Strict`, 'cache-control': 'no-store' })
+        res.writeHead(303, {
+          location: url.pathname + url.search,
+          'set-cookie': `${TOKEN_COOKIE}=${token}; Path=${DASHBOARD_PATH}; HttpOnly; SameSite=Strict`,
+          'cache-control': 'no-store',
+        })
         res.end()
         return true
       }

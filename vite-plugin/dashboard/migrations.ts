@@ -24,7 +24,15 @@ export interface MigrationRow {
 }
 
 /** What the page shows: no repository, the list, or why it could not be read. */
-export type MigrationsView = { readonly state: 'none' } | { readonly state: 'listed'; readonly rows: readonly MigrationRow[]; readonly applied: number; readonly pending: number } | { readonly state: 'failed'; readonly message: string }
+export type MigrationsView =
+  | { readonly state: 'none' }
+  | {
+      readonly state: 'listed'
+      readonly rows: readonly MigrationRow[]
+      readonly applied: number
+      readonly pending: number
+    }
+  | { readonly state: 'failed'; readonly message: string }
 
 /** How long the page waits for the database. */
 const WITHIN_MS = 3000
@@ -34,7 +42,10 @@ export async function migrationsView(root: string, load: ImportModule, withinMs 
   if (!existsSync(resolve(root, 'src/repo.ts'))) return { state: 'none' }
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<MigrationsView>((resolve) => {
-    timer = setTimeout(() => resolve({ state: 'failed', message: `the database did not answer within ${withinMs} ms` }), withinMs)
+    timer = setTimeout(
+      () => resolve({ state: 'failed', message: `the database did not answer within ${withinMs} ms` }),
+      withinMs,
+    )
   })
   const listed = (async (): Promise<MigrationsView> => {
     const repo = await loadRepo(root, load)
@@ -46,8 +57,16 @@ export async function migrationsView(root: string, load: ImportModule, withinMs 
       appliedAt: m.appliedAt ? new Date(m.appliedAt).toISOString() : '',
       missingFile: m.file === null,
     }))
-    return { state: 'listed', rows, applied: rows.filter((r) => r.state === 'applied').length, pending: rows.filter((r) => r.state === 'pending').length }
-  })().catch((err: unknown) => ({ state: 'failed' as const, message: err instanceof Error ? err.message : String(err) }))
+    return {
+      state: 'listed',
+      rows,
+      applied: rows.filter((r) => r.state === 'applied').length,
+      pending: rows.filter((r) => r.state === 'pending').length,
+    }
+  })().catch((err: unknown) => ({
+    state: 'failed' as const,
+    message: err instanceof Error ? err.message : String(err),
+  }))
   try {
     return await Promise.race([listed, late])
   } finally {

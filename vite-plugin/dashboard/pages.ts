@@ -10,10 +10,17 @@ import type { RequestRecord, StepOutcome } from '../../server/dashboard/record.t
 /** Where the templates, the script and the stylesheet are. */
 export const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url))
 
-const engine = new Liquid({ root: ASSETS, extname: '.liquid', outputEscape: 'escape', cache: true, relativeReference: false })
+const engine = new Liquid({
+  root: ASSETS,
+  extname: '.liquid',
+  outputEscape: 'escape',
+  cache: true,
+  relativeReference: false,
+})
 
 /** Renders the template `name` with `data`. */
-export const render = (name: string, data: Record<string, unknown>): Promise<string> => engine.renderFile(name, data) as Promise<string>
+export const render = (name: string, data: Record<string, unknown>): Promise<string> =>
+  engine.renderFile(name, data) as Promise<string>
 
 /** The list's filters, as given in the page's query string. */
 export interface RequestFilter {
@@ -32,7 +39,15 @@ export function matches(record: RequestRecord, filter: RequestFilter): boolean {
   if (filter.route && !(record.route?.path ?? '').includes(filter.route)) return false
   const text = filter.text.trim().toLowerCase()
   if (text) {
-    const haystack = [record.method, record.path, record.query ?? '', record.route?.path ?? '', record.error?.message ?? '', ...record.logs.map((l) => l.message), ...record.spans.map((s) => s.sql ?? '')]
+    const haystack = [
+      record.method,
+      record.path,
+      record.query ?? '',
+      record.route?.path ?? '',
+      record.error?.message ?? '',
+      ...record.logs.map((l) => l.message),
+      ...record.spans.map((s) => s.sql ?? ''),
+    ]
     if (!haystack.some((h) => h.toLowerCase().includes(text))) return false
   }
   return true
@@ -88,7 +103,14 @@ function outcomeText(o: StepOutcome): { text: string; outcome: string } {
 
 /** The detail page's pipeline: each plugin that ran, then the security callback, in the order they ran. */
 export function pipelineSteps(r: RequestRecord) {
-  const plugins = r.plugins.map((p) => ({ kind: 'plugin', name: p.name, phase: p.phase === 'pre_request' ? 'pre' : 'post', startMs: p.startMs, duration: p.durationMs.toFixed(2), ...outcomeText(p.outcome) }))
+  const plugins = r.plugins.map((p) => ({
+    kind: 'plugin',
+    name: p.name,
+    phase: p.phase === 'pre_request' ? 'pre' : 'post',
+    startMs: p.startMs,
+    duration: p.durationMs.toFixed(2),
+    ...outcomeText(p.outcome),
+  }))
   const s = r.security
   if (!s) return plugins
   const verdict =
@@ -99,6 +121,13 @@ export function pipelineSteps(r: RequestRecord) {
         : s.verdict === 'replied'
           ? { text: `replied ${s.status}`, outcome: 'replied' }
           : { text: `threw ${s.message ?? ''}`, outcome: 'failed' }
-  const security = { kind: 'security', name: s.callback, phase: 'security', startMs: s.startMs, duration: s.durationMs.toFixed(2), ...verdict }
+  const security = {
+    kind: 'security',
+    name: s.callback,
+    phase: 'security',
+    startMs: s.startMs,
+    duration: s.durationMs.toFixed(2),
+    ...verdict,
+  }
   return [...plugins, security].sort((a, b) => a.startMs - b.startMs)
 }

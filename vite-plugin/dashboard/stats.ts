@@ -25,11 +25,17 @@ export interface MinuteStats extends BucketStats {
   readonly minute: string
 }
 
-const percentile = (sorted: readonly number[], p: number): number => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!)
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 const round = (n: number) => Math.round(n * 10) / 10
 
 /** The last `count` buckets of `bucketMs` each (oldest first), the last one holding `now`. */
-export function bucketStats(records: readonly RequestRecord[], bucketMs: number, count: number, now = Date.now()): BucketStats[] {
+export function bucketStats(
+  records: readonly RequestRecord[],
+  bucketMs: number,
+  count: number,
+  now = Date.now(),
+): BucketStats[] {
   const end = Math.floor(now / bucketMs)
   const buckets: RequestRecord[][] = Array.from({ length: count }, () => [])
   for (const r of records) {

@@ -125,7 +125,9 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   let routeTypesWriting: Promise<void> = Promise.resolve()
   /** The environment variables the app's modules read while loading, over every swap. */
   const envReads: EnvReads = new Map()
-  const inspectCache = opts.createOptions?.env ? Object.assign(() => {}, { written: async () => {} }) : inspectCacheStep(root, () => modules.files(), envReads)
+  const inspectCache = opts.createOptions?.env
+    ? Object.assign(() => {}, { written: async () => {} })
+    : inspectCacheStep(root, () => modules.files(), envReads)
   const dir = (name: string) => resolve(root, name) + sep
   const codeOnlyDirs = [dir(ROUTES_DIR), dir(CONTROLLERS_DIR), dir('src/views')]
   const codeOnly = (file: string) => codeOnlyDirs.some((d) => file.startsWith(d))
@@ -133,8 +135,15 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   // listener hears the current app's publishes. In-process only: the dev server does not join a
   // `server.websocket.pubsub` broker.
   const topics = replacing?.app.topics ?? createTopics()
-  const dashboard = opts.dashboard === false ? undefined : createDashboard(() => current!, opts.dashboard, { migrations: () => migrationsView(root, modules.load) })
-  const createOptions = { ...opts.createOptions, topics, streamHandlers: [...(dashboard ? [dashboard.recorder] : []), ...(opts.createOptions?.streamHandlers ?? [])] }
+  const dashboard =
+    opts.dashboard === false
+      ? undefined
+      : createDashboard(() => current!, opts.dashboard, { migrations: () => migrationsView(root, modules.load) })
+  const createOptions = {
+    ...opts.createOptions,
+    topics,
+    streamHandlers: [...(dashboard ? [dashboard.recorder] : []), ...(opts.createOptions?.streamHandlers ?? [])],
+  }
 
   let current: VelaApp | undefined
   /** The app whose start hook ran: its stop hook runs before the next start. */
@@ -149,7 +158,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
 
   const stop = async (app: VelaApp) => {
     const outcome = await settleWithin(stopTimeoutMs, () => app.stop())
-    if (outcome.late) console.error(`vela: the app's stop hook did not settle within ${stopTimeoutMs} ms; going on without it`)
+    if (outcome.late)
+      console.error(`vela: the app's stop hook did not settle within ${stopTimeoutMs} ms; going on without it`)
     else if ('error' in outcome) console.error(`vela: the app's stop hook failed:\n${formatError(outcome.error, root)}`)
   }
 
@@ -161,7 +171,13 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     const healthy = started !== undefined && failure === undefined
     const thrown = modules.invalidate(changes)
     // Nothing the app evaluated, no glob, no schema, no view: nothing to swap.
-    if (healthy && changes !== 'all' && thrown.size === 0 && !files.some((f) => f.endsWith('.liquid') || schemas.holds(f))) return
+    if (
+      healthy &&
+      changes !== 'all' &&
+      thrown.size === 0 &&
+      !files.some((f) => f.endsWith('.liquid') || schemas.holds(f))
+    )
+      return
     const lifecycle = restart || !healthy || changes === 'all' || files.some((f) => !codeOnly(f))
     hot.begin()
     let next: VelaApp
@@ -219,7 +235,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       failure = undefined
       openApi(next)
       inspectCache(next, since)
-      if (reason) log(`${reason}: app restarted in ${Math.round(performance.now() - began)} ms (stop and start hooks run)`)
+      if (reason)
+        log(`${reason}: app restarted in ${Math.round(performance.now() - began)} ms (stop and start hooks run)`)
     } catch (err) {
       failure = formatError(err, root)
       console.error(`vela: the app's start hook failed; answering 503 until an edit fixes it:\n${failure}`)
@@ -241,7 +258,10 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       if (!MODULE_FILE.test(file)) return false
       return event !== 'change' || failure !== undefined || retry || schemas.holds(file)
     },
-    swap: (changes, reason) => swap(changes, reason).catch((err: unknown) => console.error(`vela: ${reason}: the swap failed:\n${formatError(err, root)}`)),
+    swap: (changes, reason) =>
+      swap(changes, reason).catch((err: unknown) =>
+        console.error(`vela: ${reason}: the swap failed:\n${formatError(err, root)}`),
+      ),
   })
 
   const whenReady = <T>(fn: () => T): T | Promise<T> => (queue.running ? queue.running.then(fn) : fn())

@@ -45,9 +45,14 @@ interface TransformError {
 export function formatError(err: unknown, root: string): string {
   if (!(err instanceof Error)) return String(err)
   const e = err as Error & TransformError
-  const show = (file: string) => (isAbsolute(file) && !relative(root, file).startsWith('..') ? relative(root, file) : file)
+  const show = (file: string) =>
+    isAbsolute(file) && !relative(root, file).startsWith('..') ? relative(root, file) : file
   const paths = (text: string) => text.split(root + sep).join('')
-  const firstLine = (m: string | undefined) => stripVTControlCharacters(m ?? '').trim().split('\n')[0]!.trim()
+  const firstLine = (m: string | undefined) =>
+    stripVTControlCharacters(m ?? '')
+      .trim()
+      .split('\n')[0]!
+      .trim()
   if (e.loc || e.plugin || e.errors?.[0]?.loc) {
     const t = e.errors?.[0] ?? e
     const id = [t.id, e.id].find((i): i is string => typeof i === 'string')
@@ -58,7 +63,10 @@ export function formatError(err: unknown, root: string): string {
     if (!t.loc) return `${id ? `${show(id)}: ` : ''}${paths(message)}${e.plugin ? ` (${e.plugin})` : ''}`
     // Rollup's convention: 1-based line, 0-based column.
     const at = { file: t.loc.file ?? id ?? '', line: t.loc.line, column: t.loc.column + 1 }
-    return [`${show(at.file)}:${at.line}:${at.column}: ${paths(message)}`, ...codeFrame(at, typeof e.pluginCode === 'string' ? e.pluginCode : undefined)].join('\n')
+    return [
+      `${show(at.file)}:${at.line}:${at.column}: ${paths(message)}`,
+      ...codeFrame(at, typeof e.pluginCode === 'string' ? e.pluginCode : undefined),
+    ].join('\n')
   }
   const title = `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${paths(firstLine(e.message) || e.name)}`
   const frames = appFrames(e.stack ?? '', root)
@@ -67,7 +75,10 @@ export function formatError(err: unknown, root: string): string {
   return [
     `${show(at.file)}:${at.line}:${at.column}: ${title}`,
     ...codeFrame(at),
-    ...frames.map((f) => `    at ${f.fn ? `${f.fn} (${show(f.file)}:${f.line}:${f.column})` : `${show(f.file)}:${f.line}:${f.column}`}`),
+    ...frames.map(
+      (f) =>
+        `    at ${f.fn ? `${f.fn} (${show(f.file)}:${f.line}:${f.column})` : `${show(f.file)}:${f.line}:${f.column}`}`,
+    ),
   ].join('\n')
 }
 
@@ -101,7 +112,8 @@ function codeFrame(at: Located, source?: string): string[] {
   for (let n = first; n <= last; n++) {
     const line = lines[n - 1]!
     out.push(`${n === at.line ? '>' : ' '} ${String(n).padStart(width)} | ${line.replace(/\t/g, '  ')}`)
-    if (n === at.line) out.push(`  ${' '.repeat(width)} | ${' '.repeat(line.slice(0, at.column - 1).replace(/\t/g, '  ').length)}^`)
+    if (n === at.line)
+      out.push(`  ${' '.repeat(width)} | ${' '.repeat(line.slice(0, at.column - 1).replace(/\t/g, '  ').length)}^`)
   }
   return out.map((l) => `  ${l}`.trimEnd())
 }

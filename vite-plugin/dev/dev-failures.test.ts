@@ -77,7 +77,9 @@ it('vela serve: a syntax error at start-up prints one framed message, answers 50
   expect(body.message).toMatch(/^src\/controllers\/greetings_controller\.ts:4:/)
   const page = await fetch(`${server.url}/hello`, { headers: { accept: 'text/html' } })
   expect(page.status).toBe(503)
-  expect(await page.text()).toMatch(/<h1>503 Service Unavailable<\/h1>.*failed to load.*<pre>src\/controllers\/greetings_controller\.ts:4:/s)
+  expect(await page.text()).toMatch(
+    /<h1>503 Service Unavailable<\/h1>.*failed to load.*<pre>src\/controllers\/greetings_controller\.ts:4:/s,
+  )
   expect(events).toEqual([])
 
   edit(root, 'src/controllers/greetings_controller.ts', "json({ message: 'hello' )", "json({ message: 'fixed' })")
@@ -89,11 +91,19 @@ it('vela serve: a syntax error at start-up prints one framed message, answers 50
 it('vela serve (the command): a throw at import is framed at the throwing line, the server listens with 503, and the fix starts the app', async () => {
   const root = temp.fixture('basic')
   const THROW = "\nif (!process.env.VELA_FIXTURE_FIXED) throw new Error('env routes refuse to load')"
-  edit(root, 'src/routes/env.ts', "import { defineRoutes, json } from 'vela'", `import { defineRoutes, json } from 'vela'${THROW}`)
+  edit(
+    root,
+    'src/routes/env.ts',
+    "import { defineRoutes, json } from 'vela'",
+    `import { defineRoutes, json } from 'vela'${THROW}`,
+  )
   // A process of its own: the stack positions are mapped as in a developer's terminal (vitest's
   // workers replace the stack formatting that maps them).
   const port = await freePort()
-  const child = spawn(process.execPath, [BIN, 'serve', '--root', root], { env: { ...process.env, PORT: String(port), VITEST: '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'serve', '--root', root], {
+    env: { ...process.env, PORT: String(port), VITEST: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const exited = new Promise((r) => child.once('exit', r))
   closing.push(async () => void (child.kill('SIGTERM'), await exited))
   let stdout = ''
@@ -101,15 +111,23 @@ it('vela serve (the command): a throw at import is framed at the throwing line, 
   child.stdout.on('data', (d) => (stdout += d))
   child.stderr.on('data', (d) => (stderr += d))
   const deadline = Date.now() + 30_000
-  while (!stdout.includes('listening on') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-  expect(stdout).toMatch(new RegExp(`listening on http://(\\[::\\]|0\\.0\\.0\\.0):${port} \\(all interfaces\\)( · dashboard http://\\S+)? \\(answering 503 until an edit fixes the error above\\)`))
+  while (!stdout.includes('listening on') && child.exitCode === null && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50))
+  expect(stdout).toMatch(
+    new RegExp(
+      `listening on http://(\\[::\\]|0\\.0\\.0\\.0):${port} \\(all interfaces\\)( · dashboard http://\\S+)? \\(answering 503 until an edit fixes the error above\\)`,
+    ),
+  )
   expect(stderr).toMatch(/^src\/routes\/env\.ts:2:\d+: env routes refuse to load$/m)
   expect(stderr).toMatch(/^ {2}> 2 \| if \(!process\.env\.VELA_FIXTURE_FIXED\) throw/m)
   expect(stderr.match(/refuse to load/g)).toHaveLength(2) // the heading and its source line, once
   expect(stderr).not.toMatch(/node_modules|\[object|\x1b\[/)
   const res = await fetch(`http://127.0.0.1:${port}/env`)
   expect(res.status).toBe(503)
-  expect(await res.json()).toMatchObject({ error: 'the app failed to load', message: expect.stringMatching(/^src\/routes\/env\.ts:2:/) })
+  expect(await res.json()).toMatchObject({
+    error: 'the app failed to load',
+    message: expect.stringMatching(/^src\/routes\/env\.ts:2:/),
+  })
   edit(root, 'src/routes/env.ts', THROW, '')
   expect(await (await answers(`http://127.0.0.1:${port}/env`, 200)).json()).toEqual({ env: 'dev' })
 }, 60_000)
@@ -123,7 +141,10 @@ it('vela serve: a start hook that throws at start-up answers 503 "failed to star
   expect(errors[0]).toMatch(/^src\/app\.ts:\d+:\d+: no database today$/m)
   const res = await fetch(`${server.url}/hello`)
   expect(res.status).toBe(503)
-  expect(await res.json()).toMatchObject({ error: 'the app failed to start', message: expect.stringContaining('no database today') })
+  expect(await res.json()).toMatchObject({
+    error: 'the app failed to start',
+    message: expect.stringContaining('no database today'),
+  })
   edit(root, 'src/app.ts', "throw new Error('no database today')", "events.push('start')")
   expect((await answers(`${server.url}/hello`, 200)).status).toBe(200)
   // The failed app's stop hook ran before the new start (its start may have opened something).

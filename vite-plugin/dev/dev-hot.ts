@@ -26,7 +26,12 @@
  * In a build Vite replaces `import.meta.hot` with `undefined`, so `if (import.meta.hot)` code is
  * dead there.
  */
-import type { EvaluatedModuleNode, ModuleEvaluator, ModuleRunnerContext, ModuleRunnerImportMeta } from 'vite/module-runner'
+import type {
+  EvaluatedModuleNode,
+  ModuleEvaluator,
+  ModuleRunnerContext,
+  ModuleRunnerImportMeta,
+} from 'vite/module-runner'
 import { ESModulesEvaluator, ssrImportMetaKey } from 'vite/module-runner'
 import { settleWithin } from './settle.ts'
 
@@ -108,7 +113,9 @@ export class DevHot {
 
   /** Runs the callbacks of replaced evaluations, last registered first, each awaited. */
   async dispose(evaluations: readonly Evaluation[]): Promise<void> {
-    const callbacks = evaluations.flatMap((e) => ((e.replaced = true), e.disposers.splice(0).map((d) => ({ ...d, path: e.path }))))
+    const callbacks = evaluations.flatMap(
+      (e) => ((e.replaced = true), e.disposers.splice(0).map((d) => ({ ...d, path: e.path }))),
+    )
     for (const { path, cb } of callbacks.sort((a, b) => b.seq - a.seq)) await this.run(path, cb)
   }
 
@@ -127,8 +134,12 @@ export class DevHot {
   /** One callback: awaited up to the timeout; a failure is logged, never thrown. */
   private async run(path: string, cb: DisposeCallback): Promise<void> {
     const outcome = await settleWithin(this.timeoutMs, () => cb(this.dataOf(path)))
-    if (outcome.late) console.error(`vela: a dispose callback of ${path} did not settle within ${this.timeoutMs} ms; going on without it`)
-    else if ('error' in outcome) console.error(`vela: a dispose callback of ${path} failed: ${this.format(outcome.error)}`)
+    if (outcome.late)
+      console.error(
+        `vela: a dispose callback of ${path} did not settle within ${this.timeoutMs} ms; going on without it`,
+      )
+    else if ('error' in outcome)
+      console.error(`vela: a dispose callback of ${path} failed: ${this.format(outcome.error)}`)
   }
 
   private dataOf(path: string): HotData {
@@ -175,7 +186,11 @@ class HotEvaluator extends ESModulesEvaluator {
     super()
   }
 
-  override runInlinedModule(context: ModuleRunnerContext, code: string, mod?: Readonly<EvaluatedModuleNode>): Promise<unknown> {
+  override runInlinedModule(
+    context: ModuleRunnerContext,
+    code: string,
+    mod?: Readonly<EvaluatedModuleNode>,
+  ): Promise<unknown> {
     // Virtual modules have no file; their id is as stable across evaluations.
     if (mod) context[ssrImportMetaKey].hot = this.hotFor(mod.file ?? mod.id)
     return super.runInlinedModule(context, code)

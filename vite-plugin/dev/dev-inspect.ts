@@ -17,11 +17,21 @@ import { envRecord } from '../env-reads.ts'
  * Returns the step: call it with each app that starts serving and when its swap began (ms since
  * the epoch); `files()` lists the files of the modules evaluated, `reads` the variables they read.
  */
-export function inspectCacheStep(root: string, files: () => string[], reads: EnvReads): BackgroundWrite<[VelaApp, number]> {
+export function inspectCacheStep(
+  root: string,
+  files: () => string[],
+  reads: EnvReads,
+): BackgroundWrite<[VelaApp, number]> {
   let writing: Promise<unknown> = Promise.resolve()
   const step = (app: VelaApp, since: number) => {
     writing = writing
-      .then(() => writeInspectCache(root, inspectReports(app.config, app.routeTable), { evaluated: files(), env: envRecord(reads, REPORT_ENV), since }))
+      .then(() =>
+        writeInspectCache(root, inspectReports(app.config, app.routeTable), {
+          evaluated: files(),
+          env: envRecord(reads, REPORT_ENV),
+          since,
+        }),
+      )
       .catch(() => {})
   }
   return Object.assign(step, { written: async () => void (await writing) })

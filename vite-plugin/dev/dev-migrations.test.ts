@@ -17,7 +17,9 @@ afterAll(() => [root, data].forEach((dir) => rmSync(dir, { recursive: true, forc
 const applied = async () => {
   const db = new PGlite(data)
   try {
-    return (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version')).rows.map((r) => r.name)
+    return (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version')).rows.map(
+      (r) => r.name,
+    )
   } finally {
     await db.close()
   }
@@ -56,7 +58,11 @@ it('a schema edit writes its migration and the swap applies it; a change needing
   }
   const created = migrations()
   process.env.NOTES_DATA = dataDir
-  const server = await startDevServer({ root: app, port: 0, plugins: [vela({ dev: { debounceMs: 20, log: () => {} } })] })
+  const server = await startDevServer({
+    root: app,
+    port: 0,
+    plugins: [vela({ dev: { debounceMs: 20, log: () => {} } })],
+  })
   const swapped = async (from: VelaApp) => {
     const deadline = Date.now() + 10_000
     while (server.devApp.current === from && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
@@ -73,7 +79,9 @@ it('a schema edit writes its migration and the swap applies it; a change needing
     await swapped(serving)
     const added = migrations().filter((f) => !created.includes(f))
     expect(added).toEqual([expect.stringMatching(/^m\d{14}_alter_notes\.ts$/)])
-    expect(readFileSync(join(app, 'src/migrations', added[0]!), 'utf8')).toMatch(/alterTable\('notes', \[\s*addColumn\(\{ name: 'title', type: 'text' \}\)/)
+    expect(readFileSync(join(app, 'src/migrations', added[0]!), 'utf8')).toMatch(
+      /alterTable\('notes', \[\s*addColumn\(\{ name: 'title', type: 'text' \}\)/,
+    )
     // The new app selects the new column: it exists.
     const res = await fetch(`${server.url}/api/notes`)
     expect(res.status).toBe(200)
@@ -98,7 +106,9 @@ it('a schema edit writes its migration and the swap applies it; a change needing
   expect(decisions[0]).toContain('--drop-column notes.title')
   const db = new PGlite(dataDir)
   try {
-    const columns = await db.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'notes' ORDER BY column_name")
+    const columns = await db.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'notes' ORDER BY column_name",
+    )
     expect(columns.rows.map((r) => r.column_name)).toEqual(['body', 'id', 'title'])
   } finally {
     await db.close()

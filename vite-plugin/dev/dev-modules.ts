@@ -88,7 +88,8 @@ export class AppModules {
         for (const node of this.graph.getModulesByFile(file) ?? []) seeds.add(node)
         if (event === 'change') continue
         // A file added or removed: the globs that list it.
-        if (file.startsWith(this.dir(ROUTES_DIR)) || file.startsWith(this.dir(CONTROLLERS_DIR))) seeds.add(this.retransform(`\0${APP_ENTRY}`))
+        if (file.startsWith(this.dir(ROUTES_DIR)) || file.startsWith(this.dir(CONTROLLERS_DIR)))
+          seeds.add(this.retransform(`\0${APP_ENTRY}`))
         if (file.startsWith(this.dir('src/migrations'))) seeds.add(this.retransform(this.migrationsId))
       }
     }
@@ -118,7 +119,8 @@ export class AppModules {
 
   /** A load failed: what it threw away and what it evaluated are thrown away again next time. */
   failed(thrown: Iterable<string>, evaluated: Iterable<string>): void {
-    for (const file of [...thrown, ...evaluated]) for (const node of this.graph.getModulesByFile(file) ?? []) this.dirty.add(node)
+    for (const file of [...thrown, ...evaluated])
+      for (const node of this.graph.getModulesByFile(file) ?? []) this.dirty.add(node)
   }
 
   /** The files of the modules evaluated (some perhaps thrown away since). */

@@ -26,11 +26,20 @@ it('writes priv/assets/openapi.json and the explorer at start, and again when a 
   process.env.NOTES_DATA = data
   const server = await startDevServer({ root, port: 0, plugins: [vela()] })
   try {
-    await until(() => existsSync(document) && existsSync(join(root, 'priv/assets/swagger-ui-bundle.js')), 'the OpenAPI files')
+    await until(
+      () => existsSync(document) && existsSync(join(root, 'priv/assets/swagger-ui-bundle.js')),
+      'the OpenAPI files',
+    )
     expect(paths()).toEqual(['/api/notes', '/api/env'])
     expect(readFileSync(join(root, 'priv/assets/swagger.html'), 'utf8')).toContain('./openapi.json')
     const routes = join(root, 'src/routes/api.ts')
-    writeFileSync(routes, readFileSync(routes, 'utf8').replace("['/notes', notes.index, { methods: ['get'] }],", "['/notes', notes.index, { methods: ['get'] }],\n    ['/notes/:id', notes.index, { methods: ['get'] }],"))
+    writeFileSync(
+      routes,
+      readFileSync(routes, 'utf8').replace(
+        "['/notes', notes.index, { methods: ['get'] }],",
+        "['/notes', notes.index, { methods: ['get'] }],\n    ['/notes/:id', notes.index, { methods: ['get'] }],",
+      ),
+    )
     await until(() => paths().includes('/api/notes/{id}'), 'the new route in openapi.json')
   } finally {
     await server.close()

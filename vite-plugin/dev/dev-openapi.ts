@@ -19,7 +19,11 @@ import { BUILD_OPENAPI_OUTPUT } from '../build/openapi-build.ts'
 export type BackgroundWrite<A extends unknown[]> = ((...args: A) => void) & { written(): Promise<void> }
 
 /** Returns the step: call it with each app that starts serving. */
-export function openApiStep(root: string, log: (message: string) => void, openapi?: OpenApiVersion): BackgroundWrite<[VelaApp]> {
+export function openApiStep(
+  root: string,
+  log: (message: string) => void,
+  openapi?: OpenApiVersion,
+): BackgroundWrite<[VelaApp]> {
   let writing: Promise<void> = Promise.resolve()
   let first = true
   let lastError: string | undefined
@@ -28,8 +32,14 @@ export function openApiStep(root: string, log: (message: string) => void, openap
     // One write at a time, in swap order: the last one describes the app serving.
     writing = writing.then(async () => {
       try {
-        await writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, { output: BUILD_OPENAPI_OUTPUT, openapi })
-        if (first) log(`wrote ${BUILD_OPENAPI_OUTPUT} and its explorer (swagger.html) from priv/schemas; kept up to date on every swap`)
+        await writeOpenApi(root, app.config.bootstrapApplication, app.routeTable, {
+          output: BUILD_OPENAPI_OUTPUT,
+          openapi,
+        })
+        if (first)
+          log(
+            `wrote ${BUILD_OPENAPI_OUTPUT} and its explorer (swagger.html) from priv/schemas; kept up to date on every swap`,
+          )
         first = false
         lastError = undefined
       } catch (err) {

@@ -83,7 +83,8 @@ const get = async (path: string) => {
 }
 
 /** Polls until the dev server's current app answers `path` with `status`. */
-const answers = (path: string, status: number) => until(`${path} answers ${status}`, async () => (await get(path)).status === status, 20_000)
+const answers = (path: string, status: number) =>
+  until(`${path} answers ${status}`, async () => (await get(path)).status === status, 20_000)
 
 const write = (file: string, text: string) => {
   mkdirSync(join(dir, file, '..'), { recursive: true })

@@ -18,7 +18,8 @@ import type { ResolvedConfig } from 'vite'
 import type { DevApp } from './dev-app.ts'
 
 const kRegistry = Symbol.for('vela.vite.devApps')
-const registry: WeakMap<object, DevApp> = ((globalThis as { [kRegistry]?: WeakMap<object, DevApp> })[kRegistry] ??= new WeakMap())
+const registry: WeakMap<object, DevApp> = ((globalThis as { [kRegistry]?: WeakMap<object, DevApp> })[kRegistry] ??=
+  new WeakMap())
 const kListeners = Symbol.for('vela.vite.devAppListeners')
 type Listeners = WeakMap<object, Set<(devApp: DevApp) => void>>
 const listeners: Listeners = ((globalThis as { [kListeners]?: Listeners })[kListeners] ??= new WeakMap())

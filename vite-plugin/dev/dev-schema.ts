@@ -41,7 +41,11 @@ export function schemaStep(root: string, log: (message: string) => void): Schema
       const json = await writeJsonSchemas(root, load)
       for (const file of json.written) log(`wrote ${relative(root, file)} from src/schemas`)
       try {
-        const result = await generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), importModule: load })
+        const result = await generateMigration({
+          schemas: await loadSchemas(root, load),
+          migrationsDir: migrationsDir(root),
+          importModule: load,
+        })
         undecided = undefined
         for (const w of result.warnings) console.warn(`vela: [migrations] ${w}`)
         if (result.written) log(`src/schemas changed: generated ${relative(root, result.written)}`)

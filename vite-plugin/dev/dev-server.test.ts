@@ -83,7 +83,8 @@ it('swaps the app when a controller changes, code only: new body, no hook runs, 
 it('restarts the lifecycle when app.ts changes: the old app stopped, then the new one started', async () => {
   edit('src/app.ts', "bootstrapApplication: 'fixture'", "bootstrapApplication: 'fixture-edited'")
   const deadline = Date.now() + 5000
-  while (server.devApp.current.config.bootstrapApplication !== 'fixture-edited' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+  while (server.devApp.current.config.bootstrapApplication !== 'fixture-edited' && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 25))
   expect(server.devApp.current.config.bootstrapApplication).toBe('fixture-edited')
   await quiet()
   expect(events.join(' ')).toMatch(/^start( stop start)+$/)
@@ -112,7 +113,11 @@ it('keeps serving the previous version when an edit does not load, and recovers 
   const original = console.error
   console.error = (...args: unknown[]) => void errors.push(args)
   try {
-    edit('src/controllers/greetings_controller.ts', "export const hello = () => json({ message: 'hello again' })", 'export const hello = () => json({ message: ')
+    edit(
+      'src/controllers/greetings_controller.ts',
+      "export const hello = () => json({ message: 'hello again' })",
+      'export const hello = () => json({ message: ',
+    )
     await new Promise((r) => setTimeout(r, 50))
     await server.devApp.reload('test')
     expect(errors.length).toBeGreaterThan(0)
@@ -121,7 +126,11 @@ it('keeps serving the previous version when an edit does not load, and recovers 
   } finally {
     console.error = original
   }
-  edit('src/controllers/greetings_controller.ts', 'export const hello = () => json({ message: ', "export const hello = () => json({ message: 'fixed' })")
+  edit(
+    'src/controllers/greetings_controller.ts',
+    'export const hello = () => json({ message: ',
+    "export const hello = () => json({ message: 'fixed' })",
+  )
   expect(await changed('/hello', '{"message":"hello again"}')).toEqual({ status: 200, body: '{"message":"fixed"}' })
 })
 
@@ -199,7 +208,8 @@ describe('what a swap re-evaluates, and import.meta.hot: the resources of replac
   }
   let revision = 1
   /** Edits listener.ts (a module the controller imports; fragile.ts imports it too). */
-  const editListener = (extra = '') => editHot('listener.ts', `export const revision = ${revision}`, `export const revision = ${++revision}${extra}`)
+  const editListener = (extra = '') =>
+    editHot('listener.ts', `export const revision = ${revision}`, `export const revision = ${++revision}${extra}`)
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
   /** Polls until `check` holds (the watcher-triggered swap is asynchronous). */
   const until = async (check: () => boolean | Promise<boolean>) => {
@@ -410,7 +420,13 @@ it('leaves import.meta.hot undefined in a build: the guarded code is dropped and
   const out = mkdtempSync(join(tmpdir(), 'vela-hot-build-'))
   try {
     const root = fileURLToPath(new URL('../test/fixtures/hot', import.meta.url))
-    await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: out, emptyOutDir: true } })
+    await build({
+      root,
+      configFile: false,
+      plugins: [vela()],
+      logLevel: 'silent',
+      build: { outDir: out, emptyOutDir: true },
+    })
     expect(readFileSync(join(out, 'index.mjs'), 'utf8')).not.toMatch(/import\.meta\.hot|__vite_ssr_import_meta__/)
     const server = await startBuilt(out)
     try {

@@ -41,7 +41,9 @@ export interface DevServer {
 }
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
-  const viteConfig = appViteConfig(opts.root, () => opts.plugins ?? vela(), { configFile: opts.plugins ? false : undefined })
+  const viteConfig = appViteConfig(opts.root, () => opts.plugins ?? vela(), {
+    configFile: opts.plugins ? false : undefined,
+  })
   const vite = await createServer({
     ...viteConfig,
     server: { middlewareMode: true },
@@ -54,7 +56,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   let unsubscribe = () => {}
   try {
     velaPluginOf(vite.config)
-    listener = await listen(followingApp(() => devApp().app), { port: opts.port, host: opts.host })
+    listener = await listen(
+      followingApp(() => devApp().app),
+      { port: opts.port, host: opts.host },
+    )
     const served = listener
     const attach = (app: DevApp) => {
       if (app.dashboard) app.dashboard.websockets = served.websockets

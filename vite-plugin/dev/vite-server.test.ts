@@ -13,7 +13,13 @@ let vite: ViteDevServer
 let base = ''
 
 beforeAll(async () => {
-  vite = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [vela({ dev: { log: () => {} } })], server: { port: 0, host: '127.0.0.1' } })
+  vite = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [vela({ dev: { log: () => {} } })],
+    server: { port: 0, host: '127.0.0.1' },
+  })
   await vite.listen()
   base = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`
 })

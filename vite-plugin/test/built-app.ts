@@ -49,7 +49,11 @@ function runCopy(dir: string, env: NodeJS.ProcessEnv) {
   const cwd = mkdtempSync(join(tmpdir(), 'vela-run-'))
   const onlyServer = existsSync(join(dir, 'index.mjs'))
   cpSync(dir, onlyServer ? join(cwd, 'server') : cwd, { recursive: true })
-  const child = spawn(process.execPath, ['server/index.mjs'], { cwd, env: { ...process.env, PORT: '0', VELA_ENV: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['server/index.mjs'], {
+    cwd,
+    env: { ...process.env, PORT: '0', VELA_ENV: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   const seen = new Set<() => void>()
   const onData = (d: Buffer) => {
@@ -58,7 +62,9 @@ function runCopy(dir: string, env: NodeJS.ProcessEnv) {
   }
   child.stdout.on('data', onData)
   child.stderr.on('data', onData)
-  const exited = new Promise<number | null>((r) => child.once('close', (code) => (rmSync(cwd, { recursive: true, force: true }), r(code))))
+  const exited = new Promise<number | null>((r) =>
+    child.once('close', (code) => (rmSync(cwd, { recursive: true, force: true }), r(code))),
+  )
   /** Resolves with the first match of `pattern` in the output, or undefined once the process exits or `ms` pass. */
   const waitFor = (pattern: RegExp, ms: number) =>
     new Promise<RegExpExecArray | undefined>((resolve) => {
@@ -93,7 +99,11 @@ export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Prom
 }
 
 /** A built server expected to refuse to start: its exit code and output (killed after `killAfterMs`, 40 s by default). */
-export async function runBuiltToExit(dir: string, env: NodeJS.ProcessEnv = {}, killAfterMs = 40_000): Promise<{ code: number | null; output: string }> {
+export async function runBuiltToExit(
+  dir: string,
+  env: NodeJS.ProcessEnv = {},
+  killAfterMs = 40_000,
+): Promise<{ code: number | null; output: string }> {
   const run = runCopy(dir, env)
   const timer = setTimeout(() => run.child.kill('SIGKILL'), killAfterMs)
   const code = await run.exited

@@ -17,7 +17,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
-const { values } = parseArgs({ options: { edits: { type: 'string', default: '10' }, 'database-url': { type: 'string' } } })
+const { values } = parseArgs({
+  options: { edits: { type: 'string', default: '10' }, 'database-url': { type: 'string' } },
+})
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 
 const freePort = () =>
@@ -32,7 +34,10 @@ async function serve(root: string) {
   const port = await freePort()
   const env = { ...process.env, PORT: String(port), DATABASE_URL: values['database-url'] ?? '' }
   const began = performance.now()
-  const child = spawn(process.execPath, [join(REPO, 'vite-plugin/bin.mjs'), 'serve', '--root', root], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(REPO, 'vite-plugin/bin.mjs'), 'serve', '--root', root], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (d) => (output += d))
   child.stderr.on('data', (d) => (output += d))

@@ -32,7 +32,9 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> 
 }
 
 /** `vela <args>` in the app's folder. */
-export const vela = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => run([BIN, ...args, '--root', dir], dir, env)
+export const vela = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+  run([BIN, ...args, '--root', dir], dir, env)
 
 /** `vitest run <args>` in the app's folder, with its own vite.config.ts, unflagged. */
-export const vitestRun = (dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) => run([VITEST_BIN, 'run', ...args], dir, env)
+export const vitestRun = (dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+  run([VITEST_BIN, 'run', ...args], dir, env)

@@ -10,10 +10,19 @@ import type { FieldType } from '../../schema.ts'
 import type { Model } from '../model.ts'
 
 function pgTypeName(type: FieldType, size: number | undefined): string {
-  if (typeof type === 'object') return 'enum' in type ? 'character varying(255)' : 'array' in type ? `${pgTypeName(type.array, size)}[]` : 'jsonb'
+  if (typeof type === 'object')
+    return 'enum' in type ? 'character varying(255)' : 'array' in type ? `${pgTypeName(type.array, size)}[]` : 'jsonb'
   const names: Record<string, string> = {
-    id: 'bigint', string: `character varying(${size ?? 255})`, text: 'text', integer: 'integer', float: 'double precision',
-    boolean: 'boolean', utc_datetime: 'timestamp with time zone', date: 'date', uuid: 'uuid', jsonb: 'jsonb',
+    id: 'bigint',
+    string: `character varying(${size ?? 255})`,
+    text: 'text',
+    integer: 'integer',
+    float: 'double precision',
+    boolean: 'boolean',
+    utc_datetime: 'timestamp with time zone',
+    date: 'date',
+    uuid: 'uuid',
+    jsonb: 'jsonb',
   }
   return names[type]!
 }
@@ -25,15 +34,46 @@ function expectedValue(type: FieldType, value: unknown): unknown {
   return value
 }
 
-export interface CatalogColumn { table: string; column: string; type: string; nullable: boolean; default: string | null }
-export interface CatalogIndex { table: string; name: string; unique: boolean; columns: string[] }
+export interface CatalogColumn {
+  table: string
+  column: string
+  type: string
+  nullable: boolean
+  default: string | null
+}
+export interface CatalogIndex {
+  table: string
+  name: string
+  unique: boolean
+  columns: string[]
+}
 /** One-column foreign keys; `onDelete` is pg_constraint.confdeltype spelled as our vocabulary. */
-export interface CatalogForeignKey { table: string; name: string; column: string; refTable: string; refColumn: string; onDelete: string }
+export interface CatalogForeignKey {
+  table: string
+  name: string
+  column: string
+  refTable: string
+  refColumn: string
+  onDelete: string
+}
 
-const ON_DELETE: Record<string, string> = { a: 'no_action', r: 'restrict', c: 'cascade', n: 'set_null', d: 'set_default' }
+const ON_DELETE: Record<string, string> = {
+  a: 'no_action',
+  r: 'restrict',
+  c: 'cascade',
+  n: 'set_null',
+  d: 'set_default',
+}
 
 export async function readForeignKeys(conn: Connection): Promise<CatalogForeignKey[]> {
-  const { rows } = await conn.query<{ table: string; name: string; column: string; ref_table: string; ref_column: string; deltype: string }>(`
+  const { rows } = await conn.query<{
+    table: string
+    name: string
+    column: string
+    ref_table: string
+    ref_column: string
+    deltype: string
+  }>(`
     SELECT t.relname AS table, con.conname AS name, a.attname AS column, rt.relname AS ref_table, ra.attname AS ref_column,
            con.confdeltype::text AS deltype
     FROM pg_constraint con
@@ -44,11 +84,24 @@ export async function readForeignKeys(conn: Connection): Promise<CatalogForeignK
     JOIN pg_attribute ra ON ra.attrelid = con.confrelid AND ra.attnum = con.confkey[1]
     WHERE con.contype = 'f' AND n.nspname = 'public'
     ORDER BY t.relname, con.conname`)
-  return rows.map((r) => ({ table: r.table, name: r.name, column: r.column, refTable: r.ref_table, refColumn: r.ref_column, onDelete: ON_DELETE[r.deltype] ?? r.deltype }))
+  return rows.map((r) => ({
+    table: r.table,
+    name: r.name,
+    column: r.column,
+    refTable: r.ref_table,
+    refColumn: r.ref_column,
+    onDelete: ON_DELETE[r.deltype] ?? r.deltype,
+  }))
 }
 
 export async function readCatalog(conn: Connection): Promise<{ columns: CatalogColumn[]; indexes: CatalogIndex[] }> {
-  const columns = await conn.query<{ table: string; column: string; type: string; is_nullable: string; column_default: string | null }>(`
+  const columns = await conn.query<{
+    table: string
+    column: string
+    type: string
+    is_nullable: string
+    column_default: string | null
+  }>(`
     SELECT c.table_name AS table, c.column_name AS column, c.is_nullable, c.column_default,
            format_type(a.atttypid, a.atttypmod) AS type
     FROM information_schema.columns c
@@ -66,7 +119,13 @@ export async function readCatalog(conn: Connection): Promise<{ columns: CatalogC
     WHERE n.nspname = 'public' AND NOT ix.indisprimary AND t.relname <> 'schema_migrations'
     ORDER BY t.relname, i.relname`)
   return {
-    columns: columns.rows.map((r) => ({ table: r.table, column: r.column, type: r.type, nullable: r.is_nullable === 'YES', default: r.column_default })),
+    columns: columns.rows.map((r) => ({
+      table: r.table,
+      column: r.column,
+      type: r.type,
+      nullable: r.is_nullable === 'YES',
+      default: r.column_default,
+    })),
     indexes: indexes.rows,
   }
 }
@@ -76,7 +135,8 @@ export async function expectCatalogMatches(conn: Connection, model: Model): Prom
   const catalog = await readCatalog(conn)
   const expectedColumns: Omit<CatalogColumn, 'default'>[] = []
   for (const t of model.values()) {
-    for (const c of t.columns) expectedColumns.push({ table: t.name, column: c.name, type: pgTypeName(c.type, c.size), nullable: c.nullable })
+    for (const c of t.columns)
+      expectedColumns.push({ table: t.name, column: c.name, type: pgTypeName(c.type, c.size), nullable: c.nullable })
   }
   const sortKey = (c: { table: string; column: string }) => `${c.table}.${c.column}`
   expect(catalog.columns.map(({ default: _, ...c }) => c).sort((a, b) => sortKey(a).localeCompare(sortKey(b)))).toEqual(
@@ -87,7 +147,12 @@ export async function expectCatalogMatches(conn: Connection, model: Model): Prom
       const actual = catalog.columns.find((x) => x.table === t.name && x.column === c.name)!
       if (c.type === 'id') {
         expect(actual.default, `${t.name}.${c.name}`).toMatch(/^nextval\(/)
-      } else if (c.type === 'uuid' && c.primaryKey && c.default === undefined && t.columns.filter((x) => x.primaryKey).length === 1) {
+      } else if (
+        c.type === 'uuid' &&
+        c.primaryKey &&
+        c.default === undefined &&
+        t.columns.filter((x) => x.primaryKey).length === 1
+      ) {
         expect(actual.default, `${t.name}.${c.name} is generated`).toBe('gen_random_uuid()')
       } else if (c.default === undefined) {
         expect(actual.default, `${t.name}.${c.name} has no default`).toBe(null)
@@ -98,13 +163,32 @@ export async function expectCatalogMatches(conn: Connection, model: Model): Prom
       }
     }
   }
-  const expectedIndexes = [...model.values()].flatMap((t) => t.indexes.map((ix) => ({ table: t.name, name: ix.name, unique: ix.unique, columns: [...ix.columns] })))
+  const expectedIndexes = [...model.values()].flatMap((t) =>
+    t.indexes.map((ix) => ({ table: t.name, name: ix.name, unique: ix.unique, columns: [...ix.columns] })),
+  )
   const ixKey = (i: CatalogIndex) => `${i.table}.${i.name}`
-  expect(catalog.indexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b)))).toEqual(expectedIndexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b))))
+  expect(catalog.indexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b)))).toEqual(
+    expectedIndexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b))),
+  )
   // Named as PostgreSQL would name them itself, so a later migration can drop them by that name.
-  const expectedKeys = [...model.values()].flatMap((t) => t.columns.flatMap((c) => c.references
-    ? [{ table: t.name, name: `${t.name}_${c.name}_fkey`, column: c.name, refTable: c.references.table, refColumn: c.references.column, onDelete: c.references.onDelete }]
-    : []))
+  const expectedKeys = [...model.values()].flatMap((t) =>
+    t.columns.flatMap((c) =>
+      c.references
+        ? [
+            {
+              table: t.name,
+              name: `${t.name}_${c.name}_fkey`,
+              column: c.name,
+              refTable: c.references.table,
+              refColumn: c.references.column,
+              onDelete: c.references.onDelete,
+            },
+          ]
+        : [],
+    ),
+  )
   const fkKey = (k: CatalogForeignKey) => `${k.table}.${k.name}`
-  expect((await readForeignKeys(conn)).sort((a, b) => fkKey(a).localeCompare(fkKey(b)))).toEqual(expectedKeys.sort((a, b) => fkKey(a).localeCompare(fkKey(b))))
+  expect((await readForeignKeys(conn)).sort((a, b) => fkKey(a).localeCompare(fkKey(b)))).toEqual(
+    expectedKeys.sort((a, b) => fkKey(a).localeCompare(fkKey(b))),
+  )
 }

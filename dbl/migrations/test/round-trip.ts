@@ -32,12 +32,18 @@ export interface Step {
   /** Checks on the data after this step is applied. */
   readonly verify?: (conn: Connection) => Promise<void>
 }
-export interface Case { readonly name: string; readonly steps: readonly Step[] }
+export interface Case {
+  readonly name: string
+  readonly steps: readonly Step[]
+}
 
 /** `createTable products`, `addColumn products.sku`, `modifyColumn products.price{type,default}`… */
 export function summary(ops: readonly Operation[]): string[] {
   return ops.flatMap((op) => {
-    if (op.op !== 'alterTable') return [`${op.op} ${'table' in op ? op.table : ''}${op.op === 'createIndex' || op.op === 'dropIndex' ? `.${op.name}` : ''}`]
+    if (op.op !== 'alterTable')
+      return [
+        `${op.op} ${'table' in op ? op.table : ''}${op.op === 'createIndex' || op.op === 'dropIndex' ? `.${op.name}` : ''}`,
+      ]
     return op.changes.map((c) => {
       if (c.change === 'addColumn') return `addColumn ${op.table}.${c.column.name}`
       if (c.change === 'renameColumn') return `renameColumn ${op.table}.${c.from}->${c.to}`
@@ -55,9 +61,15 @@ export async function roundTrips(title: string, cases: readonly Case[]): Promise
     const available = await backend.available()
     describe.skipIf(!available)(`${title} on ${backend.name}`, () => {
       let db: Database
-      beforeAll(async () => { db = await backend.open() })
-      afterAll(async () => { await db?.dispose() })
-      beforeEach(async () => { await db.reset() })
+      beforeAll(async () => {
+        db = await backend.open()
+      })
+      afterAll(async () => {
+        await db?.dispose()
+      })
+      beforeEach(async () => {
+        await db.reset()
+      })
 
       for (const c of cases) {
         test(c.name, async () => {
@@ -66,7 +78,14 @@ export async function roundTrips(title: string, cases: readonly Case[]): Promise
             const now = new Date('2024-05-01T10:00:00Z')
             for (const [i, step] of c.steps.entries()) {
               const at = `step ${i + 1}`
-              const gen = () => generateMigration({ schemas: step.schemas, migrationsDir: tmp.dir, now, decisions: step.decisions, importFrom: OPERATIONS_MODULE })
+              const gen = () =>
+                generateMigration({
+                  schemas: step.schemas,
+                  migrationsDir: tmp.dir,
+                  now,
+                  decisions: step.decisions,
+                  importFrom: OPERATIONS_MODULE,
+                })
               if (step.error) {
                 const before = await readdir(tmp.dir)
                 await expect(gen(), at).rejects.toThrow(step.error)
@@ -78,15 +97,29 @@ export async function roundTrips(title: string, cases: readonly Case[]): Promise
               if (step.name) expect(result.written, at).toMatch(new RegExp(`/m\\d{14}_${step.name}\\.ts$`))
               else expect(result.written, at).toBe(null)
               if (step.ops) expect(summary(result.operations), at).toEqual(step.ops)
-              for (const w of step.warnings ?? []) expect(result.warnings.some((x) => w.test(x)), `${at}: warning ${w} in ${JSON.stringify(result.warnings)}`).toBe(true)
-              if (!step.warnings) expect(result.warnings.filter((w) => !w.includes('is kept')), at).toEqual([])
+              for (const w of step.warnings ?? [])
+                expect(
+                  result.warnings.some((x) => w.test(x)),
+                  `${at}: warning ${w} in ${JSON.stringify(result.warnings)}`,
+                ).toBe(true)
+              if (!step.warnings)
+                expect(
+                  result.warnings.filter((w) => !w.includes('is kept')),
+                  at,
+                ).toEqual([])
 
               const migrations = await loadMigrations(tmp.dir)
               await migrate(db.adapter, migrations)
               for (const sql of step.seed ?? []) await db.adapter.query(sql)
               await step.verify?.(db.adapter)
               await expectCatalogMatches(db.adapter, modelFromMigrations(migrations))
-              const again = await generateMigration({ schemas: step.schemas, migrationsDir: tmp.dir, now, decisions: step.decisions, importFrom: OPERATIONS_MODULE })
+              const again = await generateMigration({
+                schemas: step.schemas,
+                migrationsDir: tmp.dir,
+                now,
+                decisions: step.decisions,
+                importFrom: OPERATIONS_MODULE,
+              })
               expect(again.written, `${at}: nothing left to diff`).toBe(null)
             }
             // Each down(), newest first, brings the catalog back to the model before its migration,

@@ -36,7 +36,10 @@ export function constraintCases(t: SuiteContext): void {
       await t.adapter.query('truncate tags_u')
       await t.repo.insert(cast(Tag, {}, { label: 'x' }, ['label']))
       const r = await t.repo.insert(cast(Tag, {}, { label: 'x' }, ['label']))
-      expect(r).toMatchObject({ ok: false, error: { kind: 'db_error', code: '23505', constraintKind: 'unique', constraint: 'tags_u_label_key' } })
+      expect(r).toMatchObject({
+        ok: false,
+        error: { kind: 'db_error', code: '23505', constraintKind: 'unique', constraint: 'tags_u_label_key' },
+      })
       expect(await t.count('tags_u')).toBe(1)
     })
 
@@ -51,9 +54,13 @@ export function constraintCases(t: SuiteContext): void {
     })
 
     it('foreign key: "does not exist"; check: "is invalid"; NOT NULL: "can\'t be blank"', async () => {
-      const fk = await t.repo.insert(foreignKeyConstraint(cast(Post, {}, { title: 'Hello', user_id: 999 }, ['title', 'user_id']), 'user_id'))
+      const fk = await t.repo.insert(
+        foreignKeyConstraint(cast(Post, {}, { title: 'Hello', user_id: 999 }, ['title', 'user_id']), 'user_id'),
+      )
       expect(!fk.ok && json(fk.error)).toEqual({ user_id: ['does not exist'] })
-      const check = await t.repo.insert(checkConstraint(cast(Post, {}, { title: 'x' }, ['title']), 'title', { name: 'posts_title_check' }))
+      const check = await t.repo.insert(
+        checkConstraint(cast(Post, {}, { title: 'x' }, ['title']), 'title', { name: 'posts_title_check' }),
+      )
       expect(!check.ok && json(check.error)).toEqual({ title: ['is invalid'] })
       const notNull = await t.repo.insert(change(Product, {}, { price: 3 }))
       expect(!notNull.ok && json(notNull.error)).toEqual({ name: ["can't be blank"] })

@@ -18,17 +18,28 @@ import type { SuiteContext } from '../suite-context.ts'
 
 const json = (e: unknown) => errorsToJson(e as Changeset)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-const gadget = (params: Record<string, unknown>) => cast(Gadget, null, params, ['code', 'color', 'maker', 'serial', 'status', 'stock', 'labels'])
+const gadget = (params: Record<string, unknown>) =>
+  cast(Gadget, null, params, ['code', 'color', 'maker', 'serial', 'status', 'stock', 'labels'])
 
 export function defectCases(t: SuiteContext): void {
   describe('defects found by the peers', () => {
     it('getBy: several matching rows are multiple_results, read with LIMIT 2', async () => {
       const events: QueryEvent[] = []
       const repo = defineRepo({ adapter: t.adapter, log: (e) => events.push(e) })
-      for (const [code, color] of [['a', 'red'], ['b', 'red'], ['c', 'blue']]) expect((await repo.insert(gadget({ code, color }))).ok).toBe(true)
+      for (const [code, color] of [
+        ['a', 'red'],
+        ['b', 'red'],
+        ['c', 'blue'],
+      ])
+        expect((await repo.insert(gadget({ code, color }))).ok).toBe(true)
       events.length = 0
       expect(await repo.getBy(Gadget, { color: 'red' })).toEqual({ ok: false, error: 'multiple_results' })
-      expect(events.map((e) => [e.query, e.params])).toEqual([['select "id", "code", "color", "maker", "serial", "status", "stock", "labels" from "defect_gadgets" where ("color" = $1) limit $2', ['red', 2]]])
+      expect(events.map((e) => [e.query, e.params])).toEqual([
+        [
+          'select "id", "code", "color", "maker", "serial", "status", "stock", "labels" from "defect_gadgets" where ("color" = $1) limit $2',
+          ['red', 2],
+        ],
+      ])
       expect(await repo.getBy(Gadget, { color: 'blue' })).toMatchObject({ ok: true, value: { code: 'c' } })
       expect(await repo.getBy(Gadget, { color: 'red', code: 'b' })).toMatchObject({ ok: true, value: { code: 'b' } })
       expect(await repo.getBy(Gadget, { color: 'green' })).toEqual({ ok: false, error: 'not_found' })
@@ -37,12 +48,24 @@ export function defectCases(t: SuiteContext): void {
     it('exclusionConstraint without options is named <table>_<field>_excl, as PostgreSQL names it', async () => {
       const slot = (during: string) => exclusionConstraint(cast(Slot, null, { during }, ['during']), 'during')
       expect(slot('[2024-01-01 10:00, 2024-01-01 11:00)').constraints).toEqual([
-        { type: 'exclusion', constraint: 'defect_slots_during_excl', aliases: [], field: 'during', message: 'violates an exclusion constraint' },
+        {
+          type: 'exclusion',
+          constraint: 'defect_slots_during_excl',
+          aliases: [],
+          field: 'during',
+          message: 'violates an exclusion constraint',
+        },
       ])
       expect((await t.repo.insert(slot('[2024-01-01 10:00, 2024-01-01 11:00)'))).ok).toBe(true)
       const clash = await t.repo.insert(slot('[2024-01-01 10:30, 2024-01-01 12:00)'))
       expect(!clash.ok && json(clash.error)).toEqual({ during: ['violates an exclusion constraint'] })
-      const named = await t.repo.insert(exclusionConstraint(cast(Slot, null, { during: '[2024-01-01 10:15, 2024-01-01 10:20)' }, ['during']), 'during', { message: 'is booked' }))
+      const named = await t.repo.insert(
+        exclusionConstraint(
+          cast(Slot, null, { during: '[2024-01-01 10:15, 2024-01-01 10:20)' }, ['during']),
+          'during',
+          { message: 'is booked' },
+        ),
+      )
       expect(!named.ok && json(named.error)).toEqual({ during: ['is booked'] })
       expect(await t.count('defect_slots')).toBe(1)
     })
@@ -51,7 +74,10 @@ export function defectCases(t: SuiteContext): void {
       expect((await t.repo.insert(gadget({ code: 'a', maker: 'acme', serial: 1 }))).ok).toBe(true)
       const dup = await t.repo.insert(gadget({ code: 'a' }))
       expect(!dup.ok && json(dup.error)).toEqual({ code: ['has already been taken'] })
-      expect(!dup.ok && (dup.error as Changeset).errors[0]!.meta).toEqual({ constraint: 'unique', constraint_name: 'defect_gadgets_code_index' })
+      expect(!dup.ok && (dup.error as Changeset).errors[0]!.meta).toEqual({
+        constraint: 'unique',
+        constraint_name: 'defect_gadgets_code_index',
+      })
       // Two columns: the error is on the first, as uniqueConstraint(cs, ['maker', 'serial']) puts it.
       const pair = await t.repo.insert(gadget({ code: 'b', maker: 'acme', serial: 1 }))
       expect(!pair.ok && json(pair.error)).toEqual({ maker: ['has already been taken'] })
@@ -70,15 +96,24 @@ export function defectCases(t: SuiteContext): void {
       expect(await t.count('defect_gadgets')).toBe(2)
     })
 
-    it('cast of a new record starts from the fields\' defaults; params, and existing records, win', async () => {
-      const cs = validateRequired(cast(Gadget, null, { code: 'a' }, ['code', 'status', 'stock']), ['code', 'status', 'stock'])
+    it("cast of a new record starts from the fields' defaults; params, and existing records, win", async () => {
+      const cs = validateRequired(cast(Gadget, null, { code: 'a' }, ['code', 'status', 'stock']), [
+        'code',
+        'status',
+        'stock',
+      ])
       expect(cs.valid).toBe(true)
       expect(cs.data).toEqual({ status: 'draft', stock: 0, labels: ['new'] })
       const saved = await t.repo.insert(cs)
       expect(saved).toMatchObject({ ok: true, value: { code: 'a', status: 'draft', stock: 0, labels: ['new'] } })
       // A given param wins over the default; a blank one is null, so required fields say so.
-      expect(await t.repo.insert(gadget({ code: 'b', status: 'live', stock: '3', labels: [] }))).toMatchObject({ ok: true, value: { status: 'live', stock: 3, labels: [] } })
-      expect(json(validateRequired(gadget({ code: 'c', status: ' ' }), ['status']))).toEqual({ status: ["can't be blank"] })
+      expect(await t.repo.insert(gadget({ code: 'b', status: 'live', stock: '3', labels: [] }))).toMatchObject({
+        ok: true,
+        value: { status: 'live', stock: 3, labels: [] },
+      })
+      expect(json(validateRequired(gadget({ code: 'c', status: ' ' }), ['status']))).toEqual({
+        status: ["can't be blank"],
+      })
       // An existing record keeps what it has: defaults are for new records only.
       if (!saved.ok) throw new Error('insert failed')
       const existing = cast(Gadget, { ...saved.value, status: 'sold', labels: null }, {}, ['status'])
@@ -90,7 +125,9 @@ export function defectCases(t: SuiteContext): void {
     })
 
     it('uuid keys: generated by the column default, read by dashed or plain hex ids, malformed ones never a server error', async () => {
-      expect(defectDdl).toContain('CREATE TABLE "defect_tokens" ("id" uuid PRIMARY KEY DEFAULT gen_random_uuid(), "label" varchar(255))')
+      expect(defectDdl).toContain(
+        'CREATE TABLE "defect_tokens" ("id" uuid PRIMARY KEY DEFAULT gen_random_uuid(), "label" varchar(255))',
+      )
       const a = await t.repo.insert(cast(Token, null, { label: 'a' }, ['label']))
       const b = await t.repo.insert(cast(Token, null, { label: 'b' }, ['label']))
       if (!a.ok || !b.ok) throw new Error('insert failed')
@@ -106,9 +143,14 @@ export function defectCases(t: SuiteContext): void {
       const bad = await t.repo.all(where(from(Token), { id: 'nope' }))
       expect(bad).toMatchObject({ ok: false, error: { kind: 'db_error', code: '22P02', status: 400, expose: true } })
       expect(!bad.ok && bad.error).toBeInstanceOf(DbError)
-      expect(await t.repo.all(where(from(Token), { id: plain }))).toEqual({ ok: true, value: [{ id: a.value.id, label: 'a' }] })
+      expect(await t.repo.all(where(from(Token), { id: plain }))).toEqual({
+        ok: true,
+        value: [{ id: a.value.id, label: 'a' }],
+      })
       // A key given is used as given.
-      const given = await t.repo.insert(putChange(cast(Token, null, { label: 'c' }, ['label']), 'id', '00000000-0000-4000-8000-000000000001'))
+      const given = await t.repo.insert(
+        putChange(cast(Token, null, { label: 'c' }, ['label']), 'id', '00000000-0000-4000-8000-000000000001'),
+      )
       expect(given).toEqual({ ok: true, value: { id: '00000000-0000-4000-8000-000000000001', label: 'c' } })
       expect(await t.count('defect_tokens')).toBe(3)
     })
@@ -116,12 +158,22 @@ export function defectCases(t: SuiteContext): void {
     it('jsonb: what JSON cannot carry is "is invalid" when cast and when written without a cast', async () => {
       const cycle: Record<string, unknown> = {}
       cycle.self = cycle
-      for (const meta of [{ f: () => 1 }, { n: 1n }, cycle, [1, undefined], { x: NaN }, { m: new Map([[1, 2]]) }, { s: Symbol('s') }]) {
+      for (const meta of [
+        { f: () => 1 },
+        { n: 1n },
+        cycle,
+        [1, undefined],
+        { x: NaN },
+        { m: new Map([[1, 2]]) },
+        { s: Symbol('s') },
+      ]) {
         expect(json(cast(Thing, {}, { meta }, ['meta'])), String(Object.keys(meta))).toEqual({ meta: ['is invalid'] })
         const direct = await t.repo.insert(change(Thing, {}, { meta, label: 'x' }))
         expect(!direct.ok && json(direct.error)).toEqual({ meta: ['is invalid'] })
       }
-      const ok = await t.repo.insert(cast(Thing, {}, { meta: { a: [1, { b: null }], at: new Date(0), gone: undefined } }, ['meta']))
+      const ok = await t.repo.insert(
+        cast(Thing, {}, { meta: { a: [1, { b: null }], at: new Date(0), gone: undefined } }, ['meta']),
+      )
       expect(ok).toMatchObject({ ok: true, value: { meta: { a: [1, { b: null }], at: '1970-01-01T00:00:00.000Z' } } })
       if (!ok.ok) throw new Error('insert failed')
       // An update of a change put in directly, undefined at the top included: not written as NULL.
@@ -129,10 +181,17 @@ export function defectCases(t: SuiteContext): void {
         const upd = await t.repo.update(putChange(change(Thing, ok.value), 'meta', meta))
         expect(!upd.ok && json(upd.error)).toEqual({ meta: ['is invalid'] })
       }
-      expect((await t.repo.get(Thing, ok.value.id)).ok && ok.value.meta).toEqual({ a: [1, { b: null }], at: '1970-01-01T00:00:00.000Z' })
+      expect((await t.repo.get(Thing, ok.value.id)).ok && ok.value.meta).toEqual({
+        a: [1, { b: null }],
+        at: '1970-01-01T00:00:00.000Z',
+      })
       // Bulk writes take no changeset: the program's value is refused, not written as something else.
-      await expect(t.repo.insertAll(Thing, [{ meta: { f: () => 1 } }])).rejects.toThrow('meta: a jsonb value JSON cannot carry')
-      await expect(t.repo.updateAll(from(Thing), { meta: [1n] })).rejects.toThrow('meta: a jsonb value JSON cannot carry')
+      await expect(t.repo.insertAll(Thing, [{ meta: { f: () => 1 } }])).rejects.toThrow(
+        'meta: a jsonb value JSON cannot carry',
+      )
+      await expect(t.repo.updateAll(from(Thing), { meta: [1n] })).rejects.toThrow(
+        'meta: a jsonb value JSON cannot carry',
+      )
       expect(await t.count('things')).toBe(1)
     })
 
@@ -141,7 +200,16 @@ export function defectCases(t: SuiteContext): void {
       if (r.ok || !isDbError(r.error)) throw new Error('expected a DbError')
       const e = r.error
       expect(e).toBeInstanceOf(Error)
-      expect(e).toMatchObject({ name: 'DbError', kind: 'db_error', code: '23503', constraintKind: 'foreign_key', constraint: 'posts_user_id_fkey', table: 'posts', status: 500, expose: false })
+      expect(e).toMatchObject({
+        name: 'DbError',
+        kind: 'db_error',
+        code: '23503',
+        constraintKind: 'foreign_key',
+        constraint: 'posts_user_id_fkey',
+        table: 'posts',
+        status: 500,
+        expose: false,
+      })
       expect(e.message).toMatch(/posts_user_id_fkey/)
       // The stack runs through the line that awaited the repository.
       expect(e.stack).toMatch(/^DbError: .*posts_user_id_fkey/)
@@ -149,7 +217,15 @@ export function defectCases(t: SuiteContext): void {
       // JSON shows the fields, as the plain object did.
       expect(JSON.parse(JSON.stringify({ ok: false, error: e }))).toEqual({
         ok: false,
-        error: { kind: 'db_error', code: '23503', message: e.message, constraintKind: 'foreign_key', constraint: 'posts_user_id_fkey', table: 'posts', detail: e.detail },
+        error: {
+          kind: 'db_error',
+          code: '23503',
+          message: e.message,
+          constraintKind: 'foreign_key',
+          constraint: 'posts_user_id_fkey',
+          table: 'posts',
+          detail: e.detail,
+        },
       })
       const reads = await t.repo.all(where(from(Thing), 'count', '=', 'many' as never))
       expect(!reads.ok && reads.error.stack).toContain('cases/defects.ts')

@@ -20,10 +20,21 @@ const Author: AnySchema = defineSchema({
 const Book: AnySchema = defineSchema({
   table: 'books',
   fields: { id: 'id', title: 'string', author_id: 'integer' },
-  associations: { author: belongsTo(() => Author, { onDelete: 'cascade' }), reviews: hasMany(() => Review, { foreignKey: 'book_id' }) },
+  associations: {
+    author: belongsTo(() => Author, { onDelete: 'cascade' }),
+    reviews: hasMany(() => Review, { foreignKey: 'book_id' }),
+  },
 })
-const Review: AnySchema = defineSchema({ table: 'reviews', fields: { id: 'id', book_id: 'integer' }, associations: { book: belongsTo(() => Book) } })
-const Note: AnySchema = defineSchema({ table: 'notes', fields: { id: 'id', author_id: 'integer' }, associations: { author: belongsTo(() => Author, { onDelete: 'set_null' }) } })
+const Review: AnySchema = defineSchema({
+  table: 'reviews',
+  fields: { id: 'id', book_id: 'integer' },
+  associations: { book: belongsTo(() => Book) },
+})
+const Note: AnySchema = defineSchema({
+  table: 'notes',
+  fields: { id: 'id', author_id: 'integer' },
+  associations: { author: belongsTo(() => Author, { onDelete: 'set_null' }) },
+})
 
 const json = (e: unknown) => errorsToJson(e as Changeset)
 const bookCs = (params: Record<string, unknown>) => cast(Book, {}, params, ['title', 'author_id'])
@@ -32,7 +43,8 @@ export function foreignKeyCases(t: SuiteContext): void {
   describe('foreign keys generated from belongsTo', () => {
     beforeAll(async () => {
       await t.adapter.query('DROP TABLE IF EXISTS reviews, notes, books, authors')
-      for (const sql of operationsSql(planMigration(new Map(), modelFromSchemas([Review, Note, Book, Author])).up)) await t.adapter.query(sql)
+      for (const sql of operationsSql(planMigration(new Map(), modelFromSchemas([Review, Note, Book, Author])).up))
+        await t.adapter.query(sql)
     })
     beforeEach(async () => {
       await t.adapter.query('TRUNCATE reviews, notes, books, authors RESTART IDENTITY')
@@ -50,12 +62,19 @@ export function foreignKeyCases(t: SuiteContext): void {
       const assoc = await t.repo.insert(assocConstraint(bookCs({ title: 'Lost', author_id: 999 }), 'author'))
       expect(!assoc.ok && json(assoc.error)).toEqual({ author: ['does not exist'] })
       const undeclared = await t.repo.insert(bookCs({ title: 'Lost', author_id: 999 }))
-      expect(undeclared).toMatchObject({ ok: false, error: { kind: 'db_error', code: '23503', constraint: 'books_author_id_fkey' } })
+      expect(undeclared).toMatchObject({
+        ok: false,
+        error: { kind: 'db_error', code: '23503', constraint: 'books_author_id_fkey' },
+      })
       expect(await t.count('books')).toBe(0)
       // The same declaration lets a valid key through.
       const author = await insert(cast(Author, {}, { name: 'Ann' }, ['name']))
-      expect((await t.repo.insert(foreignKeyConstraint(bookCs({ title: 'Found', author_id: author.id }), 'author_id'))).ok).toBe(true)
-      expect(() => assocConstraint(bookCs({}), 'reviews')).toThrow('schema books has no belongsTo association "reviews"')
+      expect(
+        (await t.repo.insert(foreignKeyConstraint(bookCs({ title: 'Found', author_id: author.id }), 'author_id'))).ok,
+      ).toBe(true)
+      expect(() => assocConstraint(bookCs({}), 'reviews')).toThrow(
+        'schema books has no belongsTo association "reviews"',
+      )
     })
 
     it('deleting a parent: cascade deletes the children, set_null empties their key', async () => {

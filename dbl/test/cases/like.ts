@@ -20,7 +20,8 @@ export function likeCases(t: SuiteContext): void {
       return r.value.map((p) => p.name)
     }
     const seed = async () => {
-      for (const [i, name] of names.entries()) expect((await t.repo.insert(productCs({ name, price: i }))).ok).toBe(true)
+      for (const [i, name] of names.entries())
+        expect((await t.repo.insert(productCs({ name, price: i }))).ok).toBe(true)
     }
 
     it('contains / startsWith / endsWith match the text literally: %, _ and a trailing backslash included', async () => {
@@ -51,8 +52,12 @@ export function likeCases(t: SuiteContext): void {
     })
 
     it('anything else as the value is a programming error, thrown when the query is built', () => {
-      expect(() => where(from(Product), 'name', 'like', { contains: 5 } as never)).toThrow('where name like: give a pattern string or one of { contains | startsWith | endsWith: string }')
-      expect(() => where(from(Product), 'name', 'ilike', { contains: 'a', endsWith: 'b' } as never)).toThrow('give a pattern string')
+      expect(() => where(from(Product), 'name', 'like', { contains: 5 } as never)).toThrow(
+        'where name like: give a pattern string or one of { contains | startsWith | endsWith: string }',
+      )
+      expect(() => where(from(Product), 'name', 'ilike', { contains: 'a', endsWith: 'b' } as never)).toThrow(
+        'give a pattern string',
+      )
       expect(() => where(from(Product), 'name', 'like', 7 as never)).toThrow('give a pattern string')
     })
   })

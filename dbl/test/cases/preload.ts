@@ -23,15 +23,30 @@ function counting(t: SuiteContext): { repo: Repo; events: QueryEvent[]; tables()
  */
 async function seed(t: SuiteContext): Promise<void> {
   const run = async (p: Promise<{ ok: boolean }>) => expect((await p).ok).toBe(true)
-  await run(t.repo.insertAll(User, [{ name: 'Ann', email: 'a@x.io' }, { name: 'Bob', email: 'b@x.io' }, { name: 'Cy', email: 'c@x.io' }]))
+  await run(
+    t.repo.insertAll(User, [
+      { name: 'Ann', email: 'a@x.io' },
+      { name: 'Bob', email: 'b@x.io' },
+      { name: 'Cy', email: 'c@x.io' },
+    ]),
+  )
   await run(t.repo.insertAll(Profile, [{ bio: 'Ann bio', user_id: 1 }]))
-  await run(t.repo.insertAll(Post, [{ title: 'P1', user_id: 1 }, { title: 'P2', user_id: 1 }, { title: 'P3', user_id: 2 }, { title: 'Orphan' }]))
-  await run(t.repo.insertAll(Comment, [
-    { body: 'c1', post_id: 1, author_id: 2 },
-    { body: 'c2', post_id: 1, author_id: 1 },
-    { body: 'c3', post_id: 3, author_id: 2 },
-    { body: 'c4', post_id: 3 },
-  ]))
+  await run(
+    t.repo.insertAll(Post, [
+      { title: 'P1', user_id: 1 },
+      { title: 'P2', user_id: 1 },
+      { title: 'P3', user_id: 2 },
+      { title: 'Orphan' },
+    ]),
+  )
+  await run(
+    t.repo.insertAll(Comment, [
+      { body: 'c1', post_id: 1, author_id: 2 },
+      { body: 'c2', post_id: 1, author_id: 1 },
+      { body: 'c3', post_id: 3, author_id: 2 },
+      { body: 'c4', post_id: 3 },
+    ]),
+  )
 }
 
 async function allOf<S extends typeof User | typeof Post>(t: SuiteContext, schema: S): Promise<RecordOf<S>[]> {
@@ -52,7 +67,13 @@ export function preloadCases(t: SuiteContext): void {
       // Keys are collected over every parent at the level: all users, then all posts found.
       expect(c.events.map((e) => e.params)).toEqual([[[1, 2, 3]], [[1, 2, 3]]])
       expect(r.value.map((u) => [u.name, u.posts.map((p) => [p.title, p.comments.map((x) => x.body)])])).toEqual([
-        ['Ann', [['P1', ['c1', 'c2']], ['P2', []]]],
+        [
+          'Ann',
+          [
+            ['P1', ['c1', 'c2']],
+            ['P2', []],
+          ],
+        ],
         ['Bob', [['P3', ['c3', 'c4']]]],
         ['Cy', []],
       ])
@@ -78,9 +99,23 @@ export function preloadCases(t: SuiteContext): void {
         }),
       ])
       expect(shape).toEqual([
-        ['P1', 'Ann', [['c1', 'Bob', null], ['c2', 'Ann', 'Ann bio']]],
+        [
+          'P1',
+          'Ann',
+          [
+            ['c1', 'Bob', null],
+            ['c2', 'Ann', 'Ann bio'],
+          ],
+        ],
         ['P2', 'Ann', []],
-        ['P3', 'Bob', [['c3', 'Bob', null], ['c4', null, 'no author']]],
+        [
+          'P3',
+          'Bob',
+          [
+            ['c3', 'Bob', null],
+            ['c4', null, 'no author'],
+          ],
+        ],
         ['Orphan', null, []],
       ])
     })
@@ -107,7 +142,11 @@ export function preloadCases(t: SuiteContext): void {
       if (!r.ok) throw new Error('preload failed')
       expect(c.tables()).toEqual(['comments', 'users'])
       expect(c.events[0]!.params).toEqual([[1]])
-      for (const p of r.value) expect(p.comments.map((x) => [x.body, (x.author as { name: string }).name])).toEqual([['c1', 'Bob'], ['c2', 'Ann']])
+      for (const p of r.value)
+        expect(p.comments.map((x) => [x.body, (x.author as { name: string }).name])).toEqual([
+          ['c1', 'Bob'],
+          ['c2', 'Ann'],
+        ])
     })
 
     it('no parents, or no keys at a level: no query at all', async () => {
@@ -125,7 +164,9 @@ export function preloadCases(t: SuiteContext): void {
       const users = await allOf(t, User)
       const c = counting(t)
       // @ts-expect-error -- User has no association "comments"
-      await expect(c.repo.preload(User, users, ['comments'])).rejects.toThrow('preload users: schema users has no association "comments"')
+      await expect(c.repo.preload(User, users, ['comments'])).rejects.toThrow(
+        'preload users: schema users has no association "comments"',
+      )
       // @ts-expect-error -- Post (typed through User.posts) has no association "tags"
       await expect(c.repo.preload(User, users, ['profile', { posts: ['comments', 'tags'] }])).rejects.toThrow(
         'preload users.posts: schema posts has no association "tags"',
@@ -135,11 +176,17 @@ export function preloadCases(t: SuiteContext): void {
         'preload users.posts.comments: schema comments has no association "nope"',
       )
       // @ts-expect-error -- an extra key beside a valid one is caught too
-      await expect(c.repo.preload(User, users, [{ posts: [], nope: [] }])).rejects.toThrow('schema users has no association "nope"')
+      await expect(c.repo.preload(User, users, [{ posts: [], nope: [] }])).rejects.toThrow(
+        'schema users has no association "nope"',
+      )
       // @ts-expect-error -- rows without the key (from a select) cannot be matched
-      await expect(c.repo.preload(User, [{ name: 'Ann' }], 'posts')).rejects.toThrow('preload users.posts: a record has no "id" field (select it)')
+      await expect(c.repo.preload(User, [{ name: 'Ann' }], 'posts')).rejects.toThrow(
+        'preload users.posts: a record has no "id" field (select it)',
+      )
       // @ts-expect-error -- a number is not a spec
-      await expect(c.repo.preload(User, users, [{ posts: [7] }])).rejects.toThrow('preload users.posts: 7 is not an association name')
+      await expect(c.repo.preload(User, users, [{ posts: [7] }])).rejects.toThrow(
+        'preload users.posts: 7 is not an association name',
+      )
       expect(c.events).toEqual([])
     })
   })

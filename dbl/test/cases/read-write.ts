@@ -17,7 +17,14 @@ export function readWriteCases(t: SuiteContext): void {
       const before = Date.now()
       const r = await t.repo.insert(productCs({ name: 'Tea', price: '250' }))
       if (!r.ok) throw new Error('insert failed')
-      expect(r.value).toEqual({ id: 1, name: 'Tea', price: 250, description: null, inserted_at: expect.any(Date), updated_at: expect.any(Date) })
+      expect(r.value).toEqual({
+        id: 1,
+        name: 'Tea',
+        price: 250,
+        description: null,
+        inserted_at: expect.any(Date),
+        updated_at: expect.any(Date),
+      })
       expect(r.value.inserted_at!.getTime()).toBeGreaterThanOrEqual(before - 1000)
       expect(r.value.updated_at!.getTime()).toBe(r.value.inserted_at!.getTime())
       expect(await t.count('products')).toBe(1)
@@ -36,8 +43,12 @@ export function readWriteCases(t: SuiteContext): void {
       const r = await t.repo.get(Product, 1)
       expectTypeOf(r).toEqualTypeOf<Result<RecordOf<typeof Product>, 'not_found'>>()
       expectTypeOf<RecordOf<typeof Product>>().toEqualTypeOf<{
-        readonly id: number; readonly name: string; readonly price: number; readonly description: string | null
-        readonly inserted_at: Date | null; readonly updated_at: Date | null
+        readonly id: number
+        readonly name: string
+        readonly price: number
+        readonly description: string | null
+        readonly inserted_at: Date | null
+        readonly updated_at: Date | null
       }>()
       expect(r).toEqual({ ok: true, value: ins.ok && ins.value })
       expect(await t.repo.get(Product, 2)).toEqual({ ok: false, error: 'not_found' })
@@ -46,7 +57,10 @@ export function readWriteCases(t: SuiteContext): void {
     })
 
     it('getBy matches every clause, null meaning IS NULL', async () => {
-      await t.repo.insertAll(Product, [{ name: 'A', price: 1 }, { name: 'B', price: 2, description: 'x' }])
+      await t.repo.insertAll(Product, [
+        { name: 'A', price: 1 },
+        { name: 'B', price: 2, description: 'x' },
+      ])
       const r = await t.repo.getBy(Product, { price: 2, description: 'x' })
       expect(r.ok && r.value.name).toBe('B')
       expect((await t.repo.getBy(Product, { description: null })).ok && 'A').toBe('A')
@@ -54,7 +68,10 @@ export function readWriteCases(t: SuiteContext): void {
     })
 
     it('all, one, select and count follow the query', async () => {
-      await t.repo.insertAll(Product, [1, 2, 3, 4].map((i) => ({ name: `P${i}`, price: i * 10 })))
+      await t.repo.insertAll(
+        Product,
+        [1, 2, 3, 4].map((i) => ({ name: `P${i}`, price: i * 10 })),
+      )
       const q = where(from(Product), 'price', '>=', 20)
       const rows = await t.repo.all(limit(orderBy(q, ['price', 'desc']), 2))
       expectTypeOf(rows).toEqualTypeOf<Result<RecordOf<typeof Product>[], DbError>>()
@@ -66,7 +83,10 @@ export function readWriteCases(t: SuiteContext): void {
       expect(await t.repo.one(where(from(Product), { name: 'P1' }))).toMatchObject({ ok: true, value: { price: 10 } })
       expect(await t.repo.one(where(from(Product), { name: 'none' }))).toEqual({ ok: false, error: 'not_found' })
       expect(await t.repo.one(q)).toEqual({ ok: false, error: 'multiple_results' })
-      expect(await t.repo.all(where(from(Product), { id: [1, 3] }))).toMatchObject({ ok: true, value: [{ name: 'P1' }, { name: 'P3' }] })
+      expect(await t.repo.all(where(from(Product), { id: [1, 3] }))).toMatchObject({
+        ok: true,
+        value: [{ name: 'P1' }, { name: 'P3' }],
+      })
     })
 
     it('update writes only the changes and refreshes updated_at; no changes, no query', async () => {
@@ -77,7 +97,10 @@ export function readWriteCases(t: SuiteContext): void {
       if (!up.ok) throw new Error('update failed')
       expect(up.value).toMatchObject({ id: 1, name: 'Tea', price: 5, inserted_at: ins.value.inserted_at })
       expect(up.value.updated_at!.getTime()).toBeGreaterThan(ins.value.updated_at!.getTime())
-      expect(await t.repo.update(cast(Product, up.value, { price: 5 }, ['price']))).toEqual({ ok: true, value: up.value })
+      expect(await t.repo.update(cast(Product, up.value, { price: 5 }, ['price']))).toEqual({
+        ok: true,
+        value: up.value,
+      })
     })
 
     it('update and delete of a row that is gone give "is stale" on the primary key', async () => {
@@ -98,19 +121,35 @@ export function readWriteCases(t: SuiteContext): void {
     })
 
     it('insertAll, updateAll and deleteAll report counts', async () => {
-      const ins = await t.repo.insertAll(Product, [{ name: 'A', price: 1 }, { name: 'B', price: 2 }, { name: 'C', price: 3, description: 'c' }])
+      const ins = await t.repo.insertAll(Product, [
+        { name: 'A', price: 1 },
+        { name: 'B', price: 2 },
+        { name: 'C', price: 3, description: 'c' },
+      ])
       expect(ins.ok && ins.value.count).toBe(3)
-      expect(ins.ok && ins.value.rows.map((r) => [r.id, r.inserted_at instanceof Date])).toEqual([[1, true], [2, true], [3, true]])
-      expect(await t.repo.updateAll(where(from(Product), 'price', '<', 3), { description: 'cheap' })).toEqual({ ok: true, value: { count: 2 } })
+      expect(ins.ok && ins.value.rows.map((r) => [r.id, r.inserted_at instanceof Date])).toEqual([
+        [1, true],
+        [2, true],
+        [3, true],
+      ])
+      expect(await t.repo.updateAll(where(from(Product), 'price', '<', 3), { description: 'cheap' })).toEqual({
+        ok: true,
+        value: { count: 2 },
+      })
       expect((await t.repo.all(where(from(Product), { description: 'cheap' }))).ok).toBe(true)
-      expect(await t.repo.deleteAll(where(from(Product), { description: 'cheap' }))).toEqual({ ok: true, value: { count: 2 } })
+      expect(await t.repo.deleteAll(where(from(Product), { description: 'cheap' }))).toEqual({
+        ok: true,
+        value: { count: 2 },
+      })
       expect(await t.count('products')).toBe(1)
       expect(await t.repo.insertAll(Product, [])).toEqual({ ok: true, value: { count: 0, rows: [] } })
     })
 
     it('insert with onConflict upserts', async () => {
       await t.repo.insert(productCs({ name: 'A', price: 1 }))
-      const r = await t.repo.insert(productCs({ name: 'A', price: 7 }), { onConflict: { target: ['name'], replace: ['price'] } })
+      const r = await t.repo.insert(productCs({ name: 'A', price: 7 }), {
+        onConflict: { target: ['name'], replace: ['price'] },
+      })
       expect(r.ok && r.value).toMatchObject({ id: 1, name: 'A', price: 7 })
       expect(await t.count('products')).toBe(1)
     })
@@ -124,20 +163,43 @@ export function readWriteCases(t: SuiteContext): void {
 
     it('every field type round-trips from string input', async () => {
       const params = {
-        label: 'L', body: 'B', count: '12', ratio: '1.5', active: 'true', happened_at: '2024-03-01T10:20:30.123Z',
-        day: '2024-02-29', ref: 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', meta: [1, { a: 'x' }], tags: ['a', "b'c"], scores: ['1', 2], status: 'draft',
+        label: 'L',
+        body: 'B',
+        count: '12',
+        ratio: '1.5',
+        active: 'true',
+        happened_at: '2024-03-01T10:20:30.123Z',
+        day: '2024-02-29',
+        ref: 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11',
+        meta: [1, { a: 'x' }],
+        tags: ['a', "b'c"],
+        scores: ['1', 2],
+        status: 'draft',
       }
       const cs = cast(Thing, {}, params, Object.keys(params) as never)
       expect(cs.errors).toEqual([])
       const ins = await t.repo.insert(cs)
       if (!ins.ok) throw new Error(JSON.stringify(ins.error))
       const expected = {
-        id: 1, label: 'L', body: 'B', count: 12, ratio: 1.5, active: true, happened_at: new Date('2024-03-01T10:20:30.123Z'),
-        day: '2024-02-29', ref: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', meta: [1, { a: 'x' }], tags: ['a', "b'c"], scores: [1, 2], status: 'draft',
+        id: 1,
+        label: 'L',
+        body: 'B',
+        count: 12,
+        ratio: 1.5,
+        active: true,
+        happened_at: new Date('2024-03-01T10:20:30.123Z'),
+        day: '2024-02-29',
+        ref: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+        meta: [1, { a: 'x' }],
+        tags: ['a', "b'c"],
+        scores: [1, 2],
+        status: 'draft',
       }
       expect(ins.value).toEqual(expected)
       expect(await t.repo.get(Thing, 1)).toEqual({ ok: true, value: expected })
-      expect((await t.repo.getBy(Thing, { day: '2024-02-29', ref: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' })).ok).toBe(true)
+      expect((await t.repo.getBy(Thing, { day: '2024-02-29', ref: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' })).ok).toBe(
+        true,
+      )
     })
   })
 }

@@ -45,8 +45,14 @@ export function telemetryCases(t: SuiteContext): void {
       await repo.get(Product, 1)
       await repo.query('select nope')
       expect(events).toHaveLength(3)
-      for (const e of events) expect(Object.keys(e).sort()).toEqual(['durationUs', 'numRows', 'params', 'query', 'repo', 'result'])
-      expect(events[0]).toMatchObject({ query: expect.stringMatching(/^insert into "products"/), result: 'ok', numRows: 1, repo: 'Shop.Repo' })
+      for (const e of events)
+        expect(Object.keys(e).sort()).toEqual(['durationUs', 'numRows', 'params', 'query', 'repo', 'result'])
+      expect(events[0]).toMatchObject({
+        query: expect.stringMatching(/^insert into "products"/),
+        result: 'ok',
+        numRows: 1,
+        repo: 'Shop.Repo',
+      })
       expect(events[1]).toMatchObject({ params: [1], result: 'ok', numRows: 1 })
       expect(events[2]).toMatchObject({ query: 'select nope', params: [], result: 'error', numRows: 0 })
       for (const e of events) expect(Number.isInteger(e.durationUs) && e.durationUs >= 0).toBe(true)
@@ -57,8 +63,15 @@ export function telemetryCases(t: SuiteContext): void {
       const repo = defineRepo({ adapter: t.adapter, name: 'R', log: true })
       await repo.get(Product, 1)
       expect(info).toHaveBeenCalledTimes(1)
-      expect(String(info.mock.calls[0]![0])).toMatch(/^\[R\] OK \d+µs 0 row\(s\): select .* from "products" where "id" = \$1 \[1\]$/)
-      const throwing = defineRepo({ adapter: t.adapter, log: () => { throw new Error('handler bug') } })
+      expect(String(info.mock.calls[0]![0])).toMatch(
+        /^\[R\] OK \d+µs 0 row\(s\): select .* from "products" where "id" = \$1 \[1\]$/,
+      )
+      const throwing = defineRepo({
+        adapter: t.adapter,
+        log: () => {
+          throw new Error('handler bug')
+        },
+      })
       expect(await throwing.get(Product, 1)).toEqual({ ok: false, error: 'not_found' })
     })
 
@@ -69,7 +82,10 @@ export function telemetryCases(t: SuiteContext): void {
       await t.repo.get(Product, 1)
       await t.repo.query('select nope')
       expect(spans.map((s) => s.name)).toEqual(['INSERT products', 'SELECT products', 'db.query'])
-      expect(spans[1]!.attributes).toMatchObject({ 'db.system': 'postgresql', 'db.statement': expect.stringMatching(/^select /) })
+      expect(spans[1]!.attributes).toMatchObject({
+        'db.system': 'postgresql',
+        'db.statement': expect.stringMatching(/^select /),
+      })
       expect(spans[2]!.status).toBe(2)
       expect(spans.every((s) => s.ended)).toBe(true)
       trace.disable()

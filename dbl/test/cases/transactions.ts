@@ -74,7 +74,9 @@ export function transactionCases(t: SuiteContext): void {
       })
       expect(r).toEqual({ ok: false, error: 'inner' })
       expect(await t.count('products')).toBe(0)
-      const fine = await t.repo.transaction(() => t.repo.transaction(async () => t.repo.insert(productCs({ name: 'C', price: 1 }))))
+      const fine = await t.repo.transaction(() =>
+        t.repo.transaction(async () => t.repo.insert(productCs({ name: 'C', price: 1 }))),
+      )
       expect(fine.ok).toBe(true)
       expect(await t.count('products')).toBe(1)
     })
@@ -96,7 +98,11 @@ export function transactionCases(t: SuiteContext): void {
     })
 
     it('the first failure names its step, carries the error and rolls back completed steps', async () => {
-      const r = await t.repo.multi(base().insert('second', userCs('', 'b@x.io')).run('never', async () => ok(1)))
+      const r = await t.repo.multi(
+        base()
+          .insert('second', userCs('', 'b@x.io'))
+          .run('never', async () => ok(1)),
+      )
       expect(r.ok).toBe(false)
       if (r.ok) return
       expect(r.error.step).toBe('second')
@@ -106,7 +112,13 @@ export function transactionCases(t: SuiteContext): void {
       expect(await t.count('posts')).toBe(0)
       const dup = await t.repo.multi(base().insert('again', userCs('Bob', 'ann@x.io')))
       // The schema's unique index on email: a field error, with no declaration.
-      expect(dup).toMatchObject({ ok: false, error: { step: 'again', error: { kind: 'vela.changeset', errors: [{ field: 'email', message: 'has already been taken' }] } } })
+      expect(dup).toMatchObject({
+        ok: false,
+        error: {
+          step: 'again',
+          error: { kind: 'vela.changeset', errors: [{ field: 'email', message: 'has already been taken' }] },
+        },
+      })
       const run = await t.repo.multi(base().run('custom', async () => err('nope')))
       expect(run).toMatchObject({ ok: false, error: { step: 'custom', error: 'nope' } })
       expect(await t.count('users')).toBe(0)

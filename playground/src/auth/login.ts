@@ -31,7 +31,9 @@ export interface SignedInUser {
 /** The signed-in user the security callback put in `req.authData`, if any. */
 export function signedIn(req: VelaRequest): SignedInUser | undefined {
   const auth = req.authData as Partial<AuthData> | undefined
-  return auth?.authed === true && typeof auth.username === 'string' && typeof auth.userId === 'number' ? { id: auth.userId, name: auth.username } : undefined
+  return auth?.authed === true && typeof auth.username === 'string' && typeof auth.userId === 'number'
+    ? { id: auth.userId, name: auth.username }
+    : undefined
 }
 
 const authData = (user: SignedInUser): AuthData => ({ authed: true, username: user.name, userId: user.id })
@@ -46,7 +48,8 @@ export async function username_password(req: VelaRequest): Promise<AuthData | Re
 
 async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {
   const { username, password } = req.params
-  if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) return redirect(LOGIN_FAILED)
+  if (typeof username !== 'string' || typeof password !== 'string' || !username || !password)
+    return redirect(LOGIN_FAILED)
   const found = await repo.getBy(User, { name: username })
   const user = found.ok ? found.value : undefined
   const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
@@ -56,7 +59,11 @@ async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {
 /** The development account (`admin` / `password`), created unless a user of that name exists. */
 export async function ensureDemoAccount(): Promise<void> {
   const cs = validateRequired(
-    cast(User, null, { name: 'admin', email: 'admin@example.com', password_hash: await hashPassword('password') }, ['name', 'email', 'password_hash']),
+    cast(User, null, { name: 'admin', email: 'admin@example.com', password_hash: await hashPassword('password') }, [
+      'name',
+      'email',
+      'password_hash',
+    ]),
     ['name', 'email'],
   )
   const res = await repo.insert(cs, { onConflict: { target: ['name'], action: 'nothing' } })

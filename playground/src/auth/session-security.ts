@@ -7,7 +7,12 @@ import type { SecurityWithScheme } from 'vela'
 import { username_password } from './login.ts'
 
 export const sessionSecurity: SecurityWithScheme = {
-  scheme: { type: 'apiKey', in: 'cookie', name: 'playground_session', description: 'The session cookie the login form starts' },
+  scheme: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'playground_session',
+    description: 'The session cookie the login form starts',
+  },
   name: 'sessionCookie',
   check: username_password,
 }

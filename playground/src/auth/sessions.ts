@@ -32,6 +32,8 @@ export async function sessionUser(req: VelaRequest): Promise<RecordOf<typeof Use
 export async function endAllSessions(username: string): Promise<void> {
   const found = await repo.getBy(User, { name: username })
   if (!found.ok) return
-  const res = await repo.update(cast(User, found.value, { session_generation: found.value.session_generation + 1 }, ['session_generation']))
+  const res = await repo.update(
+    cast(User, found.value, { session_generation: found.value.session_generation + 1 }, ['session_generation']),
+  )
   if (!res.ok) throw res.error
 }

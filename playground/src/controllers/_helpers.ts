@@ -31,7 +31,9 @@ export async function orThrow<T, E>(pending: Promise<Result<T, E>>): Promise<T> 
  * @example
  * const note = await found(repo.one(where(from(Note), { id })))
  */
-export async function found<T>(pending: Promise<Result<T, 'not_found' | 'multiple_results' | DbError>>): Promise<T | undefined> {
+export async function found<T>(
+  pending: Promise<Result<T, 'not_found' | 'multiple_results' | DbError>>,
+): Promise<T | undefined> {
   const res = await pending
   if (res.ok) return res.value
   if (res.error === 'not_found') return undefined

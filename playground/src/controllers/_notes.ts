@@ -9,11 +9,20 @@ import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
 import { found, orThrow } from './_helpers.ts'
 
-const withAuthor = select(leftJoin(from(Note), 'user'), ['id', 'title', 'body', 'user_id', 'inserted_at', 'updated_at', 'user.name'])
+const withAuthor = select(leftJoin(from(Note), 'user'), [
+  'id',
+  'title',
+  'body',
+  'user_id',
+  'inserted_at',
+  'updated_at',
+  'user.name',
+])
 
 /** Every note with its author, in the order given (ties broken by id, in the same direction). */
 export function notesWithAuthor(by: 'id' | 'inserted_at', direction: Direction = 'asc') {
-  const ordered = by === 'id' ? orderBy(withAuthor, ['id', direction]) : orderBy(withAuthor, [by, direction], ['id', direction])
+  const ordered =
+    by === 'id' ? orderBy(withAuthor, ['id', direction]) : orderBy(withAuthor, [by, direction], ['id', direction])
   return orThrow(repo.all(ordered))
 }
 

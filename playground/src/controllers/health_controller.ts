@@ -14,4 +14,9 @@ export const home = () => redirect('/notes')
  * details only tell an attacker which known flaws to try.
  */
 export const info = (req: VelaRequest) =>
-  json({ app: 'playground', instance: process.env.INSTANCE_ID || undefined, controller: req.route.controller, action: req.route.action })
+  json({
+    app: 'playground',
+    instance: process.env.INSTANCE_ID || undefined,
+    controller: req.route.controller,
+    action: req.route.action,
+  })

@@ -7,7 +7,18 @@
  */
 import { json, status } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, count, errorsToJson, from, isChangeset, limit, offset, orderBy, validateNumber, validateRequired } from 'vela/dbl'
+import {
+  cast,
+  count,
+  errorsToJson,
+  from,
+  isChangeset,
+  limit,
+  offset,
+  orderBy,
+  validateNumber,
+  validateRequired,
+} from 'vela/dbl'
 import type { Changeset, DbError, RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Product } from '../schemas/product.ts'

@@ -6,7 +6,21 @@
  */
 import { json } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, count, errorMessage, from, groupBy, isChangeset, leftJoin, orderBy, select, uniqueConstraint, validateFormat, validateRequired, where } from 'vela/dbl'
+import {
+  cast,
+  count,
+  errorMessage,
+  from,
+  groupBy,
+  isChangeset,
+  leftJoin,
+  orderBy,
+  select,
+  uniqueConstraint,
+  validateFormat,
+  validateRequired,
+  where,
+} from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { User } from '../schemas/user.ts'
 import { error, found, idOf, orThrow } from './_helpers.ts'

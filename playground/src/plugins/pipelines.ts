@@ -31,12 +31,27 @@ export const browser: PluginEntry[] = [
 ]
 
 export const login: PluginEntry[] = [
-  ['pre_request', rateLimitPlugin, { key: byAddress, maxRequests: Number(process.env.LOGIN_RATE_LIMIT) || 100, windowMs: 60_000, store: rateLimitStore }],
+  [
+    'pre_request',
+    rateLimitPlugin,
+    {
+      key: byAddress,
+      maxRequests: Number(process.env.LOGIN_RATE_LIMIT) || 100,
+      windowMs: 60_000,
+      store: rateLimitStore,
+    },
+  ],
   ...browser,
   [
     'pre_request',
     rateLimitPlugin,
-    { key: byField('username'), maxRequests: Number(process.env.LOGIN_ACCOUNT_RATE_LIMIT) || 10, windowMs: 15 * 60_000, store: rateLimitStore, headers: false },
+    {
+      key: byField('username'),
+      maxRequests: Number(process.env.LOGIN_ACCOUNT_RATE_LIMIT) || 10,
+      windowMs: 15 * 60_000,
+      store: rateLimitStore,
+      headers: false,
+    },
   ],
 ]
 

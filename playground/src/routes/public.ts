@@ -23,5 +23,10 @@ export default defineRoutes([
       ['/static/[...]', staticDir('priv/static')],
     ],
   },
-  { prefix: '/api', security: false, plugins: [], routes: [['/info', health.info, { methods: ['get'], responses: { 200: 'app_info' } }]] },
+  {
+    prefix: '/api',
+    security: false,
+    plugins: [],
+    routes: [['/info', health.info, { methods: ['get'], responses: { 200: 'app_info' } }]],
+  },
 ])

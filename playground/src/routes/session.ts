@@ -13,7 +13,12 @@ import { browser, login } from '../plugins/pipelines.ts'
 
 export default defineRoutes([
   { prefix: '', security: false, plugins: browser, routes: [['/login', session.new, { methods: ['get'] }]] },
-  { prefix: '', security: sessionSecurity, plugins: login, routes: [['/', session.create, { methods: ['post'], validate: { body: 'login' }, responses: { 302: null } }]] },
+  {
+    prefix: '',
+    security: sessionSecurity,
+    plugins: login,
+    routes: [['/', session.create, { methods: ['post'], validate: { body: 'login' }, responses: { 302: null } }]],
+  },
   {
     prefix: '',
     security: sessionSecurity,

@@ -35,10 +35,12 @@ const skewedStore = () => new MemoryStore({ now: () => Date.now() + skew })
 /** A GET from a chosen local address (127.0.0.2 is a second client on loopback). */
 function getFrom(url: string, localAddress: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { localAddress, agent: false }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode!))
-    }).on('error', reject)
+    http
+      .get(url, { localAddress, agent: false }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode!))
+      })
+      .on('error', reject)
   })
 }
 
@@ -135,7 +137,9 @@ describeModes(
 describe('rate-limit options and memory store', () => {
   it('invalid options are a start-up error', () => {
     for (const bad of [{ maxRequests: 0 }, { maxRequests: 2.5 }, { windowMs: -1 }, { windowMs: '60000' }]) {
-      expect(() => createApp({ bootstrapApplication: 'bad', routes: { r: limited('/x', bad) } }, { env: {} })).toThrow(/rate-limit plugin: `(maxRequests|windowMs)` must be a positive integer/)
+      expect(() => createApp({ bootstrapApplication: 'bad', routes: { r: limited('/x', bad) } }, { env: {} })).toThrow(
+        /rate-limit plugin: `(maxRequests|windowMs)` must be a positive integer/,
+      )
     }
   })
 
@@ -155,7 +159,10 @@ describe('rate-limit options and memory store', () => {
 
   it('a failing store makes the request a 500 (the plugin never stops limiting silently)', async () => {
     const broken = { increment: () => Promise.reject(new Error('redis down')) }
-    const app = createApp({ bootstrapApplication: 'broken', routes: { r: limited('/x', { store: broken }) } }, { env: {}, log: logs.log })
+    const app = createApp(
+      { bootstrapApplication: 'broken', routes: { r: limited('/x', { store: broken }) } },
+      { env: {}, log: logs.log },
+    )
     const { inject } = await import('../../testing/index.ts')
     logs.expectLogged(/^500 on GET \/x .*: Error: redis down$/)
     const res = await inject(app, '/x')
@@ -165,7 +172,10 @@ describe('rate-limit options and memory store', () => {
   it('one store passed to two registrations gives them one shared limit', async () => {
     const store = new MemoryStore()
     const app = createApp(
-      { bootstrapApplication: 'shared', routes: { r: [limited('/a', { maxRequests: 2, store }), limited('/b', { maxRequests: 2, store })] } },
+      {
+        bootstrapApplication: 'shared',
+        routes: { r: [limited('/a', { maxRequests: 2, store }), limited('/b', { maxRequests: 2, store })] },
+      },
       { env: {} },
     )
     const { inject } = await import('../../testing/index.ts')
@@ -176,8 +186,13 @@ describe('rate-limit options and memory store', () => {
 })
 
 describe('rate-limit keys: what a limiter counts by', () => {
-  const form = (url: string, peer: string, fields: Record<string, string>) =>
-    ({ method: 'POST', url, peer, body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  const form = (url: string, peer: string, fields: Record<string, string>) => ({
+    method: 'POST',
+    url,
+    peer,
+    body: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  })
   /** A login-like group: per address first (every attempt counts), then the body, then per account. */
   const loginGroup = (prefix: string, perAddress: RateLimitOptions, perAccount: RateLimitOptions) => ({
     prefix,
@@ -192,11 +207,21 @@ describe('rate-limit keys: what a limiter counts by', () => {
 
   it('a key function counts by what it returns; undefined leaves the request uncounted and without headers', async () => {
     const app = createApp(
-      { bootstrapApplication: 'keys', routes: { r: limited('/k', { maxRequests: 2, key: (req: { header(n: string): string | undefined }) => req.header('x-api-key') }) } },
+      {
+        bootstrapApplication: 'keys',
+        routes: {
+          r: limited('/k', {
+            maxRequests: 2,
+            key: (req: { header(n: string): string | undefined }) => req.header('x-api-key'),
+          }),
+        },
+      },
       { env: {} },
     )
     const withKey = (key: string) => inject(app, { url: '/k', headers: { 'x-api-key': key } })
-    expect([(await withKey('a')).status, (await withKey('a')).status, (await withKey('a')).status]).toEqual([200, 200, 429])
+    expect([(await withKey('a')).status, (await withKey('a')).status, (await withKey('a')).status]).toEqual([
+      200, 200, 429,
+    ])
     expect((await withKey('b')).status).toBe(200)
     for (let i = 0; i < 5; i++) {
       const res = await inject(app, '/k')
@@ -207,19 +232,34 @@ describe('rate-limit keys: what a limiter counts by', () => {
 
   it('byField: guesses at one account from many addresses are stopped by the per-account limit; other accounts are not', async () => {
     const app = createApp(
-      { bootstrapApplication: 'acct', routes: { r: loginGroup('/login', { key: byAddress, maxRequests: 100 }, { key: byField('username'), maxRequests: 3 }) } },
+      {
+        bootstrapApplication: 'acct',
+        routes: {
+          r: loginGroup('/login', { key: byAddress, maxRequests: 100 }, { key: byField('username'), maxRequests: 3 }),
+        },
+      },
       { env: {} },
     )
     const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await inject(app, form('/login', `10.0.0.${i + 1}`, { username: 'alice', password: `guess-${i}` }))).status)
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await inject(app, form('/login', `10.0.0.${i + 1}`, { username: 'alice', password: `guess-${i}` }))).status,
+      )
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429])
     expect((await inject(app, form('/login', '10.0.0.1', { username: 'bob', password: 'x' }))).status).toBe(200)
     // A request without the field is not counted by the per-account limiter (the per-address one still counts it).
-    for (let i = 0; i < 5; i++) expect((await inject(app, form('/login', '10.0.0.9', { password: 'x' }))).status).toBe(200)
+    for (let i = 0; i < 5; i++)
+      expect((await inject(app, form('/login', '10.0.0.9', { password: 'x' }))).status).toBe(200)
   })
 
   it('byAddressAndField counts one client at one account', async () => {
-    const app = createApp({ bootstrapApplication: 'both', routes: { r: loginGroup('/l', { maxRequests: 100 }, { key: byAddressAndField('username'), maxRequests: 1 }) } }, { env: {} })
+    const app = createApp(
+      {
+        bootstrapApplication: 'both',
+        routes: { r: loginGroup('/l', { maxRequests: 100 }, { key: byAddressAndField('username'), maxRequests: 1 }) },
+      },
+      { env: {} },
+    )
     expect((await inject(app, form('/l', '10.0.0.1', { username: 'alice' }))).status).toBe(200)
     expect((await inject(app, form('/l', '10.0.0.1', { username: 'alice' }))).status).toBe(429)
     expect((await inject(app, form('/l', '10.0.0.2', { username: 'alice' }))).status).toBe(200)
@@ -229,7 +269,16 @@ describe('rate-limit keys: what a limiter counts by', () => {
   it('two limiters on one route sharing one store keep separate counters; the headers show the one with fewer requests left', async () => {
     const store = new MemoryStore()
     const app = createApp(
-      { bootstrapApplication: 'two', routes: { r: loginGroup('/two', { key: byAddress, maxRequests: 5, store }, { key: byField('username'), maxRequests: 2, store }) } },
+      {
+        bootstrapApplication: 'two',
+        routes: {
+          r: loginGroup(
+            '/two',
+            { key: byAddress, maxRequests: 5, store },
+            { key: byField('username'), maxRequests: 2, store },
+          ),
+        },
+      },
       { env: {} },
     )
     // The username equals the address: in one namespace they would be one counter.
@@ -238,7 +287,11 @@ describe('rate-limit keys: what a limiter counts by', () => {
     expect([first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')]).toEqual(['2', '1'])
     expect((await inject(app, form('/two', '10.0.0.1', { username: '10.0.0.1' }))).status).toBe(200)
     const refused = await inject(app, form('/two', '10.0.0.1', { username: '10.0.0.1' }))
-    expect([refused.status, refused.headers.get('ratelimit-limit'), refused.headers.get('ratelimit-remaining')]).toEqual([429, '2', '0'])
+    expect([
+      refused.status,
+      refused.headers.get('ratelimit-limit'),
+      refused.headers.get('ratelimit-remaining'),
+    ]).toEqual([429, '2', '0'])
     // The address has used 3 of its 5; a new account from it passes, with the address's headers (2 left).
     const other = await inject(app, form('/two', '10.0.0.1', { username: 'carol' }))
     expect(other.status).toBe(200)
@@ -272,9 +325,17 @@ describe('rate-limit keys: what a limiter counts by', () => {
     const inner = new MemoryStore({ maxKeys: 1000 })
     const seen: string[] = []
     const recording: RateLimitStore = { increment: (key, windowMs) => (seen.push(key), inner.increment(key, windowMs)) }
-    const app = createApp({ bootstrapApplication: 'bounded', routes: { r: loginGroup('/b', { maxRequests: 100_000 }, { key: byField('username'), store: recording }) } }, { env: {} })
+    const app = createApp(
+      {
+        bootstrapApplication: 'bounded',
+        routes: { r: loginGroup('/b', { maxRequests: 100_000 }, { key: byField('username'), store: recording }) },
+      },
+      { env: {} },
+    )
     expect((await inject(app, form('/b', '10.0.0.1', { username: 'u'.repeat(10_000) }))).status).toBe(200)
-    expect((await inject(app, form('/b', '10.0.0.1', { username: 'u'.repeat(10_000) }))).headers.get('ratelimit-remaining')).toBe('98')
+    expect(
+      (await inject(app, form('/b', '10.0.0.1', { username: 'u'.repeat(10_000) }))).headers.get('ratelimit-remaining'),
+    ).toBe('98')
     expect(seen[0]).toMatch(/^field:username:#[\w-]{43}$/)
     expect(seen[0]).toBe(seen[1])
     expect((await inject(app, form('/b', '10.0.0.1', { username: 'short' }))).status).toBe(200)
@@ -286,7 +347,7 @@ describe('rate-limit keys: what a limiter counts by', () => {
   it('a memory store full of open windows drops the one that started longest ago', async () => {
     let now = 0
     const store = new MemoryStore({ now: () => now, maxKeys: 3 })
-    for (const key of ['a', 'b', 'c']) (await store.increment(key, 10_000), (now += 10))
+    for (const key of ['a', 'b', 'c']) await store.increment(key, 10_000), (now += 10)
     await store.increment('a', 10_000)
     await store.increment('d', 10_000)
     expect(store.size).toBe(3)
@@ -297,7 +358,9 @@ describe('rate-limit keys: what a limiter counts by', () => {
 
   it('invalid key or name is a start-up error', () => {
     for (const bad of [{ key: 'username' }, { name: '' }]) {
-      expect(() => createApp({ bootstrapApplication: 'bad', routes: { r: limited('/x', bad) } }, { env: {} })).toThrow(/rate-limit plugin: `(key|name)` must be/)
+      expect(() => createApp({ bootstrapApplication: 'bad', routes: { r: limited('/x', bad) } }, { env: {} })).toThrow(
+        /rate-limit plugin: `(key|name)` must be/,
+      )
     }
   })
 })

@@ -63,7 +63,8 @@ interface Limits {
 
 // Keys up to this length are stored as they are (addresses, usernames); longer ones as a hash.
 const MAX_KEY_LENGTH = 64
-const storedKey = (key: string) => (key.length <= MAX_KEY_LENGTH ? key : `#${createHash('sha256').update(key).digest('base64url')}`)
+const storedKey = (key: string) =>
+  key.length <= MAX_KEY_LENGTH ? key : `#${createHash('sha256').update(key).digest('base64url')}`
 
 const HEADER_NAMES = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'] as const
 
@@ -76,16 +77,27 @@ function tighterAlreadySet(out: Headers, remaining: number): boolean {
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new VelaError('VELA_ERR_PLUGIN', `rate-limit plugin: \`${name}\` must be a positive integer, got ${JSON.stringify(value)}`)
+    throw new VelaError(
+      'VELA_ERR_PLUGIN',
+      `rate-limit plugin: \`${name}\` must be a positive integer, got ${JSON.stringify(value)}`,
+    )
   }
   return value
 }
 
 function limitsOf(options: RateLimitOptions): Limits {
   const key = options.key ?? byAddress
-  if (typeof key !== 'function') throw new VelaError('VELA_ERR_PLUGIN', `rate-limit plugin: \`key\` must be a function of the request, got ${JSON.stringify(key)}`)
+  if (typeof key !== 'function')
+    throw new VelaError(
+      'VELA_ERR_PLUGIN',
+      `rate-limit plugin: \`key\` must be a function of the request, got ${JSON.stringify(key)}`,
+    )
   const name = options.name ?? keyName(key) ?? 'key'
-  if (typeof name !== 'string' || name === '') throw new VelaError('VELA_ERR_PLUGIN', `rate-limit plugin: \`name\` must be a non-empty string, got ${JSON.stringify(name)}`)
+  if (typeof name !== 'string' || name === '')
+    throw new VelaError(
+      'VELA_ERR_PLUGIN',
+      `rate-limit plugin: \`name\` must be a non-empty string, got ${JSON.stringify(name)}`,
+    )
   return {
     max: positiveInteger('maxRequests', options.maxRequests, 100),
     windowMs: positiveInteger('windowMs', options.windowMs, 60_000),
@@ -118,7 +130,8 @@ export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
     title: 'Rate limit',
     version: '1.0.0',
     author: 'Vela',
-    description: 'Limits requests per key (client address, account…) in a fixed window; over the limit is a 429 with Retry-After',
+    description:
+      'Limits requests per key (client address, account…) in a fixed window; over the limit is a 429 with Retry-After',
     options: {
       maxRequests: 'requests served per window and key (default 100)',
       windowMs: 'window length in milliseconds (default 60000)',
@@ -137,7 +150,11 @@ export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
     const secondsLeft = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))
     const remaining = Math.max(0, limits.max - count)
     const headers: Record<string, string> = limits.headers
-      ? { 'ratelimit-limit': String(limits.max), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(secondsLeft) }
+      ? {
+          'ratelimit-limit': String(limits.max),
+          'ratelimit-remaining': String(remaining),
+          'ratelimit-reset': String(secondsLeft),
+        }
       : {}
     if (count > limits.max) {
       // An earlier limiter's headers on the event would override this reply's: the 429 shows the

@@ -73,7 +73,9 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
     const onA = await a.request('/shared')
     const onB = await b.request('/shared')
     expect([onA.status, onB.status]).toEqual([429, 429])
-    expect(await onB.json()).toEqual({ error: expect.stringMatching(/^Too Many Requests - rate limit exceeded, retry in \d+ s$/) })
+    expect(await onB.json()).toEqual({
+      error: expect.stringMatching(/^Too Many Requests - rate limit exceeded, retry in \d+ s$/),
+    })
     expect(Number(onA.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(runs).toBe(4)
   })
@@ -91,7 +93,9 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
   it('concurrent requests to both instances: exactly maxRequests pass (the increment is atomic)', async () => {
     const c = await instance(10, 60_000, '/burst')
     const d = await instance(10, 60_000, '/burst')
-    const all = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? c : d).request('/burst').then((r) => r.status)))
+    const all = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? c : d).request('/burst').then((r) => r.status)),
+    )
     expect(all.filter((s) => s === 200).length).toBe(10)
     expect(all.filter((s) => s === 429).length).toBe(20)
   })
@@ -130,9 +134,18 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
     const server = await startTestServer(app)
     servers.push(server)
     const attempt = (username: string) =>
-      server.request({ method: 'POST', url: '/login', body: `username=${username}&password=x`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }).then((r) => r.status)
+      server
+        .request({
+          method: 'POST',
+          url: '/login',
+          body: `username=${username}&password=x`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+        .then((r) => r.status)
     // The username is the client's own address: one namespace would make them one counter.
-    expect([await attempt('127.0.0.1'), await attempt('127.0.0.1'), await attempt('127.0.0.1')]).toEqual([200, 200, 429])
+    expect([await attempt('127.0.0.1'), await attempt('127.0.0.1'), await attempt('127.0.0.1')]).toEqual([
+      200, 200, 429,
+    ])
     const long = 'x'.repeat(5000)
     expect([await attempt(long), await attempt(long), await attempt(long)]).toEqual([200, 200, 429])
     const admin = new Redis(REDIS_URL)

@@ -52,23 +52,35 @@ function sourcesOf(name: string, value: CspDirectiveValue): readonly string[] | 
   if (value === false) return undefined
   if (value === true) return []
   const list = typeof value === 'string' ? value.split(/\s+/).filter(Boolean) : value
-  if (!Array.isArray(list)) throw new VelaError('VELA_ERR_PLUGIN', `securityHeaders: CSP directive ${name} must be a string, a list of sources, true or false, got ${JSON.stringify(value)}`)
+  if (!Array.isArray(list))
+    throw new VelaError(
+      'VELA_ERR_PLUGIN',
+      `securityHeaders: CSP directive ${name} must be a string, a list of sources, true or false, got ${JSON.stringify(value)}`,
+    )
   for (const source of list) {
     if (typeof source !== 'string' || source === '' || BAD_SOURCE.test(source)) {
-      throw new VelaError('VELA_ERR_PLUGIN', `securityHeaders: CSP directive ${name} has the source ${JSON.stringify(source)}; a source is one word without ';', ',' or spaces (quote keywords: "'self'")`)
+      throw new VelaError(
+        'VELA_ERR_PLUGIN',
+        `securityHeaders: CSP directive ${name} has the source ${JSON.stringify(source)}; a source is one word without ';', ',' or spaces (quote keywords: "'self'")`,
+      )
     }
   }
   return list
 }
 
 /** The header's name (report-only or not) and its value over http and over https. */
-export function contentSecurityPolicy(options: ContentSecurityPolicyOptions): { name: string; http: string; https: string } {
+export function contentSecurityPolicy(options: ContentSecurityPolicyOptions): {
+  name: string
+  http: string
+  https: string
+} {
   const merged = new Map<string, readonly string[]>(Object.entries(DEFAULT_CSP_DIRECTIVES))
   const own = options.directives ?? {}
   let upgrade = true
   for (const written of Object.keys(own)) {
     const name = kebab(written)
-    if (!DIRECTIVE_NAME.test(name)) throw new VelaError('VELA_ERR_PLUGIN', `securityHeaders: ${JSON.stringify(written)} is not a CSP directive name`)
+    if (!DIRECTIVE_NAME.test(name))
+      throw new VelaError('VELA_ERR_PLUGIN', `securityHeaders: ${JSON.stringify(written)} is not a CSP directive name`)
     const sources = sourcesOf(name, own[written]!)
     if (name === 'upgrade-insecure-requests') upgrade = sources !== undefined
     else if (sources === undefined) merged.delete(name)

@@ -9,7 +9,8 @@ import { inject } from '../../testing/inject.ts'
 import { securityHeaderSets, securityHeaders } from './index.ts'
 import type { SecurityHeadersOptions } from './index.ts'
 
-const DEFAULT_CSP = "default-src 'self'; base-uri 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'"
+const DEFAULT_CSP =
+  "default-src 'self'; base-uri 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'"
 
 const DEFAULTS = {
   'content-security-policy': DEFAULT_CSP,
@@ -34,7 +35,9 @@ describe('the header sets', () => {
   })
 
   it('every header can be changed, and left out with false; the legacy ones are sent on request', () => {
-    expect(securityHeaderSets({ xDnsPrefetchControl: true, xPermittedCrossDomainPolicies: true, xXssProtection: true }).http).toEqual({
+    expect(
+      securityHeaderSets({ xDnsPrefetchControl: true, xPermittedCrossDomainPolicies: true, xXssProtection: true }).http,
+    ).toEqual({
       ...DEFAULTS,
       'x-dns-prefetch-control': 'off',
       'x-permitted-cross-domain-policies': 'none',
@@ -77,7 +80,12 @@ describe('the header sets', () => {
   it('CSP directives merge over the defaults (CSP or camelCase names); false removes one; report-only', () => {
     const { http, https } = securityHeaderSets({
       contentSecurityPolicy: {
-        directives: { 'img-src': ["'self'", 'https://images.example'], connectSrc: "'self' wss://live.example", 'script-src-attr': false, 'upgrade-insecure-requests': false },
+        directives: {
+          'img-src': ["'self'", 'https://images.example'],
+          connectSrc: "'self' wss://live.example",
+          'script-src-attr': false,
+          'upgrade-insecure-requests': false,
+        },
         reportOnly: true,
       },
     })
@@ -101,11 +109,19 @@ describe('the header sets', () => {
       throw new Error(`accepted ${JSON.stringify(options)}`)
     }
     expect(refused({ contentSecurityPolicies: false })).toContain('unknown option "contentSecurityPolicies"')
-    expect(refused({ xFrameOptions: 'ALLOW-FROM x' })).toContain("xFrameOptions must be true, false, 'DENY', 'SAMEORIGIN'")
+    expect(refused({ xFrameOptions: 'ALLOW-FROM x' })).toContain(
+      "xFrameOptions must be true, false, 'DENY', 'SAMEORIGIN'",
+    )
     expect(refused({ referrerPolicy: 'sometimes' })).toContain('referrerPolicy must be')
-    expect(refused({ strictTransportSecurity: { maxAge: -1 } })).toContain('strictTransportSecurity.maxAge must be a whole number')
-    expect(refused({ contentSecurityPolicy: { directives: { 'script-src': ["'self'; img-src *"] } } })).toContain('CSP directive script-src has the source')
-    expect(refused({ contentSecurityPolicy: { directives: { 'script src': "'self'" } } })).toContain('is not a CSP directive name')
+    expect(refused({ strictTransportSecurity: { maxAge: -1 } })).toContain(
+      'strictTransportSecurity.maxAge must be a whole number',
+    )
+    expect(refused({ contentSecurityPolicy: { directives: { 'script-src': ["'self'; img-src *"] } } })).toContain(
+      'CSP directive script-src has the source',
+    )
+    expect(refused({ contentSecurityPolicy: { directives: { 'script src': "'self'" } } })).toContain(
+      'is not a CSP directive name',
+    )
   })
 })
 
@@ -120,7 +136,16 @@ describe('on an app', () => {
           prefix: '',
           security: false,
           routes: [
-            ['/framed', () => json(200, { 'X-Frame-Options': 'SAMEORIGIN', 'content-security-policy': "frame-ancestors 'self'" }, { ok: true }), { methods: ['get'] }],
+            [
+              '/framed',
+              () =>
+                json(
+                  200,
+                  { 'X-Frame-Options': 'SAMEORIGIN', 'content-security-policy': "frame-ancestors 'self'" },
+                  { ok: true },
+                ),
+              { methods: ['get'] },
+            ],
             ['/immutable', () => Response.redirect('http://localhost/elsewhere', 302), { methods: ['get'] }],
             ['/moved', () => redirect('/elsewhere'), { methods: ['get'] }],
           ],
@@ -140,7 +165,12 @@ describe('on an app', () => {
   it('redirects carry them, Responses with immutable headers too', async () => {
     for (const url of ['/moved', '/immutable']) {
       const res = await inject(app, url)
-      expect([url, res.status, res.headers.get('x-frame-options'), res.headers.get('location')]).toEqual([url, 302, 'DENY', url === '/moved' ? '/elsewhere' : 'http://localhost/elsewhere'])
+      expect([url, res.status, res.headers.get('x-frame-options'), res.headers.get('location')]).toEqual([
+        url,
+        302,
+        'DENY',
+        url === '/moved' ? '/elsewhere' : 'http://localhost/elsewhere',
+      ])
     }
   })
 

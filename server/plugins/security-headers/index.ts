@@ -74,7 +74,12 @@ export interface SecurityHeadersOptions {
   /** Default `strict-origin-when-cross-origin`; a list is a fallback chain for older browsers. */
   readonly referrerPolicy?: false | ReferrerPolicyValue | readonly ReferrerPolicyValue[]
   /** Default `same-origin`. */
-  readonly crossOriginOpenerPolicy?: false | 'same-origin' | 'same-origin-allow-popups' | 'noopener-allow-popups' | 'unsafe-none'
+  readonly crossOriginOpenerPolicy?:
+    | false
+    | 'same-origin'
+    | 'same-origin-allow-popups'
+    | 'noopener-allow-popups'
+    | 'unsafe-none'
   /** Default `same-origin`: other sites cannot embed the app's responses (images, scripts); CORS requests are not affected. */
   readonly crossOriginResourcePolicy?: false | 'same-origin' | 'same-site' | 'cross-origin'
   /** `Origin-Agent-Cluster: ?1` (default true). */
@@ -95,22 +100,54 @@ type Option = keyof SecurityHeadersOptions
  * The header each simple option sets, its value for `true`, the other values it may take, and
  * whether it is sent when the option is left out.
  */
-const SIMPLE: Readonly<Record<Exclude<Option, 'contentSecurityPolicy' | 'strictTransportSecurity' | 'referrerPolicy'>, readonly [header: string, fallback: string, allowed: readonly string[], byDefault: boolean]>> = {
+const SIMPLE: Readonly<
+  Record<
+    Exclude<Option, 'contentSecurityPolicy' | 'strictTransportSecurity' | 'referrerPolicy'>,
+    readonly [header: string, fallback: string, allowed: readonly string[], byDefault: boolean]
+  >
+> = {
   xFrameOptions: ['x-frame-options', 'DENY', ['DENY', 'SAMEORIGIN'], true],
-  crossOriginOpenerPolicy: ['cross-origin-opener-policy', 'same-origin', ['same-origin', 'same-origin-allow-popups', 'noopener-allow-popups', 'unsafe-none'], true],
-  crossOriginResourcePolicy: ['cross-origin-resource-policy', 'same-origin', ['same-origin', 'same-site', 'cross-origin'], true],
+  crossOriginOpenerPolicy: [
+    'cross-origin-opener-policy',
+    'same-origin',
+    ['same-origin', 'same-origin-allow-popups', 'noopener-allow-popups', 'unsafe-none'],
+    true,
+  ],
+  crossOriginResourcePolicy: [
+    'cross-origin-resource-policy',
+    'same-origin',
+    ['same-origin', 'same-site', 'cross-origin'],
+    true,
+  ],
   originAgentCluster: ['origin-agent-cluster', '?1', [], true],
   xContentTypeOptions: ['x-content-type-options', 'nosniff', [], true],
   xDnsPrefetchControl: ['x-dns-prefetch-control', 'off', ['off', 'on'], false],
-  xPermittedCrossDomainPolicies: ['x-permitted-cross-domain-policies', 'none', ['none', 'master-only', 'by-content-type', 'all'], false],
+  xPermittedCrossDomainPolicies: [
+    'x-permitted-cross-domain-policies',
+    'none',
+    ['none', 'master-only', 'by-content-type', 'all'],
+    false,
+  ],
   xXssProtection: ['x-xss-protection', '0', [], false],
 }
 
 const REFERRER_POLICIES: readonly string[] = [
-  'no-referrer', 'no-referrer-when-downgrade', 'origin', 'origin-when-cross-origin', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin', 'unsafe-url',
+  'no-referrer',
+  'no-referrer-when-downgrade',
+  'origin',
+  'origin-when-cross-origin',
+  'same-origin',
+  'strict-origin',
+  'strict-origin-when-cross-origin',
+  'unsafe-url',
 ]
 
-const OPTIONS = new Set<string>([...Object.keys(SIMPLE), 'contentSecurityPolicy', 'strictTransportSecurity', 'referrerPolicy'])
+const OPTIONS = new Set<string>([
+  ...Object.keys(SIMPLE),
+  'contentSecurityPolicy',
+  'strictTransportSecurity',
+  'referrerPolicy',
+])
 
 const invalid = (option: string, value: unknown, expected: string) =>
   new VelaError('VELA_ERR_PLUGIN', `securityHeaders: ${option} must be ${expected}, got ${JSON.stringify(value)}`)
@@ -119,22 +156,32 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function referrerPolicy(value: unknown): string {
   const list = Array.isArray(value) ? value : [value]
-  if (list.length === 0 || list.some((v) => !REFERRER_POLICIES.includes(v))) throw invalid('referrerPolicy', value, `false, one of ${REFERRER_POLICIES.join(', ')} or a list of them`)
+  if (list.length === 0 || list.some((v) => !REFERRER_POLICIES.includes(v)))
+    throw invalid('referrerPolicy', value, `false, one of ${REFERRER_POLICIES.join(', ')} or a list of them`)
   return list.join(', ')
 }
 
 function strictTransportSecurity(value: unknown): string {
-  if (!isObject(value)) throw invalid('strictTransportSecurity', value, 'false or { maxAge, includeSubDomains, preload }')
+  if (!isObject(value))
+    throw invalid('strictTransportSecurity', value, 'false or { maxAge, includeSubDomains, preload }')
   const { maxAge = 31_536_000, includeSubDomains = true, preload = false } = value as StrictTransportSecurityOptions
-  if (!Number.isSafeInteger(maxAge) || maxAge < 0) throw invalid('strictTransportSecurity.maxAge', maxAge, 'a whole number of seconds')
+  if (!Number.isSafeInteger(maxAge) || maxAge < 0)
+    throw invalid('strictTransportSecurity.maxAge', maxAge, 'a whole number of seconds')
   return `max-age=${maxAge}${includeSubDomains ? '; includeSubDomains' : ''}${preload ? '; preload' : ''}`
 }
 
 /** The headers to send over http and over https, each a frozen object built once. */
-export function securityHeaderSets(options: SecurityHeadersOptions = {}): { http: Readonly<Record<string, string>>; https: Readonly<Record<string, string>> } {
+export function securityHeaderSets(options: SecurityHeadersOptions = {}): {
+  http: Readonly<Record<string, string>>
+  https: Readonly<Record<string, string>>
+} {
   if (!isObject(options)) throw invalid('options', options, 'an object')
   for (const key of Object.keys(options)) {
-    if (!OPTIONS.has(key)) throw new VelaError('VELA_ERR_PLUGIN', `securityHeaders: unknown option ${JSON.stringify(key)}; options are ${[...OPTIONS].join(', ')}`)
+    if (!OPTIONS.has(key))
+      throw new VelaError(
+        'VELA_ERR_PLUGIN',
+        `securityHeaders: unknown option ${JSON.stringify(key)}; options are ${[...OPTIONS].join(', ')}`,
+      )
   }
   const http: Record<string, string> = {}
   const https: Record<string, string> = {}
@@ -148,11 +195,16 @@ export function securityHeaderSets(options: SecurityHeadersOptions = {}): { http
   for (const [option, [header, fallback, allowed, byDefault]] of Object.entries(SIMPLE)) {
     const value = options[option as Option] ?? byDefault
     if (value === false) continue
-    if (value !== true && !allowed.includes(value as string)) throw invalid(option, value, ['true', 'false', ...allowed.map((a) => `'${a}'`)].join(', '))
+    if (value !== true && !allowed.includes(value as string))
+      throw invalid(option, value, ['true', 'false', ...allowed.map((a) => `'${a}'`)].join(', '))
     http[header] = https[header] = value === true ? fallback : (value as string)
   }
-  if (options.referrerPolicy !== false) http['referrer-policy'] = https['referrer-policy'] = referrerPolicy(options.referrerPolicy ?? 'strict-origin-when-cross-origin')
-  if (options.strictTransportSecurity !== false) https['strict-transport-security'] = strictTransportSecurity(options.strictTransportSecurity ?? {})
+  if (options.referrerPolicy !== false)
+    http['referrer-policy'] = https['referrer-policy'] = referrerPolicy(
+      options.referrerPolicy ?? 'strict-origin-when-cross-origin',
+    )
+  if (options.strictTransportSecurity !== false)
+    https['strict-transport-security'] = strictTransportSecurity(options.strictTransportSecurity ?? {})
   return { http: Object.freeze(http), https: Object.freeze(https) }
 }
 

@@ -37,13 +37,24 @@ export class SessionCache {
     this.#entries.delete(sealed)
     if (now >= hit.expiresAt) return undefined
     this.#entries.set(sealed, hit) // most recently used goes last
-    return { id: hit.id, createdAt: hit.createdAt, seenAt: hit.seenAt, data: JSON.parse(hit.json) as Record<string, unknown> }
+    return {
+      id: hit.id,
+      createdAt: hit.createdAt,
+      seenAt: hit.seenAt,
+      data: JSON.parse(hit.json) as Record<string, unknown>,
+    }
   }
 
   /** Keeps `session` for `sealed` until `expiresAt` (epoch ms). */
   set(sealed: string, session: UnsealedSession, expiresAt: number): void {
     this.#entries.delete(sealed)
-    this.#entries.set(sealed, { id: session.id, createdAt: session.createdAt, seenAt: session.seenAt, expiresAt, json: JSON.stringify(session.data) })
+    this.#entries.set(sealed, {
+      id: session.id,
+      createdAt: session.createdAt,
+      seenAt: session.seenAt,
+      expiresAt,
+      json: JSON.stringify(session.data),
+    })
     if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!)
   }
 }

@@ -47,14 +47,20 @@ export interface SessionTimes {
 function seconds(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new VelaError('VELA_ERR_CONFIG', `session: \`${name}\` must be a positive number of seconds (got ${JSON.stringify(value)})`)
+    throw new VelaError(
+      'VELA_ERR_CONFIG',
+      `session: \`${name}\` must be a positive number of seconds (got ${JSON.stringify(value)})`,
+    )
   }
   return value
 }
 
 /** The plugin options' limits, checked (a config error names a bad one). */
 export function lifetimes(options: LifetimeOptions): Lifetimes {
-  const absolute = options.absoluteTimeout !== undefined ? seconds('absoluteTimeout', options.absoluteTimeout, 0) : seconds('maxAge', options.maxAge, DEFAULT_ABSOLUTE_TIMEOUT)
+  const absolute =
+    options.absoluteTimeout !== undefined
+      ? seconds('absoluteTimeout', options.absoluteTimeout, 0)
+      : seconds('maxAge', options.maxAge, DEFAULT_ABSOLUTE_TIMEOUT)
   const idle = Math.min(seconds('idleTimeout', options.idleTimeout, DEFAULT_IDLE_TIMEOUT), absolute)
   return { idleMs: idle * 1000, absoluteMs: absolute * 1000, refreshMs: idle * 1000 * REFRESH_FRACTION }
 }

@@ -128,19 +128,27 @@ const isEmpty = (data: SessionData | undefined | null) => !data || Object.keys(d
 /** The unsealed payload, if it has the fields this plugin seals (anything else is refused). */
 function payloadOf(unsealed: Partial<Record<string, unknown>>): UnsealedSession | undefined {
   const { id, createdAt, seenAt, data } = unsealed
-  if (typeof id !== 'string' || !id || typeof createdAt !== 'number' || typeof data !== 'object' || data === null) return undefined
+  if (typeof id !== 'string' || !id || typeof createdAt !== 'number' || typeof data !== 'object' || data === null)
+    return undefined
   // Cookies sealed before sessions carried `seenAt` count their idle time from their start.
   return { id, createdAt, seenAt: typeof seenAt === 'number' ? seenAt : createdAt, data: { ...(data as SessionData) } }
 }
 
-async function unsealed(req: VelaRequest, state: SessionState, name: string, now: number): Promise<UnsealedSession | undefined> {
+async function unsealed(
+  req: VelaRequest,
+  state: SessionState,
+  name: string,
+  now: number,
+): Promise<UnsealedSession | undefined> {
   const raw = req.cookies[name]
   if (raw === undefined) return undefined
   const cacheable = !raw.startsWith(CHUNKED)
   const hit = cacheable ? state.cache.get(raw, now) : undefined
   if (hit) return hit
   const sealed = cacheable ? raw : getChunkedCookie(req.event, name)
-  const session = sealed ? await unsealSession(req.event, state.configs().seal, sealed).then(payloadOf, () => undefined) : undefined
+  const session = sealed
+    ? await unsealSession(req.event, state.configs().seal, sealed).then(payloadOf, () => undefined)
+    : undefined
   if (session && cacheable) state.cache.set(raw, session, expiresAt(session, state.limits))
   return session
 }
@@ -150,16 +158,26 @@ async function validSession(req: VelaRequest, state: SessionState, options: Sess
   const session = await unsealed(req, state, name, now)
   if (!session || now >= expiresAt(session, state.limits)) return undefined
   if (await state.store.isRevoked(session.id, session.createdAt)) return undefined
-  if (options.validate && !(await options.validate({ id: session.id, issuedAt: session.createdAt, data: session.data }, req))) return undefined
+  if (
+    options.validate &&
+    !(await options.validate({ id: session.id, issuedAt: session.createdAt, data: session.data }, req))
+  )
+    return undefined
   return session
 }
 
-async function writeCookie(req: VelaRequest, state: SessionState, session: UnsealedSession, now: number): Promise<void> {
+async function writeCookie(
+  req: VelaRequest,
+  state: SessionState,
+  session: UnsealedSession,
+  now: number,
+): Promise<void> {
   const { seal, http, https } = state.configs()
   const cookie = req.scheme === 'https' ? https : http
   const maxAge = Math.floor((expiresAt(session, state.limits) - now) / 1000)
-  if (maxAge <= 0) return deleteChunkedCookie(req.event, seal.name!, cookie)
-  // h3 seals the request's session as it keeps it in the event's context.
+  if (maxAge <= 0)
+    return deleteChunkedCookie(req.event, seal.name!, cookie)
+    // h3 seals the request's session as it keeps it in the event's context.
   ;((req.event.context.sessions ??= {}) as Record<string, unknown>)[seal.name!] = { ...session }
   setChunkedCookie(req.event, seal.name!, await sealSession(req.event, seal), { ...cookie, maxAge })
 }
@@ -180,7 +198,8 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
     title: 'Cookie sessions',
     version: '1.1.0',
     author: 'Vela',
-    description: 'Sealed cookie sessions with idle and absolute lifetimes and revocation: req.session read in pre-request, saved in post-request',
+    description:
+      'Sealed cookie sessions with idle and absolute lifetimes and revocation: req.session read in pre-request, saved in post-request',
     options: {
       secret: 'sealing secret, at least 32 characters (default: VELA_SESSION_SECRET)',
       cookieName: 'cookie name (default vela_session)',
@@ -216,7 +235,12 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
     const session = await validSession(req, state, options, name, Date.now())
     const data = session?.data ?? {}
     const current = session && { id: session.id, createdAt: session.createdAt, seenAt: session.seenAt }
-    loadedSessions.set(req.event, { current, refused: !session && req.cookies[name] !== undefined, json: JSON.stringify(data), renew: false })
+    loadedSessions.set(req.event, {
+      current,
+      refused: !session && req.cookies[name] !== undefined,
+      json: JSON.stringify(data),
+      renew: false,
+    })
     req.session = data
     return ok(req)
   },
@@ -230,7 +254,12 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
     const changed = JSON.stringify(data) !== loaded.json
     if (loaded.renew || (changed && isEmpty(data))) await revoke(state, current)
     if (isEmpty(data)) {
-      if (current || loaded.refused) deleteChunkedCookie(req.event, state.configs().seal.name!, req.scheme === 'https' ? state.configs().https : state.configs().http)
+      if (current || loaded.refused)
+        deleteChunkedCookie(
+          req.event,
+          state.configs().seal.name!,
+          req.scheme === 'https' ? state.configs().https : state.configs().http,
+        )
     } else if (loaded.renew || !current) {
       await writeCookie(req, state, { id: randomUUID(), createdAt: now, seenAt: now, data }, now)
     } else if (changed || now - current.seenAt >= state.limits.refreshMs) {

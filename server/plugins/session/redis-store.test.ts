@@ -38,13 +38,18 @@ describe.skipIf(!available)('session plugin with RedisSessionStore: two instance
       ['/logout', (req: VelaRequest) => ((req.session = {}), status(204))],
       ['/read', (req: VelaRequest) => json({ session: req.session })],
     ] as const
-    return createApp({ bootstrapApplication: 'redis-sessions', routes: { s: { prefix: '', security: false, plugins, routes } } }, { env: {}, log: logs.log })
+    return createApp(
+      { bootstrapApplication: 'redis-sessions', routes: { s: { prefix: '', security: false, plugins, routes } } },
+      { env: {}, log: logs.log },
+    )
   }
 
   it('logged out on one instance, the cookie is refused on the other; the record expires with the session', async () => {
     const [a, b] = [instance(), instance()]
     const cookie = (await inject(a, '/login')).headers.getSetCookie()[0]!.split(';')[0]!
-    expect(await (await inject(b, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice' } })
+    expect(await (await inject(b, { url: '/read', headers: { cookie } })).json()).toEqual({
+      session: { user: 'alice' },
+    })
     await inject(a, { url: '/logout', headers: { cookie } })
     expect(await (await inject(b, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
     const admin = new Redis(REDIS_URL)

@@ -33,7 +33,8 @@ export class RedisSessionStore implements SessionStore {
   readonly prefix: string
 
   constructor(options: RedisSessionStoreOptions) {
-    if (!options?.client) throw new VelaError('VELA_ERR_PLUGIN', 'RedisSessionStore: `client` (an ioredis client) is required')
+    if (!options?.client)
+      throw new VelaError('VELA_ERR_PLUGIN', 'RedisSessionStore: `client` (an ioredis client) is required')
     this.#client = options.client
     this.prefix = options.prefix ?? 'vela:session:revoked:'
   }

@@ -46,7 +46,11 @@ export const loadedSessions = new WeakMap<H3Event, LoadedSession>()
  */
 export function renewSession(req: VelaRequest, data: SessionData = {}): SessionData {
   const loaded = loadedSessions.get(req.event)
-  if (!loaded) throw new VelaError('VELA_ERR_PLUGIN', 'renewSession: the session plugin does not run on this route (add sessionPlugins(…) to its group)')
+  if (!loaded)
+    throw new VelaError(
+      'VELA_ERR_PLUGIN',
+      'renewSession: the session plugin does not run on this route (add sessionPlugins(…) to its group)',
+    )
   loaded.renew = true
   req.session = { ...data }
   return req.session

@@ -20,7 +20,8 @@ export const MIN_SECRET_LENGTH = 32
 /** The dev secret's file, under the data folder (`<cwd>/.data`). */
 export const DEV_SECRET_FILE = 'session-secret'
 
-const HOW_TO = 'generate one with: node -e "console.log(require(\'node:crypto\').randomBytes(32).toString(\'base64url\'))"'
+const HOW_TO =
+  "generate one with: node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64url'))\""
 
 // One generated secret per test process: every app and registration of the plugin shares it.
 let testSecret: string | undefined
@@ -43,7 +44,9 @@ export function resolveSessionSecret({ secret, environment, env, warn = console.
   if (given !== undefined && given !== '') {
     if (typeof given !== 'string' || given.length < MIN_SECRET_LENGTH) {
       const length = typeof given === 'string' ? `${given.length} characters` : `a ${typeof given}`
-      throw configError(`session: ${from} must be a string of at least ${MIN_SECRET_LENGTH} characters (got ${length}); ${HOW_TO}`)
+      throw configError(
+        `session: ${from} must be a string of at least ${MIN_SECRET_LENGTH} characters (got ${length}); ${HOW_TO}`,
+      )
     }
     return given
   }
@@ -51,7 +54,9 @@ export function resolveSessionSecret({ secret, environment, env, warn = console.
   if (environment === 'test') {
     if (!testSecret) {
       testSecret = newSecret()
-      warn('[vela] session: no secret configured; generated one for this test process (sessions end with it). Set VELA_SESSION_SECRET to keep them.')
+      warn(
+        '[vela] session: no secret configured; generated one for this test process (sessions end with it). Set VELA_SESSION_SECRET to keep them.',
+      )
     }
     return testSecret
   }
@@ -66,7 +71,9 @@ function devSecret(dataDir: string, warn: (message: string) => void): string {
   const read = () => {
     const kept = readFileSync(file, 'utf8').trim()
     if (kept.length < MIN_SECRET_LENGTH) {
-      throw configError(`session: ${file} holds no valid secret (${kept.length} characters, at least ${MIN_SECRET_LENGTH} needed); delete it to generate a new one`)
+      throw configError(
+        `session: ${file} holds no valid secret (${kept.length} characters, at least ${MIN_SECRET_LENGTH} needed); delete it to generate a new one`,
+      )
     }
     return kept
   }
@@ -82,7 +89,9 @@ function devSecret(dataDir: string, warn: (message: string) => void): string {
   try {
     writeFileSync(temp, `${newSecret()}\n`, { mode: 0o600 })
     linkSync(temp, file)
-    warn(`[vela] session: no secret configured; generated one for dev in ${file} (kept across restarts; set VELA_SESSION_SECRET to use your own).`)
+    warn(
+      `[vela] session: no secret configured; generated one for dev in ${file} (kept across restarts; set VELA_SESSION_SECRET to use your own).`,
+    )
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
   } finally {

@@ -27,31 +27,49 @@ const routes = {
     security: false as const,
     plugins: sessionPlugins({ secret: SECRET }),
     routes: [
-      ['/count', (req: VelaRequest) => {
-        req.session!.count = ((req.session!.count as number) ?? 0) + 1
-        return json({ count: req.session!.count })
-      }],
+      [
+        '/count',
+        (req: VelaRequest) => {
+          req.session!.count = ((req.session!.count as number) ?? 0) + 1
+          return json({ count: req.session!.count })
+        },
+      ],
       ['/read', (req: VelaRequest) => json({ session: req.session })],
-      ['/login', (req: VelaRequest) => {
-        req.session = { ...req.session, user: 'alice', roles: ['admin'] }
-        return status(204)
-      }],
-      ['/forget-roles', (req: VelaRequest) => {
-        delete req.session!.roles
-        return status(204)
-      }],
-      ['/logout', (req: VelaRequest) => {
-        req.session = {}
-        return status(204)
-      }],
-      ['/renew', (req: VelaRequest) => {
-        renewSession(req, { user: 'bob' })
-        return status(204)
-      }],
-      ['/fail', (req: VelaRequest) => {
-        req.session!.lost = true
-        throw new Error('handler failed')
-      }],
+      [
+        '/login',
+        (req: VelaRequest) => {
+          req.session = { ...req.session, user: 'alice', roles: ['admin'] }
+          return status(204)
+        },
+      ],
+      [
+        '/forget-roles',
+        (req: VelaRequest) => {
+          delete req.session!.roles
+          return status(204)
+        },
+      ],
+      [
+        '/logout',
+        (req: VelaRequest) => {
+          req.session = {}
+          return status(204)
+        },
+      ],
+      [
+        '/renew',
+        (req: VelaRequest) => {
+          renewSession(req, { user: 'bob' })
+          return status(204)
+        },
+      ],
+      [
+        '/fail',
+        (req: VelaRequest) => {
+          req.session!.lost = true
+          throw new Error('handler failed')
+        },
+      ],
     ] as const,
   },
 }
@@ -93,10 +111,14 @@ describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t
     const login = await t.request('/login')
     const cookie = cookieHeader(login)
     expect(decodeURIComponent(cookie)).not.toContain('alice')
-    expect(await (await t.request({ url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+    expect(await (await t.request({ url: '/read', headers: { cookie } })).json()).toEqual({
+      session: { user: 'alice', roles: ['admin'] },
+    })
     const value = cookie.slice('vela_session='.length)
     const flipped = value.slice(0, 60) + (value[60] === 'A' ? 'B' : 'A') + value.slice(61)
-    expect(await (await t.request({ url: '/read', headers: { cookie: `vela_session=${flipped}` } })).json()).toEqual({ session: {} })
+    expect(await (await t.request({ url: '/read', headers: { cookie: `vela_session=${flipped}` } })).json()).toEqual({
+      session: {},
+    })
   })
 
   it('a request that does not change the session sets no cookie', async () => {
@@ -108,7 +130,9 @@ describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t
   it('a deleted key stays deleted; an emptied session deletes the cookie', async () => {
     let cookie = cookieHeader(await t.request('/login'))
     cookie = cookieHeader(await t.request({ url: '/forget-roles', headers: { cookie } }), cookie)
-    expect(await (await t.request({ url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice' } })
+    expect(await (await t.request({ url: '/read', headers: { cookie } })).json()).toEqual({
+      session: { user: 'alice' },
+    })
     const logout = await t.request({ url: '/logout', headers: { cookie } })
     const [line] = logout.headers.getSetCookie()
     expect(line).toMatch(/^vela_session=;/)
@@ -136,7 +160,9 @@ describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t
     const renewed = await t.request({ url: '/renew', headers: { cookie: before } })
     const after = cookieHeader(renewed, before)
     expect(after).not.toBe(before)
-    expect(await (await t.request({ url: '/read', headers: { cookie: after } })).json()).toEqual({ session: { user: 'bob' } })
+    expect(await (await t.request({ url: '/read', headers: { cookie: after } })).json()).toEqual({
+      session: { user: 'bob' },
+    })
     expect(await (await t.request({ url: '/read', headers: { cookie: before } })).json()).toEqual({ session: {} })
   })
 
@@ -150,7 +176,10 @@ describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t
 
 describe('session plugin: https and secrets', () => {
   const app = (env: Record<string, string>, options = {}, environment?: string) =>
-    createApp({ bootstrapApplication: 's', environment, routes: { s: { ...routes.s, plugins: sessionPlugins(options) } } }, { env, log: logs.log })
+    createApp(
+      { bootstrapApplication: 's', environment, routes: { s: { ...routes.s, plugins: sessionPlugins(options) } } },
+      { env, log: logs.log },
+    )
 
   it('the cookie is Secure when the request came over https', async () => {
     const res = await inject(app({}, { secret: SECRET }), 'https://example.test/count')
@@ -160,47 +189,80 @@ describe('session plugin: https and secrets', () => {
   it('in prod the cookie is Secure over http too (TLS ends at the proxy); secure: false opts out', async () => {
     const prod = (options = {}) => app({}, { secret: SECRET, ...options }, 'prod')
     expect((await inject(prod(), 'http://example.test/count')).headers.getSetCookie()[0]).toMatch(/; Secure/i)
-    expect((await inject(prod({ secure: false }), 'https://example.test/count')).headers.getSetCookie()[0]).not.toMatch(/; Secure/i)
-    expect((await inject(app({}, { secret: SECRET }, 'dev'), 'http://example.test/count')).headers.getSetCookie()[0]).not.toMatch(/; Secure/i)
+    expect((await inject(prod({ secure: false }), 'https://example.test/count')).headers.getSetCookie()[0]).not.toMatch(
+      /; Secure/i,
+    )
+    expect(
+      (await inject(app({}, { secret: SECRET }, 'dev'), 'http://example.test/count')).headers.getSetCookie()[0],
+    ).not.toMatch(/; Secure/i)
   })
 
   it('a lifetime that is not a positive number of seconds is a config error when the app is created', () => {
-    expect(() => app({}, { secret: SECRET, idleTimeout: 0 })).toThrow('session: `idleTimeout` must be a positive number of seconds (got 0)')
-    expect(() => app({}, { secret: SECRET, maxAge: -1 })).toThrow('session: `maxAge` must be a positive number of seconds (got -1)')
+    expect(() => app({}, { secret: SECRET, idleTimeout: 0 })).toThrow(
+      'session: `idleTimeout` must be a positive number of seconds (got 0)',
+    )
+    expect(() => app({}, { secret: SECRET, maxAge: -1 })).toThrow(
+      'session: `maxAge` must be a positive number of seconds (got -1)',
+    )
   })
 
   it('validate: false makes the session empty (the hook for a per-user "log out everywhere")', async () => {
     const revokedUsers = new Set<string>()
-    const checked = app({}, { secret: SECRET, validate: ({ data, issuedAt }: { data: Record<string, unknown>; issuedAt: number }) => issuedAt > 0 && !revokedUsers.has(data.user as string) })
+    const checked = app(
+      {},
+      {
+        secret: SECRET,
+        validate: ({ data, issuedAt }: { data: Record<string, unknown>; issuedAt: number }) =>
+          issuedAt > 0 && !revokedUsers.has(data.user as string),
+      },
+    )
     const cookie = cookieHeader(await inject(checked, '/login'))
-    expect(await (await inject(checked, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+    expect(await (await inject(checked, { url: '/read', headers: { cookie } })).json()).toEqual({
+      session: { user: 'alice', roles: ['admin'] },
+    })
     revokedUsers.add('alice')
     expect(await (await inject(checked, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
   })
 
   it('renewSession on a route without the session plugin throws, naming the fix', async () => {
     logs.expectLogged(/^500 on GET \/renew .*renewSession: the session plugin does not run on this route/)
-    const bare = createApp({ bootstrapApplication: 's', routes: { s: { ...routes.s, plugins: [] } } }, { env: {}, log: logs.log })
+    const bare = createApp(
+      { bootstrapApplication: 's', routes: { s: { ...routes.s, plugins: [] } } },
+      { env: {}, log: logs.log },
+    )
     expect((await inject(bare, '/renew')).status).toBe(500)
   })
 
-  it('VELA_SESSION_SECRET is used when the option is absent: two instances with it read each other\'s cookies', async () => {
+  it("VELA_SESSION_SECRET is used when the option is absent: two instances with it read each other's cookies", async () => {
     const env = { VELA_SESSION_SECRET: SECRET }
     const cookie = cookieHeader(await inject(app(env), '/login'))
-    expect(await (await inject(app(env), { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+    expect(await (await inject(app(env), { url: '/read', headers: { cookie } })).json()).toEqual({
+      session: { user: 'alice', roles: ['admin'] },
+    })
     // …and an instance with another secret does not.
     const other = app({ VELA_SESSION_SECRET: `${SECRET}-other` })
     expect(await (await inject(other, { url: '/read', headers: { cookie } })).json()).toEqual({ session: {} })
   })
 
-  it('outside dev and test a missing secret refuses the start (before the app\'s start hook), not the creation: the app can be inspected', async () => {
+  it("outside dev and test a missing secret refuses the start (before the app's start hook), not the creation: the app can be inspected", async () => {
     const started = vi.fn()
     const prod = (env: Record<string, string>, environment?: string) =>
-      createApp({ bootstrapApplication: 's', environment, start: started, routes: { s: { ...routes.s, plugins: sessionPlugins() } } }, { env, log: logs.log })
+      createApp(
+        {
+          bootstrapApplication: 's',
+          environment,
+          start: started,
+          routes: { s: { ...routes.s, plugins: sessionPlugins() } },
+        },
+        { env, log: logs.log },
+      )
     const noSecret = prod({}, 'prod')
     expect(noSecret.routeTable.routes.map((r) => r.path)).toContain('/login')
     const refused = await noSecret.start().catch((e: unknown) => e)
-    expect(refused).toMatchObject({ code: 'VELA_ERR_CONFIG', message: expect.stringMatching(/^session: no secret in environment "prod"; set VELA_SESSION_SECRET/) })
+    expect(refused).toMatchObject({
+      code: 'VELA_ERR_CONFIG',
+      message: expect.stringMatching(/^session: no secret in environment "prod"; set VELA_SESSION_SECRET/),
+    })
     await expect(prod({ VELA_ENV: 'staging' }).start()).rejects.toThrow(/no secret in environment "staging"/)
     expect(started).not.toHaveBeenCalled()
     logs.expectLogged(/^500 on GET \/login .*: VelaError: session: no secret in environment "prod"/)
@@ -211,8 +273,12 @@ describe('session plugin: https and secrets', () => {
   })
 
   it('a secret shorter than 32 characters refuses the start in every environment', async () => {
-    await expect(app({}, { secret: 'short' }).start()).rejects.toThrow('session: the session plugin option `secret` must be a string of at least 32 characters (got 5 characters)')
-    await expect(app({ VELA_SESSION_SECRET: 'x'.repeat(31) }, {}, 'prod').start()).rejects.toThrow(/VELA_SESSION_SECRET must be a string of at least 32 characters \(got 31/)
+    await expect(app({}, { secret: 'short' }).start()).rejects.toThrow(
+      'session: the session plugin option `secret` must be a string of at least 32 characters (got 5 characters)',
+    )
+    await expect(app({ VELA_SESSION_SECRET: 'x'.repeat(31) }, {}, 'prod').start()).rejects.toThrow(
+      /VELA_SESSION_SECRET must be a string of at least 32 characters \(got 31/,
+    )
   })
 
   it('in development a missing secret is generated once into <cwd>/.data/session-secret (0600) and read back by later apps, with one warning', async () => {
@@ -227,15 +293,21 @@ describe('session plugin: https and secrets', () => {
       // Another app later (a hot swap, a restart of the dev server) reads the same secret back.
       const second = app({})
       await second.start()
-      expect(await (await inject(second, { url: '/read', headers: { cookie } })).json()).toEqual({ session: { user: 'alice', roles: ['admin'] } })
+      expect(await (await inject(second, { url: '/read', headers: { cookie } })).json()).toEqual({
+        session: { user: 'alice', roles: ['admin'] },
+      })
       const file = join(dir, '.data/session-secret')
       expect(statSync(file).mode & 0o777).toBe(0o600)
       expect(readFileSync(file, 'utf8').trim()).toMatch(/^[\w-]{43}$/)
       const warnings = warn.mock.calls.map(([m]) => String(m)).filter((m) => m.includes('session'))
-      expect(warnings).toEqual([`[vela] session: no secret configured; generated one for dev in ${realpathSync(dir)}/.data/session-secret (kept across restarts; set VELA_SESSION_SECRET to use your own).`])
+      expect(warnings).toEqual([
+        `[vela] session: no secret configured; generated one for dev in ${realpathSync(dir)}/.data/session-secret (kept across restarts; set VELA_SESSION_SECRET to use your own).`,
+      ])
       // A damaged file is reported, not silently replaced (that would log everyone out).
       writeFileSync(file, 'short\n')
-      await expect(app({}).start()).rejects.toThrow(`session: ${realpathSync(dir)}/.data/session-secret holds no valid secret (5 characters, at least 32 needed); delete it to generate a new one`)
+      await expect(app({}).start()).rejects.toThrow(
+        `session: ${realpathSync(dir)}/.data/session-secret holds no valid secret (5 characters, at least 32 needed); delete it to generate a new one`,
+      )
     } finally {
       process.chdir(cwd)
       warn.mockRestore()
@@ -255,11 +327,21 @@ describe('session plugin: lifetimes, on a clock the test moves', () => {
   const lifetimeApp = (options = {}) => {
     vi.useFakeTimers({ toFake: ['Date'] })
     at(0)
-    return createApp({ bootstrapApplication: 's', routes: { s: { ...routes.s, plugins: sessionPlugins({ secret: SECRET, ...options }) } } }, { env: {}, log: logs.log })
+    return createApp(
+      {
+        bootstrapApplication: 's',
+        routes: { s: { ...routes.s, plugins: sessionPlugins({ secret: SECRET, ...options }) } },
+      },
+      { env: {}, log: logs.log },
+    )
   }
   const read = async (a: ReturnType<typeof lifetimeApp>, cookie: string) => {
     const res = await inject(a, { url: '/read', headers: { cookie } })
-    return { session: ((await res.json()) as { session: unknown }).session, cookie: cookieHeader(res, cookie), setCookie: res.headers.getSetCookie() }
+    return {
+      session: ((await res.json()) as { session: unknown }).session,
+      cookie: cookieHeader(res, cookie),
+      setCookie: res.headers.getSetCookie(),
+    }
   }
   const ALICE = { user: 'alice', roles: ['admin'] }
 
@@ -282,7 +364,7 @@ describe('session plugin: lifetimes, on a clock the test moves', () => {
     expect((await read(a, slid.cookie)).session).toEqual({})
   })
 
-  it('a session in constant use still ends at its absolute lifetime (30 days), and the cookie\'s Max-Age never reaches past it', async () => {
+  it("a session in constant use still ends at its absolute lifetime (30 days), and the cookie's Max-Age never reaches past it", async () => {
     const a = lifetimeApp()
     let cookie = cookieHeader(await inject(a, '/login'))
     for (let day = 6; day < 30; day += 6) {
@@ -333,7 +415,7 @@ describe('session plugin: lifetimes, on a clock the test moves', () => {
 })
 
 describe('MemorySessionStore', () => {
-  it('keeps a revocation until the session\'s absolute end, then forgets it', () => {
+  it("keeps a revocation until the session's absolute end, then forgets it", () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       vi.setSystemTime(1_000)
@@ -353,9 +435,20 @@ describe('MemorySessionStore', () => {
   it('is bounded, and dropping a record never lets its session back in: every session started until then ends', () => {
     const store = new MemorySessionStore({ maxEntries: 3 })
     const far = Date.now() + 3_600_000
-    for (const [id, issuedAt] of [['a', 10], ['b', 30], ['c', 20], ['d', 40]] as const) store.revoke(id, issuedAt, far)
+    for (const [id, issuedAt] of [
+      ['a', 10],
+      ['b', 30],
+      ['c', 20],
+      ['d', 40],
+    ] as const)
+      store.revoke(id, issuedAt, far)
     expect(store.size).toBe(3)
-    expect(['a', 'b', 'c', 'd'].map((id, i) => store.isRevoked(id, [10, 30, 20, 40][i]!))).toEqual([true, true, true, true])
+    expect(['a', 'b', 'c', 'd'].map((id, i) => store.isRevoked(id, [10, 30, 20, 40][i]!))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ])
     // A live session started no later than the dropped one's start ends too; a later one does not.
     expect(store.isRevoked('e', 10)).toBe(true)
     expect(store.isRevoked('f', 11)).toBe(false)

@@ -34,8 +34,12 @@ export interface PositionalSpec {
 export type OptionTable = Readonly<Record<string, OptionSpec>>
 
 type ValueOf<S> = S extends { type: 'boolean' }
-  ? S extends { multiple: true } ? boolean[] : boolean
-  : S extends { multiple: true } ? string[] : string
+  ? S extends { multiple: true }
+    ? boolean[]
+    : boolean
+  : S extends { multiple: true }
+    ? string[]
+    : string
 type Required<O> = { [K in keyof O]: O[K] extends { required: true } ? K : never }[keyof O]
 
 /** Parsed option values: required options are present, the others may be undefined. */
@@ -79,7 +83,9 @@ export const defineCommand = <const O extends OptionTable>(spec: CommandSpec<O>)
 export const EXIT_STATUS = `Exit status: 0 done; 1 the command failed, or \`vela audit\` found warnings;
 2 the command could not run: a usage error, or the app could not be loaded.`
 
-export type Parsed = { readonly help: true } | { readonly help: false; readonly values: Record<string, unknown>; readonly positionals: string[] }
+export type Parsed =
+  | { readonly help: true }
+  | { readonly help: false; readonly values: Record<string, unknown>; readonly positionals: string[] }
 
 export function parseCommandArgs(spec: CommandSpec, args: readonly string[]): Parsed {
   const end = args.indexOf('--')
@@ -98,7 +104,8 @@ export function parseCommandArgs(spec: CommandSpec, args: readonly string[]): Pa
   const missing = declared.find((p, i) => p.required && parsed.positionals[i] === undefined)
   if (missing) throw new UsageError(`${missing.name} is required`)
   for (const [name, option] of Object.entries(spec.options)) {
-    if (option.required && parsed.values[name] === undefined) throw new UsageError(`--${name} ${option.value ?? '<value>'} is required`)
+    if (option.required && parsed.values[name] === undefined)
+      throw new UsageError(`--${name} ${option.value ?? '<value>'} is required`)
   }
   return { help: false, values: parsed.values, positionals: parsed.positionals }
 }
@@ -111,7 +118,10 @@ function parseProblem(options: OptionTable, args: readonly string[], err: unknow
     const option = options[token.name]
     if (!option) return `unknown option ${token.rawName}`
     if (option.type === 'boolean' && token.value !== undefined) return `${token.rawName} takes no value`
-    if (option.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))) {
+    if (
+      option.type === 'string' &&
+      (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))
+    ) {
       const placeholder = option.value ?? '<value>'
       return token.value === undefined
         ? `${token.rawName} needs a value: ${token.rawName} ${placeholder}`
@@ -123,7 +133,8 @@ function parseProblem(options: OptionTable, args: readonly string[], err: unknow
 
 // ---- usage text ---------------------------------------------------------------------------------
 
-const optionLabel = (name: string, o: OptionSpec) => `${o.short ? `-${o.short}, ` : ''}--${name}${o.type === 'string' ? ` ${o.value ?? '<value>'}` : ''}`
+const optionLabel = (name: string, o: OptionSpec) =>
+  `${o.short ? `-${o.short}, ` : ''}--${name}${o.type === 'string' ? ` ${o.value ?? '<value>'}` : ''}`
 
 /** Two columns, the first padded to the widest label. */
 function table(rows: readonly (readonly [string, string])[]): string[] {
@@ -132,14 +143,17 @@ function table(rows: readonly (readonly [string, string])[]): string[] {
 }
 
 export function synopsis(spec: CommandSpec): string {
-  const required = Object.entries(spec.options).filter(([, o]) => o.required).map(([name, o]) => optionLabel(name, o))
+  const required = Object.entries(spec.options)
+    .filter(([, o]) => o.required)
+    .map(([name, o]) => optionLabel(name, o))
   const positionals = (spec.positionals ?? []).map((p) => (p.required ? p.name : `[${p.name}]`))
   return ['vela', spec.name, ...required, '[options]', ...positionals].join(' ')
 }
 
 export function usageText(spec: CommandSpec): string {
   const out = [`usage: ${synopsis(spec)}`, '', spec.description]
-  if (spec.positionals?.length) out.push('', 'arguments:', ...table(spec.positionals.map((p) => [p.name, p.description])))
+  if (spec.positionals?.length)
+    out.push('', 'arguments:', ...table(spec.positionals.map((p) => [p.name, p.description])))
   const options = { ...spec.options, ...COMMON_OPTIONS }
   out.push('', 'options:', ...table(Object.entries(options).map(([name, o]) => [optionLabel(name, o), o.description])))
   out.push('', EXIT_STATUS)
@@ -152,7 +166,10 @@ export function commandListText(commands: readonly CommandSpec[]): string {
     'usage: vela <command> [options]',
     '',
     'commands:',
-    ...table([...commands.map((c): [string, string] => [c.name, c.summary]), ['help [<command>]', 'this list, or the options of a command']]),
+    ...table([
+      ...commands.map((c): [string, string] => [c.name, c.summary]),
+      ['help [<command>]', 'this list, or the options of a command'],
+    ]),
     '',
     'Every command takes --root <dir> (the app folder; default: the current directory) and -h, --help.',
     '`vela <command> --help` (or `vela help <command>`) prints its options and does nothing else.',

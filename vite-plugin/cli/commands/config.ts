@@ -36,9 +36,14 @@ export interface ConfigEntry {
 }
 
 /** The keys an environment variable overrides, and the variable. */
-const ENV_OVERRIDES: Readonly<Record<string, string>> = { environment: 'VELA_ENV', 'server.port': 'PORT', 'server.trustProxy': 'VELA_TRUST_PROXY' }
+const ENV_OVERRIDES: Readonly<Record<string, string>> = {
+  environment: 'VELA_ENV',
+  'server.port': 'PORT',
+  'server.trustProxy': 'VELA_TRUST_PROXY',
+}
 
-const jsonLibLabel = (config: ResolvedConfig) => (config.defaults.has('jsonLib') ? 'built-in JSON' : 'custom { encode, decode }')
+const jsonLibLabel = (config: ResolvedConfig) =>
+  config.defaults.has('jsonLib') ? 'built-in JSON' : 'custom { encode, decode }'
 
 export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env): ConfigEntry[] {
   const s = config.server
@@ -47,18 +52,31 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     const envVar = ENV_OVERRIDES[key]
     const fromEnv = envVar !== undefined && !!env[envVar]
     const isDefault = !fromEnv && config.defaults.has(key)
-    return { key, value: toJsonValue(value, isSecretKey(key)), default: isDefault, source: fromEnv ? 'env' : isDefault ? 'default' : 'app' }
+    return {
+      key,
+      value: toJsonValue(value, isSecretKey(key)),
+      default: isDefault,
+      source: fromEnv ? 'env' : isDefault ? 'default' : 'app',
+    }
   }
   const optionEntry = (name: 'compress' | 'metricsCallback', fallback: unknown): ConfigEntry => {
     const set = options[name] !== undefined
-    return { key: `server.options.${name}`, value: toJsonValue(set ? options[name] : fallback, isSecretKey(name)), default: !set, source: set ? 'app' : 'default' }
+    return {
+      key: `server.options.${name}`,
+      value: toJsonValue(set ? options[name] : fallback, isSecretKey(name)),
+      default: !set,
+      source: set ? 'app' : 'default',
+    }
   }
   return [
     entry('bootstrapApplication', config.bootstrapApplication),
     entry('environment', config.environment),
     entry('server.port', s.port),
     entry('server.host', s.host),
-    entry('server.streamHandlers', s.streamHandlers.map((h) => (h === 'default' ? 'default' : h.name))),
+    entry(
+      'server.streamHandlers',
+      s.streamHandlers.map((h) => (h === 'default' ? 'default' : h.name)),
+    ),
     entry('server.bodyLimit', s.bodyLimit),
     entry('server.maxUrlLength', s.maxUrlLength),
     entry('server.maxFields', s.maxFields),
@@ -80,9 +98,18 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.websocket.pubsub', s.websocket.pubsub),
     optionEntry('compress', false),
     optionEntry('metricsCallback', null),
-    entry('plugins', config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} }))),
-    entry('onRequest', config.onRequest.map((hook) => hook.name || 'anonymous')),
-    entry('onResponse', config.onResponse.map((hook) => hook.name || 'anonymous')),
+    entry(
+      'plugins',
+      config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} })),
+    ),
+    entry(
+      'onRequest',
+      config.onRequest.map((hook) => hook.name || 'anonymous'),
+    ),
+    entry(
+      'onResponse',
+      config.onResponse.map((hook) => hook.name || 'anonymous'),
+    ),
     entry('jsonLib', jsonLibLabel(config)),
     entry('useStacktrace', config.useStacktrace),
     entry('dispatchBackend', config.dispatchBackend),

@@ -41,7 +41,11 @@ export function describePlugin(step: Pick<PluginStep, 'phase' | 'plugin' | 'opti
 }
 
 /** `pre_request  request 1.0.0  {"decodeJsonBody":true}`. */
-export const pluginLine = (p: PluginDescription): string[] => [p.phase, `${p.plugin}${p.version ? ` ${p.version}` : ''}`, JSON.stringify(p.options)]
+export const pluginLine = (p: PluginDescription): string[] => [
+  p.phase,
+  `${p.plugin}${p.version ? ` ${p.version}` : ''}`,
+  JSON.stringify(p.options),
+]
 
 /**
  * A value made JSON-safe: functions become `<function name>`, other objects are walked. Values
@@ -55,7 +59,8 @@ export function toJsonValue(value: unknown, secret = false, seen = new Set<unkno
   seen.add(value)
   if (Array.isArray(value)) return value.map((v) => toJsonValue(v, secret, seen))
   const proto = Object.getPrototypeOf(value)
-  if (proto !== Object.prototype && proto !== null) return secret ? REDACTED : `<${proto?.constructor?.name ?? 'object'}>`
+  if (proto !== Object.prototype && proto !== null)
+    return secret ? REDACTED : `<${proto?.constructor?.name ?? 'object'}>`
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v, secret || isSecretKey(k), seen)]))
 }
 
@@ -63,5 +68,12 @@ export function toJsonValue(value: unknown, secret = false, seen = new Set<unkno
 export function align(rows: readonly (readonly string[])[], indent = ''): string[] {
   const widths: number[] = []
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
-  return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd())
+  return rows.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+  )
 }

@@ -27,16 +27,23 @@ import { singularize } from '../../../dbl/inflect.ts'
 
 /** Words that cannot name a function in an ES module (reserved, strict-mode reserved, `eval`, `arguments`). */
 const RESERVED = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
     'import in instanceof new null return super switch this throw true try typeof var void while with yield let static ' +
-    'implements interface package private protected public await eval arguments').split(' '),
+    'implements interface package private protected public await eval arguments'
+  ).split(' '),
 )
 
 const RESOURCE_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
 const ACTION_NAME = /^[a-z][A-Za-z0-9_]*$/
 
 /** `line_item` → `LineItem` (the schema title). */
-const pascal = (snake: string) => snake.split('_').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')
+const pascal = (snake: string) =>
+  snake
+    .split('_')
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')
 /** `line_item` → `Line item` (property descriptions). */
 const words = (snake: string) => {
   const text = snake.split('_').filter(Boolean).join(' ')
@@ -73,24 +80,58 @@ function actionOf(plural: string, one: string, name: string): Omit<ResourceActio
   const item = `/${plural}/:id`
   const id = `\`req.bindings.id\` (a string)`
   switch (name) {
-    case 'index': return { path: list, methods: ['get'], hint: `the list, answered as \`json({ ${plural}: [...] })\`` }
-    case 'new': return { path: `${list}/new`, methods: ['get'], hint: `the form for a new ${one}` }
-    case 'create': return { path: list, methods: ['post'], hint: `creates a ${one} from \`req.params\` (decoded by \`requestPlugin\` with \`decodeJsonBody\`), answered as \`json(201, {}, ${one})\`; 422 when invalid` }
-    case 'show': return { path: item, methods: ['get'], hint: `the ${one} ${id}, answered as \`json(${one})\`; 404 when there is none` }
-    case 'edit': return { path: `${item}/edit`, methods: ['get'], hint: `the form to edit the ${one} ${id}` }
-    case 'update': return { path: item, methods: ['put', 'patch'], hint: `changes the ${one} ${id} from \`req.params\`, answered as \`json(${one})\`; 404, 422` }
-    case 'delete': return { path: item, methods: ['delete'], hint: `deletes the ${one} ${id}, answered with \`status(204)\`; 404 when there is none` }
-    default: return { path: `${list}/${name}`, methods: ['get'], hint: 'a custom action (generated as a GET collection route: change the route as needed)' }
+    case 'index':
+      return { path: list, methods: ['get'], hint: `the list, answered as \`json({ ${plural}: [...] })\`` }
+    case 'new':
+      return { path: `${list}/new`, methods: ['get'], hint: `the form for a new ${one}` }
+    case 'create':
+      return {
+        path: list,
+        methods: ['post'],
+        hint: `creates a ${one} from \`req.params\` (decoded by \`requestPlugin\` with \`decodeJsonBody\`), answered as \`json(201, {}, ${one})\`; 422 when invalid`,
+      }
+    case 'show':
+      return {
+        path: item,
+        methods: ['get'],
+        hint: `the ${one} ${id}, answered as \`json(${one})\`; 404 when there is none`,
+      }
+    case 'edit':
+      return { path: `${item}/edit`, methods: ['get'], hint: `the form to edit the ${one} ${id}` }
+    case 'update':
+      return {
+        path: item,
+        methods: ['put', 'patch'],
+        hint: `changes the ${one} ${id} from \`req.params\`, answered as \`json(${one})\`; 404, 422`,
+      }
+    case 'delete':
+      return {
+        path: item,
+        methods: ['delete'],
+        hint: `deletes the ${one} ${id}, answered with \`status(204)\`; 404 when there is none`,
+      }
+    default:
+      return {
+        path: `${list}/${name}`,
+        methods: ['get'],
+        hint: 'a custom action (generated as a GET collection route: change the route as needed)',
+      }
   }
 }
 
 function parseActions(plural: string, one: string, list: string): ResourceAction[] {
-  const names = list.split(',').map((a) => a.trim()).filter(Boolean)
-  if (names.length === 0) throw new UsageError('--actions needs at least one action, e.g. index,show,create,update,delete')
+  const names = list
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean)
+  if (names.length === 0)
+    throw new UsageError('--actions needs at least one action, e.g. index,show,create,update,delete')
   const locals = new Set<string>()
   return names.map((name) => {
-    if (!ACTION_NAME.test(name)) throw new UsageError(`action "${name}" is not a lowercase identifier (a letter, then letters, digits or _)`)
-    if (name === 'default' || name === 'then') throw new UsageError(`action "${name}" cannot be a controller export (it changes how the module is imported)`)
+    if (!ACTION_NAME.test(name))
+      throw new UsageError(`action "${name}" is not a lowercase identifier (a letter, then letters, digits or _)`)
+    if (name === 'default' || name === 'then')
+      throw new UsageError(`action "${name}" cannot be a controller export (it changes how the module is imported)`)
     const local = RESERVED.has(name) || name === 'status' ? `${name}Action` : name
     if (locals.has(local) || locals.has(name)) throw new UsageError(`action "${name}" is listed twice`)
     locals.add(local).add(name)
@@ -100,10 +141,19 @@ function parseActions(plural: string, one: string, list: string): ResourceAction
 
 /** Checks the arguments and decides every name and path; throws UsageError. */
 export function planResource(name: string, actions: string): ResourcePlan {
-  if (!RESOURCE_NAME.test(name)) throw new UsageError(`--name "${name}" must be a lowercase identifier: a letter, then lowercase letters and digits, words joined by one _ (e.g. products, line_items)`)
-  if (RESERVED.has(name)) throw new UsageError(`--name "${name}" is a reserved word in JavaScript; the routes could not import the controller under that name`)
+  if (!RESOURCE_NAME.test(name))
+    throw new UsageError(
+      `--name "${name}" must be a lowercase identifier: a letter, then lowercase letters and digits, words joined by one _ (e.g. products, line_items)`,
+    )
+  if (RESERVED.has(name))
+    throw new UsageError(
+      `--name "${name}" is a reserved word in JavaScript; the routes could not import the controller under that name`,
+    )
   const one = singularize(name)
-  if (one === undefined) throw new UsageError(`--name takes the plural resource name (products, categories, people): "${name}" looks singular`)
+  if (one === undefined)
+    throw new UsageError(
+      `--name takes the plural resource name (products, categories, people): "${name}" looks singular`,
+    )
   const controller = `${name}_controller`
   return {
     plural: name,
@@ -128,7 +178,10 @@ export function controllerText(plan: ResourcePlan, command: string): string {
     ]
     if (a.local !== a.name) {
       const why = a.name === 'status' ? 'the reply helper imported above' : 'a reserved word'
-      lines.push(`// \`${a.name}\` is ${why}, so the function has another name and is exported as \`${a.name}\`.`, `export { ${a.local} as ${a.name} }`)
+      lines.push(
+        `// \`${a.name}\` is ${why}, so the function has another name and is exported as \`${a.name}\`.`,
+        `export { ${a.local} as ${a.name} }`,
+      )
     }
     return lines.join('\n')
   })
@@ -145,7 +198,8 @@ ${stubs.join('\n\n')}
 
 /** Draft-07, one line per property, as the reference app's `priv/schemas/product.json`. */
 export function schemaText(plan: ResourcePlan): string {
-  const prop = (name: string, type: string, description: string) => `    ${JSON.stringify(name)}: { "type": "${type}", "description": ${JSON.stringify(description)} }`
+  const prop = (name: string, type: string, description: string) =>
+    `    ${JSON.stringify(name)}: { "type": "${type}", "description": ${JSON.stringify(description)} }`
   return `{
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": ${JSON.stringify(pascal(plan.singular))},
@@ -162,24 +216,39 @@ ${[prop('id', 'integer', 'Identifier, assigned by the database'), prop('name', '
 export function routeDefinitions(plan: ResourcePlan): { importLine: string; routes: string[] } {
   return {
     importLine: `import * as ${plan.plural} from '../controllers/${plan.controller}.ts'`,
-    routes: plan.actions.map((a) => `['${a.path}', ${plan.plural}.${a.name}, { methods: [${a.methods.map((m) => `'${m}'`).join(', ')}] }],`),
+    routes: plan.actions.map(
+      (a) => `['${a.path}', ${plan.plural}.${a.name}, { methods: [${a.methods.map((m) => `'${m}'`).join(', ')}] }],`,
+    ),
   }
 }
 
 // ---- writing and the command ----------------------------------------------------------------------
 
-const exists = (file: string) => access(file).then(() => true, () => false)
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  )
 
 /** Writes both files, or none when either exists; returns their absolute paths. `display` names them in errors. */
-export async function writeResource(root: string, plan: ResourcePlan, command: string, display: (file: string) => string): Promise<string[]> {
+export async function writeResource(
+  root: string,
+  plan: ResourcePlan,
+  command: string,
+  display: (file: string) => string,
+): Promise<string[]> {
   const files: [string, string][] = [
     [resolve(root, plan.controllerFile), controllerText(plan, command)],
     [resolve(root, plan.schemaFile), schemaText(plan)],
   ]
   const taken = []
   for (const [file] of files) if (await exists(file)) taken.push(display(file))
-  if (taken.length === 1) throw new Error(`${taken[0]} already exists; nothing was written (remove or rename it to generate again)`)
-  if (taken.length) throw new Error(`${taken.join(' and ')} already exist; nothing was written (remove or rename them to generate again)`)
+  if (taken.length === 1)
+    throw new Error(`${taken[0]} already exists; nothing was written (remove or rename it to generate again)`)
+  if (taken.length)
+    throw new Error(
+      `${taken.join(' and ')} already exist; nothing was written (remove or rename them to generate again)`,
+    )
   for (const [file, text] of files) {
     await mkdir(dirname(file), { recursive: true })
     await writeFile(file, text, { flag: 'wx' }) // wx: never replace a file created meanwhile
@@ -195,15 +264,27 @@ and priv/schemas/<singular>.json, then prints the route tuples to paste into a g
 src/routes/. Conventional actions: index, new, create, show, edit, update, delete; any other name
 is a GET /<plural>/<action> route. Nothing is overwritten.`,
   options: {
-    name: { type: 'string', required: true, value: '<plural>', description: 'the resource, plural and snake_case: products, line_items' },
-    actions: { type: 'string', required: true, value: '<list>', description: 'comma-separated actions, e.g. index,show,create,update,delete' },
+    name: {
+      type: 'string',
+      required: true,
+      value: '<plural>',
+      description: 'the resource, plural and snake_case: products, line_items',
+    },
+    actions: {
+      type: 'string',
+      required: true,
+      value: '<list>',
+      description: 'comma-separated actions, e.g. index,show,create,update,delete',
+    },
   },
   async run({ root, values, display }) {
     const plan = planResource(values.name, values.actions)
     const command = `vela gen_resource --name ${plan.plural} --actions ${plan.actions.map((a) => a.name).join(',')}`
     for (const file of await writeResource(root, plan, command, display)) console.log(`Generated ${display(file)}`)
     const { importLine, routes } = routeDefinitions(plan)
-    console.log(`\nRoutes to paste into a group in src/routes/ (e.g. src/routes/${plan.plural}.ts):\n\n${importLine}\n\n${routes.join('\n')}`)
+    console.log(
+      `\nRoutes to paste into a group in src/routes/ (e.g. src/routes/${plan.plural}.ts):\n\n${importLine}\n\n${routes.join('\n')}`,
+    )
     return 0
   },
 })

@@ -23,7 +23,8 @@ import type { Reports } from './inspect-reports.ts'
 export const CACHE_FILE = '.vela/inspect.json'
 const FORMAT = 1
 /** The files in the app root that change what the app loads, besides its modules. */
-const ROOT_FILE = /^(vite\.config\.[cm]?[jt]s|package(-lock)?\.json|pnpm-lock\.yaml|yarn\.lock|tsconfig.*\.json|\.env(\..*)?)$/
+const ROOT_FILE =
+  /^(vite\.config\.[cm]?[jt]s|package(-lock)?\.json|pnpm-lock\.yaml|yarn\.lock|tsconfig.*\.json|\.env(\..*)?)$/
 const SELF = fileURLToPath(import.meta.url)
 
 interface CacheFile {
@@ -44,7 +45,9 @@ const stamp = (file: string): string | undefined => {
 function watchedFiles(root: string): string[] {
   const src = join(root, 'src')
   const inSrc = readdirSync(src, { recursive: true, encoding: 'utf8', withFileTypes: false }).map((f) => join(src, f))
-  const atRoot = readdirSync(root).filter((f) => ROOT_FILE.test(f)).map((f) => join(root, f))
+  const atRoot = readdirSync(root)
+    .filter((f) => ROOT_FILE.test(f))
+    .map((f) => join(root, f))
   return [...inSrc, ...atRoot, SELF].filter((f) => stamp(f) !== undefined)
 }
 

@@ -26,10 +26,18 @@ export type Reports = Readonly<Record<ReportName, Report>>
 /** The environment variables the reports themselves read (`vela config` marks values taken from them). */
 export const REPORT_ENV = ['VELA_ENV', 'PORT', 'VELA_TRUST_PROXY'] as const
 
-const report = (text: string, data: unknown, exitCode = 0): Report => ({ text, json: JSON.stringify(data, null, 2), exitCode })
+const report = (text: string, data: unknown, exitCode = 0): Report => ({
+  text,
+  json: JSON.stringify(data, null, 2),
+  exitCode,
+})
 
 /** Every inspection report of the app that `config` and `table` describe. */
-export function inspectReports(config: ResolvedConfig, table: RouteTable, env: NodeJS.ProcessEnv = process.env): Reports {
+export function inspectReports(
+  config: ResolvedConfig,
+  table: RouteTable,
+  env: NodeJS.ProcessEnv = process.env,
+): Reports {
   const findings = audit(table)
   return {
     routes: report(formatRoutes(table), listRoutes(table)),

@@ -41,7 +41,11 @@ export interface AppRunnerOptions extends Pick<AppConfigOptions, 'mode' | 'confi
 }
 
 /** Runs `fn` with a runner for the app in `root`, closed after it. */
-export async function withAppRunner<T>(root: string, opts: AppRunnerOptions, fn: (load: ImportModule, runner: AppRunner) => Promise<T>): Promise<T> {
+export async function withAppRunner<T>(
+  root: string,
+  opts: AppRunnerOptions,
+  fn: (load: ImportModule, runner: AppRunner) => Promise<T>,
+): Promise<T> {
   const runner = await openAppRunner(appViteConfig(root, () => vela({ app: opts.app }), opts))
   try {
     return await fn(runner.load, runner)

@@ -37,7 +37,13 @@ export interface GroupDescription {
   readonly security: string | false
   readonly inheritsGlobal: boolean
   readonly plugins: readonly PluginDescription[]
-  readonly routes: readonly { methods: readonly string[] | 'all'; path: string; controller: string; action: string; kind: string }[]
+  readonly routes: readonly {
+    methods: readonly string[] | 'all'
+    path: string
+    controller: string
+    action: string
+    kind: string
+  }[]
   readonly statusRoutes: readonly { status: number; controller: string; action: string }[]
 }
 
@@ -49,17 +55,25 @@ export interface MiddlewareReport {
 const stepsOf = (pre: readonly PluginStep[], post: readonly PluginStep[]) => [...pre, ...post].map(describePlugin)
 
 export function describeMiddleware(table: RouteTable): MiddlewareReport {
-  const groups = table.groups.map((g: CompiledGroup): GroupDescription => ({
-    prefix: g.prefix,
-    source: g.source,
-    security: securityName(g.security),
-    inheritsGlobal: g.ownPlugins === undefined,
-    plugins: stepsOf(g.pre, g.post),
-    routes: table.routes
-      .filter((r) => r.group === g)
-      .map((r) => ({ methods: r.methods, path: r.path, controller: r.info.controller, action: r.info.action, kind: r.kind })),
-    statusRoutes: [...g.statusRoutes].map(([status, s]) => ({ status, ...s.identity })),
-  }))
+  const groups = table.groups.map(
+    (g: CompiledGroup): GroupDescription => ({
+      prefix: g.prefix,
+      source: g.source,
+      security: securityName(g.security),
+      inheritsGlobal: g.ownPlugins === undefined,
+      plugins: stepsOf(g.pre, g.post),
+      routes: table.routes
+        .filter((r) => r.group === g)
+        .map((r) => ({
+          methods: r.methods,
+          path: r.path,
+          controller: r.info.controller,
+          action: r.info.action,
+          kind: r.kind,
+        })),
+      statusRoutes: [...g.statusRoutes].map(([status, s]) => ({ status, ...s.identity })),
+    }),
+  )
   return { global: stepsOf(table.globalPre, table.globalPost), groups }
 }
 
@@ -71,16 +85,28 @@ export function formatMiddleware(table: RouteTable): string {
   const out = ['Global plugins', ...pluginLines(report.global, '  ')]
   table.groups.forEach((g, i) => {
     const d = report.groups[i]!
-    out.push("", `Group ${prefixLabel(d.prefix)}  (declared in ${d.source.replace(/ \(prefix .*\)$/, "")})`)
+    out.push('', `Group ${prefixLabel(d.prefix)}  (declared in ${d.source.replace(/ \(prefix .*\)$/, '')})`)
     out.push(`  security  ${d.security === false ? 'false' : d.security}`)
     if (d.inheritsGlobal) out.push('  plugins   (inherits global)')
     else out.push('  plugins', ...pluginLines(d.plugins, '    '))
     const routes = table.routes.filter((r) => r.group === g)
     out.push('  routes')
-    if (routes.length) out.push(...align(routes.map((r) => [methodLabel(r), r.path, handlerLabel(r) + (r.kind === 'http' ? '' : ` (${r.kind})`)]), '    '))
+    if (routes.length)
+      out.push(
+        ...align(
+          routes.map((r) => [methodLabel(r), r.path, handlerLabel(r) + (r.kind === 'http' ? '' : ` (${r.kind})`)]),
+          '    ',
+        ),
+      )
     else out.push('    (none)')
     if (d.statusRoutes.length) {
-      out.push('  status', ...align(d.statusRoutes.map((s) => [String(s.status), `${s.controller}.${s.action}`]), '    '))
+      out.push(
+        '  status',
+        ...align(
+          d.statusRoutes.map((s) => [String(s.status), `${s.controller}.${s.action}`]),
+          '    ',
+        ),
+      )
     }
   })
   return out.join('\n')

@@ -12,10 +12,17 @@ import { withAppRunner } from './load.ts'
 
 export async function generate(root: string, decisions: Decisions = {}): Promise<void> {
   const result = await withAppRunner(root, {}, async (load) =>
-    generateMigration({ schemas: await loadSchemas(root, load), migrationsDir: migrationsDir(root), decisions, importModule: load }),
+    generateMigration({
+      schemas: await loadSchemas(root, load),
+      migrationsDir: migrationsDir(root),
+      decisions,
+      importModule: load,
+    }),
   )
   for (const w of result.warnings) console.warn(`warning: ${w}`)
-  console.log(result.written ? `Generated ${result.written}` : 'Migrations already match the schemas: nothing generated')
+  console.log(
+    result.written ? `Generated ${result.written}` : 'Migrations already match the schemas: nothing generated',
+  )
 }
 
 export async function runMigrations(root: string, mode: { status?: boolean; rollback?: number }): Promise<void> {
@@ -24,10 +31,15 @@ export async function runMigrations(root: string, mode: { status?: boolean; roll
     try {
       const migrations = await loadMigrations(migrationsDir(root), { importModule: load })
       if (mode.status) {
-        for (const m of await status(repo, migrations)) console.log(`${(m.applied ? 'up' : 'pending').padEnd(8)} ${m.version} ${m.name}${m.file ? '' : ' (file missing)'}`)
+        for (const m of await status(repo, migrations))
+          console.log(
+            `${(m.applied ? 'up' : 'pending').padEnd(8)} ${m.version} ${m.name}${m.file ? '' : ' (file missing)'}`,
+          )
       } else if (mode.rollback) {
         const done = await rollback(repo, migrations, { steps: mode.rollback })
-        console.log(done.length ? done.map((m) => `rolled back ${m.version} ${m.name}`).join('\n') : 'nothing to roll back')
+        console.log(
+          done.length ? done.map((m) => `rolled back ${m.version} ${m.name}`).join('\n') : 'nothing to roll back',
+        )
       } else {
         const done = await migrate(repo, migrations)
         console.log(done.length ? done.map((m) => `migrated ${m.version} ${m.name}`).join('\n') : 'already up to date')

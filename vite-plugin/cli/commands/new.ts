@@ -30,7 +30,6 @@ import { versionAfter } from '../../../dbl/migrations/generate.ts'
 import { migrationFileName } from '../../../dbl/migrations/load.ts'
 import { UsageError, defineCommand } from './args.ts'
 
-
 const TEMPLATE_DIR = fileURLToPath(new URL('../../template/', import.meta.url))
 
 /** Copied as they are (but `__APP_NAME__`), from the template folder to the same path in the app (but the migration's). */
@@ -63,7 +62,6 @@ const PINNED: Record<string, string> = { typescript: '^5.9.3' }
 const STARTER_DEV_DEPENDENCIES = [...Object.keys(TOOLCHAIN), ...Object.keys(PINNED)].sort()
 
 const NPM_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/
-
 
 export const newCommand = defineCommand({
   name: 'new',
@@ -100,10 +98,18 @@ that exists and is not empty is refused.`,
 function appName(dir: string, given: string | undefined): string {
   const name = given ?? nameFromFolder(basename(dir))
   if (given !== undefined && !NPM_NAME.test(name)) {
-    throw new UsageError(`--name ${JSON.stringify(name)} is not a valid package name (lowercase letters, digits, - . _ ~, an optional @scope/)`)
+    throw new UsageError(
+      `--name ${JSON.stringify(name)} is not a valid package name (lowercase letters, digits, - . _ ~, an optional @scope/)`,
+    )
   }
-  if (!name) throw new UsageError(`no package name can be made from the folder name ${JSON.stringify(basename(dir))}: add --name <app>`)
-  if (STARTER_DEV_DEPENDENCIES.includes(name) || name === 'vela') throw new UsageError(`the app cannot be named ${JSON.stringify(name)}: it depends on a package of that name; add --name <app>`)
+  if (!name)
+    throw new UsageError(
+      `no package name can be made from the folder name ${JSON.stringify(basename(dir))}: add --name <app>`,
+    )
+  if (STARTER_DEV_DEPENDENCIES.includes(name) || name === 'vela')
+    throw new UsageError(
+      `the app cannot be named ${JSON.stringify(name)}: it depends on a package of that name; add --name <app>`,
+    )
   return name
 }
 
@@ -120,7 +126,8 @@ async function refusalFor(dir: string, display: (file: string) => string): Promi
   const shown = display(dir) || '.'
   if (!(await stat(dir)).isDirectory()) return `${shown} exists and is not a folder`
   const entries = await readdir(dir)
-  if (entries.length > 0) return `${shown} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}); use a new or empty folder`
+  if (entries.length > 0)
+    return `${shown} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}); use a new or empty folder`
   return undefined
 }
 
@@ -130,9 +137,13 @@ async function appFiles(name: string): Promise<Map<string, string>> {
   const files = new Map<string, string>([
     ['package.json', json(packageJson(name, vela))],
     ['tsconfig.json', json(TSCONFIG)],
-    ['.gitignore', 'node_modules/\ndist/\n.data/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n# route types for vela/client, and the inspection commands\' cache (vela routes, middleware, audit, config)\n.vela/\n'],
+    [
+      '.gitignore',
+      "node_modules/\ndist/\n.data/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n# route types for vela/client, and the inspection commands' cache (vela routes, middleware, audit, config)\n.vela/\n",
+    ],
   ])
-  const template = (path: string) => readFile(join(TEMPLATE_DIR, path), 'utf8').then((t) => t.replaceAll('__APP_NAME__', name))
+  const template = (path: string) =>
+    readFile(join(TEMPLATE_DIR, path), 'utf8').then((t) => t.replaceAll('__APP_NAME__', name))
   const migration = `src/migrations/${migrationFileName(versionAfter(new Date(), undefined), 'create_notes')}`
   for (const path of TEMPLATE_FILES) files.set(path === MIGRATION ? migration : path, await template(path))
   return files
@@ -149,14 +160,21 @@ interface PackageJson {
 }
 
 function packageJson(name: string, vela: PackageJson) {
-  const range = (dep: string) => PINNED[dep] ?? vela.peerDependencies?.[dep] ?? vela.devDependencies?.[dep] ?? TOOLCHAIN[dep]!
+  const range = (dep: string) =>
+    PINNED[dep] ?? vela.peerDependencies?.[dep] ?? vela.devDependencies?.[dep] ?? TOOLCHAIN[dep]!
   return {
     name,
     version: '0.1.0',
     private: true,
     type: 'module',
     ...(vela.engines?.node ? { engines: { node: vela.engines.node } } : {}),
-    scripts: { dev: 'vite', build: 'vite build', start: 'node dist/server/index.mjs', test: 'vitest run', typecheck: 'tsc --noEmit' },
+    scripts: {
+      dev: 'vite',
+      build: 'vite build',
+      start: 'node dist/server/index.mjs',
+      test: 'vitest run',
+      typecheck: 'tsc --noEmit',
+    },
     dependencies: { vela: `^${vela.version}` },
     devDependencies: Object.fromEntries(STARTER_DEV_DEPENDENCIES.map((dep) => [dep, range(dep)])),
   }

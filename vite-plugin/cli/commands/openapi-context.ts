@@ -21,7 +21,12 @@ export interface ResolvedSchema {
 
 /** The built-in error bodies: every error reply's `{ error }`, and the 422 `{ errors }` of validation. */
 export const ERROR_COMPONENTS: Readonly<Record<'Error' | 'ValidationErrors', JsonSchema>> = {
-  Error: { type: 'object', description: 'An error reply.', properties: { error: { type: 'string', description: 'What went wrong' } }, required: ['error'] },
+  Error: {
+    type: 'object',
+    description: 'An error reply.',
+    properties: { error: { type: 'string', description: 'What went wrong' } },
+    required: ['error'],
+  },
   ValidationErrors: {
     type: 'object',
     description: 'The request did not pass validation: the messages of each failing field, by field path.',
@@ -37,7 +42,8 @@ export class DocContext {
     readonly version: OpenApiVersion,
     readonly schemas: Readonly<Record<string, JsonSchema>>,
   ) {
-    for (const name of Object.keys(schemas).sort()) this.components[componentName(name)] = this.convert(schemas[name]!, componentName(name))
+    for (const name of Object.keys(schemas).sort())
+      this.components[componentName(name)] = this.convert(schemas[name]!, componentName(name))
   }
 
   /** `schema` converted for the document; its definitions become components named after `owner`. */
@@ -50,9 +56,14 @@ export class DocContext {
    * without a JSON Schema. `where` names the route and option for the error about a missing file,
    * and the components made from an inline schema's definitions.
    */
-  resolve(ref: SchemaRef, direction: 'input' | 'output', where: { label: string; owner: string }): ResolvedSchema | undefined {
+  resolve(
+    ref: SchemaRef,
+    direction: 'input' | 'output',
+    where: { label: string; owner: string },
+  ): ResolvedSchema | undefined {
     if (typeof ref === 'string') {
-      if (!Object.hasOwn(this.schemas, ref)) throw new Error(`${where.label} names the schema "${ref}", but there is no priv/schemas/${ref}.json`)
+      if (!Object.hasOwn(this.schemas, ref))
+        throw new Error(`${where.label} names the schema "${ref}", but there is no priv/schemas/${ref}.json`)
       return { schema: componentRef(componentName(ref)), source: this.schemas[ref]!, name: ref }
     }
     const source = standardJsonSchema(ref, direction, this.version)
@@ -69,7 +80,8 @@ export class DocContext {
     if (!partial && !requiresReadOnly(resolved.source)) return resolved.schema
     if (!resolved.name) return requestVariant(resolved.schema, partial)
     const variant = componentName(`${resolved.name}_${partial ? 'patch' : 'input'}`)
-    if (!Object.hasOwn(this.components, variant)) this.components[variant] = requestVariant(this.components[componentName(resolved.name)]!, partial)
+    if (!Object.hasOwn(this.components, variant))
+      this.components[variant] = requestVariant(this.components[componentName(resolved.name)]!, partial)
     return componentRef(variant)
   }
 

@@ -32,29 +32,50 @@ const BODY_METHODS = new Set(['post', 'put', 'patch'])
 const DESCRIBED_ELSEWHERE = new Set(['accept', 'content-type', 'authorization'])
 
 /** The object schema's own properties and required names, following one `$ref` to a component. */
-function propertiesOf(resolved: ResolvedSchema | undefined, owner: string): { properties: Record<string, unknown>; required: string[]; owner: string } | undefined {
+function propertiesOf(
+  resolved: ResolvedSchema | undefined,
+  owner: string,
+): { properties: Record<string, unknown>; required: string[]; owner: string } | undefined {
   const source = resolved?.source
   if (!source || typeof source.properties !== 'object' || source.properties === null) return undefined
   // A file's `#/definitions/x` references point at that file's components.
-  return { properties: source.properties as Record<string, unknown>, required: Array.isArray(source.required) ? (source.required as string[]) : [], owner: resolved!.name ?? owner }
+  return {
+    properties: source.properties as Record<string, unknown>,
+    required: Array.isArray(source.required) ? (source.required as string[]) : [],
+    owner: resolved!.name ?? owner,
+  }
 }
 
-export function parametersFor(route: CompiledRoute, pathParams: readonly string[], ctx: DocContext, owner: string): Parameter[] {
+export function parametersFor(
+  route: CompiledRoute,
+  pathParams: readonly string[],
+  ctx: DocContext,
+  owner: string,
+): Parameter[] {
   const validate = route.options.validate ?? {}
   const label = (part: string) => `route ${route.path}: validate.${part}`
   const read = (part: 'query' | 'params' | 'headers') => {
     const ref = validate[part]
-    return ref === undefined ? undefined : propertiesOf(ctx.resolve(ref, 'input', { label: label(part), owner: `${owner}_${part}` }), `${owner}_${part}`)
+    return ref === undefined
+      ? undefined
+      : propertiesOf(ctx.resolve(ref, 'input', { label: label(part), owner: `${owner}_${part}` }), `${owner}_${part}`)
   }
   const out: Parameter[] = []
   const convert = (schema: unknown, from: string) => ctx.convert((schema ?? {}) as JsonSchema, from)
-  const described = (schema: JsonSchema) => (typeof schema.description === 'string' ? { description: schema.description } : {})
+  const described = (schema: JsonSchema) =>
+    typeof schema.description === 'string' ? { description: schema.description } : {}
   const params = read('params')
   for (const name of pathParams) {
-    const schema = params && Object.hasOwn(params.properties, name) ? convert(params.properties[name], params.owner) : { type: 'string' }
+    const schema =
+      params && Object.hasOwn(params.properties, name)
+        ? convert(params.properties[name], params.owner)
+        : { type: 'string' }
     out.push({ name, in: 'path', required: true, schema, ...described(schema) })
   }
-  for (const [part, where] of [['query', 'query'], ['headers', 'header']] as const) {
+  for (const [part, where] of [
+    ['query', 'query'],
+    ['headers', 'header'],
+  ] as const) {
     const found = read(part)
     for (const [name, sub] of Object.entries(found?.properties ?? {})) {
       if (where === 'header' && DESCRIBED_ELSEWHERE.has(name.toLowerCase())) continue
@@ -81,14 +102,27 @@ function bodyMediaTypes(route: CompiledRoute): string[] {
 export const decodesBodies = (route: CompiledRoute): boolean => route.group.pre.some((s) => s.plugin.name === 'request')
 
 /** The request body of `method` on `route`, or `undefined`; `schema` is the route's schema by convention. */
-export function requestBodyFor(route: CompiledRoute, method: string, conventional: boolean, schema: string | undefined, ctx: DocContext, owner: string): { required: boolean; content: Record<string, { schema?: JsonSchema }> } | undefined {
+export function requestBodyFor(
+  route: CompiledRoute,
+  method: string,
+  conventional: boolean,
+  schema: string | undefined,
+  ctx: DocContext,
+  owner: string,
+): { required: boolean; content: Record<string, { schema?: JsonSchema }> } | undefined {
   const ref = route.options.validate?.body
   let body: JsonSchema | undefined
   if (ref !== undefined) {
     const resolved = ctx.resolve(ref, 'input', { label: `route ${route.path}: validate.body`, owner: `${owner}_body` })
     body = resolved && ctx.requestBody(resolved, method)
   } else if (conventional && schema) {
-    body = ctx.requestBody({ schema: componentRef(componentName(schema)), source: ctx.schemas[schema]!, name: schema }, method)
+    body = ctx.requestBody(
+      { schema: componentRef(componentName(schema)), source: ctx.schemas[schema]!, name: schema },
+      method,
+    )
   } else if (!(BODY_METHODS.has(method) && decodesBodies(route))) return undefined
-  return { required: true, content: Object.fromEntries(bodyMediaTypes(route).map((type) => [type, body ? { schema: body } : {}])) }
+  return {
+    required: true,
+    content: Object.fromEntries(bodyMediaTypes(route).map((type) => [type, body ? { schema: body } : {}])),
+  }
 }

@@ -26,14 +26,37 @@ export interface ResponseObject {
 }
 
 const REASONS: Readonly<Record<number, string>> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified',
-  307: 'Temporary Redirect', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 410: 'Gone', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  304: 'Not Modified',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 }
 export const reason = (status: number): string => REASONS[status] ?? `Status ${status}`
 
-const json = (schema: JsonSchema | undefined): ResponseObject['content'] => ({ 'application/json': schema ? { schema } : {} })
+const json = (schema: JsonSchema | undefined): ResponseObject['content'] => ({
+  'application/json': schema ? { schema } : {},
+})
 
 export interface ResponseFacts {
   readonly method: string
@@ -51,7 +74,9 @@ function conventional(route: CompiledRoute, facts: ResponseFacts): { status: num
   switch (facts.method) {
     case 'get': {
       if (!(facts.collection && ref)) return { status: 200, body: ref }
-      const plural = route.info.controller.endsWith('_controller') ? route.info.controller.replace(/_controller$/, '') : `${facts.schema}s`
+      const plural = route.info.controller.endsWith('_controller')
+        ? route.info.controller.replace(/_controller$/, '')
+        : `${facts.schema}s`
       return { status: 200, body: { type: 'object', properties: { [plural]: { type: 'array', items: ref } } } }
     }
     case 'post':
@@ -66,7 +91,11 @@ function conventional(route: CompiledRoute, facts: ResponseFacts): { status: num
   }
 }
 
-export function responsesFor(route: CompiledRoute, facts: ResponseFacts, ctx: DocContext): Record<string, ResponseObject> {
+export function responsesFor(
+  route: CompiledRoute,
+  facts: ResponseFacts,
+  ctx: DocContext,
+): Record<string, ResponseObject> {
   const out: Record<number, ResponseObject> = {}
   const declared = route.options.responses ?? {}
   const statuses = Object.keys(declared).map(Number)
@@ -76,8 +105,17 @@ export function responsesFor(route: CompiledRoute, facts: ResponseFacts, ctx: Do
     const success = route.methods === 'all' ? { status: 200 } : conventional(route, facts)
     let body = success.body
     const response = route.options.validate?.response
-    if (response !== undefined) body = ctx.resolve(response, 'output', { label: label('validate.response'), owner: `${facts.owner}_response` })?.schema
-    out[success.status] = success.status === 204 && !body ? { description: reason(204) } : body || response !== undefined ? { description: reason(success.status), content: json(body) } : { description: reason(success.status) }
+    if (response !== undefined)
+      body = ctx.resolve(response, 'output', {
+        label: label('validate.response'),
+        owner: `${facts.owner}_response`,
+      })?.schema
+    out[success.status] =
+      success.status === 204 && !body
+        ? { description: reason(204) }
+        : body || response !== undefined
+          ? { description: reason(success.status), content: json(body) }
+          : { description: reason(success.status) }
   }
   for (const status of statuses) {
     // `null`: a reply without a body (a redirect, a 204).
@@ -85,11 +123,16 @@ export function responsesFor(route: CompiledRoute, facts: ResponseFacts, ctx: Do
       out[status] = { description: reason(status) }
       continue
     }
-    const resolved = ctx.resolve(declared[status]!, 'output', { label: label(`responses[${status}]`), owner: `${facts.owner}_${status}` })
+    const resolved = ctx.resolve(declared[status]!, 'output', {
+      label: label(`responses[${status}]`),
+      owner: `${facts.owner}_${status}`,
+    })
     out[status] = { description: reason(status), content: json(resolved?.schema) }
   }
   const validate = route.options.validate ?? {}
-  const validates = ['body', 'query', 'params', 'headers'].some((part) => validate[part as keyof typeof validate] !== undefined)
+  const validates = ['body', 'query', 'params', 'headers'].some(
+    (part) => validate[part as keyof typeof validate] !== undefined,
+  )
   const withBody = facts.body !== undefined
   const jsonBody = withBody && 'application/json' in facts.body!.content
   const errors: [number, boolean][] = [
@@ -105,7 +148,15 @@ export function responsesFor(route: CompiledRoute, facts: ResponseFacts, ctx: Do
   ]
   for (const [status, applies] of errors) {
     if (!applies || Object.hasOwn(out, status)) continue
-    out[status] = { description: reason(status), content: json(ctx.error(status === 422 ? 'ValidationErrors' : 'Error')) }
+    out[status] = {
+      description: reason(status),
+      content: json(ctx.error(status === 422 ? 'ValidationErrors' : 'Error')),
+    }
   }
-  return Object.fromEntries(Object.keys(out).map(Number).sort((a, b) => a - b).map((s) => [String(s), out[s]!]))
+  return Object.fromEntries(
+    Object.keys(out)
+      .map(Number)
+      .sort((a, b) => a - b)
+      .map((s) => [String(s), out[s]!]),
+  )
 }

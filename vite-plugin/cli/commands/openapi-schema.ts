@@ -26,7 +26,19 @@ export type JsonSchema = Record<string, unknown>
 /** Which OpenAPI version the document is written for. */
 export type OpenApiVersion = '3.0' | '3.1'
 
-const DROPPED_30 = new Set(['if', 'then', 'else', 'contains', 'propertyNames', 'dependencies', 'patternProperties', 'additionalItems', 'contentMediaType', 'contentEncoding', '$comment'])
+const DROPPED_30 = new Set([
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'dependencies',
+  'patternProperties',
+  'additionalItems',
+  'contentMediaType',
+  'contentEncoding',
+  '$comment',
+])
 const SCHEMA_MAP_KEYS = ['properties']
 const SCHEMA_KEYS = ['additionalProperties', 'not', 'items']
 const SCHEMA_LIST_KEYS = ['allOf', 'anyOf', 'oneOf']
@@ -43,7 +55,12 @@ export const componentName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, 
  * `schema` converted for `version`, its `definitions` sent to `sink` as `<owner>_<name>` (`owner`
  * is the file name, or a name made for an inline schema).
  */
-export function toOpenApiSchema(schema: unknown, version: OpenApiVersion, owner: string, sink: ComponentSink): JsonSchema {
+export function toOpenApiSchema(
+  schema: unknown,
+  version: OpenApiVersion,
+  owner: string,
+  sink: ComponentSink,
+): JsonSchema {
   const convert = (node: unknown): JsonSchema => {
     if (node === true) return {}
     if (node === false) return { not: {} }
@@ -52,13 +69,20 @@ export function toOpenApiSchema(schema: unknown, version: OpenApiVersion, owner:
     for (const [key, value] of Object.entries(node as JsonSchema)) {
       if (key === '$schema' || key === '$id') continue
       if (key === 'definitions' || key === '$defs') {
-        for (const [def, sub] of Object.entries((value as JsonSchema) ?? {})) sink(componentName(`${owner}_${def}`), convert(sub))
+        for (const [def, sub] of Object.entries((value as JsonSchema) ?? {}))
+          sink(componentName(`${owner}_${def}`), convert(sub))
         continue
       }
       if (key === '$ref' && typeof value === 'string') out.$ref = rewriteRef(value, owner)
-      else if (SCHEMA_MAP_KEYS.includes(key) && value && typeof value === 'object') out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v)]))
+      else if (SCHEMA_MAP_KEYS.includes(key) && value && typeof value === 'object')
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v)]))
       else if (SCHEMA_LIST_KEYS.includes(key) && Array.isArray(value)) out[key] = value.map(convert)
-      else if (SCHEMA_KEYS.includes(key) && !(key === 'additionalProperties' && typeof value === 'boolean') && !(key === 'items' && Array.isArray(value))) out[key] = convert(value)
+      else if (
+        SCHEMA_KEYS.includes(key) &&
+        !(key === 'additionalProperties' && typeof value === 'boolean') &&
+        !(key === 'items' && Array.isArray(value))
+      )
+        out[key] = convert(value)
       else if (key === 'items' && Array.isArray(value)) out[key] = value.map(convert)
       else out[key] = value
     }
@@ -89,7 +113,10 @@ function downgrade(node: JsonSchema): JsonSchema {
     if (out.examples.length && !('example' in out)) out.example = out.examples[0]
     delete out.examples
   }
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[exclusive] === 'number') {
       out[bound] = out[exclusive]
       out[exclusive] = true
@@ -97,7 +124,9 @@ function downgrade(node: JsonSchema): JsonSchema {
   }
   if (Array.isArray(out.items)) {
     const tuple = out.items as JsonSchema[]
-    const distinct = tuple.filter((item, i) => tuple.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === i)
+    const distinct = tuple.filter(
+      (item, i) => tuple.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === i,
+    )
     out.items = distinct.length === 1 ? distinct[0] : { anyOf: distinct }
     out.minItems ??= tuple.length
     if ((node as JsonSchema).additionalItems === false) out.maxItems ??= tuple.length
@@ -127,7 +156,8 @@ function writableRequired(schema: JsonSchema): string[] | undefined {
 }
 
 /** Does a request body need its own variant of `schema`: a read-only property it requires? */
-export const requiresReadOnly = (schema: JsonSchema): boolean => (writableRequired(schema)?.length ?? 0) !== (Array.isArray(schema.required) ? schema.required.length : 0)
+export const requiresReadOnly = (schema: JsonSchema): boolean =>
+  (writableRequired(schema)?.length ?? 0) !== (Array.isArray(schema.required) ? schema.required.length : 0)
 
 /** `schema` as a request body: no read-only property required; `partial`: nothing required (PATCH). */
 export function requestVariant(schema: JsonSchema, partial: boolean): JsonSchema {

@@ -22,10 +22,15 @@ interface JsonSchemaHooks {
   jsonSchema?: unknown
 }
 
-const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is JsonSchema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The JSON Schema `schema` offers for requests (`input`) or replies (`output`), or `undefined`. */
-export function standardJsonSchema(schema: StandardSchemaV1, direction: 'input' | 'output', version: OpenApiVersion): JsonSchema | undefined {
+export function standardJsonSchema(
+  schema: StandardSchemaV1,
+  direction: 'input' | 'output',
+  version: OpenApiVersion,
+): JsonSchema | undefined {
   const hooks = schema as JsonSchemaHooks
   const target = version === '3.0' ? 'draft-07' : 'draft-2020-12'
   const attempts: (() => unknown)[] = [

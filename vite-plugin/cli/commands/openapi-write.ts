@@ -108,10 +108,21 @@ function swaggerUiDir(): string {
   return dirname(require.resolve('swagger-ui-dist/package.json'))
 }
 
-export async function writeOpenApi(root: string, appName: string, table: RouteTable, opts: OpenApiWriteOptions = {}): Promise<string[]> {
+export async function writeOpenApi(
+  root: string,
+  appName: string,
+  table: RouteTable,
+  opts: OpenApiWriteOptions = {},
+): Promise<string[]> {
   const output = resolve(root, opts.output ?? OPENAPI_OUTPUT)
   const title = opts.title ?? appName
-  const doc = buildOpenApi(table, { title, version: opts.apiVersion ?? '0.1.0', schemas: await loadSchemas(root), openapi: opts.openapi, ...(await packageInfo(root)) })
+  const doc = buildOpenApi(table, {
+    title,
+    version: opts.apiVersion ?? '0.1.0',
+    schemas: await loadSchemas(root),
+    openapi: opts.openapi,
+    ...(await packageInfo(root)),
+  })
   const dir = dirname(output)
   await mkdir(dir, { recursive: true })
   await replaceFile(output, `${JSON.stringify(doc, null, 2)}\n`)

@@ -70,7 +70,12 @@ export interface Operation {
 /** The document `buildOpenApi` returns, as written to `openapi.json`. */
 export interface OpenApiDocument {
   openapi: '3.0.3' | '3.1.0'
-  info: { title: string; version: string; description: string; license?: { name: string; url?: string; identifier?: string } }
+  info: {
+    title: string
+    version: string
+    description: string
+    license?: { name: string; url?: string; identifier?: string }
+  }
   servers: { url: string; description?: string }[]
   tags: { name: string; description: string }[]
   paths: Record<string, Record<string, Operation>>
@@ -101,17 +106,27 @@ export function openApiPath(path: string): { path: string; params: string[] } {
 
 const endsInParam = (path: string) => /(:[^/]+|\[\.\.\.\])$/.test(path)
 
-export const isDocumented = (route: CompiledRoute): boolean => route.kind === 'http' && !route.info.controller.endsWith('error_controller')
+export const isDocumented = (route: CompiledRoute): boolean =>
+  route.kind === 'http' && !route.info.controller.endsWith('error_controller')
 
 /** The security of a route's operations, registering its scheme; `undefined` for a plain callback. */
-function securityOf(route: CompiledRoute, schemes: Record<string, SecuritySchemeObject>, names: Map<NamedSecurityScheme, string>): Record<string, string[]>[] | undefined {
+function securityOf(
+  route: CompiledRoute,
+  schemes: Record<string, SecuritySchemeObject>,
+  names: Map<NamedSecurityScheme, string>,
+): Record<string, string[]>[] | undefined {
   const { security, securityScheme } = route.group
   if (security === false) return []
   if (!securityScheme) return undefined
   let name = names.get(securityScheme)
   if (!name) {
     name = securityScheme.name
-    for (let n = 2; Object.hasOwn(schemes, name) && JSON.stringify(schemes[name]) !== JSON.stringify(securityScheme.scheme); n++) name = `${securityScheme.name}${n}`
+    for (
+      let n = 2;
+      Object.hasOwn(schemes, name) && JSON.stringify(schemes[name]) !== JSON.stringify(securityScheme.scheme);
+      n++
+    )
+      name = `${securityScheme.name}${n}`
     schemes[name] = securityScheme.scheme
     names.set(securityScheme, name)
   }
@@ -148,13 +163,26 @@ export function buildOpenApi(table: RouteTable, opts: OpenApiOptions): OpenApiDo
       const parameters = parametersFor(route, params, ctx, owner)
       const collection = !endsInParam(route.path)
       // A wildcard route is a catch-all, not a resource: no create/list inference for it.
-      const conventionalBody = route.methods !== 'all' && ((method === 'post' && collection) || method === 'put' || method === 'patch')
+      const conventionalBody =
+        route.methods !== 'all' && ((method === 'post' && collection) || method === 'put' || method === 'patch')
       const requestBody = requestBodyFor(route, method, conventionalBody, schema, ctx, owner)
-      const facts = { method, collection, schema: route.methods === 'all' ? undefined : schema, body: requestBody, hasParams: params.length > 0, decodesBodies: decodesBodies(route), owner }
+      const facts = {
+        method,
+        collection,
+        schema: route.methods === 'all' ? undefined : schema,
+        body: requestBody,
+        hasParams: params.length > 0,
+        decodesBodies: decodesBodies(route),
+        owner,
+      }
       ;(paths[path] ??= {})[method] = {
         operationId,
         summary: `${route.info.action} (${route.info.controller})`,
-        ...(security === undefined ? { description: 'Checked by the route group’s own security callback: no security scheme is declared for it.' } : {}),
+        ...(security === undefined
+          ? {
+              description: 'Checked by the route group’s own security callback: no security scheme is declared for it.',
+            }
+          : {}),
         tags: [tag],
         ...(security !== undefined ? { security } : {}),
         ...(parameters.length ? { parameters } : {}),
@@ -163,12 +191,23 @@ export function buildOpenApi(table: RouteTable, opts: OpenApiOptions): OpenApiDo
       }
     }
   }
-  const components: OpenApiDocument['components'] = { schemas: Object.fromEntries(Object.keys(ctx.components).sort().map((name) => [name, ctx.components[name]!])) }
+  const components: OpenApiDocument['components'] = {
+    schemas: Object.fromEntries(
+      Object.keys(ctx.components)
+        .sort()
+        .map((name) => [name, ctx.components[name]!]),
+    ),
+  }
   if (Object.keys(securitySchemes).length) components.securitySchemes = securitySchemes
   const license = licenseOf(opts.license, version)
   return {
     openapi: version === '3.1' ? '3.1.0' : '3.0.3',
-    info: { title: opts.title, version: opts.version, description: opts.description ?? `The HTTP API of ${opts.title}.`, ...(license ? { license } : {}) },
+    info: {
+      title: opts.title,
+      version: opts.version,
+      description: opts.description ?? `The HTTP API of ${opts.title}.`,
+      ...(license ? { license } : {}),
+    },
     servers: opts.servers ? [...opts.servers] : [{ url: '/' }],
     tags: [...tags.values()],
     paths,

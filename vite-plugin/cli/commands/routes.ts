@@ -48,13 +48,23 @@ export interface StatusRouteEntry {
 }
 
 export interface RoutesReport {
-  readonly hosts: readonly { readonly host: string; readonly routes: readonly RouteEntry[]; readonly statusRoutes: readonly StatusRouteEntry[] }[]
+  readonly hosts: readonly {
+    readonly host: string
+    readonly routes: readonly RouteEntry[]
+    readonly statusRoutes: readonly StatusRouteEntry[]
+  }[]
 }
 
 /** A group's status routes, in declaration order; `source` as a route's (`<file> group <n> status <code>`). */
 function statusRoutesOf(group: CompiledGroup): StatusRouteEntry[] {
   const where = group.source.replace(/ \(prefix .*\)$/, '')
-  return [...group.statusRoutes].map(([status, { identity }]) => ({ status, prefix: group.prefix, controller: identity.controller, action: identity.action, source: `${where} status ${status}` }))
+  return [...group.statusRoutes].map(([status, { identity }]) => ({
+    status,
+    prefix: group.prefix,
+    controller: identity.controller,
+    action: identity.action,
+    source: `${where} status ${status}`,
+  }))
 }
 
 /** The paths a status route answers for: everything under the prefix. */
@@ -78,10 +88,19 @@ export const prefixLabel = (prefix: string): string => (prefix === '' ? '""' : p
 export function formatRoutes(table: RouteTable): string {
   const out: string[] = []
   out.push('host * (Vela routes every Host alike)')
-  if (table.routes.length === 0 && !table.groups.some((g) => g.statusRoutes.size)) return [...out, '(no routes)'].join('\n')
+  if (table.routes.length === 0 && !table.groups.some((g) => g.statusRoutes.size))
+    return [...out, '(no routes)'].join('\n')
   const rows = table.groups.flatMap((g) => [
-    ...table.routes.filter((r) => r.group === g).map((r) => [methodLabel(r), r.path, handlerLabel(r), prefixLabel(g.prefix), r.kind]),
-    ...statusRoutesOf(g).map((s) => [String(s.status), coveredPaths(s.prefix), `${s.controller}.${s.action}`, prefixLabel(g.prefix), 'status']),
+    ...table.routes
+      .filter((r) => r.group === g)
+      .map((r) => [methodLabel(r), r.path, handlerLabel(r), prefixLabel(g.prefix), r.kind]),
+    ...statusRoutesOf(g).map((s) => [
+      String(s.status),
+      coveredPaths(s.prefix),
+      `${s.controller}.${s.action}`,
+      prefixLabel(g.prefix),
+      'status',
+    ]),
   ])
   out.push(...align([['METHOD', 'PATH', 'CONTROLLER.ACTION', 'GROUP', 'KIND'], ...rows]))
   return out.join('\n')

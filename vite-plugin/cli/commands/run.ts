@@ -74,10 +74,18 @@ export const openapiCommand = defineCommand({
   description: `Writes the app's OpenAPI document (3.0.3 by default, 3.1.0 with --openapi 3.1) and, beside it, the
 explorer page swagger.html with the swagger-ui files it loads; prints one Generated <path> line per file.`,
   options: {
-    output: { type: 'string', value: '<file>', description: 'where the document goes, relative to the app root (default: priv/assets/openapi.json)' },
+    output: {
+      type: 'string',
+      value: '<file>',
+      description: 'where the document goes, relative to the app root (default: priv/assets/openapi.json)',
+    },
     title: { type: 'string', value: '<text>', description: "the document's title (default: the app name)" },
     'api-version': { type: 'string', value: '<version>', description: 'its info.version (default: 0.1.0)' },
-    openapi: { type: 'string', value: '<3.0|3.1>', description: 'the OpenAPI version written: 3.0 (3.0.3, default) or 3.1 (3.1.0)' },
+    openapi: {
+      type: 'string',
+      value: '<3.0|3.1>',
+      description: 'the OpenAPI version written: 3.0 (3.0.3, default) or 3.1 (3.1.0)',
+    },
   },
   async run({ root, values, display }) {
     const { loadApp } = await import('./load.ts')
@@ -88,8 +96,14 @@ explorer page swagger.html with the swagger-ui files it loads; prints one Genera
       console.error(`vela openapi: --openapi must be 3.0 or 3.1, not ${JSON.stringify(openapi)}`)
       return 1
     }
-    const opts = { output: values.output ?? OPENAPI_OUTPUT, title: values.title, apiVersion: values['api-version'], openapi: openapi as '3.0' | '3.1' | undefined }
-    for (const file of await writeOpenApi(root, config.bootstrapApplication, table, opts)) console.log(`Generated ${display(file)}`)
+    const opts = {
+      output: values.output ?? OPENAPI_OUTPUT,
+      title: values.title,
+      apiVersion: values['api-version'],
+      openapi: openapi as '3.0' | '3.1' | undefined,
+    }
+    for (const file of await writeOpenApi(root, config.bootstrapApplication, table, opts))
+      console.log(`Generated ${display(file)}`)
     return 0
   },
 })

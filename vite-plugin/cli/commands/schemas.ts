@@ -22,7 +22,8 @@ A file without the generator's "$comment" mark is hand-written and never overwri
     })
     for (const file of result.written) console.log(`Generated ${display(file)}`)
     for (const file of result.kept) console.log(`Kept ${display(file)} (hand-written)`)
-    if (result.written.length === 0 && result.kept.length === 0) console.log(result.unchanged.length ? 'Schemas up to date' : 'No schemas in src/schemas')
+    if (result.written.length === 0 && result.kept.length === 0)
+      console.log(result.unchanged.length ? 'Schemas up to date' : 'No schemas in src/schemas')
     return 0
   },
 })

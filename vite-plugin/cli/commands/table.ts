@@ -34,7 +34,11 @@ const releaseCommand = defineCommand({
 dist/server/index.mjs (run it with plain node), and priv/assets/openapi.json with its explorer
 when priv/schemas/ exists. Prints one Generated line per file generated, then Built <server>.`,
   options: {
-    profile: { type: 'string', value: '<name>', description: "Vite's mode and the built server's default VELA_ENV, e.g. prod" },
+    profile: {
+      type: 'string',
+      value: '<name>',
+      description: "Vite's mode and the built server's default VELA_ENV, e.g. prod",
+    },
   },
   async run({ root, values, display }) {
     if (values.profile !== undefined) asUsage(() => checkProfile(values.profile!))
@@ -53,8 +57,18 @@ const generateCommand = defineCommand({
 that makes them match. A possible rename or a drop is never guessed: the command stops and says
 which flag decides it.`,
   options: {
-    rename: { type: 'string', multiple: true, value: '<table.new=old>', description: 'a column renamed from old (repeatable)' },
-    'drop-column': { type: 'string', multiple: true, value: '<table.column>', description: 'a column to drop (repeatable)' },
+    rename: {
+      type: 'string',
+      multiple: true,
+      value: '<table.new=old>',
+      description: 'a column renamed from old (repeatable)',
+    },
+    'drop-column': {
+      type: 'string',
+      multiple: true,
+      value: '<table.column>',
+      description: 'a column to drop (repeatable)',
+    },
     'drop-table': { type: 'string', multiple: true, value: '<table>', description: 'a table to drop (repeatable)' },
   },
   async run({ root, values }) {
@@ -64,7 +78,11 @@ which flag decides it.`,
       return [to, from]
     })
     const { generate } = await import('./migrate.ts')
-    await generate(root, { renames: Object.fromEntries(renames), dropColumns: values['drop-column'] ?? [], dropTables: values['drop-table'] ?? [] })
+    await generate(root, {
+      renames: Object.fromEntries(renames),
+      dropColumns: values['drop-column'] ?? [],
+      dropTables: values['drop-table'] ?? [],
+    })
     return 0
   },
 })
@@ -82,8 +100,10 @@ every migration (up or pending), --rollback reverts the last n applied ones.`,
   async run({ root, values, positionals }) {
     if (values.status && values.rollback) throw new UsageError('--status and --rollback cannot be combined')
     const [n] = positionals
-    if (n !== undefined && !values.rollback) throw new UsageError(`unexpected argument ${JSON.stringify(n)} (a count goes with --rollback)`)
-    if (n !== undefined && !/^[1-9]\d*$/.test(n)) throw new UsageError(`--rollback takes a positive whole number of migrations, got ${JSON.stringify(n)}`)
+    if (n !== undefined && !values.rollback)
+      throw new UsageError(`unexpected argument ${JSON.stringify(n)} (a count goes with --rollback)`)
+    if (n !== undefined && !/^[1-9]\d*$/.test(n))
+      throw new UsageError(`--rollback takes a positive whole number of migrations, got ${JSON.stringify(n)}`)
     const { runMigrations } = await import('./migrate.ts')
     await runMigrations(root, { status: values.status, rollback: values.rollback ? Number(n ?? 1) : undefined })
     return 0

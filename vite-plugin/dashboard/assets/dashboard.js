@@ -8,7 +8,11 @@
   if (document.body.dataset.page !== 'requests') return
   var tbody = document.querySelector('#requests tbody')
   var params = new URLSearchParams(location.search)
-  var filter = { status: (params.get('status') || '').trim().toLowerCase(), route: params.get('route') || '', text: (params.get('text') || '').trim().toLowerCase() }
+  var filter = {
+    status: (params.get('status') || '').trim().toLowerCase(),
+    route: params.get('route') || '',
+    text: (params.get('text') || '').trim().toLowerCase(),
+  }
 
   function passes(r) {
     var code = String(r.status)
@@ -17,7 +21,11 @@
     }
     if (filter.route && r.route.indexOf(filter.route) === -1) return false
     // Text also searches logs and SQL, which only the server holds: the next reload shows those.
-    if (filter.text && (r.method + ' ' + r.path + ' ' + r.route + ' ' + r.error).toLowerCase().indexOf(filter.text) === -1) return false
+    if (
+      filter.text &&
+      (r.method + ' ' + r.path + ' ' + r.route + ' ' + r.error).toLowerCase().indexOf(filter.text) === -1
+    )
+      return false
     return true
   }
 
@@ -41,7 +49,17 @@
     route.className = 'route'
     var status = cell(String(r.status))
     status.className = 'status'
-    ;[cell(r.time), cell(r.method), path, route, status, cell(r.duration), cell(String(r.size)), cell(String(r.queries)), cell(r.client)].forEach(function (td) {
+    ;[
+      cell(r.time),
+      cell(r.method),
+      path,
+      route,
+      status,
+      cell(r.duration),
+      cell(String(r.size)),
+      cell(String(r.queries)),
+      cell(r.client),
+    ].forEach(function (td) {
       tr.appendChild(td)
     })
     return tr

@@ -37,7 +37,8 @@ it('refuses a note without a title: 422 with the error on the field', async () =
 })
 
 it('pages the list with limit and offset; a limit that is not a count is a 422 naming the field', async () => {
-  for (const title of ['Page 1', 'Page 2', 'Page 3']) await t.inject({ method: 'POST', url: '/api/notes', body: { title } })
+  for (const title of ['Page 1', 'Page 2', 'Page 3'])
+    await t.inject({ method: 'POST', url: '/api/notes', body: { title } })
   const all = (await (await t.inject('/api/notes')).json()) as { notes: NoteJson[] }
   const page = await t.inject('/api/notes?limit=2&offset=1')
   expect(page.status).toBe(200)
@@ -65,7 +66,8 @@ it('adds a note from the HTML form and shows it escaped on the page', async () =
 })
 
 it('says how many notes there are, counted by the database', async () => {
-  const countOnPage = async () => /<p class="count">(\d+) notes?<\/p>/.exec(await (await t.inject({ method: 'GET', url: '/notes' })).text())?.[1]
+  const countOnPage = async () =>
+    /<p class="count">(\d+) notes?<\/p>/.exec(await (await t.inject({ method: 'GET', url: '/notes' })).text())?.[1]
   const listed = (await (await t.inject({ method: 'GET', url: '/api/notes' })).json()) as { notes: NoteJson[] }
   expect(await countOnPage()).toBe(String(listed.notes.length))
   await t.inject({ method: 'POST', url: '/api/notes', body: { title: 'One more' } })

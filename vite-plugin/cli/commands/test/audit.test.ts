@@ -51,7 +51,17 @@ describe('audit', () => {
 
   it('a group with a security callback produces no findings, whatever its routes', () => {
     const { table } = inspectApp(
-      app({ r: { prefix: '', security: checkLogin, routes: [['/a', ok, { methods: ['post'] }], ['/b', ok], ['/c', ok, { methods: ['get'] }]] } }),
+      app({
+        r: {
+          prefix: '',
+          security: checkLogin,
+          routes: [
+            ['/a', ok, { methods: ['post'] }],
+            ['/b', ok],
+            ['/c', ok, { methods: ['get'] }],
+          ],
+        },
+      }),
     )
     const report = audit(table)
     expect(report).toEqual({ warnings: [], info: [], summary: { warnings: 0, info: 0 } })
@@ -66,12 +76,20 @@ describe('audit', () => {
         r: {
           prefix: '',
           security: false,
-          routes: [['/x', ok, { methods: ['get'] }], ['/docs/[...]', staticDir('priv/assets')], ['/ws', ws, { protocol: 'ws' }]],
+          routes: [
+            ['/x', ok, { methods: ['get'] }],
+            ['/docs/[...]', staticDir('priv/assets')],
+            ['/ws', ws, { protocol: 'ws' }],
+          ],
         },
       }),
     )
     const report = audit(table)
-    expect(report.info.map((f) => `${f.method} ${f.path} ${f.controller}`)).toEqual(['GET /x things_controller', 'GET /docs/[...] static', 'WS /ws routes/r'])
+    expect(report.info.map((f) => `${f.method} ${f.path} ${f.controller}`)).toEqual([
+      'GET /x things_controller',
+      'GET /docs/[...] static',
+      'WS /ws routes/r',
+    ])
     expect(formatAudit(report).split('\n')[0]).toBe('INFO')
     expect(auditExitCode(report)).toBe(0)
   })
@@ -93,12 +111,22 @@ describe('audit', () => {
     expect(res.code).toBe(1)
     const report = JSON.parse(res.stdout)
     expect(report.summary).toEqual({ warnings: 5, info: 5 })
-    expect(report.warnings[0]).toEqual({ method: '*', path: '/legacy', controller: 'routes/public', action: 'anonymous', reason: 'wildcard-methods' })
+    expect(report.warnings[0]).toEqual({
+      method: '*',
+      path: '/legacy',
+      controller: 'routes/public',
+      action: 'anonymous',
+      reason: 'wildcard-methods',
+    })
   })
 
   it('exit status 0 without warnings (INFO only), with or without --json', async () => {
     const text = await runMain(['audit', '--root', DISCOVERED])
-    expect(text).toMatchObject({ code: 0, stderr: '', stdout: 'INFO\nGET /pets (pets_controller) has no security\nSummary: 0 warning(s), 1 info(s)\n' })
+    expect(text).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: 'INFO\nGET /pets (pets_controller) has no security\nSummary: 0 warning(s), 1 info(s)\n',
+    })
     const json = await runMain(['audit', '--json', '--root', DISCOVERED])
     expect(json.code).toBe(0)
     expect(JSON.parse(json.stdout).summary).toEqual({ warnings: 0, info: 1 })
@@ -106,8 +134,16 @@ describe('audit', () => {
 
   it('exit status 2 when the audit cannot run: an app that does not load, bad flags; never 1', async () => {
     const broken = tempApp({ 'src/app.ts': "throw new Error('app.ts fails on purpose')\n" })
-    for (const argv of [['audit', '--root', broken], ['audit', '--json', '--root', broken]]) {
-      expect(await runMain(argv)).toEqual({ code: 2, stdout: '', stderr: 'vela audit: app.ts fails on purpose\n', cwdAfter: broken })
+    for (const argv of [
+      ['audit', '--root', broken],
+      ['audit', '--json', '--root', broken],
+    ]) {
+      expect(await runMain(argv)).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'vela audit: app.ts fails on purpose\n',
+        cwdAfter: broken,
+      })
     }
     const badFlag = await runMain(['audit', '--strict', '--root', FIXTURE])
     expect(badFlag).toMatchObject({ code: 2, stdout: '' })

@@ -15,10 +15,15 @@ const usageError = (name: string, message: string) => `vela ${name}: ${message}\
 describe('help', () => {
   it('`vela`, `vela --help`, `vela -h` and `vela help` print the command list on stdout, exit 0', async () => {
     for (const argv of [[], ['--help'], ['-h'], ['help']]) {
-      expect(await runMain(argv), argv.join(' ')).toMatchObject({ code: 0, stdout: `${commandListText(COMMANDS)}\n`, stderr: '' })
+      expect(await runMain(argv), argv.join(' ')).toMatchObject({
+        code: 0,
+        stdout: `${commandListText(COMMANDS)}\n`,
+        stderr: '',
+      })
     }
     const list = commandListText(COMMANDS)
-    for (const c of COMMANDS) expect(list).toMatch(new RegExp(`^  ${c.name} +${c.summary.replace(/[()[\]]/g, '\\$&')}$`, 'm'))
+    for (const c of COMMANDS)
+      expect(list).toMatch(new RegExp(`^  ${c.name} +${c.summary.replace(/[()[\]]/g, '\\$&')}$`, 'm'))
     expect(list).toContain(EXIT_STATUS)
   })
 
@@ -31,8 +36,14 @@ describe('help', () => {
       expect(await runMain(['help', ...words]), c.name).toMatchObject(expected)
     }
     // `vela help migrations` and `vela migrations --help`: the family's usage.
-    expect(await runMain(['help', 'migrations'])).toMatchObject({ code: 0, stdout: `${usageText(command('migrations generate'))}\n` })
-    expect(await runMain(['migrations', '--help'])).toMatchObject({ code: 0, stdout: `${usageText(command('migrations generate'))}\n` })
+    expect(await runMain(['help', 'migrations'])).toMatchObject({
+      code: 0,
+      stdout: `${usageText(command('migrations generate'))}\n`,
+    })
+    expect(await runMain(['migrations', '--help'])).toMatchObject({
+      code: 0,
+      stdout: `${usageText(command('migrations generate'))}\n`,
+    })
   })
 
   it('the usage is made from the option table: synopsis, description, every option with its placeholder, the exit status', () => {
@@ -50,7 +61,9 @@ options:
   -h, --help               print this help and do nothing else
 
 ${EXIT_STATUS}`)
-    expect(usageText(command('gen_resource')).split('\n')[0]).toBe('usage: vela gen_resource --name <plural> --actions <list> [options]')
+    expect(usageText(command('gen_resource')).split('\n')[0]).toBe(
+      'usage: vela gen_resource --name <plural> --actions <list> [options]',
+    )
     expect(usageText(command('migrate')).split('\n')[0]).toBe('usage: vela migrate [options] [<n>]')
     for (const c of COMMANDS) {
       const text = usageText(c)
@@ -65,7 +78,9 @@ ${EXIT_STATUS}`)
     cpSync(DISCOVERED, dir, { recursive: true })
     const before = readdirSync(dir, { recursive: true }).sort()
     expect((await runMain(['openapi', '--root', dir, '--output', 'out/openapi.json', '--help'])).code).toBe(0)
-    expect((await runMain(['gen_resource', '--name', 'widgets', '--actions', 'index', '--root', dir, '-h'])).code).toBe(0)
+    expect((await runMain(['gen_resource', '--name', 'widgets', '--actions', 'index', '--root', dir, '-h'])).code).toBe(
+      0,
+    )
     // Even next to a flag the command does not know.
     expect((await runMain(['openapi', '--bogus', '--help'], dir)).code).toBe(0)
     expect(readdirSync(dir, { recursive: true }).sort()).toEqual(before)
@@ -78,33 +93,71 @@ describe('usage errors: the message and the usage on stderr, exit 2, nothing don
       [['openapi', '--bogus'], 'openapi', 'unknown option --bogus'],
       [['openapi', '-x'], 'openapi', 'unknown option -x'],
       [['openapi', '--output'], 'openapi', '--output needs a value: --output <file>'],
-      [['openapi', '--title', '--output', 'x.json'], 'openapi', '--title needs a value: --title <text> (write --title=--output if "--output" is the value)'],
+      [
+        ['openapi', '--title', '--output', 'x.json'],
+        'openapi',
+        '--title needs a value: --title <text> (write --title=--output if "--output" is the value)',
+      ],
       [['routes', '--json=yes'], 'routes', '--json takes no value'],
       [['routes', 'extra'], 'routes', 'unexpected argument "extra"'],
       [['gen_resource', '--name', 'widgets'], 'gen_resource', '--actions <list> is required'],
       [['migrate', '--status', '--rollback'], 'migrate', '--status and --rollback cannot be combined'],
       [['migrate', '2'], 'migrate', 'unexpected argument "2" (a count goes with --rollback)'],
-      [['migrate', '--rollback', 'two'], 'migrate', '--rollback takes a positive whole number of migrations, got "two"'],
+      [
+        ['migrate', '--rollback', 'two'],
+        'migrate',
+        '--rollback takes a positive whole number of migrations, got "two"',
+      ],
       [['migrate', '--rollback', '1', '2'], 'migrate', 'unexpected argument "2"'],
-      [['migrations', 'generate', '--rename', 'title'], 'migrations generate', '--rename takes <table.new=old>, got "title"'],
-      [['release', '--profile', 'local'], 'release', 'invalid profile "local": a profile is a letter followed by letters, digits, - or _ (at most 40), not "local"; e.g. prod, staging'],
+      [
+        ['migrations', 'generate', '--rename', 'title'],
+        'migrations generate',
+        '--rename takes <table.new=old>, got "title"',
+      ],
+      [
+        ['release', '--profile', 'local'],
+        'release',
+        'invalid profile "local": a profile is a letter followed by letters, digits, - or _ (at most 40), not "local"; e.g. prod, staging',
+      ],
       [['routes', '--root', 'no/such/folder'], 'routes', '--root no/such/folder: no such folder'],
     ]
     const dir = tempApp({})
     for (const [argv, name, message] of cases) {
-      expect(await runMain(argv, dir), argv.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: usageError(name, message) })
+      expect(await runMain(argv, dir), argv.join(' ')).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: usageError(name, message),
+      })
     }
     expect(readdirSync(dir)).toEqual([])
   })
 
   it('an unknown command, a missing subcommand, flags before the command: the command list (or family usage), exit 2', async () => {
     const list = commandListText(COMMANDS)
-    expect(await runMain(['deploy'])).toMatchObject({ code: 2, stdout: '', stderr: `vela: unknown command "deploy"\n\n${list}\n` })
-    expect(await runMain(['help', 'deploy'])).toMatchObject({ code: 2, stdout: '', stderr: `vela: unknown command "deploy"\n\n${list}\n` })
-    expect(await runMain(['--root', '.', 'routes'])).toMatchObject({ code: 2, stderr: `vela: expected a command before --root\n\n${list}\n` })
+    expect(await runMain(['deploy'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `vela: unknown command "deploy"\n\n${list}\n`,
+    })
+    expect(await runMain(['help', 'deploy'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `vela: unknown command "deploy"\n\n${list}\n`,
+    })
+    expect(await runMain(['--root', '.', 'routes'])).toMatchObject({
+      code: 2,
+      stderr: `vela: expected a command before --root\n\n${list}\n`,
+    })
     const generateUsage = usageText(command('migrations generate'))
-    expect(await runMain(['migrations'])).toMatchObject({ code: 2, stdout: '', stderr: `vela migrations: needs a subcommand\n\n${generateUsage}\n` })
-    expect(await runMain(['migrations', 'up'])).toMatchObject({ code: 2, stderr: `vela migrations: needs a known subcommand, not "up"\n\n${generateUsage}\n` })
+    expect(await runMain(['migrations'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `vela migrations: needs a subcommand\n\n${generateUsage}\n`,
+    })
+    expect(await runMain(['migrations', 'up'])).toMatchObject({
+      code: 2,
+      stderr: `vela migrations: needs a known subcommand, not "up"\n\n${generateUsage}\n`,
+    })
   })
 })
 
@@ -124,7 +177,8 @@ describe('exit status, the same rule for every command', () => {
 
   it('2 when the app cannot be loaded, for the inspection commands and the migration commands alike', async () => {
     const dir = tempApp({
-      'src/app.ts': "import { defineApp } from 'vela'\nexport default defineApp({ bootstrapApplication: 'broken', routes: {} \n",
+      'src/app.ts':
+        "import { defineApp } from 'vela'\nexport default defineApp({ bootstrapApplication: 'broken', routes: {} \n",
       'src/repo.ts': "throw new Error('src/repo.ts fails on purpose')\n",
       'src/schemas/post.ts': "throw new Error('src/schemas/post.ts fails on purpose')\n",
     })
@@ -137,7 +191,11 @@ describe('exit status, the same rule for every command', () => {
     const migrate = await runMain(['migrate', '--root', dir])
     expect(migrate).toMatchObject({ code: 2, stdout: '', stderr: 'vela migrate: src/repo.ts fails on purpose\n' })
     const generate = await runMain(['migrations', 'generate', '--root', dir])
-    expect(generate).toMatchObject({ code: 2, stdout: '', stderr: 'vela migrations generate: src/schemas/post.ts fails on purpose\n' })
+    expect(generate).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'vela migrations generate: src/schemas/post.ts fails on purpose\n',
+    })
     expect(existsSync(join(dir, 'openapi.json'))).toBe(false)
   })
 })
@@ -151,7 +209,11 @@ describe('--root', () => {
     expect(res.stderr).toBe('')
     expect(res.cwdAfter).toBe(dir)
     const name = basename(dir)
-    expect(res.stdout.split('\n').filter(Boolean)).toEqual(['api.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => `Generated ${name}/out/${f}`))
+    expect(res.stdout.split('\n').filter(Boolean)).toEqual(
+      ['api.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js'].map(
+        (f) => `Generated ${name}/out/${f}`,
+      ),
+    )
     expect(existsSync(join(dir, 'out/api.json'))).toBe(true)
   })
 })

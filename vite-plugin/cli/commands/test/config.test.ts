@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { resolveConfig } from '../../../../server/app/config.ts'
-import { metricsStreamHandler, redisPubSub, requestPlugin, securityHeaders, sessionPlugins } from '../../../../server/index.ts'
+import {
+  metricsStreamHandler,
+  redisPubSub,
+  requestPlugin,
+  securityHeaders,
+  sessionPlugins,
+} from '../../../../server/index.ts'
 import { configEntries, formatConfig } from '../config.ts'
 import { FIXTURE, runCli, runMain, useTempApps } from './run-cli.ts'
 
@@ -52,8 +58,16 @@ describe('config', () => {
     expect(lines).toContain('dispatchBackend                        compiled (default)')
     expect(lines).toContain('server.health                          {"live":"/livez","ready":"/readyz"} (default)')
     expect(lines).toContain('server.shutdownTimeout                 10000 (default)')
-    expect(lines).toContain('server.requestId                       {"header":"x-request-id","trustIncoming":true} (default)')
-    const off = formatConfig(resolveConfig({ bootstrapApplication: 'shop', server: { health: false, drainDelay: 5000, requestId: false } }, {}), {})
+    expect(lines).toContain(
+      'server.requestId                       {"header":"x-request-id","trustIncoming":true} (default)',
+    )
+    const off = formatConfig(
+      resolveConfig(
+        { bootstrapApplication: 'shop', server: { health: false, drainDelay: 5000, requestId: false } },
+        {},
+      ),
+      {},
+    )
     expect(off).toMatch(/^server\.requestId\s+false$/m)
     expect(off).toMatch(/^server\.health\s+false$/m)
     expect(off).toMatch(/^server\.drainDelay\s+5000$/m)
@@ -84,7 +98,10 @@ describe('config', () => {
     expect(entries['server.port']).toEqual({ key: 'server.port', value: 9000, default: false, source: 'app' })
     expect(entries['server.streamHandlers']!.value).toEqual([metricsStreamHandler.name, 'default'])
     expect(entries['server.options.metricsCallback']!.value).toBe('<function onMetrics>')
-    expect(entries['server.websocket.pubsub']).toMatchObject({ value: '<function redisPubSub(10.0.0.5:6380)>', default: false })
+    expect(entries['server.websocket.pubsub']).toMatchObject({
+      value: '<function redisPubSub(10.0.0.5:6380)>',
+      default: false,
+    })
     expect(entries['server.options.compress']).toMatchObject({ value: true, default: false })
     expect(entries.jsonLib).toMatchObject({ value: 'custom { encode, decode }', default: false })
     expect(entries['server.bodyLimit']).toMatchObject({ default: true, source: 'default' })
@@ -94,7 +111,9 @@ describe('config', () => {
     expect(text).toMatch(/^useStacktrace\s+true$/m)
     expect(text).toMatch(/^onResponse\s+\[securityHeaders\]$/m)
     const proxied = { VELA_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }
-    expect(formatConfig(resolveConfig(app, proxied), proxied)).toMatch(/^server\.trustProxy\s+\[10\.0\.0\.0\/8, 127\.0\.0\.1\] \(from VELA_TRUST_PROXY\)$/m)
+    expect(formatConfig(resolveConfig(app, proxied), proxied)).toMatch(
+      /^server\.trustProxy\s+\[10\.0\.0\.0\/8, 127\.0\.0\.1\] \(from VELA_TRUST_PROXY\)$/m,
+    )
   })
 
   it('end to end: `vela config` and `--json` on the fixture app', async () => {
@@ -112,7 +131,10 @@ describe('config', () => {
   it('secrets: plugin options under secret keys print as [redacted], in text and JSON, structure kept', async () => {
     const app = {
       bootstrapApplication: 'shop',
-      plugins: [...sessionPlugins({ secret: SECRET, cookieName: 'sid' }), ['pre_request', requestPlugin, { decodeJsonBody: true, auth: { tokens: ['t1', 't2'] } }]] as const,
+      plugins: [
+        ...sessionPlugins({ secret: SECRET, cookieName: 'sid' }),
+        ['pre_request', requestPlugin, { decodeJsonBody: true, auth: { tokens: ['t1', 't2'] } }],
+      ] as const,
       routes: {},
     }
     const config = resolveConfig(app, {})
@@ -131,7 +153,10 @@ describe('config', () => {
 export default defineApp({ bootstrapApplication: 'secrets', plugins: sessionPlugins({ secret: '${SECRET}', maxAge: 60 }), routes: {} })
 `,
     })
-    for (const argv of [['config', '--root', dir], ['config', '--json', '--root', dir]]) {
+    for (const argv of [
+      ['config', '--root', dir],
+      ['config', '--json', '--root', dir],
+    ]) {
       const res = await runMain(argv)
       expect(res).toMatchObject({ code: 0, stderr: '' })
       expect(res.stdout).toContain('[redacted]')

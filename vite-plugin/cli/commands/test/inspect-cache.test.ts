@@ -29,14 +29,24 @@ export default defineRoutes({ prefix: '', security: false, routes: [['${path}', 
 `
 
 const app = () => makeApp({ 'src/app.ts': APP, 'src/routes/main.ts': route('/first') })
-const loads = (root: string) => (existsSync(join(root, 'loads.log')) ? readFileSync(join(root, 'loads.log'), 'utf8').split('\n').length - 1 : 0)
+const loads = (root: string) =>
+  existsSync(join(root, 'loads.log')) ? readFileSync(join(root, 'loads.log'), 'utf8').split('\n').length - 1 : 0
 const env = { VELA_CACHE_TEST_NAME: '' }
 
 it(
   'a second run answers from the cache without loading the app, with the same output, for every inspection command',
   async () => {
     const root = app()
-    for (const args of [['routes'], ['routes', '--json'], ['middleware'], ['middleware', '--json'], ['audit'], ['audit', '--json'], ['config'], ['config', '--json']]) {
+    for (const args of [
+      ['routes'],
+      ['routes', '--json'],
+      ['middleware'],
+      ['middleware', '--json'],
+      ['audit'],
+      ['audit', '--json'],
+      ['config'],
+      ['config', '--json'],
+    ]) {
       rmSync(join(root, CACHE_FILE), { force: true })
       const loaded = await runCli([...args, '--root', root], env)
       const before = loads(root)
@@ -72,7 +82,9 @@ it(
     expect(renamed.stdout).toMatch(/^bootstrapApplication +renamed$/m)
     expect(loads(root)).toBe(first + 3)
     // VELA_ENV is read by the config itself.
-    expect((await runCli(['config', '--root', root], { ...env, VELA_ENV: 'staging' })).stdout).toMatch(/^environment +staging \(from VELA_ENV\)$/m)
+    expect((await runCli(['config', '--root', root], { ...env, VELA_ENV: 'staging' })).stdout).toMatch(
+      /^environment +staging \(from VELA_ENV\)$/m,
+    )
     expect(loads(root)).toBe(first + 4)
     expect((await runCli(['config', '--root', root], env)).stdout).toMatch(/^bootstrapApplication +cached$/m)
     expect(loads(root)).toBe(first + 5)
@@ -87,7 +99,10 @@ it(
     const port = await freePort()
     // The same environment for the server and the commands, as in two terminals of one shell.
     const shell = { ...env, PORT: String(port), VELA_ENV: '', VITEST: '' }
-    const child = spawn(process.execPath, [BIN, 'serve', '--root', root], { env: { ...process.env, ...shell }, stdio: 'ignore' })
+    const child = spawn(process.execPath, [BIN, 'serve', '--root', root], {
+      env: { ...process.env, ...shell },
+      stdio: 'ignore',
+    })
     const exited = new Promise((resolve) => child.once('exit', resolve))
     try {
       await until('the dev server wrote the cache', () => existsSync(join(root, CACHE_FILE)), RUN)
@@ -112,7 +127,9 @@ it(
     const root = app()
     const res = await runCli(['openapi', '--root', root], env)
     expect(res.code).toBe(0)
-    expect(res.stdout.split('\n')[0]).toBe(`Generated ${relative(process.cwd(), join(root, 'priv/assets/openapi.json'))}`)
+    expect(res.stdout.split('\n')[0]).toBe(
+      `Generated ${relative(process.cwd(), join(root, 'priv/assets/openapi.json'))}`,
+    )
     expect(existsSync(join(root, 'priv/assets/swagger.html'))).toBe(true)
     expect(existsSync(join(root, 'openapi.json'))).toBe(false)
   },

@@ -10,7 +10,11 @@ const SECRET = 'session-secret-0123456789-0123456789'
 const PASSWORD = 'db-password-hunter2'
 
 const handler = () => status(200)
-const audit = definePlugin({ name: 'audit-log', info: { title: 'Audit log', version: '2.1.0', author: 't', description: '', options: {} }, postRequest: (req, _env, _options, _state) => ok(req) })
+const audit = definePlugin({
+  name: 'audit-log',
+  info: { title: 'Audit log', version: '2.1.0', author: 't', description: '', options: {} },
+  postRequest: (req, _env, _options, _state) => ok(req),
+})
 function requireUser() {
   return true
 }
@@ -19,8 +23,20 @@ const { table } = inspectApp({
   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
   routes: {
     'src/routes/web.ts': [
-      { prefix: '', security: false, routes: [['/a', handler, { methods: ['get'] }], [404, handler]] },
-      { prefix: '/admin', security: requireUser, plugins: [['post_request', audit, { level: 'info' }]], routes: [['/b', handler]] },
+      {
+        prefix: '',
+        security: false,
+        routes: [
+          ['/a', handler, { methods: ['get'] }],
+          [404, handler],
+        ],
+      },
+      {
+        prefix: '/admin',
+        security: requireUser,
+        plugins: [['post_request', audit, { level: 'info' }]],
+        routes: [['/b', handler]],
+      },
       { prefix: '/raw', security: (_req) => true, plugins: [], routes: [] },
     ],
   },
@@ -59,14 +75,24 @@ describe('middleware', () => {
 
   it('JSON: the plugin list in effect per group and whether it is inherited', () => {
     const report = describeMiddleware(table)
-    expect(report.global).toEqual([{ phase: 'pre_request', plugin: 'request', version: '1.0.0', title: 'Request body decoding', options: { decodeJsonBody: true } }])
+    expect(report.global).toEqual([
+      {
+        phase: 'pre_request',
+        plugin: 'request',
+        version: '1.0.0',
+        title: 'Request body decoding',
+        options: { decodeJsonBody: true },
+      },
+    ])
     expect(report.groups.map((g) => [g.prefix, g.security, g.inheritsGlobal, g.plugins.map((p) => p.plugin)])).toEqual([
       ['', false, true, ['request']],
       ['/admin', 'requireUser', false, ['audit-log']],
       ['/raw', 'anonymous', false, []],
     ])
     expect(report.groups[0]!.statusRoutes).toEqual([{ status: 404, controller: 'pages_controller', action: 'page' }])
-    expect(report.groups[1]!.routes).toEqual([{ methods: 'all', path: '/admin/b', controller: 'pages_controller', action: 'page', kind: 'http' }])
+    expect(report.groups[1]!.routes).toEqual([
+      { methods: 'all', path: '/admin/b', controller: 'pages_controller', action: 'page', kind: 'http' },
+    ])
   })
 
   it('end to end: `vela middleware` and `--json` on the fixture app', async () => {
@@ -74,16 +100,26 @@ describe('middleware', () => {
     expect(res.code).toBe(0)
     expect(res.stderr).toBe('')
     const text = res.stdout
-    expect(text).toMatch(/^Global plugins\n {2}pre_request {2}request 1\.0\.0 {2}\{"decodeJsonBody":true\}\n {2}pre_request {2}cors 1\.0\.0 {5}\{"allowOrigins":"\*"\}\n/)
-    expect(text).toContain('Group /notes  (declared in src/routes/notes.ts group 0)\n  security  usernamePassword\n  plugins\n    (none)\n')
-    expect(text).toContain('Group /api  (declared in src/routes/api.ts group 0)\n  security  false\n  plugins   (inherits global)\n')
+    expect(text).toMatch(
+      /^Global plugins\n {2}pre_request {2}request 1\.0\.0 {2}\{"decodeJsonBody":true\}\n {2}pre_request {2}cors 1\.0\.0 {5}\{"allowOrigins":"\*"\}\n/,
+    )
+    expect(text).toContain(
+      'Group /notes  (declared in src/routes/notes.ts group 0)\n  security  usernamePassword\n  plugins\n    (none)\n',
+    )
+    expect(text).toContain(
+      'Group /api  (declared in src/routes/api.ts group 0)\n  security  false\n  plugins   (inherits global)\n',
+    )
     const json = JSON.parse((await runCli(['middleware', '--json', '--root', FIXTURE])).stdout)
     expect(json.groups.map((g: { prefix: string }) => g.prefix)).toEqual(['', '/api', '/notes'])
     expect(json.groups[2].statusRoutes).toEqual([{ status: 404, controller: 'notes_controller', action: 'notFound' }])
   })
 
   it('secrets: option values under a key naming a secret print as [redacted], at any depth, structure kept', () => {
-    const store = definePlugin({ name: 'store', info: { title: 'Store', version: '1.0.0', author: 't', description: '', options: {} }, postRequest: (req, _env, _options, _state) => ok(req) })
+    const store = definePlugin({
+      name: 'store',
+      info: { title: 'Store', version: '1.0.0', author: 't', description: '', options: {} },
+      postRequest: (req, _env, _options, _state) => ok(req),
+    })
     function keyGenerator() {
       return 'k'
     }
@@ -98,7 +134,14 @@ describe('middleware', () => {
     }
     const { table: app } = inspectApp({
       bootstrapApplication: 't',
-      routes: { 'src/routes/web.ts': { prefix: '', security: false, plugins: [...sessionPlugins({ secret: SECRET, maxAge: 600 }), ['post_request', store, options]], routes: [] } },
+      routes: {
+        'src/routes/web.ts': {
+          prefix: '',
+          security: false,
+          plugins: [...sessionPlugins({ secret: SECRET, maxAge: 600 }), ['post_request', store, options]],
+          routes: [],
+        },
+      },
     })
     const plugins = describeMiddleware(app).groups[0]!.plugins
     expect(plugins.map((p) => p.options)).toEqual([
@@ -121,8 +164,29 @@ describe('middleware', () => {
   })
 
   it('the secret-key rule: the words secret, password, passwd, token, credential, key anywhere in the key, any case', () => {
-    const secret = ['secret', 'sessionSecret', 'DB_PASSWORD', 'passwd', 'accessToken', 'apiKey', 'apikey', 'privateKey', 'signingKeys', 'credentials', 'keyPrefix']
-    const shown = ['maxAge', 'cookieName', 'secure', 'allowOrigins', 'decodeJsonBody', 'keepAliveTimeout', 'host', 'pass']
+    const secret = [
+      'secret',
+      'sessionSecret',
+      'DB_PASSWORD',
+      'passwd',
+      'accessToken',
+      'apiKey',
+      'apikey',
+      'privateKey',
+      'signingKeys',
+      'credentials',
+      'keyPrefix',
+    ]
+    const shown = [
+      'maxAge',
+      'cookieName',
+      'secure',
+      'allowOrigins',
+      'decodeJsonBody',
+      'keepAliveTimeout',
+      'host',
+      'pass',
+    ]
     expect(secret.filter((k) => !isSecretKey(k))).toEqual([])
     expect(shown.filter(isSecretKey)).toEqual([])
   })
@@ -140,7 +204,9 @@ export default defineApp({
     const text = await runMain(['middleware', '--root', dir])
     expect(text).toMatchObject({ code: 0, stderr: '' })
     expect(text.stdout).toContain('pre_request   session 1.1.0  {"secret":"[redacted]","maxAge":600}')
-    expect(text.stdout).toContain('pre_request   request 1.0.0  {"decodeJsonBody":true,"store":{"password":"[redacted]"}}')
+    expect(text.stdout).toContain(
+      'pre_request   request 1.0.0  {"decodeJsonBody":true,"store":{"password":"[redacted]"}}',
+    )
     const json = await runMain(['middleware', '--json', '--root', dir])
     expect(JSON.parse(json.stdout).global.map((p: { options: unknown }) => p.options)).toEqual([
       { secret: '[redacted]', maxAge: 600 },

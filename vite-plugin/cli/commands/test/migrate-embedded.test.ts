@@ -11,7 +11,9 @@ import { vela } from '../../../test/user-process.ts'
 const temp = useTempDirs()
 const MIGRATION = '20261201090000 create_notes'
 
-it('migrates into <app>/.data/pglite and the next process finds the migration applied', { timeout: 120_000 }, async () => {
+it('migrates into <app>/.data/pglite and the next process finds the migration applied', {
+  timeout: 120_000,
+}, async () => {
   const app = temp.fixture('tested')
   const first = await vela(app, ['migrate'])
   expect(first.output).toContain(`migrated ${MIGRATION}`)

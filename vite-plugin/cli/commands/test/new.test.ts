@@ -58,13 +58,31 @@ describe('a new app', () => {
     expect(migration).toMatch(/^src\/migrations\/m\d{14}_create_notes\.ts$/)
     expect(files).toEqual(
       [
-        '.gitignore', 'README.md', 'package.json', 'tsconfig.json', 'vite.config.ts',
-        'src/app.ts', 'src/repo.ts', 'src/schemas/note.ts', migration, 'src/routes/notes.ts',
-        'src/controllers/notes_controller.ts', 'src/views/notes.liquid', 'priv/schemas/note.json', 'priv/schemas/note_page.json', 'priv/static/app.css', 'test/notes.test.ts',
+        '.gitignore',
+        'README.md',
+        'package.json',
+        'tsconfig.json',
+        'vite.config.ts',
+        'src/app.ts',
+        'src/repo.ts',
+        'src/schemas/note.ts',
+        migration,
+        'src/routes/notes.ts',
+        'src/controllers/notes_controller.ts',
+        'src/views/notes.liquid',
+        'priv/schemas/note.json',
+        'priv/schemas/note_page.json',
+        'priv/static/app.css',
+        'test/notes.test.ts',
       ].sort(),
     )
     const lines = stdout.split('\n')
-    expect(lines.slice(0, files.length).map((l) => l.replace(/^Generated /, '')).sort()).toEqual(files.map((f) => shown(join(dir, f))).sort())
+    expect(
+      lines
+        .slice(0, files.length)
+        .map((l) => l.replace(/^Generated /, ''))
+        .sort(),
+    ).toEqual(files.map((f) => shown(join(dir, f))).sort())
     expect(lines.slice(files.length)).toEqual(['', 'Next:', `  cd ${shown(dir)}`, '  npm install', '  npm run dev'])
   })
 
@@ -76,9 +94,20 @@ describe('a new app', () => {
       private: true,
       type: 'module',
       engines: { node: '>=20.19' },
-      scripts: { dev: 'vite', build: 'vite build', start: 'node dist/server/index.mjs', test: 'vitest run', typecheck: 'tsc --noEmit' },
+      scripts: {
+        dev: 'vite',
+        build: 'vite build',
+        start: 'node dist/server/index.mjs',
+        test: 'vitest run',
+        typecheck: 'tsc --noEmit',
+      },
       dependencies: { vela: `^${velaVersion}` },
-      devDependencies: { '@types/node': expect.stringMatching(/^\^20\./), typescript: expect.stringMatching(/^\^5\./), vite: '^8.3.8', vitest: '^4.1.12' },
+      devDependencies: {
+        '@types/node': expect.stringMatching(/^\^20\./),
+        typescript: expect.stringMatching(/^\^5\./),
+        vite: '^8.3.8',
+        vitest: '^4.1.12',
+      },
     })
   })
 
@@ -86,33 +115,71 @@ describe('a new app', () => {
     await created
     // openapi-typescript (peer `^5.x`) and typescript-eslint (peer `>=4.8.4 <6.1.0`): npm refuses
     // to install them next to a TypeScript outside that range.
-    const range = (JSON.parse(read(dir, 'package.json')) as { devDependencies: Record<string, string> }).devDependencies.typescript!
+    const range = (JSON.parse(read(dir, 'package.json')) as { devDependencies: Record<string, string> }).devDependencies
+      .typescript!
     const [, major, minor] = /^\^(\d+)\.(\d+)\.\d+$/.exec(range) ?? []
-    expect({ range, major: Number(major), fromMinor9: Number(minor) >= 9 }).toEqual({ range, major: 5, fromMinor9: true })
+    expect({ range, major: Number(major), fromMinor9: Number(minor) >= 9 }).toEqual({
+      range,
+      major: 5,
+      fromMinor9: true,
+    })
   })
 
   it('tsconfig.json, vite.config.ts, .gitignore, and the app named in app.ts and the README', async () => {
     await created
-    const { compilerOptions, include } = JSON.parse(read(dir, 'tsconfig.json')) as { compilerOptions: Record<string, unknown>; include: string[] }
-    expect(compilerOptions).toMatchObject({ strict: true, moduleResolution: 'bundler', allowImportingTsExtensions: true, noEmit: true, skipLibCheck: true, types: ['node', 'vela/client'] })
+    const { compilerOptions, include } = JSON.parse(read(dir, 'tsconfig.json')) as {
+      compilerOptions: Record<string, unknown>
+      include: string[]
+    }
+    expect(compilerOptions).toMatchObject({
+      strict: true,
+      moduleResolution: 'bundler',
+      allowImportingTsExtensions: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ['node', 'vela/client'],
+    })
     expect(include).toEqual(['src', 'test', 'vite.config.ts', '.vela/routes.d.ts'])
     expect(read(dir, 'vite.config.ts')).toContain("import vela from 'vela/vite'")
     expect(read(dir, 'vite.config.ts')).toContain('export default defineConfig({ plugins: [vela()] })')
-    expect(read(dir, '.gitignore').split('\n')).toEqual(['node_modules/', 'dist/', '.data/', '# written by vite build / vela openapi from priv/schemas', 'priv/assets/', "# route types for vela/client, and the inspection commands' cache (vela routes, middleware, audit, config)", '.vela/', ''])
+    expect(read(dir, '.gitignore').split('\n')).toEqual([
+      'node_modules/',
+      'dist/',
+      '.data/',
+      '# written by vite build / vela openapi from priv/schemas',
+      'priv/assets/',
+      "# route types for vela/client, and the inspection commands' cache (vela routes, middleware, audit, config)",
+      '.vela/',
+      '',
+    ])
     expect(read(dir, 'src/app.ts')).toContain("bootstrapApplication: 'notes-app',")
     expect(read(dir, 'README.md').split('\n')[0]).toBe('# notes-app')
     expect(read(dir, 'README.md')).toContain('npm install && npm run dev')
     // Every other file is the template's, as it is.
-    for (const file of ['src/repo.ts', 'src/routes/notes.ts', 'src/controllers/notes_controller.ts', 'src/views/notes.liquid', 'priv/static/app.css', 'test/notes.test.ts']) {
+    for (const file of [
+      'src/repo.ts',
+      'src/routes/notes.ts',
+      'src/controllers/notes_controller.ts',
+      'src/views/notes.liquid',
+      'priv/static/app.css',
+      'test/notes.test.ts',
+    ]) {
       expect(read(dir, file), file).toBe(read(TEMPLATE, file))
     }
   })
 
-  it("the migration is what `vela migrations generate` writes for the schema, named for the time it was created", async () => {
+  it('the migration is what `vela migrations generate` writes for the schema, named for the time it was created', async () => {
     await created
     const migration = filesIn(dir).find((f) => f.startsWith('src/migrations/'))!
     const stamp = /m(\d{14})_/.exec(migration)![1]!
-    const asDate = Date.UTC(+stamp.slice(0, 4), +stamp.slice(4, 6) - 1, +stamp.slice(6, 8), +stamp.slice(8, 10), +stamp.slice(10, 12), +stamp.slice(12, 14))
+    const asDate = Date.UTC(
+      +stamp.slice(0, 4),
+      +stamp.slice(4, 6) - 1,
+      +stamp.slice(6, 8),
+      +stamp.slice(8, 10),
+      +stamp.slice(10, 12),
+      +stamp.slice(12, 14),
+    )
     expect(asDate).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000)
     expect(asDate).toBeLessThanOrEqual(Date.now())
 
@@ -148,7 +215,11 @@ describe('refusals: exit 1, nothing written', () => {
     mkdirSync(used, { recursive: true })
     writeFileSync(join(used, 'notes.txt'), 'mine')
     const res = await vela([used])
-    expect(res).toEqual({ code: 1, stdout: '', stderr: `vela new: ${shown(used)} is not empty (1 entry); use a new or empty folder; nothing was written` })
+    expect(res).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `vela new: ${shown(used)} is not empty (1 entry); use a new or empty folder; nothing was written`,
+    })
     expect(filesIn(used)).toEqual(['notes.txt'])
     expect(read(used, 'notes.txt')).toBe('mine')
   })
@@ -157,7 +228,11 @@ describe('refusals: exit 1, nothing written', () => {
     const file = fresh('taken')
     mkdirSync(join(file, '..'), { recursive: true })
     writeFileSync(file, '')
-    expect(await vela([file])).toEqual({ code: 1, stdout: '', stderr: `vela new: ${shown(file)} exists and is not a folder; nothing was written` })
+    expect(await vela([file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `vela new: ${shown(file)} exists and is not a folder; nothing was written`,
+    })
   })
 })
 
@@ -180,10 +255,19 @@ describe('usage: exit 2 with the usage line, no folder made', () => {
   })
 
   it('a name that is not a package name, or is one of the app’s dependencies', async () => {
-    await usageError([fresh('a'), '--name', 'My App'], 'vela new: --name "My App" is not a valid package name (lowercase letters, digits, - . _ ~, an optional @scope/)')
-    await usageError([fresh('vela')], 'vela new: the app cannot be named "vela": it depends on a package of that name; add --name <app>')
+    await usageError(
+      [fresh('a'), '--name', 'My App'],
+      'vela new: --name "My App" is not a valid package name (lowercase letters, digits, - . _ ~, an optional @scope/)',
+    )
+    await usageError(
+      [fresh('vela')],
+      'vela new: the app cannot be named "vela": it depends on a package of that name; add --name <app>',
+    )
     await usageError([fresh('a'), '--name', 'vite'], /the app cannot be named "vite"/)
-    await usageError([fresh('!!!')], 'vela new: no package name can be made from the folder name "!!!": add --name <app>')
+    await usageError(
+      [fresh('!!!')],
+      'vela new: no package name can be made from the folder name "!!!": add --name <app>',
+    )
   })
 
   it('--help prints the usage and exits 0', async () => {

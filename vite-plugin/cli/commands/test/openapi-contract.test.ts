@@ -22,7 +22,8 @@ import { runCli } from './run-cli.ts'
 
 const APP = fileURLToPath(new URL('./fixtures/openapi-app', import.meta.url))
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
-const statuses = (d: OpenApiDocument, path: string, method: string) => Object.keys(d.paths[path]![method]!.responses).map(Number)
+const statuses = (d: OpenApiDocument, path: string, method: string) =>
+  Object.keys(d.paths[path]![method]!.responses).map(Number)
 
 let app: LoadedApp
 let doc: OpenApiDocument
@@ -45,19 +46,37 @@ describe('parameters and request bodies', () => {
       ['header', 'x-tenant', true],
       ['header', 'x-request-id', false],
     ])
-    expect(params.find((p) => p.name === 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+    expect(params.find((p) => p.name === 'limit')!.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+    })
     expect(params.find((p) => p.name === 'tag')!.schema).toMatchObject({ type: 'array', items: { type: 'string' } })
     // A property referring to its file's definitions points at the component they became.
     expect(params.find((p) => p.name === 'status')!.schema).toEqual(ref('work_order_filters_status'))
-    expect(doc.components.schemas.work_order_filters_status).toEqual({ type: 'string', enum: ['open', 'closed'], description: 'Only work orders in this status' })
+    expect(doc.components.schemas.work_order_filters_status).toEqual({
+      type: 'string',
+      enum: ['open', 'closed'],
+      description: 'Only work orders in this status',
+    })
   })
 
   it('path parameters are typed by validate.params, strings without it', () => {
-    expect(doc.paths['/api/work_orders/{id}']!.get!.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, description: "The work order's id" }, description: "The work order's id" }])
+    expect(doc.paths['/api/work_orders/{id}']!.get!.parameters).toEqual([
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: { type: 'integer', minimum: 1, description: "The work order's id" },
+        description: "The work order's id",
+      },
+    ])
   })
 
   it('request bodies: read-only properties not required (POST, PUT), nothing required for PATCH', () => {
-    const body = (method: string, path = '/api/work_orders/{id}') => doc.paths[path]![method]!.requestBody!.content['application/json']!.schema
+    const body = (method: string, path = '/api/work_orders/{id}') =>
+      doc.paths[path]![method]!.requestBody!.content['application/json']!.schema
     expect(body('post', '/api/work_orders')).toEqual(ref('work_order_input'))
     expect(body('put')).toEqual(ref('work_order_input'))
     expect(body('patch')).toEqual(ref('work_order_patch'))
@@ -68,20 +87,29 @@ describe('parameters and request bodies', () => {
   })
 
   it("a form body is documented with the media type the route's request plugin reads; a Standard Schema object without a JSON Schema gives no schema", () => {
-    expect(doc.paths['/contact']!.post!.requestBody).toEqual({ required: true, content: { 'application/x-www-form-urlencoded': {} } })
+    expect(doc.paths['/contact']!.post!.requestBody).toEqual({
+      required: true,
+      content: { 'application/x-www-form-urlencoded': {} },
+    })
   })
 })
 
 describe('responses', () => {
   it("the route's responses option per status: a priv/schemas name, or a Standard Schema object's JSON Schema", () => {
-    expect(doc.paths['/api/work_orders']!.get!.responses[200]).toEqual({ description: 'OK', content: { 'application/json': { schema: ref('work_order_list') } } })
+    expect(doc.paths['/api/work_orders']!.get!.responses[200]).toEqual({
+      description: 'OK',
+      content: { 'application/json': { schema: ref('work_order_list') } },
+    })
     expect(doc.paths['/api/work_orders/summary']!.get!.responses[200]!.content!['application/json']!.schema).toEqual({
       type: 'object',
       properties: { open: { type: 'integer' }, closed: { type: 'integer' } },
       required: ['open', 'closed'],
     })
     // `$ref: "work_order.json"` in a schema file points at that file's component.
-    expect((doc.components.schemas.work_order_list!.properties as Record<string, unknown>).work_orders).toEqual({ type: 'array', items: ref('work_order') })
+    expect((doc.components.schemas.work_order_list!.properties as Record<string, unknown>).work_orders).toEqual({
+      type: 'array',
+      items: ref('work_order'),
+    })
   })
 
   it("the server's own errors, where they can happen", () => {
@@ -95,10 +123,24 @@ describe('responses', () => {
     // Open, no body, no parameter: only a crash.
     expect(statuses(doc, '/health', 'get')).toEqual([200, 500])
     const post = doc.paths['/api/work_orders']!.post!.responses
-    expect(post[422]).toEqual({ description: 'Unprocessable Content', content: { 'application/json': { schema: ref('ValidationErrors') } } })
-    expect(post[415]).toEqual({ description: 'Unsupported Media Type', content: { 'application/json': { schema: ref('Error') } } })
-    expect(doc.components.schemas.Error).toEqual({ type: 'object', description: 'An error reply.', properties: { error: { type: 'string', description: 'What went wrong' } }, required: ['error'] })
-    expect(doc.components.schemas.ValidationErrors).toMatchObject({ properties: { errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } }, required: ['errors'] })
+    expect(post[422]).toEqual({
+      description: 'Unprocessable Content',
+      content: { 'application/json': { schema: ref('ValidationErrors') } },
+    })
+    expect(post[415]).toEqual({
+      description: 'Unsupported Media Type',
+      content: { 'application/json': { schema: ref('Error') } },
+    })
+    expect(doc.components.schemas.Error).toEqual({
+      type: 'object',
+      description: 'An error reply.',
+      properties: { error: { type: 'string', description: 'What went wrong' } },
+      required: ['error'],
+    })
+    expect(doc.components.schemas.ValidationErrors).toMatchObject({
+      properties: { errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+      required: ['errors'],
+    })
   })
 })
 
@@ -116,7 +158,10 @@ describe('security, tags, info', () => {
   })
 
   it('a group with a plain callback: 401 and 403, no security requirement, a description saying why', () => {
-    const { table } = inspectApp({ bootstrapApplication: 'x', routes: { r: { prefix: '', security: () => true, routes: [['/me', () => json({}), { methods: ['get'] }]] } } })
+    const { table } = inspectApp({
+      bootstrapApplication: 'x',
+      routes: { r: { prefix: '', security: () => true, routes: [['/me', () => json({}), { methods: ['get'] }]] } },
+    })
     const op = buildOpenApi(table, { title: 'x', version: '1', schemas: {} }).paths['/me']!.get!
     expect(op).not.toHaveProperty('security')
     expect(op.description).toMatch(/own security callback/)
@@ -134,11 +179,19 @@ describe('security, tags, info', () => {
   it("info.description and info.license come from the app's package.json", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vela-openapi-pkg-'))
     try {
-      await writeFile(join(dir, 'package.json'), JSON.stringify({ description: 'Work orders API', license: 'Apache-2.0' }))
+      await writeFile(
+        join(dir, 'package.json'),
+        JSON.stringify({ description: 'Work orders API', license: 'Apache-2.0' }),
+      )
       const info = await packageInfo(dir)
       expect(info).toEqual({ description: 'Work orders API', license: 'Apache-2.0' })
       const d = buildOpenApi(app.table, { title: 't', version: '1', schemas: await loadSchemas(APP), ...info })
-      expect(d.info).toEqual({ title: 't', version: '1', description: 'Work orders API', license: { name: 'Apache-2.0', url: 'https://spdx.org/licenses/Apache-2.0.html' } })
+      expect(d.info).toEqual({
+        title: 't',
+        version: '1',
+        description: 'Work orders API',
+        license: { name: 'Apache-2.0', url: 'https://spdx.org/licenses/Apache-2.0.html' },
+      })
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -155,7 +208,13 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
     expect(props.assignee).toEqual({ type: 'string', nullable: true, description: 'Who works on it, if anyone' })
     expect(props.title).toEqual({ type: 'string', minLength: 1, example: 'Fix the boiler' })
     expect(props.priority).toEqual({ type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 5 })
-    expect(props.location).toEqual({ type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: 'Latitude, longitude' })
+    expect(props.location).toEqual({
+      type: 'array',
+      items: { type: 'number' },
+      minItems: 2,
+      maxItems: 2,
+      description: 'Latitude, longitude',
+    })
     expect(props.status).toEqual(ref('work_order_status'))
     expect(doc.components.schemas.work_order_status).toEqual({ type: 'string', enum: ['open', 'closed'] })
   })
@@ -165,7 +224,14 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
     const converted = toOpenApiSchema(
       {
         type: 'object',
-        properties: { a: { type: ['string', 'integer', 'null'] }, b: { type: 'null' }, c: true, d: false, e: { enum: ['x', null] }, f: { $ref: 'other.json#/definitions/g' } },
+        properties: {
+          a: { type: ['string', 'integer', 'null'] },
+          b: { type: 'null' },
+          c: true,
+          d: false,
+          e: { enum: ['x', null] },
+          f: { $ref: 'other.json#/definitions/g' },
+        },
         additionalProperties: false,
         if: { required: ['a'] },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords
@@ -212,12 +278,16 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
       step({ config: { bootstrapApplication: 'work_orders' }, routeTable: app.table } as unknown as VelaApp)
       const file = join(root, 'priv/assets/openapi.json')
       // The explorer's last file is written after the document: the step is done.
-      await until('the dev server wrote the document and its explorer', () => existsSync(join(root, 'priv/assets/swagger-ui-bundle.js')), 30_000)
+      await until(
+        'the dev server wrote the document and its explorer',
+        () => existsSync(join(root, 'priv/assets/swagger-ui-bundle.js')),
+        30_000,
+      )
       expect(JSON.parse(await readFile(file, 'utf8')).openapi).toBe('3.1.0')
     } finally {
       await rm(root, { recursive: true, force: true })
     }
-   }, 60_000)
+  }, 60_000)
 
   it('`vela openapi --openapi 3.1` writes 3.1.0; another version is refused', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vela-openapi-31-'))
@@ -232,40 +302,87 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-   }, 240_000)
+  }, 240_000)
 })
 
 describe('Standard Schema objects', () => {
   const base = { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value }) }
   const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }
   const docFor = (query: StandardSchemaV1) => {
-    const { table } = inspectApp({ bootstrapApplication: 'x', routes: { r: { prefix: '', security: false, routes: [['/find', () => json({}), { methods: ['get'], validate: { query } }]] } } })
+    const { table } = inspectApp({
+      bootstrapApplication: 'x',
+      routes: {
+        r: {
+          prefix: '',
+          security: false,
+          routes: [['/find', () => json({}), { methods: ['get'], validate: { query } }]],
+        },
+      },
+    })
     return buildOpenApi(table, { title: 'x', version: '1', schemas: {} }).paths['/find']!.get!
   }
 
   it('their JSON Schema is read from ~standard.jsonSchema, a toJSONSchema() method or a jsonSchema property', () => {
     const targets: string[] = []
-    const viaStandard = { '~standard': { ...base, jsonSchema: { input: ({ target }: { target: string }) => (targets.push(target), schema), output: () => ({}) } } }
+    const viaStandard = {
+      '~standard': {
+        ...base,
+        jsonSchema: { input: ({ target }: { target: string }) => (targets.push(target), schema), output: () => ({}) },
+      },
+    }
     const viaMethod = { '~standard': base, toJSONSchema: () => schema }
     const viaProperty = { '~standard': base, jsonSchema: schema }
-    for (const s of [viaStandard, viaMethod, viaProperty]) expect(docFor(s as StandardSchemaV1).parameters).toEqual([{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }])
+    for (const s of [viaStandard, viaMethod, viaProperty])
+      expect(docFor(s as StandardSchemaV1).parameters).toEqual([
+        { name: 'q', in: 'query', required: true, schema: { type: 'string' } },
+      ])
     expect(targets).toEqual(['draft-07'])
   })
 
   it('one without a JSON Schema, or whose library throws, documents no parameters', () => {
-    const throwing = { '~standard': { ...base, jsonSchema: { input: () => { throw new Error('transforms cannot be represented') } } } }
-    for (const s of [{ '~standard': base }, throwing]) expect(docFor(s as StandardSchemaV1)).not.toHaveProperty('parameters')
+    const throwing = {
+      '~standard': {
+        ...base,
+        jsonSchema: {
+          input: () => {
+            throw new Error('transforms cannot be represented')
+          },
+        },
+      },
+    }
+    for (const s of [{ '~standard': base }, throwing])
+      expect(docFor(s as StandardSchemaV1)).not.toHaveProperty('parameters')
   })
 
   it('responses: { 302: null } documents a reply without a body, and a redirecting route no conventional success', () => {
-    const { table } = inspectApp({ bootstrapApplication: 'x', routes: { r: { prefix: '', security: false, routes: [['/go', () => json({}), { methods: ['post'], responses: { 302: null } }]] } } })
+    const { table } = inspectApp({
+      bootstrapApplication: 'x',
+      routes: {
+        r: {
+          prefix: '',
+          security: false,
+          routes: [['/go', () => json({}), { methods: ['post'], responses: { 302: null } }]],
+        },
+      },
+    })
     const responses = buildOpenApi(table, { title: 'x', version: '1', schemas: {} }).paths['/go']!.post!.responses
     expect(responses['302']).toEqual({ description: 'Found' })
     expect(Object.keys(responses)).not.toContain('201')
   })
 
   it('a name without its priv/schemas file is an error naming the route, at start before any document', () => {
-    const app = { bootstrapApplication: 'x', routes: { r: { prefix: '', security: false, routes: [['/x', () => json({}), { methods: ['post'], validate: { body: 'nope' } }]] } } } as const
-    expect(() => inspectApp(app as never)).toThrow(/\(\/x\): validate\.body names priv\/schemas\/nope\.json, which does not exist/)
+    const app = {
+      bootstrapApplication: 'x',
+      routes: {
+        r: {
+          prefix: '',
+          security: false,
+          routes: [['/x', () => json({}), { methods: ['post'], validate: { body: 'nope' } }]],
+        },
+      },
+    } as const
+    expect(() => inspectApp(app as never)).toThrow(
+      /\(\/x\): validate\.body names priv\/schemas\/nope\.json, which does not exist/,
+    )
   })
 })

@@ -23,19 +23,25 @@ interface LintReport {
 function lint(file: string): Promise<LintReport | { unavailable: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }
-    execFile(REDOCLY, ['lint', file, '--extends', 'recommended', '--format', 'json'], { env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      try {
-        resolve(JSON.parse(stdout) as LintReport)
-      } catch {
-        resolve({ unavailable: `${err?.message ?? 'no JSON report'}\n${stderr}` })
-      }
-    })
+    execFile(
+      REDOCLY,
+      ['lint', file, '--extends', 'recommended', '--format', 'json'],
+      { env, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        try {
+          resolve(JSON.parse(stdout) as LintReport)
+        } catch {
+          resolve({ unavailable: `${err?.message ?? 'no JSON report'}\n${stderr}` })
+        }
+      },
+    )
   })
 }
 
 const available = existsSync(REDOCLY)
 if (!available) {
-  if (process.env.CI === 'true') throw new Error(`redocly lint cannot run: ${REDOCLY} is missing (npm ci installs @redocly/cli)`)
+  if (process.env.CI === 'true')
+    throw new Error(`redocly lint cannot run: ${REDOCLY} is missing (npm ci installs @redocly/cli)`)
   console.warn(`openapi-lint.test.ts skipped: ${REDOCLY} is missing (npm ci installs @redocly/cli)`)
 }
 
@@ -57,7 +63,9 @@ describe.skipIf(!available)('redocly lint (recommended rules) on the generated d
       console.warn(`redocly lint could not run, ${name} not linted: ${report.unavailable}`)
       return
     }
-    const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)
+    const errors = report.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)
     expect(errors).toEqual([])
     expect(report.totals.errors).toBe(0)
   }

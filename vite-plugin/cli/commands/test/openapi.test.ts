@@ -10,7 +10,13 @@ import { swaggerHtml } from '../openapi-write.ts'
 import { FIXTURE, PLAYGROUND, runCli } from './run-cli.ts'
 
 const h = () => status(200)
-const widgets = { index: () => status(200), show: () => status(200), create: () => status(201), update: () => status(200), remove: () => status(204) }
+const widgets = {
+  index: () => status(200),
+  show: () => status(200),
+  create: () => status(201),
+  update: () => status(200),
+  remove: () => status(204),
+}
 const orders = { show: () => status(200) }
 const boom = () => status(500)
 const widget = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } }, required: ['name'] }
@@ -41,20 +47,40 @@ const { table } = inspectApp({
 const errorBody = (name: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } })
 const serverError = { description: 'Internal Server Error', content: errorBody('Error') }
 const notFound = { description: 'Not Found', content: errorBody('Error') }
-const doc = (): OpenApiDocument => buildOpenApi(table, { title: 'Shop', version: '1.2.3', schemas: { widget: { $schema: 'http://json-schema.org/draft-07/schema#', ...widget } } })
+const doc = (): OpenApiDocument =>
+  buildOpenApi(table, {
+    title: 'Shop',
+    version: '1.2.3',
+    schemas: { widget: { $schema: 'http://json-schema.org/draft-07/schema#', ...widget } },
+  })
 
 describe('openapi document', () => {
   it('helpers: :param → {param}', () => {
-    expect(openApiPath('/api/shops/:shopId/orders/:id')).toEqual({ path: '/api/shops/{shopId}/orders/{id}', params: ['shopId', 'id'] })
+    expect(openApiPath('/api/shops/:shopId/orders/:id')).toEqual({
+      path: '/api/shops/{shopId}/orders/{id}',
+      params: ['shopId', 'id'],
+    })
     expect(openApiPath('/files/[...]')).toEqual({ path: '/files/{path}', params: ['path'] })
   })
 
   it('a controller is tied to its schema by the English singular: boxes ↔ box, people ↔ person, status ↔ status', () => {
     // Distinct functions: a handler's identity is the controller that exports it.
-    const controllers = { boxes_controller: { show: () => status(200) }, people_controller: { show: () => status(200) }, status_controller: { show: () => status(200) } }
+    const controllers = {
+      boxes_controller: { show: () => status(200) },
+      people_controller: { show: () => status(200) },
+      status_controller: { show: () => status(200) },
+    }
     const { table: t } = inspectApp({
       bootstrapApplication: 's',
-      routes: { 'src/routes/r.ts': { prefix: '', security: false, routes: Object.keys(controllers).map((c) => [`/${c}/:id`, controllers[c as keyof typeof controllers].show, { methods: ['get'] }] as const) } },
+      routes: {
+        'src/routes/r.ts': {
+          prefix: '',
+          security: false,
+          routes: Object.keys(controllers).map(
+            (c) => [`/${c}/:id`, controllers[c as keyof typeof controllers].show, { methods: ['get'] }] as const,
+          ),
+        },
+      },
       controllers: Object.fromEntries(Object.entries(controllers).map(([c, m]) => [`src/controllers/${c}.ts`, m])),
     })
     const d = buildOpenApi(t, { title: 't', version: '1', schemas: { box: widget, person: widget, status: widget } })
@@ -73,15 +99,41 @@ describe('openapi document', () => {
     expect(list.get).toMatchObject({ operationId: 'widgets_controller.index', tags: ['widgets_controller'] })
     expect(list.post).toMatchObject({ operationId: 'widgets_controller.create' })
     expect(list.get!.responses).toEqual({
-      200: { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { widgets: { type: 'array', items: { $ref: '#/components/schemas/widget' } } } } } } },
+      200: {
+        description: 'OK',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { widgets: { type: 'array', items: { $ref: '#/components/schemas/widget' } } },
+            },
+          },
+        },
+      },
       500: serverError,
     })
-    expect(list.post!.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } })
-    expect(list.post!.responses).toMatchObject({ 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } } })
+    expect(list.post!.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } },
+    })
+    expect(list.post!.responses).toMatchObject({
+      201: {
+        description: 'Created',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } },
+      },
+    })
     const one = d.paths['/api/widgets/{id}']!
     expect(Object.keys(one)).toEqual(['get', 'put', 'patch', 'delete'])
-    expect(Object.values(one).map((o) => o.operationId)).toEqual(['widgets_controller.show', 'widgets_controller.update', 'widgets_controller.update.patch', 'widgets_controller.remove'])
-    expect(one.put!.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } })
+    expect(Object.values(one).map((o) => o.operationId)).toEqual([
+      'widgets_controller.show',
+      'widgets_controller.update',
+      'widgets_controller.update.patch',
+      'widgets_controller.remove',
+    ])
+    expect(one.put!.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } },
+    })
     expect(one.get!.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
     expect((one.get!.responses as Record<number, { description: string }>)[200]!.description).toBe('OK')
     expect(one.delete!.responses).toEqual({ 204: { description: 'No Content' }, 404: notFound, 500: serverError })
@@ -95,7 +147,12 @@ describe('openapi document', () => {
       responses: { 200: { description: 'OK' }, 404: notFound, 500: serverError },
     })
     // The widget schema, the partial variant PATCH takes, the built-in error bodies.
-    expect(d.components.schemas).toEqual({ widget, widget_patch: { type: 'object', properties: widget.properties }, Error: expect.any(Object), ValidationErrors: expect.any(Object) })
+    expect(d.components.schemas).toEqual({
+      widget,
+      widget_patch: { type: 'object', properties: widget.properties },
+      Error: expect.any(Object),
+      ValidationErrors: expect.any(Object),
+    })
   })
 
   it('operationIds are unique: a repeated handler gets .<method>', () => {
@@ -112,11 +169,22 @@ describe('openapi document', () => {
   it('options.schema wins over the convention; no schema means statuses without content', () => {
     const t = inspectApp({
       bootstrapApplication: 'x',
-      routes: { r: { prefix: '', security: false, routes: [['/things', h, { methods: ['post'], schema: 'widget' }], ['/other', () => status(200), { methods: ['get'] }]] } },
+      routes: {
+        r: {
+          prefix: '',
+          security: false,
+          routes: [
+            ['/things', h, { methods: ['post'], schema: 'widget' }],
+            ['/other', () => status(200), { methods: ['get'] }],
+          ],
+        },
+      },
       controllers: { 'src/controllers/gadgets_controller.ts': { make: h } },
     }).table
     const d = buildOpenApi(t, { title: 'x', version: '0.1.0', schemas: { widget, gadget: widget } })
-    expect(d.paths['/things']!.post!.requestBody).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } } })
+    expect(d.paths['/things']!.post!.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/widget' } } },
+    })
     expect(d.paths['/other']!.get!.responses).toEqual({ 200: { description: 'OK' }, 500: serverError })
   })
 
@@ -142,16 +210,30 @@ describe('vela openapi (end to end)', () => {
 
   it('writes openapi.json, swagger.html and its assets; one Generated line per file', async () => {
     const out = join(dir, 'fixture', 'api.json')
-    const res = await runCli(['openapi', '--root', FIXTURE, '--output', out, '--title', 'Fixture API', '--api-version', '2.0.0'])
+    const res = await runCli([
+      'openapi',
+      '--root',
+      FIXTURE,
+      '--output',
+      out,
+      '--title',
+      'Fixture API',
+      '--api-version',
+      '2.0.0',
+    ])
     expect(res.stderr).toBe('')
     expect(res.code).toBe(0)
-    const files = ['api.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js'].map((f) => join(dir, 'fixture', f))
+    const files = ['api.json', 'swagger.html', 'swagger-initializer.js', 'swagger-ui.css', 'swagger-ui-bundle.js'].map(
+      (f) => join(dir, 'fixture', f),
+    )
     expect(res.stdout.trim().split('\n')).toEqual(files.map((f) => `Generated ${f}`))
     for (const f of files) expect((await stat(f)).size).toBeGreaterThan(0)
     const d = JSON.parse(await readFile(files[0]!, 'utf8'))
     expect(d.info).toMatchObject({ title: 'Fixture API', version: '2.0.0' })
     expect(d.paths['/api/items/{id}'].get.operationId).toBe('items_controller.show')
-    expect(d.paths['/notes'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/item' })
+    expect(d.paths['/notes'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/item',
+    })
     expect(d.paths['/docs/{path}']).toBeUndefined()
     expect(d.paths['/ws']).toBeUndefined()
     expect(await readFile(files[1]!, 'utf8')).toContain('data-url="./api.json"')
@@ -165,10 +247,17 @@ describe('vela openapi (end to end)', () => {
     const d = JSON.parse(await readFile(out, 'utf8'))
     expect(d.info).toMatchObject({ title: 'playground', version: '0.1.0' })
     expect(d.components.schemas.product.required).toEqual(['name', 'price'])
-    expect(d.paths['/api/products'].post).toMatchObject({ operationId: 'products_controller.create', responses: { 201: { description: 'Created' } } })
+    expect(d.paths['/api/products'].post).toMatchObject({
+      operationId: 'products_controller.create',
+      responses: { 201: { description: 'Created' } },
+    })
     // The list route names its reply in `responses`: { products, total }.
-    expect(d.paths['/api/products'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/product_list' })
-    expect(d.paths['/api/users'].get.responses[200].content['application/json'].schema.properties.users.items).toEqual({ $ref: '#/components/schemas/user' })
+    expect(d.paths['/api/products'].get.responses[200].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/product_list',
+    })
+    expect(d.paths['/api/users'].get.responses[200].content['application/json'].schema.properties.users.items).toEqual({
+      $ref: '#/components/schemas/user',
+    })
     expect(d.paths['/api/products/{id}'].get.parameters).toMatchObject([{ name: 'id', in: 'path', required: true }])
     expect(d.paths['/heartbeat'].get.operationId).toBe('health_controller.heartbeat')
     // Loading the playground (telemetry, the database layer) takes seconds, many on a busy machine.

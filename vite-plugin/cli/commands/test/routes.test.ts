@@ -11,8 +11,23 @@ const { table } = inspectApp({
   bootstrapApplication: 't',
   routes: {
     'src/routes/web.ts': [
-      { prefix: '', security: false, routes: [['/heartbeat', ok, { methods: ['get', 'head'] }], ['/docs/[...]', staticDir('priv/assets')], ['/ws', ws, { protocol: 'ws' }]] },
-      { prefix: '/api', security: () => true, routes: [['/things/:id', ok, { methods: ['put', 'patch'] }], ['/any', () => status(204)]] },
+      {
+        prefix: '',
+        security: false,
+        routes: [
+          ['/heartbeat', ok, { methods: ['get', 'head'] }],
+          ['/docs/[...]', staticDir('priv/assets')],
+          ['/ws', ws, { protocol: 'ws' }],
+        ],
+      },
+      {
+        prefix: '/api',
+        security: () => true,
+        routes: [
+          ['/things/:id', ok, { methods: ['put', 'patch'] }],
+          ['/any', () => status(204)],
+        ],
+      },
     ],
   },
   controllers: { 'src/controllers/things_controller.ts': { change: ok } },
@@ -52,8 +67,23 @@ describe('routes', () => {
       bootstrapApplication: 't',
       routes: {
         'src/routes/web.ts': [
-          { prefix: '', security: false, routes: [[500, ok], ['/a', ok, { methods: ['get'] }]] },
-          { prefix: '/api/', security: false, routes: [['/x', ok, { methods: ['post'] }], [404, () => status(404)], [405, ok]] },
+          {
+            prefix: '',
+            security: false,
+            routes: [
+              [500, ok],
+              ['/a', ok, { methods: ['get'] }],
+            ],
+          },
+          {
+            prefix: '/api/',
+            security: false,
+            routes: [
+              ['/x', ok, { methods: ['post'] }],
+              [404, () => status(404)],
+              [405, ok],
+            ],
+          },
         ],
       },
       controllers: { 'src/controllers/pages_controller.ts': { page: ok } },
@@ -69,12 +99,35 @@ describe('routes', () => {
     const [host] = listRoutes(withStatus).hosts
     expect(host!.routes.map((r) => r.path)).toEqual(['/a', '/api/x'])
     expect(host!.statusRoutes).toEqual([
-      { status: 500, prefix: '', controller: 'pages_controller', action: 'page', source: 'src/routes/web.ts group 0 status 500' },
-      { status: 404, prefix: '/api/', controller: 'routes/web', action: 'anonymous', source: 'src/routes/web.ts group 1 status 404' },
-      { status: 405, prefix: '/api/', controller: 'pages_controller', action: 'page', source: 'src/routes/web.ts group 1 status 405' },
+      {
+        status: 500,
+        prefix: '',
+        controller: 'pages_controller',
+        action: 'page',
+        source: 'src/routes/web.ts group 0 status 500',
+      },
+      {
+        status: 404,
+        prefix: '/api/',
+        controller: 'routes/web',
+        action: 'anonymous',
+        source: 'src/routes/web.ts group 1 status 404',
+      },
+      {
+        status: 405,
+        prefix: '/api/',
+        controller: 'pages_controller',
+        action: 'page',
+        source: 'src/routes/web.ts group 1 status 405',
+      },
     ])
-    const onlyStatus = inspectApp({ bootstrapApplication: 's', routes: { 'src/routes/web.ts': { prefix: '', security: false, routes: [[404, ok]] } } })
-    expect(formatRoutes(onlyStatus.table).split('\n').at(-1)).toMatch(/^404\s+\/\[\.\.\.\]\s+routes\/web\.anonymous\s+""\s+status$/)
+    const onlyStatus = inspectApp({
+      bootstrapApplication: 's',
+      routes: { 'src/routes/web.ts': { prefix: '', security: false, routes: [[404, ok]] } },
+    })
+    expect(formatRoutes(onlyStatus.table).split('\n').at(-1)).toMatch(
+      /^404\s+\/\[\.\.\.\]\s+routes\/web\.anonymous\s+""\s+status$/,
+    )
   })
 
   it('an app without routes says so', () => {
@@ -90,14 +143,27 @@ describe('routes', () => {
     expect(lines[0]).toBe('host * (Vela routes every Host alike)')
     expect(lines).toHaveLength(2 + 11 + 1)
     expect(lines.at(-1)).toMatch(/^404\s+\/notes\/\[\.\.\.\]\s+notes_controller\.notFound\s+\/notes\s+status$/)
-    expect(lines.find((l) => l.includes('/api/items/:id') && l.startsWith('PUT,PATCH'))).toMatch(/^PUT,PATCH\s+\/api\/items\/:id\s+items_controller\.update\s+\/api\s+http$/)
+    expect(lines.find((l) => l.includes('/api/items/:id') && l.startsWith('PUT,PATCH'))).toMatch(
+      /^PUT,PATCH\s+\/api\/items\/:id\s+items_controller\.update\s+\/api\s+http$/,
+    )
     expect(lines.find((l) => l.includes('/ws'))).toMatch(/\sws$/)
     const json = await runCli(['routes', '--json', '--root', FIXTURE])
     expect(json.code).toBe(0)
     const routes = JSON.parse(json.stdout).hosts[0].routes
-    expect(routes.find((r: { path: string }) => r.path === '/notes')).toMatchObject({ methods: ['GET'], controller: 'notes_controller', action: 'index', prefix: '/notes' })
+    expect(routes.find((r: { path: string }) => r.path === '/notes')).toMatchObject({
+      methods: ['GET'],
+      controller: 'notes_controller',
+      action: 'index',
+      prefix: '/notes',
+    })
     expect(JSON.parse(json.stdout).hosts[0].statusRoutes).toEqual([
-      { status: 404, prefix: '/notes', controller: 'notes_controller', action: 'notFound', source: 'src/routes/notes.ts group 0 status 404' },
+      {
+        status: 404,
+        prefix: '/notes',
+        controller: 'notes_controller',
+        action: 'notFound',
+        source: 'src/routes/notes.ts group 0 status 404',
+      },
     ])
   })
 

@@ -1,6 +1,17 @@
 import { json, redirect, status, view } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, count, errorsToJson, from, isChangeset, limit, offset, orderBy, select, validateRequired } from 'vela/dbl'
+import {
+  cast,
+  count,
+  errorsToJson,
+  from,
+  isChangeset,
+  limit,
+  offset,
+  orderBy,
+  select,
+  validateRequired,
+} from 'vela/dbl'
 import type { RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
