@@ -1,9 +1,11 @@
 /**
  * When a response is finished and how many body bytes it sent, for stream handlers that report
- * on requests (the metrics hook, vela/telemetry). On node the bytes are counted where they leave,
- * on node's response ('close', after it was sent or when the client went away), so streamed and compressed
- * bodies count as sent; in-process (`inject`, no node response) the web body is counted as it is
- * read, and the response is finished when the body has been read to its end (or cancelled).
+ * on requests (the metrics hook, vela/telemetry). The runtime's own node exchange counts what it
+ * writes itself (node.ts); the functions here serve the low-level stream handler forms, whose
+ * code may write to node's response directly: there the bytes are counted where they leave, on
+ * node's response ('close', after it was sent or when the client went away), so streamed and
+ * compressed bodies count as sent; in-process (`inject`, no node response) the web body is counted
+ * as it is read, and the response is finished when the body has been read to its end (or cancelled).
  *
  * A node response closed before its head was sent (the client went away first) is reported with
  * status 499, nginx's "client closed request": what the app would have answered was never sent.
