@@ -48,7 +48,7 @@ export default defineApp({
 })
 `
 
-describe('vela/telemetry in a new app from the packed package', { timeout: 300_000 }, () => {
+describe('vela/telemetry in a new app from the packed package', { timeout: 600_000 }, () => {
   beforeAll(async () => {
     const made = await newApp('vela-newapp-otel-')
     cleanup.push(() => made.remove())
@@ -77,7 +77,7 @@ describe('vela/telemetry in a new app from the packed package', { timeout: 300_0
       await npx(app, 'vite', ['build'])
       dist = copyDist(app)
       cleanup.push(() => rmSync(dist, { recursive: true, force: true }))
-    }, 180_000)
+    }, 600_000)
 
     for (const protocol of ['http/protobuf', 'http/json']) {
       test(`spans reach an OTLP receiver over ${protocol}`, async () => {

@@ -22,7 +22,7 @@ let made: NewApp
 let packed: Packed
 let app: string
 
-describe('a new app from the packed package', { timeout: 240_000 }, () => {
+describe('a new app from the packed package', { timeout: 600_000 }, () => {
   beforeAll(async () => {
     made = await newApp('vela-newapp-')
     cleanup.push(() => made.remove())

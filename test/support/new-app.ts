@@ -101,7 +101,7 @@ export interface Started {
  * Starts a long-running command and resolves once `probe` (a path) answers, with the time from
  * spawn to that first answer.
  */
-export async function startAndProbe(cwd: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, probe: string, timeoutMs = 120_000): Promise<Timed<Started>> {
+export async function startAndProbe(cwd: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, probe: string, timeoutMs = 300_000): Promise<Timed<Started>> {
   const port = env.PORT!
   const url = `http://127.0.0.1:${port}`
   let out = ''
