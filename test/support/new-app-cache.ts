@@ -46,7 +46,11 @@ export interface NewApp {
  */
 export async function newApp(prefix: string): Promise<NewApp> {
   const packed = await packVela()
-  const entry = await cachedEntry(packed.tarball)
+  const packDir = join(packed.tarball, '..')
+  const entry = await cachedEntry(packed.tarball).catch((err: unknown) => {
+    rmSync(packDir, { recursive: true, force: true })
+    throw err
+  })
   const parent = mkdtempSync(join(tmpdir(), prefix))
   const app = join(parent, APP_NAME)
   copyApp(join(entry, APP_NAME), app)
@@ -56,7 +60,7 @@ export async function newApp(prefix: string): Promise<NewApp> {
   const remove = () => {
     rmSync(parent, { recursive: true, force: true })
     rmSync(plainDist, { recursive: true, force: true })
-    rmSync(join(packed.tarball, '..'), { recursive: true, force: true })
+    rmSync(packDir, { recursive: true, force: true })
   }
   return { packed, app, plainDist, remove }
 }
@@ -127,6 +131,16 @@ async function makeEntry(tarball: string, entry: string): Promise<void> {
   const work = `${entry}.tmp-${process.pid}`
   rmSync(work, { recursive: true, force: true })
   mkdirSync(work)
+  try {
+    await fillEntry(tarball, work)
+    renameSync(work, entry)
+  } catch (err) {
+    rmSync(work, { recursive: true, force: true })
+    throw err
+  }
+}
+
+async function fillEntry(tarball: string, work: string): Promise<void> {
   const ownTarball = join(work, basename(tarball))
   copyFileSync(tarball, ownTarball)
   // Packages already in npm's cache (the repo's own install put most there) are not checked
@@ -143,7 +157,6 @@ async function makeEntry(tarball: string, entry: string): Promise<void> {
   } finally {
     rmSync(buildDir, { recursive: true, force: true })
   }
-  renameSync(work, entry)
 }
 
 /**
