@@ -6,8 +6,11 @@ export default defineConfig({
     globalSetup: ['test/support/build-package.ts'],
     // Fixture apps' and the starter app's (vela new) own tests run in their app, by its own vitest.
     exclude: [...configDefaults.exclude, '**/fixtures/**', 'vite-plugin/template/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds for a hung test, not expectations of speed: many tests build an app or start servers,
+    // which takes seconds on an idle machine and several times that when other processes keep
+    // the cores busy (CI runners, a developer's build); a test that hangs still fails, later.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     // PGlite instances are heavy (hundreds of MB); two workers fit the 2-core machines.
     maxWorkers: 2,
     // Measured by `npm test` (`vitest run --coverage`), not by a run of a few files. Code that runs

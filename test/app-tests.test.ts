@@ -16,9 +16,7 @@ const edit = (file: string, from: string, to: string) => {
   writeFileSync(file, text.replace(from, to))
 }
 
-it('passes: in-process and listener requests, rows written, each file its own in-memory database', {
-  timeout: 180_000,
-}, async () => {
+it('passes: in-process and listener requests, rows written, each file its own in-memory database', { timeout: 300_000 }, async () => {
   const app = temp.fixture('tested')
   const { code, output } = await vitestRun(app)
   expect(output).toMatch(/Test Files\s+3 passed \(3\)/)
@@ -28,7 +26,7 @@ it('passes: in-process and listener requests, rows written, each file its own in
   expect(existsSync(join(app, '.data'))).toBe(false)
 })
 
-it('fails when an assertion fails, and when two test files share a database', { timeout: 180_000 }, async () => {
+it('fails when an assertion fails, and when two test files share a database', { timeout: 300_000 }, async () => {
   const app = temp.fixture('tested')
   edit(join(app, 'test/notes.test.ts'), 'expect(res.status).toBe(422)', 'expect(res.status).toBe(400)')
   // What isolation prevents: one database for every file (run one file after the other).
@@ -44,7 +42,7 @@ it('fails when an assertion fails, and when two test files share a database', { 
 const postgres = await serviceAvailable('postgres')
 
 describe.skipIf(!postgres)('with DATABASE_URL', () => {
-  it('runs the app on PostgreSQL (pg stays a package Node loads)', { timeout: 180_000 }, async () => {
+  it('runs the app on PostgreSQL (pg stays a package Node loads)', { timeout: 300_000 }, async () => {
     const db = await freshPostgresDatabase('vela_app_tests')
     try {
       const { code, output } = await vitestRun(temp.fixture('tested'), ['test/notes.test.ts'], { DATABASE_URL: db.url })

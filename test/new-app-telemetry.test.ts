@@ -7,11 +7,10 @@
  * OpenTelemetry and the drivers to `node_modules`.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { copyDist, freePort, installTarball, npx, packVela, startAndProbe, velaNew } from './support/new-app.ts'
+import { copyDist, freePort, npx, startAndProbe } from './support/new-app.ts'
+import { newApp } from './support/new-app-cache.ts'
 import type { Collector } from './support/otlp.ts'
 import { attrs, startCollector } from './support/otlp.ts'
 import { until } from './support/until.ts'
@@ -49,23 +48,17 @@ export default defineApp({
 })
 `
 
-describe('vela/telemetry in a new app from the packed package', { timeout: 300_000 }, () => {
+describe('vela/telemetry in a new app from the packed package', { timeout: 600_000 }, () => {
   beforeAll(async () => {
-    const packed = await packVela()
-    const parent = mkdtempSync(join(tmpdir(), 'vela-newapp-otel-'))
-    cleanup.push(
-      () => rmSync(parent, { recursive: true, force: true }),
-      () => rmSync(join(packed.tarball, '..'), { recursive: true, force: true }),
-    )
-    app = await velaNew(parent, 'notes-app', packed.tarball)
-    await installTarball(app, packed.tarball)
-    // The starter as generated: its server bundle, to compare.
-    await npx(app, 'vite', ['build'])
-    plainBundle = readFileSync(join(app, 'dist/server/index.mjs'), 'utf8')
+    const made = await newApp('vela-newapp-otel-')
+    cleanup.push(() => made.remove())
+    app = made.app
+    // The starter as generated: its server bundle (built once for both new-app suites), to compare.
+    plainBundle = readFileSync(join(made.plainDist, 'server/index.mjs'), 'utf8')
     writeFileSync(join(app, 'src/app.ts'), APP_WITH_TELEMETRY)
     collector = await startCollector()
     cleanup.push(() => collector.close())
-  }, 300_000)
+  }, 900_000)
 
   test('npm install of the tarball alone brings the SDK; the app type-checks', async () => {
     const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'))
@@ -86,7 +79,7 @@ describe('vela/telemetry in a new app from the packed package', { timeout: 300_0
       await npx(app, 'vite', ['build'])
       dist = copyDist(app)
       cleanup.push(() => rmSync(dist, { recursive: true, force: true }))
-    }, 180_000)
+    }, 600_000)
 
     for (const protocol of ['http/protobuf', 'http/json']) {
       test(`spans reach an OTLP receiver over ${protocol}`, async () => {

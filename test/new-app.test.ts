@@ -4,22 +4,12 @@
  * PostgreSQL runs the built server a second time when it is reachable (required under CI).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Packed } from './support/new-app.ts'
-import {
-  copyDist,
-  freePort,
-  installTarball,
-  npx,
-  packVela,
-  sh,
-  startAndProbe,
-  until,
-  velaNew,
-} from './support/new-app.ts'
+import { freePort, npx, sh, startAndProbe, until } from './support/new-app.ts'
+import type { NewApp } from './support/new-app-cache.ts'
+import { newApp } from './support/new-app-cache.ts'
 import { freshPostgresDatabase, serviceAvailable } from './support/services.ts'
 
 const hasPostgres = await serviceAvailable('postgres')
@@ -28,20 +18,16 @@ afterAll(async () => {
   for (const fn of cleanup.reverse()) await fn()
 })
 
+let made: NewApp
 let packed: Packed
 let app: string
 
-describe('a new app from the packed package', { timeout: 240_000 }, () => {
+describe('a new app from the packed package', { timeout: 600_000 }, () => {
   beforeAll(async () => {
-    packed = await packVela()
-    const parent = mkdtempSync(join(tmpdir(), 'vela-newapp-'))
-    cleanup.push(
-      () => rmSync(parent, { recursive: true, force: true }),
-      () => rmSync(join(packed.tarball, '..'), { recursive: true, force: true }),
-    )
-    app = await velaNew(parent, 'notes-app', packed.tarball)
-    await installTarball(app, packed.tarball)
-  }, 240_000)
+    made = await newApp('vela-newapp-')
+    cleanup.push(() => made.remove())
+    ;({ packed, app } = made)
+  }, 900_000)
 
   test('the tarball holds the compiled package only', () => {
     // Compiled JavaScript and declarations, the starter `vela new` copies, the CLI's entry and the
@@ -92,13 +78,12 @@ describe('a new app from the packed package', { timeout: 240_000 }, () => {
     expect((await sh(app, process.execPath, ['telemetry-check.mjs'])).trim()).toBe('200 true')
   })
 
+  // `vite build` of the app as generated ran once for both new-app suites (support/new-app-cache.ts).
   describe('vite build, then the server from a copy of dist/ alone', () => {
     let dist: string
-    beforeAll(async () => {
-      await npx(app, 'vite', ['build'])
-      dist = copyDist(app)
-      cleanup.push(() => rmSync(dist, { recursive: true, force: true }))
-    }, 120_000)
+    beforeAll(() => {
+      dist = made.plainDist
+    })
 
     const serveAndCheck = async (env: NodeJS.ProcessEnv) => {
       const { value: server } = await startAndProbe(

@@ -2,6 +2,7 @@
 // status, body length actually sent, hrtime bounds and the merged user data of plugins.
 import { gzipSync } from 'node:zlib'
 import { expect, it, vi } from 'vitest'
+import { until } from '../../test/support/until.ts'
 import WebSocket from 'ws'
 import { describeModes } from '../../test/support/modes.ts'
 import { createApp } from '../app/create-app.ts'
@@ -62,7 +63,8 @@ const metricsCallback = (e: MetricsEvent) => {
 
 async function settle(n: number) {
   // The callback runs when the node response finishes, just after the client has the body.
-  for (let i = 0; i < 100 && events.length < n; i++) await new Promise((r) => setTimeout(r, 5))
+  // Bounded: a missing call fails on the assertions that follow, with what was recorded.
+  await until(`${n} metrics callbacks`, () => events.length >= n).catch(() => {})
 }
 
 describeModes(

@@ -2,6 +2,7 @@
 // upgrade (401 before upgrading, a reply sent as is), authData reaching the handler, the
 // production listener and test servers, 1001 on shutdown. Real sockets, real `ws` client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { until } from '../../test/support/until.ts'
 import WebSocket from 'ws'
 import { createApp } from '../app/create-app.ts'
 import type { PluginEntry } from '../pipeline/plugin.ts'
@@ -119,7 +120,7 @@ describe('WebSocket routes over a real server', () => {
     const done = closed(ws)
     ws.close(4000, 'bye')
     await done
-    await new Promise((r) => setTimeout(r, 50))
+    await until('the close hook ran', () => closes.some((c) => c.code === 4000)).catch(() => {}) // a wrong call fails below
     expect(closes).toContainEqual({ code: 4000, reason: 'bye', user: 'alice' })
   })
 

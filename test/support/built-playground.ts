@@ -80,7 +80,7 @@ export async function startInstance(release: Release, env: Record<string, string
     pid: child.pid!,
     output: () => output,
     exited,
-    async listening(timeoutMs = 30_000) {
+    async listening(timeoutMs = 120_000) {
       for (const until = Date.now() + timeoutMs; !output.includes(' listening on '); await sleep(25)) {
         if (done() || Date.now() > until)
           throw new Error(`the built playground did not start (port ${port}):\n${output}`)

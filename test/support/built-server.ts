@@ -30,10 +30,8 @@ export function runBuiltServer(dir: string, env: NodeJS.ProcessEnv): ServerProce
   }
   proc.stdout!.on('data', onData)
   proc.stderr!.on('data', onData)
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once('close', (code, signal) => resolve({ code, signal })),
-  )
-  const waitFor = (pattern: RegExp, ms = 20_000) =>
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('close', (code, signal) => resolve({ code, signal })))
+  const waitFor = (pattern: RegExp, ms = 120_000) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const fail = (why: string) => {
         finish()
@@ -60,7 +58,7 @@ export interface FreshAnswer {
 }
 
 /** GET on a new connection (no keep-alive); rejects on a socket error or after `timeoutMs`. */
-export function getFresh(port: number, path: string, timeoutMs = 2000): Promise<FreshAnswer> {
+export function getFresh(port: number, path: string, timeoutMs = 10_000): Promise<FreshAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, agent: false, timeout: timeoutMs }, (res) => {
       let body = ''

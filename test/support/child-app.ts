@@ -14,7 +14,7 @@ export interface ChildApp {
   readonly port: number
   /** Every stdout line so far. */
   readonly lines: readonly string[]
-  /** The first stdout line matching `pattern`, seen or to come; rejects after `ms` (default 10 s). */
+  /** The first stdout line matching `pattern`, seen or to come; rejects after `ms` (default 60 s). */
   line(pattern: RegExp, ms?: number): Promise<string>
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   /** Resident memory in bytes (VmRSS of /proc/<pid>/status). */
@@ -26,15 +26,9 @@ afterAll(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
 })
 
-export async function startChildApp(
-  fixture: URL,
-  opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; readyMs?: number; ready?: RegExp } = {},
-): Promise<ChildApp> {
-  const { env = {}, nodeArgs = [], readyMs = 20_000, ready = /^READY / } = opts
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fixture.pathname], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+export async function startChildApp(fixture: URL, opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; readyMs?: number; ready?: RegExp } = {}): Promise<ChildApp> {
+  const { env = {}, nodeArgs = [], readyMs = 120_000, ready = /^READY / } = opts
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fixture.pathname], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   children.push(proc)
   const lines: string[] = []
   const waiters = new Set<() => void>()
@@ -45,10 +39,8 @@ export async function startChildApp(
     lines.push(...parts)
     waiters.forEach((w) => w())
   })
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once('exit', (code, signal) => resolve({ code, signal })),
-  )
-  const line = (pattern: RegExp, ms = 10_000) =>
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
+  const line = (pattern: RegExp, ms = 60_000) =>
     new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
         () => (

@@ -24,7 +24,13 @@ export function parseRaw(raw: string): RawResponse {
   return { status: Number(statusLine?.split(' ')[1] ?? 0), headers, body: end === -1 ? '' : raw.slice(end + 4), raw }
 }
 
-/** Sends `request` as is and resolves with the first response (read until close or idle). */
+/** How long to wait for a response's first byte: a bound for a busy machine, not an expectation. */
+const FIRST_BYTE_MS = 30_000
+
+/**
+ * Sends `request` as is and resolves with the first response (read until close, or until nothing
+ * more arrives for `idleMs` once it has started).
+ */
 export function rawRequest(port: number, request: string | Buffer, idleMs = 500): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1')
@@ -37,7 +43,7 @@ export function rawRequest(port: number, request: string | Buffer, idleMs = 500)
     }
     const arm = () => {
       clearTimeout(timer)
-      timer = setTimeout(done, idleMs)
+      timer = setTimeout(done, data ? idleMs : Math.max(idleMs, FIRST_BYTE_MS))
     }
     socket.on('connect', () => {
       socket.write(request)

@@ -32,7 +32,7 @@ export class WsClient {
   }
 
   /** Opens `url` and waits for the server's first message (the test apps send `ready` once subscribed). */
-  static async open(url: string, first = 'ready', timeoutMs = 5000): Promise<WsClient> {
+  static async open(url: string, first = 'ready', timeoutMs = 15_000): Promise<WsClient> {
     const ws = new WebSocket(url)
     const client = new WsClient(ws)
     await new Promise<void>((resolve, reject) => {
@@ -51,7 +51,7 @@ export class WsClient {
   }
 
   /** The next message, or a rejection after `timeoutMs` (or once the socket closed with nothing left). */
-  async next(timeoutMs = 5000): Promise<Received> {
+  async next(timeoutMs = 15_000): Promise<Received> {
     const deadline = Date.now() + timeoutMs
     while (this.#queue.length === 0) {
       if (this.closed) throw new Error('the socket closed before the next message')
@@ -70,7 +70,7 @@ export class WsClient {
   }
 
   /** The texts received before `sentinel` (which is consumed). */
-  async until(sentinel: string, timeoutMs = 5000): Promise<string[]> {
+  async until(sentinel: string, timeoutMs = 15_000): Promise<string[]> {
     const before: string[] = []
     for (;;) {
       const m = await this.next(timeoutMs)

@@ -36,7 +36,7 @@ describe('vela release --profile staging', () => {
     expect(doc.paths['/api/notes'].get.operationId).toBe('notes_controller.index')
     expect(doc.components.schemas.note.required).toEqual(['body'])
     expect(readFileSync(join(root, 'priv/assets/swagger.html'), 'utf8')).toContain('data-url="./openapi.json"')
-  }, 60_000)
+  }, 300_000)
 
   it('the built server runs in the staging environment, unless VELA_ENV says otherwise', async () => {
     const staging = await startBuilt(join(root, 'dist'))
@@ -56,7 +56,7 @@ describe('vela release --profile staging', () => {
       greeting: 'hello from staging',
     })
     expect(await prod.stop()).toBe(0)
-  }, 90_000)
+  }, 300_000)
 
   it('the built server applies the bundled migrations to its database, with no src/ beside it', async () => {
     const data = temp.dir('vela-notes-db-')
@@ -78,7 +78,7 @@ describe('vela release --profile staging', () => {
     } finally {
       await db.close()
     }
-  }, 90_000)
+  }, 300_000)
 })
 
 it('vela release with a bad profile name is a usage error (exit code 2) before building', async () => {
@@ -117,7 +117,7 @@ it('a plain vite build writes the OpenAPI files too (in priv/assets and dist/pri
     greeting: null,
   })
   expect(await staging.stop()).toBe(0)
-}, 60_000)
+}, 300_000)
 
 it("Vite's own CLI (vite build --configLoader runner --mode staging) runs the same steps: migration, bundle, OpenAPI files", async () => {
   const root = fixture()
@@ -146,4 +146,4 @@ it("Vite's own CLI (vite build --configLoader runner --mode staging) runs the sa
     greeting: 'hello from staging',
   })
   expect(await server.stop()).toBe(0)
-}, 90_000)
+}, 300_000)

@@ -39,7 +39,7 @@ const get = async (path: string) => {
 }
 
 /** Polls until `path` answers something other than `before` (the swap is asynchronous). */
-async function changed(path: string, before: string, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+async function changed(path: string, before: string, timeoutMs = 30_000): Promise<{ status: number; body: string }> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const res = await get(path)

@@ -85,7 +85,7 @@ function runCopy(dir: string, env: NodeJS.ProcessEnv) {
 export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const run = runCopy(dir, env)
   // The start line names the bound address (0.0.0.0 or [::] on every interface): clients use 127.0.0.1.
-  const port = (await run.waitFor(/listening on http:\/\/\S+:(\d+)/, 40_000))?.[1]
+  const port = (await run.waitFor(/listening on http:\/\/\S+:(\d+)/, 120_000))?.[1]
   const url = port && `http://127.0.0.1:${port}`
   const stop = async () => {
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGTERM')
@@ -98,12 +98,8 @@ export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Prom
   return { url, output: run.output, stop }
 }
 
-/** A built server expected to refuse to start: its exit code and output (killed after `killAfterMs`, 40 s by default). */
-export async function runBuiltToExit(
-  dir: string,
-  env: NodeJS.ProcessEnv = {},
-  killAfterMs = 40_000,
-): Promise<{ code: number | null; output: string }> {
+/** A built server expected to refuse to start: its exit code and output (killed after `killAfterMs`, 120 s by default). */
+export async function runBuiltToExit(dir: string, env: NodeJS.ProcessEnv = {}, killAfterMs = 120_000): Promise<{ code: number | null; output: string }> {
   const run = runCopy(dir, env)
   const timer = setTimeout(() => run.child.kill('SIGKILL'), killAfterMs)
   const code = await run.exited
