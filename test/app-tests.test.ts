@@ -16,7 +16,9 @@ const edit = (file: string, from: string, to: string) => {
   writeFileSync(file, text.replace(from, to))
 }
 
-it('passes: in-process and listener requests, rows written, each file its own in-memory database', { timeout: 300_000 }, async () => {
+it('passes: in-process and listener requests, rows written, each file its own in-memory database', {
+  timeout: 300_000,
+}, async () => {
   const app = temp.fixture('tested')
   const { code, output } = await vitestRun(app)
   expect(output).toMatch(/Test Files\s+3 passed \(3\)/)

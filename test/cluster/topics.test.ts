@@ -100,7 +100,11 @@ describe.skipIf(!available)('WebSocket topics across three instances sharing Red
   beforeAll(async () => {
     await admin!.connect()
     ;[one, two, three] = await Promise.all([instance(), instance(), instance()])
-    await within(30_000, 'the three instances subscribed', Promise.all([one, two, three].map((i) => i.app.topics.ready())))
+    await within(
+      30_000,
+      'the three instances subscribed',
+      Promise.all([one, two, three].map((i) => i.app.topics.ready())),
+    )
   })
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()))
@@ -228,7 +232,8 @@ describe.skipIf(!available)('a broker subscribed before the instance reports rea
 
   it('once app.start() resolves, every instance is subscribed: a message published right after it reaches every instance', async () => {
     await admin!.connect()
-    for (let i = 0; i < 3; i++) apps.push(topicsApp({ log, name: 'ready-topics', pubsub: redisPubSub({ url: REDIS_URL, channel }) }))
+    for (let i = 0; i < 3; i++)
+      apps.push(topicsApp({ log, name: 'ready-topics', pubsub: redisPubSub({ url: REDIS_URL, channel }) }))
     await within(60_000, 'the three starts', Promise.all(apps.map((a) => a.start())))
     expect(apps.map((a) => a.state)).toEqual(['ready', 'ready', 'ready'])
     // Subscribed already, before any WebSocket or publish used the topics.

@@ -27,7 +27,13 @@ afterAll(() => {
 })
 
 beforeAll(async () => {
-  await build({ root, configFile: false, plugins: [vela()], logLevel: 'silent', build: { outDir: join(out, 'server'), emptyOutDir: true } })
+  await build({
+    root,
+    configFile: false,
+    plugins: [vela()],
+    logLevel: 'silent',
+    build: { outDir: join(out, 'server'), emptyOutDir: true },
+  })
 })
 
 interface Started {
@@ -96,7 +102,11 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     expect(pids.has(s.primaryPid)).toBe(false)
 
     // One /metrics, on the primary: the sum of both workers' registries (recorded once each answer is sent).
-    const scrape = async () => sumSeries(await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text(), 'http_server_request_duration_seconds_count')
+    const scrape = async () =>
+      sumSeries(
+        await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text(),
+        'http_server_request_duration_seconds_count',
+      )
     await until('the 20 requests counted', async () => (await scrape()) >= 20, 15_000)
     expect(await scrape()).toBe(20)
     // The app's own OpenTelemetry counter, summed over both workers (each answered some of the 20).
@@ -120,8 +130,15 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     }
     expect([...pids].sort()).toEqual([...s.workerPids].sort())
     const metrics = `http://127.0.0.1:${s.metricsPort}/metrics`
-    const openMetrics = async () => fetch(metrics, { headers: { accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' } })
-    await until('the 20 requests counted', async () => sumSeries(await (await fetch(metrics)).text(), 'http_server_request_duration_seconds_count') >= 20, 15_000)
+    const openMetrics = async () =>
+      fetch(metrics, {
+        headers: { accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' },
+      })
+    await until(
+      'the 20 requests counted',
+      async () => sumSeries(await (await fetch(metrics)).text(), 'http_server_request_duration_seconds_count') >= 20,
+      15_000,
+    )
     const res = await openMetrics()
     expect(res.headers.get('content-type')).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8')
     const text = await res.text()
@@ -147,8 +164,14 @@ describe('VELA_WORKERS=2: one port, two workers, one start before them', { timeo
     })()
     await until('answers before the kill', () => answers.length >= 5, 15_000)
     process.kill(victim, 'SIGKILL')
-    await s.server.waitFor(new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${victim}\\) was killed by SIGKILL; starting a new one$`, 'm'))
-    await until('a new worker answering', () => answers.some((a) => a.pid !== undefined && a.pid !== victim && a.pid !== survivor), 30_000)
+    await s.server.waitFor(
+      new RegExp(`^\\[vela\\] worker \\d+ \\(pid ${victim}\\) was killed by SIGKILL; starting a new one$`, 'm'),
+    )
+    await until(
+      'a new worker answering',
+      () => answers.some((a) => a.pid !== undefined && a.pid !== victim && a.pid !== survivor),
+      30_000,
+    )
     probing = false
     await probe
 

@@ -186,7 +186,11 @@ describe.concurrent('shutdown under load (child processes)', () => {
     expect(slowDone).toBe(false)
 
     const finished = await within(30_000, 'the slow request', slow)
-    expect({ status: finished.status, body: finished.body, connection: finished.headers.connection }).toEqual({ status: 200, body: '{"done":true}', connection: 'close' })
+    expect({ status: finished.status, body: finished.body, connection: finished.headers.connection }).toEqual({
+      status: 200,
+      body: '{"done":true}',
+      connection: 'close',
+    })
     expect(await connectOutcome(child.port)).toBe('ECONNREFUSED')
     expect(await within(60_000, 'the exit', child.exited)).toEqual({ code: 0, signal: null })
   })
@@ -196,7 +200,9 @@ describe.concurrent('shutdown under load (child processes)', () => {
     const child = await start({ DRAIN_DELAY_MS: String(DRAIN_MS), KEEP_ALIVE_MS: '1000' })
     const signalledAt = performance.now()
     child.proc.kill('SIGTERM')
-    await child.line(new RegExp(`shutting down; readiness reports draining, accepting connections for ${DRAIN_MS} ms more`))
+    await child.line(
+      new RegExp(`shutting down; readiness reports draining, accepting connections for ${DRAIN_MS} ms more`),
+    )
     const conn = await rawConnection(child.port)
     const readyz = await conn.send('GET /readyz HTTP/1.1\r\nhost: x\r\n\r\n')
     expect({ status: readyz.status, body: readyz.body }).toEqual({ status: 503, body: '{"status":"draining"}' })
@@ -206,7 +212,8 @@ describe.concurrent('shutdown under load (child processes)', () => {
     // After the delay: refused (polled, bounded by the exit). A connect racing the listening
     // socket's close is reset by the kernel (nothing was sent on it): poll on through it.
     let outcome = 'connected'
-    while ((outcome === 'connected' || outcome === 'ECONNRESET') && performance.now() - signalledAt < 30_000) outcome = await connectOutcome(child.port)
+    while ((outcome === 'connected' || outcome === 'ECONNRESET') && performance.now() - signalledAt < 30_000)
+      outcome = await connectOutcome(child.port)
     expect(outcome).toBe('ECONNREFUSED')
     expect(performance.now() - signalledAt).toBeGreaterThanOrEqual(DRAIN_MS - 10)
     // The connection opened during the delay stays open for requests until its keep-alive timeout.

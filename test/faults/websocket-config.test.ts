@@ -158,7 +158,11 @@ describe.concurrent('websocket and config faults', () => {
         websocket: { APP_WS_MAX_MESSAGE: '0' },
       }
       // A server that starts anyway (it should not) is killed after 60 s (a bound for a busy machine): code null.
-      const results = await Promise.all(Object.entries(runs).map(([name, env]) => runBuiltToExit(join(root, 'dist'), { ...env, START_MARKER: marker(name) }, 60_000)))
+      const results = await Promise.all(
+        Object.entries(runs).map(([name, env]) =>
+          runBuiltToExit(join(root, 'dist'), { ...env, START_MARKER: marker(name) }, 60_000),
+        ),
+      )
       const lines = results.map(({ code, output }) => ({ code, output: output.trim() }))
       const refused = (message: string) => ({ code: 1, output: `vela: configured (prod) could not start: ${message}` })
       expect(lines).toEqual([

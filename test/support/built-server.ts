@@ -30,7 +30,9 @@ export function runBuiltServer(dir: string, env: NodeJS.ProcessEnv): ServerProce
   }
   proc.stdout!.on('data', onData)
   proc.stderr!.on('data', onData)
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('close', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('close', (code, signal) => resolve({ code, signal })),
+  )
   const waitFor = (pattern: RegExp, ms = 120_000) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const fail = (why: string) => {

@@ -26,9 +26,15 @@ afterAll(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
 })
 
-export async function startChildApp(fixture: URL, opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; readyMs?: number; ready?: RegExp } = {}): Promise<ChildApp> {
+export async function startChildApp(
+  fixture: URL,
+  opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; readyMs?: number; ready?: RegExp } = {},
+): Promise<ChildApp> {
   const { env = {}, nodeArgs = [], readyMs = 120_000, ready = /^READY / } = opts
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fixture.pathname], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fixture.pathname], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   children.push(proc)
   const lines: string[] = []
   const waiters = new Set<() => void>()
@@ -39,7 +45,9 @@ export async function startChildApp(fixture: URL, opts: { env?: NodeJS.ProcessEn
     lines.push(...parts)
     waiters.forEach((w) => w())
   })
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   const line = (pattern: RegExp, ms = 60_000) =>
     new Promise<string>((resolve, reject) => {
       const timer = setTimeout(

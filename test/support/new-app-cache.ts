@@ -9,7 +9,20 @@
  */
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -83,7 +96,8 @@ async function cachedEntry(tarball: string): Promise<string> {
         rmSync(lock, { recursive: true, force: true })
       }
     }
-    if (performance.now() > deadline) throw new Error(`another process held ${lock} for more than ${WAIT_MS / 60_000} minutes`)
+    if (performance.now() > deadline)
+      throw new Error(`another process held ${lock} for more than ${WAIT_MS / 60_000} minutes`)
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
 }

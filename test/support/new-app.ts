@@ -78,13 +78,19 @@ export async function packVela(): Promise<Packed> {
  * `vela new <name>` as a user runs it from the package (`npm exec --package=<tarball>`), in
  * `parent`. `env` adds npm settings (the suites pass `npm_config_prefer_offline`).
  */
-export async function velaNew(parent: string, name: string, tarball: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+export async function velaNew(
+  parent: string,
+  name: string,
+  tarball: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
   await sh(parent, NPM, ['exec', '--yes', `--package=${tarball}`, '--', 'vela', 'new', name], env)
   return join(parent, name)
 }
 
 /** Installs the tarball (and the app's other dependencies) into the app; `env` as for velaNew. */
-export const installTarball = (app: string, tarball: string, env: NodeJS.ProcessEnv = {}) => sh(app, NPM, ['install', '--no-fund', '--no-audit', tarball], env)
+export const installTarball = (app: string, tarball: string, env: NodeJS.ProcessEnv = {}) =>
+  sh(app, NPM, ['install', '--no-fund', '--no-audit', tarball], env)
 
 /** Runs one of the app's local binaries (`tsc`, `vitest`, `vite`). */
 export const npx = (app: string, bin: string, args: string[], env?: NodeJS.ProcessEnv) =>
@@ -115,7 +121,14 @@ export interface Started {
  * Starts a long-running command and resolves once `probe` (a path) answers, with the time from
  * spawn to that first answer.
  */
-export async function startAndProbe(cwd: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, probe: string, timeoutMs = 300_000): Promise<Timed<Started>> {
+export async function startAndProbe(
+  cwd: string,
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  probe: string,
+  timeoutMs = 300_000,
+): Promise<Timed<Started>> {
   const port = env.PORT!
   const url = `http://127.0.0.1:${port}`
   let out = ''

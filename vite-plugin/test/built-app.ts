@@ -99,7 +99,11 @@ export async function startBuilt(dir: string, env: NodeJS.ProcessEnv = {}): Prom
 }
 
 /** A built server expected to refuse to start: its exit code and output (killed after `killAfterMs`, 120 s by default). */
-export async function runBuiltToExit(dir: string, env: NodeJS.ProcessEnv = {}, killAfterMs = 120_000): Promise<{ code: number | null; output: string }> {
+export async function runBuiltToExit(
+  dir: string,
+  env: NodeJS.ProcessEnv = {},
+  killAfterMs = 120_000,
+): Promise<{ code: number | null; output: string }> {
   const run = runCopy(dir, env)
   const timer = setTimeout(() => run.child.kill('SIGKILL'), killAfterMs)
   const code = await run.exited
