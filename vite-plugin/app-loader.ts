@@ -7,7 +7,7 @@
  *   load-failure.ts).
  * - **A runner of its own** (`openAppRunner`): a Vite module runner in an SSR dev environment made
  *   from that config, with no dev server, so the plugin's `configureServer` never runs, nor does the
- *   app's `start`; closed by whoever opened it. The CLI opens one per command (commands/load.ts),
+ *   app's `start`; closed by whoever opened it. The CLI opens one per command (cli/commands/load.ts),
  *   the build one per build (build-runner.ts). Modules evaluate as under `vela serve`: virtual
  *   modules (`virtual:vela/migrations`) and aliases resolve. The build cannot use plain `import()`:
  *   `vite build --configLoader runner` leaves no TypeScript loader in the process.

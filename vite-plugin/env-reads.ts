@@ -1,6 +1,6 @@
 /**
  * Which environment variables loading an app reads, and what they held: the inspection cache
- * (commands/inspect-cache.ts) is valid only while they hold the same, since an app's config may
+ * (cli/commands/inspect-cache.ts) is valid only while they hold the same, since an app's config may
  * depend on any of them (`REDIS_URL` choosing a pub/sub broker, `VELA_ENV` the environment).
  * During `work`, `process.env` is a proxy of itself that notes each name read (`env.X`, `'X' in
  * env`) with its value at the first read (null when unset): a variable the app sets itself (a

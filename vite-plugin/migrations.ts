@@ -3,7 +3,7 @@
  * need them: schemas come from `src/schemas/*.ts` (every exported schema), migrations live in
  * `src/migrations/`, and the repository is the `repo` export of `src/repo.ts`. Each is loaded
  * through a runner's `load` (app-loader.ts), so aliases and virtual modules resolve as under
- * `vela serve`. Used by the CLI (commands/migrate.ts), the dev server (dev-schema.ts) and the
+ * `vela serve`. Used by the CLI (cli/commands/migrate.ts), the dev server (dev/dev-schema.ts) and the
  * build (`generateForBuild`, the plugin's `buildStart`).
  */
 import { existsSync } from 'node:fs'

@@ -2,7 +2,7 @@
  * The inspection cache under the dev server: each app that starts serving has its reports
  * (`vela routes`, `middleware`, `audit`, `config`) written to `.vela/inspect.json` in the
  * background, with the files its modules came from and the environment variables they read
- * (commands/inspect-cache.ts), so those commands answer at once while the app is unchanged.
+ * (cli/commands/inspect-cache.ts), so those commands answer at once while the app is unchanged.
  * Not written when the dev app was given an environment of its own (`createOptions.env`): the
  * commands read the process's. A failure is ignored: the commands then load the app themselves.
  */
