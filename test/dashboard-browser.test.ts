@@ -6,16 +6,15 @@
 // security callback's verdict and the response headers; the app page's charts redraw as requests
 // arrive. Every page loads under the default Content-Security-Policy of securityHeaders() with no
 // violation. Screenshots go to test-results/screenshots/.
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launchChromium } from './support/chromium.ts'
 import type { Playground } from './support/playground.ts'
 import { PLAYGROUND, startPlayground } from './support/playground.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url))
 // A copy of the playground (inside the package, git-ignored, so `vela` and its dependencies
 // resolve as for the playground itself) with one more route file, discovered like the others,
@@ -33,16 +32,9 @@ export default defineRoutes({
 })
 `
 
-function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true
-  const message = `${CHROMIUM} is missing (apt-get install -y chromium)`
-  if (process.env.CI === 'true' || process.env.CI === '1')
-    throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
-  console.warn(`[vela tests] ${message}: skipping the dashboard browser suite`)
-  return false
-}
+const hasChromium = chromiumAvailable('the dashboard browser suite')
 
-describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chromium', () => {
+describe.skipIf(!hasChromium)('the development dashboard in headless Chromium', () => {
   let server: Playground
   let browser: Browser
   let page: Page
@@ -59,19 +51,7 @@ describe.skipIf(!chromiumAvailable())('the development dashboard in headless Chr
     ;[server, browser] = await Promise.all([
       // A loaded machine takes a while to boot the playground (its migrations on PGlite).
       startPlayground({ cwd: APP, startTimeoutMs: 170_000 }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      }),
+      launchChromium(),
     ])
     // The link as printed in the start line, on the port the test chose.
     link = /dashboard (http:\/\/\S+\/__vela\?token=\S+)/.exec(server.output())![1]!

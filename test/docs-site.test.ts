@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { chromium } from 'playwright-core'
+import { chromiumAvailable, launchChromium } from './support/chromium.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { writeCheckApps } from './support/docs-code-blocks.ts'
 import { brokenLinks } from './support/site-links.ts'
@@ -20,19 +20,9 @@ const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DOCS = join(ROOT, 'docs')
 const DIST = join(DOCS, '.vitepress/dist')
-const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOTS = join(ROOT, 'test-results/screenshots')
 // A build takes about a minute on a busy 2-core machine; these bounds are for a stuck one.
 const BUILD_MS = 600_000
-
-function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true
-  const message = `${CHROMIUM} is missing (apt-get install -y chromium)`
-  if (process.env.CI === 'true' || process.env.CI === '1')
-    throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
-  console.warn(`[vela tests] ${message}: skipping the documentation screenshots`)
-  return false
-}
 
 let buildOutput = ''
 
@@ -115,23 +105,11 @@ process.stdout.write(JSON.stringify(out))`
     expect(errors).toBe('')
   }, 120_000)
 
-  describe.skipIf(!chromiumAvailable())('in headless Chromium', () => {
+  describe.skipIf(!chromiumAvailable('the documentation screenshots'))('in headless Chromium', () => {
     it('the home page and a guide page render, with their sidebar and content', async () => {
       mkdirSync(SCREENSHOTS, { recursive: true })
       const server = await serveStatic(DIST)
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      })
+      const browser = await launchChromium()
       try {
         const page = await browser.newPage({ baseURL: server.base, viewport: { width: 1280, height: 900 } })
         const failed: string[] = []

@@ -3,27 +3,17 @@
 // the API explorer at /docs/swagger.html lists the API's operations; the login, notes and explorer
 // pages load under the app's Content-Security-Policy with no violation. Screenshots of each step
 // are kept in test-results/screenshots/ (git-ignored) as the run's artifacts.
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { chromium } from 'playwright-core'
+import { chromiumAvailable, launchChromium } from './support/chromium.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Playground } from './support/playground.ts'
 import { startPlayground } from './support/playground.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url))
 
-function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true
-  const message = `${CHROMIUM} is missing (apt-get install -y chromium)`
-  if (process.env.CI === 'true' || process.env.CI === '1')
-    throw new Error(`${message}; CI needs it, so this is a failure, not a skip`)
-  console.warn(`[vela tests] ${message}: skipping the browser suite`)
-  return false
-}
-
-describe.skipIf(!chromiumAvailable())('the playground in headless Chromium', () => {
+describe.skipIf(!chromiumAvailable('the browser suite'))('the playground in headless Chromium', () => {
   let server: Playground
   let browser: Browser
   let page: Page
@@ -31,22 +21,7 @@ describe.skipIf(!chromiumAvailable())('the playground in headless Chromium', () 
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true })
-    ;[server, browser] = await Promise.all([
-      startPlayground(),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      }),
-    ])
+    ;[server, browser] = await Promise.all([startPlayground(), launchChromium()])
     page = await browser.newPage({ baseURL: server.base, viewport: { width: 1000, height: 800 } })
   })
   afterAll(async () => {
