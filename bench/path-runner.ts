@@ -33,13 +33,18 @@ export interface PathRoute {
   readonly body: string | undefined
 }
 
-/** Serves `BENCH_ROUTE` (a key of `routes`) in batches and prints each batch's ns and CPU µs per request. */
-export async function runPath(
-  app: Pick<VelaApp, 'handleNode'>,
-  routes: Readonly<Record<string, PathRoute>> = PATH_ROUTES,
-): Promise<void> {
+/** The route `BENCH_ROUTE` names among `routes`. */
+export function benchRoute(routes: Readonly<Record<string, PathRoute>> = PATH_ROUTES): PathRoute {
   const route = routes[process.env.BENCH_ROUTE!]
   if (!route) throw new Error(`BENCH_ROUTE must be one of ${Object.keys(routes).join(', ')}`)
+  return route
+}
+
+/**
+ * A function that serves `route` once through `app.handleNode` and resolves when the response has
+ * been sent and closed. Checks the first response's status, so a broken app cannot post a fast number.
+ */
+export function requester(app: Pick<VelaApp, 'handleNode'>, route: PathRoute): () => Promise<void> {
   const body = route.body === undefined ? undefined : Buffer.from(route.body)
   const headers: Record<string, string> = { host: '127.0.0.1:8080' }
   const type = route.url.endsWith('/form') ? 'application/x-www-form-urlencoded' : 'application/json'
@@ -51,13 +56,16 @@ export async function runPath(
   Object.assign(socket, { writable: true, write: () => true, cork() {}, uncork() {} })
   let checked = false
 
-  const one = () =>
+  return () =>
     new Promise<void>((resolve) => {
       const req = new IncomingMessage(socket)
       req.method = route.method
       req.url = route.url
       req.headers = { ...headers }
       const res = new ServerResponse(req)
+      // As node's server does: a response writes to its socket. Without one it buffers what it
+      // writes, and about one run in three fell into a mode where GC took half the time.
+      res.assignSocket(socket)
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse
       res.end = ((...args: unknown[]) => {
         const out = end(...args)
@@ -70,6 +78,7 @@ export async function runPath(
         // runs them after each request: a loop of microtasks alone would pile them up. Node's
         // server emits 'close' on the response once it has finished (observers end there).
         process.nextTick(() => {
+          res.detachSocket(socket)
           res.emit('close')
           resolve()
         })
@@ -79,22 +88,35 @@ export async function runPath(
       if (body) req.push(body)
       req.push(null)
     })
+}
 
+/** One batch of `n` requests: ns (wall) and CPU µs of the process per request. */
+export async function batch(one: () => Promise<void>, n: number): Promise<{ ns: number; cpu: number }> {
+  // The event loop turns every 50 requests, as under a server's load (timers: batch span exports).
+  const turn = () => new Promise((resolve) => setImmediate(resolve))
+  const t0 = process.hrtime.bigint()
+  const c0 = process.cpuUsage()
+  for (let i = 0; i < n; i++) {
+    await one()
+    if (i % 50 === 49) await turn()
+  }
+  const c = process.cpuUsage(c0)
+  return { ns: Number(process.hrtime.bigint() - t0) / n, cpu: (c.user + c.system) / n }
+}
+
+/** Serves `BENCH_ROUTE` (a key of `routes`) in batches and prints each batch's ns and CPU µs per request. */
+export async function runPath(
+  app: Pick<VelaApp, 'handleNode'>,
+  routes: Readonly<Record<string, PathRoute>> = PATH_ROUTES,
+): Promise<void> {
+  const one = requester(app, benchRoute(routes))
   const n = Number(process.env.BENCH_N ?? 20_000)
   const batches: number[] = []
   const cpu: number[] = []
-  // The event loop turns every 50 requests, as under a server's load (timers: batch span exports).
-  const turn = () => new Promise((resolve) => setImmediate(resolve))
   for (let b = 0; b < Number(process.env.BENCH_BATCHES ?? 8); b++) {
-    const t0 = process.hrtime.bigint()
-    const c0 = process.cpuUsage()
-    for (let i = 0; i < n; i++) {
-      await one()
-      if (i % 50 === 49) await turn()
-    }
-    const c = process.cpuUsage(c0)
-    batches.push(Number(process.hrtime.bigint() - t0) / n)
-    cpu.push((c.user + c.system) / n)
+    const r = await batch(one, n)
+    batches.push(r.ns)
+    cpu.push(r.cpu)
   }
   console.log(JSON.stringify({ batches, cpu }))
 }

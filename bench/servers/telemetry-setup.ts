@@ -5,7 +5,7 @@
  * (there is no collector here), so the bench measures making spans and metrics, not shipping them.
  *
  * `BENCH_OTEL` picks the tracing: `all` (default, every request sampled), `ratio10` (parent-based,
- * 10 % of new traces) or `none` (no span processor: nothing receives spans, so none are made).
+ * 10 % of new traces; `ratio<N>`: N %) or `none` (no span processor: nothing receives spans, so none are made).
  */
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics'
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
@@ -26,7 +26,9 @@ export async function setupBenchTelemetry(opts: { otelMetrics?: boolean } = {}):
     serviceName: 'bench',
     spanProcessors:
       mode === 'none' ? [] : [new BatchSpanProcessor({ exporter: { export: done, shutdown: async () => {} } })],
-    sampler: mode === 'ratio10' ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) }) : undefined,
+    sampler: mode.startsWith('ratio')
+      ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(Number(mode.slice(5)) / 100) })
+      : undefined,
     metricReaders: opts.otelMetrics
       ? [new PeriodicExportingMetricReader({ exporter: dropMetrics, exportIntervalMillis: 60_000 })]
       : [],
