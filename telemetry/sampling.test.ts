@@ -3,9 +3,10 @@
 // nothing to receive spans no span is made at all. Also the server-error attributes and
 // url.query redaction. Real SDK, in-memory exporter, requests in-process and over HTTP.
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api'
-import { trace } from '@opentelemetry/api'
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api'
 import type { ReadableSpan, Sampler, SamplingResult } from '@opentelemetry/sdk-trace'
 import {
+  AlwaysOffSampler,
   AlwaysOnSampler,
   InMemorySpanExporter,
   ParentBasedSampler,
@@ -20,6 +21,7 @@ import type { RouteGroup } from '../server/contracts/routes.ts'
 import { json, status } from '../server/replies.ts'
 import { inject } from '../server/testing/index.ts'
 import { describeModes } from '../test/support/modes.ts'
+import { RequestSampler, newTraceBound } from './sampling.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
@@ -206,5 +208,43 @@ describe('nothing to receive spans', () => {
         redactQuery: ['token'],
       })
     }
+  })
+})
+
+describe('new traces decided by the ratio rule without asking the sampler', () => {
+  it("recognises the SDK's samplers by their description, and no other", () => {
+    expect(newTraceBound(new ParentBasedSampler({ root: new AlwaysOnSampler() }))).toBe(2 ** 32)
+    expect(newTraceBound(new AlwaysOffSampler())).toBe(0)
+    expect(newTraceBound(new TraceIdRatioBasedSampler(0.25))).toBe(Math.floor(0.25 * 0xffffffff))
+    expect(newTraceBound(new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) }))).toBe(
+      Math.floor(0.1 * 0xffffffff),
+    )
+    // A subclass keeps the description but may decide otherwise; a sampler of the app's own is asked.
+    class Sometimes extends ParentBasedSampler {}
+    expect(newTraceBound(new Sometimes({ root: new AlwaysOnSampler() }))).toBeUndefined()
+    class OwnRoot extends TraceIdRatioBasedSampler {}
+    expect(newTraceBound(new ParentBasedSampler({ root: new OwnRoot(0.5) }))).toBeUndefined()
+    expect(newTraceBound({ shouldSample: () => ({ decision: SamplingDecision.RECORD_AND_SAMPLED }) })).toBeUndefined()
+  })
+
+  it("keeps, over 4,000 new traces, those the SDK's ratio sampler keeps, and about the ratio of them", () => {
+    const sdk = new TraceIdRatioBasedSampler(0.3)
+    const sampler = new RequestSampler(new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.3) }))
+    let kept = 0
+    for (let i = 0; i < 4000; i++) {
+      if (!sampler.decide(ROOT_CONTEXT, 'HTTP GET')) continue
+      kept++
+      // What startSpan asks next: the decision made, and the id it was made for.
+      expect(sampler.shouldSample(ROOT_CONTEXT, 'x', 'HTTP GET', 1, {}, []).decision).toBe(
+        SamplingDecision.RECORD_AND_SAMPLED,
+      )
+      const traceId = sampler.generateTraceId()
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/)
+      expect(sdk.shouldSample(ROOT_CONTEXT, traceId).decision).toBe(SamplingDecision.RECORD_AND_SAMPLED)
+      sampler.settle()
+    }
+    // 30 % of 4,000 is 1,200; the standard deviation is 29.
+    expect(kept).toBeGreaterThan(1050)
+    expect(kept).toBeLessThan(1350)
   })
 })

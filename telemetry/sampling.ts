@@ -8,6 +8,13 @@
  * configured sampler (default: parent-based, always on for new traces) with the trace id the span
  * will have, and when the answer is yes hands that answer and that id to the `startSpan` call that
  * follows at once (both are used once, synchronously, then forgotten).
+ *
+ * A new trace under the SDK's usual samplers (always on, always off, or a trace-id ratio, alone or
+ * as the root of a parent-based sampler, recognised by their public `toString()`) is decided
+ * without asking them: the trace id's four 32-bit words are drawn, and the trace is kept when
+ * their exclusive or is below the ratio's bound, which is the ratio sampler's own rule, so an SDK
+ * downstream with the same ratio keeps the same traces. The id is written out as hex only for a
+ * trace that is kept: a request not sampled costs four random numbers.
  */
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api'
 import { SpanKind as Kind, isSpanContextValid, trace } from '@opentelemetry/api'
@@ -32,6 +39,32 @@ export const JOINED: SpanDecision = { decide: (parent) => !isTracingSuppressed(p
 
 const NO_ATTRIBUTES: Attributes = Object.freeze({}) as Attributes
 const NO_LINKS: Link[] = []
+const SAMPLED: SamplingResult = Object.freeze({ decision: SamplingDecision.RECORD_AND_SAMPLED })
+const SDK_SAMPLERS = new Set(['AlwaysOnSampler', 'AlwaysOffSampler', 'TraceIdRatioBasedSampler', 'ParentBasedSampler'])
+
+/**
+ * The bound under which the exclusive or of a new trace id's four words keeps the trace, when
+ * `sampler` decides new traces by the trace-id ratio rule (always on and always off included);
+ * `undefined` for any other sampler, which is then asked.
+ */
+export function newTraceBound(sampler: Sampler): number | undefined {
+  // The SDK's own classes only: a subclass keeps their toString() but may decide otherwise.
+  const parentBasedRoot = (sampler as { _root?: object })._root
+  if (!SDK_SAMPLERS.has(sampler.constructor.name) || (parentBasedRoot && !SDK_SAMPLERS.has(parentBasedRoot.constructor.name)))
+    return undefined
+  const described = /^(?:ParentBased\{root=)?(AlwaysOnSampler|AlwaysOffSampler|TraceIdRatioBased\{([^}]*)\})(?:,|$)/.exec(
+    sampler.toString(),
+  )
+  if (!described) return undefined
+  if (described[1] === 'AlwaysOnSampler') return 2 ** 32
+  if (described[1] === 'AlwaysOffSampler') return 0
+  const ratio = Number(described[2])
+  if (!(ratio >= 0 && ratio <= 1)) return undefined
+  return ratio === 1 ? 2 ** 32 : Math.floor(ratio * 0xffffffff)
+}
+
+const word = () => (Math.random() * 2 ** 32) >>> 0
+const hex8 = (w: number) => w.toString(16).padStart(8, '0')
 
 /** The provider's sampler and id generator, and the per-request question asked ahead of `startSpan`. */
 export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
@@ -39,10 +72,12 @@ export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
   readonly #ids: IdGenerator = new RandomIdGenerator()
   #decided: SamplingResult | undefined = undefined
   #traceId: string | undefined = undefined
+  readonly #newTraceBound: number | undefined
 
   /** `inner`: the configured sampler; default parent-based, always on for new traces. */
   constructor(inner: Sampler = new ParentBasedSampler({ root: new AlwaysOnSampler() })) {
     this.#inner = inner
+    this.#newTraceBound = newTraceBound(inner)
   }
 
   /**
@@ -53,11 +88,25 @@ export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
     if (isTracingSuppressed(parent)) return false
     const parentContext = trace.getSpanContext(parent)
     const child = parentContext !== undefined && isSpanContextValid(parentContext)
+    if (!child && this.#newTraceBound !== undefined) return this.#decideNewTrace(this.#newTraceBound)
     const traceId = child ? parentContext.traceId : this.#ids.generateTraceId()
     const result = this.#inner.shouldSample(parent, traceId, name, Kind.SERVER, NO_ATTRIBUTES, NO_LINKS)
     if (result.decision === SamplingDecision.NOT_RECORD) return false
     this.#decided = result
     this.#traceId = child ? undefined : traceId
+    return true
+  }
+
+  /** A new trace under the ratio rule: its id drawn as four words, written out only when it is kept. */
+  #decideNewTrace(bound: number): boolean {
+    const w0 = word()
+    const w1 = word()
+    const w2 = word()
+    // An all-zero id is invalid; the SDK's generator makes its last byte 1.
+    const w3 = word() || (w0 | w1 | w2 ? 0 : 1)
+    if (((w0 ^ w1 ^ w2 ^ w3) >>> 0) >= bound) return false
+    this.#decided = SAMPLED
+    this.#traceId = hex8(w0) + hex8(w1) + hex8(w2) + hex8(w3)
     return true
   }
 
