@@ -50,11 +50,15 @@ const SDK_SAMPLERS = new Set(['AlwaysOnSampler', 'AlwaysOffSampler', 'TraceIdRat
 export function newTraceBound(sampler: Sampler): number | undefined {
   // The SDK's own classes only: a subclass keeps their toString() but may decide otherwise.
   const parentBasedRoot = (sampler as { _root?: object })._root
-  if (!SDK_SAMPLERS.has(sampler.constructor.name) || (parentBasedRoot && !SDK_SAMPLERS.has(parentBasedRoot.constructor.name)))
-    return undefined
-  const described = /^(?:ParentBased\{root=)?(AlwaysOnSampler|AlwaysOffSampler|TraceIdRatioBased\{([^}]*)\})(?:,|$)/.exec(
-    sampler.toString(),
+  if (
+    !SDK_SAMPLERS.has(sampler.constructor.name) ||
+    (parentBasedRoot && !SDK_SAMPLERS.has(parentBasedRoot.constructor.name))
   )
+    return undefined
+  const described =
+    /^(?:ParentBased\{root=)?(AlwaysOnSampler|AlwaysOffSampler|TraceIdRatioBased\{([^}]*)\})(?:,|$)/.exec(
+      sampler.toString(),
+    )
   if (!described) return undefined
   if (described[1] === 'AlwaysOnSampler') return 2 ** 32
   if (described[1] === 'AlwaysOffSampler') return 0
@@ -104,7 +108,7 @@ export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
     const w2 = word()
     // An all-zero id is invalid; the SDK's generator makes its last byte 1.
     const w3 = word() || (w0 | w1 | w2 ? 0 : 1)
-    if (((w0 ^ w1 ^ w2 ^ w3) >>> 0) >= bound) return false
+    if ((w0 ^ w1 ^ w2 ^ w3) >>> 0 >= bound) return false
     this.#decided = SAMPLED
     this.#traceId = hex8(w0) + hex8(w1) + hex8(w2) + hex8(w3)
     return true
