@@ -1,8 +1,8 @@
 /**
- * Web bench (issue 3): a rendered view (layout + partial + a 20-item loop, escaped) and a static
- * file (7 KB CSS), Vela against bare h3 — for the view, h3 calling liquidjs directly; for the file,
- * h3's own `serveStatic` over node:fs. Rounds are interleaved (each server once per round, each a
- * fresh process) and medians compared, as in bench/runtime.ts.
+ * Web bench: a rendered view (layout + partial + a 20-item loop, escaped) and a static file (7 KB
+ * CSS), Vela against bare h3 — for the view, h3 calling liquidjs directly; for the file, h3's own
+ * `serveStatic` over node:fs. Rounds are interleaved (each server once per round, each a fresh
+ * process) and medians compared, as in bench/runtime.ts.
  *
  *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50)
  */

@@ -1,8 +1,8 @@
-// Where the metrics endpoint listens (issue 17, item 9): it has no authentication, so by default
-// only this machine reaches it (127.0.0.1); `host` (or OTEL_EXPORTER_PROMETHEUS_HOST) opens it.
-// "Reached from elsewhere" is checked on a non-loopback address of this machine, the one another
-// host on its network would use; without one the machine has no network to be exposed to, and
-// those assertions are skipped.
+// Where the metrics endpoint listens: it has no authentication, so by default only this machine
+// reaches it (127.0.0.1); `host` (or OTEL_EXPORTER_PROMETHEUS_HOST) opens it. "Reached from
+// elsewhere" is checked on a non-loopback address of this machine, the one another host on its
+// network would use; without one the machine has no network to be exposed to, and those assertions
+// are skipped.
 import { networkInterfaces } from 'node:os'
 import { afterEach, expect, it } from 'vitest'
 import { DEFAULT_PROMETHEUS_HOST, servePrometheus, type MetricsSource, type PrometheusServer } from './prometheus.ts'

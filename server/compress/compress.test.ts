@@ -1,6 +1,6 @@
-// Compression (issue 3): gzip / brotli by Accept-Encoding above a threshold, Vary, never twice,
-// never for HEAD / 304 / compressed media types. Over HTTP the bytes are read with node:http,
-// which (unlike fetch) does not decode them.
+// Compression: gzip / brotli by Accept-Encoding above a threshold, Vary, never twice, never for
+// HEAD / 304 / compressed media types. Over HTTP the bytes are read with node:http, which (unlike
+// fetch) does not decode them.
 import http from 'node:http'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,6 +1,6 @@
-// Issue 3 graceful shutdown: on SIGTERM/SIGINT in-flight requests finish with 200, new
-// connections are refused, WebSockets close with 1001, the stop hook runs, the process exits 0.
-// The app runs in a child process (test/fixtures/shutdown-app.ts) that really receives the signal.
+// Graceful shutdown: on SIGTERM/SIGINT in-flight requests finish with 200, new connections are
+// refused, WebSockets close with 1001, the stop hook runs, the process exits 0. The app runs in a
+// child process (test/fixtures/shutdown-app.ts) that really receives the signal.
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs'

@@ -1,6 +1,6 @@
-// Issue 3 CSRF: token in the session (masked per response), checked on POST/PUT/PATCH/DELETE from
-// the body field `_csrf_token` (never the query string) or `x-csrf-token`, 403 `Forbidden - CSRF
-// token invalid`, excluded path prefixes.
+// CSRF: token in the session (masked per response), checked on POST/PUT/PATCH/DELETE from the body
+// field `_csrf_token` (never the query string) or `x-csrf-token`, 403 `Forbidden - CSRF token
+// invalid`, excluded path prefixes.
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import type { PluginEntry } from '../pipeline/plugin.ts'

@@ -1,5 +1,5 @@
-// Static files (issue 3): staticDir behind `/docs/[...]`, in-process and over real HTTP: content
-// types, ETag / Last-Modified with 304, HEAD, index.html, 404, 405.
+// Static files: staticDir behind `/docs/[...]`, in-process and over real HTTP: content types,
+// ETag / Last-Modified with 304, HEAD, index.html, 404, 405.
 import { mkdtempSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

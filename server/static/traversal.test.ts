@@ -1,7 +1,7 @@
-// Path traversal (issue 3 "Must show"): every spelling below is answered 404 (or 400 when the
-// percent-encoding is not valid UTF-8, refused at routing) and no byte of a file outside the
-// served directory comes back. Over real HTTP the targets go out byte for byte on a raw socket;
-// in-process they go through `new URL`, which normalises some of them first.
+// Path traversal: every spelling below is answered 404 (or 400 when the percent-encoding is not
+// valid UTF-8, refused at routing) and no byte of a file outside the served directory comes back.
+// Over real HTTP the targets go out byte for byte on a raw socket; in-process they go through
+// `new URL`, which normalises some of them first.
 import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,7 +1,7 @@
-// Issue 11 item 4: WebSocket limits over a real server in this process (test/faults/websocket-config
-// .test.ts runs them in a child process whose memory it watches): `server.websocket` and a route's
-// own limits, 1009 for a message too big, 1013 for a client that does not keep up, and the peer
-// the hooks get (its `websocket`, `publish` skipping the sender).
+// WebSocket limits over a real server in this process (test/faults/websocket-config.test.ts runs
+// them in a child process whose memory it watches): `server.websocket` and a route's own limits,
+// 1009 for a message too big, 1013 for a client that does not keep up, and the peer the hooks get
+// (its `websocket`, `publish` skipping the sender).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { createApp } from '../app/create-app.ts'

@@ -1,7 +1,7 @@
-// Issue 12: WebSocket topics in one process (peer.subscribe / unsubscribe, peer.publish,
-// req.publish, app.publish), over real listeners and real `ws` clients; then the hub with a broker
-// (crossws's in-process BroadcastChannel adapter, and brokers that fail). Every exactly-once check
-// ends with a sentinel every client gets, so a duplicate or a stray message shows without a sleep.
+// WebSocket topics in one process (peer.subscribe / unsubscribe, peer.publish, req.publish,
+// app.publish), over real listeners and real `ws` clients; then the hub with a broker (crossws's
+// in-process BroadcastChannel adapter, and brokers that fail). Every exactly-once check ends with a
+// sentinel every client gets, so a duplicate or a stray message shows without a sleep.
 import { randomUUID } from 'node:crypto'
 import type { SyncDriver, SyncMessage } from 'crossws'
 import { broadcastChannel } from 'crossws/sync'

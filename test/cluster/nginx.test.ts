@@ -1,8 +1,8 @@
-// Several instances behind a load balancer (issue 12): nginx, running deploy/nginx.conf itself, in
-// front of three instances of the built playground (`node dist/server/index.mjs`), started
-// together on one fresh PostgreSQL database, one Redis and one session secret, as a deployment
-// runs them. Real processes and sockets; the cases share the instances and run in order (the last
-// two stop one instance each: SIGTERM, then SIGKILL).
+// Several instances behind a load balancer: nginx, running deploy/nginx.conf itself, in front of
+// three instances of the built playground (`node dist/server/index.mjs`), started together on one
+// fresh PostgreSQL database, one Redis and one session secret, as a deployment runs them. Real
+// processes and sockets; the cases share the instances and run in order (the last two stop one
+// instance each: SIGTERM, then SIGKILL).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
@@ -179,10 +179,10 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     expect(await Promise.all([echo(), echo(), echo()])).toEqual(['Echo: hello', 'Echo: hello', 'Echo: hello'])
   })
 
-  // Waits for WebSocket topics (peer.subscribe / publish over Redis pub/sub, issue 12) on main and
-  // a topic route in the playground using them with REDIS_URL. The case then: one client per
-  // instance, each on its instance's own port, subscribes; a message one of them sends is
-  // published on its instance and reaches the clients on all three.
+  // Waits for WebSocket topics (peer.subscribe / publish over Redis pub/sub) on main and a topic
+  // route in the playground using them with REDIS_URL. The case then: one client per instance, each
+  // on its instance's own port, subscribes; a message one of them sends is published on its
+  // instance and reaches the clients on all three.
   it('a WebSocket message published on one instance reaches clients on all three, once each (rooms over Redis pub/sub)', async () => {
     const room = (i: Instance) => `${i.url.replace('http', 'ws')}/ws/rooms/lobby`
     const receivers = await Promise.all(instances.map((i) => WsClient.open(room(i), 'joined lobby')))

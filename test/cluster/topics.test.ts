@@ -1,12 +1,12 @@
-// Issue 12: WebSocket topics across instances through Redis pub/sub. Three Vela apps, each on its
-// own real listener on 127.0.0.1, share the Redis at 127.0.0.1:6379 (VELA_TEST_REDIS_URL) on a
-// channel unique to this run: a message published on one instance reaches the subscribers on all
-// three exactly once (a sentinel published last shows duplicates and strays without a sleep);
-// stopping the apps closes their Redis connections; Redis away (at start, or later) costs only
-// cross-instance delivery, is one log line however often ioredis retries, and delivery resumes
-// when it is back. A TCP proxy in front of Redis plays the outage. Issue 17: once `app.start()`
-// resolves (the instance reports ready) it is subscribed, so a message published right after
-// the start reaches every instance.
+// WebSocket topics across instances through Redis pub/sub. Three Vela apps, each on its own real
+// listener on 127.0.0.1, share the Redis at 127.0.0.1:6379 (VELA_TEST_REDIS_URL) on a channel
+// unique to this run: a message published on one instance reaches the subscribers on all three
+// exactly once (a sentinel published last shows duplicates and strays without a sleep); stopping
+// the apps closes their Redis connections; Redis away (at start, or later) costs only
+// cross-instance delivery, is one log line however often ioredis retries, and delivery resumes when
+// it is back. A TCP proxy in front of Redis plays the outage. Once `app.start()` resolves (the
+// instance reports ready) it is subscribed, so a message published right after the start reaches
+// every instance.
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

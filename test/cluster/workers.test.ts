@@ -1,7 +1,7 @@
-// Every core (issue 12): the built server with VELA_WORKERS runs a primary and N workers under
-// node:cluster. Real processes: test/fixtures/workers-app built once with vela/vite, then
-// `node server/index.mjs` per case, on free ports of 127.0.0.1; the fixture's `/pid` says which
-// process answered and its start/stop hooks print their role (START/STOP lines).
+// Every core: the built server with VELA_WORKERS runs a primary and N workers under node:cluster.
+// Real processes: test/fixtures/workers-app built once with vela/vite, then `node server/index.mjs`
+// per case, on free ports of 127.0.0.1; the fixture's `/pid` says which process answered and its
+// start/stop hooks print their role (START/STOP lines).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

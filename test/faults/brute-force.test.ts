@@ -1,8 +1,8 @@
 /**
- * Brute force across addresses (issue 17, item 7), as the attack tools ran it: guesses at one
- * account spread over several client addresses (behind a trusted proxy, each guess's address is
- * the one X-Forwarded-For gives), and a burst of logins whose password checks share libuv's thread
- * pool with file reads. The first runs the playground over HTTP; the second its password module.
+ * Brute force across addresses, as the attack tools ran it: guesses at one account spread over
+ * several client addresses (behind a trusted proxy, each guess's address is the one X-Forwarded-For
+ * gives), and a burst of logins whose password checks share libuv's thread pool with file reads.
+ * The first runs the playground over HTTP; the second its password module.
  */
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,18 +1,17 @@
 /**
- * Database faults (issue 11, item 5): the repository on a PostgreSQL cluster of this file's own
- * (test/support/pg-cluster.ts) that the cases freeze, stop and kill, and on embedded PGlite held
- * by a long transaction. Each case bounds its own wait (a safety thaw or release), so code without
+ * Database faults: the repository on a PostgreSQL cluster of this file's own
+ * (test/support/pg-cluster.ts) that the cases freeze, stop and kill, and on embedded PGlite held by
+ * a long transaction. Each case bounds its own wait (a safety thaw or release), so code without
  * deadlines fails the assertions instead of hanging the suite.
  *
  * The cases run one after the other: the cluster cases share the cluster, and PGlite's start
  * blocks the event loop for about a second, which would make the timing assertions of a case
  * running beside it meaningless. About 15 s in all.
  *
- * Writes with an unknown outcome (issue 17, item 5): a statement sent and never answered may
- * have been applied, so it is a 504 `VELA_ERR_DB_OUTCOME_UNKNOWN` without `Retry-After`; what
- * failed before anything was sent (or was a read, or rolled back) stays a 503 with it. The
- * frozen-answer cases go through test/support/tcp-proxy.ts, which holds the server's answer to
- * one chosen statement.
+ * Writes with an unknown outcome: a statement sent and never answered may have been applied, so it
+ * is a 504 `VELA_ERR_DB_OUTCOME_UNKNOWN` without `Retry-After`; what failed before anything was
+ * sent (or was a read, or rolled back) stays a 503 with it. The frozen-answer cases go through
+ * test/support/tcp-proxy.ts, which holds the server's answer to one chosen statement.
  */
 import { describe, expect, it, vi } from 'vitest'
 import { createApp, json } from '../../server/index.ts'

@@ -1,11 +1,10 @@
 /**
- * Form bodies and query strings with many fields (issue 17, finding 1): a 1 MiB body of empty
- * repeated fields (`a=&a=&…`, about 350,000 of them) once held the event loop for minutes, since
- * every repeat copied the array of the ones before. The app runs in a child process
- * (test/fixtures/forms-app.ts), so this process keeps its own clock while the server is busy and
- * every wait is bounded: code without the fix fails on a slow heartbeat or a timed-out request
- * instead of hanging. Then the cap at its edge: 1,000 fields pass, 1,001 are refused, naming the
- * limit (`server.maxFields`, default 1,000).
+ * Form bodies and query strings with many fields: a 1 MiB body of empty repeated fields (`a=&a=&…`,
+ * about 350,000 of them) once held the event loop for minutes, since every repeat copied the array
+ * of the ones before. The app runs in a child process (test/fixtures/forms-app.ts), so this process
+ * keeps its own clock while the server is busy and every wait is bounded: code without the fix
+ * fails on a slow heartbeat or a timed-out request instead of hanging. Then the cap at its edge:
+ * 1,000 fields pass, 1,001 are refused, naming the limit (`server.maxFields`, default 1,000).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ChildApp } from '../support/child-app.ts'

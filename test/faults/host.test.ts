@@ -1,9 +1,9 @@
 /**
- * Two `Host` headers (issue 17, finding 9): HTTP/1.1 requires a 400, since the app and a proxy in
- * front of it could each act on a different one. node's parser used to keep the first and drop the
- * other, so the request was answered 200. Raw sockets to Vela's listener (fetch would never send
- * two), for a route, a 404, a health endpoint and a WebSocket upgrade; and a web `Request` with
- * both through `app.fetch`. One Host, and a repeated header that may repeat, still pass.
+ * Two `Host` headers: HTTP/1.1 requires a 400, since the app and a proxy in front of it could each
+ * act on a different one. node's parser used to keep the first and drop the other, so the request
+ * was answered 200. Raw sockets to Vela's listener (fetch would never send two), for a route, a
+ * 404, a health endpoint and a WebSocket upgrade; and a web `Request` with both through
+ * `app.fetch`. One Host, and a repeated header that may repeat, still pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp, defineWebSocket, json } from '../../server/index.ts'

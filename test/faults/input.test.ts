@@ -1,9 +1,10 @@
 /**
- * Input faults (issue 11, items 3, 6, 7 and the empty JSON body of item 10), over real sockets on
- * 127.0.0.1. One app, served twice: by Vela's node listener (the node path) and by srvx's node
- * adapter around `app.fetch` (the web path, as on other runtimes), so every redirect case is seen
- * on both. Raw requests (test/support/raw-http.ts) where the bytes matter: a response that never
- * comes is status 0, a header smuggled through `Location` would be a line of its own.
+ * Input faults (redirect targets taken from the request, where the CSRF token is read from,
+ * prototype keys in decoded input, an empty JSON body), over real sockets on 127.0.0.1. One app,
+ * served twice: by Vela's node listener (the node path) and by srvx's node adapter around
+ * `app.fetch` (the web path, as on other runtimes), so every redirect case is seen on both. Raw
+ * requests (test/support/raw-http.ts) where the bytes matter: a response that never comes is
+ * status 0, a header smuggled through `Location` would be a line of its own.
  *
  * Sequential: the strict log is checked per case. Well under a second in all.
  */
@@ -123,7 +124,7 @@ const summary = (r: RawResponse) => ({
   setCookie: r.headers['set-cookie'] ?? null,
 })
 
-describe('item 3: redirect() to a target from the request', () => {
+describe('redirect() to a target from the request', () => {
   for (const path of ['node', 'web'] as const) {
     it(`${path} path: € and /日本 are percent-encoded into Location, not an empty reply or a bare 500`, async () => {
       const euro = await get(ports[path], '/go?to=%E2%82%AC')
@@ -184,7 +185,7 @@ describe('item 3: redirect() to a target from the request', () => {
   }
 })
 
-describe('item 6: the CSRF token is read from the header or the body, never the query string', () => {
+describe('the CSRF token is read from the header or the body, never the query string', () => {
   it('POST /app/notes?_csrf_token=… with a JSON body is a 403; the same token in the header or the body passes', async () => {
     const page = await node.request('/app/notes')
     const cookie = page.headers.getSetCookie()[0]!.split(';', 1)[0]!
@@ -212,7 +213,7 @@ describe('item 6: the CSRF token is read from the header or the body, never the 
   })
 })
 
-describe('item 7: __proto__, constructor and prototype keys are dropped from decoded input', () => {
+describe('__proto__, constructor and prototype keys are dropped from decoded input', () => {
   const clean = { paramsPlain: true, copyPlain: true, isAdmin: null, profileIsAdmin: null }
 
   it('JSON body: top level and nested, also spelled with \\u escapes', async () => {
@@ -247,7 +248,7 @@ describe('item 7: __proto__, constructor and prototype keys are dropped from dec
   })
 })
 
-describe('item 10: Content-Length: 0 under application/json', () => {
+describe('Content-Length: 0 under application/json', () => {
   it('is a 400 saying the JSON body is empty; the handler does not run', async () => {
     const before = jsonHandled
     for (const port of [ports.node, ports.web]) {

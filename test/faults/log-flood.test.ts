@@ -1,9 +1,9 @@
 /**
- * Log floods (issue 17, finding 9): every failed request used to write its own line, so a client
- * could write thousands of lines a second, and vary the path to make each one different. The
- * app's default log (to stderr) now writes the first line of a kind (status, route pattern, error
- * kind) with its stack, counts the rest for 10 s and then writes one summary line. Requests go
- * through `app.fetch` in-process, with node's timers faked so the window closes on demand.
+ * Log floods: every failed request used to write its own line, so a client could write thousands of
+ * lines a second, and vary the path to make each one different. The app's default log (to stderr)
+ * now writes the first line of a kind (status, route pattern, error kind) with its stack, counts
+ * the rest for 10 s and then writes one summary line. Requests go through `app.fetch` in-process,
+ * with node's timers faked so the window closes on demand.
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { createApp, json } from '../../server/index.ts'

@@ -1,12 +1,11 @@
 /**
- * Request faults (issue 11, items 2, 8 and the Content-Length message of 10), over a real
- * listener on 127.0.0.1 and raw sockets where the bytes matter: a handler that never settles, a
- * client that leaves mid-body, a malformed chunked body, a body slower than `requestTimeout`, a
- * duplicate Content-Length. Each case checks what the client gets, what the app logs (strictly:
- * an undeclared log line fails the case) and the status observers count (the metrics hook and
- * vela/telemetry's Prometheus exposition). Every wait is bounded, so code without the fix fails
- * in seconds instead of hanging. The cases share the app and its log, so they run in turn; about
- * 3 s in all.
+ * Request faults, over a real listener on 127.0.0.1 and raw sockets where the bytes matter: a
+ * handler that never settles, a client that leaves mid-body, a malformed chunked body, a body
+ * slower than `requestTimeout`, a duplicate Content-Length. Each case checks what the client gets,
+ * what the app logs (strictly: an undeclared log line fails the case) and the status observers
+ * count (the metrics hook and vela/telemetry's Prometheus exposition). Every wait is bounded, so
+ * code without the fix fails in seconds instead of hanging. The cases share the app and its log, so
+ * they run in turn; about 3 s in all.
  */
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,12 +1,11 @@
 /**
- * Security headers on every reply (issue 17, finding 4): whichever way a request ends (a route's
- * 200, a redirect, a static file, an unrouted 404, a 405, a 400 / 414 of routing, a security
- * callback's 401, a plugin that stops, a thrown `httpError`, a 500, a 413, a malformed JSON body,
- * a handler deadline's 503, a health endpoint, a stream handler's 500), the reply carries the
- * headers of `securityHeaders()`, in process (`app.fetch`) and over node's listener. The cases run
- * on an app without observers (the listener calls routing directly) and on one with a stream
- * handler that observes every request (its own entry points). A WebSocket upgrade that is refused
- * carries them too.
+ * Security headers on every reply: whichever way a request ends (a route's 200, a redirect, a
+ * static file, an unrouted 404, a 405, a 400 / 414 of routing, a security callback's 401, a plugin
+ * that stops, a thrown `httpError`, a 500, a 413, a malformed JSON body, a handler deadline's 503,
+ * a health endpoint, a stream handler's 500), the reply carries the headers of `securityHeaders()`,
+ * in process (`app.fetch`) and over node's listener. The cases run on an app without observers (the
+ * listener calls routing directly) and on one with a stream handler that observes every request
+ * (its own entry points). A WebSocket upgrade that is refused carries them too.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

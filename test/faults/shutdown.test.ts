@@ -1,6 +1,6 @@
-// Issue 11, item 1 and the listen line of item 9: shutdown under keep-alive load loses nothing,
-// readiness flips first, and the start line says where the socket really listens. Real processes
-// (test/fixtures/shutdown-app.ts; a built app for the start line), real sockets on 127.0.0.1.
+// Shutdown under keep-alive load loses nothing, readiness flips first, and the start line says
+// where the socket really listens. Real processes (test/fixtures/shutdown-app.ts; a built app for
+// the start line), real sockets on 127.0.0.1.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'

@@ -1,12 +1,12 @@
 /**
- * Slow readers (issue 17, finding 6), over a real listener on 127.0.0.1 with `server.sendTimeout`
- * at 500 ms: clients that request a 16 MB static file or an 8 MB JSON reply and then read nothing
- * (a paused socket: the kernel's buffers fill, then node's write backs up) have their connections
- * closed by the server once the timeout passes, with what was written to each bounded (a streamed
- * file is read only as fast as the client takes it, never ahead), and no longer held by the server;
- * meanwhile and afterwards other clients are answered, and a client reading at full speed gets the
- * whole file however long that takes. Assertions are on the server's sockets (destroyed,
- * `bytesWritten`, the server's connection count), not on RSS, so a busy machine does not make them flaky.
+ * Slow readers, over a real listener on 127.0.0.1 with `server.sendTimeout` at 500 ms: clients that
+ * request a 16 MB static file or an 8 MB JSON reply and then read nothing (a paused socket: the
+ * kernel's buffers fill, then node's write backs up) have their connections closed by the server
+ * once the timeout passes, with what was written to each bounded (a streamed file is read only as
+ * fast as the client takes it, never ahead), and no longer held by the server; meanwhile and
+ * afterwards other clients are answered, and a client reading at full speed gets the whole file
+ * however long that takes. Assertions are on the server's sockets (destroyed, `bytesWritten`, the
+ * server's connection count), not on RSS, so a busy machine does not make them flaky.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import type { Socket } from 'node:net'

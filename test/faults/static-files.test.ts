@@ -1,12 +1,12 @@
 /**
- * Static files and file descriptors (issue 17, finding 2), over a real listener on 127.0.0.1 and
- * raw sockets: thousands of GET-then-close connections to a 1.7 MB file, and every other way a
- * file response can end without its body being read (HEAD, 304, a range, a post plugin replacing
- * the reply, a deadline's 503 preempting it), each leave the process's open descriptor count
- * (/proc/self/fd) back at its baseline and the server answering. A process out of descriptors
- * (`open` and `readFile` failing with EMFILE or ENFILE, injected) answers a logged 503 with
- * `Retry-After`, for small files (read whole) and large ones (streamed), and serves again once
- * descriptors are back. Logs are strict: an undeclared line fails the case.
+ * Static files and file descriptors, over a real listener on 127.0.0.1 and raw sockets: thousands
+ * of GET-then-close connections to a 1.7 MB file, and every other way a file response can end
+ * without its body being read (HEAD, 304, a range, a post plugin replacing the reply, a deadline's
+ * 503 preempting it), each leave the process's open descriptor count (/proc/self/fd) back at its
+ * baseline and the server answering. A process out of descriptors (`open` and `readFile` failing
+ * with EMFILE or ENFILE, injected) answers a logged 503 with `Retry-After`, for small files (read
+ * whole) and large ones (streamed), and serves again once descriptors are back. Logs are strict: an
+ * undeclared line fails the case.
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import net from 'node:net'

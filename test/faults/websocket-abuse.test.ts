@@ -1,6 +1,6 @@
 /**
- * WebSocket connections that are checked and bounded (issue 17, finding 8: Origin, message rate,
- * idle connections), over a real listener and real sockets.
+ * WebSocket connections that are checked and bounded (Origin, message rate, idle connections), over
+ * a real listener and real sockets.
  *
  * - Origin: an upgrade from another site's page is a logged 403 before the group's plugins and
  *   security callback run (a cookie-trusting callback would otherwise open the socket as the

@@ -1,13 +1,13 @@
 /**
- * WebSocket and config faults (issue 11, items 4 and 9), on real processes and sockets.
+ * WebSocket and config faults, on real processes and sockets.
  *
- * Item 4: an app with the default limits runs in a child process (test/fixtures/websocket-app.ts),
- * so its memory is its own (VmRSS). Messages over `maxMessageBytes` are streamed from raw sockets
- * (test/support/raw-websocket.ts): the server must close with 1009 on the frame header, without
- * reading the payload. A client that stops reading must not make the server queue more than
- * `maxBufferedBytes`.
+ * WebSockets: an app with the default limits runs in a child process
+ * (test/fixtures/websocket-app.ts), so its memory is its own (VmRSS). Messages over
+ * `maxMessageBytes` are streamed from raw sockets (test/support/raw-websocket.ts): the server must
+ * close with 1009 on the frame header, without reading the payload. A client that stops reading
+ * must not make the server queue more than `maxBufferedBytes`.
  *
- * Item 9: a built app (test/fixtures/config-app, `vite build`, run with plain node as in
+ * Config: a built app (test/fixtures/config-app, `vite build`, run with plain node as in
  * production) whose server keys come from the environment: a config node would refuse at listen
  * is refused when the app is created, in one line naming the key, before its start hook runs.
  *
@@ -42,7 +42,7 @@ function exchange(url: string, message: Buffer): Promise<string> {
 }
 
 describe.concurrent('websocket and config faults', () => {
-  describe.sequential('item 4: bounded WebSockets', () => {
+  describe.sequential('bounded WebSockets', () => {
     let app: ChildApp
     beforeAll(async () => {
       app = await startChildApp(new URL('../fixtures/websocket-app.ts', import.meta.url), { nodeArgs: ['--expose-gc'] })
@@ -120,7 +120,7 @@ describe.concurrent('websocket and config faults', () => {
     })
   })
 
-  describe('item 9: config checked before the start hook', () => {
+  describe('config checked before the start hook', () => {
     const REPO = fileURLToPath(new URL('../../', import.meta.url))
     let root: string
     let markers: string

@@ -1,6 +1,6 @@
-// A self-contained build (issue 8): `vite build` puts under dist/ what the server reads at run time
-// (views, priv/ with the OpenAPI files, beside the bundle), so a copy of dist/ alone, started in
-// another folder, serves every page; it runs as prod and needs its session secret only to start.
+// A self-contained build: `vite build` puts under dist/ what the server reads at run time (views,
+// priv/ with the OpenAPI files, beside the bundle), so a copy of dist/ alone, started in another
+// folder, serves every page; it runs as prod and needs its session secret only to start.
 import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'

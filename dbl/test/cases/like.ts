@@ -1,8 +1,8 @@
 /**
- * LIKE / ILIKE (issue 11, item 10): text from a user searched with `{ contains | startsWith |
- * endsWith }` matches itself, `%`, `_` and `\` included (a search for `abc\` used to be a
- * PostgreSQL error, and a 500); a pattern stays a pattern, and a malformed one throws when the
- * query is built instead of failing in PostgreSQL depending on the rows.
+ * LIKE / ILIKE: text from a user searched with `{ contains | startsWith | endsWith }` matches
+ * itself, `%`, `_` and `\` included (a search for `abc\` used to be a PostgreSQL error, and a 500);
+ * a pattern stays a pattern, and a malformed one throws when the query is built instead of failing
+ * in PostgreSQL depending on the rows.
  */
 import { describe, expect, it } from 'vitest'
 import { escapeLike, from, orderBy, where, type LikeText } from '../../query.ts'

@@ -1,7 +1,7 @@
 /**
- * Queries over more than one table (issue 18): joins through associations with joined fields named
- * by path, aggregates with GROUP BY / HAVING, subqueries, DISTINCT and row locks. Each feature's
- * rows are checked row by row, and its compiled SQL (values always parameters).
+ * Queries over more than one table: joins through associations with joined fields named by path,
+ * aggregates with GROUP BY / HAVING, subqueries, DISTINCT and row locks. Each feature's rows are
+ * checked row by row, and its compiled SQL (values always parameters).
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { avg, max, min, sum } from '../../query-aggregate.ts'
