@@ -232,7 +232,7 @@ describe('new traces decided by the ratio rule without asking the sampler', () =
     const sampler = new RequestSampler(new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.3) }))
     let kept = 0
     for (let i = 0; i < 4000; i++) {
-      if (!sampler.decide(ROOT_CONTEXT, 'HTTP GET')) continue
+      if (!sampler.decide(ROOT_CONTEXT, 'GET')) continue
       kept++
       // What startSpan asks next: the decision made, and the id it was made for.
       expect(sampler.shouldSample(ROOT_CONTEXT, 'x', 'HTTP GET', 1, {}, []).decision).toBe(

@@ -140,12 +140,11 @@ function startRequest(
   // Nothing receives spans: no context to carry, nothing to build.
   if (sampler === undefined) return new MetricsWatch(metrics, facts, startedAt)
   const parent = t.propagator.extract(ROOT_CONTEXT, facts, factHeaders)
-  const name = `HTTP ${original}`
-  if (!sampler.decide(parent, name))
+  if (!sampler.decide(parent, original))
     return new UnsampledWatch(metrics, facts, startedAt, trace.getSpan(parent) ? parent : UNSAMPLED)
   let span: Span
   try {
-    span = t.tracer.startSpan(name, { kind: SpanKind.SERVER }, parent)
+    span = t.tracer.startSpan(`HTTP ${original}`, { kind: SpanKind.SERVER }, parent)
   } finally {
     sampler.settle()
   }
