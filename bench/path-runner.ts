@@ -18,6 +18,12 @@ export const PATH_ROUTES = {
     status: 201,
     body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }),
   },
+  'POST products/checked': {
+    method: 'POST',
+    url: '/api/products/checked',
+    status: 201,
+    body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }),
+  },
   'POST products/form': {
     method: 'POST',
     url: '/api/products/form',
@@ -86,6 +92,8 @@ export function requester(app: Pick<VelaApp, 'handleNode'>, route: PathRoute): (
       }) as typeof res.end
       app.handleNode(req, res)
       if (body) req.push(body)
+      // As node's parser marks a message it has read whole.
+      req.complete = true
       req.push(null)
     })
 }
