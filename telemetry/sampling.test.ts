@@ -21,7 +21,7 @@ import type { RouteGroup } from '../server/contracts/routes.ts'
 import { json, status } from '../server/replies.ts'
 import { inject } from '../server/testing/index.ts'
 import { describeModes } from '../test/support/modes.ts'
-import { RequestSampler, newTraceBound } from './sampling.ts'
+import { RequestSampler, followsParent, newTraceBound } from './sampling.ts'
 import type { Telemetry } from './setup.ts'
 import { setup } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
@@ -225,6 +225,35 @@ describe('new traces decided by the ratio rule without asking the sampler', () =
     class OwnRoot extends TraceIdRatioBasedSampler {}
     expect(newTraceBound(new ParentBasedSampler({ root: new OwnRoot(0.5) }))).toBeUndefined()
     expect(newTraceBound({ shouldSample: () => ({ decision: SamplingDecision.RECORD_AND_SAMPLED }) })).toBeUndefined()
+    expect(followsParent(new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(0.1) }))).toBe(true)
+    expect(followsParent(new TraceIdRatioBasedSampler(0.1))).toBe(false)
+    expect(
+      followsParent(
+        new ParentBasedSampler({ root: new AlwaysOnSampler(), localParentNotSampled: new AlwaysOnSampler() }),
+      ),
+    ).toBe(false)
+    class Always extends AlwaysOnSampler {}
+    expect(
+      followsParent(new ParentBasedSampler({ root: new AlwaysOnSampler(), remoteParentSampled: new Always() })),
+    ).toBe(false)
+  })
+
+  it("follows a parent's sampled flag, as the SDK's parent-based sampler does", () => {
+    const sampler = new RequestSampler(new ParentBasedSampler({ root: new AlwaysOffSampler() }))
+    const sdk = new ParentBasedSampler({ root: new AlwaysOffSampler() })
+    for (const [traceFlags, isRemote] of [
+      [1, false],
+      [0, false],
+      [1, true],
+      [0, true],
+    ] as const) {
+      const parent = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags, isRemote }
+      const ctx = trace.setSpanContext(ROOT_CONTEXT, parent)
+      const expected = sdk.shouldSample(ctx, parent.traceId, 'q', 1, {}, []).decision
+      expect(sampler.shouldSample(ctx, parent.traceId, 'q', 1, {}, []).decision).toBe(expected)
+      expect(sampler.decide(ctx, 'GET')).toBe(expected === SamplingDecision.RECORD_AND_SAMPLED)
+      sampler.settle()
+    }
   })
 
   it("keeps, over 4,000 new traces, those the SDK's ratio sampler keeps, and about the ratio of them", () => {

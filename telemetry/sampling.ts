@@ -14,10 +14,13 @@
  * without asking them: the trace id's four 32-bit words are drawn, and the trace is kept when
  * their exclusive or is below the ratio's bound, which is the ratio sampler's own rule, so an SDK
  * downstream with the same ratio keeps the same traces. The id is written out as hex only for a
- * trace that is kept: a request not sampled costs four random numbers.
+ * trace that is kept: a request not sampled costs four random numbers. Under the SDK's parent-based
+ * sampler with its default rule for spans with a parent (follow the parent's sampled flag), a
+ * request with a `traceparent` and a query span under its request's span follow their parent's
+ * flag without the sampler being asked.
  */
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api'
-import { SpanKind as Kind, isSpanContextValid, trace } from '@opentelemetry/api'
+import { SpanKind as Kind, TraceFlags, isSpanContextValid, trace } from '@opentelemetry/api'
 import { core, tracing } from '@opentelemetry/sdk-node'
 
 type IdGenerator = tracing.IdGenerator
@@ -40,7 +43,21 @@ export const JOINED: SpanDecision = { decide: (parent) => !isTracingSuppressed(p
 const NO_ATTRIBUTES: Attributes = Object.freeze({}) as Attributes
 const NO_LINKS: Link[] = []
 const SAMPLED: SamplingResult = Object.freeze({ decision: SamplingDecision.RECORD_AND_SAMPLED })
+const NOT_SAMPLED: SamplingResult = Object.freeze({ decision: SamplingDecision.NOT_RECORD })
 const SDK_SAMPLERS = new Set(['AlwaysOnSampler', 'AlwaysOffSampler', 'TraceIdRatioBasedSampler', 'ParentBasedSampler'])
+
+/**
+ * The description (`toString()`) of `sampler` when it and the samplers it holds are the SDK's own
+ * classes: a subclass keeps their description but may decide otherwise.
+ */
+function sdkDescription(sampler: Sampler): string | undefined {
+  const held = sampler as unknown as Record<string, unknown>
+  const parts = [sampler, held._root, held._remoteParentSampled, held._remoteParentNotSampled]
+  parts.push(held._localParentSampled, held._localParentNotSampled)
+  return parts.every((part) => part === undefined || SDK_SAMPLERS.has((part as object).constructor.name))
+    ? sampler.toString()
+    : undefined
+}
 
 /**
  * The bound under which the exclusive or of a new trace id's four words keeps the trace, when
@@ -48,16 +65,9 @@ const SDK_SAMPLERS = new Set(['AlwaysOnSampler', 'AlwaysOffSampler', 'TraceIdRat
  * `undefined` for any other sampler, which is then asked.
  */
 export function newTraceBound(sampler: Sampler): number | undefined {
-  // The SDK's own classes only: a subclass keeps their toString() but may decide otherwise.
-  const parentBasedRoot = (sampler as { _root?: object })._root
-  if (
-    !SDK_SAMPLERS.has(sampler.constructor.name) ||
-    (parentBasedRoot && !SDK_SAMPLERS.has(parentBasedRoot.constructor.name))
-  )
-    return undefined
   const described =
     /^(?:ParentBased\{root=)?(AlwaysOnSampler|AlwaysOffSampler|TraceIdRatioBased\{([^}]*)\})(?:,|$)/.exec(
-      sampler.toString(),
+      sdkDescription(sampler) ?? '',
     )
   if (!described) return undefined
   if (described[1] === 'AlwaysOnSampler') return 2 ** 32
@@ -65,6 +75,13 @@ export function newTraceBound(sampler: Sampler): number | undefined {
   const ratio = Number(described[2])
   if (!(ratio >= 0 && ratio <= 1)) return undefined
   return ratio === 1 ? 2 ** 32 : Math.floor(ratio * 0xffffffff)
+}
+
+/** Whether `sampler` is the SDK's parent-based sampler with its default rule for spans with a parent: follow it. */
+export function followsParent(sampler: Sampler): boolean {
+  return (sdkDescription(sampler) ?? '').endsWith(
+    ', remoteParentSampled=AlwaysOnSampler, remoteParentNotSampled=AlwaysOffSampler, localParentSampled=AlwaysOnSampler, localParentNotSampled=AlwaysOffSampler}',
+  )
 }
 
 const word = () => (Math.random() * 2 ** 32) >>> 0
@@ -78,11 +95,13 @@ export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
   #decided: SamplingResult | undefined = undefined
   #traceId: string | undefined = undefined
   readonly #newTraceBound: number | undefined
+  readonly #followsParent: boolean
 
   /** `inner`: the configured sampler; default parent-based, always on for new traces. */
   constructor(inner: Sampler = new ParentBasedSampler({ root: new AlwaysOnSampler() })) {
     this.#inner = inner
     this.#newTraceBound = newTraceBound(inner)
+    this.#followsParent = followsParent(inner)
   }
 
   /**
@@ -94,6 +113,11 @@ export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
     const parentContext = trace.getSpanContext(parent)
     const child = parentContext !== undefined && isSpanContextValid(parentContext)
     if (!child && this.#newTraceBound !== undefined) return this.#decideNewTrace(this.#newTraceBound)
+    if (child && this.#followsParent) {
+      if ((parentContext.traceFlags & TraceFlags.SAMPLED) === 0) return false
+      this.#decided = SAMPLED
+      return true
+    }
     const traceId = child ? parentContext.traceId : this.#ids.generateTraceId()
     const result = this.#inner.shouldSample(parent, traceId, `HTTP ${method}`, Kind.SERVER, NO_ATTRIBUTES, NO_LINKS)
     if (result.decision === SamplingDecision.NOT_RECORD) return false
@@ -137,6 +161,13 @@ export class RequestSampler implements Sampler, IdGenerator, SpanDecision {
     if (decided !== undefined) {
       this.#decided = undefined
       return decided
+    }
+    if (this.#followsParent) {
+      // The tracer gives a span its parent's trace id only when the parent is valid: then the rule
+      // is to follow the parent's flag (a query span under its request's span).
+      const parent = trace.getSpanContext(context)
+      if (parent !== undefined && parent.traceId === traceId)
+        return (parent.traceFlags & TraceFlags.SAMPLED) === 0 ? NOT_SAMPLED : SAMPLED
     }
     return this.#inner.shouldSample(context, traceId, name, kind, attributes, links)
   }

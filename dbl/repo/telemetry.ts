@@ -7,6 +7,7 @@
  * request `vela/telemetry` did not sample) the query makes no span at all; outside any request
  * (a job, a migration) the SDK's sampler decides; with no SDK registered there are none.
  */
+import type { Tracer, TracerProvider } from '@opentelemetry/api'
 import { ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import type { Connection, QueryResult } from '../adapters/adapter.ts'
 import { recordedQuery } from './query-recorder.ts'
@@ -30,6 +31,10 @@ export type Runner = (conn: Connection, sql: string, params: unknown[], label?: 
 // What an unset global tracer provider delegates to; anything else means an SDK is registered.
 const noopProvider = new ProxyTracerProvider().getDelegate()
 
+// The tracer of the provider registered last: looked up again only when another is registered
+// (tests, SDK restarts), not per query.
+let tracerOf: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined
+
 function tracingOn(): boolean {
   const provider = trace.getTracerProvider()
   if (provider instanceof ProxyTracerProvider && provider.getDelegate() === noopProvider) return false
@@ -44,8 +49,10 @@ async function traced(
   params: unknown[],
   label: string | undefined,
 ): Promise<QueryResult> {
-  // Not cached: the provider may be replaced (tests, SDK restarts); SDKs cache tracers by name.
-  const tracer = trace.getTracer('vela.dbl')
+  const global = trace.getTracerProvider()
+  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global
+  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer('vela.dbl') }
+  const tracer = tracerOf.tracer
   // startActiveSpan is not needed: a query has no children, and the parent comes from the active context.
   const span = tracer.startSpan(label ?? 'db.query', {
     kind: SpanKind.CLIENT,
