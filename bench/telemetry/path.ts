@@ -15,7 +15,8 @@
  * own cost is measured apart, without a database (`benchQuerySpan`).
  *
  *   BENCH_RUNS (default 5), BENCH_N requests per batch (10000; the database route a fifth),
- *   BENCH_BATCHES per run (6)
+ *   BENCH_BATCHES per run (6), BENCH_ROUTES (a comma list of the routes above: heartbeat,
+ *   products/:id, db products/:id)
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
@@ -113,7 +114,10 @@ async function postgres(): Promise<{ url: string; drop(): Promise<void> } | unde
 export async function benchTelemetryPath(): Promise<void> {
   const file = await bundle('path-runner')
   const db = await postgres()
-  const routes = ['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])]
+  const only = process.env.BENCH_ROUTES?.split(',')
+  const routes = ['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])].filter(
+    (route) => !only || only.includes(route),
+  )
   console.log(
     `telemetry, in-process: ${runs} runs × ${batches} batches of ${n} requests (database route ${n / 5}) per app, modes interleaved`,
   )
