@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config'
+import SlowestFirst from './test/support/sequencer.ts'
 
 export default defineConfig({
   test: {
@@ -13,6 +14,12 @@ export default defineConfig({
     hookTimeout: 300_000,
     // PGlite instances are heavy (hundreds of MB); two workers fit the 2-core machines.
     maxWorkers: 2,
+    // The slowest files first (recorded durations), so both workers stay busy to the end.
+    sequence: { sequencer: SlowestFirst },
+    // VELA_RECORD_DURATIONS=1 writes this run's durations into test/support/durations.json.
+    ...(process.env.VELA_RECORD_DURATIONS === '1' && {
+      reporters: ['default', './test/support/durations-reporter.ts'],
+    }),
     // Measured by `npm test` (`vitest run --coverage`), not by a run of a few files. Code that runs
     // in child processes (built servers, the installed CLI) is not counted. The thresholds are the
     // figures measured when coverage was added (lines 94.75 %, branches 86.59 %), rounded down,
