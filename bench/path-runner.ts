@@ -99,7 +99,7 @@ export function requester(app: Pick<VelaApp, 'handleNode'>, route: PathRoute): (
 }
 
 /** One batch of `n` requests: ns (wall) and CPU µs of the process per request. */
-export async function batch(one: () => Promise<void>, n: number): Promise<{ ns: number; cpu: number }> {
+export async function batch(one: () => Promise<unknown>, n: number): Promise<{ ns: number; cpu: number }> {
   // The event loop turns every 50 requests, as under a server's load (timers: batch span exports).
   const turn = () => new Promise((resolve) => setImmediate(resolve))
   const t0 = process.hrtime.bigint()

@@ -8,6 +8,7 @@
  */
 import type { Connection, QueryResult } from '../../dbl/adapters/adapter.ts'
 import { createRunner } from '../../dbl/repo/telemetry.ts'
+import { batch } from '../path-runner.ts'
 
 const result: QueryResult = { rows: [{ id: 42 }], rowCount: 1 }
 const conn: Connection = { query: () => Promise.resolve(result) as never }
@@ -17,21 +18,12 @@ const params = [42]
 const n = Number(process.env.BENCH_N ?? 20_000)
 const batches = Number(process.env.BENCH_BATCHES ?? 8)
 
-async function batch(): Promise<number> {
-  const c0 = process.cpuUsage()
-  for (let i = 0; i < n; i++) {
-    await run(conn, sql, params, 'SELECT products')
-    // The event loop turns now and then, as between requests (the batch processor's timer).
-    if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve))
-  }
-  const c = process.cpuUsage(c0)
-  return (c.user + c.system) / n
-}
+const once = () => run(conn, sql, params, 'SELECT products')
 
 // Warm-up first: the later phase would otherwise gain from it.
-for (let b = 0; b < 2; b++) await batch()
+for (let b = 0; b < 2; b++) await batch(once, n)
 const before: number[] = []
-for (let b = 0; b < batches; b++) before.push(await batch())
+for (let b = 0; b < batches; b++) before.push((await batch(once, n)).cpu)
 
 const { setupBenchTelemetry } = await import('../servers/telemetry-setup.ts')
 await setupBenchTelemetry()
@@ -40,7 +32,7 @@ const request = trace.getTracer('bench').startSpan('GET /db')
 const after: number[] = []
 await context.with(trace.setSpan(context.active(), request), async () => {
   if (!trace.getActiveSpan()?.isRecording()) throw new Error('the request span is not recording')
-  for (let b = 0; b < batches; b++) after.push(await batch())
+  for (let b = 0; b < batches; b++) after.push((await batch(once, n)).cpu)
 })
 request.end()
 console.log(JSON.stringify({ before, after }))

@@ -35,24 +35,30 @@ const noopProvider = new ProxyTracerProvider().getDelegate()
 // (tests, SDK restarts), not per query.
 let tracerOf: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined
 
-function tracingOn(): boolean {
-  const provider = trace.getTracerProvider()
-  if (provider instanceof ProxyTracerProvider && provider.getDelegate() === noopProvider) return false
-  // Under an unsampled request: no span.
+/** The tracer a query's span is made with; undefined when no SDK is registered or under an unsampled request. */
+function queryTracer(): Tracer | undefined {
+  const global = trace.getTracerProvider()
+  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global
+  if (provider === noopProvider) return undefined
   const active = trace.getActiveSpan()
-  return active === undefined || active.isRecording()
+  if (active !== undefined && !active.isRecording()) return undefined
+  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer('vela.dbl') }
+  return tracerOf.tracer
+}
+
+/** Runs the query, inside a span when `queryTracer` gives a tracer. */
+function query(conn: Connection, sql: string, params: unknown[], label: string | undefined): Promise<QueryResult> {
+  const tracer = queryTracer()
+  return tracer ? traced(tracer, conn, sql, params, label) : conn.query(sql, params)
 }
 
 async function traced(
+  tracer: Tracer,
   conn: Connection,
   sql: string,
   params: unknown[],
   label: string | undefined,
 ): Promise<QueryResult> {
-  const global = trace.getTracerProvider()
-  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global
-  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer('vela.dbl') }
-  const tracer = tracerOf.tracer
   // startActiveSpan is not needed: a query has no children, and the parent comes from the active context.
   const span = tracer.startSpan(label ?? 'db.query', {
     kind: SpanKind.CLIENT,
@@ -80,19 +86,14 @@ function logLine(e: QueryEvent): void {
 export function createRunner(repo: string, log: LogOption | undefined): Runner {
   const emit = log === true ? logLine : typeof log === 'function' ? log : undefined
   if (!emit) {
-    return (conn, sql, params, label) =>
-      recordedQuery(sql, params, label, () =>
-        tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params),
-      )
+    return (conn, sql, params, label) => recordedQuery(sql, params, label, () => query(conn, sql, params, label))
   }
   return async (conn, sql, params, label) => {
     const start = performance.now()
     let result: 'ok' | 'error' = 'error'
     let numRows = 0
     try {
-      const res = await recordedQuery(sql, params, label, () =>
-        tracingOn() ? traced(conn, sql, params, label) : conn.query(sql, params),
-      )
+      const res = await recordedQuery(sql, params, label, () => query(conn, sql, params, label))
       result = 'ok'
       numRows = res.rowCount
       return res

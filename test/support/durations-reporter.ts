@@ -4,11 +4,10 @@
  * (sequencer.ts) orders the files by. On in vitest.config.ts when VELA_RECORD_DURATIONS=1; a run
  * of some files only updates theirs. Record from a whole run on a quiet machine.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-
-const DURATIONS = new URL('./durations.json', import.meta.url)
+import { DURATIONS, recordedDurations } from './sequencer.ts'
 
 export default class DurationsReporter implements Reporter {
   private root = ''
@@ -30,7 +29,7 @@ export default class DurationsReporter implements Reporter {
   }
 
   onTestRunEnd(): void {
-    const all = { ...(JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>) }
+    const all = recordedDurations()
     for (const [file, s] of this.seconds) all[file] = s
     const sorted = Object.entries(all).sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
     writeFileSync(DURATIONS, `${JSON.stringify(Object.fromEntries(sorted), null, 2)}\n`)

@@ -12,7 +12,8 @@ import { relative } from 'node:path'
 import type { TestSpecification } from 'vitest/node'
 import { BaseSequencer } from 'vitest/node'
 
-const DURATIONS = new URL('./durations.json', import.meta.url)
+/** test/support/durations.json: seconds per test file, by its path from the repo root. */
+export const DURATIONS = new URL('./durations.json', import.meta.url)
 
 /** Seconds each test file took, by its path from the repo root (durations.json). */
 export function recordedDurations(): Record<string, number> {
