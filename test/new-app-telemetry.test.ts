@@ -9,7 +9,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { copyDist, freePort, npx, startAndProbe } from './support/new-app.ts'
+import { copyDist, npx, startAndProbe } from './support/new-app.ts'
 import { newApp } from './support/new-app-cache.ts'
 import type { Collector } from './support/otlp.ts'
 import { attrs, startCollector } from './support/otlp.ts'
@@ -85,7 +85,6 @@ describe('vela/telemetry in a new app from the packed package', { timeout: 600_0
       test(`spans reach an OTLP receiver over ${protocol}`, async () => {
         collector.received.length = 0
         const env = {
-          PORT: String(await freePort()),
           OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
           OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
           OTEL_BSP_SCHEDULE_DELAY: '50',
@@ -120,7 +119,6 @@ describe('vela/telemetry in a new app from the packed package', { timeout: 600_0
     expect(bundle).not.toMatch(/class NodeSDK/)
     collector.received.length = 0
     const env = {
-      PORT: String(await freePort()),
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       OTEL_BSP_SCHEDULE_DELAY: '50',
     }

@@ -7,7 +7,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Packed } from './support/new-app.ts'
-import { freePort, npx, sh, startAndProbe, until } from './support/new-app.ts'
+import { npx, sh, startAndProbe, until } from './support/new-app.ts'
 import type { NewApp } from './support/new-app-cache.ts'
 import { newApp } from './support/new-app-cache.ts'
 import { freshPostgresDatabase, serviceAvailable } from './support/services.ts'
@@ -86,13 +86,7 @@ describe('a new app from the packed package', { timeout: 600_000 }, () => {
     })
 
     const serveAndCheck = async (env: NodeJS.ProcessEnv) => {
-      const { value: server } = await startAndProbe(
-        dist,
-        process.execPath,
-        ['server/index.mjs'],
-        { PORT: String(await freePort()), ...env },
-        '/heartbeat',
-      )
+      const { value: server } = await startAndProbe(dist, process.execPath, ['server/index.mjs'], env, '/heartbeat')
       try {
         const page = await fetch(`${server.url}/`)
         expect(page.status).toBe(200)
@@ -131,13 +125,7 @@ describe('a new app from the packed package', { timeout: 600_000 }, () => {
   })
 
   test('vite (dev) answers, then answers an edit without a restart', async () => {
-    const { value: dev } = await startAndProbe(
-      app,
-      join(app, 'node_modules/.bin/vite'),
-      [],
-      { PORT: String(await freePort()) },
-      '/heartbeat',
-    )
+    const { value: dev } = await startAndProbe(app, join(app, 'node_modules/.bin/vite'), [], {}, '/heartbeat')
     cleanup.push(() => dev.stop())
     const controller = join(app, 'src/controllers/notes_controller.ts')
     const before = readFileSync(controller, 'utf8')

@@ -118,8 +118,11 @@ export interface Started {
 }
 
 /**
- * Starts a long-running command and resolves once `probe` (a path) answers, with the time from
- * spawn to that first answer.
+ * Starts a long-running command on a free port (its `PORT`) and resolves once it says it is
+ * listening and `probe` (a path) answers, with the time from spawn to that first answer. Another
+ * process may take the port between `freePort()` and the child's bind, so a start that fails with
+ * `EADDRINUSE` is retried on a new port, and an answer counts only after the child says it is
+ * listening (an answer before it would come from that other process).
  */
 export async function startAndProbe(
   cwd: string,
@@ -129,8 +132,29 @@ export async function startAndProbe(
   probe: string,
   timeoutMs = 300_000,
 ): Promise<Timed<Started>> {
-  const port = env.PORT!
-  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(cwd, cmd, args, { ...env, PORT: String(await freePort()) }, probe, timeoutMs)
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt === 3) throw e
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+/** What a Vela server (`listening on …`) or Vite's dev server (`Local: http://…`) prints once bound. */
+const LISTENING = /listening on|Local:\s+http/
+
+async function startOnce(
+  cwd: string,
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  probe: string,
+  timeoutMs: number,
+): Promise<Timed<Started>> {
+  const url = `http://127.0.0.1:${env.PORT}`
   let out = ''
   const start = performance.now()
   const proc = spawn(cmd, args, { cwd, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
@@ -147,16 +171,20 @@ export async function startAndProbe(
     },
   }
   for (;;) {
-    if (proc.exitCode !== null)
-      throw new Error(`${cmd} ${args.join(' ')} exited ${proc.exitCode} before answering:\n${out}`)
+    if (proc.exitCode !== null) {
+      const message = `${cmd} ${args.join(' ')} exited ${proc.exitCode} before answering:\n${out}`
+      throw out.includes('EADDRINUSE') ? new PortTaken(message) : new Error(message)
+    }
     if (performance.now() - start > timeoutMs) {
       await started.stop()
       throw new Error(`${cmd} ${args.join(' ')} did not answer ${probe} within ${timeoutMs} ms:\n${out}`)
     }
-    const ok = await fetch(url + probe).then(
-      (r) => r.status < 500,
-      () => false,
-    )
+    const ok =
+      LISTENING.test(out) &&
+      (await fetch(url + probe).then(
+        (r) => r.status < 500,
+        () => false,
+      ))
     if (ok) return { ms: Math.round(performance.now() - start), value: started }
     await new Promise((r) => setTimeout(r, 20))
   }
