@@ -46,9 +46,20 @@ function luaFor(t: LoadTarget): string | undefined {
   return file
 }
 
-export async function runLoad(port: number, t: LoadTarget, seconds: number, connections = 50): Promise<LoadResult> {
+/**
+ * Drives `t` for `seconds` with `connections` connections: as fast as the server answers (wrk,
+ * or autocannon without it), or at `rate` requests per second in all (autocannon's `-R`), so
+ * that servers of different speeds are measured under the same load.
+ */
+export async function runLoad(
+  port: number,
+  t: LoadTarget,
+  seconds: number,
+  connections = 50,
+  rate?: number,
+): Promise<LoadResult> {
   const url = `http://127.0.0.1:${port}${t.path}`
-  if (hasWrk) {
+  if (hasWrk && !rate) {
     const lua = luaFor(t)
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, ...(lua ? ['-s', lua] : []), url]
     const out = await run('wrk', args)
@@ -57,13 +68,18 @@ export async function runLoad(port: number, t: LoadTarget, seconds: number, conn
     const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN)
     return { rps, requests, errors }
   }
-  const args = ['autocannon', '-j', '-c', String(connections), '-d', String(seconds), '-m', t.method]
+  const args = ['-j', '-c', String(connections), '-d', String(seconds), '-m', t.method]
+  if (rate) args.push('-R', String(rate))
   for (const [k, v] of Object.entries(t.headers ?? {})) args.push('-H', `${k}=${v}`)
   if (t.body !== undefined) args.push('-b', t.body)
-  const res = JSON.parse(await run('npx', [...args, url])) as { requests: { average: number }; non2xx: number }
-  const r = res as typeof res & { requests: { total: number } }
-  return { rps: res.requests.average, requests: r.requests.total, errors: res.non2xx }
+  const res = JSON.parse(await run(AUTOCANNON, [...args, url])) as {
+    requests: { average: number; total: number }
+    non2xx: number
+  }
+  return { rps: res.requests.average, requests: res.requests.total, errors: res.non2xx }
 }
+
+const AUTOCANNON = fileURLToPath(new URL('../node_modules/.bin/autocannon', import.meta.url))
 
 function run(cmd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -186,6 +202,8 @@ export interface RoundsOptions {
   readonly fileOf: (server: string) => string
   /** Environment of a server's process. */
   readonly envOf?: (server: string) => Record<string, string>
+  /** Requests per second in all, the same for every server (see `runLoad`); unset: as fast as each answers. */
+  readonly rate?: number
 }
 
 export interface RoundResults {
@@ -209,9 +227,9 @@ export async function measureRounds(o: RoundsOptions): Promise<RoundResults> {
         for (const t of o.targets) {
           if (t.servers && !t.servers.includes(server)) continue
           await check(proc.port, t)
-          await runLoad(proc.port, t, 2, o.connections) // warm-up: the JIT settles before measuring
+          await runLoad(proc.port, t, 2, o.connections, o.rate) // warm-up: the JIT settles before measuring
           const before = proc.cpuMicros()
-          const res = await runLoad(proc.port, t, o.seconds, o.connections)
+          const res = await runLoad(proc.port, t, o.seconds, o.connections, o.rate)
           const used = proc.cpuMicros() - before
           if (res.errors > 0) throw new Error(`${server} ${t.name}: ${res.errors} responses with an unexpected status`)
           ;((results[t.name] ??= {})[server] ??= []).push(res.rps)

@@ -13,6 +13,13 @@
  * shared machine only ever adds time.
  *
  *   BENCH_RUNS (default 10), BENCH_N requests per batch (20000), BENCH_BATCHES per run (8)
+ *
+ * With `BENCH_COUNT=instructions`, it counts instead of timing: each tree's bundle runs under
+ * valgrind's callgrind, once serving one batch and once three, and the difference over the extra
+ * requests is the machine instructions per request, after warm-up, with V8 made deterministic
+ * (`--predictable`, fixed seeds). The count does not move with the machine's load (two runs agree
+ * within about 1 %), so two versions can be compared on a busy machine; it does not see cache
+ * misses or the cost of a system call. Needs `valgrind`; a few minutes per tree and route. `BENCH_ROUTES` (a comma list of the routes) picks routes.
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -25,6 +32,7 @@ const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
 const trees = [here, ...(process.env.BENCH_TREES ? process.env.BENCH_TREES.split(',') : [])]
 const runs = Number(process.env.BENCH_RUNS ?? 10)
 const cache = `${here}/node_modules/.cache/vela-bench`
+const RUN_ENV = { NODE_ENV: 'production', VELA_ENV: 'prod' }
 
 /**
  * One bundle per tree: that tree's bench app, this tree's runner and packages. Named after both
@@ -53,9 +61,12 @@ async function bundle(tree: string): Promise<string> {
   return outfile
 }
 
+const only = process.env.BENCH_ROUTES?.split(',')
+const routes = Object.keys(PATH_ROUTES).filter((route) => !only || only.includes(route))
+
 export async function benchPath(): Promise<void> {
   const bundles = await Promise.all(trees.map(bundle))
-  const routes = Object.keys(PATH_ROUTES)
+  if (process.env.BENCH_COUNT === 'instructions') return countInstructions(bundles)
   console.log(
     `path: in-process app.handleNode, ${runs} runs × ${process.env.BENCH_BATCHES ?? 8} batches of ${process.env.BENCH_N ?? 20_000} requests; trees: ${trees.join(', ')}`,
   )
@@ -64,7 +75,7 @@ export async function benchPath(): Promise<void> {
     for (const route of routes) {
       bundles.forEach((file, t) => {
         const p = spawnSync(process.execPath, [file], {
-          env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', BENCH_ROUTE: route },
+          env: { ...process.env, ...RUN_ENV, BENCH_ROUTE: route },
           encoding: 'utf8',
         })
         if (p.status !== 0) throw new Error(`path bench (${trees[t]}, ${route}) failed:\n${p.stderr}`)
@@ -86,6 +97,42 @@ export async function benchPath(): Promise<void> {
         ...Object.fromEntries(trees.slice(1).map((t, i) => [`${t}/this`, +(m[i + 1]! / m[0]!).toFixed(3)])),
       }
     }),
+  )
+}
+
+// V8 compiles and collects garbage on the main thread only, with fixed seeds: two processes then
+// run the same instructions, give or take a few million (startup differs in I/O and timing).
+const PREDICTABLE = ['--predictable', '--random-seed=42', '--hash-seed=42']
+
+/** Instructions valgrind counted while `file` served `batches` batches of `n` requests of `route`. */
+function instructions(file: string, route: string, batches: number, n: number): number {
+  const p = spawnSync(
+    'valgrind',
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...PREDICTABLE, file],
+    {
+      env: { ...process.env, ...RUN_ENV, BENCH_ROUTE: route, BENCH_N: String(n), BENCH_BATCHES: String(batches) },
+      encoding: 'utf8',
+    },
+  )
+  const collected = /Collected : (\d+)/.exec(p.stderr)
+  if (p.status !== 0 || !collected) throw new Error(`callgrind (${file}, ${route}) failed:\n${p.stderr}`)
+  return Number(collected[1])
+}
+
+async function countInstructions(bundles: string[]): Promise<void> {
+  const n = Number(process.env.BENCH_N ?? 20_000)
+  console.log(`path, counted: instructions per request under callgrind, over ${2 * n} requests after ${n} of warm-up`)
+  const perRequest = routes.map((route) =>
+    bundles.map((file) => (instructions(file, route, 3, n) - instructions(file, route, 1, n)) / (2 * n)),
+  )
+  console.table(
+    routes.map((route, r) => ({
+      route,
+      ...Object.fromEntries(trees.map((t, i) => [i === 0 ? 'this tree' : t, Math.round(perRequest[r]![i]!)])),
+      ...Object.fromEntries(
+        trees.slice(1).map((t, i) => [`${t}/this`, +(perRequest[r]![i + 1]! / perRequest[r]![0]!).toFixed(3)]),
+      ),
+    })),
   )
 }
 

@@ -27,6 +27,12 @@
  * Both use the same SDK set-up (bench/servers/telemetry-setup.ts): every span sampled, batched,
  * then dropped instead of exported.
  *
+ * Every server gets the same load, `BENCH_RATE` requests per second (default 5000, below what the
+ * slowest traced server answers on a 2-core VM), so CPU per request compares like with like.
+ * Driven as fast as each server answers (`BENCH_RATE=0`, wrk), the faster server takes more
+ * requests per wake-up of itself and of the load generator, and its CPU per request drops for that
+ * reason alone: telemetry's cost then looks several times larger than its code.
+ *
  *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50)
  */
 import { fileURLToPath } from 'node:url'
@@ -37,6 +43,7 @@ import { benchTelemetryPlayground } from './telemetry/playground.ts'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const rate = Number(process.env.BENCH_RATE ?? 5000)
 const servers = ['vela', 'vela+otel', 'vela+otel@10%', 'vela+otel@none', 'fastify', 'fastify+otel'] as const
 type Server = (typeof servers)[number]
 const traced: readonly [Server, Server][] = [
@@ -62,7 +69,10 @@ export async function benchTelemetry(): Promise<void> {
 
 async function benchTelemetryLoad(): Promise<void> {
   console.log(
-    `telemetry: ${rounds} rounds × ${seconds}s, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`,
+    `telemetry: ${rounds} rounds × ${seconds}s, ${connections} connections, ` +
+      (rate
+        ? `${rate} req/s to every server (autocannon -R)`
+        : `as fast as each answers (${hasWrk ? 'wrk -t1' : 'autocannon'})`),
   )
   const results = await measureRounds({
     servers,
@@ -73,6 +83,7 @@ async function benchTelemetryLoad(): Promise<void> {
     fileOf: (server) =>
       fileURLToPath(new URL(`./servers/${server.replace(/@.*/, '').replace('+', '-')}.ts`, import.meta.url)),
     envOf: (server): Record<string, string> => (otelMode[server] ? { BENCH_OTEL: otelMode[server] } : {}),
+    rate: rate || undefined,
   })
   for (const target of targets) {
     const rps = (s: Server) => median(results.rps[target.name]![s]!)

@@ -81,7 +81,11 @@ export function createBenchApp(
   return createApp(
     {
       bootstrapApplication: 'bench',
-      server: traced ? { streamHandlers: [traced.streamHandler, 'default'] } : {},
+      server: {
+        ...(traced ? { streamHandlers: [traced.streamHandler, 'default'] } : {}),
+        // BENCH_REQUEST_ID=0: what the id header costs (an app's `server.requestId: false`).
+        ...(process.env.BENCH_REQUEST_ID === '0' ? { requestId: false as const } : {}),
+      },
       onResponse: process.env.BENCH_SECURITY_HEADERS === '1' ? [securityHeaders()] : [],
       routes: { bench: [open, writes, checked] },
     },

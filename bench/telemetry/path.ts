@@ -16,7 +16,7 @@
  *
  *   BENCH_RUNS (default 5), BENCH_N requests per batch (10000; the database route a fifth),
  *   BENCH_BATCHES per run (6), BENCH_ROUTES (a comma list of the routes above: heartbeat,
- *   products/:id, db products/:id)
+ *   products/:id, db products/:id), BENCH_MODES (a comma list of all, ratio10, none)
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
@@ -118,6 +118,7 @@ export async function benchTelemetryPath(): Promise<void> {
   const routes = ['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])].filter(
     (route) => !only || only.includes(route),
   )
+  const modes = MODES.filter((mode) => !process.env.BENCH_MODES || process.env.BENCH_MODES.split(',').includes(mode))
   console.log(
     `telemetry, in-process: ${runs} runs × ${batches} batches of ${n} requests (database route ${n / 5}) per app, modes interleaved`,
   )
@@ -126,7 +127,7 @@ export async function benchTelemetryPath(): Promise<void> {
   try {
     for (let run = 0; run < runs; run++) {
       for (const route of routes) {
-        for (const mode of MODES) {
+        for (const mode of modes) {
           const env = {
             BENCH_ROUTE: route,
             BENCH_OTEL: mode,
@@ -151,7 +152,7 @@ export async function benchTelemetryPath(): Promise<void> {
     const m = (mode: Mode, f: (r: Run) => number) => median(results[route]![mode].map(f))
     console.log(`GET ${route}: CPU µs per request, in-process (median of ${runs} runs' fastest batch)`)
     console.table(
-      MODES.map((mode) => ({
+      modes.map((mode) => ({
         telemetry: LABEL[mode],
         'CPU µs/req, no telemetry': +m(mode, (r) => r.before).toFixed(2),
         'CPU µs/req, traced': +m(mode, (r) => r.on).toFixed(2),
