@@ -104,13 +104,33 @@ export async function benchPath(): Promise<void> {
 // run the same instructions, give or take a few million (startup differs in I/O and timing).
 const PREDICTABLE = ['--predictable', '--random-seed=42', '--hash-seed=42']
 
+/**
+ * Machine instructions per request of `route` served by `file` (a bundle running `runPath`), with
+ * `env`: under callgrind, three batches of `n` requests less one batch, over the `2 n` requests between.
+ */
+export function instructionsPerRequest(
+  file: string,
+  route: string,
+  n: number,
+  env: Record<string, string> = {},
+): number {
+  return (instructions(file, route, 3, n, env) - instructions(file, route, 1, n, env)) / (2 * n)
+}
+
 /** Instructions valgrind counted while `file` served `batches` batches of `n` requests of `route`. */
-function instructions(file: string, route: string, batches: number, n: number): number {
+function instructions(file: string, route: string, batches: number, n: number, env: Record<string, string>): number {
   const p = spawnSync(
     'valgrind',
     ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...PREDICTABLE, file],
     {
-      env: { ...process.env, ...RUN_ENV, BENCH_ROUTE: route, BENCH_N: String(n), BENCH_BATCHES: String(batches) },
+      env: {
+        ...process.env,
+        ...RUN_ENV,
+        ...env,
+        BENCH_ROUTE: route,
+        BENCH_N: String(n),
+        BENCH_BATCHES: String(batches),
+      },
       encoding: 'utf8',
     },
   )
@@ -122,9 +142,7 @@ function instructions(file: string, route: string, batches: number, n: number): 
 async function countInstructions(bundles: string[]): Promise<void> {
   const n = Number(process.env.BENCH_N ?? 20_000)
   console.log(`path, counted: instructions per request under callgrind, over ${2 * n} requests after ${n} of warm-up`)
-  const perRequest = routes.map((route) =>
-    bundles.map((file) => (instructions(file, route, 3, n) - instructions(file, route, 1, n)) / (2 * n)),
-  )
+  const perRequest = routes.map((route) => bundles.map((file) => instructionsPerRequest(file, route, n)))
   console.table(
     routes.map((route, r) => ({
       route,

@@ -10,6 +10,8 @@
  * - `load`: over sockets, below.
  * - `playground` (on request): the built playground on PostgreSQL, telemetry as shipped, against
  *   bare node:http + pg (bench/telemetry/playground.ts).
+ * - `count` (on request): the instructions telemetry adds per request in-process, counted under
+ *   valgrind's callgrind (bench/telemetry/path.ts, `countTelemetry`): the same on a busy machine.
  *
  * The `load` part: the cost of tracing on GET /heartbeat and GET /api/products/:id, for Vela and for the Fastify
  * baseline, each with telemetry off and on, in one run (interleaved rounds of fresh processes,
@@ -37,7 +39,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { hasWrk, measureRounds, median } from './load.ts'
-import { benchQuerySpan, benchTelemetryPath } from './telemetry/path.ts'
+import { benchQuerySpan, benchTelemetryPath, countTelemetry } from './telemetry/path.ts'
 import { benchTelemetryPlayground } from './telemetry/playground.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -65,6 +67,7 @@ export async function benchTelemetry(): Promise<void> {
   if (parts.includes('query')) await benchQuerySpan()
   if (parts.includes('load')) await benchTelemetryLoad()
   if (parts.includes('playground')) await benchTelemetryPlayground()
+  if (parts.includes('count')) await countTelemetry()
 }
 
 async function benchTelemetryLoad(): Promise<void> {

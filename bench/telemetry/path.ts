@@ -25,6 +25,7 @@ import pg from 'pg'
 import { freshPostgresDatabase, POSTGRES_URL } from '../../test/support/services.ts'
 import { DDL, SEED } from '../dbl/fixtures.ts'
 import { median } from '../load.ts'
+import { instructionsPerRequest } from '../path.ts'
 
 const here = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
 const runs = Number(process.env.BENCH_RUNS ?? 5)
@@ -159,6 +160,30 @@ export async function benchTelemetryPath(): Promise<void> {
         'µs added by the stream handler': +m(mode, (r) => r.on - r.off).toFixed(2),
         'µs added all told': +m(mode, (r) => r.on - r.before).toFixed(2),
       })),
+    )
+  }
+}
+
+/**
+ * Instructions telemetry adds per request, counted under callgrind (bench/telemetry/count-runner.ts,
+ * the path bench's count: load-independent, deaf to cache misses): per route, the bench app with no
+ * telemetry module loaded, then traced in each mode; `BENCH_N` requests per batch (default 20000).
+ */
+export async function countTelemetry(): Promise<void> {
+  const file = await bundle('count-runner')
+  const n = Number(process.env.BENCH_N ?? 20_000)
+  const only = process.env.BENCH_ROUTES?.split(',')
+  const routes = ['heartbeat', 'products/:id'].filter((route) => !only || only.includes(route))
+  const modes = MODES.filter((mode) => !process.env.BENCH_MODES || process.env.BENCH_MODES.split(',').includes(mode))
+  console.log(`telemetry, counted: instructions per request under callgrind, over ${2 * n} requests after ${n}`)
+  for (const route of routes) {
+    const off = instructionsPerRequest(file, route, n, { BENCH_OTEL: 'off' })
+    console.log(`GET ${route}: ${Math.round(off)} instructions per request without telemetry`)
+    console.table(
+      modes.map((mode) => {
+        const on = instructionsPerRequest(file, route, n, { BENCH_OTEL: mode })
+        return { telemetry: LABEL[mode], 'instructions/req': Math.round(on), added: Math.round(on - off) }
+      }),
     )
   }
 }
