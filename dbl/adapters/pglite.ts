@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs'
-import { PGlite, types } from '@electric-sql/pglite'
+import { type PGlite, types } from '@electric-sql/pglite'
 import { resolveDeadlines } from '../deadlines.ts'
 import { DbUnavailableError } from '../unavailable.ts'
 import type { Adapter, QueryResult, Row } from './adapter.ts'
+import { openPglite } from './pglite-template.ts'
 import { createTurns } from './turns.ts'
 
 /** Where embedded PGlite keeps its data and how long a query waits for its turn: `createPgliteAdapter`'s options. */
@@ -36,7 +37,8 @@ export async function createPgliteAdapter(opts: PgliteAdapterOptions = {}): Prom
   const { acquireTimeoutMs } = resolveDeadlines({ acquireTimeoutMs: opts.acquireTimeoutMs }, 'createPgliteAdapter')
   // PGlite creates the data folder itself but not its parents.
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true })
-  const db = await PGlite.create(opts.dataDir, { parsers })
+  // A new database starts from a copy of an empty one (pglite-template.ts): seconds less per start.
+  const db = await openPglite(opts.dataDir, { parsers })
   const turn = createTurns(
     acquireTimeoutMs,
     () =>

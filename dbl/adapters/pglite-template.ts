@@ -1,0 +1,120 @@
+/**
+ * A new embedded database starts from a copy of an empty one instead of running initdb. On an
+ * empty data folder (or in memory) `PGlite.create` runs initdb in a second WebAssembly instance:
+ * about 4 s of CPU on a 2-core machine, where starting from a tarball of an empty database
+ * (PGlite's `loadDataDir`) takes about 1 s. The tarball is the first new database of a PGlite
+ * version, dumped right after it started (`dumpDataDir`, before any query of the caller), and is
+ * kept in a file in the user's temporary folder: each test file of an app (its own in-memory
+ * database), and the next new app's `.data/pglite`, then start from it. A tarball this PGlite
+ * cannot start from (cut short, made by another build) is removed and the database made as before.
+ */
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
+
+/** The template file for the installed PGlite; undefined when there is no safe place for it. */
+export function templateFile(): string | undefined {
+  const version = pgliteVersion()
+  const dir = privateTempDir()
+  return version && dir ? join(dir, `pglite-${version}-empty.tgz`) : undefined
+}
+
+/**
+ * `PGlite.create(dataDir, options)`, from the template when the database is new (in memory, or an
+ * empty or missing folder); a folder holding anything is left to PGlite as it is. `file`: the
+ * template (`templateFile()`; undefined = no template).
+ */
+export async function openPglite(
+  dataDir: string | undefined,
+  options: PGliteOptions,
+  file: string | undefined = templateFile(),
+): Promise<PGlite> {
+  if (!file || (dataDir !== undefined && !isEmptyOrMissing(dataDir))) return PGlite.create(dataDir, options)
+  const template = readTemplate(file)
+  if (template) {
+    try {
+      return await PGlite.create(dataDir, { ...options, loadDataDir: template })
+    } catch {
+      forget(file)
+      // The folder was empty before: what the failed load left there goes, so initdb finds it empty.
+      if (dataDir !== undefined)
+        for (const entry of readdirSync(dataDir)) rmSync(join(dataDir, entry), { recursive: true, force: true })
+    }
+  }
+  const db = await PGlite.create(dataDir, options)
+  await saveTemplate(db, file)
+  return db
+}
+
+// One read per process: an app's repos, and a test file's databases, share it.
+const loaded = new Map<string, Blob>()
+
+function readTemplate(file: string): Blob | undefined {
+  let blob = loaded.get(file)
+  if (!blob && existsSync(file)) {
+    try {
+      blob = new Blob([readFileSync(file)])
+      loaded.set(file, blob)
+    } catch {
+      return undefined
+    }
+  }
+  return blob
+}
+
+function forget(file: string): void {
+  loaded.delete(file)
+  rmSync(file, { force: true })
+}
+
+async function saveTemplate(db: PGlite, file: string): Promise<void> {
+  try {
+    // Called before the caller's first query, so the dump is of the empty database.
+    const bytes = new Uint8Array(await (await db.dumpDataDir('gzip')).arrayBuffer())
+    // Written under another name, then renamed: a process reading it never sees half a file.
+    const partial = `${file}.${process.pid}.${Date.now()}.partial`
+    writeFileSync(partial, bytes, { mode: 0o600 })
+    renameSync(partial, file)
+  } catch {
+    // Without a template the next database is made with initdb, as this one was.
+  }
+}
+
+function isEmptyOrMissing(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT'
+  }
+}
+
+function pgliteVersion(): string | undefined {
+  try {
+    // The package exports no package.json; its entry point is dist/index.cjs beside it.
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite')
+    return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `<tmp>/vela-<uid>`, made readable by its owner only: a template is loaded as a database, so it
+ * must not be one another user of the machine could have put there. Undefined when the folder
+ * is not a directory of this user's with no access for others.
+ */
+function privateTempDir(): string | undefined {
+  const uid = process.getuid?.()
+  const dir = join(tmpdir(), uid === undefined ? 'vela' : `vela-${uid}`)
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const stat = lstatSync(dir)
+    if (!stat.isDirectory()) return undefined
+    if (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0)) return undefined
+    return dir
+  } catch {
+    return undefined
+  }
+}
