@@ -6,7 +6,9 @@
  * compared, so drift of the machine during the run hits every server alike.
  *
  *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50),
- *   BENCH_SERVERS (which of the extra baselines node and srvx to run, comma-separated, or `none`; default both)
+ *   BENCH_SERVERS (which extra servers to run, comma-separated, or `none`; default `node,srvx`): the
+ *   baselines `node` and `srvx`, and `vela-noid`, Vela without the id header on its replies
+ *   (`server.requestId: false`), to see what the id costs in the same rounds
  */
 import { fileURLToPath } from 'node:url'
 import type { LoadTarget } from './load.ts'
@@ -17,13 +19,10 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
-const allServers = ['node', 'srvx', 'h3', 'fastify', 'vela'] as const
-// Vela, h3 and Fastify always run (the ratios need them); BENCH_SERVERS picks which extra baselines do.
-const servers = process.env.BENCH_SERVERS
-  ? allServers.filter(
-      (s) => s === 'vela' || s === 'h3' || s === 'fastify' || process.env.BENCH_SERVERS!.split(',').includes(s),
-    )
-  : allServers
+const allServers = ['node', 'srvx', 'h3', 'fastify', 'vela', 'vela-noid'] as const
+// Vela, h3 and Fastify always run (the ratios need them); BENCH_SERVERS picks which extra servers do.
+const extras = (process.env.BENCH_SERVERS ?? 'node,srvx').split(',')
+const servers = allServers.filter((s) => s === 'vela' || s === 'h3' || s === 'fastify' || extras.includes(s))
 const targets: LoadTarget[] = [
   { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
   { name: 'GET /api/products/:id', method: 'GET', path: '/api/products/42', expectStatus: 200 },
@@ -43,7 +42,7 @@ const targets: LoadTarget[] = [
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }),
     expectStatus: 201,
-    servers: ['vela', 'fastify'],
+    servers: ['vela', 'vela-noid', 'fastify'],
   },
 ]
 
@@ -57,7 +56,9 @@ export async function benchRuntime(): Promise<void> {
     rounds,
     seconds,
     connections,
-    fileOf: (server) => fileURLToPath(new URL(`./servers/${server}.ts`, import.meta.url)),
+    fileOf: (server) =>
+      fileURLToPath(new URL(`./servers/${server === 'vela-noid' ? 'vela' : server}.ts`, import.meta.url)),
+    envOf: (server): Record<string, string> => (server === 'vela-noid' ? { BENCH_REQUEST_ID: '0' } : {}),
   })
   // A route some servers do not serve has no figure for them: '-' in the tables.
   const ratio = (a: number | undefined, b: number | undefined) => (a && b ? +(a / b).toFixed(3) : '-')
