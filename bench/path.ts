@@ -18,8 +18,9 @@
  * valgrind's callgrind, once serving one batch and once three, and the difference over the extra
  * requests is the machine instructions per request, after warm-up, with V8 made deterministic
  * (`--predictable`, fixed seeds). The count does not move with the machine's load (two runs agree
- * within about 1 %), so two versions can be compared on a busy machine; it does not see cache
- * misses or the cost of a system call. Needs `valgrind`; a few minutes per tree and route. `BENCH_ROUTES` (a comma list of the routes) picks routes.
+ * within about 2 %), so two versions can be compared on a busy machine; it does not see cache
+ * misses or the cost of a system call. Needs `valgrind`; a few minutes per tree and route.
+ * `BENCH_ROUTES` (a comma list of the routes) picks routes.
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
