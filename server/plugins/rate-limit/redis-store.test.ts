@@ -81,10 +81,14 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
   })
 
   it('the counter key carries the window as its expiry', async () => {
+    // An instance and key of its own, removed after, so the test holds whatever runs before or after it.
+    const c = await instance(4, 60_000, '/keyed')
+    expect((await c.request('/keyed')).status).toBe(200)
     const admin = new Redis(REDIS_URL)
-    const keys = await admin.keys(`${prefix}/shared:*`)
-    expect(keys).toEqual([`${prefix}/shared:address:127.0.0.1`])
+    const keys = await admin.keys(`${prefix}/keyed:*`)
+    expect(keys).toEqual([`${prefix}/keyed:address:127.0.0.1`])
     const ttl = await admin.pttl(keys[0]!)
+    await admin.del(keys[0]!)
     await admin.quit()
     expect(ttl).toBeGreaterThan(50_000)
     expect(ttl).toBeLessThanOrEqual(60_000)
