@@ -32,6 +32,15 @@ export interface LoadResult {
 
 export const hasWrk = spawnSync('wrk', ['--version']).error === undefined
 
+/** What every bench process runs under: an app in production. */
+export const PRODUCTION_ENV = { NODE_ENV: 'production', VELA_ENV: 'prod' } as const
+
+/** The members of `all` that the environment variable `variable` lists (a comma list); all when it is unset. */
+export function picked<T extends string>(all: readonly T[], variable: string): T[] {
+  const listed = process.env[variable]?.split(',')
+  return all.filter((item) => !listed || listed.includes(item))
+}
+
 const tmp = mkdtempSync(join(tmpdir(), 'vela-bench-'))
 const built: Record<string, Promise<string>> = {}
 
@@ -163,7 +172,7 @@ export async function startServer(file: string, env: Record<string, string> = {}
   const port = await freePort()
   const bundle = (built[file] ??= bundleServer(file))
   const child = spawn(process.execPath, [await bundle], {
-    env: { ...process.env, ...env, PORT: String(port), NODE_ENV: 'production', VELA_ENV: 'prod' },
+    env: { ...process.env, ...env, PORT: String(port), ...PRODUCTION_ENV },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   await waitForPort(port, child)

@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url'
 import {
   copyDist,
   folderBytes,
-  freePort,
   installTarball,
   npx,
   packVela,
@@ -62,7 +61,7 @@ try {
       dist,
       process.execPath,
       ['server/index.mjs'],
-      { PORT: String(await freePort()), ...env },
+      env,
       '/api/notes',
     )
     await server.stop()
@@ -94,13 +93,7 @@ try {
   const original = readFileSync(controller, 'utf8')
   const list = 'return json({ notes: await allNotes(req.query as Page) })'
   for (let i = 0; i < rounds; i++) {
-    const { ms: took, value: dev } = await startAndProbe(
-      app,
-      join(app, 'node_modules/.bin/vite'),
-      [],
-      { PORT: String(await freePort()) },
-      '/api/notes',
-    )
+    const { ms: took, value: dev } = await startAndProbe(app, join(app, 'node_modules/.bin/vite'), [], {}, '/api/notes')
     devStart.push(took)
     try {
       for (let j = 0; j < 3; j++) {

@@ -26,14 +26,13 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { median } from './load.ts'
+import { median, PRODUCTION_ENV, picked } from './load.ts'
 import { PATH_ROUTES } from './path-runner.ts'
 
 const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
 const trees = [here, ...(process.env.BENCH_TREES ? process.env.BENCH_TREES.split(',') : [])]
 const runs = Number(process.env.BENCH_RUNS ?? 10)
 const cache = `${here}/node_modules/.cache/vela-bench`
-const RUN_ENV = { NODE_ENV: 'production', VELA_ENV: 'prod' }
 
 /**
  * One bundle per tree: that tree's bench app, this tree's runner and packages. Named after both
@@ -62,8 +61,7 @@ async function bundle(tree: string): Promise<string> {
   return outfile
 }
 
-const only = process.env.BENCH_ROUTES?.split(',')
-const routes = Object.keys(PATH_ROUTES).filter((route) => !only || only.includes(route))
+const routes = picked(Object.keys(PATH_ROUTES), 'BENCH_ROUTES')
 
 export async function benchPath(): Promise<void> {
   const bundles = await Promise.all(trees.map(bundle))
@@ -76,7 +74,7 @@ export async function benchPath(): Promise<void> {
     for (const route of routes) {
       bundles.forEach((file, t) => {
         const p = spawnSync(process.execPath, [file], {
-          env: { ...process.env, ...RUN_ENV, BENCH_ROUTE: route },
+          env: { ...process.env, ...PRODUCTION_ENV, BENCH_ROUTE: route },
           encoding: 'utf8',
         })
         if (p.status !== 0) throw new Error(`path bench (${trees[t]}, ${route}) failed:\n${p.stderr}`)
@@ -126,7 +124,7 @@ function instructions(file: string, route: string, batches: number, n: number, e
     {
       env: {
         ...process.env,
-        ...RUN_ENV,
+        ...PRODUCTION_ENV,
         ...env,
         BENCH_ROUTE: route,
         BENCH_N: String(n),

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { freshPostgresDatabase, POSTGRES_URL } from '../../test/support/services.ts'
 import { DDL, SEED } from '../dbl/fixtures.ts'
-import { median } from '../load.ts'
+import { median, PRODUCTION_ENV, picked } from '../load.ts'
 import { instructionsPerRequest } from '../path.ts'
 
 const here = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
@@ -63,7 +63,7 @@ async function bundle(name: string): Promise<string> {
  */
 function runProcess(file: string, env: Record<string, string>): Record<string, number[]> {
   const p = spawnSync(process.execPath, ['--single-threaded-gc', file], {
-    env: { ...process.env, NODE_ENV: 'production', VELA_ENV: 'prod', ...env },
+    env: { ...process.env, ...PRODUCTION_ENV, ...env },
     encoding: 'utf8',
   })
   if (p.status !== 0) throw new Error(`${file} (${JSON.stringify(env)}) failed:\n${p.stderr}`)
@@ -115,11 +115,8 @@ async function postgres(): Promise<{ url: string; drop(): Promise<void> } | unde
 export async function benchTelemetryPath(): Promise<void> {
   const file = await bundle('path-runner')
   const db = await postgres()
-  const only = process.env.BENCH_ROUTES?.split(',')
-  const routes = ['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])].filter(
-    (route) => !only || only.includes(route),
-  )
-  const modes = MODES.filter((mode) => !process.env.BENCH_MODES || process.env.BENCH_MODES.split(',').includes(mode))
+  const routes = picked(['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])], 'BENCH_ROUTES')
+  const modes = picked(MODES, 'BENCH_MODES')
   console.log(
     `telemetry, in-process: ${runs} runs × ${batches} batches of ${n} requests (database route ${n / 5}) per app, modes interleaved`,
   )
@@ -172,9 +169,8 @@ export async function benchTelemetryPath(): Promise<void> {
 export async function countTelemetry(): Promise<void> {
   const file = await bundle('count-runner')
   const n = Number(process.env.BENCH_N ?? 20_000)
-  const only = process.env.BENCH_ROUTES?.split(',')
-  const routes = ['heartbeat', 'products/:id'].filter((route) => !only || only.includes(route))
-  const modes = MODES.filter((mode) => !process.env.BENCH_MODES || process.env.BENCH_MODES.split(',').includes(mode))
+  const routes = picked(['heartbeat', 'products/:id'], 'BENCH_ROUTES')
+  const modes = picked(MODES, 'BENCH_MODES')
   console.log(`telemetry, counted: instructions per request under callgrind, over ${2 * n} requests after ${n}`)
   for (const route of routes) {
     const off = instructionsPerRequest(file, route, n, { BENCH_OTEL: 'off' })

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { freePort } from '../../bench/load.ts'
 import { userEnv } from '../../vite-plugin/test/user-process.ts'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
@@ -188,19 +189,6 @@ async function startOnce(
     if (ok) return { ms: Math.round(performance.now() - start), value: started }
     await new Promise((r) => setTimeout(r, 20))
   }
-}
-
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net')
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
 }
 
 /** Polls `url` until `accept(body)` holds; resolves with the time it took. */
