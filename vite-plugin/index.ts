@@ -35,6 +35,7 @@
 import type { Server } from 'node:http'
 import { join, relative } from 'node:path'
 import type { ResolvedConfig, ViteDevServer } from 'vite'
+import { portFromEnv } from '../server/app/config.ts'
 import { attachWebSockets } from '../server/listener/websockets.ts'
 import {
   APP_ENTRY,
@@ -143,7 +144,8 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
     config(config, { command }) {
       // `config.mode` is only set when given (`--mode`, `vela release --profile`, the config file).
       if (command === 'build') profile = config.mode === undefined ? undefined : checkProfile(config.mode)
-      const port = Number(process.env.PORT) || 8080
+      // PORT=0 asks for any free port; Vite prints the one it got (`Local: http://…:<port>/`).
+      const port = portFromEnv() ?? 8080
       return {
         appType: 'custom',
         server: {

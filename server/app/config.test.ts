@@ -5,7 +5,7 @@ import { requestPlugin } from '../plugins/request.ts'
 import { json } from '../replies.ts'
 import { createApp } from './create-app.ts'
 import type { ServerConfig } from './config.ts'
-import { resolveConfig } from './config.ts'
+import { portFromEnv, resolveConfig } from './config.ts'
 import { listen } from '../listener/listen.ts'
 
 const routes = { r: { prefix: '', security: false as const, routes: [] } }
@@ -76,6 +76,15 @@ it('set values are kept and not marked default; VELA_ENV and PORT override', () 
   expect(c.useStacktrace).toBe(true)
   expect(c.defaults.has('useStacktrace')).toBe(false)
   expect(c.defaults.has('environment')).toBe(false)
+})
+
+it('PORT, as the dev server and the built server read it: 0 is any free port, unset or empty is none', () => {
+  expect(portFromEnv({ PORT: '0' })).toBe(0)
+  expect(portFromEnv({ PORT: '3000' })).toBe(3000)
+  expect(portFromEnv({})).toBeUndefined()
+  expect(portFromEnv({ PORT: '' })).toBeUndefined()
+  for (const bad of ['abc', '-1', '65536', '80.5'])
+    expect(() => portFromEnv({ PORT: bad })).toThrow(`PORT must be an integer from 0 to 65535, got "${bad}"`)
 })
 
 it('bad configuration is an error that says what is wrong', () => {

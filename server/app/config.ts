@@ -86,11 +86,8 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
   checkServerConfig(config.server)
   const s = config.server ?? {}
   const ws = s.websocket ?? {}
-  const envPort = env.PORT ? Number(env.PORT) : undefined
+  const envPort = portFromEnv(env)
   const requestTimeout = pick('server.requestTimeout', s.requestTimeout, Math.max(60_000, s.headersTimeout ?? 0))
-  if (envPort !== undefined && !(Number.isInteger(envPort) && envPort >= 0 && envPort < 65536)) {
-    throw new VelaError('VELA_ERR_CONFIG', `PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`)
-  }
   return {
     bootstrapApplication: config.bootstrapApplication,
     environment: env.VELA_ENV || pick('environment', config.environment, 'dev'),
@@ -148,4 +145,16 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
     dispatchBackend: pick('dispatchBackend', config.dispatchBackend, 'compiled'),
     defaults,
   }
+}
+
+/**
+ * The `PORT` variable as a port number (0: any free port), undefined when it is unset or empty;
+ * a clear error for anything else.
+ */
+export function portFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  if (!env.PORT) return undefined
+  const port = Number(env.PORT)
+  if (!(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new VelaError('VELA_ERR_CONFIG', `PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`)
+  return port
 }

@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { freePort } from '../../bench/load.ts'
 import { userEnv } from '../../vite-plugin/test/user-process.ts'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
@@ -119,11 +118,9 @@ export interface Started {
 }
 
 /**
- * Starts a long-running command on a free port (its `PORT`) and resolves once it says it is
- * listening and `probe` (a path) answers, with the time from spawn to that first answer. Another
- * process may take the port between `freePort()` and the child's bind, so a start that fails with
- * `EADDRINUSE` is retried on a new port, and an answer counts only after the child says it is
- * listening (an answer before it would come from that other process).
+ * Starts a long-running command on a port of the system's choosing (`PORT=0`) and resolves once it
+ * says where it listens and `probe` (a path) answers there, with the time from spawn to that first
+ * answer. The child binds the port itself, so no other process can take it in between.
  */
 export async function startAndProbe(
   cwd: string,
@@ -133,63 +130,38 @@ export async function startAndProbe(
   probe: string,
   timeoutMs = 300_000,
 ): Promise<Timed<Started>> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(cwd, cmd, args, { ...env, PORT: String(await freePort()) }, probe, timeoutMs)
-    } catch (e) {
-      if (!(e instanceof PortTaken) || attempt === 3) throw e
-    }
-  }
-}
-
-class PortTaken extends Error {}
-
-/** What a Vela server (`listening on …`) or Vite's dev server (`Local: http://…`) prints once bound. */
-const LISTENING = /listening on|Local:\s+http/
-
-async function startOnce(
-  cwd: string,
-  cmd: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  probe: string,
-  timeoutMs: number,
-): Promise<Timed<Started>> {
-  const url = `http://127.0.0.1:${env.PORT}`
   let out = ''
   const start = performance.now()
-  const proc = spawn(cmd, args, { cwd, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(cmd, args, { cwd, env: userEnv({ ...env, PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] })
   proc.stdout!.on('data', (d) => (out += d))
   proc.stderr!.on('data', (d) => (out += d))
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
-  const started: Started = {
-    url,
-    proc,
-    output: () => out,
-    stop: async () => {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM')
-      await exited
-    },
+  const stop = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM')
+    await exited
   }
   for (;;) {
-    if (proc.exitCode !== null) {
-      const message = `${cmd} ${args.join(' ')} exited ${proc.exitCode} before answering:\n${out}`
-      throw out.includes('EADDRINUSE') ? new PortTaken(message) : new Error(message)
-    }
+    if (proc.exitCode !== null)
+      throw new Error(`${cmd} ${args.join(' ')} exited ${proc.exitCode} before answering:\n${out}`)
     if (performance.now() - start > timeoutMs) {
-      await started.stop()
+      await stop()
       throw new Error(`${cmd} ${args.join(' ')} did not answer ${probe} within ${timeoutMs} ms:\n${out}`)
     }
+    const port = LISTENING.exec(out)?.[1]
+    const url = `http://127.0.0.1:${port}`
     const ok =
-      LISTENING.test(out) &&
+      port !== undefined &&
       (await fetch(url + probe).then(
         (r) => r.status < 500,
         () => false,
       ))
-    if (ok) return { ms: Math.round(performance.now() - start), value: started }
+    if (ok) return { ms: Math.round(performance.now() - start), value: { url, proc, output: () => out, stop } }
     await new Promise((r) => setTimeout(r, 20))
   }
 }
+
+/** Where a Vela server (`listening on http://[::]:<port>`) or Vite's dev server (`Local: http://…:<port>/`) listens once bound. */
+const LISTENING = /(?:listening on|Local:)\s+https?:\/\/\S*?:(\d+)/
 
 /** Polls `url` until `accept(body)` holds; resolves with the time it took. */
 export async function until(url: string, accept: (body: string) => boolean, timeoutMs = 30_000): Promise<number> {
