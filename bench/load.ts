@@ -35,6 +35,13 @@ export const hasWrk = spawnSync('wrk', ['--version']).error === undefined
 /** What every bench process runs under: an app in production. */
 export const PRODUCTION_ENV = { NODE_ENV: 'production', VELA_ENV: 'prod' } as const
 
+/**
+ * V8 made deterministic for counting instructions under callgrind: it compiles and collects garbage
+ * on the main thread only, with fixed seeds, so two processes run the same instructions, give or
+ * take a few million (startup differs in I/O and timing).
+ */
+export const PREDICTABLE = ['--predictable', '--random-seed=42', '--hash-seed=42']
+
 /** The members of `all` that the environment variable `variable` lists (a comma list); all when it is unset. */
 export function picked<T extends string>(all: readonly T[], variable: string): T[] {
   const listed = process.env[variable]?.split(',')
@@ -110,7 +117,7 @@ export async function freePort(): Promise<number> {
   })
 }
 
-async function waitForPort(port: number, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before listening`)

@@ -26,7 +26,7 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { median, PRODUCTION_ENV, picked } from './load.ts'
+import { median, PREDICTABLE, PRODUCTION_ENV, picked } from './load.ts'
 import { PATH_ROUTES } from './path-runner.ts'
 
 const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
@@ -98,10 +98,6 @@ export async function benchPath(): Promise<void> {
     }),
   )
 }
-
-// V8 compiles and collects garbage on the main thread only, with fixed seeds: two processes then
-// run the same instructions, give or take a few million (startup differs in I/O and timing).
-const PREDICTABLE = ['--predictable', '--random-seed=42', '--hash-seed=42']
 
 /**
  * Machine instructions per request of `route` served by `file` (a bundle running `runPath`), with

@@ -7,19 +7,21 @@
  *
  *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50),
  *   BENCH_SERVERS (which extra servers to run, comma-separated, or `none`; default `node,srvx`): the
- *   baselines `node` and `srvx`, and `vela-noid`, Vela without the id header on its replies
- *   (`server.requestId: false`), to see what the id costs in the same rounds
+ *   baselines `node` and `srvx`; `vela-noid`, Vela without the id header on its replies
+ *   (`server.requestId: false`), to see what the id costs in the same rounds; `fastify-id`, Fastify
+ *   sending its `req.id` back in `x-request-id` from an `onRequest` hook, as Vela does by default
  */
 import { fileURLToPath } from 'node:url'
 import type { LoadTarget } from './load.ts'
 import { hasWrk, measureRounds, median } from './load.ts'
+import { countOverSockets } from './count-sockets.ts'
 import { TOKEN } from './servers/fixtures.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
-const allServers = ['node', 'srvx', 'h3', 'fastify', 'vela', 'vela-noid'] as const
+const allServers = ['node', 'srvx', 'h3', 'fastify', 'fastify-id', 'vela', 'vela-noid'] as const
 // Vela, h3 and Fastify always run (the ratios need them); BENCH_SERVERS picks which extra servers do.
 const extras = (process.env.BENCH_SERVERS ?? 'node,srvx').split(',')
 const servers = allServers.filter((s) => s === 'vela' || s === 'h3' || s === 'fastify' || extras.includes(s))
@@ -42,11 +44,41 @@ const targets: LoadTarget[] = [
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Widget', price: 1999, description: 'A widget' }),
     expectStatus: 201,
-    servers: ['vela', 'vela-noid', 'fastify'],
+    servers: ['vela', 'vela-noid', 'fastify', 'fastify-id'],
   },
 ]
 
+const fileOf = (server: string) =>
+  fileURLToPath(new URL(`./servers/${server.replace(/-(no)?id$/, '')}.ts`, import.meta.url))
+const envOf = (server: string): Record<string, string> =>
+  server === 'vela-noid' ? { BENCH_REQUEST_ID: '0' } : server === 'fastify-id' ? { BENCH_REQUEST_ID: '1' } : {}
+
+/**
+ * `BENCH_COUNT=instructions`: each server's machine instructions per request over a socket, under
+ * callgrind (count-sockets.ts), with the same ratios as the timed tables.
+ */
+async function countRuntime(): Promise<void> {
+  console.log('runtime, counted: server instructions per request over one keep-alive connection, under callgrind')
+  const counts = await countOverSockets({ servers, targets, fileOf, envOf })
+  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? +(a / b).toFixed(3) : '-')
+  console.log('instructions per request; ratios > 1 mean Vela does less work')
+  console.table(
+    targets.map((t) => {
+      const c = counts[t.name] ?? {}
+      return {
+        route: t.name,
+        ...Object.fromEntries(servers.map((s) => [s, c[s] === undefined ? '-' : Math.round(c[s])])),
+        'h3/vela': ratio(c.h3, c.vela),
+        'fastify/vela': ratio(c.fastify, c.vela),
+        ...(c['fastify-id'] ? { 'fastify-id/vela': ratio(c['fastify-id'], c.vela) } : {}),
+        ...(c['vela-noid'] ? { 'fastify/vela-noid': ratio(c.fastify, c['vela-noid']) } : {}),
+      }
+    }),
+  )
+}
+
 export async function benchRuntime(): Promise<void> {
+  if (process.env.BENCH_COUNT === 'instructions') return countRuntime()
   console.log(
     `runtime: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}`,
   )
@@ -56,9 +88,8 @@ export async function benchRuntime(): Promise<void> {
     rounds,
     seconds,
     connections,
-    fileOf: (server) =>
-      fileURLToPath(new URL(`./servers/${server === 'vela-noid' ? 'vela' : server}.ts`, import.meta.url)),
-    envOf: (server): Record<string, string> => (server === 'vela-noid' ? { BENCH_REQUEST_ID: '0' } : {}),
+    fileOf,
+    envOf,
   })
   // A route some servers do not serve has no figure for them: '-' in the tables.
   const ratio = (a: number | undefined, b: number | undefined) => (a && b ? +(a / b).toFixed(3) : '-')
@@ -86,6 +117,9 @@ export async function benchRuntime(): Promise<void> {
         ...Object.fromEntries(servers.map((s) => [s, c[s] === undefined ? '-' : +c[s].toFixed(2)])),
         'h3/vela': ratio(c.h3, c.vela),
         'fastify/vela': ratio(c.fastify, c.vela),
+        // Like for like: both send the id header, or neither does.
+        ...(c['fastify-id'] ? { 'fastify-id/vela': ratio(c['fastify-id'], c.vela) } : {}),
+        ...(c['vela-noid'] ? { 'fastify/vela-noid': ratio(c.fastify, c['vela-noid']) } : {}),
       }
     }),
   )

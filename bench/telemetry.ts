@@ -12,6 +12,8 @@
  *   bare node:http + pg (bench/telemetry/playground.ts).
  * - `count` (on request): the instructions telemetry adds per request in-process, counted under
  *   valgrind's callgrind (bench/telemetry/path.ts, `countTelemetry`): the same on a busy machine.
+ * - `count-sockets` (on request): the `load` part's servers counted under callgrind instead of
+ *   timed (bench/count-sockets.ts): instructions per request over a socket, one request at a time.
  *
  * The `load` part: the cost of tracing on GET /heartbeat and GET /api/products/:id, for Vela and for the Fastify
  * baseline, each with telemetry off and on, in one run (interleaved rounds of fresh processes,
@@ -38,6 +40,7 @@
  *   BENCH_ROUNDS (default 5), BENCH_SECONDS per route (default 3), BENCH_CONNECTIONS (default 50)
  */
 import { fileURLToPath } from 'node:url'
+import { countOverSockets } from './count-sockets.ts'
 import { hasWrk, measureRounds, median } from './load.ts'
 import { benchQuerySpan, benchTelemetryPath, countTelemetry } from './telemetry/path.ts'
 import { benchTelemetryPlayground } from './telemetry/playground.ts'
@@ -68,6 +71,28 @@ export async function benchTelemetry(): Promise<void> {
   if (parts.includes('load')) await benchTelemetryLoad()
   if (parts.includes('playground')) await benchTelemetryPlayground()
   if (parts.includes('count')) await countTelemetry()
+  if (parts.includes('count-sockets')) await countTelemetrySockets()
+}
+
+const fileOf = (server: string) =>
+  fileURLToPath(new URL(`./servers/${server.replace(/@.*/, '').replace('+', '-')}.ts`, import.meta.url))
+const envOf = (server: string): Record<string, string> => (otelMode[server] ? { BENCH_OTEL: otelMode[server] } : {})
+
+async function countTelemetrySockets(): Promise<void> {
+  console.log('telemetry, counted: server instructions per request over one keep-alive connection, under callgrind')
+  const counts = await countOverSockets({ servers, targets, fileOf, envOf })
+  for (const target of targets) {
+    const of = (s: Server) => counts[target.name]![s]!
+    console.log(target.name)
+    console.table(
+      traced.map(([off, on]) => ({
+        server: on,
+        'instructions/req off': Math.round(of(off)),
+        'instructions/req on': Math.round(of(on)),
+        added: Math.round(of(on) - of(off)),
+      })),
+    )
+  }
 }
 
 async function benchTelemetryLoad(): Promise<void> {
@@ -83,9 +108,8 @@ async function benchTelemetryLoad(): Promise<void> {
     rounds,
     seconds,
     connections,
-    fileOf: (server) =>
-      fileURLToPath(new URL(`./servers/${server.replace(/@.*/, '').replace('+', '-')}.ts`, import.meta.url)),
-    envOf: (server): Record<string, string> => (otelMode[server] ? { BENCH_OTEL: otelMode[server] } : {}),
+    fileOf,
+    envOf,
     rate: rate || undefined,
   })
   for (const target of targets) {

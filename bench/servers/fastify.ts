@@ -8,6 +8,13 @@ const { default: Fastify } = await import('fastify')
 
 let nextId = 1000
 const app = Fastify({ logger: false })
+// `BENCH_REQUEST_ID=1`: every reply carries the request's id, as Vela's do by default (Fastify
+// makes `req.id` for every request anyway; sending it back is this hook, the idiomatic way).
+if (process.env.BENCH_REQUEST_ID === '1')
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id)
+    done()
+  })
 app.get('/heartbeat', async (_req, reply) => reply.code(200).send())
 app.get<{ Params: { id: string } }>('/api/products/:id', async (req, reply) => {
   const p = products.get(Number(req.params.id))

@@ -1,0 +1,144 @@
+/**
+ * Machine instructions a server process runs per request over a real socket, counted under
+ * valgrind's callgrind: a figure a busy or slow machine does not move, where CPU time per request
+ * over sockets swings by a third between runs on a shared VM.
+ *
+ * Each server runs once, under callgrind with V8 made deterministic. Per route, one keep-alive
+ * connection sends `warmup` requests one after another (the JIT settles), the counters are zeroed
+ * (`callgrind_control -z`), `n` requests follow, and the counters are dumped (`callgrind_control
+ * -d`). One request at a time, so every request is one wake-up of the server: what is counted is
+ * the server's whole work for it (node's HTTP parser and writer, the framework, the handler), not
+ * the kernel's. `callgrind_control` (through vgdb) takes the idle server's counters between two
+ * requests.
+ */
+import type { ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { LoadTarget } from './load.ts'
+import { PREDICTABLE, PRODUCTION_ENV, bundleServer, check, freePort, waitForPort } from './load.ts'
+
+export interface CountOptions {
+  readonly servers: readonly string[]
+  readonly targets: readonly LoadTarget[]
+  /** The TypeScript file of a server. */
+  readonly fileOf: (server: string) => string
+  /** Environment of a server's process. */
+  readonly envOf?: (server: string) => Record<string, string>
+  /** Requests counted per route (default `BENCH_N`, else 3,000). */
+  readonly n?: number
+  /** Requests per route before counting (default `BENCH_WARMUP`, else 8,000: fewer leave V8 still compiling). */
+  readonly warmup?: number
+}
+
+/** Instructions per request, per target name and server. */
+export type Counts = Record<string, Record<string, number>>
+
+/** Counts every server on every target it serves (`target.servers`), one server process at a time. */
+export async function countOverSockets(o: CountOptions): Promise<Counts> {
+  const n = o.n ?? Number(process.env.BENCH_N ?? 3000)
+  const warmup = o.warmup ?? Number(process.env.BENCH_WARMUP ?? 8000)
+  const counts: Counts = {}
+  for (const server of o.servers) {
+    const counted = await underCallgrind(o.fileOf(server), o.envOf?.(server) ?? {})
+    try {
+      for (const t of o.targets) {
+        if (t.servers && !t.servers.includes(server)) continue
+        await check(counted.port, t)
+        const send = sender(counted.port, t)
+        for (let i = 0; i < warmup; i++) await send()
+        const before = await counted.command('-z', send)
+        for (let i = 0; i < n; i++) await send()
+        await counted.command('-d', send)
+        ;(counts[t.name] ??= {})[server] = counted.lastDump() / (n + before)
+      }
+    } finally {
+      await counted.stop()
+    }
+    process.stdout.write(`  ${server} counted\n`)
+  }
+  return counts
+}
+
+interface Counted {
+  readonly port: number
+  /**
+   * Runs `callgrind_control <flag>` on the server. Where vgdb cannot wake the idle server, requests
+   * do; resolves with the requests sent after the first of those, which the next count includes.
+   */
+  command(flag: '-z' | '-d', send: () => Promise<void>): Promise<number>
+  /** The instructions of the last dump. */
+  lastDump(): number
+  stop(): Promise<void>
+}
+
+async function underCallgrind(file: string, env: Record<string, string>): Promise<Counted> {
+  const port = await freePort()
+  const dir = mkdtempSync(join(tmpdir(), 'vela-count-'))
+  const child = spawn(
+    'valgrind',
+    ['--tool=callgrind', `--callgrind-out-file=${dir}/out`, process.execPath, ...PREDICTABLE, await bundleServer(file)],
+    { env: { ...process.env, ...env, PORT: String(port), ...PRODUCTION_ENV }, stdio: ['ignore', 'ignore', 'pipe'] },
+  )
+  let stderr = ''
+  child.stderr!.on('data', (d) => (stderr += d))
+  try {
+    await waitForPort(port, child, 300_000)
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n${stderr}`)
+  }
+  return {
+    port,
+    async command(flag, send) {
+      const control = spawn('callgrind_control', [flag, String(child.pid)], { stdio: 'ignore' })
+      const done = new Promise<number | null>((resolve) => control.once('exit', resolve))
+      // vgdb wakes an idle server to take the command; where it cannot (no ptrace), a request does.
+      let sent = 0
+      for (;;) {
+        const code = await Promise.race([done, new Promise<undefined>((r) => setTimeout(r, 3000, undefined))])
+        if (code === 0) return Math.max(sent - 1, 0)
+        if (code !== undefined) throw new Error(`callgrind_control ${flag} failed (${code})`)
+        await send()
+        sent++
+      }
+    },
+    lastDump() {
+      const dumps = readdirSync(dir).filter((f) => /^out\.\d+$/.test(f))
+      const last = dumps.sort((a, b) => Number(a.slice(4)) - Number(b.slice(4))).pop()
+      const total = last && /^(?:summary|totals):\s*(\d+)/m.exec(readFileSync(join(dir, last), 'utf8'))
+      if (!total) throw new Error(`no callgrind dump in ${dir}:\n${stderr}`)
+      return Number(total[1])
+    },
+    stop: () => stopped(child).finally(() => rmSync(dir, { recursive: true, force: true })),
+  }
+}
+
+function stopped(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
+}
+
+/** One request of `t` at a time over one keep-alive connection; rejects on an unexpected status. */
+function sender(port: number, t: LoadTarget): () => Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const body = t.body === undefined ? undefined : Buffer.from(t.body)
+  const headers = { ...t.headers, ...(body ? { 'content-length': String(body.length) } : {}) }
+  return () =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: t.method, path: t.path, headers, agent }, (res) => {
+        res.resume()
+        res.once('end', () =>
+          res.statusCode === t.expectStatus
+            ? resolve()
+            : reject(new Error(`${t.name}: expected ${t.expectStatus}, got ${res.statusCode}`)),
+        )
+      })
+      req.once('error', reject)
+      req.end(body)
+    })
+}
