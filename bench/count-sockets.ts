@@ -11,14 +11,13 @@
  * the kernel's. `callgrind_control` (through vgdb) takes the idle server's counters between two
  * requests.
  */
-import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { LoadTarget } from './load.ts'
-import { PREDICTABLE, PRODUCTION_ENV, bundleServer, check, freePort, waitForPort } from './load.ts'
+import { PREDICTABLE, PRODUCTION_ENV, bundled, check, freePort, killed, waitForPort } from './load.ts'
 
 export interface CountOptions {
   readonly servers: readonly string[]
@@ -79,7 +78,7 @@ async function underCallgrind(file: string, env: Record<string, string>): Promis
   const dir = mkdtempSync(join(tmpdir(), 'vela-count-'))
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${dir}/out`, process.execPath, ...PREDICTABLE, await bundleServer(file)],
+    ['--tool=callgrind', `--callgrind-out-file=${dir}/out`, process.execPath, ...PREDICTABLE, await bundled(file)],
     { env: { ...process.env, ...env, PORT: String(port), ...PRODUCTION_ENV }, stdio: ['ignore', 'ignore', 'pipe'] },
   )
   let stderr = ''
@@ -111,16 +110,8 @@ async function underCallgrind(file: string, env: Record<string, string>): Promis
       if (!total) throw new Error(`no callgrind dump in ${dir}:\n${stderr}`)
       return Number(total[1])
     },
-    stop: () => stopped(child).finally(() => rmSync(dir, { recursive: true, force: true })),
+    stop: () => killed(child).finally(() => rmSync(dir, { recursive: true, force: true })),
   }
-}
-
-function stopped(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', () => resolve())
-    child.kill('SIGKILL')
-  })
 }
 
 /** One request of `t` at a time over one keep-alive connection; rejects on an unexpected status. */

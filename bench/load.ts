@@ -174,11 +174,24 @@ export async function bundleServer(file: string): Promise<string> {
   return outfile
 }
 
-/** Starts `file` (TypeScript, bundled once by `build`) as a fresh process with PORT set. */
+/** `file` bundled by `bundleServer`, once per bench process. */
+export function bundled(file: string): Promise<string> {
+  return (built[file] ??= bundleServer(file))
+}
+
+/** Kills `child` (SIGKILL) and resolves once it has exited. */
+export function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
+}
+
+/** Starts `file` (TypeScript, bundled once) as a fresh process with PORT set. */
 export async function startServer(file: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort()
-  const bundle = (built[file] ??= bundleServer(file))
-  const child = spawn(process.execPath, [await bundle], {
+  const child = spawn(process.execPath, [await bundled(file)], {
     env: { ...process.env, ...env, PORT: String(port), ...PRODUCTION_ENV },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
@@ -186,12 +199,7 @@ export async function startServer(file: string, env: Record<string, string> = {}
   return {
     port,
     cpuMicros: () => cpuMicrosOf(child.pid!),
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGKILL')
-      }),
+    stop: () => killed(child),
   }
 }
 

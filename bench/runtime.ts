@@ -60,16 +60,27 @@ const envOf = (server: string): Record<string, string> =>
 async function countRuntime(): Promise<void> {
   console.log('runtime, counted: server instructions per request over one keep-alive connection, under callgrind')
   const counts = await countOverSockets({ servers, targets, fileOf, envOf })
-  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? +(a / b).toFixed(3) : '-')
   console.log('instructions per request; ratios > 1 mean Vela does less work')
+  workTable((t, s) => counts[t.name]?.[s], 0)
+}
+
+// A route some servers do not serve has no figure for them: '-' in the tables.
+const ratio = (a: number | undefined, b: number | undefined) => (a && b ? +(a / b).toFixed(3) : '-')
+
+/**
+ * One row per route: each server's `figure` (CPU µs or instructions per request, `digits` after
+ * the point), then the work h3 and Fastify do per request divided by Vela's.
+ */
+function workTable(figure: (t: LoadTarget, server: string) => number | undefined, digits: number): void {
   console.table(
     targets.map((t) => {
-      const c = counts[t.name] ?? {}
+      const c = Object.fromEntries(servers.map((s) => [s, figure(t, s)]))
       return {
         route: t.name,
-        ...Object.fromEntries(servers.map((s) => [s, c[s] === undefined ? '-' : Math.round(c[s])])),
+        ...Object.fromEntries(servers.map((s) => [s, c[s] === undefined ? '-' : +c[s].toFixed(digits)])),
         'h3/vela': ratio(c.h3, c.vela),
         'fastify/vela': ratio(c.fastify, c.vela),
+        // Like for like: both send the id header, or neither does.
         ...(c['fastify-id'] ? { 'fastify-id/vela': ratio(c['fastify-id'], c.vela) } : {}),
         ...(c['vela-noid'] ? { 'fastify/vela-noid': ratio(c.fastify, c['vela-noid']) } : {}),
       }
@@ -91,8 +102,6 @@ export async function benchRuntime(): Promise<void> {
     fileOf,
     envOf,
   })
-  // A route some servers do not serve has no figure for them: '-' in the tables.
-  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? +(a / b).toFixed(3) : '-')
   const of = (xs: number[] | undefined) => (xs ? median(xs) : undefined)
   console.log('\nrequests per second (median of rounds); ratios > 1 mean Vela is faster')
   console.table(
@@ -109,20 +118,7 @@ export async function benchRuntime(): Promise<void> {
   )
   // CPU time per request does not depend on how much CPU the load generator left the server.
   console.log('server CPU µs per request (median of rounds); ratios > 1 mean Vela does less work')
-  console.table(
-    targets.map((t) => {
-      const c = Object.fromEntries(servers.map((s) => [s, of(results.cpu[t.name]![s])]))
-      return {
-        route: t.name,
-        ...Object.fromEntries(servers.map((s) => [s, c[s] === undefined ? '-' : +c[s].toFixed(2)])),
-        'h3/vela': ratio(c.h3, c.vela),
-        'fastify/vela': ratio(c.fastify, c.vela),
-        // Like for like: both send the id header, or neither does.
-        ...(c['fastify-id'] ? { 'fastify-id/vela': ratio(c['fastify-id'], c.vela) } : {}),
-        ...(c['vela-noid'] ? { 'fastify/vela-noid': ratio(c.fastify, c['vela-noid']) } : {}),
-      }
-    }),
-  )
+  workTable((t, s) => of(results.cpu[t.name]![s]), 2)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchRuntime()

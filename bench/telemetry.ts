@@ -81,17 +81,21 @@ const envOf = (server: string): Record<string, string> => (otelMode[server] ? { 
 async function countTelemetrySockets(): Promise<void> {
   console.log('telemetry, counted: server instructions per request over one keep-alive connection, under callgrind')
   const counts = await countOverSockets({ servers, targets, fileOf, envOf })
+  offOnTables((target, off, on) => {
+    const of = (s: Server) => counts[target]![s]!
+    return {
+      'instructions/req off': Math.round(of(off)),
+      'instructions/req on': Math.round(of(on)),
+      added: Math.round(of(on) - of(off)),
+    }
+  })
+}
+
+/** Per route, a table of each traced server (`row`'s figures) against the same server untraced. */
+function offOnTables(row: (target: string, off: Server, on: Server) => Record<string, number>): void {
   for (const target of targets) {
-    const of = (s: Server) => counts[target.name]![s]!
     console.log(target.name)
-    console.table(
-      traced.map(([off, on]) => ({
-        server: on,
-        'instructions/req off': Math.round(of(off)),
-        'instructions/req on': Math.round(of(on)),
-        added: Math.round(of(on) - of(off)),
-      })),
-    )
+    console.table(traced.map(([off, on]) => ({ server: on, ...row(target.name, off, on) })))
   }
 }
 
@@ -112,22 +116,18 @@ async function benchTelemetryLoad(): Promise<void> {
     envOf,
     rate: rate || undefined,
   })
-  for (const target of targets) {
-    const rps = (s: Server) => median(results.rps[target.name]![s]!)
-    const cpu = (s: Server) => median(results.cpu[target.name]![s]!)
-    console.log(target.name)
-    console.table(
-      traced.map(([off, on]) => ({
-        server: on,
-        'off req/s': Math.round(rps(off)),
-        'on req/s': Math.round(rps(on)),
-        'on/off': +(rps(on) / rps(off)).toFixed(3),
-        'CPU µs/req off': +cpu(off).toFixed(2),
-        'CPU µs/req on': +cpu(on).toFixed(2),
-        'µs added': +(cpu(on) - cpu(off)).toFixed(2),
-      })),
-    )
-  }
+  offOnTables((target, off, on) => {
+    const rps = (s: Server) => median(results.rps[target]![s]!)
+    const cpu = (s: Server) => median(results.cpu[target]![s]!)
+    return {
+      'off req/s': Math.round(rps(off)),
+      'on req/s': Math.round(rps(on)),
+      'on/off': +(rps(on) / rps(off)).toFixed(3),
+      'CPU µs/req off': +cpu(off).toFixed(2),
+      'CPU µs/req on': +cpu(on).toFixed(2),
+      'µs added': +(cpu(on) - cpu(off)).toFixed(2),
+    }
+  })
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchTelemetry()

@@ -144,7 +144,7 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
     config(config, { command }) {
       // `config.mode` is only set when given (`--mode`, `vela release --profile`, the config file).
       if (command === 'build') profile = config.mode === undefined ? undefined : checkProfile(config.mode)
-      // PORT=0 asks for any free port; Vite prints the one it got (`Local: http://…:<port>/`).
+      // PORT=0 asks for any free port; the start line names the one it got.
       const port = portFromEnv() ?? 8080
       return {
         appType: 'custom',
