@@ -13,7 +13,8 @@
  * - `count` (on request): the instructions telemetry adds per request in-process, counted under
  *   valgrind's callgrind (bench/telemetry/path.ts, `countTelemetry`): the same on a busy machine.
  * - `count-sockets` (on request): the `load` part's servers counted under callgrind instead of
- *   timed (bench/count-sockets.ts): instructions per request over a socket, one request at a time.
+ *   timed (bench/count-sockets.ts): instructions per request over a socket, one request at a time;
+ *   with PostgreSQL, also the database route (`GET /db/products/:id`) for Vela.
  *
  * The `load` part: the cost of tracing on GET /heartbeat and GET /api/products/:id, for Vela and for the Fastify
  * baseline, each with telemetry off and on, in one run (interleaved rounds of fresh processes,
@@ -41,8 +42,9 @@
  */
 import { fileURLToPath } from 'node:url'
 import { countOverSockets } from './count-sockets.ts'
-import { hasWrk, measureRounds, median } from './load.ts'
-import { benchQuerySpan, benchTelemetryPath, countTelemetry } from './telemetry/path.ts'
+import type { LoadTarget } from './load.ts'
+import { hasWrk, measureRounds, median, picked } from './load.ts'
+import { benchDatabase, benchQuerySpan, benchTelemetryPath, countTelemetry } from './telemetry/path.ts'
 import { benchTelemetryPlayground } from './telemetry/playground.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -61,6 +63,12 @@ const targets = [
   { name: 'GET /heartbeat', method: 'GET' as const, path: '/heartbeat', expectStatus: 200 },
   { name: 'GET /api/products/:id', method: 'GET' as const, path: '/api/products/42', expectStatus: 200 },
 ]
+const DB_TARGET: LoadTarget = {
+  name: 'GET /db/products/:id',
+  method: 'GET',
+  path: '/db/products/42',
+  expectStatus: 200,
+}
 const otelMode: Record<string, string> = { 'vela+otel': 'all', 'vela+otel@10%': 'ratio10', 'vela+otel@none': 'none' }
 
 /** The parts `BENCH_TELEMETRY` names, in order. */
@@ -78,24 +86,58 @@ const fileOf = (server: string) =>
   fileURLToPath(new URL(`./servers/${server.replace(/@.*/, '').replace('+', '-')}.ts`, import.meta.url))
 const envOf = (server: string): Record<string, string> => (otelMode[server] ? { BENCH_OTEL: otelMode[server] } : {})
 
+/**
+ * The load part's servers and routes counted under callgrind, plus, with PostgreSQL, the database
+ * route (`GET /db/products/:id`, one query through vela/dbl: a sampled request carries a query
+ * span) for Vela alone, untraced by `vela-db` (vela.ts with that route). `BENCH_ROUTES` picks
+ * among `heartbeat`, `products/:id` and `db products/:id`.
+ */
 async function countTelemetrySockets(): Promise<void> {
   console.log('telemetry, counted: server instructions per request over one keep-alive connection, under callgrind')
-  const counts = await countOverSockets({ servers, targets, fileOf, envOf })
-  offOnTables((target, off, on) => {
-    const of = (s: Server) => counts[target]![s]!
-    return {
-      'instructions/req off': Math.round(of(off)),
-      'instructions/req on': Math.round(of(on)),
-      added: Math.round(of(on) - of(off)),
-    }
-  })
+  const keys = picked(['heartbeat', 'products/:id', 'db products/:id'], 'BENCH_ROUTES')
+  const db = keys.includes('db products/:id') ? await benchDatabase() : undefined
+  // The path part's names for the two routes every server serves.
+  const plain = targets.filter((t) => keys.includes(t.path === '/heartbeat' ? 'heartbeat' : 'products/:id'))
+  const dbTarget = { ...DB_TARGET, servers: ['vela-db', ...servers.filter((s) => s.startsWith('vela+'))] }
+  const routes = [...plain.map((t) => ({ ...t, servers })), ...(db ? [dbTarget] : [])]
+  try {
+    const counts = await countOverSockets({
+      servers: [...new Set(routes.flatMap((t) => t.servers))],
+      targets: routes,
+      fileOf,
+      envOf: (server) => ({ ...envOf(server), ...(db ? { BENCH_PG_URL: db.url } : {}) }),
+    })
+    offOnTables(routes, (target, off, on) => {
+      const offCount = counts[target]![target === DB_TARGET.name && off === 'vela' ? 'vela-db' : off]
+      const onCount = counts[target]![on]
+      if (offCount === undefined || onCount === undefined) return undefined
+      return {
+        'instructions/req off': Math.round(offCount),
+        'instructions/req on': Math.round(onCount),
+        added: Math.round(onCount - offCount),
+      }
+    })
+  } finally {
+    await db?.drop()
+  }
 }
 
-/** Per route, a table of each traced server (`row`'s figures) against the same server untraced. */
-function offOnTables(row: (target: string, off: Server, on: Server) => Record<string, number>): void {
-  for (const target of targets) {
+/**
+ * Per route, a table of each traced server (`row`'s figures) against the same server untraced;
+ * `row` returns `undefined` for a pair that did not serve the route.
+ */
+function offOnTables(
+  routes: readonly LoadTarget[],
+  row: (target: string, off: Server, on: Server) => Record<string, number> | undefined,
+): void {
+  for (const target of routes) {
     console.log(target.name)
-    console.table(traced.map(([off, on]) => ({ server: on, ...row(target.name, off, on) })))
+    console.table(
+      traced.flatMap(([off, on]) => {
+        const figures = row(target.name, off, on)
+        return figures ? [{ server: on, ...figures }] : []
+      }),
+    )
   }
 }
 
@@ -116,7 +158,7 @@ async function benchTelemetryLoad(): Promise<void> {
     envOf,
     rate: rate || undefined,
   })
-  offOnTables((target, off, on) => {
+  offOnTables(targets, (target, off, on) => {
     const rps = (s: Server) => median(results.rps[target]![s]!)
     const cpu = (s: Server) => median(results.cpu[target]![s]!)
     return {

@@ -90,7 +90,8 @@ export async function benchQuerySpan(): Promise<void> {
   )
 }
 
-async function postgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+/** A fresh PostgreSQL database holding the bench's products (bench/dbl/fixtures.ts); `undefined`, said, without PostgreSQL. */
+export async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   try {
     const db = await freshPostgresDatabase('vela_bench_tel', process.env.VELA_BENCH_POSTGRES_URL ?? POSTGRES_URL)
     const client = new pg.Client({ connectionString: db.url })
@@ -114,7 +115,7 @@ async function postgres(): Promise<{ url: string; drop(): Promise<void> } | unde
  */
 export async function benchTelemetryPath(): Promise<void> {
   const file = await bundle('path-runner')
-  const db = await postgres()
+  const db = await benchDatabase()
   const routes = picked(['heartbeat', 'products/:id', ...(db ? ['db products/:id'] : [])], 'BENCH_ROUTES')
   const modes = picked(MODES, 'BENCH_MODES')
   console.log(
