@@ -1,7 +1,7 @@
 /**
- * The order vitest hands test files to its two workers: the slowest first, by the durations
+ * The order vitest hands test files to its workers: the slowest first, by the durations
  * recorded in test/support/durations.json, so the long files (builds, installs, child vitest runs)
- * start at once and the short ones fill the end, where the two workers then finish together.
+ * start at once and the short ones fill the end, where the workers then finish together.
  * Vitest's own order uses its results cache (node_modules/.vite/vitest), which `npm ci` empties:
  * CI would then run the files by size, and a two-minute file could start last. A file missing
  * from the list (a new one) runs first, as vitest runs unknown files first, and is recorded by the
