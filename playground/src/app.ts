@@ -3,7 +3,7 @@
  * API for users, products and notes, a WebSocket echo, the API explorer, telemetry.
  *
  * Controllers are discovered by vela/vite (src/controllers/*.ts), routes too (src/routes/*.ts). On
- * start: telemetry (Prometheus on METRICS_PORT or 9464; OTLP traces only when
+ * start: telemetry (Prometheus on METRICS_PORT or 9464, 0 for any free port; OTLP traces only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set), the database (embedded PGlite, or PostgreSQL with
  * DATABASE_URL) migrated to the latest migration, and in development the demo account. With
  * REDIS_URL the login rate limit is counted in Redis (redis.ts), for several instances.
@@ -47,10 +47,12 @@ export default defineApp({
   async start({ config }) {
     telemetry = await setup({
       serviceName: 'playground',
-      prometheus: { port: Number(process.env.METRICS_PORT) || 9464 },
+      prometheus: { port: process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : 9464 },
       // Without a collector, no exporter at all: nothing sent, retried or logged.
       spanProcessors: otlpConfigured() ? undefined : [],
     })
+    // Where to scrape (in a cluster, the primary alone serves it).
+    if (telemetry.prometheusUrl) console.log(`playground: metrics on ${telemetry.prometheusUrl}`)
     await repo.start()
     // One line per migration this process applied: instances starting together share the work
     // (the migrator's lock), so each line appears in one instance's log only.

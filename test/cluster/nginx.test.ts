@@ -243,7 +243,12 @@ describe.skipIf(!ready)('nginx in front of three instances of the built playgrou
     for (const i of instances) {
       const lines = i.output().trim().split('\n')
       expect(
-        lines.filter((l) => !/^vela: playground \(prod\) listening on |^playground: migrated m\d+_\w+$/.test(l)),
+        lines.filter(
+          (l) =>
+            !/^vela: playground \(prod\) listening on |^playground: metrics on http:\/\/127\.0\.0\.1:\d+\/metrics$|^playground: migrated m\d+_\w+$/.test(
+              l,
+            ),
+        ),
       ).toEqual([])
     }
     expect(nginx.errors()).toBe('')

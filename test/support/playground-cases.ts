@@ -382,7 +382,7 @@ export function playgroundCases(server: () => Playground): void {
     expect(
       lines.filter(
         (l) =>
-          !/^\[vela\] 403 on GET \/ws\/rooms\/origin-check .*"https:\/\/evil\.example" refused|^\[vela\] session: no secret configured|^playground: demo account|^playground: migrated m\d+_\w+$|^vela: playground \(dev\) listening on|^vela: wrote priv\/assets\/openapi.json and its explorer/.test(
+          !/^\[vela\] 403 on GET \/ws\/rooms\/origin-check .*"https:\/\/evil\.example" refused|^\[vela\] session: no secret configured|^playground: demo account|^playground: metrics on http:\/\/127\.0\.0\.1:\d+\/metrics$|^playground: migrated m\d+_\w+$|^vela: playground \(dev\) listening on|^vela: wrote priv\/assets\/openapi.json and its explorer/.test(
             l,
           ),
       ),

@@ -13,7 +13,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '../../bench/load.ts'
 
 export const PLAYGROUND = fileURLToPath(new URL('../../playground', import.meta.url))
 export const VELA_BIN = fileURLToPath(new URL('../../vite-plugin/bin.mjs', import.meta.url))
@@ -52,16 +51,19 @@ export function userEnvironment(): NodeJS.ProcessEnv {
   return env
 }
 
+/**
+ * Starts the playground on ports the system picks (`PORT=0`, `METRICS_PORT=0`), read back from
+ * its start lines, so no other process can take them in between.
+ */
 export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Playground> {
-  const [port, metricsPort] = [await freePort(), await freePort()]
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vela-playground-'))
   const args = [VELA_BIN, 'serve', ...(opts.root ? ['--root', opts.root] : [])]
   const child = spawn(process.execPath, args, {
     cwd: opts.cwd ?? PLAYGROUND,
     env: {
       ...userEnvironment(),
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
+      PORT: '0',
+      METRICS_PORT: '0',
       VELA_PLAYGROUND_DATA: dataDir,
       // The suites sign the demo account in more than the 10 times per 15 minutes the per-account
       // login limit allows; test/faults/brute-force.test.ts sets it back to check that limit.
@@ -82,8 +84,11 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     }
     if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true })
   }
+  // The metrics line comes first (the app's start hook), then the server's.
+  const ports = () =>
+    [/ listening on https?:\/\/\S*?:(\d+)/, /^playground: metrics on (\S+)$/m].map((re) => re.exec(output)?.[1])
   const listening = new Promise<boolean>((resolve) => {
-    const check = () => output.includes('listening on') && resolve(true)
+    const check = () => ports().every(Boolean) && resolve(true)
     child.stdout.on('data', check)
     child.once('close', () => resolve(false))
     // Generous: a first start migrates embedded PGlite, slow on a busy machine.
@@ -93,10 +98,11 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     await stop()
     throw new Error(`the playground did not start:\n${output}`)
   }
+  const [port, metricsUrl] = ports() as [string, string]
   return {
     base: `http://127.0.0.1:${port}`,
-    port,
-    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    port: Number(port),
+    metricsUrl,
     output: () => output,
     stop,
   }
