@@ -4,16 +4,16 @@
  * the instances of one deployment. For the cluster suite and `npm run bench -- scale`; the package
  * must be compiled to dist/ first (vitest's global setup does it, the benches run the build).
  *
- * An instance gets the caller's environment without vitest's variables (playground.ts), a free
- * PORT and METRICS_PORT, and what the caller adds (DATABASE_URL, VELA_SESSION_SECRET, REDIS_URL…).
+ * An instance gets the caller's environment without vitest's variables (playground.ts), `PORT=0`
+ * and `METRICS_PORT=0` (the ports the system picks, read back from its start lines once it is
+ * listening), and what the caller adds (DATABASE_URL, VELA_SESSION_SECRET, REDIS_URL…).
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { cpSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '../../bench/load.ts'
-import { PLAYGROUND, VELA_BIN, userEnvironment } from './playground.ts'
+import { PLAYGROUND, VELA_BIN, playgroundPorts, userEnvironment } from './playground.ts'
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -40,13 +40,14 @@ export function releasePlayground(label: string): Release {
 }
 
 export interface Instance {
+  /** The port it listens on; known once `listening()` has resolved. */
   readonly port: number
   readonly url: string
-  readonly metricsPort: number
+  readonly metricsUrl: string
   readonly pid: number
   /** Everything the process printed so far (stdout and stderr). */
   output(): string
-  /** Resolves once it prints its `listening on` line; rejects if it exits first or within `timeoutMs` does not. */
+  /** Resolves once it prints its start lines (metrics, `listening on`); rejects if it exits first or within `timeoutMs` does not. */
   listening(timeoutMs?: number): Promise<void>
   /** Resolves when the process has exited, with its exit code and signal. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
@@ -59,11 +60,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Starts one instance of the released app; call `listening()` to wait for it. */
 export async function startInstance(release: Release, env: Record<string, string>): Promise<Instance> {
-  const port = await freePort()
-  const metricsPort = await freePort()
   const child = spawn(process.execPath, ['dist/server/index.mjs'], {
     cwd: release.dir,
-    env: { ...userEnvironment(), PORT: String(port), METRICS_PORT: String(metricsPort), ...env },
+    env: { ...userEnvironment(), PORT: '0', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -73,17 +72,27 @@ export async function startInstance(release: Release, env: Record<string, string
     child.once('exit', (code, signal) => resolve({ code, signal })),
   )
   const done = () => child.exitCode !== null || child.signalCode !== null
+  const started = () => {
+    const ports = playgroundPorts(output)
+    if (!ports) throw new Error(`the built playground has not started yet:\n${output}`)
+    return ports
+  }
   return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    metricsPort,
+    get port() {
+      return started().port
+    },
+    get url() {
+      return `http://127.0.0.1:${started().port}`
+    },
+    get metricsUrl() {
+      return started().metricsUrl
+    },
     pid: child.pid!,
     output: () => output,
     exited,
     async listening(timeoutMs = 120_000) {
-      for (const until = Date.now() + timeoutMs; !output.includes(' listening on '); await sleep(25)) {
-        if (done() || Date.now() > until)
-          throw new Error(`the built playground did not start (port ${port}):\n${output}`)
+      for (const until = Date.now() + timeoutMs; !playgroundPorts(output); await sleep(25)) {
+        if (done() || Date.now() > until) throw new Error(`the built playground did not start:\n${output}`)
       }
     },
     kill: (signal) => void child.kill(signal),

@@ -84,11 +84,8 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     }
     if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true })
   }
-  // The metrics line comes first (the app's start hook), then the server's.
-  const ports = () =>
-    [/ listening on https?:\/\/\S*?:(\d+)/, /^playground: metrics on (\S+)$/m].map((re) => re.exec(output)?.[1])
   const listening = new Promise<boolean>((resolve) => {
-    const check = () => ports().every(Boolean) && resolve(true)
+    const check = () => playgroundPorts(output) !== undefined && resolve(true)
     child.stdout.on('data', check)
     child.once('close', () => resolve(false))
     // Generous: a first start migrates embedded PGlite, slow on a busy machine.
@@ -98,12 +95,23 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     await stop()
     throw new Error(`the playground did not start:\n${output}`)
   }
-  const [port, metricsUrl] = ports() as [string, string]
+  const { port, metricsUrl } = playgroundPorts(output)!
   return {
     base: `http://127.0.0.1:${port}`,
-    port: Number(port),
+    port,
     metricsUrl,
     output: () => output,
     stop,
   }
+}
+
+/**
+ * The port and the metrics URL a playground started with `PORT=0` and `METRICS_PORT=0` printed
+ * (the app's start hook prints the metrics line, then the server its `listening on` line), once
+ * both are there.
+ */
+export function playgroundPorts(output: string): { port: number; metricsUrl: string } | undefined {
+  const port = / listening on https?:\/\/\S*?:(\d+)/.exec(output)?.[1]
+  const metricsUrl = /^playground: metrics on (\S+)$/m.exec(output)?.[1]
+  return port && metricsUrl ? { port: Number(port), metricsUrl } : undefined
 }
