@@ -59,16 +59,14 @@ const traced: readonly [Server, Server][] = [
   ['vela', 'vela+otel@none'],
   ['fastify', 'fastify+otel'],
 ]
-const targets = [
-  { name: 'GET /heartbeat', method: 'GET' as const, path: '/heartbeat', expectStatus: 200 },
-  { name: 'GET /api/products/:id', method: 'GET' as const, path: '/api/products/42', expectStatus: 200 },
-]
-const DB_TARGET: LoadTarget = {
-  name: 'GET /db/products/:id',
-  method: 'GET',
-  path: '/db/products/42',
-  expectStatus: 200,
+// By the names `BENCH_ROUTES` lists (the path part's): the two routes every server serves, and
+// the database route, which only Vela's servers serve and only the count runs.
+const ROUTES: Record<string, LoadTarget> = {
+  heartbeat: { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
+  'products/:id': { name: 'GET /api/products/:id', method: 'GET', path: '/api/products/42', expectStatus: 200 },
 }
+const targets = Object.values(ROUTES)
+const DB_ROUTE = 'db products/:id'
 const otelMode: Record<string, string> = { 'vela+otel': 'all', 'vela+otel@10%': 'ratio10', 'vela+otel@none': 'none' }
 
 /** The parts `BENCH_TELEMETRY` names, in order. */
@@ -89,27 +87,36 @@ const envOf = (server: string): Record<string, string> => (otelMode[server] ? { 
 /**
  * The load part's servers and routes counted under callgrind, plus, with PostgreSQL, the database
  * route (`GET /db/products/:id`, one query through vela/dbl: a sampled request carries a query
- * span) for Vela alone, untraced by `vela-db` (vela.ts with that route). `BENCH_ROUTES` picks
- * among `heartbeat`, `products/:id` and `db products/:id`.
+ * span) on Vela's servers; the untraced one is then `vela-db` (vela.ts with that route, which the
+ * runtime bench's vela.ts leaves out), for every route, so both sides load the same modules.
+ * `BENCH_ROUTES` picks among `heartbeat`, `products/:id` and `db products/:id`.
  */
 async function countTelemetrySockets(): Promise<void> {
   console.log('telemetry, counted: server instructions per request over one keep-alive connection, under callgrind')
-  const keys = picked(['heartbeat', 'products/:id', 'db products/:id'], 'BENCH_ROUTES')
-  const db = keys.includes('db products/:id') ? await benchDatabase() : undefined
-  // The path part's names for the two routes every server serves.
-  const plain = targets.filter((t) => keys.includes(t.path === '/heartbeat' ? 'heartbeat' : 'products/:id'))
-  const dbTarget = { ...DB_TARGET, servers: ['vela-db', ...servers.filter((s) => s.startsWith('vela+'))] }
-  const routes = [...plain.map((t) => ({ ...t, servers })), ...(db ? [dbTarget] : [])]
+  const names = picked([...Object.keys(ROUTES), DB_ROUTE], 'BENCH_ROUTES')
+  const db = names.includes(DB_ROUTE) ? await benchDatabase() : undefined
+  const routes: (LoadTarget & { servers: readonly string[] })[] = names.flatMap((name) =>
+    ROUTES[name] ? [{ ...ROUTES[name], servers }] : [],
+  )
+  if (db) {
+    const vela = servers.filter((s) => s.startsWith('vela'))
+    routes.push({
+      name: 'GET /db/products/:id',
+      method: 'GET',
+      path: '/db/products/42',
+      expectStatus: 200,
+      servers: vela,
+    })
+  }
   try {
     const counts = await countOverSockets({
       servers: [...new Set(routes.flatMap((t) => t.servers))],
       targets: routes,
-      fileOf,
+      fileOf: (server) => fileOf(db && server === 'vela' ? 'vela-db' : server),
       envOf: (server) => ({ ...envOf(server), ...(db ? { BENCH_PG_URL: db.url } : {}) }),
     })
     offOnTables(routes, (target, off, on) => {
-      const offCount = counts[target]![target === DB_TARGET.name && off === 'vela' ? 'vela-db' : off]
-      const onCount = counts[target]![on]
+      const [offCount, onCount] = [counts[target]![off], counts[target]![on]]
       if (offCount === undefined || onCount === undefined) return undefined
       return {
         'instructions/req off': Math.round(offCount),

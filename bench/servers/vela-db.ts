@@ -1,6 +1,7 @@
 /**
  * The Vela bench app with the telemetry bench's database route (telemetry/db-route.ts, on
- * `BENCH_PG_URL`) and no telemetry: the untraced side of that route (vela.ts stays free of the
+ * `BENCH_PG_URL`) and no telemetry: the untraced server of the telemetry count when it has a
+ * database, on every route, so it loads what the traced servers load (vela.ts stays free of the
  * database driver, for the runtime bench).
  */
 import { listen } from '../../server/index.ts'
