@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { userEnv } from '../../vite-plugin/test/user-process.ts'
+import { listeningPort } from './listening.ts'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const run = promisify(execFile)
@@ -147,7 +148,7 @@ export async function startAndProbe(
       await stop()
       throw new Error(`${cmd} ${args.join(' ')} did not answer ${probe} within ${timeoutMs} ms:\n${out}`)
     }
-    const port = LISTENING.exec(out)?.[1]
+    const port = listeningPort(out)
     const url = `http://127.0.0.1:${port}`
     const ok =
       port !== undefined &&
@@ -159,9 +160,6 @@ export async function startAndProbe(
     await new Promise((r) => setTimeout(r, 20))
   }
 }
-
-/** Where a Vela server (`listening on http://[::]:<port>`) or Vite's dev server (`Local: http://…:<port>/`) listens once bound. */
-const LISTENING = /(?:listening on|Local:)\s+https?:\/\/\S*?:(\d+)/
 
 /** Polls `url` until `accept(body)` holds; resolves with the time it took. */
 export async function until(url: string, accept: (body: string) => boolean, timeoutMs = 30_000): Promise<number> {

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { listeningPort } from './listening.ts'
 
 export const PLAYGROUND = fileURLToPath(new URL('../../playground', import.meta.url))
 export const VELA_BIN = fileURLToPath(new URL('../../vite-plugin/bin.mjs', import.meta.url))
@@ -111,7 +112,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
  * both are there.
  */
 export function playgroundPorts(output: string): { port: number; metricsUrl: string } | undefined {
-  const port = / listening on https?:\/\/\S*?:(\d+)/.exec(output)?.[1]
+  const port = listeningPort(output)
   const metricsUrl = /^playground: metrics on (\S+)$/m.exec(output)?.[1]
-  return port && metricsUrl ? { port: Number(port), metricsUrl } : undefined
+  return port !== undefined && metricsUrl ? { port, metricsUrl } : undefined
 }
