@@ -19,6 +19,12 @@
  * A connection that failed that way sends nothing more (a later statement on it, a `COMMIT`
  * included, fails with the same error) and is destroyed, not returned to the pool: it may still
  * have a statement in flight, or no server behind it.
+ *
+ * A statement on its own (`adapter.query`, every repository read and write outside a transaction)
+ * is one promise from acquiring a client to releasing it: the pool and the driver are driven
+ * through their callbacks. The driver's errors therefore keep the stack they were made with (its
+ * protocol parser or a timer), not one through the caller; the repository's `DbError` names the
+ * caller's line.
  */
 import pg from 'pg'
 import { resolveDeadlines, type DeadlineOptions } from '../deadlines.ts'
@@ -113,54 +119,95 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
   // Clients on which the database failed (lost, frozen, timed out), with the failure: they send
   // nothing more, and are destroyed on release.
   const failed = new WeakMap<pg.PoolClient, unknown>()
+  const release = (client: pg.PoolClient) =>
+    client.release(failed.has(client) ? new Error('vela.dbl: connection failed, not reused') : undefined)
+
   /**
-   * One statement on an acquired client. `alone`: it commits by itself (autocommit, or a
-   * transaction's COMMIT), so an unanswered one may have been applied.
+   * One statement on an acquired client, answered through `done` exactly once. `alone`: it commits
+   * by itself (autocommit, or a transaction's COMMIT), so an unanswered one may have been applied.
+   * Callbacks rather than the driver's promises: every promise (and every `await`) runs
+   * AsyncLocalStorage's hooks once telemetry or a transaction has turned them on, and a query
+   * through the promise APIs of the pool and the driver made nine of them.
    */
-  const run = async <R extends Row>(
+  function send(
+    client: pg.PoolClient,
+    sql: string,
+    params: readonly unknown[] | undefined,
+    alone: boolean,
+    answerTimeoutMs: number | undefined,
+    done: (error: unknown, res?: QueryResult) => void,
+  ): void {
+    const earlier = failed.get(client)
+    if (earlier) return done(earlier)
+    let answered = false
+    const callback = (e: Error | null, res: pg.QueryResult) => {
+      if (answered) return
+      answered = true
+      if (!e) return done(undefined, { rows: res.rows, rowCount: res.rowCount ?? res.rows.length })
+      const u = classify(e, address, d)
+      if (!u) return done(e)
+      failed.set(client, u)
+      done(alone && unanswered(e, u) ? new DbOutcomeUnknownError(u) : u)
+    }
+    try {
+      if (answerTimeoutMs)
+        client.query(
+          { text: sql, values: params as unknown[] | undefined, query_timeout: answerTimeoutMs } as pg.QueryConfig,
+          callback,
+        )
+      else client.query(sql, params as unknown[], callback)
+    } catch (e) {
+      // pg throws at once for a query it cannot take (no text): nothing was sent.
+      callback(e as Error, undefined as never)
+    }
+  }
+
+  /** `send` as a promise, for the statements of a transaction or session. */
+  const run = <R extends Row>(
     client: pg.PoolClient,
     sql: string,
     params: readonly unknown[] | undefined,
     alone: boolean,
     answerTimeoutMs?: number,
-  ) => {
-    const earlier = failed.get(client)
-    if (earlier) throw earlier
-    try {
-      const res = answerTimeoutMs
-        ? await client.query({
-            text: sql,
-            values: params as unknown[] | undefined,
-            query_timeout: answerTimeoutMs,
-          } as pg.QueryConfig)
-        : await client.query(sql, params as unknown[] | undefined)
-      return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length } satisfies QueryResult<R>
-    } catch (e) {
-      const u = classify(e, address, d)
-      if (!u) throw e
-      failed.set(client, u)
-      throw alone && unanswered(e, u) ? new DbOutcomeUnknownError(u) : u
-    }
+  ) =>
+    new Promise<QueryResult<R>>((resolve, reject) =>
+      send(client, sql, params, alone, answerTimeoutMs, (e, res) => (e ? reject(e) : resolve(res as QueryResult<R>))),
+    )
+
+  /** A pooled client for `use`, or why there is none for `failedToConnect` (never "sent"). */
+  function acquire(use: (client: pg.PoolClient) => void, failedToConnect: (error: unknown) => void): void {
+    pool.connect((e: Error | undefined, client: pg.PoolClient | undefined) =>
+      e || !client ? failedToConnect(classify(e, address, d) ?? e) : use(client),
+    )
   }
 
-  /** A pooled client for `fn` (failing to get one is never "sent"); destroyed afterwards if the database failed under it. */
+  /** One statement on a client of its own, released (or destroyed if the database failed under it) once answered. */
+  const query = <R extends Row>(sql: string, params?: readonly unknown[]) =>
+    new Promise<QueryResult<R>>((resolve, reject) =>
+      acquire(
+        (client) =>
+          send(client, sql, params, true, undefined, (e, res) => {
+            release(client)
+            if (e) reject(e)
+            else resolve(res as QueryResult<R>)
+          }),
+        reject,
+      ),
+    )
+
+  /** A pooled client for `fn`, released (or destroyed) after it. */
   async function withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient
-    try {
-      client = await pool.connect()
-    } catch (e) {
-      throw classify(e, address, d) ?? e
-    }
+    const client = await new Promise<pg.PoolClient>((resolve, reject) => acquire(resolve, reject))
     try {
       return await fn(client)
     } finally {
-      client.release(failed.has(client) ? new Error('vela.dbl: connection failed, not reused') : undefined)
+      release(client)
     }
   }
 
   return {
     kind: 'pg',
-    query: (sql, params) => withClient((client) => run(client, sql, params, true)),
+    query,
     transaction: (fn) =>
       withClient(async (client) => {
         await run(client, 'BEGIN', undefined, false)

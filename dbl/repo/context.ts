@@ -26,10 +26,13 @@ export interface RepoContext {
   readonly run: Runner
 }
 
-/** Runs one statement on the current transaction's connection, or on the adapter. */
-export async function exec(ctx: RepoContext, sql: string, params: unknown[], label?: string): Promise<QueryResult> {
-  const conn = ctx.tx.getStore()?.conn ?? ctx.adapter ?? (await ctx.start())
-  return ctx.run(conn, sql, params, label)
+/**
+ * Runs one statement on the current transaction's connection, or on the adapter. Not `async`: it
+ * hands on the runner's promise instead of wrapping it in two more (see adapters/pg.ts).
+ */
+export function exec(ctx: RepoContext, sql: string, params: unknown[], label?: string): Promise<QueryResult> {
+  const conn = ctx.tx.getStore()?.conn ?? ctx.adapter
+  return conn ? ctx.run(conn, sql, params, label) : ctx.start().then((adapter) => ctx.run(adapter, sql, params, label))
 }
 
 /**

@@ -52,7 +52,7 @@ function query(conn: Connection, sql: string, params: unknown[], label: string |
   return tracer ? traced(tracer, conn, sql, params, label) : conn.query(sql, params)
 }
 
-async function traced(
+function traced(
   tracer: Tracer,
   conn: Connection,
   sql: string,
@@ -64,17 +64,20 @@ async function traced(
     kind: SpanKind.CLIENT,
     attributes: { 'db.system': 'postgresql', 'db.statement': sql },
   })
-  try {
-    const res = await conn.query(sql, params)
-    span.setAttribute('db.response.returned_rows', res.rowCount)
-    return res
-  } catch (error) {
-    span.recordException(error as Error)
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message })
-    throw error
-  } finally {
-    span.end()
-  }
+  // `then` rather than `async`/`await`: one promise instead of three (see adapters/pg.ts).
+  return conn.query(sql, params).then(
+    (res) => {
+      span.setAttribute('db.response.returned_rows', res.rowCount)
+      span.end()
+      return res
+    },
+    (error: unknown) => {
+      span.recordException(error as Error)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message })
+      span.end()
+      throw error
+    },
+  )
 }
 
 function logLine(e: QueryEvent): void {
