@@ -30,9 +30,25 @@ function sameShapes(open: () => Promise<Adapter>): void {
 describe('PGlite adapter', () => sameShapes(() => createPgliteAdapter()))
 
 describe.skipIf(!(await serviceAvailable('postgres')))('pg adapter (fresh database)', () => {
-  sameShapes(async () => {
+  const open = async (opts: { poolSize?: number; acquireTimeoutMs?: number } = {}) => {
     const db = await freshPostgresDatabase('vela_adapters')
     cleanups.push(() => db.drop())
-    return createPgAdapter({ url: db.url })
+    return createPgAdapter({ url: db.url, ...opts })
+  }
+  sameShapes(() => open())
+
+  it('every statement gives its connection back, answered or failed: a pool of one serves each in turn', async () => {
+    const a = await open({ poolSize: 1, acquireTimeoutMs: 10_000 })
+    cleanups.push(() => a.close())
+    // The server refuses it; the driver refuses it before sending; then the connection still serves.
+    await expect(a.query('select nope')).rejects.toMatchObject({ code: '42703' })
+    await expect(a.query(undefined as unknown as string)).rejects.toThrow(TypeError)
+    expect((await a.query('select 1 as one')).rows).toEqual([{ one: 1 }])
+    expect(await a.transaction(async (c) => (await c.query('select 2 as two')).rows)).toEqual([{ two: 2 }])
+    // Twenty at once on the one connection: each waits its turn, none is lost.
+    const many = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => a.query<{ n: number }>('select $1::int as n', [i])),
+    )
+    expect(many.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i))
   })
 })
