@@ -116,3 +116,55 @@ it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request sp
   expect(query.attributes['db.system.name'] ?? query.attributes['db.system']).toBe('postgresql')
   expect(reported).toEqual([])
 })
+
+it.skipIf(!hasPostgres)(
+  "vela/dbl's statements reach the driver in their caller's context: a job waiting for a busy pool is not parented to the request that opened the connection",
+  async () => {
+    // Loaded after the SDK started, so vela/dbl's `pg` is the instrumented one.
+    const { defineRepo } = await import('../dbl/repo.ts')
+    const repo = defineRepo({ url: POSTGRES_URL, poolSize: 1 })
+    try {
+      const app = createApp(
+        {
+          bootstrapApplication: 'joined',
+          server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+          routes: {
+            r: {
+              prefix: '',
+              security: false,
+              // The pool's one connection is opened here, so its socket's callbacks run in this
+              // request's context from now on.
+              routes: [['/opens', async () => json({ ok: (await repo.query('SELECT 1 AS opens')).ok })]],
+            },
+          },
+        },
+        { env: {}, log: logs.log },
+      )
+      expect(await (await inject(app, '/opens')).json()).toEqual({ ok: true })
+      // Outside any request: one statement holds the connection, the next waits for it and is
+      // handed it from inside the first one's answer, on that socket.
+      const held = repo.query('SELECT pg_sleep(0.05) AS held')
+      const job = repo.query('SELECT 2 AS job')
+      expect((await Promise.all([held, job])).map((r) => r.ok)).toEqual([true, true])
+      // The driver's own span of a statement (the instrumentation's, not vela/dbl's).
+      const driverSpan = (spans: ReadableSpan[], sql: string) =>
+        spans.find(
+          (s) => /^pg\.query/.test(s.name) && (s.attributes['db.query.text'] ?? s.attributes['db.statement']) === sql,
+        )
+      const spans = (await eventually(() => {
+        const all = exporter.getFinishedSpans()
+        return driverSpan(all, 'SELECT 2 AS job') ? all : undefined
+      })) as ReadableSpan[]
+      const request = spans.find((s) => s.kind === SpanKind.SERVER && s.attributes['url.path'] === '/opens')!
+      expect(driverSpan(spans, 'SELECT 1 AS opens')?.parentSpanContext?.spanId).toBe(request.spanContext().spanId)
+      // The driver's span of each job statement has no parent, as the job has none.
+      for (const sql of ['SELECT pg_sleep(0.05) AS held', 'SELECT 2 AS job']) {
+        const span = driverSpan(spans, sql)
+        expect(span, sql).toBeDefined()
+        expect(span!.parentSpanContext, sql).toBeUndefined()
+      }
+    } finally {
+      await repo.stop()
+    }
+  },
+)

@@ -26,6 +26,7 @@
  * protocol parser or a timer), not one through the caller; the repository's `DbError` names the
  * caller's line.
  */
+import { AsyncResource } from 'node:async_hooks'
 import pg from 'pg'
 import { resolveDeadlines, type DeadlineOptions } from '../deadlines.ts'
 import { classify, DbOutcomeUnknownError, unanswered } from '../unavailable.ts'
@@ -174,11 +175,20 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
       send(client, sql, params, alone, answerTimeoutMs, (e, res) => (e ? reject(e) : resolve(res as QueryResult<R>))),
     )
 
-  /** A pooled client for `use`, or why there is none for `failedToConnect` (never "sent"). */
+  /**
+   * A pooled client for `use`, or why there is none for `failedToConnect` (never "sent"), called in
+   * the caller's async context, as the code after an `await` would be. The pool hands a client over
+   * from wherever it is released: inside another statement's answer, on a socket whose callbacks
+   * run in the context of the request that opened it. Without this, what reads the context when
+   * the statement is sent (OpenTelemetry's pg instrumentation, for its span's parent) would see
+   * that request's.
+   */
   function acquire(use: (client: pg.PoolClient) => void, failedToConnect: (error: unknown) => void): void {
-    pool.connect((e: Error | undefined, client: pg.PoolClient | undefined) =>
-      e || !client ? failedToConnect(classify(e, address, d) ?? e) : use(client),
-    )
+    const caller = new AsyncResource('vela.dbl.acquire', { requireManualDestroy: true })
+    pool.connect((e: Error | undefined, client: pg.PoolClient | undefined) => {
+      caller.runInAsyncScope(() => (e || !client ? failedToConnect(classify(e, address, d) ?? e) : use(client)))
+      caller.emitDestroy()
+    })
   }
 
   /** One statement on a client of its own, released (or destroyed if the database failed under it) once answered. */
