@@ -9,6 +9,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import type { ReadableSpan } from '@opentelemetry/sdk-trace'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createApp } from '../server/app/create-app.ts'
+import type { Route } from '../server/contracts/routes.ts'
 import { json } from '../server/replies.ts'
 import { inject } from '../server/testing/index.ts'
 import { POSTGRES_URL, serviceAvailable } from '../test/support/services.ts'
@@ -48,6 +49,17 @@ afterAll(async () => {
   diag.disable()
 })
 
+/** An app with telemetry's stream handler serving `routes`, its spans and metrics going to the app's SDK. */
+const appWith = (routes: Route[]) =>
+  createApp(
+    {
+      bootstrapApplication: 'joined',
+      server: { streamHandlers: [telemetryStreamHandler, 'default'] },
+      routes: { r: { prefix: '', security: false, routes } },
+    },
+    { env: {}, log: logs.log },
+  )
+
 it('setup() joins the registered SDK: no second registration, nothing reported', () => {
   expect(telemetry.joined).toBe(true)
   expect(telemetry.tracerProvider).toBe((trace.getTracerProvider() as ProxyTracerProvider).getDelegate())
@@ -55,14 +67,7 @@ it('setup() joins the registered SDK: no second registration, nothing reported',
 })
 
 it("Vela's HTTP metrics are recorded on the app's meter provider", async () => {
-  const app = createApp(
-    {
-      bootstrapApplication: 'joined',
-      server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-      routes: { r: { prefix: '', security: false, routes: [['/m', () => json({ ok: true })]] } },
-    },
-    { env: {}, log: logs.log },
-  )
+  const app = appWith([['/m', () => json({ ok: true })]])
   expect(await (await inject(app, '/m')).json()).toEqual({ ok: true })
   const { resourceMetrics } = await reader.collect()
   const names = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.map((m) => m.descriptor.name))
@@ -72,33 +77,20 @@ it("Vela's HTTP metrics are recorded on the app's meter provider", async () => {
 it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request span", async () => {
   // Loaded after the SDK started, as `--import ./instrumentation.mjs` guarantees.
   const { default: pg } = await import('pg')
-  const app = createApp(
-    {
-      bootstrapApplication: 'joined',
-      server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-      routes: {
-        r: {
-          prefix: '',
-          security: false,
-          routes: [
-            [
-              '/one',
-              async () => {
-                const client = new pg.Client({ connectionString: POSTGRES_URL })
-                await client.connect()
-                try {
-                  return json((await client.query('SELECT 1 AS one')).rows[0])
-                } finally {
-                  await client.end()
-                }
-              },
-            ],
-          ],
-        },
+  const app = appWith([
+    [
+      '/one',
+      async () => {
+        const client = new pg.Client({ connectionString: POSTGRES_URL })
+        await client.connect()
+        try {
+          return json((await client.query('SELECT 1 AS one')).rows[0])
+        } finally {
+          await client.end()
+        }
       },
-    },
-    { env: {}, log: logs.log },
-  )
+    ],
+  ])
   const res = await inject(app, '/one')
   expect(await res.json()).toEqual({ one: 1 })
   const spans = (await eventually(() => {
@@ -124,22 +116,9 @@ it.skipIf(!hasPostgres)(
     const { defineRepo } = await import('../dbl/repo.ts')
     const repo = defineRepo({ url: POSTGRES_URL, poolSize: 1 })
     try {
-      const app = createApp(
-        {
-          bootstrapApplication: 'joined',
-          server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-          routes: {
-            r: {
-              prefix: '',
-              security: false,
-              // The pool's one connection is opened here, so its socket's callbacks run in this
-              // request's context from now on.
-              routes: [['/opens', async () => json({ ok: (await repo.query('SELECT 1 AS opens')).ok })]],
-            },
-          },
-        },
-        { env: {}, log: logs.log },
-      )
+      // The pool's one connection is opened here, so its socket's callbacks run in this request's
+      // context from now on.
+      const app = appWith([['/opens', async () => json({ ok: (await repo.query('SELECT 1 AS opens')).ok })]])
       expect(await (await inject(app, '/opens')).json()).toEqual({ ok: true })
       // Outside any request: one statement holds the connection, the next waits for it and is
       // handed it from inside the first one's answer, on that socket.
