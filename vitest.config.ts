@@ -32,7 +32,7 @@ export default defineConfig({
     // VM: 632 s with two, 556 s with three, the cores 98 % busy). PGlite instances are heavy
     // (hundreds of MB), so not one worker per core on larger machines.
     maxWorkers: 3,
-    // The slowest files first (recorded durations), so both workers stay busy to the end.
+    // The slowest files first (recorded durations), so the workers stay busy to the end.
     sequence: { sequencer: SlowestFirst },
     // VELA_RECORD_DURATIONS=1 writes this run's durations into test/support/durations.json.
     ...(process.env.VELA_RECORD_DURATIONS === '1' && {

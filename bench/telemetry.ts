@@ -44,6 +44,7 @@ import { fileURLToPath } from 'node:url'
 import { countOverSockets } from './count-sockets.ts'
 import type { LoadTarget } from './load.ts'
 import { hasWrk, measureRounds, median, picked } from './load.ts'
+import { DB_PATH_ROUTES } from './telemetry/db-route.ts'
 import { benchDatabase, benchQuerySpan, benchTelemetryPath, countTelemetry } from './telemetry/path.ts'
 import { benchTelemetryPlayground } from './telemetry/playground.ts'
 
@@ -95,22 +96,15 @@ async function countTelemetrySockets(): Promise<void> {
   console.log('telemetry, counted: server instructions per request over one keep-alive connection, under callgrind')
   const names = picked([...Object.keys(ROUTES), DB_ROUTE], 'BENCH_ROUTES')
   const db = names.includes(DB_ROUTE) ? await benchDatabase() : undefined
-  const routes: (LoadTarget & { servers: readonly string[] })[] = names.flatMap((name) =>
-    ROUTES[name] ? [{ ...ROUTES[name], servers }] : [],
-  )
+  const routes = names.flatMap((name) => (ROUTES[name] ? [ROUTES[name]] : []))
   if (db) {
+    const { method, url, status } = DB_PATH_ROUTES[DB_ROUTE]
     const vela = servers.filter((s) => s.startsWith('vela'))
-    routes.push({
-      name: 'GET /db/products/:id',
-      method: 'GET',
-      path: '/db/products/42',
-      expectStatus: 200,
-      servers: vela,
-    })
+    routes.push({ name: `${method} /db/products/:id`, method, path: url, expectStatus: status, servers: vela })
   }
   try {
     const counts = await countOverSockets({
-      servers: [...new Set(routes.flatMap((t) => t.servers))],
+      servers: [...new Set(routes.flatMap((t) => t.servers ?? servers))],
       targets: routes,
       fileOf: (server) => fileOf(db && server === 'vela' ? 'vela-db' : server),
       envOf: (server) => ({ ...envOf(server), ...(db ? { BENCH_PG_URL: db.url } : {}) }),
