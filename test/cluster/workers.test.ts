@@ -1,7 +1,8 @@
 // Every core: the built server with VELA_WORKERS runs a primary and N workers under node:cluster.
 // Real processes: test/fixtures/workers-app built once with vela/vite, then `node server/index.mjs`
-// per case, on free ports of 127.0.0.1; the fixture's `/pid` says which process answered and its
-// start/stop hooks print their role (START/STOP lines).
+// per case, on ports the system picks (PORT=0 and METRICS_PORT=0, read back from its start lines);
+// the fixture's `/pid` says which process answered and its start/stop hooks print their role
+// (START/STOP lines).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,10 +11,10 @@ import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startClients } from '../../bench/soak-client.ts'
 import type { Route } from '../../bench/soak-client.ts'
-import { freePort } from '../../bench/load.ts'
 import vela from '../../vite-plugin/index.ts'
 import type { ServerProcess } from '../support/built-server.ts'
 import { getFresh, runBuiltServer, sumSeries } from '../support/built-server.ts'
+import { listeningPort } from '../support/listening.ts'
 import { until } from '../support/until.ts'
 import { WsClient } from '../support/ws-client.ts'
 
@@ -45,15 +46,12 @@ interface Started {
 }
 
 async function start(env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const [port, metricsPort] = [await freePort(), await freePort()]
-  const server = runBuiltServer(out, {
-    PORT: String(port),
-    METRICS_PORT: String(metricsPort),
-    VELA_WORKERS: '2',
-    ...env,
-  })
+  const server = runBuiltServer(out, { PORT: '0', METRICS_PORT: '0', VELA_WORKERS: '2', ...env })
   running.push(server)
   await server.waitFor(/listening on /)
+  // The primary serves /metrics from its start hook, which runs before any worker listens.
+  const port = listeningPort(server.output())!
+  const metricsPort = Number(/^METRICS http:\/\/127\.0\.0\.1:(\d+)\/metrics$/m.exec(server.output())?.[1])
   const workerPids = [...server.output().matchAll(/^START worker \d+ (\d+)/gm)].map((m) => Number(m[1]))
   return { server, port, metricsPort, primaryPid: server.proc.pid!, workerPids }
 }
@@ -304,7 +302,7 @@ describe.concurrent('VELA_WORKERS values and start failures', { timeout: 180_000
   })
 
   it('an invalid VELA_WORKERS is one line naming it, exit 1, before the app starts', async () => {
-    const server = runBuiltServer(out, { PORT: String(await freePort()), VELA_WORKERS: 'many' })
+    const server = runBuiltServer(out, { PORT: '0', VELA_WORKERS: 'many' })
     running.push(server)
     expect(await server.exited).toEqual({ code: 1, signal: null })
     expect(server.output()).toBe('vela: VELA_WORKERS must be a whole number from 1 to 9999 or "auto", not "many"\n')
@@ -312,8 +310,8 @@ describe.concurrent('VELA_WORKERS values and start failures', { timeout: 180_000
 
   it('workers that keep failing to start stop the server with exit 1 instead of being forked forever', async () => {
     const server = runBuiltServer(out, {
-      PORT: String(await freePort()),
-      METRICS_PORT: String(await freePort()),
+      PORT: '0',
+      METRICS_PORT: '0',
       VELA_WORKERS: '2',
       FAIL_WORKER_START: '1',
     })
