@@ -8,6 +8,7 @@
  * Where nginx is missing the suites that need it skip with a message; under CI it is a failure
  * (the services.ts rule; `.ci/run` installs it).
  */
+import type { ChildProcess } from 'node:child_process'
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
@@ -90,12 +91,42 @@ function accepts(port: number): Promise<boolean> {
   })
 }
 
-/** Starts nginx on deploy/nginx.conf for `upstreams`; resolves once it accepts connections (within 10 s). */
+/**
+ * Starts nginx on deploy/nginx.conf for `upstreams`; resolves once it accepts connections (within
+ * 10 s). The port is one found free just before: should another process take it first, nginx
+ * cannot bind it and the start is tried again on another.
+ */
 export async function startNginx(upstreams: readonly number[], opts: { accessLog?: boolean } = {}): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'vela-nginx-'))
   // Worker processes run as an unprivileged user when nginx starts as root: they must reach the folder.
   chmodSync(dir, 0o755)
-  const port = await freePort()
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const launched = await launch(dir, port, upstreams, opts)
+    if (launched.listening) return running(dir, port, launched)
+    if (attempt === 5 || !/Address already in use/.test(launched.errors())) {
+      rmSync(dir, { recursive: true, force: true })
+      throw new Error(`nginx did not start:\n${launched.errors()}`)
+    }
+  }
+}
+
+interface Launched {
+  /** false: nginx exited, or did not accept connections within 10 s (and was killed). */
+  readonly listening: boolean
+  readonly child: ChildProcess
+  readonly exited: Promise<void>
+  /** What nginx wrote to stderr (its error log) so far. */
+  errors(): string
+}
+
+/** nginx on `port`, once it accepts connections, or once it has failed to. */
+async function launch(
+  dir: string,
+  port: number,
+  upstreams: readonly number[],
+  opts: { accessLog?: boolean },
+): Promise<Launched> {
   writeFileSync(
     join(dir, 'nginx.conf'),
     renderNginxConf(readFileSync(NGINX_CONF, 'utf8'), { upstreams, port, dir, accessLog: opts.accessLog }),
@@ -109,15 +140,19 @@ export async function startNginx(upstreams: readonly number[], opts: { accessLog
   for (const until = Date.now() + 10_000; !(await accepts(port)); await sleep(20)) {
     if (child.exitCode !== null || Date.now() > until) {
       child.kill('SIGKILL')
-      rmSync(dir, { recursive: true, force: true })
-      throw new Error(`nginx did not start:\n${errors}`)
+      await exited
+      return { listening: false, child, exited, errors: () => errors }
     }
   }
+  return { listening: true, child, exited, errors: () => errors }
+}
+
+function running(dir: string, port: number, { child, exited, errors }: Launched): Nginx {
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
-    errors: () => errors,
+    errors,
     accessLog: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8') : ''),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -3,11 +3,13 @@
  * restart the database: never the shared server on :5432, which other suites use at the same time.
  *
  * `initdb` into a temporary folder, then `pg_ctl start` on a free port, listening on 127.0.0.1
- * only (its socket in the same folder), trust authentication, user `postgres`. PostgreSQL refuses
- * to run as root, so under root (how this machine runs tests) every command runs as the
- * `postgres` system user (`runuser -u postgres --`; another with VELA_TEST_PG_USER); otherwise as
- * the current user. `fsync` is off: the faults here kill processes, not the machine, and what a
- * process wrote is in the kernel either way.
+ * only (its socket in the same folder), trust authentication, user `postgres`. Should another
+ * process take that port before PostgreSQL binds it, the start is tried again on another
+ * (`restart` keeps the port: clients hold the URL). PostgreSQL refuses to run as root, so under
+ * root (how this machine runs tests) every command runs as the `postgres` system user
+ * (`runuser -u postgres --`; another with VELA_TEST_PG_USER); otherwise as the current user.
+ * `fsync` is off: the faults here kill processes, not the machine, and what a process wrote is in
+ * the kernel either way.
  *
  *   const cluster = usePgCluster()   // beforeAll starts it, afterAll removes it (one per file)
  *   cluster().freeze(); …; cluster().thaw()
@@ -104,7 +106,6 @@ export async function startPgCluster(): Promise<PgCluster> {
     chownSync(dir, uid, gid)
   }
   const data = join(dir, 'data')
-  const port = await freePort()
   await as(join(bin, 'initdb'), [
     '-D',
     data,
@@ -118,7 +119,8 @@ export async function startPgCluster(): Promise<PgCluster> {
     '--locale=C',
     '--no-instructions',
   ])
-  const settings = [
+  let port = 0
+  const settings = () => [
     `-p ${port}`,
     `-c listen_addresses=127.0.0.1`,
     `-k ${dir}`,
@@ -138,7 +140,7 @@ export async function startPgCluster(): Promise<PgCluster> {
         '-t',
         '60',
         '-o',
-        settings.join(' '),
+        settings().join(' '),
         'start',
       ])
     } catch (e) {
@@ -188,7 +190,17 @@ export async function startPgCluster(): Promise<PgCluster> {
   }
   process.once('exit', onExit)
 
-  await start()
+  // The port is found free just before the start, after initdb: a short window for another
+  // process (a client's outgoing connection) to take it, and a new port if one did.
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort()
+    try {
+      await start()
+      break
+    } catch (e) {
+      if (attempt === 5 || !/could not bind|Address already in use/.test((e as Error).message)) throw e
+    }
+  }
   return {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
