@@ -9,7 +9,7 @@ import { createServer } from 'vite'
 import { afterEach, expect, it } from 'vitest'
 import { startDevServer } from './dev-server.ts'
 import vela from '../index.ts'
-import { freePort } from '../../bench/load.ts'
+import { listeningPort } from '../../test/support/listening.ts'
 import { BIN, useTempDirs } from '../test/built-app.ts'
 
 const temp = useTempDirs()
@@ -99,9 +99,8 @@ it('vela serve (the command): a throw at import is framed at the throwing line, 
   )
   // A process of its own: the stack positions are mapped as in a developer's terminal (vitest's
   // workers replace the stack formatting that maps them).
-  const port = await freePort()
   const child = spawn(process.execPath, [BIN, 'serve', '--root', root], {
-    env: { ...process.env, PORT: String(port), VITEST: '' },
+    env: { ...process.env, PORT: '0', VITEST: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise((r) => child.once('exit', r))
@@ -113,6 +112,7 @@ it('vela serve (the command): a throw at import is framed at the throwing line, 
   const deadline = Date.now() + 30_000
   while (!stdout.includes('listening on') && child.exitCode === null && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 50))
+  const port = listeningPort(stdout)
   expect(stdout).toMatch(
     new RegExp(
       `listening on http://(\\[::\\]|0\\.0\\.0\\.0):${port} \\(all interfaces\\)( · dashboard http://\\S+)? \\(answering 503 until an edit fixes the error above\\)`,

@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { expect, it } from 'vitest'
-import { freePort } from '../../../../bench/load.ts'
 import { until } from '../../../../test/support/until.ts'
 import { CACHE_FILE } from '../inspect-cache.ts'
 import { BIN, runCli, useTempApps } from './run-cli.ts'
@@ -96,9 +95,8 @@ it(
   'the dev server (vela serve) writes the cache for the app it serves: the command does not load the app',
   async () => {
     const root = app()
-    const port = await freePort()
     // The same environment for the server and the commands, as in two terminals of one shell.
-    const shell = { ...env, PORT: String(port), VELA_ENV: '', VITEST: '' }
+    const shell = { ...env, PORT: '0', VELA_ENV: '', VITEST: '' }
     const child = spawn(process.execPath, [BIN, 'serve', '--root', root], {
       env: { ...process.env, ...shell },
       stdio: 'ignore',
