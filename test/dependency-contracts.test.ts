@@ -90,13 +90,19 @@ describe('node internals', () => {
     const seen: unknown[] = []
     const server = http.createServer((req, res) => {
       seen.push((req.socket as Socket & { _httpMessage?: unknown })._httpMessage === res)
-      res.end('ok', () => seen.push((req.socket as Socket & { _httpMessage?: unknown })._httpMessage ?? null))
+      // Read on the next turn, as the runtime reads it (in later events): node 20 has cleared it
+      // when `end`'s callback runs, node 24 just after.
+      res.end('ok', () =>
+        setImmediate(() => seen.push((req.socket as Socket & { _httpMessage?: unknown })._httpMessage ?? null)),
+      )
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const { port } = server.address() as AddressInfo
       const res = await fetch(`http://127.0.0.1:${port}/`)
       expect(await res.text()).toBe('ok')
+      for (const until = Date.now() + 10_000; seen.length < 2 && Date.now() < until; )
+        await new Promise((resolve) => setTimeout(resolve, 10))
       expect(seen).toEqual([true, null])
     } finally {
       server.closeAllConnections()
