@@ -117,6 +117,27 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/**
+ * `start` on a port found free, and again on another (5 tries in all) while `taken(error)` says it
+ * failed because another process took that port before `start` bound it: for programs that cannot
+ * bind port 0 themselves and report where (nginx, PostgreSQL, Prometheus).
+ *
+ * @example
+ * const nginx = await onFreePort((port) => launch(port), (e) => /Address already in use/.test(String(e)))
+ */
+export async function onFreePort<T>(
+  start: (port: number) => Promise<T>,
+  taken: (error: unknown) => boolean,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort())
+    } catch (e) {
+      if (attempt === 5 || !taken(e)) throw e
+    }
+  }
+}
+
 export async function waitForPort(port: number, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {

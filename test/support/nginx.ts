@@ -8,14 +8,13 @@
  * Where nginx is missing the suites that need it skip with a message; under CI it is a failure
  * (the services.ts rule; `.ci/run` installs it).
  */
-import type { ChildProcess } from 'node:child_process'
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '../../bench/load.ts'
+import { onFreePort } from '../../bench/load.ts'
 
 export const NGINX_BIN = process.env.VELA_TEST_NGINX ?? '/usr/sbin/nginx'
 export const NGINX_CONF = fileURLToPath(new URL('../../deploy/nginx.conf', import.meta.url))
@@ -100,33 +99,24 @@ export async function startNginx(upstreams: readonly number[], opts: { accessLog
   const dir = mkdtempSync(join(tmpdir(), 'vela-nginx-'))
   // Worker processes run as an unprivileged user when nginx starts as root: they must reach the folder.
   chmodSync(dir, 0o755)
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort()
-    const launched = await launch(dir, port, upstreams, opts)
-    if (launched.listening) return running(dir, port, launched)
-    if (attempt === 5 || !/Address already in use/.test(launched.errors())) {
-      rmSync(dir, { recursive: true, force: true })
-      throw new Error(`nginx did not start:\n${launched.errors()}`)
-    }
+  try {
+    return await onFreePort(
+      (port) => launch(dir, port, upstreams, opts),
+      (e) => /Address already in use/.test((e as Error).message),
+    )
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true })
+    throw e
   }
 }
 
-interface Launched {
-  /** false: nginx exited, or did not accept connections within 10 s (and was killed). */
-  readonly listening: boolean
-  readonly child: ChildProcess
-  readonly exited: Promise<void>
-  /** What nginx wrote to stderr (its error log) so far. */
-  errors(): string
-}
-
-/** nginx on `port`, once it accepts connections, or once it has failed to. */
+/** nginx on `port`, once it accepts connections; rejects with its error log if it exits or takes 10 s. */
 async function launch(
   dir: string,
   port: number,
   upstreams: readonly number[],
   opts: { accessLog?: boolean },
-): Promise<Launched> {
+): Promise<Nginx> {
   writeFileSync(
     join(dir, 'nginx.conf'),
     renderNginxConf(readFileSync(NGINX_CONF, 'utf8'), { upstreams, port, dir, accessLog: opts.accessLog }),
@@ -141,18 +131,14 @@ async function launch(
     if (child.exitCode !== null || Date.now() > until) {
       child.kill('SIGKILL')
       await exited
-      return { listening: false, child, exited, errors: () => errors }
+      throw new Error(`nginx did not start:\n${errors}`)
     }
   }
-  return { listening: true, child, exited, errors: () => errors }
-}
-
-function running(dir: string, port: number, { child, exited, errors }: Launched): Nginx {
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
-    errors,
+    errors: () => errors,
     accessLog: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8') : ''),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll } from 'vitest'
-import { freePort } from '../../bench/load.ts'
+import { onFreePort } from '../../bench/load.ts'
 
 const run = promisify(execFile)
 const inCI = process.env.CI === 'true' || process.env.CI === '1'
@@ -192,15 +192,10 @@ export async function startPgCluster(): Promise<PgCluster> {
 
   // The port is found free just before the start, after initdb: a short window for another
   // process (a client's outgoing connection) to take it, and a new port if one did.
-  for (let attempt = 1; ; attempt++) {
-    port = await freePort()
-    try {
-      await start()
-      break
-    } catch (e) {
-      if (attempt === 5 || !/could not bind|Address already in use/.test((e as Error).message)) throw e
-    }
-  }
+  await onFreePort(
+    (free) => ((port = free), start()),
+    (e) => /could not bind|Address already in use/.test((e as Error).message),
+  )
   return {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
