@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { getSession, H3Event, setCookie, updateSession, type SessionConfig } from 'h3'
 import { FastResponse } from 'srvx'
 import { describe, expect, it } from 'vitest'
+import { until } from './support/until.ts'
 
 const event = (url = 'http://localhost/') => new H3Event(new Request(url))
 const secret = 'x'.repeat(32)
@@ -101,8 +102,7 @@ describe('node internals', () => {
       const { port } = server.address() as AddressInfo
       const res = await fetch(`http://127.0.0.1:${port}/`)
       expect(await res.text()).toBe('ok')
-      for (const until = Date.now() + 10_000; seen.length < 2 && Date.now() < until; )
-        await new Promise((resolve) => setTimeout(resolve, 10))
+      await until('the next turn after the response', () => seen.length === 2)
       expect(seen).toEqual([true, null])
     } finally {
       server.closeAllConnections()

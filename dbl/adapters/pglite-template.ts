@@ -3,11 +3,12 @@
  * empty data folder (or in memory) `PGlite.create` runs initdb in a second WebAssembly instance:
  * about 5.5 s of CPU (3.9 s of wall time) on a quiet 2-core machine, where starting from a tarball
  * of an empty database (PGlite's `loadDataDir`) takes about 2 s of CPU (1.6 s); most of that is
- * PostgreSQL's own start in WebAssembly, which every new instance pays. The tarball is the first new database of a PGlite
- * version, dumped right after it started (`dumpDataDir`, before any query of the caller), and is
- * kept in a file in the user's temporary folder: each test file of an app (its own in-memory
- * database), and the next new app's `.data/pglite`, then start from it. A tarball this PGlite
- * cannot start from (cut short, made by another build) is removed and the database made as before.
+ * PostgreSQL's own start in WebAssembly, which every new instance pays. The tarball is the first
+ * new database of a PGlite version, dumped right after it started (`dumpDataDir`, before any query
+ * of the caller), and is kept in a file in the user's temporary folder: each test file of an app
+ * (its own in-memory database), and the next new app's `.data/pglite`, then start from it. A
+ * tarball this PGlite cannot start from (cut short, made by another build) is removed and the
+ * database made as before.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
