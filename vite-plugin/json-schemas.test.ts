@@ -36,6 +36,7 @@ it("the playground's products: generated fields read-only, required from non-nul
     properties: {
       title: { type: 'string', maxLength: 255 },
       body: { type: ['string', 'null'] },
+      author: { type: ['string', 'null'], maxLength: 255 },
       user_id: { type: ['integer', 'null'] },
     },
   })

@@ -164,6 +164,25 @@ export function playgroundCases(server: () => Playground): void {
     expect((await call(`/api/notes/${note.id}`)).status).toBe(404)
   })
 
+  it('every /notes route sends a visitor who is not signed in to /login, and writes nothing', async () => {
+    const visitor = new FormClient(server().base)
+    const title = `anonymous ${Date.now()}`
+    for (const [method, path] of [
+      ['GET', '/notes/'],
+      ['GET', '/notes/new'],
+      ['POST', '/notes/'],
+      ['GET', '/notes/1/edit'],
+      ['POST', '/notes/1'],
+      ['POST', '/notes/1/delete'],
+    ] as const) {
+      // The forms carry a valid CSRF token of the visitor's session: the login check is what refuses them.
+      const res = method === 'GET' ? await visitor.request(path) : await visitor.submit(path, { title, body: 'b' })
+      expect([method, path, res.status, res.headers.get('location')]).toEqual([method, path, 302, '/login'])
+    }
+    const { notes } = await expectJson(await call('/api/notes'), 200)
+    expect(notes.map((n: { title: string }) => n.title)).not.toContain(title)
+  })
+
   it('GET /notes/<id>/edit of a missing note is a 404 page', async () => {
     const browser = new FormClient(server().base)
     await browser.login()
@@ -229,13 +248,14 @@ export function playgroundCases(server: () => Playground): void {
     expect((await call(`/api/products/${product.id}`)).status).toBe(404)
   })
 
-  it('products: 422 { errors } for invalid fields and without a body, 404 and 400 { error }', async () => {
+  it('products: 422 { errors } for invalid fields, 422 { error } without a body, 404 and 400 { error }', async () => {
     // The route's schema (priv/schemas/product.json) answers before the changeset would.
     expect(await expectJson(await call('/api/products', { body: { price: 'cheap' } }), 422)).toEqual({
       errors: { name: ["can't be blank"], price: ['must be number'] },
     })
+    // No body at all: one message, not field errors.
     expect(await expectJson(await call('/api/products', { method: 'POST' }), 422)).toEqual({
-      errors: { '': ['a request body is required'] },
+      error: expect.stringContaining('body is required'),
     })
     expect(await expectJson(await call('/api/products/999999'), 404)).toEqual({ error: expect.any(String) })
     expect(await expectJson(await call('/api/products/abc'), 400)).toEqual({ error: expect.any(String) })
@@ -255,7 +275,13 @@ export function playgroundCases(server: () => Playground): void {
       errors: { name: ["can't be blank"], price: ['must be greater than or equal to 0'] },
     })
     expect(await expectJson(await call(`/api/products/${id}`, { method: 'PUT' }), 422)).toEqual({
-      errors: { '': ['a request body is required'] },
+      error: expect.stringContaining('body is required'),
+    })
+    expect(await expectJson(await call(`/api/products/${id}`), 200)).toEqual({
+      id,
+      name: 'Gadget',
+      price: 5,
+      description: null,
     })
   })
 
@@ -279,57 +305,97 @@ export function playgroundCases(server: () => Playground): void {
     }
   })
 
-  // ── /api/notes ───────────────────────────────────────────────────────────────────────────────
-  it('notes API: create 201, list, show, update (title and body only) 200, delete 204; the author named by the join', async () => {
-    const bot = await expectJson(
-      await call('/api/users', { body: { name: `bot${Date.now()}`, email: 'bot@example.com' } }),
-      201,
-    )
-    const note = await expectJson(
-      await call('/api/notes', { body: { title: 'API note', body: 'text', user_id: bot.id } }),
-      201,
-    )
+  // ── /api/notes ──────────────────────────────────────────────────────────────────────────────
+  it('notes API: create 201 (title, body, author), list, show, update (title and body only) 200, delete 204', async () => {
+    const author = `writer${Date.now()}` // nobody's username: an author need not be a user
+    const note = await expectJson(await call('/api/notes', { body: { title: 'API note', body: 'text', author } }), 201)
     expect(note).toEqual({
       id: expect.any(Number),
       title: 'API note',
       body: 'text',
-      user_id: bot.id,
-      author: bot.name,
+      author,
+      user_id: null,
       inserted_at: expect.any(String),
       updated_at: expect.any(String),
     })
-    expect((await expectJson(await call('/api/notes'), 200)).notes).toContainEqual(note)
+    expect(await expectJson(await call('/api/notes'), 200)).toEqual({ notes: expect.arrayContaining([note]) })
     expect(await expectJson(await call(`/api/notes/${note.id}`), 200)).toEqual(note)
-    expect((await expectJson(await call(`/api/users/${bot.id}`), 200)).note_count).toBe(1)
+    // The author and the user link are not the client's to change.
     const updated = await expectJson(
-      await call(`/api/notes/${note.id}`, { method: 'PUT', body: { title: 'renamed', user_id: 1, author: 'mallory' } }),
+      await call(`/api/notes/${note.id}`, { method: 'PUT', body: { title: 'renamed', author: 'mallory', user_id: 1 } }),
       200,
     )
-    expect(updated).toMatchObject({ id: note.id, title: 'renamed', body: 'text', user_id: bot.id, author: bot.name })
+    expect(updated).toEqual({ ...note, title: 'renamed', updated_at: expect.any(String) })
+    const body = await expectJson(await call(`/api/notes/${note.id}`, { method: 'PUT', body: { body: null } }), 200)
+    expect(body).toEqual({ ...updated, body: null, updated_at: expect.any(String) })
+    expect(await expectJson(await call(`/api/notes/${note.id}`), 200)).toEqual(body)
     const gone = await call(`/api/notes/${note.id}`, { method: 'DELETE' })
     expect(gone.status).toBe(204)
     expect(await gone.text()).toBe('')
+    expect(await expectJson(await call(`/api/notes/${note.id}`), 404)).toEqual({ error: expect.any(String) })
+    expect((await expectJson(await call('/api/notes'), 200)).notes).not.toContainEqual(
+      expect.objectContaining({ id: note.id }),
+    )
   })
 
-  it('notes API: 422 { errors } for a missing title or author and an author who is no user, 404 { error } for a missing note', async () => {
+  it("notes API: an author who is a user links the note to them; the notes page shows every note's author", async () => {
+    const stamp = Date.now()
+    const bot = await expectJson(
+      await call('/api/users', { body: { name: `bot${stamp}`, email: 'bot@example.com' } }),
+      201,
+    )
+    const linked = await expectJson(
+      await call('/api/notes', { body: { title: `by a user ${stamp}`, author: bot.name } }),
+      201,
+    )
+    expect(linked).toMatchObject({ author: bot.name, user_id: bot.id, body: null })
+    expect((await expectJson(await call(`/api/users/${bot.id}`), 200)).note_count).toBe(1)
+    const guest = await expectJson(
+      await call('/api/notes', { body: { title: `by a guest ${stamp}`, body: 'hi', author: `guest${stamp}` } }),
+      201,
+    )
+    expect(guest).toMatchObject({ author: `guest${stamp}`, user_id: null })
+
+    const browser = new FormClient(server().base)
+    await browser.login()
+    const index = await browser.page('/notes')
+    expect(index).toMatch(new RegExp(`<h2>by a user ${stamp}</h2>[\\s\\S]*?<p class="meta">by bot${stamp} · `))
+    expect(index).toMatch(new RegExp(`<h2>by a guest ${stamp}</h2>[\\s\\S]*?<p class="meta">by guest${stamp} · `))
+    for (const { id } of [linked, guest])
+      expect((await call(`/api/notes/${id}`, { method: 'DELETE' })).status).toBe(204)
+  })
+
+  it('notes API: 422 { errors } without a title or an author and for a blank title, 422 { error } without a body, 404 { error } for a missing note', async () => {
     expect(await expectJson(await call('/api/notes', { body: { body: 'no title' } }), 422)).toEqual({
-      errors: { title: ["can't be blank"], user_id: ["can't be blank"] },
+      errors: { title: ["can't be blank"], author: ["can't be blank"] },
     })
-    expect(await expectJson(await call('/api/notes', { body: { title: 't', user_id: 999999 } }), 422)).toEqual({
-      errors: { user_id: ['does not exist'] },
+    expect(await expectJson(await call('/api/notes', { body: { title: 'no author' } }), 422)).toEqual({
+      errors: { author: ["can't be blank"] },
     })
-    const { users } = await expectJson(await call('/api/users'), 200)
-    const { id } = await expectJson(await call('/api/notes', { body: { title: 't', user_id: users[0].id } }), 201)
+    expect(await expectJson(await call('/api/notes', { body: { title: 'blank author', author: ' ' } }), 422)).toEqual({
+      errors: { author: ["can't be blank"] },
+    })
+    expect(await expectJson(await call('/api/notes', { method: 'POST' }), 422)).toEqual({
+      error: expect.stringContaining('body is required'),
+    })
+    const { id } = await expectJson(await call('/api/notes', { body: { title: 't', author: 'ada' } }), 201)
     expect(await expectJson(await call(`/api/notes/${id}`, { method: 'PUT', body: { title: '' } }), 422)).toEqual({
       errors: { title: ["can't be blank"] },
     })
-    for (const method of ['GET', 'PUT', 'DELETE']) {
-      expect(
-        await expectJson(
-          await call('/api/notes/999999', { method, ...(method === 'PUT' ? { body: { title: 'x' } } : {}) }),
-          404,
-        ),
-      ).toEqual({ error: expect.any(String) })
+    expect(await expectJson(await call(`/api/notes/${id}`, { method: 'PUT' }), 422)).toEqual({
+      error: expect.stringContaining('body is required'),
+    })
+    expect(await expectJson(await call(`/api/notes/${id}`), 200)).toMatchObject({ title: 't', author: 'ada' })
+    for (const missing of ['999999', 'abc']) {
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        expect(
+          await expectJson(
+            await call(`/api/notes/${missing}`, { method, ...(method === 'PUT' ? { body: { title: 'x' } } : {}) }),
+            404,
+          ),
+          `${method} /api/notes/${missing}`,
+        ).toEqual({ error: expect.any(String) })
+      }
     }
   })
 

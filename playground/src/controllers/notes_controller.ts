@@ -6,13 +6,12 @@
  */
 import { httpError, redirect, view } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, putChange, validateRequired } from 'vela/dbl'
 import type { RecordOf } from 'vela/dbl'
 import { signedIn } from '../auth/login.ts'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
 import { found, idOf } from './_helpers.ts'
-import { notesWithAuthor } from './_notes.ts'
+import { editNote, newNote, notesWithAuthor } from './_notes.ts'
 
 const toLogin = () => redirect('/login')
 
@@ -35,12 +34,11 @@ function newAction(req: VelaRequest) {
   return view({ username: user.name }, { view: 'notes_new' })
 }
 
-/** POST /notes: title and body from the form; the author is the signed-in user, never a form field. */
+/** POST /notes: title and body from the form; the author is the signed-in user's name, never a form field. */
 export async function create(req: VelaRequest) {
   const user = signedIn(req)
   if (!user) return toLogin()
-  const cs = putChange(cast(Note, null, req.params, ['title', 'body']), 'user_id', user.id)
-  await repo.insert(validateRequired(cs, ['title']))
+  await repo.insert(await newNote({ title: req.params.title, body: req.params.body, author: user.name }))
   return redirect('/notes')
 }
 
@@ -58,8 +56,7 @@ export async function update(req: VelaRequest) {
   if (!signedIn(req)) return toLogin()
   const note = await findNote(req)
   if (note) {
-    const params = { title: req.params.title, body: req.params.body }
-    await repo.update(validateRequired(cast(Note, note, params, ['title', 'body']), ['title']))
+    await repo.update(editNote(note, req.params))
   }
   return redirect('/notes')
 }

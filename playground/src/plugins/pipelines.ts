@@ -14,8 +14,9 @@
  *   for, existing or not, so its 429 says nothing about which accounts exist, and it sends no
  *   RateLimit headers (the address limit's are shown). Both count in Redis, shared by every
  *   instance, when REDIS_URL is set (../redis.ts), each under its own name in the store;
- * - `api`, the JSON API: CORS for any origin (preflights answered), JSON bodies. No session and no
- *   CSRF: the API trusts no cookie.
+ * - `api`, the JSON API: CORS for any origin (preflights answered), JSON bodies, and a write
+ *   without a body answered 422 `{ error }` (./body_required.ts). No session and no CSRF: the API
+ *   trusts no cookie.
  *
  * Telemetry needs no entry here: the stream handler listed in app.ts names every request's span
  * after its route, in every group.
@@ -23,6 +24,7 @@
 import { byAddress, byField, corsPlugin, csrfPlugin, rateLimitPlugin, requestPlugin, sessionPlugins } from 'vela'
 import type { PluginEntry } from 'vela'
 import { rateLimitStore, sessionStore } from '../redis.ts'
+import { bodyRequired } from './body_required.ts'
 
 export const browser: PluginEntry[] = [
   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
@@ -58,4 +60,5 @@ export const login: PluginEntry[] = [
 export const api: PluginEntry[] = [
   ['pre_request', corsPlugin, { allowOrigins: '*' }],
   ['pre_request', requestPlugin, { decodeJsonBody: true }],
+  ['pre_request', bodyRequired, {}],
 ]

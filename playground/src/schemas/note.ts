@@ -2,9 +2,12 @@ import { belongsTo, defineSchema, timestamps } from 'vela/dbl'
 import { User } from './user.ts'
 
 /**
- * notes: written by a user (`user_id`, a foreign key to users). `user_id` is nullable in the table
- * only for notes written before notes had an author's key whose author named no user (the
- * migration that added it filled it in by name); the changesets require it for every new note.
+ * notes: a title, a body and an `author`, the name its writer gave (required for every new note;
+ * null only for notes kept from before notes had one), plus `user_id`, a foreign key to the user
+ * of that name when there is one. As with an Ecto schema that stores both a denormalised name and
+ * a `belongs_to`, the name is what the API takes and answers, and the association is a link the
+ * changeset sets by looking the name up (../controllers/_notes.ts): an author who is no user is
+ * still an author, with a null `user_id`. The pages show the linked user's name, else `author`.
  */
 export const Note = defineSchema({
   table: 'notes',
@@ -12,6 +15,7 @@ export const Note = defineSchema({
     id: 'id',
     title: { type: 'string', nullable: false },
     body: 'text',
+    author: 'string',
     user_id: 'integer',
     ...timestamps(),
   },
