@@ -50,6 +50,8 @@ describe.skipIf(!chromiumAvailable('the browser suite'))('the playground in head
     await Promise.all([page.waitForURL('**/notes'), page.click('text=Save')])
     expect(await page.locator('article.note h2').allTextContents()).toEqual(['Groceries'])
     expect(await page.textContent('article.note .body')).toBe('milk\neggs')
+    // The author is the signed-in user, never a form field.
+    expect(await page.textContent('article.note p.meta')).toMatch(/^by admin · /)
     await shot('03-note-created')
 
     await Promise.all([page.waitForURL('**/notes/*/edit'), page.click('article.note >> text=Edit')])
