@@ -28,6 +28,7 @@ import { Exchange, bodySizeFromFraming, defaultPort, drop, exchangeOf, protocolV
 import { isMalformedURL, toNodeShaped } from './internals.ts'
 import type { NodeShaped } from './internals.ts'
 import type { Lifecycle } from './lifecycle.ts'
+import { closeWithConnection } from './queued-response.ts'
 import { CLIENT_CLOSED } from './response-end.ts'
 import type { Serve } from './route.ts'
 import { sendStreamed } from './send-body.ts'
@@ -76,6 +77,8 @@ export class NodeExchange extends Exchange<void> {
     super(req)
     this.req = req
     this.res = res
+    // Queued behind another request on its connection (pipelining): closed with the connection.
+    if (!res.socket) closeWithConnection(req, res)
     const target = req.url ?? '/'
     const q = target.indexOf('?')
     const path = q === -1 ? target : target.slice(0, q)

@@ -2,8 +2,10 @@
  * Writes a streamed response body to node's response: one chunk read, one chunk written, and the
  * next read only once the connection has taken it (write returned true, or 'drain'), so a body is
  * never read ahead of what the client takes. A write that backs up arms the send timeout
- * (send-timeout.ts). When the client goes away the body is cancelled at once (a file body closes
- * its descriptor); so it is for HEAD, and when the response was already closed.
+ * (send-timeout.ts). A body not read to its end is cancelled (a file body closes its descriptor),
+ * whatever ended the sending: the client gone, the send timeout, a failure, HEAD, a response
+ * already closed. A response queued behind another on its connection (pipelining) opens and
+ * reads nothing until its turn, and is closed with its connection (queued-response.ts).
  *
  * A body may need a resource before its head can honestly be sent (a file body opens its file,
  * server/static/file-body.ts): it carries an `openBody` hook, awaited before the head, so a failure
@@ -62,6 +64,9 @@ export async function sendStreamed(
   body: ReadableStream | Readable,
   count?: (bytes: number) => void,
 ): Promise<void> {
+  // Queued behind another response on its connection (pipelining): nothing to open or read until
+  // its turn, so a client stalling the one ahead holds no descriptor or buffer for the rest.
+  if (!res.socket && !res.destroyed) await turnOf(res)
   if (res.destroyed) return discardBody(body)
   const opening = openBody(body)
   if (opening) {
@@ -80,9 +85,11 @@ export async function sendStreamed(
     return
   }
   const source = sourceOf(body)
+  // The body was read to its end: nothing left to cancel.
   let finished = false
   let wake: ((open: boolean) => void) | undefined
   const onClose = () => {
+    // At once, not when the loop next looks: a read may be pending on a slow body.
     if (!finished) source.cancel()
     wake?.(false)
   }
@@ -106,11 +113,26 @@ export async function sendStreamed(
     finished = true
     if (!res.destroyed) res.end()
   } catch (err) {
-    finished = true
     if (res.destroyed) return
     throw err
   } finally {
     res.off('close', onClose)
     res.off('drain', onDrain)
+    // Every other way out (a failure, the response destroyed before its 'close', abandoned…)
+    // cancels the body, which closes a file's descriptor; cancelling twice, or a failed body, is harmless.
+    if (!finished) source.cancel()
   }
+}
+
+/** Resolves once node gives `res` its connection, or closes it first (queued-response.ts). */
+function turnOf(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('socket', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('socket', done)
+    res.on('close', done)
+  })
 }

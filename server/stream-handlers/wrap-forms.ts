@@ -15,6 +15,7 @@ import type { FetchHandler, NodeHandler, UpgradeHandler } from '../contracts/han
 import type { RequestObserver, RequestWatch } from '../contracts/observer.ts'
 import type { Exchange } from '../exchange/exchange.ts'
 import { NodeExchange } from '../exchange/node.ts'
+import { closeWithConnection } from '../exchange/queued-response.ts'
 import { endWatch } from '../exchange/entry-points.ts'
 import { whenNodeResponseEnds, whenResponseEnds } from '../exchange/response-end.ts'
 import { WebExchange } from '../exchange/web.ts'
@@ -140,7 +141,14 @@ export function composeWrapForms(
         else NodeExchange.of(req, res).send(failed(err, req.headers.accept ?? null), log)
       }
     }
-  } else handleNode = toNodeHandler(fetch) as NodeHandler
+  } else {
+    const viaFetch = toNodeHandler(fetch) as NodeHandler
+    // srvx waits for node's 'close' too: a queued response must get one (queued-response.ts).
+    handleNode = (req, res) => {
+      closeWithConnection(req, res)
+      viaFetch(req, res)
+    }
+  }
 
   const upgradeChain = handlers.reduceRight(
     (next, h) => (h.wrapUpgrade ? h.wrapUpgrade(next, config) : next),

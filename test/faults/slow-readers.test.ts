@@ -5,10 +5,13 @@
  * once the timeout passes, with what was written to each bounded (a streamed file is read only as
  * fast as the client takes it, never ahead), and no longer held by the server; meanwhile and
  * afterwards other clients are answered, and a client reading at full speed gets the whole file
- * however long that takes. Assertions are on the server's sockets (destroyed, `bytesWritten`, the
- * server's connection count), not on RSS, so a busy machine does not make them flaky.
+ * however long that takes. Stalled readers that pipeline three requests for the file each leave
+ * no descriptor open once the timeout has closed them (counted in /proc/self/fd), and none for
+ * the garbage collector to close with a warning. Assertions are on the server's sockets
+ * (destroyed, `bytesWritten`, the server's connection count) and descriptors, not on RSS, so a
+ * busy machine does not make them flaky.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -24,6 +27,7 @@ const logs = strictLog()
 const dir = mkdtempSync(join(tmpdir(), 'vela-slow-readers-'))
 const FILE = 16 * 1024 * 1024
 writeFileSync(join(dir, 'large.bin'), Buffer.alloc(FILE, 7))
+const largeFile = realpathSync(join(dir, 'large.bin'))
 // About 8 MB of JSON, encoded once per request like any reply.
 const rows = Array.from({ length: 80_000 }, (_, i) => ({ id: i, text: 'x'.repeat(80) }))
 
@@ -54,14 +58,28 @@ beforeAll(async () => {
 })
 afterAll(() => server.close({ timeoutMs: 1000 }))
 
-/** A client that sends `path` and then never reads: its socket is paused from the start. */
-function stalledReader(path: string): Socket {
+/**
+ * A client that sends `path` (`times` requests in a row, pipelined, as slowhttptest's slow-read
+ * mode repeats its request) and then never reads: its socket is paused from the start.
+ */
+function stalledReader(path: string, times = 1): Socket {
   const socket = net.connect({ port: server.port, host: '127.0.0.1' })
   socket.pause()
   socket.on('error', () => {})
-  socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`))
+  socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`.repeat(times)))
   return socket
 }
+
+const descriptors = () => readdirSync('/proc/self/fd')
+/** The process's open descriptors of `file` (/proc/self/fd links to what each one names). */
+const descriptorsOf = (file: string) =>
+  descriptors().filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file
+    } catch {
+      return false // closed between the listing and the read
+    }
+  }).length
 
 async function pingWithin(ms: number): Promise<void> {
   const t0 = performance.now()
@@ -101,6 +119,42 @@ describe('server.sendTimeout', () => {
       for (const c of clients) c.destroy()
     }
     await pingWithin(5000)
+  }, 60_000)
+
+  it('pipelined stalled readers of a file, closed by the timeout, leave no descriptor open, not even for the garbage collector to close', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => void warnings.push(warning.message)
+    process.on('warning', onWarning)
+    await pingWithin(5000)
+    const base = descriptors().length
+    const from = accepted.length
+    // Three requests each: the first stalls, the two behind it wait on the same connection.
+    const clients = Array.from({ length: 30 }, () => stalledReader('/files/large.bin', 3))
+    try {
+      await until('30 connections accepted', () => accepted.length >= from + 30, 10_000)
+      const mine = accepted.slice(from, from + 30)
+      await pingWithin(5000)
+      await until('every stalled connection closed by the server', () => mine.every((s) => s.destroyed), 15_000)
+      // Each was sent the start of the file before it stalled.
+      expect(mine.filter((s) => s.bytesWritten < 64 * 1024)).toEqual([])
+      for (const c of clients) c.destroy()
+      let open = { file: 0, all: 0 }
+      await until(
+        'descriptors back to their baseline',
+        () => {
+          open = { file: descriptorsOf(largeFile), all: descriptors().length }
+          return open.file === 0 && open.all <= base + 10
+        },
+        10_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}: ${open.file} of the file open, ${open.all} in all (baseline ${base})`)
+      })
+      await pingWithin(5000)
+      expect(warnings.filter((w) => w.includes('on garbage collection'))).toEqual([])
+    } finally {
+      process.off('warning', onWarning)
+      for (const c of clients) c.destroy()
+    }
   }, 60_000)
 
   it('a client reading at full speed gets the whole file and the whole reply, however long each takes', async () => {
