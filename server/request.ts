@@ -93,9 +93,9 @@ export class VelaRequest<A = unknown> {
   }
   /**
    * The request's id: the one a proxy listed in `server.trustProxy` sent (`x-request-id`, when
-   * sane), else one generated for it. Every response carries it back in `x-request-id` and every
-   * log line of the request names it (`request_id=…`); `server.requestId` renames the header or
-   * turns it off.
+   * sane), else one generated for it. Every response carries it back in `x-request-id`, unless
+   * the app set that header itself, and every log line of the request names it (`request_id=…`);
+   * `server.requestId` renames the header or turns it off.
    *
    * @example
    * ```ts
@@ -112,7 +112,8 @@ export class VelaRequest<A = unknown> {
   /**
    * Adds a header to the reply this request gets, whoever makes it: the handler's, a plugin's
    * `stop`, an error page, a thrown `httpError`'s. It wins over a header of the same name in the
-   * reply itself; a later call replaces an earlier one. Cheap on node's direct path (no web
+   * reply itself, and no framework default (`x-request-id`, `content-type`, security headers)
+   * replaces it; a later call replaces an earlier one. Cheap on node's direct path (no web
    * `Response` is made, unlike headers set through `req.event`). A value a header cannot carry
    * throws, as do `content-length`, `transfer-encoding` and `set-cookie` (cookies go through
    * `setCookie(req.event, …)`).

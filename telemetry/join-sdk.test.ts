@@ -74,6 +74,17 @@ it("Vela's HTTP metrics are recorded on the app's meter provider", async () => {
   expect(names).toContain('http.server.request.duration')
 })
 
+it("the request span the app's SDK exports records the request's user agent", async () => {
+  const app = appWith([['/ua', () => json({ ok: true })]])
+  expect(await (await inject(app, { url: '/ua', headers: { 'user-agent': 'joined-sdk/1.0' } })).json()).toEqual({
+    ok: true,
+  })
+  const span = await eventually(() =>
+    exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER && s.attributes['url.path'] === '/ua'),
+  )
+  expect(span?.attributes['user_agent.original']).toBe('joined-sdk/1.0')
+})
+
 it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request span", async () => {
   // Loaded after the SDK started, as `--import ./instrumentation.mjs` guarantees.
   const { default: pg } = await import('pg')

@@ -1,14 +1,23 @@
 // The playground's telemetry, seen from outside as an operator sees it: after known traffic, the
 // Prometheus endpoint (`setup({ prometheus: { port } })`, METRICS_PORT here) holds the HTTP
 // series and their labels, and an OTLP collector (OTEL_EXPORTER_OTLP_ENDPOINT) receives one server span
-// per request named after its route, in every group, with the database queries as child spans.
+// per request named after its route, in every group, with the database queries as child spans and
+// the client's user agent. Then the same as deployed: released, run with node on PostgreSQL.
+import { randomBytes } from 'node:crypto'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { releasePlayground, startInstance } from './support/built-playground.ts'
 import { FormClient, api } from './support/form-client.ts'
 import type { Collector, DecodedSpan } from './support/otlp.ts'
 import { SPAN_KIND_CLIENT, SPAN_KIND_SERVER, attrs, hex, startCollector } from './support/otlp.ts'
 import type { Playground } from './support/playground.ts'
 import { startPlayground } from './support/playground.ts'
+import { freshPostgresDatabase, serviceAvailable } from './support/services.ts'
+
+const hasPostgres = await serviceAvailable('postgres')
+/** The User-Agent every request of the known traffic sends. */
+const UA = 'vela-telemetry-check/1.0 (+outside)'
 
 let collector: Collector
 let server: Playground
@@ -22,17 +31,18 @@ afterAll(async () => {
   await collector?.close()
 })
 
-/** Every request this server gets (its only traffic): 10 requests. */
+/** Every request this server gets (its only traffic): 10 requests, each with a User-Agent. */
 async function knownTraffic() {
   const call = api(server.base)
-  for (let i = 0; i < 3; i++) expect((await fetch(`${server.base}/heartbeat`)).status).toBe(200)
-  expect((await call('/api/products', { body: { name: 'Traced', price: 1 } })).status).toBe(201)
-  expect((await call('/api/products/999999')).status).toBe(404)
-  expect((await call('/nowhere')).status).toBe(404)
-  const browser = new FormClient(server.base)
+  const headers = { 'user-agent': UA }
+  for (let i = 0; i < 3; i++) expect((await fetch(`${server.base}/heartbeat`, { headers })).status).toBe(200)
+  expect((await call('/api/products', { body: { name: 'Traced', price: 1 }, headers })).status).toBe(201)
+  expect((await call('/api/products/999999', { headers })).status).toBe(404)
+  expect((await call('/nowhere', { headers })).status).toBe(404)
+  const browser = new FormClient(server.base, headers)
   expect((await browser.login()).status).toBe(302) // GET /login, then POST /
   expect((await browser.request('/notes')).status).toBe(200)
-  const ws = new WebSocket(`${server.base.replace('http', 'ws')}/ws`)
+  const ws = new WebSocket(`${server.base.replace('http', 'ws')}/ws`, { headers })
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))
   ws.close()
   await new Promise((resolve) => ws.once('close', resolve))
@@ -134,6 +144,8 @@ it('the OTLP collector gets one span per request named after its route, with que
     'http.request.method': 'GET',
   })
   expect(attrs(byName('HTTP GET').attributes)['http.route']).toBeUndefined()
+  // Every request sent a User-Agent, the WebSocket handshake and the 404 no route took included.
+  expect(servers.filter((s) => attrs(s.attributes)['user_agent.original'] !== UA).map(summary)).toEqual([])
 
   const childrenOf = (parent: DecodedSpan) =>
     spans.filter((s) => hex(s.parentSpanId) === hex(parent.spanId) && hex(s.traceId) === hex(parent.traceId))
@@ -156,3 +168,60 @@ it('the OTLP collector gets one span per request named after its route, with que
     expect(servers.some((s) => hex(s.spanId) === hex(query.parentSpanId))).toBe(true)
   }
 })
+
+// As an outside check runs it: released (`vela release`, the bundled server), run with node on
+// PostgreSQL, exporting over OTLP. Each server span exported records the user agent its request
+// sent, over HTTP/1.1 and HTTP/1.0, routed or not.
+it.skipIf(!hasPostgres)('released and run on PostgreSQL, every server span exported has the user agent', async () => {
+  const otlp = await startCollector()
+  const database = await freshPostgresDatabase('vela_telemetry')
+  const release = releasePlayground('telemetry')
+  const instance = await startInstance(release, {
+    DATABASE_URL: database.url,
+    VELA_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+  })
+  try {
+    await instance.listening()
+    const headers = { 'user-agent': UA }
+    expect((await fetch(`${instance.url}/heartbeat`, { headers })).status).toBe(200)
+    expect((await api(instance.url)('/api/products/999999', { headers })).status).toBe(404)
+    expect((await fetch(`${instance.url}/nowhere`, { headers })).status).toBe(404)
+    expect(await http10(instance.port, '/heartbeat')).toBe(200)
+    // The app's stop hook shuts telemetry down, which flushes the batch of spans.
+    await instance.stop()
+    const seen = otlp
+      .spans()
+      .filter((s) => s.kind === SPAN_KIND_SERVER)
+      .map((s) => attrs(s.attributes))
+      .map((a) => `${a['url.path']} HTTP/${a['network.protocol.version']} ${a['user_agent.original']}`)
+    expect(seen.sort()).toEqual(
+      [
+        `/heartbeat HTTP/1.1 ${UA}`,
+        `/api/products/999999 HTTP/1.1 ${UA}`,
+        `/nowhere HTTP/1.1 ${UA}`,
+        `/heartbeat HTTP/1.0 ${UA}`,
+      ].sort(),
+    )
+  } finally {
+    await instance.stop()
+    await otlp.close()
+    await database.drop()
+    release.remove()
+  }
+})
+
+/** One HTTP/1.0 request written on a socket (fetch and node's client speak 1.1): its status. */
+function http10(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let head = ''
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.0\r\nHost: 127.0.0.1:${port}\r\nUser-Agent: ${UA}\r\n\r\n`),
+    )
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (head += chunk))
+    // A 1.0 response ends with the connection.
+    socket.once('close', () => resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1])))
+    socket.once('error', reject)
+  })
+}

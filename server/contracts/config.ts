@@ -121,8 +121,9 @@ export interface ServerConfig {
   trustProxy?: readonly string[]
   /**
    * Request ids (default `{ header: 'x-request-id', trustIncoming: true }`): each request's id is
-   * sent back in that header on every response and named by every log line it writes. `false`:
-   * no header either way (`req.id` and log lines still have a generated id).
+   * sent back in that header on every response that does not set it itself, and named by every
+   * log line it writes. `false`: no header either way (`req.id` and log lines still have a
+   * generated id).
    */
   requestId?: RequestIdConfig | false
   /**

@@ -52,7 +52,8 @@ export interface RequestFacts {
   /**
    * The request's id: the incoming `x-request-id` (or the header `server.requestId` names) when a
    * proxy listed in `server.trustProxy` sent a sane one, else one generated for it. Sent back on
-   * the response and carried by every log line the request writes.
+   * the response (unless the app set that header itself) and carried by every log line the
+   * request writes.
    */
   readonly id: string
   /** One request header by lowercase name (repeated values joined by `, `). */

@@ -47,11 +47,21 @@ export function errorPage(
       `<body><h1>${escapeHtml(title)}</h1>${message === statusText(status) ? '' : `<p>${escapeHtml(message)}</p>`}` +
       (stack ? `<pre>${escapeHtml(stack.join('\n'))}</pre>` : '') +
       '</body></html>'
-    return new FastResponse(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', ...extraHeaders } })
+    return new FastResponse(html, { status, headers: withExtra('text/html; charset=utf-8', extraHeaders) })
   }
   const body = { error: message, ...(code && { code }), ...(stack && { stack }) }
   return new FastResponse(ctx.jsonLib.encode(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...extraHeaders },
+    headers: withExtra('application/json; charset=utf-8', extraHeaders),
   })
+}
+
+/**
+ * The page's content type and the extra headers (an `httpError`'s), by lowercase name: a
+ * `Content-Type` given there replaces the page's own instead of being sent beside it.
+ */
+function withExtra(type: string, extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': type }
+  for (const name in extra) headers[name.toLowerCase()] = extra[name]!
+  return headers
 }

@@ -1,10 +1,10 @@
 /**
  * Headers a request adds to whatever reply it gets (`req.setHeader` from a plugin or a handler,
- * `setHeader` in an `onRequest` hook) and its id header, merged by the exchange into the outcome
- * it sends: a route's reply, a plugin's, an error page, a 404. Cheap on the direct node path: an
- * encoded reply gets a new plain header object (its own may be a shared constant) that node's
- * `writeHead` writes as before; no web `Response` or `Headers` is made. A `Response` has its
- * headers set in place, or is copied when they are immutable.
+ * `setHeader` in an `onRequest` hook) and its id header, unless the reply has one already, merged
+ * by the exchange into the outcome it sends: a route's reply, a plugin's, an error page, a 404.
+ * Cheap on the direct node path: an encoded reply gets a new plain header object (its own may be
+ * a shared constant) that node's `writeHead` writes as before; no web `Response` or `Headers` is
+ * made. A `Response` has its headers set in place, or is copied when they are immutable.
  */
 import type { Outcome } from '../respond.ts'
 import { userHeader, writableResponse } from '../respond.ts'
@@ -31,7 +31,8 @@ export function addedHeaderName(name: string, value: string): string {
 
 /**
  * The outcome with `added` (they win over the reply's own headers of the same name) and the id
- * header (`idHeader: request.id`, when the app sends one) set.
+ * header (`idHeader: request.id`, when the app sends one) set. The id is a default: a reply that
+ * already carries that header, from the app or a plugin, keeps its own value.
  */
 export function withHeaders(
   outcome: Outcome,
@@ -41,10 +42,12 @@ export function withHeaders(
 ): Outcome {
   if (added === undefined && idHeader === undefined) return outcome
   if (outcome instanceof Response) {
+    // An id the response has already, with nothing added: no copy of immutable headers to make.
+    if (added === undefined && outcome.headers.has(idHeader!)) return outcome
     const response = writableResponse(outcome)
     const headers = response.headers
     for (const name in added) headers.set(name, added[name]!)
-    if (idHeader !== undefined) headers.set(idHeader, request.id)
+    if (idHeader !== undefined && !headers.has(idHeader)) headers.set(idHeader, request.id)
     return response
   }
   // Copied key by key into a new literal: the copy keeps a fast shape that node's writeHead walks
@@ -53,6 +56,6 @@ export function withHeaders(
   const own = outcome.headers
   for (const name in own) headers[name] = own[name]!
   for (const name in added) headers[name] = added[name]!
-  if (idHeader !== undefined) headers[idHeader] = request.id
+  if (idHeader !== undefined && !Object.hasOwn(headers, idHeader)) headers[idHeader] = request.id
   return { status: outcome.status, headers, body: outcome.body }
 }

@@ -32,7 +32,7 @@ import type { PipelineContext, RouteRunner } from '../pipeline/run.ts'
 import { createRouteRunner } from '../pipeline/run.ts'
 import { status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
-import type { Outcome } from '../respond.ts'
+import type { EncodedReply, Outcome } from '../respond.ts'
 import { asResponse } from '../respond.ts'
 import { NO_BINDINGS, buildMatcher, decodeParams } from '../router/dispatch.ts'
 import type { WebSocketHandler } from './define.ts'
@@ -77,21 +77,33 @@ export class UpgradeExchange extends RequestExchange<Promise<UpgradeDecision>> {
 
   protected deliver(outcome: Outcome | Promise<Outcome>, log: Log): Promise<UpgradeDecision> {
     return Promise.resolve(outcome).then((sent) => {
-      const o = this.finished(sent)
-      const done = this.sentCallback
       const req = this.accepted
-      if (o.status === 101 && !(o instanceof Response) && req && this.ws) {
+      const ws = this.ws
+      const accepted = sent.status === 101 && !(sent instanceof Response) && req !== undefined && ws !== undefined
+      const prepared = accepted && req.eventIfMade ? preparedHeaders(req.eventIfMade) : undefined
+      // Headers set through h3 utilities go in before the id and the onResponse hooks, as on any
+      // other reply, so the id fills only what they left; cookies, many values under one name,
+      // are appended to the 101's headers.
+      const o = this.finished(accepted && prepared ? withPrepared(sent, prepared) : sent)
+      const done = this.sentCallback
+      if (accepted && !(o instanceof Response)) {
         const headers = new Headers(o.headers)
-        const prepared = req.eventIfMade && preparedHeaders(req.eventIfMade)
-        if (prepared) for (const [name, value] of prepared) headers.append(name, value)
+        if (prepared) for (const cookie of prepared.getSetCookie()) headers.append('set-cookie', cookie)
         done?.(101, 0)
-        const { handler, bindings, limits } = this.ws
+        const { handler, bindings, limits } = ws
         return { accept: true, handler, context: { authData: req.authData, bindings, req }, limits, headers, log }
       }
       const response = asResponse(o)
       return { accept: false, response: done ? whenResponseEnds(this.request, response, done) : response }
     })
   }
+}
+
+/** The 101 with the headers set through h3 utilities over its own, cookies left out. */
+function withPrepared(reply: EncodedReply, prepared: Headers): EncodedReply {
+  const headers: Record<string, string> = { ...reply.headers }
+  for (const [name, value] of prepared) if (name !== 'set-cookie') headers[name] = value
+  return { status: reply.status, headers, body: reply.body }
 }
 
 interface Target {

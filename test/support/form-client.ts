@@ -16,10 +16,14 @@ const CSRF_FIELD = /name="_csrf_token" value="([^"]+)"/
 export class FormClient {
   readonly cookies = new Map<string, string>()
 
-  constructor(readonly base: string) {}
+  /** `headers`: sent with every request (a browser's `user-agent`), under each request's own. */
+  constructor(
+    readonly base: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   async request(path: string, opts: FormRequest = {}): Promise<Response> {
-    const headers = new Headers({ accept: 'text/html', ...opts.headers })
+    const headers = new Headers({ accept: 'text/html', ...this.headers, ...opts.headers })
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '))
     let body: string | undefined
     if (opts.form) {
