@@ -163,8 +163,8 @@ it('a malformed body behind an unanswered request (pipelining): the connection i
   )
   await until('the connection closed', () => c.closed)
   expect(c.data).toBe('')
-  // Node 20 never closes the response of a request queued behind another (the POST): only GET /wait
-  // ends. Node 24 closes that one too, with the same 499 (the client is gone).
+  // Node 22 never closes the response of a request queued behind another (the POST): only GET /wait
+  // ends. Node 24 and later close that one too, with the same 499 (the client is gone).
   expect([[499], [499, 499]]).toContainEqual(await statusesFrom(from, 1))
   release()
   await until('the read rejected', () => reads.length === 1)
