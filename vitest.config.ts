@@ -1,9 +1,13 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 import SlowestFirst from './test/support/sequencer.ts'
+import { endToEnd } from './test/support/tiers.ts'
+
+/** `npm run test:quick` sets VELA_TEST_TIER=quick: the end-to-end files are left out. */
+const quick = process.env.VELA_TEST_TIER === 'quick'
 
 const shared = {
   // Fixture apps' and the starter app's (vela new) own tests run in their app, by its own vitest.
-  exclude: [...configDefaults.exclude, '**/fixtures/**', 'vite-plugin/template/**'],
+  exclude: [...configDefaults.exclude, '**/fixtures/**', 'vite-plugin/template/**', ...(quick ? endToEnd : [])],
   // Bounds for a hung test, not expectations of speed: many tests build an app or start servers,
   // which takes seconds on an idle machine and several times that when other processes keep
   // the cores busy (CI runners, a developer's build); a test that hangs still fails, later.

@@ -187,7 +187,7 @@ export async function bundleServer(file: string): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22.15',
     packages: 'external',
     outfile,
     logLevel: 'error',

@@ -53,7 +53,7 @@ async function bundle(tree: string): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22.15',
     packages: 'external',
     outfile,
     logLevel: 'error',

@@ -15,10 +15,8 @@
  */
 import type { Attributes } from '@opentelemetry/api'
 import { diag } from '@opentelemetry/api'
-import { metrics } from '@opentelemetry/sdk-node'
-
-type MetricData = metrics.MetricData
-const { DataPointType } = metrics
+import type { MetricData } from '@opentelemetry/sdk-metrics'
+import { DataPointType, MetricReader } from '@opentelemetry/sdk-metrics'
 
 type Labels = Record<string, string>
 
@@ -44,7 +42,7 @@ const UNITS: Readonly<Record<string, string>> = {
 }
 
 /** The pull reader the meter provider feeds; `families()` reads the app's metrics now. */
-export class AppMetricsReader extends metrics.MetricReader {
+export class AppMetricsReader extends MetricReader {
   protected onForceFlush(): Promise<void> {
     return Promise.resolve()
   }

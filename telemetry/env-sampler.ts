@@ -7,32 +7,38 @@
  * sampler) sees the same sampler the SDK would build.
  */
 import { diag } from '@opentelemetry/api'
-import { tracing } from '@opentelemetry/sdk-node'
+import type { Sampler } from '@opentelemetry/sdk-trace'
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace'
 
 /** The configured sampler; `env` defaults to `process.env`. */
-export function samplerFromEnv(env: NodeJS.ProcessEnv = process.env): tracing.Sampler {
+export function samplerFromEnv(env: NodeJS.ProcessEnv = process.env): Sampler {
   const name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on'
   const ratio = () => {
     const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim()
     const value = arg ? Number(arg) : NaN
     return value >= 0 && value <= 1 ? value : 1
   }
-  const parentBased = (root: tracing.Sampler) => new tracing.ParentBasedSampler({ root })
+  const parentBased = (root: Sampler) => new ParentBasedSampler({ root })
   switch (name) {
     case 'always_on':
-      return new tracing.AlwaysOnSampler()
+      return new AlwaysOnSampler()
     case 'always_off':
-      return new tracing.AlwaysOffSampler()
+      return new AlwaysOffSampler()
     case 'traceidratio':
-      return new tracing.TraceIdRatioBasedSampler(ratio())
+      return new TraceIdRatioBasedSampler(ratio())
     case 'parentbased_always_off':
-      return parentBased(new tracing.AlwaysOffSampler())
+      return parentBased(new AlwaysOffSampler())
     case 'parentbased_traceidratio':
-      return parentBased(new tracing.TraceIdRatioBasedSampler(ratio()))
+      return parentBased(new TraceIdRatioBasedSampler(ratio()))
     case 'parentbased_always_on':
-      return parentBased(new tracing.AlwaysOnSampler())
+      return parentBased(new AlwaysOnSampler())
     default:
       diag.error(`vela/telemetry: unknown OTEL_TRACES_SAMPLER "${name}"; sampling parent-based, always on`)
-      return parentBased(new tracing.AlwaysOnSampler())
+      return parentBased(new AlwaysOnSampler())
   }
 }

@@ -7,7 +7,7 @@
 import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc'
 import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http'
 import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto'
-import type { metrics } from '@opentelemetry/sdk-node'
+import type { PushMetricExporter } from '@opentelemetry/sdk-metrics'
 
 /** `http/protobuf`, `http/json` or `grpc`. */
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc'
@@ -22,7 +22,7 @@ export function otlpProtocol(
 }
 
 /** A metric exporter to `base`, or where the variables say when `base` is undefined. */
-export function otlpMetricExporter(base: string | undefined): metrics.PushMetricExporter {
+export function otlpMetricExporter(base: string | undefined): PushMetricExporter {
   switch (otlpProtocol('METRICS')) {
     case 'grpc':
       return new GrpcMetricExporter(base ? { url: base } : {})

@@ -19,8 +19,10 @@
  */
 import type { MeterProvider, TextMapPropagator, TracerProvider } from '@opentelemetry/api'
 import { context, metrics, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api'
-import { metrics as sdkMetrics, NodeSDK } from '@opentelemetry/sdk-node'
-import type { tracing } from '@opentelemetry/sdk-node'
+import type { IMetricReader, PushMetricExporter } from '@opentelemetry/sdk-metrics'
+import { ConsoleMetricExporter, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
+import { NodeSDK } from '@opentelemetry/sdk-node'
+import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace'
 import { otlpMetricExporter } from './otlp-exporters.ts'
 import { samplerFromEnv } from './env-sampler.ts'
 import type { SpanDecision } from './sampling.ts'
@@ -28,15 +30,15 @@ import { JOINED, RequestSampler } from './sampling.ts'
 import { detectResource } from './resource.ts'
 import { withEnv } from './with-env.ts'
 
-type MetricReader = sdkMetrics.IMetricReader
+type MetricReader = IMetricReader
 
 export interface ProviderOptions {
   readonly serviceName?: string
   readonly endpoint?: string
-  readonly spanProcessors?: readonly tracing.SpanProcessor[]
+  readonly spanProcessors?: readonly SpanProcessor[]
   readonly exportIntervalMs?: number
   readonly metricReaders?: readonly MetricReader[]
-  readonly sampler?: tracing.Sampler
+  readonly sampler?: Sampler
 }
 
 export interface Providers {
@@ -158,8 +160,8 @@ export function exportingMetricReaders(
   env: NodeJS.ProcessEnv = process.env,
 ): MetricReader[] {
   const base = options.endpoint?.replace(/\/+$/, '')
-  const periodic = (exporter: sdkMetrics.PushMetricExporter, interval: number) =>
-    new sdkMetrics.PeriodicExportingMetricReader({
+  const periodic = (exporter: PushMetricExporter, interval: number) =>
+    new PeriodicExportingMetricReader({
       exporter,
       exportIntervalMillis: interval,
       // The SDK insists the timeout is not longer than the interval.
@@ -170,6 +172,6 @@ export function exportingMetricReaders(
   const names = new Set((env.OTEL_METRICS_EXPORTER ?? '').split(',').map((n) => n.trim()))
   const readers: MetricReader[] = []
   if (names.has('otlp')) readers.push(periodic(otlpMetricExporter(base), interval))
-  if (names.has('console')) readers.push(periodic(new sdkMetrics.ConsoleMetricExporter(), interval))
+  if (names.has('console')) readers.push(periodic(new ConsoleMetricExporter(), interval))
   return readers
 }

@@ -4,19 +4,25 @@
  * `host`, `os`, `process`, `serviceinstance`, `all` (the default) or `none`). `setup()` waits for
  * the detectors' asynchronous attributes (the host id) once, so no export waits for them later.
  */
-import { resources } from '@opentelemetry/sdk-node'
+import type { Resource, ResourceDetector } from '@opentelemetry/resources'
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  hostDetector,
+  osDetector,
+  processDetector,
+  resourceFromAttributes,
+  serviceInstanceIdDetector,
+} from '@opentelemetry/resources'
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions'
 
-type Resource = resources.Resource
-type ResourceDetector = resources.ResourceDetector
-const { defaultResource, detectResources, resourceFromAttributes } = resources
-
 const DETECTORS: Record<string, ResourceDetector> = {
-  env: resources.envDetector,
-  host: resources.hostDetector,
-  os: resources.osDetector,
-  process: resources.processDetector,
-  serviceinstance: resources.serviceInstanceIdDetector,
+  env: envDetector,
+  host: hostDetector,
+  os: osDetector,
+  process: processDetector,
+  serviceinstance: serviceInstanceIdDetector,
 }
 
 /** The detectors the variable names; unknown names are skipped. */

@@ -21,13 +21,9 @@
  */
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api'
 import { SpanKind as Kind, TraceFlags, isSpanContextValid, trace } from '@opentelemetry/api'
-import { core, tracing } from '@opentelemetry/sdk-node'
-
-type IdGenerator = tracing.IdGenerator
-type Sampler = tracing.Sampler
-type SamplingResult = tracing.SamplingResult
-const { AlwaysOnSampler, ParentBasedSampler, RandomIdGenerator, SamplingDecision } = tracing
-const { isTracingSuppressed } = core
+import { isTracingSuppressed } from '@opentelemetry/core'
+import type { IdGenerator, Sampler, SamplingResult } from '@opentelemetry/sdk-trace'
+import { AlwaysOnSampler, ParentBasedSampler, RandomIdGenerator, SamplingDecision } from '@opentelemetry/sdk-trace'
 
 /** The question the stream handler asks before building a request span. */
 export interface SpanDecision {

@@ -29,7 +29,8 @@
  */
 import type { MeterProvider, Tracer, TextMapPropagator, TracerProvider } from '@opentelemetry/api'
 import { trace } from '@opentelemetry/api'
-import type { metrics as sdkMetrics, tracing } from '@opentelemetry/sdk-node'
+import type { IMetricReader } from '@opentelemetry/sdk-metrics'
+import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace'
 import type { Registry } from 'prom-client'
 import type { MetricsFormat } from './exposition.ts'
 import { exposition } from './exposition.ts'
@@ -65,14 +66,14 @@ export interface TelemetryOptions {
    */
   prometheus?: PrometheusOptions
   /** Replaces the default batch processor + OTLP exporter (tests, other exporters; `[]` exports nothing). */
-  spanProcessors?: readonly tracing.SpanProcessor[]
+  spanProcessors?: readonly SpanProcessor[]
   /**
    * Which traces are recorded: an OpenTelemetry `Sampler` (`new ParentBasedSampler({ root: new
    * TraceIdRatioBasedSampler(0.1) })`). Default: `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG`,
    * else parent-based, every new trace sampled. A request not sampled makes no span, and its
    * queries none either.
    */
-  sampler?: tracing.Sampler
+  sampler?: Sampler
   /**
    * Query keys whose values the request span's `url.query` shows as `REDACTED` (added to the
    * signature keys always redacted), or a function from the query string to what to record
@@ -80,7 +81,7 @@ export interface TelemetryOptions {
    */
   redactQuery?: RedactQuery
   /** Extra metric readers (an OpenTelemetry Prometheus exporter, an in-memory reader in tests). */
-  metricReaders?: readonly sdkMetrics.IMetricReader[]
+  metricReaders?: readonly IMetricReader[]
   /** How long `shutdown()` waits for the final export before dropping it (default 1000 ms). */
   shutdownTimeoutMs?: number
 }

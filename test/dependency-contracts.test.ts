@@ -91,8 +91,8 @@ describe('node internals', () => {
     const seen: unknown[] = []
     const server = http.createServer((req, res) => {
       seen.push((req.socket as Socket & { _httpMessage?: unknown })._httpMessage === res)
-      // Read on the next turn, as the runtime reads it (in later events): node 20 has cleared it
-      // when `end`'s callback runs, node 24 just after.
+      // Read on the next turn, as the runtime reads it (in later events): node 24 still holds it
+      // when `end`'s callback runs, and has cleared it just after.
       res.end('ok', () =>
         setImmediate(() => seen.push((req.socket as Socket & { _httpMessage?: unknown })._httpMessage ?? null)),
       )

@@ -7,7 +7,7 @@
  * process, so they share its heap and JIT state: the difference between them is telemetry's own
  * work per request, free of the swings between processes, and `off` against `before` is what
  * loading and starting telemetry costs the requests it does not observe (AsyncLocalStorage's
- * promise hooks, once a context is entered, are process-wide on Node 20).
+ * promise hooks, once a context is entered, are process-wide on Node 22).
  *
  * With `BENCH_PG_URL`, the app also has `GET /db/products/:id`, one PostgreSQL query through
  * vela/dbl, so a query span's cost is measured. Prints `{ before, off, on }`, each a list of

@@ -49,7 +49,7 @@ async function bundle(name: string): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22.15',
     packages: 'external',
     outfile,
     logLevel: 'error',

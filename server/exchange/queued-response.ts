@@ -2,10 +2,10 @@
  * A response queued behind another on its connection: the client sent its next request before the
  * previous answer was out (pipelining), so node holds the response, with no socket, until the ones
  * before it have finished. When the connection closes first (the client left, or the send timeout
- * destroyed it under the response ahead), node 24 destroys and closes the queued responses; node
- * 20 never does, so whatever waits for their 'close' would wait forever: a streamed body would
- * never be cancelled (a file body keeps its descriptor until the garbage collector closes it) and
- * observers would never see the request end. `closeWithConnection` gives them node 24's ending.
+ * destroyed it under the response ahead), node 24 and later destroy and close the queued
+ * responses; node 22 never does, so whatever waits for their 'close' would wait forever: a
+ * streamed body would never be cancelled (a file body keeps its descriptor until the garbage
+ * collector closes it) and observers would never see the request end. `closeWithConnection` gives them node 24's ending.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'

@@ -42,7 +42,7 @@ function exchange(url: string, message: Buffer): Promise<string> {
 }
 
 describe.concurrent('websocket and config faults', () => {
-  describe.sequential('bounded WebSockets', () => {
+  describe('bounded WebSockets', { concurrent: false }, () => {
     let app: ChildApp
     beforeAll(async () => {
       app = await startChildApp(new URL('../fixtures/websocket-app.ts', import.meta.url), { nodeArgs: ['--expose-gc'] })

@@ -44,7 +44,8 @@ export function buildConfig(config: UserConfig, instrumentation = false): UserCo
       // `ssr: <path>` would be resolved as a file under the root; a virtual entry goes in as input.
       ssr: config.build?.ssr ?? true,
       outDir: config.build?.outDir ?? 'dist/server',
-      target: 'node20',
+      // The oldest Node line Vela supports (engines: ^22.15.0 || ^24 || >=26).
+      target: 'node22.15',
       rolldownOptions: {
         ...(config.build?.ssr ? {} : { input: SERVER_ENTRY }),
         // knex requires the driver of each dialect only when that dialect is used; the others

@@ -1,6 +1,6 @@
 /**
  * `vela new <dir> [--name <app>]`: writes a starter app into a new (or empty) folder: package.json,
- * vite.config.ts, tsconfig.json, .gitignore, README.md, and a notes app: src/app.ts (start hook:
+ * vite.config.ts, tsconfig.json, .gitignore, .node-version (24), README.md, and a notes app: src/app.ts (start hook:
  * open the database, migrate), src/repo.ts, src/schemas/note.ts with its migration, a route group,
  * a controller, a view and its stylesheet, and test/notes.test.ts with `vela/testing`.
  * `npm install && npm run dev` runs it and `npm test` passes as generated.
@@ -9,7 +9,7 @@
  *   beside this module, which holds in the repo (`vite-plugin/template/`) and in the package
  *   (`dist/vite-plugin/template/`, copied by the build). A list, not a folder walk: whatever else
  *   lands in that folder (compiled output, editor files) is never written into an app.
- * - **Choice:** package.json, tsconfig.json and .gitignore are written from code: package.json
+ * - **Choice:** package.json, tsconfig.json, .gitignore and .node-version are written from code: package.json
  *   carries the app's name and Vela's own version; npm pack would drop a `.gitignore` from the
  *   package; a tsconfig.json in the template folder would become the one editors and Vite use for
  *   the template's files inside this repo.
@@ -52,7 +52,9 @@ export const TEMPLATE_FILES = [
 const MIGRATION = 'src/migrations/create_notes.ts'
 
 /** Starter versions when Vela's package.json does not name them (it lists what it is tested with). */
-const TOOLCHAIN: Record<string, string> = { vite: '^8.3.8', vitest: '^4.1.12', '@types/node': '^20' }
+const TOOLCHAIN: Record<string, string> = { vite: '^8.4.1', vitest: '^5.1.2', '@types/node': '^22' }
+/** The Node.js line a new app runs on (`.node-version`, read by fnm, nvm, volta, asdf and CI images). */
+const NODE_LINE = '24'
 /**
  * Starter versions whatever Vela's package.json says. TypeScript 5: tools an app commonly adds
  * (openapi-typescript, typescript-eslint) have a peer dependency on `typescript@^5`, and npm
@@ -137,6 +139,7 @@ async function appFiles(name: string): Promise<Map<string, string>> {
   const files = new Map<string, string>([
     ['package.json', json(packageJson(name, vela))],
     ['tsconfig.json', json(TSCONFIG)],
+    ['.node-version', `${NODE_LINE}\n`],
     [
       '.gitignore',
       "node_modules/\ndist/\n.data/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n# route types for vela/client, and the inspection commands' cache (vela routes, middleware, audit, config)\n.vela/\n",

@@ -59,6 +59,7 @@ describe('a new app', () => {
     expect(files).toEqual(
       [
         '.gitignore',
+        '.node-version',
         'README.md',
         'package.json',
         'tsconfig.json',
@@ -93,7 +94,7 @@ describe('a new app', () => {
       version: '0.1.0',
       private: true,
       type: 'module',
-      engines: { node: '>=20.19' },
+      engines: { node: '^22.15.0 || ^24.0.0 || >=26.0.0' },
       scripts: {
         dev: 'vite',
         build: 'vite build',
@@ -103,10 +104,10 @@ describe('a new app', () => {
       },
       dependencies: { vela: `^${velaVersion}` },
       devDependencies: {
-        '@types/node': expect.stringMatching(/^\^20\./),
+        '@types/node': expect.stringMatching(/^\^22\./),
         typescript: expect.stringMatching(/^\^5\./),
         vite: '^8.3.8',
-        vitest: '^4.1.12',
+        vitest: '^5.1.2',
       },
     })
   })
@@ -125,7 +126,7 @@ describe('a new app', () => {
     })
   })
 
-  it('tsconfig.json, vite.config.ts, .gitignore, and the app named in app.ts and the README', async () => {
+  it('tsconfig.json, vite.config.ts, .gitignore, .node-version, and the app named in app.ts and the README', async () => {
     await created
     const { compilerOptions, include } = JSON.parse(read(dir, 'tsconfig.json')) as {
       compilerOptions: Record<string, unknown>
@@ -152,6 +153,7 @@ describe('a new app', () => {
       '.vela/',
       '',
     ])
+    expect(read(dir, '.node-version')).toBe('24\n')
     expect(read(dir, 'src/app.ts')).toContain("bootstrapApplication: 'notes-app',")
     expect(read(dir, 'README.md').split('\n')[0]).toBe('# notes-app')
     expect(read(dir, 'README.md')).toContain('npm install && npm run dev')
