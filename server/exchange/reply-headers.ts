@@ -42,12 +42,14 @@ export function withHeaders(
 ): Outcome {
   if (added === undefined && idHeader === undefined) return outcome
   if (outcome instanceof Response) {
-    // An id the response has already, with nothing added: no copy of immutable headers to make.
-    if (added === undefined && outcome.headers.has(idHeader!)) return outcome
+    // One look at the response's own headers; `added` has lowercase names, as `idHeader` is.
+    const hasId = idHeader === undefined || outcome.headers.has(idHeader) || (added !== undefined && idHeader in added)
+    // Nothing to change: no copy of immutable headers to make.
+    if (added === undefined && hasId) return outcome
     const response = writableResponse(outcome)
     const headers = response.headers
     for (const name in added) headers.set(name, added[name]!)
-    if (idHeader !== undefined && !headers.has(idHeader)) headers.set(idHeader, request.id)
+    if (!hasId) headers.set(idHeader, request.id)
     return response
   }
   // Copied key by key into a new literal: the copy keeps a fast shape that node's writeHead walks
@@ -56,6 +58,6 @@ export function withHeaders(
   const own = outcome.headers
   for (const name in own) headers[name] = own[name]!
   for (const name in added) headers[name] = added[name]!
-  if (idHeader !== undefined && !Object.hasOwn(headers, idHeader)) headers[idHeader] = request.id
+  if (idHeader !== undefined && !(idHeader in headers)) headers[idHeader] = request.id
   return { status: outcome.status, headers, body: outcome.body }
 }
