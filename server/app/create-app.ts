@@ -64,7 +64,7 @@ export const BROKER_START_MS = 5000
  * const app = createApp(
  *   defineApp({
  *     bootstrapApplication: 'hello',
- *     routes: { hello: { prefix: '', security: false, routes: [['/', () => json({ hello: 'world' })]] } },
+ *     routes: { hello: { prefix: '', security: false, routes: [['GET /', () => json({ hello: 'world' })]] } },
  *   }),
  * )
  * await app.start()

@@ -65,8 +65,8 @@ export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown>
  *   prefix: '/api',
  *   security: false,
  *   routes: [
- *     defineRoute('/notes', (req) => json({ limit: req.query.limit }), { methods: ['get'], validate: { query: Page } }),
- *     defineRoute('/notes', (req) => json(201, {}, { title: req.json.title }), { methods: ['post'], validate: { body: Note } }),
+ *     defineRoute('GET /notes', (req) => json({ limit: req.query.limit }), { validate: { query: Page } }),
+ *     defineRoute('POST /notes', (req) => json(201, {}, { title: req.json.title }), { validate: { body: Note } }),
  *   ],
  * })
  * ```
@@ -93,7 +93,7 @@ export function defineRoute<const V extends RouteValidation, A = unknown>(
  * export const noteInput = defineValidation({ body: z.object({ title: z.string().min(1) }) })
  * export const create = (req: ValidatedRequest<typeof noteInput>) => json(201, {}, { title: req.json.title })
  *
- * // src/routes/api.ts: ['/notes', notes.create, { methods: ['post'], validate: notes.noteInput }]
+ * // src/routes/api.ts: ['POST /notes', notes.create, { validate: notes.noteInput }]
  * ```
  */
 export function defineValidation<const V extends RouteValidation>(validation: V): V {
