@@ -81,6 +81,11 @@ describe('a route without a method is refused at start', () => {
       `src/routes/api.ts group 0 route 0 (prefix "/api", path "/x"): options.methods is empty: name the method in the path, e.g. 'GET /x'`,
     )
   })
+  it('methods that is not a list, such as "all"', () => {
+    expect(refusal([['/x', ok, { methods: 'all' as never }]])).toThrow(
+      '(prefix "/api", path "/x"): options.methods must be a list: name the method in the path, \'GET /x\' (ALL for every method)',
+    )
+  })
   it('a lowercase method, with the uppercase spelling to use', () => {
     expect(refusal([['get /x', ok]])).toThrow(
       `(prefix "/api", path "get /x"): write the method in uppercase, as on the wire: 'GET /x'`,

@@ -72,7 +72,13 @@ export function routeMethods(
     }
     if (listed !== undefined)
       refuse(site, declared, `the method is in the path and in options.methods: keep only '${method} ${shown}'`)
-  } else if (listed !== undefined && (!Array.isArray(listed) || listed.length === 0)) {
+  } else if (listed !== undefined && !Array.isArray(listed)) {
+    refuse(
+      site,
+      declared,
+      `options.methods must be a list: name the method in the path, 'GET ${shown}' (ALL for every method)`,
+    )
+  } else if (listed?.length === 0) {
     refuse(site, declared, `options.methods is empty: name the method in the path, e.g. 'GET ${shown}'`)
   }
   const methods: CompiledMethods =

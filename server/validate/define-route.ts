@@ -1,5 +1,5 @@
 /**
- * `defineRoute(path, handler, options)`: a route tuple whose handler's request is typed from the
+ * `defineRoute('POST /notes', handler, options)`: a route tuple whose handler's request is typed from the
  * route's `validate` schemas. A Standard Schema object (zod, valibot, …) gives its output type; a
  * `priv/schemas` name gives its type in `VelaSchemas` (written into `.vela/routes.d.ts` by the Vite
  * plugin), or `unknown` values for a name not there (an app without the generated file).
@@ -51,7 +51,9 @@ export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown>
 ) => MaybePromise<HandlerResult>
 
 /**
- * A route tuple `[path, handler, options]` whose handler is typed from `options.validate`.
+ * A route tuple `['POST /notes', handler, options]` whose handler is typed from `options.validate`.
+ *
+ * The path names the method as in any route (`'GET /notes'`, `'ALL /hooks'`).
  *
  * @example
  * ```ts
