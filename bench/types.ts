@@ -53,11 +53,11 @@ export default defineRoutes({
   prefix: '/api/items${i}',
   security: false,
   routes: [
-    ['/', c.index, { methods: ['get'] }],
-    ['/:id', c.show, { methods: ['get'] }],
-    ['/', c.create, { methods: ['post'], validate: { body: 'item${i}' }, responses: { 201: 'item${i}' } }],
-    ['/:id', c.update, { methods: ['put'] }],
-    ['/:id', c.remove, { methods: ['delete'] }],
+    ['GET /', c.index],
+    ['GET /:id', c.show],
+    ['POST /', c.create, { validate: { body: 'item${i}' }, responses: { 201: 'item${i}' } }],
+    ['PUT /:id', c.update],
+    ['DELETE /:id', c.remove],
   ],
 })
 `

@@ -60,7 +60,7 @@ const app = m.createApp(
         prefix: '',
         security: false,
         routes: [
-          ['/item/:id', () => m.json({ ok: true })],
+          ['GET /item/:id', () => m.json({ ok: true })],
           [
             '/ws',
             m.defineWebSocket({ open: (peer: { send(data: string): void }) => peer.send('hi') }),

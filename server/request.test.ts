@@ -36,8 +36,11 @@ describeModes(
         prefix: '/r',
         security: false,
         routes: [
-          ['/:id', describeRequest],
-          ['/:id/cookie', (req) => (setCookie(req.event, 'flavour', 'oat', { httpOnly: true }), json({ set: true }))],
+          ['ALL /:id', describeRequest],
+          [
+            'GET /:id/cookie',
+            (req) => (setCookie(req.event, 'flavour', 'oat', { httpOnly: true }), json({ set: true })),
+          ],
         ],
       },
     },

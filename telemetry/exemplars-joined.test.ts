@@ -28,7 +28,7 @@ const app = createApp(
   {
     bootstrapApplication: 'joined',
     server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-    routes: { r: { prefix: '', security: false, routes: [['/j', () => json({ ok: true })]] } },
+    routes: { r: { prefix: '', security: false, routes: [['GET /j', () => json({ ok: true })]] } },
   },
   { env: {}, log: logs.log },
 )

@@ -23,8 +23,8 @@ const group: RouteGroup = {
   prefix: '',
   security: false,
   routes: [
-    ['/items/:id', (req) => json({ id: req.bindings.id }), { methods: ['get'] }],
-    ['/quiet', () => json({ quiet: true }), { methods: ['get'] }],
+    ['GET /items/:id', (req) => json({ id: req.bindings.id })],
+    ['GET /quiet', () => json({ quiet: true })],
   ],
 }
 const app = createApp(

@@ -67,7 +67,7 @@ it('setup() joins the registered SDK: no second registration, nothing reported',
 })
 
 it("Vela's HTTP metrics are recorded on the app's meter provider", async () => {
-  const app = appWith([['/m', () => json({ ok: true })]])
+  const app = appWith([['GET /m', () => json({ ok: true })]])
   expect(await (await inject(app, '/m')).json()).toEqual({ ok: true })
   const { resourceMetrics } = await reader.collect()
   const names = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.map((m) => m.descriptor.name))
@@ -75,7 +75,7 @@ it("Vela's HTTP metrics are recorded on the app's meter provider", async () => {
 })
 
 it("the request span the app's SDK exports records the request's user agent", async () => {
-  const app = appWith([['/ua', () => json({ ok: true })]])
+  const app = appWith([['GET /ua', () => json({ ok: true })]])
   expect(await (await inject(app, { url: '/ua', headers: { 'user-agent': 'joined-sdk/1.0' } })).json()).toEqual({
     ok: true,
   })
@@ -90,7 +90,7 @@ it.skipIf(!hasPostgres)("the pg driver's query span is a child of the request sp
   const { default: pg } = await import('pg')
   const app = appWith([
     [
-      '/one',
+      'GET /one',
       async () => {
         const client = new pg.Client({ connectionString: POSTGRES_URL })
         await client.connect()
@@ -129,7 +129,7 @@ it.skipIf(!hasPostgres)(
     try {
       // The pool's one connection is opened here, so its socket's callbacks run in this request's
       // context from now on.
-      const app = appWith([['/opens', async () => json({ ok: (await repo.query('SELECT 1 AS opens')).ok })]])
+      const app = appWith([['GET /opens', async () => json({ ok: (await repo.query('SELECT 1 AS opens')).ok })]])
       expect(await (await inject(app, '/opens')).json()).toEqual({ ok: true })
       // Outside any request: one statement holds the connection, the next waits for it and is
       // handed it from inside the first one's answer, on that socket.

@@ -32,7 +32,7 @@ const app = createApp(
   {
     bootstrapApplication: 'env',
     server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-    routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } },
+    routes: { r: { prefix: '', security: false, routes: [['GET /x', () => json({ x: 1 })]] } },
   },
   { env: {}, log: logs.log },
 )

@@ -43,7 +43,7 @@ const app = createApp(
     bootstrapApplication: 'shop',
     server: { streamHandlers: [telemetryStreamHandler, 'default'] },
     plugins: [['pre_request', telemetryPlugin, {}]],
-    routes: { r: { prefix: '', security: false, routes: [['/items/:id', items_controller.show]] } },
+    routes: { r: { prefix: '', security: false, routes: [['GET /items/:id', items_controller.show]] } },
     controllers: { 'src/controllers/items_controller.ts': items_controller },
   },
   { env: {}, log: logs.log },

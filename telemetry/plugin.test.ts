@@ -25,9 +25,9 @@ const group: RouteGroup = {
   prefix: '/api',
   security: false,
   routes: [
-    ['/products/:id', products_controller.show, { methods: ['get'] }],
-    ['/products', products_controller.create, { methods: ['post'] }],
-    ['/inline', () => json({})],
+    ['GET /products/:id', products_controller.show],
+    ['POST /products', products_controller.create],
+    ['GET /inline', () => json({})],
   ],
 }
 const config = {

@@ -29,7 +29,7 @@ import { activeTelemetry } from './setup.ts'
  *   prefix: '/api',
  *   security: false,
  *   plugins: [['pre_request', telemetryPlugin, {}]],
- *   routes: [['/products/:id', products.show, { methods: ['get'] }]],
+ *   routes: [['GET /products/:id', products.show]],
  * })
  */
 export const telemetryPlugin = definePlugin<Record<string, never>>({

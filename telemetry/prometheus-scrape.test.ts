@@ -40,7 +40,7 @@ const app = createApp(
       r: {
         prefix: '',
         security: false,
-        routes: [['/items/:id', (req) => json({ id: req.bindings.id }), { methods: ['get'] }]],
+        routes: [['GET /items/:id', (req) => json({ id: req.bindings.id })]],
       },
     },
   },

@@ -20,17 +20,17 @@ const group: RouteGroup = {
   prefix: '',
   security: false,
   routes: [
-    ['/hello', () => json({ hello: 'world' }), { methods: ['get'] }],
-    ['/items/:id', (req) => json({ id: req.bindings.id })],
-    ['/unavailable', () => status(503)],
-    ['/echo', async (req) => json({ got: await req.readBody() }), { methods: ['post'] }],
+    ['GET /hello', () => json({ hello: 'world' })],
+    ['GET /items/:id', (req) => json({ id: req.bindings.id })],
+    ['GET /unavailable', () => status(503)],
+    ['POST /echo', async (req) => json({ got: await req.readBody() })],
     [
-      '/boom',
+      'GET /boom',
       () => {
         throw new Error('boom')
       },
     ],
-    ['/slow', () => new Promise((resolve) => (release = () => resolve(json({ slow: true }))))],
+    ['GET /slow', () => new Promise((resolve) => (release = () => resolve(json({ slow: true }))))],
   ],
 }
 const app = createApp(

@@ -35,12 +35,12 @@ const config: AppConfig = {
   plugins: [['pre_request', corsPlugin, { allowOrigins: '*' }]],
   routes: {
     'src/routes/app.ts': [
-      { prefix: '/notes', security: false, routes: [['/', notes_controller.index, { methods: ['get'] }]] },
+      { prefix: '/notes', security: false, routes: [['GET /', notes_controller.index]] },
       {
         prefix: '/api',
         security: false,
         plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
-        routes: [['/notes', notes_controller.create, { methods: ['post'] }]],
+        routes: [['POST /notes', notes_controller.create]],
       },
       { prefix: '', security: false, plugins: [], routes: [['/chat', chat_controller.socket, { protocol: 'ws' }]] },
     ],

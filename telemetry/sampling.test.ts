@@ -35,15 +35,15 @@ const group: RouteGroup = {
   prefix: '',
   security: false,
   routes: [
-    ['/plain', () => json({ ok: true })],
-    ['/query', async () => (await repo.query('SELECT 1'), json({ ok: true }))],
+    ['GET /plain', () => json({ ok: true })],
+    ['GET /query', async () => (await repo.query('SELECT 1'), json({ ok: true }))],
     [
-      '/throws',
+      'GET /throws',
       () => {
         throw new DbFailure('down')
       },
     ],
-    ['/five-oh-three', () => status(503, {}, 'busy')],
+    ['GET /five-oh-three', () => status(503, {}, 'busy')],
   ],
 }
 const appConfig = {
@@ -182,7 +182,7 @@ describe('nothing to receive spans', () => {
             ...group,
             routes: [
               [
-                '/probe',
+                'GET /probe',
                 async () => {
                   await repo.query('SELECT 1')
                   return json({

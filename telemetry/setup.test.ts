@@ -20,7 +20,7 @@ const app = createApp(
   {
     bootstrapApplication: 'a',
     server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-    routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } },
+    routes: { r: { prefix: '', security: false, routes: [['GET /x', () => json({ x: 1 })]] } },
   },
   { env: {}, log: logs.log },
 )
@@ -130,7 +130,7 @@ it("wired through the app's start and stop hooks, as the README shows", async ()
     {
       bootstrapApplication: 'wired',
       server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-      routes: { r: { prefix: '', security: false, routes: [['/x', () => json({ x: 1 })]] } },
+      routes: { r: { prefix: '', security: false, routes: [['GET /x', () => json({ x: 1 })]] } },
       async start() {
         telemetry = await setup({
           spanProcessors: [new SimpleSpanProcessor({ exporter })],

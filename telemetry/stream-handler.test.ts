@@ -23,23 +23,23 @@ const group: RouteGroup = {
   prefix: '',
   security: false,
   routes: [
-    ['/products/:id', (req) => json({ id: req.bindings.id })],
-    ['/only-get', () => json({}), { methods: ['get'] }],
+    ['GET /products/:id', (req) => json({ id: req.bindings.id })],
+    ['GET /only-get', () => json({})],
     [
-      '/throws',
+      'GET /throws',
       () => {
         throw new Error('kaput')
       },
     ],
-    ['/unavailable', () => status(503)],
+    ['GET /unavailable', () => status(503)],
     [
-      '/teapot',
+      'GET /teapot',
       () => {
         throw httpError(418)
       },
     ],
     [
-      '/posted',
+      'POST /posted',
       async (req) => {
         const body = await req.readBody() // node's 'data' events run outside the request's context
         trace.getTracer('test').startActiveSpan('after the body', (span) => span.end())
@@ -47,7 +47,7 @@ const group: RouteGroup = {
       },
     ],
     [
-      '/children',
+      'GET /children',
       async () => {
         await new Promise((r) => setTimeout(r, 1)) // the context must survive an await
         trace.getTracer('test').startActiveSpan('handler work', (span) => span.end())

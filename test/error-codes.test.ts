@@ -30,7 +30,7 @@ const app =
     createApp({ bootstrapApplication: 'codes', ...config }, { env })
 // Malformed on purpose: typed loosely.
 const group = (over: Record<string, unknown>) =>
-  ({ r: { prefix: '', security: false, routes: [['/a', hello]], ...over } }) as unknown as AppConfig['routes']
+  ({ r: { prefix: '', security: false, routes: [['GET /a', hello]], ...over } }) as unknown as AppConfig['routes']
 
 /** Runs `fn`, expecting a VelaError with `code` and a message matching `message`. */
 async function expectCode(fn: () => unknown, code: VelaErrorCode, message: RegExp): Promise<void> {
@@ -78,7 +78,7 @@ describe('VELA_ERR_CONFIG', () => {
 
   it('a session secret missing outside dev and test (at start), or too short', async () => {
     const routes = {
-      r: { prefix: '', security: false as const, plugins: sessionPlugins(), routes: [['/a', hello]] as const },
+      r: { prefix: '', security: false as const, plugins: sessionPlugins(), routes: [['GET /a', hello]] as const },
     }
     await expectCode(
       () => app({ environment: 'prod', routes })().start(),
@@ -146,8 +146,8 @@ describe('VELA_ERR_ROUTE and VELA_ERR_DUPLICATE_ROUTE', () => {
       app({
         routes: group({
           routes: [
-            ['/a', hello],
-            ['/a/', hello],
+            ['GET /a', hello],
+            ['GET /a/', hello],
           ],
         }),
       }),

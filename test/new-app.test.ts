@@ -162,7 +162,7 @@ const telemetry = await setup({ spanProcessors: [] })
 const app = createApp(defineApp({
   bootstrapApplication: 'check',
   server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-  routes: { main: { prefix: '', security: false, routes: [['/hi', () => json({ hi: 1 }), { methods: ['get'] }]] } },
+  routes: { main: { prefix: '', security: false, routes: [['GET /hi', () => json({ hi: 1 })]] } },
 }))
 const res = await inject(app, '/hi')
 await res.text() // the request ends (and is measured) once its body has been read

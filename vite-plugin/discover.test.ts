@@ -12,8 +12,8 @@ const routeModule = {
     prefix: '/api',
     security: false as const,
     routes: [
-      ['/products/:id', show],
-      ['/products', index],
+      ['GET /products/:id', show],
+      ['GET /products', index],
     ] as const,
   },
 }
@@ -53,7 +53,7 @@ describe('withDiscovered', () => {
   })
 
   it('merges: modules the app does not list are added beside the listed ones', () => {
-    const other = { default: { prefix: '/other', security: false as const, routes: [['/ping', index]] as const } }
+    const other = { default: { prefix: '/other', security: false as const, routes: [['GET /ping', index]] as const } }
     const config = withDiscovered(
       { bootstrapApplication: 'x', routes: { 'src/routes/api.ts': routeModule } },
       { routes: { '/src/routes/api.ts': routeModule, '/src/routes/other.ts': other }, controllers: {} },

@@ -20,7 +20,7 @@
  * | body | `validate.body`, else `unknown` for POST/PUT/PATCH, none for GET/DELETE |
  * | responses | the handler's replies, a status declared in `responses` replacing the handler's body for it, and 422 `{ errors }` when the route validates |
  *
- * Routes answering every method give GET, POST, PUT, PATCH and DELETE entries; WebSocket and
+ * `ALL` routes give GET, POST, PUT, PATCH and DELETE entries; WebSocket and
  * static routes, and paths ending in a `[...]` wildcard, give none.
  *
  * The file also adds the request-side type of each `priv/schemas` name the routes validate with

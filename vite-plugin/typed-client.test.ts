@@ -54,7 +54,7 @@ it('vela types writes the route types; the client calls compile and the wrong on
   const handlers = join(root, 'handler-types.ts')
   writeFileSync(
     handlers,
-    `${readFileSync(handlers, 'utf8')}\nexport const wrong = defineRoute('/w', (req) => json({ n: req.json.price.trim() }), { methods: ['post'], validate: { body: 'product' } })\n`,
+    `${readFileSync(handlers, 'utf8')}\nexport const wrong = defineRoute('POST /w', (req) => json({ n: req.json.price.trim() }), { validate: { body: 'product' } })\n`,
   )
   expect(await compile(root)).toMatch(
     /handler-types\.ts\(\d+,\d+\): error TS2339: Property 'trim' does not exist on type 'number'/,
@@ -105,8 +105,8 @@ it('createClient against the running app: statuses and bodies, path params, repe
     writeFileSync(
       routes,
       readFileSync(routes, 'utf8').replace(
-        "['/hello', products.hello, { methods: ['get'] }],",
-        "['/hello', products.hello, { methods: ['get'] }],\n    ['/added', products.hello, { methods: ['get'] }],",
+        "['GET /hello', products.hello],",
+        "['GET /hello', products.hello],\n    ['GET /added', products.hello],",
       ),
     )
     await until(

@@ -22,14 +22,13 @@ export function createBenchApp(
     security: false,
     plugins,
     routes: [
-      ['/heartbeat', () => status(200), { methods: ['get'] }],
+      ['GET /heartbeat', () => status(200)],
       [
-        '/api/products/:id',
+        'GET /api/products/:id',
         (req) => {
           const p = products.get(Number(req.bindings.id))
           return p ? json(p) : status(404, {}, { error: 'not found' })
         },
-        { methods: ['get'] },
       ],
       ...extraRoutes,
     ],
@@ -40,16 +39,15 @@ export function createBenchApp(
     plugins: [...plugins, ['pre_request', requestPlugin, { decodeJsonBody: true, readUrlencodedBody: true }]],
     routes: [
       [
-        '/products',
+        'POST /products',
         (req) => {
           const body = req.params as { name: string; price: number }
           return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
         },
-        { methods: ['post'] },
       ],
       // The path bench's form route (bench/path-runner.ts): the same product as a URL-encoded form.
       [
-        '/products/form',
+        'POST /products/form',
         (req) => {
           const body = req.params as { name: string; price: string; tag?: string | string[] }
           return json(
@@ -58,7 +56,6 @@ export function createBenchApp(
             { id: nextId++, name: body.name, price: Number(body.price), tags: [body.tag ?? []].flat() },
           )
         },
-        { methods: ['post'] },
       ],
     ],
   }
@@ -69,12 +66,12 @@ export function createBenchApp(
     plugins: [...plugins, ['pre_request', requestPlugin, { decodeJsonBody: true }]],
     routes: [
       [
-        '/products/checked',
+        'POST /products/checked',
         (req) => {
           const body = req.json as { name: string; price: number }
           return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
         },
-        { methods: ['post'], validate: { body: 'product' } },
+        { validate: { body: 'product' } },
       ],
     ],
   }

@@ -23,12 +23,11 @@ export async function dbRoutes(url: string): Promise<{ routes: Route[]; stop(): 
   const repo = defineRepo({ url, poolSize: 4 })
   await repo.start()
   const show: Route = [
-    '/db/products/:id',
+    'GET /db/products/:id',
     async (req) => {
       const r = await repo.get(Product, req.bindings.id!)
       return r.ok ? json(r.value) : status(404, {}, { error: 'not found' })
     },
-    { methods: ['get'] },
   ]
   return { routes: [show], stop: () => repo.stop() }
 }

@@ -10,7 +10,7 @@ const app = createApp({
       prefix: '',
       security: false,
       routes: [
-        ['/notes', () => view({ title: 'All notes', notes }, { view: 'notes' }), { methods: ['get'] }],
+        ['GET /notes', () => view({ title: 'All notes', notes }, { view: 'notes' })],
         ['/assets/[...]', staticDir(assetsDir)],
       ],
     },

@@ -213,7 +213,7 @@ it('jsonLib is used for every JSON encode (replies, errors) and decode (request 
       bootstrapApplication: 'json',
       jsonLib,
       plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
-      routes: { r: { prefix: '', security: false, routes: [['/echo', (req) => json(req.params)]] } },
+      routes: { r: { prefix: '', security: false, routes: [['POST /echo', (req) => json(req.params)]] } },
     },
     { env: {} },
   )
@@ -227,7 +227,7 @@ it('the environment reaches route functions: (env) => groups', async () => {
   const app = createApp(
     {
       bootstrapApplication: 'x',
-      routes: { r: (env: string) => ({ prefix: '', security: false, routes: [['/env', () => json({ env })]] }) },
+      routes: { r: (env: string) => ({ prefix: '', security: false, routes: [['GET /env', () => json({ env })]] }) },
     },
     { env: { VELA_ENV: 'test' } },
   )

@@ -3,7 +3,8 @@
  * whatever carried it, takes one path (docs/request-path.md):
  *
  *   exchange (node's request, a web Request, an upgrade) → stream handlers' observers
- *   → the app's `onRequest` hooks → routing (URL checks, 404 / 405, server/exchange/route.ts)
+ *   → the app's `onRequest` hooks → URL checks (server/exchange/route.ts) → routing (404 / 405 /
+ *   preflight, server/router/route-request.ts)
  *   → the route's pipeline (server/pipeline/run.ts) → compression, if on → added headers and the
  *   request id header → the app's `onResponse` hooks → the exchange sends the response
  */
@@ -64,7 +65,7 @@ export const BROKER_START_MS = 5000
  * const app = createApp(
  *   defineApp({
  *     bootstrapApplication: 'hello',
- *     routes: { hello: { prefix: '', security: false, routes: [['/', () => json({ hello: 'world' })]] } },
+ *     routes: { hello: { prefix: '', security: false, routes: [['GET /', () => json({ hello: 'world' })]] } },
  *   }),
  * )
  * await app.start()

@@ -25,7 +25,7 @@ function workerOf(hooks: { start?: () => void | Promise<void> } = {}) {
   const app = createApp(
     {
       bootstrapApplication: 'worker-test',
-      routes: { r: { prefix: '', security: false, routes: [['/pid', () => json({ pid: process.pid })]] } },
+      routes: { r: { prefix: '', security: false, routes: [['GET /pid', () => json({ pid: process.pid })]] } },
       async start(ctx) {
         roles.push(ctx.cluster)
         await hooks.start?.()

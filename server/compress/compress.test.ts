@@ -37,20 +37,20 @@ const group: RouteGroup = {
   prefix: '',
   security: false,
   routes: [
-    ['/big', () => json({ items })],
-    ['/small', () => json({ ok: true })],
-    ['/png', () => status(200, { 'content-type': 'image/png' }, 'x'.repeat(5000))],
+    ['GET /big', () => json({ items })],
+    ['GET /small', () => json({ ok: true })],
+    ['GET /png', () => status(200, { 'content-type': 'image/png' }, 'x'.repeat(5000))],
     [
-      '/pre-gzipped',
+      'GET /pre-gzipped',
       () => new Response(gz, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }),
     ],
-    ['/no-transform', () => status(200, { 'content-type': 'text/plain', 'cache-control': 'no-transform' }, text)],
+    ['GET /no-transform', () => status(200, { 'content-type': 'text/plain', 'cache-control': 'no-transform' }, text)],
     [
-      '/stream',
+      'GET /stream',
       () => new Response(streamOf(text), { headers: { 'content-type': 'text/plain; charset=utf-8', etag: '"v1"' } }),
     ],
-    ['/stream-short', () => new Response(streamOf('short', 2), { headers: { 'content-type': 'text/plain' } })],
-    ['/vary', () => status(200, { 'content-type': 'text/plain', vary: 'Origin' }, text)],
+    ['GET /stream-short', () => new Response(streamOf('short', 2), { headers: { 'content-type': 'text/plain' } })],
+    ['GET /vary', () => status(200, { 'content-type': 'text/plain', vary: 'Origin' }, text)],
     ['/assets/[...]', staticDir(assets)],
   ],
 }

@@ -1,5 +1,5 @@
 /**
- * Routes as users write them in `src/routes/*.ts` (a route is `[path, handler, options]`, a group
+ * Routes as users write them in `src/routes/*.ts` (a route is `['GET /path', handler, options]`, a group
  * bundles routes under a prefix with one security callback and an optional plugin list), and the
  * route table they compile to (`app.routeTable`: listings, the audit, OpenAPI). Types only; besides
  * other contracts it names the building blocks routes are made of (replies, the request object,
@@ -13,7 +13,7 @@ import type { MaybePromise } from './primitives.ts'
 import type { RouteInfo } from './request.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
 
-/** Lowercase HTTP methods a route may list. */
+/** Lowercase HTTP methods a route may list in `options.methods` (the path string names them in uppercase: `'GET /x'`). */
 export type RouteMethod = 'get' | 'head' | 'post' | 'put' | 'delete' | 'patch' | 'options'
 
 /** What a handler may return: a reply helper's value or a web `Response` (escape hatch). */
@@ -37,7 +37,10 @@ export interface StaticRouteHandler {
 
 /** A route's options, the third element of its tuple: methods, protocol, deadline, validation and response schemas. */
 export interface RouteOptions {
-  /** Lowercase method names; absent means every standard method. */
+  /**
+   * Lowercase method names: the older way to say a route's methods, and the way to give one route
+   * several (`['get', 'post']`). Leave it out when the path names the method (`'GET /notes'`).
+   */
   methods?: readonly RouteMethod[]
   /** `'ws'` marks a WebSocket route. */
   protocol?: 'http' | 'ws'
@@ -104,7 +107,14 @@ export interface SecurityWithScheme {
   check: SecurityCallback
 }
 
-/** A route: `[path, handler]` or `[path, handler, options]`; `:name` segments bind path parameters, a trailing `[...]` matches the rest. */
+/**
+ * A route: `['GET /notes/:id', handler]` or `['POST /notes', handler, options]`.
+ *
+ * The path string starts with the method, uppercase: GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS,
+ * or ALL for every one of them (HEAD follows GET unless declared). A handler route without a method
+ * (in the string or in `options.methods`) is refused at start; a `staticDir(...)` or WebSocket route
+ * answers GET without one. `:name` segments bind path parameters, a trailing `[...]` matches the rest.
+ */
 export type Route =
   | readonly [path: string, handler: Handler | StaticRouteHandler | WebSocketRouteHandler]
   | readonly [path: string, handler: Handler | StaticRouteHandler | WebSocketRouteHandler, options: RouteOptions]
@@ -159,9 +169,9 @@ export interface CompiledGroup {
 
 /** A route as compiled into `app.routeTable`: its full path, methods, kind, handler, options and group. */
 export interface CompiledRoute {
-  /** Full path as declared (prefix + route path), e.g. `/api/products/:id` or `/docs/[...]`. */
+  /** Full path (prefix + route path, without the method), e.g. `/api/products/:id` or `/docs/[...]`. */
   readonly path: string
-  /** Uppercase methods, or `'all'`. */
+  /** Uppercase methods, or `'all'` for an `ALL` route. */
   readonly methods: readonly string[] | 'all'
   readonly kind: 'http' | 'ws' | 'static'
   readonly handler: Handler | StaticRouteHandler | WebSocketRouteHandler

@@ -29,7 +29,7 @@ const group: RouteGroup = {
   security: false,
   routes: [
     [
-      '/things/:id',
+      'GET /things/:id',
       async (req) => {
         console.info('looking for thing', req.bindings.id)
         await run(connection, 'select * from things where id = $1', [req.bindings.id], 'SELECT things')
@@ -37,14 +37,14 @@ const group: RouteGroup = {
       },
     ],
     [
-      '/broken',
+      'GET /broken',
       async () => {
         console.warn('about to fail')
         await run(connection, 'fail', [])
         return json({})
       },
     ],
-    ['/big', () => json({ filler: 'x'.repeat(2000) })],
+    ['GET /big', () => json({ filler: 'x'.repeat(2000) })],
   ],
 }
 
@@ -82,7 +82,7 @@ const guarded: RouteGroup = {
   ],
   routes: [
     [
-      '/page',
+      'GET /page',
       (req) =>
         json(
           200,
@@ -96,7 +96,7 @@ const exploding: RouteGroup = {
   prefix: '/exploding',
   security: false,
   plugins: [['pre_request', boom]],
-  routes: [['', () => json({})]],
+  routes: [['GET /', () => json({})]],
 }
 
 /** A request, its body read: once the response is over its record is stored. */

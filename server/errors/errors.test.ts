@@ -28,28 +28,28 @@ const config = (useStacktrace: boolean): AppConfig => ({
         plugins: decode,
         routes: [
           [
-            '/boom',
+            'GET /boom',
             () => {
               throw new Error('kaboom')
             },
           ],
-          ['/only-get', () => json({ ok: true }), { methods: ['get'] }],
+          ['GET /only-get', () => json({ ok: true })],
           ['/get-post', () => json({ ok: true }), { methods: ['get', 'post'] }],
-          ['/echo', (req) => json({ got: req.json ?? null }), { methods: ['post'] }],
+          ['POST /echo', (req) => json({ got: req.json ?? null })],
           [
-            '/http-error',
+            'GET /http-error',
             () => {
               throw httpError(409)
             },
           ],
           [
-            '/http-error-body',
+            'GET /http-error-body',
             () => {
               throw httpError(422, { error: 'missing body' })
             },
           ],
           [
-            '/http-error-text',
+            'GET /http-error-text',
             () => {
               throw httpError(404, 'Note 12 not found')
             },
@@ -60,7 +60,7 @@ const config = (useStacktrace: boolean): AppConfig => ({
         prefix: '/plugin-error',
         security: false,
         plugins: [['pre_request', failing, {}]],
-        routes: [['/', () => json({})]],
+        routes: [['GET /', () => json({})]],
       },
       {
         prefix: '/custom',
@@ -69,13 +69,13 @@ const config = (useStacktrace: boolean): AppConfig => ({
           [404, (req) => json({ error: `nothing at ${req.path}`, custom: true })],
           [500, () => status(503, {}, { error: 'custom 500 page' })],
           [
-            '/boom',
+            'GET /boom',
             () => {
               throw new Error('kaboom')
             },
           ],
           [
-            '/gone',
+            'GET /gone',
             () => {
               throw httpError(404)
             },

@@ -16,7 +16,7 @@ export const VELA_ERROR_CODES = {
   VELA_ERR_CONFIG:
     'the app config or its environment is invalid (bootstrapApplication, a server port, limit or timeout, PORT, the session secret, the Vite side: src/app.ts, the Vite config, src/repo.ts, the release profile)',
   VELA_ERR_ROUTE:
-    'a route group or route is malformed (prefix, security, path, handler, a route module that exports no routes, a validate or responses schema that is unknown or invalid)',
+    'a route group or route is malformed (prefix, security, path, method, handler, a route module that exports no routes, a validate or responses schema that is unknown or invalid)',
   VELA_ERR_DUPLICATE_ROUTE: 'the same method and path are declared twice',
   VELA_ERR_PLUGIN: 'a plugin definition, registration or its options are invalid',
   VELA_ERR_STREAM_HANDLER: 'server.streamHandlers is invalid',

@@ -92,7 +92,7 @@ const config: AppConfig = {
       ],
       routes: [
         [
-          '/reply',
+          'GET /reply',
           (req) => {
             const own = wanted(req, "the handler's reply")
             if (own) return json(200, { [titleCase(own)]: appValue(own) }, {})
@@ -104,22 +104,19 @@ const config: AppConfig = {
             if (added) req.setHeader(titleCase(added), appValue(added))
             return json({})
           },
-          { methods: ['get'] },
         ],
         [
-          '/taken',
+          'GET /taken',
           (req) => {
             const name = wanted(req, "httpError's headers")
             throw httpError(409, 'taken', name ? { [titleCase(name)]: appValue(name) } : undefined)
           },
-          { methods: ['get'] },
         ],
         [
-          '/boom',
+          'GET /boom',
           () => {
             throw new Error('kaboom')
           },
-          { methods: ['get'] },
         ],
         ['/assets/[...]', staticDir(assets, { maxAge: 60 })],
       ],
@@ -266,7 +263,7 @@ describeModes(
         prefix: '',
         security: false,
         plugins: [['post_request', keepClientId]],
-        routes: [['/thing', (req) => json({ id: req.id }), { methods: ['get'] }]],
+        routes: [['GET /thing', (req) => json({ id: req.id })]],
       },
     },
   },

@@ -16,19 +16,19 @@ const app = (trustProxy?: readonly string[]): AppConfig => ({
     r: {
       prefix: '',
       security: false,
-      routes: [['/who', (req) => json({ peer: req.peer, scheme: req.scheme, socket: req.facts.peer })]],
+      routes: [['GET /who', (req) => json({ peer: req.peer, scheme: req.scheme, socket: req.facts.peer })]],
     },
     limited: {
       prefix: '/limited',
       security: false,
       plugins: [['pre_request', rateLimitPlugin, { maxRequests: 1, windowMs: 60_000 }]],
-      routes: [['/', () => json({ ok: true })]],
+      routes: [['GET /', () => json({ ok: true })]],
     },
     session: {
       prefix: '/session',
       security: false,
       plugins: sessionPlugins({ secret: 'a-session-secret-of-at-least-32-characters' }),
-      routes: [['/', (req) => ((req.session!.seen = true), json({ ok: true }))]],
+      routes: [['GET /', (req) => ((req.session!.seen = true), json({ ok: true }))]],
     },
   },
 })

@@ -25,7 +25,7 @@ const info = {
 const refuseAll = definePlugin({ name: 'refuse-all', info, preRequest: () => (refusals++, stop(status(429))) })
 const make = (
   server: AppConfig['server'] = {},
-  routes: [string, () => unknown][] = [['/work', () => json({ ok: true })]],
+  routes: [string, () => unknown][] = [['GET /work', () => json({ ok: true })]],
 ) =>
   createApp(
     {
@@ -113,7 +113,7 @@ describe('health endpoints', () => {
     expect(code(() => make({ health: 'yes' as never }))).toBe(
       'server.health must be { live, ready } or false, got "yes"',
     )
-    expect(code(() => make({}, [['/readyz', () => json({})]]))).toMatch(
+    expect(code(() => make({}, [['GET /readyz', () => json({})]]))).toMatch(
       /^server\.health\.ready: \/readyz is also the path of a route \(.+\), which the health endpoint would hide; give server\.health\.ready another path, or false$/,
     )
     expect(code(() => make({ drainDelay: -1 }))).toBe(

@@ -71,37 +71,34 @@ const config = (): AppConfig => ({
         ],
         routes: [
           [
-            '/ok',
+            'GET /ok',
             (req) => {
               req.setHeader('x-handler', 'h')
               req.setHeader('x-mine', 'from setHeader')
               return json(200, { 'x-mine': 'from the reply' }, { id: req.id })
             },
-            { methods: ['get'] },
           ],
           [
-            '/conflict',
+            'GET /conflict',
             () => {
               throw httpError(409, 'taken')
             },
-            { methods: ['get'] },
           ],
           [
-            '/boom',
+            'GET /boom',
             () => {
               throw new Error('kaboom')
             },
-            { methods: ['get'] },
           ],
-          ['/echo', (req) => json(req.params), { methods: ['post'] }],
-          ['/plugin-stop', () => json({ reached: true }), { methods: ['get'] }],
+          ['POST /echo', (req) => json(req.params)],
+          ['GET /plugin-stop', () => json({ reached: true })],
           ['/assets/[...]', staticDir(assets)],
         ],
       },
       {
         prefix: '/secure',
         security: () => false,
-        routes: [['/thing', () => json({ secret: true }), { methods: ['get'] }]],
+        routes: [['GET /thing', () => json({ secret: true })]],
       },
     ],
   },
@@ -303,7 +300,7 @@ it('onRequest must be a list of functions; req.setHeader refuses the framing hea
           security: false,
           routes: [
             [
-              '/h',
+              'GET /h',
               (req) => {
                 for (const [name, value] of [
                   ['content-length', '1'],

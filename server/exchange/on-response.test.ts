@@ -34,14 +34,10 @@ const config: AppConfig = {
       prefix: '',
       security: false,
       routes: [
-        ['/json', () => json(200, { 'x-mine': 'handler', 'x-drop': '1' }, { ok: true }), { methods: ['get'] }],
-        [
-          '/response',
-          () => new Response('text', { headers: { 'x-mine': 'handler', 'x-drop': '1' } }),
-          { methods: ['get'] },
-        ],
-        ['/page', () => view({}, { view: 'missing' }), { methods: ['get'] }],
-        ['/broken-hook', () => json({ ok: true }), { methods: ['get'] }],
+        ['GET /json', () => json(200, { 'x-mine': 'handler', 'x-drop': '1' }, { ok: true })],
+        ['GET /response', () => new Response('text', { headers: { 'x-mine': 'handler', 'x-drop': '1' } })],
+        ['GET /page', () => view({}, { view: 'missing' })],
+        ['GET /broken-hook', () => json({ ok: true })],
       ],
     },
   },

@@ -20,13 +20,12 @@ const app = (server: AppConfig['server'] = {}): AppConfig => ({
       prefix: '',
       security: false,
       routes: [
-        ['/id', (req) => json({ id: req.id }), { methods: ['get'] }],
+        ['GET /id', (req) => json({ id: req.id })],
         [
-          '/boom',
+          'GET /boom',
           () => {
             throw new Error('kaboom')
           },
-          { methods: ['get'] },
         ],
       ],
     },

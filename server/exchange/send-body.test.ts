@@ -53,8 +53,8 @@ const routes = {
     prefix: '',
     security: false,
     routes: [
-      ['/endless', endless],
-      ['/failing', failing],
+      ['GET /endless', endless],
+      ['GET /failing', failing],
     ],
   },
 } satisfies AppConfig['routes']

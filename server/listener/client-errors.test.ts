@@ -46,15 +46,15 @@ const app = createApp(
         security: false,
         routes: [
           // Without a deadline of its own, node's requestTimeout is the one that runs out.
-          ['/listener', (req) => read(req, 'listener'), { handlerTimeout: 0 }],
-          ['/deadline', (req) => read(req, 'deadline'), { handlerTimeout: 200 }],
+          ['POST /listener', (req) => read(req, 'listener'), { handlerTimeout: 0 }],
+          ['POST /deadline', (req) => read(req, 'deadline'), { handlerTimeout: 200 }],
           [
-            '/wait',
+            'GET /wait',
             () => (arrived.add('wait'), new Promise((resolve) => (release = () => resolve(status(204))))),
             { handlerTimeout: 0 },
           ],
           [
-            '/read-later',
+            'POST /read-later',
             async (req) => (
               arrived.add('read-later'),
               await new Promise<void>((resolve) => (release = resolve)),

@@ -24,7 +24,7 @@ const appWith = (keepAliveTimeout: number) =>
           prefix: '',
           security: false,
           routes: [
-            ['/work', () => json({ ok: true })],
+            ['GET /work', () => json({ ok: true })],
             ['/ws', defineWebSocket({}), { protocol: 'ws' }],
           ],
         },

@@ -20,16 +20,19 @@ const app = createApp(
         prefix: '',
         security: false,
         routes: [
-          ['/heartbeat', () => status(200)],
-          ['/slow', async () => (slowArrived++, await new Promise((r) => setTimeout(r, 300)), json({ slow: true }))],
+          ['GET /heartbeat', () => status(200)],
           [
-            '/crash',
+            'GET /slow',
+            async () => (slowArrived++, await new Promise((r) => setTimeout(r, 300)), json({ slow: true })),
+          ],
+          [
+            'GET /crash',
             () => {
               throw new TypeError('cannot read properties of undefined')
             },
           ],
           [
-            '/floating',
+            'GET /floating',
             () => {
               // A promise nobody awaits rejects after the reply: must not kill the process.
               void Promise.reject(new Error('forgotten promise'))

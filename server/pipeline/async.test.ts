@@ -88,7 +88,7 @@ const group = (prefix: string, plugins: PluginEntry[], security: false | Securit
   prefix,
   security,
   plugins,
-  routes: [['/', echo]],
+  routes: [['GET /', echo]],
 })
 
 describeModes(
@@ -113,7 +113,7 @@ describeModes(
           plugins: [['pre_request', asyncStop, {}]],
           routes: [
             [
-              '/',
+              'GET /',
               () => {
                 throw new Error('handler must not run')
               },
@@ -141,17 +141,17 @@ describeModes(
           security: false,
           plugins: [],
           routes: [
-            ['/async', async () => (await tick(), json({ handled: 'async' }))],
-            ['/thenable', (() => thenable(json({ handled: 'thenable' }))) as never],
-            ['/reject', () => Promise.reject(new Error('handler rejected'))],
+            ['GET /async', async () => (await tick(), json({ handled: 'async' }))],
+            ['GET /thenable', (() => thenable(json({ handled: 'thenable' }))) as never],
+            ['GET /reject', () => Promise.reject(new Error('handler rejected'))],
             [
-              '/http-error',
+              'GET /http-error',
               async () => {
                 await tick()
                 throw httpError(409, 'Conflict: already there')
               },
             ],
-            ['/not-a-reply', (async () => ({ plain: 'object' })) as never],
+            ['GET /not-a-reply', (async () => ({ plain: 'object' })) as never],
           ],
         },
         {
@@ -162,9 +162,9 @@ describeModes(
             ['pre_request', trail, { tag: 'x', async: true }],
           ],
           routes: [
-            ['/ok', async () => json({ ok: true })],
+            ['GET /ok', async () => json({ ok: true })],
             [
-              '/fails',
+              'GET /fails',
               async () => {
                 throw new Error('after the cookie')
               },

@@ -27,19 +27,19 @@ const app = createApp(
         prefix: '',
         security: false,
         routes: [
-          ['/never', never],
-          ['/sync', () => json({ sync: true })],
+          ['GET /never', never],
+          ['GET /sync', () => json({ sync: true })],
           [
-            '/takes/:ms',
+            'GET /takes/:ms',
             async (req) => (await after(Number(req.bindings.ms)), json({ took: Number(req.bindings.ms) })),
           ],
-          ['/left', () => ((leftStarted = true), never())],
-          ['/patient', async () => (await after(300), json({ patient: true })), { handlerTimeout: 2000 }],
-          ['/unbounded', async () => (await after(300), json({ unbounded: true })), { handlerTimeout: 0 }],
-          ['/short', never, { handlerTimeout: 50 }],
-          ['/long', () => ((longStarted = true), never()), { handlerTimeout: 250 }],
+          ['GET /left', () => ((leftStarted = true), never())],
+          ['GET /patient', async () => (await after(300), json({ patient: true })), { handlerTimeout: 2000 }],
+          ['GET /unbounded', async () => (await after(300), json({ unbounded: true })), { handlerTimeout: 0 }],
+          ['GET /short', never, { handlerTimeout: 50 }],
+          ['GET /long', () => ((longStarted = true), never()), { handlerTimeout: 250 }],
           [
-            '/late-failure',
+            'GET /late-failure',
             async () => {
               // Fails once its deadline has passed, however late a busy machine fires the timers.
               await until('the deadline logged', () =>
@@ -54,7 +54,7 @@ const app = createApp(
         prefix: '/paged',
         security: false,
         routes: [
-          ['/never', never],
+          ['GET /never', never],
           [503, () => status(503, { 'retry-after': '5' }, { error: 'busy, come back later' })],
         ],
       },
@@ -176,7 +176,11 @@ it('server.handlerTimeout defaults to requestTimeout; bad values are refused nam
     }),
   )
   const route = {
-    r: { prefix: '', security: false as const, routes: [['/a', () => status(200), { handlerTimeout: 1.5 }]] as const },
+    r: {
+      prefix: '',
+      security: false as const,
+      routes: [['GET /a', () => status(200), { handlerTimeout: 1.5 }]] as const,
+    },
   }
   expect(() => createApp(config({}, route), { env: {} })).toThrow(
     expect.objectContaining({

@@ -48,7 +48,7 @@ const group = (prefix: string, plugins: PluginEntry[]) => ({
   prefix,
   security: false as const,
   plugins,
-  routes: [['/', echo] as const],
+  routes: [['GET /', echo] as const],
 })
 
 describeModes(

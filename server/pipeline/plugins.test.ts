@@ -89,7 +89,7 @@ const group = (prefix: string, plugins: PluginEntry[] | undefined) => ({
   prefix,
   security: false as const,
   plugins,
-  routes: [['/', echo] as const],
+  routes: [['GET /', echo] as const],
 })
 
 describeModes(
@@ -116,7 +116,7 @@ describeModes(
           plugins: [['pre_request', stopper, {}]],
           routes: [
             [
-              '/',
+              'GET /',
               () => {
                 throw new Error('handler must not run')
               },

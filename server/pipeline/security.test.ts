@@ -9,7 +9,7 @@ const whoami = (req: { authData: unknown }) => json({ authData: req.authData })
 const group = (prefix: string, security: false | SecurityCallback): RouteGroup => ({
   prefix,
   security,
-  routes: [['/', whoami]],
+  routes: [['GET /', whoami]],
 })
 
 /** The reference app's callback: username/password from headers (or the decoded form body). */
@@ -41,13 +41,13 @@ describeModes(
             scheme: { type: 'http', scheme: 'bearer' },
             check: (req) => (req.headers.get('authorization') === 'Bearer t' ? { username: 'carol' } : false),
           },
-          routes: [['/', whoami]],
+          routes: [['GET /', whoami]],
         },
         {
           prefix: '/form',
           security: usernamePassword,
           plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }]],
-          routes: [['/', whoami]],
+          routes: [['POST /', whoami]],
         },
       ],
     },

@@ -17,13 +17,16 @@ describeModes(
           plugins: [
             ['pre_request', corsPlugin, { allowOrigins: 'https://app.example, https://admin.example', maxAge: 600 }],
           ],
-          routes: [['/items', () => json({ items: [] }), { methods: ['get', 'post'] }]],
+          routes: [
+            ['GET /items', () => json({ items: [] })],
+            ['POST /items', () => json({ created: true })],
+          ],
         },
         {
           prefix: '/star',
           security: false,
           plugins: [['pre_request', corsPlugin, { allowOrigins: '*' }]],
-          routes: [['/', () => json({})]],
+          routes: [['GET /', () => json({})]],
         },
       ],
     },

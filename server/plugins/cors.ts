@@ -54,7 +54,7 @@ function toH3Options(o: CorsPluginOptions): CorsOptions {
  *   prefix: '/api',
  *   security: false,
  *   plugins: [['pre_request', corsPlugin, { allowOrigins: ['https://app.example.com'], credentials: true, maxAge: 600 }]],
- *   routes: [['/me', () => json({ name: 'Ada' }), { methods: ['get'] }]],
+ *   routes: [['GET /me', () => json({ name: 'Ada' })]],
  * })
  * ```
  */

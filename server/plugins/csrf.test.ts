@@ -51,7 +51,12 @@ describeModes(
         },
         { prefix: '/api', security: false, plugins, routes: [['/things', handler, { methods: all }]] },
         { prefix: '/qs', security: false, plugins: withQs, routes: [['/form', handler, { methods: all }]] },
-        { prefix: '/nosession', security: false, plugins: [['pre_request', csrfPlugin, {}]], routes: [['/', handler]] },
+        {
+          prefix: '/nosession',
+          security: false,
+          plugins: [['pre_request', csrfPlugin, {}]],
+          routes: [['GET /', handler]],
+        },
       ],
     },
   },

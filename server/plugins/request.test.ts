@@ -11,7 +11,7 @@ const group = (prefix: string, options: RequestPluginOptions) => ({
   prefix,
   security: false as const,
   plugins: [['pre_request', requestPlugin, options] as const],
-  routes: [['/', echo] as const],
+  routes: [['ALL /', echo] as const],
 })
 
 describeModes(

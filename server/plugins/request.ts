@@ -53,7 +53,7 @@ function passes(type: string, pass: readonly string[]): boolean {
  *   prefix: '/api',
  *   security: false,
  *   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
- *   routes: [['/echo', (req) => json({ got: req.json }), { methods: ['post'] }]],
+ *   routes: [['POST /echo', (req) => json({ got: req.json })]],
  * })
  * ```
  */

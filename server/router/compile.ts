@@ -25,11 +25,9 @@ import type {
 } from '../contracts/routes.ts'
 import { MILLISECONDS, checkNumber } from '../app/check-values.ts'
 import { VelaError } from '../errors/vela-error.ts'
+import { STANDARD_METHODS, routeMethods } from './route-method.ts'
 
 export type { CompiledGroup, CompiledRoute, RouteTable } from '../contracts/routes.ts'
-
-/** Every standard method a route without `methods` answers to (uppercase, as on the wire). */
-export const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
 
 /** `src/controllers/products_controller.ts` → `products_controller`. */
 export function moduleName(key: string): string {
@@ -109,12 +107,12 @@ export function compileRoutes(opts: {
           statusRoutes.set(route[0], { handler: route[1], identity: identify(route[1]) })
           return
         }
-        const [path, handler, options = {}] = route
-        if (typeof path !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${at}: path must be a string`)
+        const [declared, handler, options = {}] = route
+        if (typeof declared !== 'string') throw new VelaError('VELA_ERR_ROUTE', `${at}: path must be a string`)
         const kind = routeKind(handler, options, at)
         checkNumber('VELA_ERR_ROUTE', `${at}: handlerTimeout`, options.handlerTimeout, MILLISECONDS)
+        const { path, methods } = routeMethods(declared, options, kind, { at, prefix: group.prefix })
         const full = joinPath(group.prefix, path)
-        const methods = options.methods?.length ? options.methods.map((m) => m.toUpperCase()) : 'all'
         for (const m of methods === 'all' ? STANDARD_METHODS : methods) {
           const dupKey = `${m} ${full.replace(/:[^/]+/g, ':')}`
           const earlier = seen.get(dupKey)

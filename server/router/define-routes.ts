@@ -20,8 +20,8 @@ import type { RouteSource } from '../contracts/routes.ts'
  *   security: false,
  *   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
  *   routes: [
- *     ['/products/:id', (req) => json({ id: req.bindings.id }), { methods: ['get'] }],
- *     ['/products', (req) => json(201, {}, { got: req.json }), { methods: ['post'] }],
+ *     ['GET /products/:id', (req) => json({ id: req.bindings.id })],
+ *     ['POST /products', (req) => json(201, {}, { got: req.json })],
  *     [404, () => status(404, {}, { error: 'no such product' })],
  *   ],
  * })

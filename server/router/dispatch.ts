@@ -10,10 +10,10 @@
 import { addRoute, createRouter, findRoute } from 'rou3'
 import { compileRouter } from 'rou3/compiler'
 import type { CompiledRoute } from './compile.ts'
-import { STANDARD_METHODS } from './compile.ts'
+import { STANDARD_METHODS } from './route-method.ts'
 
 export interface PathEntry<R> {
-  /** Routes by uppercase method; routes declared without `methods` are under every standard method. */
+  /** Routes by uppercase method; an `ALL` route is under every standard method. */
   readonly byMethod: Readonly<Record<string, R>>
   /** The `allow` header value for a 405. */
   readonly allow: string

@@ -1,5 +1,6 @@
 // Routing rules: static over params, trailing slash, [...],
-// methods, duplicates, handler identity, route sources; both dispatch backends.
+// methods, duplicates, handler identity, route sources; both dispatch backends. How a route names
+// its method: route-method.test.ts; 404 / 405 / preflight: route-request, unrouted, preflight tests.
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { createApp } from '../app/create-app.ts'
@@ -23,22 +24,22 @@ const notes: RouteGroup = {
   prefix: '/notes',
   security: false,
   routes: [
-    ['/', notes_controller.index, { methods: ['get'] }],
-    ['/new', notes_controller.new, { methods: ['get'] }],
-    ['/:id', notes_controller.show, { methods: ['get'] }],
-    ['/:id/edit', notes_controller.edit, { methods: ['get'] }],
+    ['GET /', notes_controller.index],
+    ['GET /new', notes_controller.new],
+    ['GET /:id', notes_controller.show],
+    ['GET /:id/edit', notes_controller.edit],
   ],
 }
 const misc: RouteGroup = {
   prefix: '',
   security: false,
   routes: [
-    ['/heartbeat', () => status(200)],
+    ['GET /heartbeat', () => status(200)],
     ['/docs/[...]', files],
-    ['/who', identity],
-    ['/who/:controller', notes_controller.show],
-    ['/users/:user_id/posts/:post_id', (req) => json(req.bindings)],
-    ['/any', (req) => json({ method: req.method })],
+    ['GET /who', identity],
+    ['GET /who/:controller', notes_controller.show],
+    ['GET /users/:user_id/posts/:post_id', (req) => json(req.bindings)],
+    ['ALL /any', (req) => json({ method: req.method })],
   ],
 }
 
@@ -81,7 +82,7 @@ for (const backend of ['compiled', 'tree'] as const) {
         expect(await (await t.request('/docs')).json()).toEqual({ pathInfo: '', bindings: {} })
         expect(await (await t.request('/docs/')).json()).toEqual({ pathInfo: '', bindings: {} })
       })
-      it('methods restrict; absent means every standard method; HEAD follows GET without a body', async () => {
+      it('methods restrict; ALL means every standard method; HEAD follows GET without a body', async () => {
         for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
           expect(await (await t.request({ method, url: '/any' })).json()).toEqual({ method })
         }
@@ -122,16 +123,12 @@ it('the compiled route table carries controller and action for every route', () 
 it('the same method and path declared twice is a start-up error naming both places', () => {
   const dup = (a: RouteGroup, b: RouteGroup) => () =>
     createApp({ bootstrapApplication: 'x', routes: { 'src/routes/a.ts': a, 'src/routes/b.ts': b } })
-  expect(
-    dup(notes, { prefix: '', security: false, routes: [['/notes/:note_id', () => status(200), { methods: ['get'] }]] }),
-  ).toThrow(
+  expect(dup(notes, { prefix: '', security: false, routes: [['GET /notes/:note_id', () => status(200)]] })).toThrow(
     'route GET /notes/:note_id is declared twice: at src/routes/a.ts group 0 route 2 and at src/routes/b.ts group 0 route 0',
   )
-  // Different methods on one path are fine; an all-methods route clashes with any method.
-  expect(
-    dup(notes, { prefix: '/notes', security: false, routes: [['/:id', () => status(200), { methods: ['delete'] }]] }),
-  ).not.toThrow()
-  expect(dup(notes, { prefix: '/notes', security: false, routes: [['/new/', () => status(200)]] })).toThrow(
+  // Different methods on one path are fine; an ALL route clashes with any method.
+  expect(dup(notes, { prefix: '/notes', security: false, routes: [['DELETE /:id', () => status(200)]] })).not.toThrow()
+  expect(dup(notes, { prefix: '/notes', security: false, routes: [['ALL /new/', () => status(200)]] })).toThrow(
     /route GET \/notes\/new is declared twice/,
   )
 })

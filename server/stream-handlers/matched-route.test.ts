@@ -42,7 +42,7 @@ function appRecording(seen: string[], compress = false) {
         prefix: '/api',
         security: false,
         plugins: [],
-        routes: [['/products/:id', products_controller.show, { methods: ['get'] }]],
+        routes: [['GET /products/:id', products_controller.show]],
       },
     },
     controllers: { 'src/controllers/products_controller.ts': products_controller },

@@ -35,11 +35,11 @@ const group: RouteGroup = {
   security: false,
   plugins: [['pre_request', tagger, {}]],
   routes: [
-    ['/json', () => json({ hello: 'world' })],
-    ['/teapot', () => status(418, { 'content-type': 'text/plain' }, 'short and stout')],
-    ['/empty', () => status(204)],
+    ['GET /json', () => json({ hello: 'world' })],
+    ['GET /teapot', () => status(418, { 'content-type': 'text/plain' }, 'short and stout')],
+    ['GET /empty', () => status(204)],
     [
-      '/stream',
+      'GET /stream',
       () =>
         new Response(
           new ReadableStream({
@@ -50,7 +50,7 @@ const group: RouteGroup = {
           }),
         ),
     ],
-    ['/unicode', () => status(200, { 'content-type': 'text/plain; charset=utf-8' }, 'héllo ✓')],
+    ['GET /unicode', () => status(200, { 'content-type': 'text/plain; charset=utf-8' }, 'héllo ✓')],
   ],
 }
 
@@ -168,7 +168,7 @@ it('without a callback the handler adds nothing to the chain', () => {
 const bigGroup: RouteGroup = {
   prefix: '',
   security: false,
-  routes: [['/big', () => json({ filler: 'metrics '.repeat(500) })]],
+  routes: [['GET /big', () => json({ filler: 'metrics '.repeat(500) })]],
 }
 describeModes(
   'metrics hook with compression',

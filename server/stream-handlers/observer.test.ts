@@ -98,12 +98,8 @@ const group: RouteGroup = {
   },
   plugins: [['pre_request', tagTenant, {}]],
   routes: [
-    ['/hello', () => json({ hello: 'world', trace: trace.getStore() ?? null }), { methods: ['get'] }],
-    [
-      '/echo',
-      async (req) => status(201, { 'content-type': 'text/plain' }, await req.readBody()),
-      { methods: ['post'] },
-    ],
+    ['GET /hello', () => json({ hello: 'world', trace: trace.getStore() ?? null })],
+    ['POST /echo', async (req) => status(201, { 'content-type': 'text/plain' }, await req.readBody())],
     ['/ws', defineWebSocket({ open: (peer) => void peer.send('welcome') }), { protocol: 'ws' }],
   ],
 }
@@ -235,7 +231,7 @@ describe('a failing observer', () => {
     {
       bootstrapApplication: 'failing',
       server: { streamHandlers: [watchOuter, throwing, 'default'] },
-      routes: { r: { prefix: '', security: false, routes: [['/ok', () => json({ ok: true })]] } },
+      routes: { r: { prefix: '', security: false, routes: [['GET /ok', () => json({ ok: true })]] } },
     },
     { env: {}, log: () => {} },
   )

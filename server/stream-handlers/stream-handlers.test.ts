@@ -17,7 +17,7 @@ import { strictLog } from '../../test/support/logs.ts'
 const logs = strictLog()
 
 const seen: string[] = []
-const group: RouteGroup = { prefix: '', security: false, routes: [['/hello', () => json({ hello: true })]] }
+const group: RouteGroup = { prefix: '', security: false, routes: [['GET /hello', () => json({ hello: true })]] }
 
 /** Records its name on the way in, in both shapes. */
 const recorder = (name: string, shapes: 'both' | 'fetch-only'): StreamHandler =>

@@ -59,7 +59,7 @@ export function toRequest(base: string, opts: InjectOptions | string): Request {
  * import { inject } from 'vela/testing'
  *
  * const app = createApp(
- *   defineApp({ bootstrapApplication: 'hello', routes: { hello: { prefix: '', security: false, routes: [['/hello', () => json({ hello: 'world' })]] } } }),
+ *   defineApp({ bootstrapApplication: 'hello', routes: { hello: { prefix: '', security: false, routes: [['GET /hello', () => json({ hello: 'world' })]] } } }),
  * )
  *
  * it('says hello', async () => {
@@ -94,7 +94,7 @@ export interface TestServer extends Listener {
  * import { startTestServer } from 'vela/testing'
  *
  * const app = createApp(
- *   defineApp({ bootstrapApplication: 'hello', routes: { hello: { prefix: '', security: false, routes: [['/hello', () => json({ hello: 'world' })]] } } }),
+ *   defineApp({ bootstrapApplication: 'hello', routes: { hello: { prefix: '', security: false, routes: [['GET /hello', () => json({ hello: 'world' })]] } } }),
  * )
  * const server = await startTestServer(app)
  * afterAll(() => server.close())

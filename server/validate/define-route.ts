@@ -1,5 +1,5 @@
 /**
- * `defineRoute(path, handler, options)`: a route tuple whose handler's request is typed from the
+ * `defineRoute('POST /notes', handler, options)`: a route tuple whose handler's request is typed from the
  * route's `validate` schemas. A Standard Schema object (zod, valibot, …) gives its output type; a
  * `priv/schemas` name gives its type in `VelaSchemas` (written into `.vela/routes.d.ts` by the Vite
  * plugin), or `unknown` values for a name not there (an app without the generated file).
@@ -51,7 +51,9 @@ export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown>
 ) => MaybePromise<HandlerResult>
 
 /**
- * A route tuple `[path, handler, options]` whose handler is typed from `options.validate`.
+ * A route tuple `['POST /notes', handler, options]` whose handler is typed from `options.validate`.
+ *
+ * The path names the method as in any route (`'GET /notes'`, `'ALL /hooks'`).
  *
  * @example
  * ```ts
@@ -65,8 +67,8 @@ export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown>
  *   prefix: '/api',
  *   security: false,
  *   routes: [
- *     defineRoute('/notes', (req) => json({ limit: req.query.limit }), { methods: ['get'], validate: { query: Page } }),
- *     defineRoute('/notes', (req) => json(201, {}, { title: req.json.title }), { methods: ['post'], validate: { body: Note } }),
+ *     defineRoute('GET /notes', (req) => json({ limit: req.query.limit }), { validate: { query: Page } }),
+ *     defineRoute('POST /notes', (req) => json(201, {}, { title: req.json.title }), { validate: { body: Note } }),
  *   ],
  * })
  * ```
@@ -93,7 +95,7 @@ export function defineRoute<const V extends RouteValidation, A = unknown>(
  * export const noteInput = defineValidation({ body: z.object({ title: z.string().min(1) }) })
  * export const create = (req: ValidatedRequest<typeof noteInput>) => json(201, {}, { title: req.json.title })
  *
- * // src/routes/api.ts: ['/notes', notes.create, { methods: ['post'], validate: notes.noteInput }]
+ * // src/routes/api.ts: ['POST /notes', notes.create, { validate: notes.noteInput }]
  * ```
  */
 export function defineValidation<const V extends RouteValidation>(validation: V): V {

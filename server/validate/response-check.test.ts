@@ -27,22 +27,22 @@ const config = (responses: Record<number, string | typeof notFound>): AppConfig 
       security: false,
       routes: [
         [
-          '/products',
+          'GET /products',
           (req) => json([{ id: 1, name: 'a' }, bad(req) ? { id: '2', name: 'b' } : { id: 2, name: 'b' }]),
-          { methods: ['get'], validate: { response: 'products' } },
+          { validate: { response: 'products' } },
         ],
         [
-          '/products/:id',
+          'GET /products/:id',
           (req) =>
             req.bindings.id === '1'
               ? json({ id: 1, name: 'a' })
               : status(404, {}, bad(req) ? { message: 'gone' } : { error: 'Not Found' }),
-          { methods: ['get'], responses },
+          { responses },
         ],
         [
-          '/text',
+          'GET /text',
           () => status(200, {}, 'plain text is not JSON: not checked'),
-          { methods: ['get'], validate: { response: 'product' } },
+          { validate: { response: 'product' } },
         ],
       ],
     },

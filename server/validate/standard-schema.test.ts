@@ -49,9 +49,9 @@ describeModes(
         security: false,
         plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
         routes: [
-          ['/zod/notes', echo, { methods: ['post'], validate: { body: zodNote, query: zodPage } }],
-          ['/valibot/notes/:id', echo, { methods: ['put'], validate: { body: valibotNote, params: valibotId } }],
-          ['/users', echo, { methods: ['post'], validate: { body: asyncUsername } }],
+          ['POST /zod/notes', echo, { validate: { body: zodNote, query: zodPage } }],
+          ['PUT /valibot/notes/:id', echo, { validate: { body: valibotNote, params: valibotId } }],
+          ['POST /users', echo, { validate: { body: asyncUsername } }],
         ],
       },
     },

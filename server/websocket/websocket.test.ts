@@ -67,7 +67,7 @@ const app = createApp(
         { prefix: '/open', security: false, routes: [['/', open, { protocol: 'ws' }]] },
         { prefix: '/limited', security: false, plugins: [limit], routes: [['/', open, { protocol: 'ws' }]] },
         { prefix: '/csrf', security: false, plugins: withCsrf, routes: [['/', open, { protocol: 'ws' }]] },
-        { prefix: '/http', security: false, routes: [['/', () => json({ plain: true })]] },
+        { prefix: '/http', security: false, routes: [['GET /', () => json({ plain: true })]] },
       ],
     },
   },

@@ -50,24 +50,18 @@ function itemsApp(repo: Repo) {
         plugins: [],
         routes: [
           [
-            '/items',
+            'GET /items',
             async () => {
               const r = await repo.all(from(Item))
               if (!r.ok) throw new Error(r.error.message)
               return json({ items: r.value })
             },
-            { methods: ['get'] },
           ],
+          ['POST /items', async (req) => inserted(await repo.insert(change(Item, {}, { n: Number(req.query.n) })))],
           [
-            '/items',
-            async (req) => inserted(await repo.insert(change(Item, {}, { n: Number(req.query.n) }))),
-            { methods: ['post'] },
-          ],
-          [
-            '/items/tx',
+            'POST /items/tx',
             async (req) =>
               inserted(await repo.transaction((tx) => tx.insert(change(Item, {}, { n: Number(req.query.n) })))),
-            { methods: ['post'] },
           ],
         ],
       },

@@ -50,9 +50,9 @@ describeModes(
         security: false,
         plugins: [],
         routes: [
-          ['/tickets', tickets],
-          ['/overflow', overflow, { methods: ['post'] }],
-          ['/upstream', upstream],
+          ['GET /tickets', tickets],
+          ['POST /overflow', overflow],
+          ['GET /upstream', upstream],
         ],
       },
     },

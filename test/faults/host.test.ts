@@ -21,7 +21,7 @@ const app = createApp(
         prefix: '',
         security: false,
         routes: [
-          ['/who', (req) => json({ host: req.host, accept: req.header('accept') ?? null })],
+          ['GET /who', (req) => json({ host: req.host, accept: req.header('accept') ?? null })],
           ['/ws', defineWebSocket({ open: (peer) => void peer.send('hello') }), { protocol: 'ws' }],
         ],
       },

@@ -60,16 +60,12 @@ const app = createApp(
           security: false,
           plugins: [decode],
           routes: [
-            ['/go', (req) => redirect(req.query.to as string)],
-            ['/named', (req) => json(200, { 'x-name': req.query.name as string }, { ok: true })],
-            ['/coded', (req) => json(Number(req.query.code), {}, { ok: true })],
-            ['/after-login', (req) => redirect(req.query.next as string, { localOnly: true, fallback: '/home' })],
+            ['GET /go', (req) => redirect(req.query.to as string)],
+            ['GET /named', (req) => json(200, { 'x-name': req.query.name as string }, { ok: true })],
+            ['GET /coded', (req) => json(Number(req.query.code), {}, { ok: true })],
+            ['GET /after-login', (req) => redirect(req.query.next as string, { localOnly: true, fallback: '/home' })],
             ['/inspect', inspect, { methods: ['get', 'post'] }],
-            [
-              '/products',
-              (req) => (jsonHandled++, json(201, {}, { received: req.json ?? null })),
-              { methods: ['post'] },
-            ],
+            ['POST /products', (req) => (jsonHandled++, json(201, {}, { received: req.json ?? null }))],
           ],
         },
         {

@@ -27,18 +27,18 @@ beforeEach(() => {
           security: false,
           routes: [
             [
-              '/notes/:id',
+              'GET /notes/:id',
               () => {
                 throw new TypeError('notes exploded')
               },
             ],
             [
-              '/other',
+              'GET /other',
               () => {
                 throw new RangeError('other exploded')
               },
             ],
-            ['/fine', () => json({ ok: true })],
+            ['GET /fine', () => json({ ok: true })],
           ],
         },
       },

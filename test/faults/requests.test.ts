@@ -75,17 +75,17 @@ const app = createApp(
         prefix: '',
         security: false,
         routes: [
-          ['/hang', () => new Promise(() => {})],
+          ['GET /hang', () => new Promise(() => {})],
           [
-            '/late',
+            'GET /late',
             async () => {
               await new Promise((resolve) => setTimeout(resolve, 900))
               lateSettled = true
               return json({ late: true })
             },
           ],
-          ['/ok', () => json({ ok: true })],
-          ['/upload', (req) => readFailing(req, 'upload'), { methods: ['post'] }],
+          ['GET /ok', () => json({ ok: true })],
+          ['POST /upload', (req) => readFailing(req, 'upload')],
         ],
       },
     },

@@ -70,23 +70,21 @@ const config = (streamHandlers?: StreamHandler[]): AppConfig => ({
         prefix: '',
         security: false,
         routes: [
-          ['/ok', () => json({ ok: true }), { methods: ['get'] }],
-          ['/moved', () => redirect('/ok'), { methods: ['get'] }],
+          ['GET /ok', () => json({ ok: true })],
+          ['GET /moved', () => redirect('/ok')],
           [
-            '/forbidden',
+            'GET /forbidden',
             () => {
               throw httpError(403, 'no entry')
             },
-            { methods: ['get'] },
           ],
           [
-            '/crash',
+            'GET /crash',
             () => {
               throw new Error('handler crashed')
             },
-            { methods: ['get'] },
           ],
-          ['/slow', never, { methods: ['get'] }],
+          ['GET /slow', never],
           ['/static/[...]', staticDir(root)],
           ['/ws', defineWebSocket({}), { protocol: 'ws' }],
         ],
@@ -94,19 +92,19 @@ const config = (streamHandlers?: StreamHandler[]): AppConfig => ({
       {
         prefix: '/private',
         security: () => false,
-        routes: [['/page', () => json({ secret: 1 }), { methods: ['get'] }]],
+        routes: [['GET /page', () => json({ secret: 1 })]],
       },
       {
         prefix: '/limited',
         security: false,
         plugins: [['pre_request', halt, {}]],
-        routes: [['/page', () => json({}), { methods: ['get'] }]],
+        routes: [['GET /page', () => json({})]],
       },
       {
         prefix: '/api',
         security: false,
         plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
-        routes: [['/echo', (req) => json(req.params), { methods: ['post'] }]],
+        routes: [['POST /echo', (req) => json(req.params)]],
       },
     ],
   },

@@ -41,8 +41,8 @@ const app = createApp(
         security: false,
         routes: [
           ['/files/[...]', staticDir(dir)],
-          ['/rows', () => json(rows)],
-          ['/ping', () => json({ pong: true })],
+          ['GET /rows', () => json(rows)],
+          ['GET /ping', () => json({ pong: true })],
         ],
       },
     },

@@ -58,13 +58,12 @@ export function topicsApp(opts: { log: LogFn; pubsub?: TopicBroker; name?: strin
           security: false,
           routes: [
             [
-              '/:topic',
+              'POST /:topic',
               async (req) => {
                 const body = await req.readBody()
                 req.publish(req.bindings.topic!, req.query.binary ? new TextEncoder().encode(body) : body)
                 return json({ published: req.bindings.topic })
               },
-              { methods: ['post'] },
             ],
           ],
         },

@@ -36,8 +36,8 @@ it('writes priv/assets/openapi.json and the explorer at start, and again when a 
     writeFileSync(
       routes,
       readFileSync(routes, 'utf8').replace(
-        "['/notes', notes.index, { methods: ['get'] }],",
-        "['/notes', notes.index, { methods: ['get'] }],\n    ['/notes/:id', notes.index, { methods: ['get'] }],",
+        "['GET /notes', notes.index],",
+        "['GET /notes', notes.index],\n    ['GET /notes/:id', notes.index],",
       ),
     )
     await until(() => paths().includes('/api/notes/{id}'), 'the new route in openapi.json')

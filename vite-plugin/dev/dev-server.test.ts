@@ -94,7 +94,7 @@ it('picks up a new route file', async () => {
   expect((await get('/added')).status).toBe(404)
   writeFileSync(
     join(dir, 'src/routes/added.ts'),
-    "import { json } from 'vela'\nexport default { prefix: '/added', security: false, routes: [['', () => json({ added: true })]] }\n",
+    "import { json } from 'vela'\nexport default { prefix: '/added', security: false, routes: [['GET /', () => json({ added: true })]] }\n",
   )
   expect(await changed('/added', (await get('/added')).body)).toEqual({ status: 200, body: '{"added":true}' })
 })

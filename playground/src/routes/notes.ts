@@ -9,11 +9,11 @@ export default defineRoutes({
   security: sessionSecurity,
   plugins: browser,
   routes: [
-    ['/', notes.index, { methods: ['get'], responses: { 200: null, 302: null } }],
-    ['/new', notes.new, { methods: ['get'], responses: { 200: null, 302: null } }],
-    ['/', notes.create, { methods: ['post'], responses: { 302: null } }],
-    ['/:id/edit', notes.edit, { methods: ['get'], responses: { 200: null, 302: null } }],
-    ['/:id', notes.update, { methods: ['post'], responses: { 302: null } }],
-    ['/:id/delete', notes.delete, { methods: ['post'], responses: { 302: null } }],
+    ['GET /', notes.index, { responses: { 200: null, 302: null } }],
+    ['GET /new', notes.new, { responses: { 200: null, 302: null } }],
+    ['POST /', notes.create, { responses: { 302: null } }],
+    ['GET /:id/edit', notes.edit, { responses: { 200: null, 302: null } }],
+    ['POST /:id', notes.update, { responses: { 302: null } }],
+    ['POST /:id/delete', notes.delete, { responses: { 302: null } }],
   ],
 })

@@ -14,8 +14,8 @@ export default defineRoutes([
     security: false,
     plugins: [],
     routes: [
-      ['/', health.home, { methods: ['get'], responses: { 302: null } }],
-      ['/heartbeat', health.heartbeat, { methods: ['get'] }],
+      ['GET /', health.home, { responses: { 302: null } }],
+      ['GET /heartbeat', health.heartbeat],
       ['/ws', echo.socket, { protocol: 'ws' }],
       ['/ws/rooms/:room', rooms.socket, { protocol: 'ws' }],
       ['/docs/[...]', staticDir('priv/assets')],
@@ -27,6 +27,6 @@ export default defineRoutes([
     prefix: '/api',
     security: false,
     plugins: [],
-    routes: [['/info', health.info, { methods: ['get'], responses: { 200: 'app_info' } }]],
+    routes: [['GET /info', health.info, { responses: { 200: 'app_info' } }]],
   },
 ])

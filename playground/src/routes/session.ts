@@ -12,20 +12,20 @@ import * as session from '../controllers/session_controller.ts'
 import { browser, login } from '../plugins/pipelines.ts'
 
 export default defineRoutes([
-  { prefix: '', security: false, plugins: browser, routes: [['/login', session.new, { methods: ['get'] }]] },
+  { prefix: '', security: false, plugins: browser, routes: [['GET /login', session.new]] },
   {
     prefix: '',
     security: sessionSecurity,
     plugins: login,
-    routes: [['/', session.create, { methods: ['post'], validate: { body: 'login' }, responses: { 302: null } }]],
+    routes: [['POST /', session.create, { validate: { body: 'login' }, responses: { 302: null } }]],
   },
   {
     prefix: '',
     security: sessionSecurity,
     plugins: browser,
     routes: [
-      ['/logout', session.delete, { methods: ['post'], responses: { 302: null } }],
-      ['/logout/everywhere', session.delete_everywhere, { methods: ['post'], responses: { 302: null } }],
+      ['POST /logout', session.delete, { responses: { 302: null } }],
+      ['POST /logout/everywhere', session.delete_everywhere, { responses: { 302: null } }],
     ],
   },
 ])

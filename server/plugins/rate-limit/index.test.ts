@@ -25,7 +25,7 @@ const limited = (prefix: string, options: Record<string, unknown>, security: fal
   prefix,
   security,
   plugins: [['pre_request', rateLimitPlugin, options]] as PluginEntry[],
-  routes: [['/', counted(prefix)] as const],
+  routes: [['GET /', counted(prefix)] as const],
 })
 // The /window store's clock: real time (the plugin's Retry-After reads Date.now()) plus a skew
 // the test moves forward to end a window, instead of sleeping through it.
@@ -202,7 +202,7 @@ describe('rate-limit keys: what a limiter counts by', () => {
       ['pre_request', requestPlugin, { readUrlencodedBody: true }],
       ['pre_request', rateLimitPlugin, perAccount],
     ] as PluginEntry[],
-    routes: [['/', () => json({ ok: true })] as const],
+    routes: [['POST /', () => json({ ok: true })] as const],
   })
 
   it('a key function counts by what it returns; undefined leaves the request uncounted and without headers', async () => {
@@ -311,7 +311,7 @@ describe('rate-limit keys: what a limiter counts by', () => {
               ['pre_request', rateLimitPlugin, { key: byField('username') }],
               ['pre_request', requestPlugin, { readUrlencodedBody: true }],
             ] as PluginEntry[],
-            routes: [['/', () => json({ ok: true })] as const],
+            routes: [['POST /', () => json({ ok: true })] as const],
           },
         },
       },

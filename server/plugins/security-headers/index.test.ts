@@ -137,17 +137,16 @@ describe('on an app', () => {
           security: false,
           routes: [
             [
-              '/framed',
+              'GET /framed',
               () =>
                 json(
                   200,
                   { 'X-Frame-Options': 'SAMEORIGIN', 'content-security-policy': "frame-ancestors 'self'" },
                   { ok: true },
                 ),
-              { methods: ['get'] },
             ],
-            ['/immutable', () => Response.redirect('http://localhost/elsewhere', 302), { methods: ['get'] }],
-            ['/moved', () => redirect('/elsewhere'), { methods: ['get'] }],
+            ['GET /immutable', () => Response.redirect('http://localhost/elsewhere', 302)],
+            ['GET /moved', () => redirect('/elsewhere')],
           ],
         },
       },

@@ -288,7 +288,7 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
  *   prefix: '',
  *   security: false,
  *   plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }], ...sessionPlugins({ cookieName: 'shop_session', idleTimeout: 3600 })],
- *   routes: [['/visits', visits, { methods: ['get'] }]],
+ *   routes: [['GET /visits', visits]],
  * })
  * ```
  */

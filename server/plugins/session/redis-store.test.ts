@@ -34,9 +34,9 @@ describe.skipIf(!available)('session plugin with RedisSessionStore: two instance
     const store = new RedisSessionStore({ client, prefix })
     const plugins = sessionPlugins({ secret: SECRET, absoluteTimeout: 3600, store })
     const routes = [
-      ['/login', (req: VelaRequest) => ((req.session = { user: 'alice' }), status(204))],
-      ['/logout', (req: VelaRequest) => ((req.session = {}), status(204))],
-      ['/read', (req: VelaRequest) => json({ session: req.session })],
+      ['GET /login', (req: VelaRequest) => ((req.session = { user: 'alice' }), status(204))],
+      ['GET /logout', (req: VelaRequest) => ((req.session = {}), status(204))],
+      ['GET /read', (req: VelaRequest) => json({ session: req.session })],
     ] as const
     return createApp(
       { bootstrapApplication: 'redis-sessions', routes: { s: { prefix: '', security: false, plugins, routes } } },

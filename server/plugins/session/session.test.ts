@@ -28,43 +28,43 @@ const routes = {
     plugins: sessionPlugins({ secret: SECRET }),
     routes: [
       [
-        '/count',
+        'GET /count',
         (req: VelaRequest) => {
           req.session!.count = ((req.session!.count as number) ?? 0) + 1
           return json({ count: req.session!.count })
         },
       ],
-      ['/read', (req: VelaRequest) => json({ session: req.session })],
+      ['GET /read', (req: VelaRequest) => json({ session: req.session })],
       [
-        '/login',
+        'GET /login',
         (req: VelaRequest) => {
           req.session = { ...req.session, user: 'alice', roles: ['admin'] }
           return status(204)
         },
       ],
       [
-        '/forget-roles',
+        'GET /forget-roles',
         (req: VelaRequest) => {
           delete req.session!.roles
           return status(204)
         },
       ],
       [
-        '/logout',
+        'GET /logout',
         (req: VelaRequest) => {
           req.session = {}
           return status(204)
         },
       ],
       [
-        '/renew',
+        'GET /renew',
         (req: VelaRequest) => {
           renewSession(req, { user: 'bob' })
           return status(204)
         },
       ],
       [
-        '/fail',
+        'GET /fail',
         (req: VelaRequest) => {
           req.session!.lost = true
           throw new Error('handler failed')

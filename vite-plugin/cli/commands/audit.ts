@@ -2,11 +2,11 @@
  * `vela audit`: routes left open. Only routes of groups whose `security` is
  * `false` are looked at — a group with a security callback produces no findings.
  *
- * - WARNING: a POST, PUT, DELETE or PATCH route; a route without `methods` (it answers every method,
- *   so it is reported once with the method `*`).
+ * - WARNING: a POST, PUT, DELETE or PATCH route; an `ALL` route (it answers every method, so it
+ *   is reported once with the method `*`).
  * - INFO: a GET route. HEAD and OPTIONS (safe methods like GET) are INFO too; a WebSocket route is
- *   INFO with the method `WS` (its upgrade is a GET); a static-files route without `methods` is INFO
- *   with the method `GET` (`staticDir` answers GET and HEAD only).
+ *   INFO with the method `WS` (its upgrade is a GET); a static-files route is a GET route
+ *   (`staticDir` answers GET and HEAD only).
  *
  * A route listing several methods gives one line per method. Text output:
  *
@@ -51,9 +51,6 @@ export function audit(table: RouteTable): AuditReport {
     const base = { path: route.path, controller: route.info.controller, action: route.info.action }
     if (route.kind === 'ws') {
       info.push({ method: 'WS', ...base, reason: 'safe-method' })
-    } else if (route.kind === 'static' && route.methods === 'all') {
-      // staticDir answers GET and HEAD only (405 otherwise): it reads, like a GET route.
-      info.push({ method: 'GET', ...base, reason: 'safe-method' })
     } else if (route.methods === 'all') {
       warnings.push({ method: '*', ...base, reason: 'wildcard-methods' })
     } else {

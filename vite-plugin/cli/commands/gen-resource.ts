@@ -1,7 +1,8 @@
 /**
  * `vela gen_resource --name <plural> --actions <comma list>`: writes
  * `src/controllers/<plural>_controller.ts` with one stub per action and `priv/schemas/<singular>.json`
- * under the app root, then prints the route tuples to paste into a group in `src/routes/`.
+ * under the app root, then prints the route tuples to paste into a group in `src/routes/`, one per
+ * action and method (`['GET /products', products.index],`; `update` gets a PUT and a PATCH route).
  *
  * - Conventional actions (Phoenix's `resources`): `index` GET /p, `new` GET /p/new, `create` POST /p,
  *   `show` GET /p/:id, `edit` GET /p/:id/edit, `update` PUT+PATCH /p/:id, `delete` DELETE /p/:id.
@@ -19,9 +20,9 @@
  */
 import { access, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import type { RouteMethod } from '../../../server/contracts/routes.ts'
 import { UsageError, defineCommand } from './args.ts'
 import { singularize } from '../../../dbl/inflect.ts'
+import type { HttpMethod } from '../../../server/router/route-method.ts'
 
 // ---- names -----------------------------------------------------------------------------------
 
@@ -59,7 +60,8 @@ export interface ResourceAction {
   readonly local: string
   /** Path relative to the group prefix: `/products`, `/products/:id/edit`. */
   readonly path: string
-  readonly methods: readonly RouteMethod[]
+  /** Uppercase, as route paths name them; a route is printed per method. */
+  readonly methods: readonly HttpMethod[]
   /** What the action is for, in the stub's doc comment. */
   readonly hint: string
 }
@@ -81,39 +83,39 @@ function actionOf(plural: string, one: string, name: string): Omit<ResourceActio
   const id = `\`req.bindings.id\` (a string)`
   switch (name) {
     case 'index':
-      return { path: list, methods: ['get'], hint: `the list, answered as \`json({ ${plural}: [...] })\`` }
+      return { path: list, methods: ['GET'], hint: `the list, answered as \`json({ ${plural}: [...] })\`` }
     case 'new':
-      return { path: `${list}/new`, methods: ['get'], hint: `the form for a new ${one}` }
+      return { path: `${list}/new`, methods: ['GET'], hint: `the form for a new ${one}` }
     case 'create':
       return {
         path: list,
-        methods: ['post'],
+        methods: ['POST'],
         hint: `creates a ${one} from \`req.params\` (decoded by \`requestPlugin\` with \`decodeJsonBody\`), answered as \`json(201, {}, ${one})\`; 422 when invalid`,
       }
     case 'show':
       return {
         path: item,
-        methods: ['get'],
+        methods: ['GET'],
         hint: `the ${one} ${id}, answered as \`json(${one})\`; 404 when there is none`,
       }
     case 'edit':
-      return { path: `${item}/edit`, methods: ['get'], hint: `the form to edit the ${one} ${id}` }
+      return { path: `${item}/edit`, methods: ['GET'], hint: `the form to edit the ${one} ${id}` }
     case 'update':
       return {
         path: item,
-        methods: ['put', 'patch'],
+        methods: ['PUT', 'PATCH'],
         hint: `changes the ${one} ${id} from \`req.params\`, answered as \`json(${one})\`; 404, 422`,
       }
     case 'delete':
       return {
         path: item,
-        methods: ['delete'],
+        methods: ['DELETE'],
         hint: `deletes the ${one} ${id}, answered with \`status(204)\`; 404 when there is none`,
       }
     default:
       return {
         path: `${list}/${name}`,
-        methods: ['get'],
+        methods: ['GET'],
         hint: 'a custom action (generated as a GET collection route: change the route as needed)',
       }
   }
@@ -169,7 +171,7 @@ export function planResource(name: string, actions: string): ResourcePlan {
 
 export function controllerText(plan: ResourcePlan, command: string): string {
   const stubs = plan.actions.map((a) => {
-    const methods = a.methods.map((m) => m.toUpperCase()).join('/')
+    const methods = a.methods.join('/')
     const lines = [
       `/** ${methods} ${a.path}: ${a.hint}. */`,
       `${a.local === a.name ? 'export ' : ''}async function ${a.local}(_req: VelaRequest) {`,
@@ -212,13 +214,14 @@ ${[prop('id', 'integer', 'Identifier, assigned by the database'), prop('name', '
 `
 }
 
-/** The import line for a file in src/routes/ and one route tuple per action (the runtime's `Route`). */
+/**
+ * The import line for a file in src/routes/ and the route tuples (the runtime's `Route`), one per
+ * action and method: `['GET /products', products.index],`.
+ */
 export function routeDefinitions(plan: ResourcePlan): { importLine: string; routes: string[] } {
   return {
     importLine: `import * as ${plan.plural} from '../controllers/${plan.controller}.ts'`,
-    routes: plan.actions.map(
-      (a) => `['${a.path}', ${plan.plural}.${a.name}, { methods: [${a.methods.map((m) => `'${m}'`).join(', ')}] }],`,
-    ),
+    routes: plan.actions.flatMap((a) => a.methods.map((m) => `['${m} ${a.path}', ${plan.plural}.${a.name}],`)),
   }
 }
 

@@ -11,8 +11,8 @@
  *   (`products_controller.show`), tagged with the controller; every tag is declared in the
  *   top-level `tags` list. A route answering several methods gets one operation per method; as
  *   operationIds must be unique, the second and later ones with the same handler get `.<method>`
- *   appended (`items_controller.update.patch`). A route without `methods` is documented for GET,
- *   POST, PUT, PATCH and DELETE, each answering 200 OK.
+ *   appended (`items_controller.update.patch`). An `ALL` route is documented for GET, POST,
+ *   PUT, PATCH and DELETE, each answering 200 OK.
  * - `:name` path parameters become `{name}`; a trailing `[...]` becomes `{path}`. Parameters and
  *   request bodies: openapi-request.ts; responses: openapi-responses.ts.
  * - Security: a group declared with `security: { scheme, check }` puts its scheme under

@@ -7,10 +7,10 @@
  *   METHOD     PATH               CONTROLLER.ACTION            GROUP  KIND
  *   GET        /heartbeat         health_controller.heartbeat  ""     http
  *   PUT,PATCH  /api/products/:id  products_controller.update   /api   http
- *   *          /docs/[...]        static.serve                 ""     static
- *   *          /ws                routes/public.anonymous      ""     ws
+ *   GET        /docs/[...]        static.serve                 ""     static
+ *   GET        /ws                routes/public.anonymous      ""     ws
  *
- * METHOD is the uppercase list (`GET,POST`) or `*` for a route without `methods`; GROUP is the
+ * METHOD is the uppercase list (`GET,POST`) or `*` for an `ALL` route; GROUP is the
  * group prefix (`""` for the empty prefix); KIND is `http`, `static` (a `staticDir` route) or `ws`
  * (a WebSocket route).
  *

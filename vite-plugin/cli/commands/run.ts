@@ -51,8 +51,8 @@ whose key names a secret (secret, password, token, key…) show as [redacted].`,
 export const auditCommand = defineCommand({
   name: 'audit',
   summary: 'routes without security; exit status 1 when there are warnings',
-  description: `Lists the routes of groups with security: false: POST, PUT, DELETE, PATCH and routes without
-methods are WARNINGS, GET (and HEAD, OPTIONS, WebSocket, static files) INFO. Exit status 1 when
+  description: `Lists the routes of groups with security: false: POST, PUT, DELETE, PATCH and ALL routes are
+WARNINGS, GET (and HEAD, OPTIONS, WebSocket, static files) INFO. Exit status 1 when
 there is a warning, so CI can gate on it; 2 when the audit could not run.`,
   options: json,
   run: (input) => report(input, 'audit'),

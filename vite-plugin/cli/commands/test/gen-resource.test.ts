@@ -49,14 +49,14 @@ describe('planResource', () => {
   it('conventional actions get the Phoenix resource routes; others a GET collection route', () => {
     const plan = planResource('products', 'index,new,create,show,edit,update,delete,publish')
     expect(plan.actions.map((a) => [a.name, a.methods.join('+'), a.path])).toEqual([
-      ['index', 'get', '/products'],
-      ['new', 'get', '/products/new'],
-      ['create', 'post', '/products'],
-      ['show', 'get', '/products/:id'],
-      ['edit', 'get', '/products/:id/edit'],
-      ['update', 'put+patch', '/products/:id'],
-      ['delete', 'delete', '/products/:id'],
-      ['publish', 'get', '/products/publish'],
+      ['index', 'GET', '/products'],
+      ['new', 'GET', '/products/new'],
+      ['create', 'POST', '/products'],
+      ['show', 'GET', '/products/:id'],
+      ['edit', 'GET', '/products/:id/edit'],
+      ['update', 'PUT+PATCH', '/products/:id'],
+      ['delete', 'DELETE', '/products/:id'],
+      ['publish', 'GET', '/products/publish'],
     ])
     expect(plan).toMatchObject({
       controllerFile: 'src/controllers/products_controller.ts',
@@ -138,23 +138,22 @@ export { deleteAction as delete }
     expect(generated.slice(0, 6)).toEqual(reference.slice(0, 6))
   })
 
-  it('routes in the runtime tuple shape, with the import line for a file in src/routes/', () => {
+  it('routes in the runtime tuple shape, the method in the path, with the import line for a file in src/routes/', () => {
     expect(routeDefinitions(planResource('products', 'index,show,create,update,delete'))).toEqual({
       importLine: "import * as products from '../controllers/products_controller.ts'",
       routes: [
-        "['/products', products.index, { methods: ['get'] }],",
-        "['/products/:id', products.show, { methods: ['get'] }],",
-        "['/products', products.create, { methods: ['post'] }],",
-        "['/products/:id', products.update, { methods: ['put', 'patch'] }],",
-        "['/products/:id', products.delete, { methods: ['delete'] }],",
+        "['GET /products', products.index],",
+        "['GET /products/:id', products.show],",
+        "['POST /products', products.create],",
+        "['PUT /products/:id', products.update],",
+        "['PATCH /products/:id', products.update],",
+        "['DELETE /products/:id', products.delete],",
       ],
     })
   })
 
   it('routes need no schema option: vela openapi finds boxes_controller ↔ box.json by the same singular', () => {
-    expect(routeDefinitions(planResource('boxes', 'show')).routes).toEqual([
-      "['/boxes/:id', boxes.show, { methods: ['get'] }],",
-    ])
+    expect(routeDefinitions(planResource('boxes', 'show')).routes).toEqual(["['GET /boxes/:id', boxes.show],"])
   })
 })
 
@@ -190,11 +189,12 @@ Routes to paste into a group in src/routes/ (e.g. src/routes/widgets.ts):
 
 import * as widgets from '../controllers/widgets_controller.ts'
 
-['/widgets', widgets.index, { methods: ['get'] }],
-['/widgets/:id', widgets.show, { methods: ['get'] }],
-['/widgets', widgets.create, { methods: ['post'] }],
-['/widgets/:id', widgets.update, { methods: ['put', 'patch'] }],
-['/widgets/:id', widgets.delete, { methods: ['delete'] }],
+['GET /widgets', widgets.index],
+['GET /widgets/:id', widgets.show],
+['POST /widgets', widgets.create],
+['PUT /widgets/:id', widgets.update],
+['PATCH /widgets/:id', widgets.update],
+['DELETE /widgets/:id', widgets.delete],
 `)
     const plan = planResource('widgets', 'index,show,create,update,delete')
     expect(read('src/controllers/widgets_controller.ts')).toBe(
@@ -232,7 +232,8 @@ import * as widgets from '../controllers/widgets_controller.ts'
       'GET /api/widgets widgets_controller.index',
       'GET /api/widgets/:id widgets_controller.show',
       'POST /api/widgets widgets_controller.create',
-      'PUT,PATCH /api/widgets/:id widgets_controller.update',
+      'PUT /api/widgets/:id widgets_controller.update',
+      'PATCH /api/widgets/:id widgets_controller.update',
       'DELETE /api/widgets/:id widgets_controller.delete',
       'GET /api/gadgets/:id gadgets_controller.show',
       'DELETE /api/gadgets/:id gadgets_controller.delete',

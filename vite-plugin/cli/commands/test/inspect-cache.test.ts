@@ -24,7 +24,7 @@ export default defineApp({ bootstrapApplication: process.env.VELA_CACHE_TEST_NAM
 `
 const route = (path: string) => `import { defineRoutes, json } from 'vela'
 
-export default defineRoutes({ prefix: '', security: false, routes: [['${path}', () => json({ ok: true }), { methods: ['post'] }]] })
+export default defineRoutes({ prefix: '', security: false, routes: [['POST ${path}', () => json({ ok: true })]] })
 `
 
 const app = () => makeApp({ 'src/app.ts': APP, 'src/routes/main.ts': route('/first') })

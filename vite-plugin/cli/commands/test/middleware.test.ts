@@ -27,7 +27,7 @@ const { table } = inspectApp({
         prefix: '',
         security: false,
         routes: [
-          ['/a', handler, { methods: ['get'] }],
+          ['GET /a', handler],
           [404, handler],
         ],
       },
@@ -35,7 +35,7 @@ const { table } = inspectApp({
         prefix: '/admin',
         security: requireUser,
         plugins: [['post_request', audit, { level: 'info' }]],
-        routes: [['/b', handler]],
+        routes: [['ALL /b', handler]],
       },
       { prefix: '/raw', security: (_req) => true, plugins: [], routes: [] },
     ],

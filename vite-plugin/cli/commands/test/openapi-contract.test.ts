@@ -160,7 +160,7 @@ describe('security, tags, info', () => {
   it('a group with a plain callback: 401 and 403, no security requirement, a description saying why', () => {
     const { table } = inspectApp({
       bootstrapApplication: 'x',
-      routes: { r: { prefix: '', security: () => true, routes: [['/me', () => json({}), { methods: ['get'] }]] } },
+      routes: { r: { prefix: '', security: () => true, routes: [['GET /me', () => json({})]] } },
     })
     const op = buildOpenApi(table, { title: 'x', version: '1', schemas: {} }).paths['/me']!.get!
     expect(op).not.toHaveProperty('security')
@@ -315,7 +315,7 @@ describe('Standard Schema objects', () => {
         r: {
           prefix: '',
           security: false,
-          routes: [['/find', () => json({}), { methods: ['get'], validate: { query } }]],
+          routes: [['GET /find', () => json({}), { validate: { query } }]],
         },
       },
     })
@@ -361,7 +361,7 @@ describe('Standard Schema objects', () => {
         r: {
           prefix: '',
           security: false,
-          routes: [['/go', () => json({}), { methods: ['post'], responses: { 302: null } }]],
+          routes: [['POST /go', () => json({}), { responses: { 302: null } }]],
         },
       },
     })
@@ -377,7 +377,7 @@ describe('Standard Schema objects', () => {
         r: {
           prefix: '',
           security: false,
-          routes: [['/x', () => json({}), { methods: ['post'], validate: { body: 'nope' } }]],
+          routes: [['POST /x', () => json({}), { validate: { body: 'nope' } }]],
         },
       },
     } as const

@@ -25,7 +25,7 @@ const { table } = inspectApp({
         security: () => true,
         routes: [
           ['/things/:id', ok, { methods: ['put', 'patch'] }],
-          ['/any', () => status(204)],
+          ['ALL /any', () => status(204)],
         ],
       },
     ],
@@ -39,19 +39,20 @@ describe('routes', () => {
       'host * (Vela routes every Host alike)',
       'METHOD     PATH             CONTROLLER.ACTION         GROUP  KIND',
       'GET,HEAD   /heartbeat       things_controller.change  ""     http',
-      '*          /docs/[...]      static.serve              ""     static',
-      '*          /ws              routes/web.anonymous      ""     ws',
+      'GET        /docs/[...]      static.serve              ""     static',
+      'GET        /ws              routes/web.anonymous      ""     ws',
       'PUT,PATCH  /api/things/:id  things_controller.change  /api   http',
       '*          /api/any         routes/web.anonymous      /api   http',
     ])
   })
 
-  it('JSON: hosts → routes with methods ("all" for a wildcard), kind and where each was declared', () => {
+  it('JSON: hosts → routes with methods ("all" for an ALL route), kind and where each was declared', () => {
     const report = listRoutes(table)
     expect(report.hosts).toHaveLength(1)
     expect(report.hosts[0]!.host).toBe('*')
+    expect(report.hosts[0]!.routes[4]).toMatchObject({ methods: 'all', path: '/api/any' })
     expect(report.hosts[0]!.routes[1]).toEqual({
-      methods: 'all',
+      methods: ['GET'],
       path: '/docs/[...]',
       controller: 'static',
       action: 'serve',
@@ -72,14 +73,14 @@ describe('routes', () => {
             security: false,
             routes: [
               [500, ok],
-              ['/a', ok, { methods: ['get'] }],
+              ['GET /a', ok],
             ],
           },
           {
             prefix: '/api/',
             security: false,
             routes: [
-              ['/x', ok, { methods: ['post'] }],
+              ['POST /x', ok],
               [404, () => status(404)],
               [405, ok],
             ],

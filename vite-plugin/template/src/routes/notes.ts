@@ -8,11 +8,11 @@ export default defineRoutes([
     security: false,
     plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }]],
     routes: [
-      ['/', () => redirect('/notes'), { methods: ['get'] }],
-      ['/notes', notes.index, { methods: ['get'] }],
-      ['/notes', notes.createFromForm, { methods: ['post'] }],
+      ['GET /', () => redirect('/notes')],
+      ['GET /notes', notes.index],
+      ['POST /notes', notes.createFromForm],
       // For load balancers and uptime checks: 200, no body.
-      ['/heartbeat', () => status(200), { methods: ['get'] }],
+      ['GET /heartbeat', () => status(200)],
       // The API explorer and openapi.json, written by `vite build` (or `npx vela openapi --output
       // priv/assets/openapi.json`) from priv/schemas: /docs/swagger.html.
       ['/docs/[...]', staticDir('priv/assets')],
@@ -28,8 +28,8 @@ export default defineRoutes([
     security: false,
     plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
     routes: [
-      ['/notes', notes.list, { methods: ['get'], validate: { query: 'note_page' } }],
-      ['/notes', notes.create, { methods: ['post'], validate: { body: 'note' } }],
+      ['GET /notes', notes.list, { validate: { query: 'note_page' } }],
+      ['POST /notes', notes.create, { validate: { body: 'note' } }],
     ],
   },
 ])
