@@ -21,8 +21,8 @@ import type { RouteSource } from '../contracts/routes.ts'
  *   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
  *   routes: [
  *     ['/products/:id', (req) => json({ id: req.bindings.id }), { methods: ['get'] }],
- *     ['/products', (req) => json(201, {}, { got: req.json }), { methods: ['post'] }],
- *     [404, () => status(404, {}, { error: 'no such product' })],
+ *     ['/products', (req) => json({ got: req.json }, { status: 201 }), { methods: ['post'] }],
+ *     [404, () => status(404, { error: 'no such product' })],
  *   ],
  * })
  * ```

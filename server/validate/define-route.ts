@@ -66,7 +66,7 @@ export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown>
  *   security: false,
  *   routes: [
  *     defineRoute('/notes', (req) => json({ limit: req.query.limit }), { methods: ['get'], validate: { query: Page } }),
- *     defineRoute('/notes', (req) => json(201, {}, { title: req.json.title }), { methods: ['post'], validate: { body: Note } }),
+ *     defineRoute('/notes', (req) => json({ title: req.json.title }, { status: 201 }), { methods: ['post'], validate: { body: Note } }),
  *   ],
  * })
  * ```
@@ -91,7 +91,7 @@ export function defineRoute<const V extends RouteValidation, A = unknown>(
  * import { defineValidation, json, type ValidatedRequest } from 'vela'
  *
  * export const noteInput = defineValidation({ body: z.object({ title: z.string().min(1) }) })
- * export const create = (req: ValidatedRequest<typeof noteInput>) => json(201, {}, { title: req.json.title })
+ * export const create = (req: ValidatedRequest<typeof noteInput>) => json({ title: req.json.title }, { status: 201 })
  *
  * // src/routes/api.ts: ['/notes', notes.create, { methods: ['post'], validate: notes.noteInput }]
  * ```
