@@ -43,7 +43,7 @@ const group: RouteGroup = {
         throw new DbFailure('down')
       },
     ],
-    ['/five-oh-three', () => status(503, {}, 'busy')],
+    ['/five-oh-three', () => status(503, 'busy')],
   ],
 }
 const appConfig = {

@@ -27,7 +27,7 @@ export function createBenchApp(
         '/api/products/:id',
         (req) => {
           const p = products.get(Number(req.bindings.id))
-          return p ? json(p) : status(404, {}, { error: 'not found' })
+          return p ? json(p) : status(404, { error: 'not found' })
         },
         { methods: ['get'] },
       ],
@@ -43,7 +43,7 @@ export function createBenchApp(
         '/products',
         (req) => {
           const body = req.params as { name: string; price: number }
-          return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
+          return json({ id: nextId++, name: body.name, price: body.price, description: null }, { status: 201 })
         },
         { methods: ['post'] },
       ],
@@ -53,9 +53,8 @@ export function createBenchApp(
         (req) => {
           const body = req.params as { name: string; price: string; tag?: string | string[] }
           return json(
-            201,
-            {},
             { id: nextId++, name: body.name, price: Number(body.price), tags: [body.tag ?? []].flat() },
+            { status: 201 },
           )
         },
         { methods: ['post'] },
@@ -72,7 +71,7 @@ export function createBenchApp(
         '/products/checked',
         (req) => {
           const body = req.json as { name: string; price: number }
-          return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
+          return json({ id: nextId++, name: body.name, price: body.price, description: null }, { status: 201 })
         },
         { methods: ['post'], validate: { body: 'product' } },
       ],

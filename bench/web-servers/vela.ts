@@ -10,7 +10,7 @@ const app = createApp({
       prefix: '',
       security: false,
       routes: [
-        ['/notes', () => view({ title: 'All notes', notes }, { view: 'notes' }), { methods: ['get'] }],
+        ['/notes', () => view('notes', { title: 'All notes', notes }), { methods: ['get'] }],
         ['/assets/[...]', staticDir(assetsDir)],
       ],
     },

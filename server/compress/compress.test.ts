@@ -39,18 +39,21 @@ const group: RouteGroup = {
   routes: [
     ['/big', () => json({ items })],
     ['/small', () => json({ ok: true })],
-    ['/png', () => status(200, { 'content-type': 'image/png' }, 'x'.repeat(5000))],
+    ['/png', () => status(200, 'x'.repeat(5000), { headers: { 'content-type': 'image/png' } })],
     [
       '/pre-gzipped',
       () => new Response(gz, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }),
     ],
-    ['/no-transform', () => status(200, { 'content-type': 'text/plain', 'cache-control': 'no-transform' }, text)],
+    [
+      '/no-transform',
+      () => status(200, text, { headers: { 'content-type': 'text/plain', 'cache-control': 'no-transform' } }),
+    ],
     [
       '/stream',
       () => new Response(streamOf(text), { headers: { 'content-type': 'text/plain; charset=utf-8', etag: '"v1"' } }),
     ],
     ['/stream-short', () => new Response(streamOf('short', 2), { headers: { 'content-type': 'text/plain' } })],
-    ['/vary', () => status(200, { 'content-type': 'text/plain', vary: 'Origin' }, text)],
+    ['/vary', () => status(200, text, { headers: { 'content-type': 'text/plain', vary: 'Origin' } })],
     ['/assets/[...]', staticDir(assets)],
   ],
 }

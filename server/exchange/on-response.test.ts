@@ -34,13 +34,13 @@ const config: AppConfig = {
       prefix: '',
       security: false,
       routes: [
-        ['/json', () => json(200, { 'x-mine': 'handler', 'x-drop': '1' }, { ok: true }), { methods: ['get'] }],
+        ['/json', () => json({ ok: true }, { headers: { 'x-mine': 'handler', 'x-drop': '1' } }), { methods: ['get'] }],
         [
           '/response',
           () => new Response('text', { headers: { 'x-mine': 'handler', 'x-drop': '1' } }),
           { methods: ['get'] },
         ],
-        ['/page', () => view({}, { view: 'missing' }), { methods: ['get'] }],
+        ['/page', () => view('missing'), { methods: ['get'] }],
         ['/broken-hook', () => json({ ok: true }), { methods: ['get'] }],
       ],
     },

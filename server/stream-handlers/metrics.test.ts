@@ -36,7 +36,7 @@ const group: RouteGroup = {
   plugins: [['pre_request', tagger, {}]],
   routes: [
     ['/json', () => json({ hello: 'world' })],
-    ['/teapot', () => status(418, { 'content-type': 'text/plain' }, 'short and stout')],
+    ['/teapot', () => status(418, 'short and stout', { headers: { 'content-type': 'text/plain' } })],
     ['/empty', () => status(204)],
     [
       '/stream',
@@ -50,7 +50,7 @@ const group: RouteGroup = {
           }),
         ),
     ],
-    ['/unicode', () => status(200, { 'content-type': 'text/plain; charset=utf-8' }, 'héllo ✓')],
+    ['/unicode', () => status(200, 'héllo ✓', { headers: { 'content-type': 'text/plain; charset=utf-8' } })],
   ],
 }
 

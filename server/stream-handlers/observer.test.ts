@@ -101,7 +101,7 @@ const group: RouteGroup = {
     ['/hello', () => json({ hello: 'world', trace: trace.getStore() ?? null }), { methods: ['get'] }],
     [
       '/echo',
-      async (req) => status(201, { 'content-type': 'text/plain' }, await req.readBody()),
+      async (req) => status(201, await req.readBody(), { headers: { 'content-type': 'text/plain' } }),
       { methods: ['post'] },
     ],
     ['/ws', defineWebSocket({ open: (peer) => void peer.send('welcome') }), { protocol: 'ws' }],

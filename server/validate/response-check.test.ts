@@ -36,12 +36,12 @@ const config = (responses: Record<number, string | typeof notFound>): AppConfig 
           (req) =>
             req.bindings.id === '1'
               ? json({ id: 1, name: 'a' })
-              : status(404, {}, bad(req) ? { message: 'gone' } : { error: 'Not Found' }),
+              : status(404, bad(req) ? { message: 'gone' } : { error: 'Not Found' }),
           { methods: ['get'], responses },
         ],
         [
           '/text',
-          () => status(200, {}, 'plain text is not JSON: not checked'),
+          () => status(200, 'plain text is not JSON: not checked'),
           { methods: ['get'], validate: { response: 'product' } },
         ],
       ],

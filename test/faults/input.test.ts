@@ -61,13 +61,13 @@ const app = createApp(
           plugins: [decode],
           routes: [
             ['/go', (req) => redirect(req.query.to as string)],
-            ['/named', (req) => json(200, { 'x-name': req.query.name as string }, { ok: true })],
-            ['/coded', (req) => json(Number(req.query.code), {}, { ok: true })],
+            ['/named', (req) => json({ ok: true }, { headers: { 'x-name': req.query.name as string } })],
+            ['/coded', (req) => json({ ok: true }, { status: Number(req.query.code) })],
             ['/after-login', (req) => redirect(req.query.next as string, { localOnly: true, fallback: '/home' })],
             ['/inspect', inspect, { methods: ['get', 'post'] }],
             [
               '/products',
-              (req) => (jsonHandled++, json(201, {}, { received: req.json ?? null })),
+              (req) => (jsonHandled++, json({ received: req.json ?? null }, { status: 201 })),
               { methods: ['post'] },
             ],
           ],

@@ -140,9 +140,8 @@ describe('on an app', () => {
               '/framed',
               () =>
                 json(
-                  200,
-                  { 'X-Frame-Options': 'SAMEORIGIN', 'content-security-policy': "frame-ancestors 'self'" },
                   { ok: true },
+                  { headers: { 'X-Frame-Options': 'SAMEORIGIN', 'content-security-policy': "frame-ancestors 'self'" } },
                 ),
               { methods: ['get'] },
             ],
