@@ -25,7 +25,7 @@ import type { VelaRequest } from 'vela'
 interface Item${i} { id: number; name: string; size${i}: number; tags: string[] }
 const items: Item${i}[] = []
 const find = (req: VelaRequest) => items.find((it) => it.id === Number(req.bindings.id))
-const missing = () => status(404, {}, { error: 'not found' })
+const missing = () => status(404, { error: 'not found' })
 
 export const index = () => json({ items, total: items.length })
 export function show(req: VelaRequest) {
@@ -35,7 +35,7 @@ export function show(req: VelaRequest) {
 export function create(req: VelaRequest) {
   const it = { ...(req.json as Omit<Item${i}, 'id'>), id: items.length + 1 }
   items.push(it)
-  return json(201, {}, it)
+  return json(it, { status: 201 })
 }
 export function update(req: VelaRequest) {
   const it = find(req)

@@ -40,7 +40,7 @@ export type ReplyToResponse<R> = R extends {
 
 /**
  * The replies of a handler, from its return type: `json(data)` is `{ status: 200, body: data }`,
- * `status(404, {}, { error })` `{ status: 404, body: { error: string } }`, and so on.
+ * `status(404, { error })` `{ status: 404, body: { error: string } }`, and so on.
  *
  * @example
  * type R = HandlerResponses<typeof products.show>

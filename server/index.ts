@@ -45,6 +45,8 @@ export type {
   ViewReply,
   FileReply,
   ViewOptions,
+  ReplyOptions,
+  StatusOptions,
   Headers as ReplyHeaders,
 } from './replies.ts'
 export type { RenderView, ViewsConfig } from './views/renderer.ts'
@@ -56,7 +58,7 @@ export { httpError, HttpError, isHttpError } from './errors/http-error.ts'
 export { VelaError, isVelaError } from './errors/vela-error.ts'
 export type { VelaErrorCode } from './errors/vela-error.ts'
 export { VelaRequest } from './request.ts'
-export type { RouteInfo, QueryValue } from './request.ts'
+export type { CookieOptions, RouteInfo, QueryValue } from './request.ts'
 export { defineRoutes } from './router/define-routes.ts'
 export { defineRoute, defineValidation } from './validate/define-route.ts'
 export type { ValidatedHandler, ValidatedRequest } from './validate/define-route.ts'

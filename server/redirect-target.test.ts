@@ -23,9 +23,9 @@ describe('redirect(): the target percent-encoded for the header', () => {
     expect(location(target)).toBe(expected)
   })
 
-  it('keeps the status: a code or options.status, 302 by default', () => {
+  it('keeps the status: options.status, 302 by default', () => {
     expect(redirect('/a').status).toBe(302)
-    expect(redirect('/a', 301).status).toBe(301)
+    expect(redirect('/a', { status: 301 }).status).toBe(301)
     expect(redirect('/a', { status: 303 }).status).toBe(303)
     expect(redirect('/a', {}).status).toBe(302)
   })

@@ -19,10 +19,15 @@
 /** A redirect's status: 301, 302 (the default), 303, 307 or 308. */
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308
 
-/** Options of `redirect(to, options)`: the status, and the check against open redirects for an untrusted target. */
+/**
+ * Options of `redirect(to, options)`: the status, extra headers, and the check against open
+ * redirects for an untrusted target.
+ */
 export interface RedirectOptions {
   /** The status: 302 unless given. */
   status?: RedirectStatus
+  /** Extra response headers (`cache-control`…); `location` is always the checked target. */
+  headers?: Readonly<Record<string, string>>
   /** The target is untrusted: only a path on this site (`/…`, not `//…` or `/\…`) is followed. */
   localOnly?: boolean
   /**

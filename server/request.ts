@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
-import { getQuery, parseCookies } from 'h3'
+import { deleteCookie, getQuery, parseCookies, setCookie } from 'h3'
 import type { ExchangeRequest, QueryValue, RequestFacts, RequestScope, RouteInfo } from './contracts/request.ts'
 import type { TopicMessage } from './contracts/topics.ts'
 import { clientAddress, clientScheme } from './exchange/forwarded.ts'
@@ -14,6 +14,13 @@ import type { Reply } from './replies.ts'
 import { dropUnsafeFlatKeys } from './unsafe-keys.ts'
 
 export type { QueryValue, RouteInfo } from './contracts/request.ts'
+
+/**
+ * The attributes of a cookie set with `req.setCookie` (h3's serialization options): `path`
+ * (default `/`), `domain`, `maxAge` (seconds), `expires`, `httpOnly`, `secure`, `sameSite`,
+ * `partitioned`, `priority`, and `encode` for the value (default `encodeURIComponent`).
+ */
+export type CookieOptions = NonNullable<Parameters<typeof setCookie>[3]>
 
 /**
  * One request as handlers, plugins and security callbacks see it.
@@ -101,7 +108,7 @@ export class VelaRequest<A = unknown> {
    * ```ts
    * export const create = async (req: VelaRequest) => {
    *   await queue.push({ job: 'thumbnail', requestId: req.id })
-   *   return json(202, {}, { accepted: true })
+   *   return json({ accepted: true }, { status: 202 })
    * }
    * ```
    */
@@ -116,7 +123,7 @@ export class VelaRequest<A = unknown> {
    * replaces it; a later call replaces an earlier one. Cheap on node's direct path (no web
    * `Response` is made, unlike headers set through `req.event`). A value a header cannot carry
    * throws, as do `content-length`, `transfer-encoding` and `set-cookie` (cookies go through
-   * `setCookie(req.event, …)`).
+   * `req.setCookie`).
    *
    * @example
    * ```ts
@@ -169,8 +176,54 @@ export class VelaRequest<A = unknown> {
   set query(value: Readonly<Record<string, unknown>>) {
     this.#query = value as Record<string, QueryValue>
   }
+  /**
+   * The cookies the request came with, by name (values decoded). Cookies set with `setCookie`
+   * during the request are not in it: they are the reply's.
+   *
+   * @example
+   * ```ts
+   * export const index = (req: VelaRequest) => view({ theme: req.cookies.theme ?? 'light' })
+   * ```
+   */
   get cookies(): Readonly<Record<string, string>> {
     return (this.#cookies ??= parseCookies(this.event) as Record<string, string>)
+  }
+
+  /**
+   * Sets a cookie on the reply this request gets, whoever makes it: the handler's (any reply
+   * kind, a `Response` included), a post-request plugin's, an error page, a thrown `httpError`'s.
+   * It is sent beside any `set-cookie` the reply has itself and those of other plugins (the
+   * session's); setting the same name (and path and domain) again in the request replaces the
+   * earlier value. Serialized by h3: `path` defaults to `/`; nothing else is added, so give
+   * `httpOnly`, `secure` and `sameSite` for a cookie scripts must not read or other sites must not
+   * send. A name or value a cookie cannot carry throws a TypeError (the handler's 500).
+   *
+   * @example
+   * ```ts
+   * export const setTheme = (req: VelaRequest) => {
+   *   req.setCookie('theme', 'dark', { httpOnly: true, sameSite: 'lax', maxAge: 60 * 60 * 24 * 365 })
+   *   return redirect('/settings', { status: 303 })
+   * }
+   * ```
+   */
+  setCookie(name: string, value: string, options?: CookieOptions): void {
+    setCookie(this.event, name, value, options)
+  }
+
+  /**
+   * Deletes a cookie: the reply sets it empty and expired. Give the `path` and `domain` it was set
+   * with (the path defaults to `/`), or the browser keeps it.
+   *
+   * @example
+   * ```ts
+   * export const logout = (req: VelaRequest) => {
+   *   req.deleteCookie('remember_me')
+   *   return redirect('/login', { status: 303 })
+   * }
+   * ```
+   */
+  deleteCookie(name: string, options?: CookieOptions): void {
+    deleteCookie(this.event, name, options)
   }
   /**
    * The client's address: the socket's, or behind a proxy listed in `server.trustProxy` the one it

@@ -119,8 +119,12 @@ export function encodeReply(reply: Reply, method: string, ctx: RespondContext): 
         return { status: reply.status, headers: sized(NO_HEADERS, reply.headers, b), body: b }
       return encodedJson(reply.status, reply.headers, ctx.jsonLib.encode(b))
     }
-    case 'redirect':
-      return { status: reply.status, headers: { location: reply.location, 'content-length': '0' }, body: null }
+    case 'redirect': {
+      const own = { location: reply.location, 'content-length': '0' }
+      if (isEmpty(reply.headers)) return { status: reply.status, headers: own, body: null }
+      // The checked target and the empty body's length win over the reply's own headers of those names.
+      return { status: reply.status, headers: { ...merge(NO_HEADERS, reply.headers), ...own }, body: null }
+    }
     default:
       return undefined
   }

@@ -18,7 +18,7 @@ const logs = strictLog()
 
 const products_controller = {
   show: (req: VelaRequest) => json({ id: req.bindings.id }),
-  create: () => json(201, {}, { created: true }),
+  create: () => json({ created: true }, { status: 201 }),
 }
 
 const group: RouteGroup = {

@@ -43,7 +43,7 @@ const group: RouteGroup = {
         throw new DbFailure('down')
       },
     ],
-    ['GET /five-oh-three', () => status(503, {}, 'busy')],
+    ['GET /five-oh-three', () => status(503, 'busy')],
   ],
 }
 const appConfig = {

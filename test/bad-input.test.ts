@@ -27,7 +27,7 @@ const app = createApp(
           ['GET /notes/:id', (req) => json({ id: req.bindings.id })],
           [
             'POST /api/products',
-            (req) => (req.json ? json(201, {}, req.json) : status(422, {}, { error: 'missing body' })),
+            (req) => (req.json ? json(req.json, { status: 201 }) : status(422, { error: 'missing body' })),
           ],
         ],
       },

@@ -53,6 +53,8 @@ describe('a new app from the packed package', { timeout: 600_000 }, () => {
   test('vitest run passes the generated test', async () => {
     const out = await npx(app, 'vitest', ['run'])
     expect(out).toMatch(/Tests\s+\d+ passed/)
+    // Its tests call every route of the starter: none uses a form this release deprecates.
+    expect(out).not.toMatch(/VELA_DEP_|DeprecationWarning/)
   })
 
   test('vitest wrote .vela/routes.d.ts: a typed client of the API compiles, a wrong path does not', async () => {
@@ -95,6 +97,7 @@ describe('a new app from the packed package', { timeout: 600_000 }, () => {
         expect(explorer.status).toBe(200)
         expect(await fetch(`${server.url}/docs/openapi.json`).then((r) => r.json())).toMatchObject({ openapi: '3.0.3' })
         expect(server.output()).toMatch(/\(prod\) listening on/)
+        expect(server.output()).not.toMatch(/VELA_DEP_|DeprecationWarning/)
       } finally {
         await server.stop()
       }
@@ -137,6 +140,7 @@ describe('a new app from the packed package', { timeout: 600_000 }, () => {
     )
     await until(`${dev.url}/api/notes`, (body) => body.includes('"edited":true'))
     expect(dev.proc.exitCode).toBeNull()
+    expect(dev.output()).not.toMatch(/VELA_DEP_|DeprecationWarning/)
   })
 })
 

@@ -41,6 +41,9 @@ it('embedded PGlite keeps the data between starts; no demo account in production
   } finally {
     await prod.stop()
   }
+  // Read once the process has exited, so all it printed is in: the replies above (a 201, a list)
+  // use the forms of this release, and nothing deprecated was printed.
+  expect(prod.output()).not.toMatch(/VELA_DEP_|DeprecationWarning/)
   // Then `vela serve` in the app folder, as an app outside this repo runs it, on the same data.
   const dev = await startPlayground({ dataDir })
   try {
@@ -59,4 +62,5 @@ it('embedded PGlite keeps the data between starts; no demo account in production
   } finally {
     await dev.stop()
   }
+  expect(dev.output()).not.toMatch(/VELA_DEP_|DeprecationWarning/)
 }, 120_000) // two starts of the playground, each with its own embedded database

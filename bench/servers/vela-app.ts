@@ -27,7 +27,7 @@ export function createBenchApp(
         'GET /api/products/:id',
         (req) => {
           const p = products.get(Number(req.bindings.id))
-          return p ? json(p) : status(404, {}, { error: 'not found' })
+          return p ? json(p) : status(404, { error: 'not found' })
         },
       ],
       ...extraRoutes,
@@ -42,7 +42,7 @@ export function createBenchApp(
         'POST /products',
         (req) => {
           const body = req.params as { name: string; price: number }
-          return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
+          return json({ id: nextId++, name: body.name, price: body.price, description: null }, { status: 201 })
         },
       ],
       // The path bench's form route (bench/path-runner.ts): the same product as a URL-encoded form.
@@ -51,9 +51,8 @@ export function createBenchApp(
         (req) => {
           const body = req.params as { name: string; price: string; tag?: string | string[] }
           return json(
-            201,
-            {},
             { id: nextId++, name: body.name, price: Number(body.price), tags: [body.tag ?? []].flat() },
+            { status: 201 },
           )
         },
       ],
@@ -69,7 +68,7 @@ export function createBenchApp(
         'POST /products/checked',
         (req) => {
           const body = req.json as { name: string; price: number }
-          return json(201, {}, { id: nextId++, name: body.name, price: body.price, description: null })
+          return json({ id: nextId++, name: body.name, price: body.price, description: null }, { status: 201 })
         },
         { validate: { body: 'product' } },
       ],

@@ -26,7 +26,7 @@ export async function dbRoutes(url: string): Promise<{ routes: Route[]; stop(): 
     'GET /db/products/:id',
     async (req) => {
       const r = await repo.get(Product, req.bindings.id!)
-      return r.ok ? json(r.value) : status(404, {}, { error: 'not found' })
+      return r.ok ? json(r.value) : status(404, { error: 'not found' })
     },
   ]
   return { routes: [show], stop: () => repo.stop() }

@@ -10,7 +10,7 @@ const app = createApp({
       prefix: '',
       security: false,
       routes: [
-        ['GET /notes', () => view({ title: 'All notes', notes }, { view: 'notes' })],
+        ['GET /notes', () => view('notes', { title: 'All notes', notes })],
         ['/assets/[...]', staticDir(assetsDir)],
       ],
     },

@@ -39,18 +39,21 @@ const group: RouteGroup = {
   routes: [
     ['GET /big', () => json({ items })],
     ['GET /small', () => json({ ok: true })],
-    ['GET /png', () => status(200, { 'content-type': 'image/png' }, 'x'.repeat(5000))],
+    ['GET /png', () => status(200, 'x'.repeat(5000), { headers: { 'content-type': 'image/png' } })],
     [
       'GET /pre-gzipped',
       () => new Response(gz, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }),
     ],
-    ['GET /no-transform', () => status(200, { 'content-type': 'text/plain', 'cache-control': 'no-transform' }, text)],
+    [
+      'GET /no-transform',
+      () => status(200, text, { headers: { 'content-type': 'text/plain', 'cache-control': 'no-transform' } }),
+    ],
     [
       'GET /stream',
       () => new Response(streamOf(text), { headers: { 'content-type': 'text/plain; charset=utf-8', etag: '"v1"' } }),
     ],
     ['GET /stream-short', () => new Response(streamOf('short', 2), { headers: { 'content-type': 'text/plain' } })],
-    ['GET /vary', () => status(200, { 'content-type': 'text/plain', vary: 'Origin' }, text)],
+    ['GET /vary', () => status(200, text, { headers: { 'content-type': 'text/plain', vary: 'Origin' } })],
     ['/assets/[...]', staticDir(assets)],
   ],
 }

@@ -15,7 +15,7 @@ export interface IncomingRequest extends RequestFacts {
    * Adds a header (any case) to the reply this request gets, whoever makes it (a route, a plugin,
    * an error page, a 404). A later call with the same name replaces it. A value a header cannot
    * carry throws, as do `content-length`, `transfer-encoding` and `set-cookie` (the body's own,
-   * and cookies go through `setCookie(req.event, …)`).
+   * and cookies are set by handlers and plugins with `req.setCookie(name, value, options)`).
    */
   setHeader(name: string, value: string): void
 }

@@ -54,7 +54,7 @@ const gate = definePlugin({
   name: 'gate',
   info,
   preRequest: (req, _env, _o, _s) =>
-    req.headers.get('x-gate') === 'closed' ? stop(status(429, {}, { error: 'slow down' })) : ok(req),
+    req.headers.get('x-gate') === 'closed' ? stop(status(429, { error: 'slow down' })) : ok(req),
 })
 const audit = definePlugin({
   name: 'audit',
@@ -85,9 +85,14 @@ const guarded: RouteGroup = {
       'GET /page',
       (req) =>
         json(
-          200,
-          { 'set-cookie': 'sid=s3ss10n; Path=/; HttpOnly', 'x-session-token': 'tok-555', 'x-served-by': 'guarded' },
           { hello: (req.authData as { user: string }).user },
+          {
+            headers: {
+              'set-cookie': 'sid=s3ss10n; Path=/; HttpOnly',
+              'x-session-token': 'tok-555',
+              'x-served-by': 'guarded',
+            },
+          },
         ),
     ],
   ],

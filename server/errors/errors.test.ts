@@ -67,7 +67,7 @@ const config = (useStacktrace: boolean): AppConfig => ({
         security: false,
         routes: [
           [404, (req) => json({ error: `nothing at ${req.path}`, custom: true })],
-          [500, () => status(503, {}, { error: 'custom 500 page' })],
+          [500, () => status(503, { error: 'custom 500 page' })],
           [
             'GET /boom',
             () => {

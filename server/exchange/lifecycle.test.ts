@@ -32,7 +32,7 @@ const tagging = definePlugin({
   info,
   preRequest(req, _env, _o, _s) {
     req.setHeader('X-Plugin', 'pre')
-    if (req.path === '/plugin-stop') return stop(status(402, {}, { error: 'pay first' }))
+    if (req.path === '/plugin-stop') return stop(status(402, { error: 'pay first' }))
     return ok()
   },
 })
@@ -46,7 +46,8 @@ const config = (): AppConfig => ({
       request.setHeader('x-on-request', request.id)
     },
     function gate(request: IncomingRequest) {
-      if (request.header('x-block') === 'reply') return status(403, { 'x-gate': 'closed' }, { error: 'blocked' })
+      if (request.header('x-block') === 'reply')
+        return status(403, { error: 'blocked' }, { headers: { 'x-gate': 'closed' } })
       if (request.header('x-block') === 'response')
         return Promise.resolve(new Response('blocked later', { status: 451 }))
       if (request.header('x-block') === 'http-error') throw httpError(429, 'slow down')
@@ -75,7 +76,7 @@ const config = (): AppConfig => ({
             (req) => {
               req.setHeader('x-handler', 'h')
               req.setHeader('x-mine', 'from setHeader')
-              return json(200, { 'x-mine': 'from the reply' }, { id: req.id })
+              return json({ id: req.id }, { headers: { 'x-mine': 'from the reply' } })
             },
           ],
           [
@@ -326,7 +327,7 @@ it('onRequest must be a list of functions; req.setHeader refuses the framing hea
   expect(res.status).toBe(200)
   expect(failures).toEqual([
     'req.setHeader("content-length"): the reply sets its own length',
-    `req.setHeader("Set-Cookie"): a request sets cookies with h3's setCookie(req.event, name, value)`,
+    `req.setHeader("Set-Cookie"): a request sets cookies with req.setCookie(name, value, options)`,
     expect.stringContaining('reply header x-bad: its value has U+000A'),
   ])
 })

@@ -34,9 +34,9 @@ const config: AppConfig = {
       prefix: '',
       security: false,
       routes: [
-        ['GET /json', () => json(200, { 'x-mine': 'handler', 'x-drop': '1' }, { ok: true })],
+        ['GET /json', () => json({ ok: true }, { headers: { 'x-mine': 'handler', 'x-drop': '1' } })],
         ['GET /response', () => new Response('text', { headers: { 'x-mine': 'handler', 'x-drop': '1' } })],
-        ['GET /page', () => view({}, { view: 'missing' })],
+        ['GET /page', () => view('missing')],
         ['GET /broken-hook', () => json({ ok: true })],
       ],
     },

@@ -9,11 +9,11 @@
 import type { Outcome } from '../respond.ts'
 import { userHeader, writableResponse } from '../respond.ts'
 
-// The body's framing is the reply's own; cookies are many values under one name (`setCookie`).
+// The body's framing is the reply's own; cookies are many values under one name (`req.setCookie`).
 const REFUSED: Readonly<Record<string, string>> = {
   'content-length': 'the reply sets its own length',
   'transfer-encoding': 'the reply sets its own framing',
-  'set-cookie': "a request sets cookies with h3's setCookie(req.event, name, value)",
+  'set-cookie': 'a request sets cookies with req.setCookie(name, value, options)',
 }
 
 /** The header as a request adds it: its lowercase name, checked (a TypeError saying what is wrong). */

@@ -1,7 +1,6 @@
 // The pipeline continues from whichever callback first returns a promise (server/pipeline/run.ts):
 // every plugin and security result must come out the same when plugins, security and handlers are
 // async, mixed with sync ones, or return a thenable that is not a native promise.
-import { setCookie } from 'h3'
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { httpError } from '../errors/http-error.ts'
@@ -29,7 +28,7 @@ const asyncBreak = definePlugin({ name: 'async-break', info, preRequest: async (
 const asyncStop = definePlugin({
   name: 'async-stop',
   info,
-  preRequest: async (_r, _e, _o, _s) => stop(status(429, {}, { error: 'slow down' })),
+  preRequest: async (_r, _e, _o, _s) => stop(status(429, { error: 'slow down' })),
 })
 const asyncFail = definePlugin({
   name: 'async-fail',
@@ -57,21 +56,21 @@ const asyncWrap = definePlugin({
   async postRequest(req, _e, _o, _s) {
     await tick()
     const reply = req.reply
-    req.reply = json(200, { 'x-wrapped': 'async' }, { wrapped: reply && 'body' in reply ? reply.body : null })
+    req.reply = json({ wrapped: reply && 'body' in reply ? reply.body : null }, { headers: { 'x-wrapped': 'async' } })
     return ok(req)
   },
 })
 const asyncPostStop = definePlugin({
   name: 'async-post-stop',
   info,
-  postRequest: async (_r, _e, _o, _s) => stop(status(202, {}, { replaced: true })),
+  postRequest: async (_r, _e, _o, _s) => stop(status(202, { replaced: true })),
 })
-/** Sets a cookie through h3 on the request's event: it must reach the response, errors included. */
+/** Sets a cookie through the request: it must reach the response, errors included. */
 const cookie = definePlugin({
   name: 'cookie',
   info,
   preRequest(req, _e, _o, _s) {
-    setCookie(req.event, 'seen', 'yes')
+    req.setCookie('seen', 'yes')
     return ok(req)
   },
 })
@@ -133,7 +132,7 @@ describeModes(
         ]),
         group('/secure-object', [['pre_request', trail, { tag: 'p', async: true }]], async () => ({ user: 'ada' })),
         group('/secure-false', [], async () => false),
-        group('/secure-reply', [], async () => status(403, {}, { error: 'admins only' })),
+        group('/secure-reply', [], async () => status(403, { error: 'admins only' })),
         group('/secure-reject', [], () => Promise.reject(new Error('auth service down'))),
         group('/secure-thenable', [], (() => thenable({ user: 'grace' })) as unknown as SecurityCallback),
         {

@@ -55,7 +55,7 @@ const app = createApp(
         security: false,
         routes: [
           ['GET /never', never],
-          [503, () => status(503, { 'retry-after': '5' }, { error: 'busy, come back later' })],
+          [503, () => status(503, { error: 'busy, come back later' }, { headers: { 'retry-after': '5' } })],
         ],
       },
     },

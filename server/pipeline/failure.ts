@@ -69,9 +69,9 @@ export async function failureResponse(
     return errorPage(ctx, null, err.status, err.message)
   }
   if (err instanceof HttpError) {
-    // A body given with the error is sent like status(code, headers, body) would send it.
+    // A body given with the error is sent like status(code, body, { headers }) would send it.
     if (err.body !== undefined && typeof err.body !== 'string')
-      return respond(status(err.status, err.headers ?? {}, err.body), req, ctx)
+      return respond(status(err.status, err.body, { headers: err.headers }), req, ctx)
     return statusPage(
       ctx,
       err.status,

@@ -114,7 +114,7 @@ export const breakPhase = <S>(req?: VelaRequest, state?: S): PluginResult<S> => 
  *   info: { title: 'Maintenance', version: '1.0.0', author: 'Shop team', description: '503 while MAINTENANCE is set.', options: {} },
  *   legacy: false,
  *   preRequest: (req, _env, _options, state) =>
- *     process.env.MAINTENANCE ? stop(status(503, { 'retry-after': '60' }, { error: 'down for maintenance' }), state) : ok(req, state),
+ *     process.env.MAINTENANCE ? stop(status(503, { error: 'down for maintenance' }, { headers: { 'retry-after': '60' } }), state) : ok(req, state),
  * })
  * ```
  */
@@ -196,7 +196,7 @@ export type PluginDefinition<O, S> =
  *   init: (options) => new Set(options.keys),
  *   preRequest: (req, _env, _options, keys) => {
  *     const key = req.header('x-api-key')
- *     return key !== undefined && keys.has(key) ? ok(req, keys) : stop(status(401, {}, { error: 'a valid API key is required' }), keys)
+ *     return key !== undefined && keys.has(key) ? ok(req, keys) : stop(status(401, { error: 'a valid API key is required' }), keys)
  *   },
  * })
  *

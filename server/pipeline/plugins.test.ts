@@ -21,7 +21,7 @@ const breaker = definePlugin({ name: 'breaker', info, preRequest: (req, _env, _o
 const stopper = definePlugin({
   name: 'stopper',
   info,
-  preRequest: (_req, _env, _o, _s) => stop(status(429, {}, { error: 'stopped by plugin' })),
+  preRequest: (_req, _env, _o, _s) => stop(status(429, { error: 'stopped by plugin' })),
 })
 const failing = definePlugin({ name: 'failing', info, preRequest: (_req, _env, _o, _s) => fail('database down') })
 const throwing = definePlugin({
@@ -71,14 +71,14 @@ const wrapper = definePlugin({
   info,
   postRequest(req, _env, _o, _s) {
     const reply = req.reply
-    req.reply = json(200, { 'x-wrapped': 'yes' }, { wrapped: reply && 'body' in reply ? reply.body : null })
+    req.reply = json({ wrapped: reply && 'body' in reply ? reply.body : null }, { headers: { 'x-wrapped': 'yes' } })
     return ok(req)
   },
 })
 const postStop = definePlugin({
   name: 'post-stop',
   info,
-  postRequest: (_req, _env, _o, _s) => stop(status(202, {}, { replaced: true })),
+  postRequest: (_req, _env, _o, _s) => stop(status(202, { replaced: true })),
 })
 const postBreak = definePlugin({ name: 'post-break', info, postRequest: (req, _env, _o, _s) => breakPhase(req) })
 

@@ -30,7 +30,7 @@ describeModes(
         group('/object', usernamePassword),
         group('/async', async (req) => (req.headers.get('x-token') === 't' ? { username: 'bob' } : false)),
         group('/redirect', () => redirect('/login')),
-        group('/forbidden', () => status(403, {}, { error: 'Forbidden - admins only' })),
+        group('/forbidden', () => status(403, { error: 'Forbidden - admins only' })),
         group('/throws', () => {
           throw new Error('auth service down')
         }),

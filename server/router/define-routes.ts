@@ -21,8 +21,8 @@ import type { RouteSource } from '../contracts/routes.ts'
  *   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
  *   routes: [
  *     ['GET /products/:id', (req) => json({ id: req.bindings.id })],
- *     ['POST /products', (req) => json(201, {}, { got: req.json })],
- *     [404, () => status(404, {}, { error: 'no such product' })],
+ *     ['POST /products', (req) => json({ got: req.json }, { status: 201 })],
+ *     [404, () => status(404, { error: 'no such product' })],
  *   ],
  * })
  * ```

@@ -40,7 +40,7 @@ const group: RouteGroup = {
     ['/docs/[...]', staticDir(assets)],
     ['/cached/[...]', staticDir(assets, { maxAge: 3600, index: false })],
     ['/gone/[...]', staticDir(join(base, 'does-not-exist'))],
-    [404, () => status(404, { 'content-type': 'text/plain' }, 'custom not found')],
+    [404, () => status(404, 'custom not found', { headers: { 'content-type': 'text/plain' } })],
   ],
 }
 

@@ -36,7 +36,7 @@ const group: RouteGroup = {
   plugins: [['pre_request', tagger, {}]],
   routes: [
     ['GET /json', () => json({ hello: 'world' })],
-    ['GET /teapot', () => status(418, { 'content-type': 'text/plain' }, 'short and stout')],
+    ['GET /teapot', () => status(418, 'short and stout', { headers: { 'content-type': 'text/plain' } })],
     ['GET /empty', () => status(204)],
     [
       'GET /stream',
@@ -50,7 +50,7 @@ const group: RouteGroup = {
           }),
         ),
     ],
-    ['GET /unicode', () => status(200, { 'content-type': 'text/plain; charset=utf-8' }, 'héllo ✓')],
+    ['GET /unicode', () => status(200, 'héllo ✓', { headers: { 'content-type': 'text/plain; charset=utf-8' } })],
   ],
 }
 

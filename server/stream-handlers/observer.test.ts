@@ -99,7 +99,7 @@ const group: RouteGroup = {
   plugins: [['pre_request', tagTenant, {}]],
   routes: [
     ['GET /hello', () => json({ hello: 'world', trace: trace.getStore() ?? null })],
-    ['POST /echo', async (req) => status(201, { 'content-type': 'text/plain' }, await req.readBody())],
+    ['POST /echo', async (req) => status(201, await req.readBody(), { headers: { 'content-type': 'text/plain' } })],
     ['/ws', defineWebSocket({ open: (peer) => void peer.send('welcome') }), { protocol: 'ws' }],
   ],
 }

@@ -68,7 +68,7 @@ export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown>
  *   security: false,
  *   routes: [
  *     defineRoute('GET /notes', (req) => json({ limit: req.query.limit }), { validate: { query: Page } }),
- *     defineRoute('POST /notes', (req) => json(201, {}, { title: req.json.title }), { validate: { body: Note } }),
+ *     defineRoute('POST /notes', (req) => json({ title: req.json.title }, { status: 201 }), { validate: { body: Note } }),
  *   ],
  * })
  * ```
@@ -93,7 +93,7 @@ export function defineRoute<const V extends RouteValidation, A = unknown>(
  * import { defineValidation, json, type ValidatedRequest } from 'vela'
  *
  * export const noteInput = defineValidation({ body: z.object({ title: z.string().min(1) }) })
- * export const create = (req: ValidatedRequest<typeof noteInput>) => json(201, {}, { title: req.json.title })
+ * export const create = (req: ValidatedRequest<typeof noteInput>) => json({ title: req.json.title }, { status: 201 })
  *
  * // src/routes/api.ts: ['POST /notes', notes.create, { validate: notes.noteInput }]
  * ```

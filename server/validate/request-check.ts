@@ -112,7 +112,7 @@ export function requestCheck(
   function verdict(req: VelaRequest, results: readonly CheckResult[]): Reply | undefined {
     let errors: FieldErrors | undefined
     for (const r of results) if (r.errors) errors = { ...errors, ...mergeable(errors, r.errors) }
-    if (errors) return json(422, {}, { errors })
+    if (errors) return json({ errors }, { status: 422 })
     results.forEach((r, i) => apply(req, checks[i]!.part, r.value))
     return undefined
   }

@@ -36,14 +36,10 @@ const config = (responses: Record<number, string | typeof notFound>): AppConfig 
           (req) =>
             req.bindings.id === '1'
               ? json({ id: 1, name: 'a' })
-              : status(404, {}, bad(req) ? { message: 'gone' } : { error: 'Not Found' }),
+              : status(404, bad(req) ? { message: 'gone' } : { error: 'Not Found' }),
           { responses },
         ],
-        [
-          'GET /text',
-          () => status(200, {}, 'plain text is not JSON: not checked'),
-          { validate: { response: 'product' } },
-        ],
+        ['GET /text', () => status(200, 'plain text is not JSON: not checked'), { validate: { response: 'product' } }],
       ],
     },
   },

@@ -57,7 +57,7 @@ export function responseCheck(
     const message = `${name} (${route.info.controller}.${route.info.action}) replied ${reply.status} with a body that does not match its schema, ${firstProblem(r.errors)}`
     if (environment === 'test') {
       log(`500: response check failed: ${message}`, undefined, `response check ${name} ${reply.status}`)
-      return json(500, {}, { error: `Response check failed: ${message}` })
+      return json({ error: `Response check failed: ${message}` }, { status: 500 })
     }
     log(`warning: response check: ${message}`, undefined, `response check ${name} ${reply.status}`)
     return undefined

@@ -1,4 +1,4 @@
-// Views (a handler returning `view(vars[, { view }])`): Liquid templates rendered by the real
+// Views (a handler returning `view(vars)` or `view(name, vars, options)`): Liquid templates rendered by the real
 // renderer over HTTP and in-process: default and named views, escaping, layouts, partials, the
 // missing-view 500, the CSRF token, and the dev/prod template cache.
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -28,19 +28,16 @@ function viewsDir(): string {
 const notes_controller = {
   index: (req) => view({ title: String(req.query.title ?? 'All notes') }),
   edit: () =>
-    view(
-      { title: 'Edit', note: { title: '<b>x</b>' } },
-      { view: 'notes_edit', status: 201, headers: { 'x-view': 'edit' } },
-    ),
+    view('notes_edit', { title: 'Edit', note: { title: '<b>x</b>' } }, { status: 201, headers: { 'x-view': 'edit' } }),
   include: (req) => {
     req.csrfToken = 'tok-123'
-    return view({}, { view: 'with_include' })
+    return view('with_include')
   },
-  includeNoToken: () => view({}, { view: 'with_include' }),
-  raw: () => view({ html: '<em>trusted</em>' }, { view: 'raw' }),
-  counter: () => view({}, { view: 'counter' }),
-  missing: () => view({}, { view: 'nope' }),
-  escape: () => view({}, { view: '../notes' }),
+  includeNoToken: () => view('with_include'),
+  raw: () => view('raw', { html: '<em>trusted</em>' }),
+  counter: () => view('counter'),
+  missing: () => view('nope'),
+  escape: () => view('../notes'),
 } satisfies Record<string, Handler>
 const ghost_controller = { index: () => view({}) } satisfies Record<string, Handler>
 

@@ -39,7 +39,7 @@ const open = defineWebSocket({ open: (peer) => void peer.send(`open ${JSON.strin
 const security = (req: VelaRequest) => {
   const token = req.query.token
   if (token === 'alice' || token === 'bob') return { user: token }
-  if (token === 'forbidden') return status(403, {}, { error: 'not this room' })
+  if (token === 'forbidden') return status(403, { error: 'not this room' })
   if (token === 'login') return redirect('/login')
   if (token === 'throw') throw new Error('security exploded')
   return false

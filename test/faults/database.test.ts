@@ -39,7 +39,7 @@ async function settle(p: Promise<unknown>, t0: number): Promise<{ error: unknown
 function itemsApp(repo: Repo) {
   const inserted = (r: { ok: boolean }) => {
     if (!r.ok) throw new Error('insert failed')
-    return json(201, {}, { ok: true })
+    return json({ ok: true }, { status: 201 })
   }
   return createApp({
     bootstrapApplication: 'faults',

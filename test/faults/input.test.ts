@@ -61,11 +61,11 @@ const app = createApp(
           plugins: [decode],
           routes: [
             ['GET /go', (req) => redirect(req.query.to as string)],
-            ['GET /named', (req) => json(200, { 'x-name': req.query.name as string }, { ok: true })],
-            ['GET /coded', (req) => json(Number(req.query.code), {}, { ok: true })],
+            ['GET /named', (req) => json({ ok: true }, { headers: { 'x-name': req.query.name as string } })],
+            ['GET /coded', (req) => json({ ok: true }, { status: Number(req.query.code) })],
             ['GET /after-login', (req) => redirect(req.query.next as string, { localOnly: true, fallback: '/home' })],
             ['/inspect', inspect, { methods: ['get', 'post'] }],
-            ['POST /products', (req) => (jsonHandled++, json(201, {}, { received: req.json ?? null }))],
+            ['POST /products', (req) => (jsonHandled++, json({ received: req.json ?? null }, { status: 201 }))],
           ],
         },
         {

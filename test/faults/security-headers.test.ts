@@ -42,7 +42,7 @@ const halt = definePlugin({
     description: 'answers 429 before the handler',
     options: {},
   },
-  preRequest: () => stop(status(429, {}, { error: 'slow down' })),
+  preRequest: () => stop(status(429, { error: 'slow down' })),
 })
 const never = () => new Promise<never>(() => {})
 

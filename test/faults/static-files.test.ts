@@ -49,7 +49,7 @@ const gate = () => new Promise<void>((resolve) => (release = resolve))
 const replacing = definePlugin({
   name: 'replacing',
   info: { title: 'r', version: '1', author: 't', description: 'replaces the reply', options: {} },
-  postRequest: (_req, _env, _o, _s) => stop(status(200, {}, 'replaced')),
+  postRequest: (_req, _env, _o, _s) => stop(status(200, 'replaced')),
 })
 const slow = definePlugin({
   name: 'slow',

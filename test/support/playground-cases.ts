@@ -441,6 +441,11 @@ export function playgroundCases(server: () => Playground): void {
     expect(big.status).toBe(413)
   })
 
+  // Last: what the server printed during all of the above, every route having answered.
+  it('no deprecation warning: the playground uses only the forms of this release', () => {
+    expect(server().output()).not.toMatch(/VELA_DEP_|DeprecationWarning/)
+  })
+
   // Last: what the server printed during all of the above.
   it('the server logged only its start-up lines: no errors, no exporter noise without a collector', () => {
     const lines = server().output().trim().split('\n')

@@ -10,7 +10,7 @@ export function idOf(req: VelaRequest): number | undefined {
 }
 
 /** The `{ error }` answers. */
-export const error = (code: 400 | 404 | 422, message: string) => status(code, {}, { error: message })
+export const error = (code: 400 | 404 | 422, message: string) => status(code, { error: message })
 
 /**
  * The value of a repository call that is not expected to fail; a failure (a database error) is

@@ -28,7 +28,7 @@ const present = (n: NoteWithAuthor) => ({
 })
 
 function failed(err: Changeset<typeof Note> | DbError) {
-  if (isChangeset(err)) return status(422, {}, { errors: errorsToJson(err) })
+  if (isChangeset(err)) return status(422, { errors: errorsToJson(err) })
   throw err
 }
 
@@ -42,7 +42,7 @@ const missing = (req: VelaRequest) => error(404, `note ${req.bindings.id} not fo
 /** The note `id` as the API answers it (200 or the given status), or a 404 when it is gone. */
 async function answer(req: VelaRequest, id: number, code: 200 | 201 = 200) {
   const note = await noteWithAuthor(id)
-  return note ? json(code, {}, present(note)) : missing(req)
+  return note ? json(present(note), { status: code }) : missing(req)
 }
 
 /** GET /api/notes: 200 `{ notes: [...] }`, by id. */

@@ -24,14 +24,14 @@ async function findNote(req: VelaRequest): Promise<RecordOf<typeof Note> | undef
 export async function index(req: VelaRequest) {
   const user = signedIn(req)
   if (!user) return toLogin()
-  return view({ notes: await notesWithAuthor('inserted_at', 'desc'), username: user.name }, { view: 'notes_index' })
+  return view('notes_index', { notes: await notesWithAuthor('inserted_at', 'desc'), username: user.name })
 }
 
 /** GET /notes/new: the empty form. */
 function newAction(req: VelaRequest) {
   const user = signedIn(req)
   if (!user) return toLogin()
-  return view({ username: user.name }, { view: 'notes_new' })
+  return view('notes_new', { username: user.name })
 }
 
 /** POST /notes: title and body from the form; the author is the signed-in user's name, never a form field. */
@@ -48,7 +48,7 @@ export async function edit(req: VelaRequest) {
   if (!user) return toLogin()
   const note = await findNote(req)
   if (!note) throw httpError(404, `note ${req.bindings.id} not found`)
-  return view({ note, username: user.name }, { view: 'notes_edit' })
+  return view('notes_edit', { note, username: user.name })
 }
 
 /** POST /notes/:id: new title and body. */

@@ -35,7 +35,7 @@ function changeset(existing: ProductRecord | null, params: Record<string, unknow
 }
 
 function failed(err: Changeset<typeof Product> | DbError) {
-  if (isChangeset(err)) return status(422, {}, { errors: errorsToJson(err) })
+  if (isChangeset(err)) return status(422, { errors: errorsToJson(err) })
   throw err
 }
 
@@ -72,7 +72,7 @@ export async function show(req: VelaRequest) {
 /** POST /api/products: name and price required; 201 the product; 422 `{ errors }`. */
 export async function create(req: VelaRequest) {
   const res = await repo.insert(changeset(null, req.params))
-  return res.ok ? json(201, {}, present(res.value)) : failed(res.error)
+  return res.ok ? json(present(res.value), { status: 201 }) : failed(res.error)
 }
 
 /** PUT /api/products/:id: cast onto the product; 200; 404; 422 `{ errors }`. */

@@ -11,7 +11,7 @@ import { endAllSessions, startSession } from '../auth/sessions.ts'
 
 /** GET /login: the form (`login.liquid`); `?error=1` after a failed attempt. */
 function newAction(req: VelaRequest) {
-  return view({ error: req.query.error !== undefined }, { view: 'login' })
+  return view('login', { error: req.query.error !== undefined })
 }
 
 /**

@@ -51,7 +51,8 @@ export async function create(req: VelaRequest) {
   let cs = validateRequired(cast(User, null, req.params, ['name', 'email']), ['name', 'email'])
   cs = uniqueConstraint(validateFormat(cs, 'email', /^[^\s@]+@[^\s@]+$/), 'name')
   const res = await repo.insert(cs)
-  if (res.ok) return json(201, {}, { id: res.value.id, name: res.value.name, email: res.value.email, note_count: 0 })
+  if (res.ok)
+    return json({ id: res.value.id, name: res.value.name, email: res.value.email, note_count: 0 }, { status: 201 })
   if (!isChangeset(res.error)) throw res.error
   return error(422, res.error.errors.map((e) => `${e.field} ${errorMessage(e)}`).join(', '))
 }

@@ -24,6 +24,6 @@ export const bodyRequired = definePlugin<Record<string, never>>({
   legacy: false,
   preRequest: (req) =>
     WRITES.has(req.method) && req.json === undefined
-      ? stop(status(422, {}, { error: 'a request body is required: a JSON object' }))
+      ? stop(status(422, { error: 'a request body is required: a JSON object' }))
       : ok(req),
 })

@@ -162,7 +162,7 @@ export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
       const earlier = req.eventIfMade?.res.headers
       if (earlier) for (const name of HEADER_NAMES) earlier.delete(name)
       const error = `Too Many Requests - rate limit exceeded, retry in ${secondsLeft} s`
-      return stop(json(429, { ...headers, 'retry-after': String(secondsLeft) }, { error }))
+      return stop(json({ error }, { status: 429, headers: { ...headers, 'retry-after': String(secondsLeft) } }))
     }
     if (limits.headers) {
       const out = req.event.res.headers

@@ -140,9 +140,8 @@ describe('on an app', () => {
               'GET /framed',
               () =>
                 json(
-                  200,
-                  { 'X-Frame-Options': 'SAMEORIGIN', 'content-security-policy': "frame-ancestors 'self'" },
                   { ok: true },
+                  { headers: { 'X-Frame-Options': 'SAMEORIGIN', 'content-security-policy': "frame-ancestors 'self'" } },
                 ),
             ],
             ['GET /immutable', () => Response.redirect('http://localhost/elsewhere', 302)],

@@ -90,7 +90,7 @@ function actionOf(plural: string, one: string, name: string): Omit<ResourceActio
       return {
         path: list,
         methods: ['POST'],
-        hint: `creates a ${one} from \`req.params\` (decoded by \`requestPlugin\` with \`decodeJsonBody\`), answered as \`json(201, {}, ${one})\`; 422 when invalid`,
+        hint: `creates a ${one} from \`req.params\` (decoded by \`requestPlugin\` with \`decodeJsonBody\`), answered as \`json(${one}, { status: 201 })\`; 422 when invalid`,
       }
     case 'show':
       return {
@@ -175,7 +175,7 @@ export function controllerText(plan: ResourcePlan, command: string): string {
     const lines = [
       `/** ${methods} ${a.path}: ${a.hint}. */`,
       `${a.local === a.name ? 'export ' : ''}async function ${a.local}(_req: VelaRequest) {`,
-      `  return status(501, {}, { error: '${plan.controller}.${a.name} is not implemented yet' })`,
+      `  return status(501, { error: '${plan.controller}.${a.name} is not implemented yet' })`,
       '}',
     ]
     if (a.local !== a.name) {

@@ -103,12 +103,12 @@ import type { VelaRequest } from 'vela'
 
 /** GET /products/:id: the product \`req.bindings.id\` (a string), answered as \`json(product)\`; 404 when there is none. */
 export async function show(_req: VelaRequest) {
-  return status(501, {}, { error: 'products_controller.show is not implemented yet' })
+  return status(501, { error: 'products_controller.show is not implemented yet' })
 }
 
 /** DELETE /products/:id: deletes the product \`req.bindings.id\` (a string), answered with \`status(204)\`; 404 when there is none. */
 async function deleteAction(_req: VelaRequest) {
-  return status(501, {}, { error: 'products_controller.delete is not implemented yet' })
+  return status(501, { error: 'products_controller.delete is not implemented yet' })
 }
 // \`delete\` is a reserved word, so the function has another name and is exported as \`delete\`.
 export { deleteAction as delete }

@@ -60,7 +60,7 @@ export async function index() {
 /** POST /notes from the form: back to the list, or the form again with its errors (422). */
 export async function createFromForm(req: VelaRequest) {
   const res = await repo.insert(changeset(req.params))
-  if (res.ok) return redirect('/notes', 303)
+  if (res.ok) return redirect('/notes', { status: 303 })
   if (!isChangeset(res.error)) throw res.error
   return view({ ...(await listing()), form: req.params, errors: errorsToJson(res.error) }, { status: 422 })
 }
@@ -73,7 +73,7 @@ export async function list(req: VelaRequest) {
 /** POST /api/notes `{ title, body? }`: 201 with the note, or 422 `{ errors: { title: ["can't be blank"] } }`. */
 export async function create(req: VelaRequest) {
   const res = await repo.insert(changeset(req.params))
-  if (res.ok) return json(201, {}, res.value)
-  if (isChangeset(res.error)) return status(422, {}, { errors: errorsToJson(res.error) })
+  if (res.ok) return json(res.value, { status: 201 })
+  if (isChangeset(res.error)) return status(422, { errors: errorsToJson(res.error) })
   throw res.error
 }
