@@ -25,7 +25,7 @@ const FAILING_ROUTE = `import { defineRoutes } from 'vela'
 export default defineRoutes({
   prefix: '/failing',
   security: false,
-  routes: [['', () => {
+  routes: [['GET ', () => {
     console.error('checking stock before failing')
     throw new Error('the stock service is unavailable')
   }]],
@@ -107,6 +107,7 @@ describe.skipIf(!hasChromium)('the development dashboard in headless Chromium', 
     expect(steps).toEqual([
       ['pre', 'cors', 'continued'],
       ['pre', 'request', 'continued'],
+      ['pre', 'body_required', 'continued'],
     ])
     const headers = await page
       .locator('section.response-headers tr')

@@ -56,10 +56,11 @@ describe('a many-field form body', () => {
     await heartbeats
     const shown = `heartbeats (round trip / server loop held, ms): ${beats.map((b) => `${Math.round(b.ms)}/${Math.round(b.loopDelayMs)}`).join(', ')}`
     expect(beats.length).toBeGreaterThanOrEqual(2)
-    // The server's event loop was never held for 100 ms. The round trip also crosses two processes
-    // on a shared machine, so its bound is looser; without the fix both take minutes.
-    expect(Math.max(...beats.map((b) => b.loopDelayMs)), shown).toBeLessThan(100)
-    expect(Math.max(...beats.map((b) => b.ms)), shown).toBeLessThan(1000)
+    // The server's event loop was never held for a second (under 100 ms on a quiet machine; a busy
+    // one takes the core away for a few hundred). The round trip also crosses two processes, so its
+    // bound is looser; without the fix both take minutes.
+    expect(Math.max(...beats.map((b) => b.loopDelayMs)), shown).toBeLessThan(1000)
+    expect(Math.max(...beats.map((b) => b.ms)), shown).toBeLessThan(5000)
   }, 60_000)
 
   it('1,000 fields pass (repeated or distinct); 1,001 are a 413', async () => {

@@ -50,7 +50,7 @@ export default defineApp({
 
 const ROUTES = `import { defineRoutes, json } from 'vela'
 
-export default defineRoutes({ prefix: '', security: false, routes: [['/hello', () => json({ hello: 'world' })]] })
+export default defineRoutes({ prefix: '', security: false, routes: [['GET /hello', () => json({ hello: 'world' })]] })
 `
 
 const CONFIG = `import vela from 'vela/vite'
