@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('the development dashboard in headless Chromium', 
     const row = page.locator('#requests tbody tr', {
       has: page.locator('td.path', { hasText: new RegExp(`^/api/products/${productId}$`) }),
     })
-    await expect.poll(() => row.count()).toBe(1)
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1)
     expect(await row.locator('td.route').textContent()).toBe('/api/products/:id')
     expect(await row.locator('td.status').textContent()).toBe('200')
     await shot('01-requests')
@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium)('the development dashboard in headless Chromium', 
     await page.goto(`${server.base}/__vela`)
     const before = await page.locator('#requests tbody tr').count()
     // The event stream is open once the page's script ran; wait for it before asking.
-    await expect.poll(() => page.evaluate(() => document.readyState)).toBe('complete')
+    await expect.poll(() => page.evaluate(() => document.readyState), { timeout: 30_000 }).toBe('complete')
     const live = page.locator('#requests tbody tr', {
       has: page.locator('td.path', { hasText: '/api/products/424242' }),
     })
@@ -204,7 +204,7 @@ describe.skipIf(!hasChromium)('the development dashboard in headless Chromium', 
       .map((p) => Number(p.split(',')[1]))
     expect(Math.min(...errorYs)).toBeLessThan(112)
     const counted = async () => Number(await page.locator('figure.chart.rate').getAttribute('data-requests'))
-    await expect.poll(() => page.evaluate(() => document.readyState)).toBe('complete')
+    await expect.poll(() => page.evaluate(() => document.readyState), { timeout: 30_000 }).toBe('complete')
     const before = await counted()
     // New requests reach the charts without a reload (the page's script redraws them).
     await expect
