@@ -104,7 +104,8 @@ async function countTelemetrySockets(): Promise<void> {
   }
   try {
     const counts = await countOverSockets({
-      servers: [...new Set(routes.flatMap((t) => t.servers ?? servers))],
+      // BENCH_SERVERS narrows the servers counted (a comma list of the names above).
+      servers: picked([...new Set(routes.flatMap((t) => t.servers ?? servers))], 'BENCH_SERVERS'),
       targets: routes,
       fileOf: (server) => fileOf(db && server === 'vela' ? 'vela-db' : server),
       envOf: (server) => ({ ...envOf(server), ...(db ? { BENCH_PG_URL: db.url } : {}) }),
