@@ -4,10 +4,10 @@
  * `priv/schemas/<name>` name → a `$ref` to its component; a Standard Schema object → its JSON
  * Schema, converted and inline, or nothing when the object offers none).
  */
-import type { SchemaRef } from '../../../server/contracts/routes.ts'
-import type { JsonSchema, OpenApiVersion } from './openapi-schema.ts'
-import { componentName, componentRef, requestVariant, requiresReadOnly, toOpenApiSchema } from './openapi-schema.ts'
-import { standardJsonSchema } from './openapi-standard.ts'
+import type { SchemaRef } from '../../server/contracts/routes.ts'
+import type { JsonSchema, OpenApiVersion } from './schema.ts'
+import { componentName, componentRef, requestVariant, requiresReadOnly, toOpenApiSchema } from './schema.ts'
+import { standardJsonSchema } from './standard.ts'
 
 /** A schema reference resolved for the document. */
 export interface ResolvedSchema {

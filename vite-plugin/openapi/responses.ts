@@ -15,10 +15,10 @@
  *   bodies are the `Error` component (`{ error }`) and, for 422, `ValidationErrors`
  *   (`{ errors: { <field path>: [<message>] } }`).
  */
-import type { CompiledRoute } from '../../../server/router/compile.ts'
-import type { DocContext } from './openapi-context.ts'
-import type { JsonSchema } from './openapi-schema.ts'
-import { componentName, componentRef } from './openapi-schema.ts'
+import type { CompiledRoute } from '../../server/router/compile.ts'
+import type { DocContext } from './context.ts'
+import type { JsonSchema } from './schema.ts'
+import { componentName, componentRef } from './schema.ts'
 
 export interface ResponseObject {
   description: string
