@@ -11,7 +11,7 @@
  */
 /// <reference path="../vite-plugin/client.d.ts" preserve="true" />
 import { fillPath, queryString } from './query.ts'
-import type { RouteEntry } from './route-types.ts'
+import type { QueryValue, RouteEntry } from './route-types.ts'
 
 export type {
   HandlerResponses,
@@ -81,6 +81,37 @@ export interface Client<R> {
   delete: MethodCall<R, 'DELETE'>
 }
 
+/** What an untyped call takes: any params, query, body and headers. */
+export interface UntypedCallOptions {
+  params?: Record<string, string | number>
+  query?: Record<string, QueryValue>
+  body?: unknown
+  headers?: HeadersInit
+}
+
+/** An untyped call: any path; the reply's body is `any`, as `JSON.parse` gives it. */
+export type UntypedCall = (
+  path: string,
+  options?: UntypedCallOptions,
+  // biome-ignore lint/suspicious/noExplicitAny: a reply body nothing describes yet, as JSON.parse types it
+) => Promise<{ status: number; body: any; readonly headers: Headers }>
+
+/** The client before the app's routes are known: every method takes any path. */
+export interface UntypedClient {
+  get: UntypedCall
+  post: UntypedCall
+  put: UntypedCall
+  patch: UntypedCall
+  delete: UntypedCall
+}
+
+/**
+ * The client `createClient<R>` gives: typed by `R`, or untyped while `R` has no routes, which is
+ * what `Routes` is before `.vela/routes.d.ts` has been written (a fresh checkout, before the
+ * first `vite`, `vitest` or `vela types`), so the app compiles then and is checked once it exists.
+ */
+export type ClientFor<R> = [keyof R] extends [never] ? UntypedClient : Client<R>
+
 interface AnyCall {
   params?: Record<string, unknown>
   query?: Record<string, never>
@@ -95,7 +126,9 @@ async function readBody(res: Response): Promise<unknown> {
 }
 
 /**
- * A client for the app at `baseUrl`, typed by the app's generated `Routes`.
+ * A client for the app at `baseUrl`, typed by the app's generated `Routes`. Until the Vite plugin
+ * (or `vela types`) has written `.vela/routes.d.ts`, `Routes` is empty and the client takes any
+ * path (`ClientFor`): a fresh checkout compiles, and its calls are checked once the file exists.
  *
  * @example
  * import { createClient } from 'vela/client'
@@ -105,7 +138,7 @@ async function readBody(res: Response): Promise<unknown> {
  * const res = await api.get('/api/products/:id', { params: { id: 1 } })
  * if (res.status === 200) console.log(res.body.name)
  */
-export function createClient<R>(baseUrl: string | URL, options: ClientOptions = {}): Client<R> {
+export function createClient<R>(baseUrl: string | URL, options: ClientOptions = {}): ClientFor<R> {
   const base = String(baseUrl).replace(/\/+$/, '')
   const send = async (method: ClientMethod, path: string, call: AnyCall = {}) => {
     const headers = new Headers(typeof options.headers === 'function' ? await options.headers() : options.headers)
@@ -125,5 +158,5 @@ export function createClient<R>(baseUrl: string | URL, options: ClientOptions = 
     put: method('PUT'),
     patch: method('PATCH'),
     delete: method('DELETE'),
-  } as unknown as Client<R>
+  } as unknown as ClientFor<R>
 }

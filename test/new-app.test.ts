@@ -3,7 +3,7 @@
  * (no link to this repo), and the app's own toolchain unflagged (test/support/new-app.ts).
  * PostgreSQL runs the built server a second time when it is reachable (required under CI).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Packed } from './support/new-app.ts'
@@ -50,6 +50,26 @@ describe('a new app from the packed package', { timeout: 600_000 }, () => {
     await npx(app, 'tsc', ['--noEmit'])
   })
 
+  test('with no .vela/ yet (a fresh checkout), the typed client, schema names and a test.env block compile', async () => {
+    expect(existsSync(join(app, '.vela'))).toBe(false)
+    const check = join(app, 'src/fresh-check.ts')
+    const config = join(app, 'vite.config.ts')
+    const generated = readFileSync(config, 'utf8')
+    writeFileSync(check, FRESH_CHECK)
+    // What the testing guide adds: vitest's own block, beside the plugin.
+    writeFileSync(
+      config,
+      generated.replace('plugins: [vela()] }', "plugins: [vela()], test: { env: { DATABASE_URL: '' } } }"),
+    )
+    try {
+      expect(readFileSync(config, 'utf8')).toContain('test: { env:')
+      await npx(app, 'tsc', ['--noEmit'])
+    } finally {
+      rmSync(check)
+      writeFileSync(config, generated)
+    }
+  })
+
   test('vitest run passes the generated test', async () => {
     const out = await npx(app, 'vitest', ['run'])
     expect(out).toMatch(/Tests\s+\d+ passed/)
@@ -63,6 +83,19 @@ describe('a new app from the packed package', { timeout: 600_000 }, () => {
     writeFileSync(check, CLIENT_CHECK)
     try {
       await npx(app, 'tsc', ['--noEmit'])
+    } finally {
+      rmSync(check)
+    }
+  })
+
+  test('npm run typecheck writes the route types first, then checks the calls against them', async () => {
+    rmSync(join(app, '.vela'), { recursive: true, force: true })
+    const check = join(app, 'src/client-check.ts')
+    writeFileSync(check, CLIENT_CHECK)
+    try {
+      // CLIENT_CHECK's `@ts-expect-error` for a wrong path fails the check if the client is untyped.
+      await sh(app, process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'typecheck'])
+      expect(readFileSync(join(app, '.vela/routes.d.ts'), 'utf8')).toContain('"GET /api/notes": {')
     } finally {
       rmSync(check)
     }
@@ -154,6 +187,23 @@ export async function check(): Promise<number> {
   // @ts-expect-error a path the app does not have
   await api.get('/api/nope')
   return res.status
+}
+`
+
+// What an app written from the docs uses before any .vela/routes.d.ts: the typed client and a
+// priv/schemas name in defineRoute (both unchecked until the file is written).
+const FRESH_CHECK = `
+import { defineRoute, json } from 'vela'
+import { createClient } from 'vela/client'
+import type { Routes } from 'virtual:vela/routes'
+export const draft = defineRoute('POST /api/drafts', (req) => json({ title: req.json.title }, { status: 201 }), {
+  validate: { body: 'note' },
+})
+const api = createClient<Routes>('http://localhost:8080')
+export async function check(): Promise<string> {
+  const listed = await api.get('/api/notes', { query: { limit: 5 } })
+  const made = await api.post('/api/notes', { body: { title: 'x' } })
+  return \`\${listed.status} \${listed.body.notes.length} \${made.status}\`
 }
 `
 

@@ -44,3 +44,22 @@ it('unions, intersections, tuples, maps, constants, and unknown for what it does
   expect(jsonSchemaToTs({ $ref: '#/definitions/x' }, 'out')).toBe('unknown')
   expect(jsonSchemaToTs(false, 'out')).toBe('never')
 })
+
+it('a $ref reads as the type refs names for it, unknown when refs knows none', () => {
+  const refs = (ref: string) => ({ 'product.json': 'Product', '#/definitions/tag': 'Tag' })[ref]
+  expect(
+    jsonSchemaToTs(
+      {
+        type: 'object',
+        properties: {
+          items: { type: 'array', items: { $ref: 'product.json' } },
+          tags: { type: 'array', items: { $ref: '#/definitions/tag' } },
+          other: { $ref: 'missing.json' },
+        },
+        required: ['items'],
+      },
+      'out',
+      refs,
+    ),
+  ).toBe('{ items: Product[]; tags?: Tag[]; other?: unknown }')
+})

@@ -87,20 +87,55 @@ class Names {
 
   /** The named type of a `priv/schemas` file, one direction. */
   schema(file: string, direction: SchemaDirection): string {
-    const id = `${direction}:${file}`
-    let name = this.schemas.get(id)
-    if (!name) {
-      const schema = this.input.readSchema(file)
-      name = `${direction === 'in' ? 'In' : 'Out'}_${file.replace(/\W/g, '_')}`
-      this.schemas.set(id, name)
-      const text = schema ? jsonSchemaToTs(schema, direction) : 'unknown'
-      this.types.push(
-        `/** priv/schemas/${file}.json${direction === 'in' ? ' (as sent)' : ' (as answered)'} */\ntype ${name} = ${text}`,
-      )
-    }
+    const name = this.named(file, direction)
     if (direction === 'in') this.requests.set(file, name)
     return name
   }
+
+  /**
+   * The named type of a `priv/schemas` file, or of one of its `definitions` (`$defs`), written
+   * once; named before its text is made, so a schema that refers to itself is a recursive type.
+   */
+  private named(file: string, direction: SchemaDirection, definition?: string): string {
+    const id = `${direction}:${file}#${definition ?? ''}`
+    let name = this.schemas.get(id)
+    if (name) return name
+    const schema = this.input.readSchema(file)
+    const part = definition === undefined ? schema : definitionOf(schema, definition)
+    name = `${direction === 'in' ? 'In' : 'Out'}_${`${file}${definition === undefined ? '' : `__${definition}`}`.replace(/\W/g, '_')}`
+    this.schemas.set(id, name)
+    const text = part ? jsonSchemaToTs(part, direction, (ref) => this.refType(file, ref, direction)) : 'unknown'
+    const what = `priv/schemas/${file}.json${definition === undefined ? '' : `#/definitions/${definition}`}`
+    this.types.push(`/** ${what}${direction === 'in' ? ' (as sent)' : ' (as answered)'} */\ntype ${name} = ${text}`)
+    return name
+  }
+
+  /** The type a `$ref` inside `file` stands for: that file's definition, or another file's type. */
+  private refType(file: string, ref: string, direction: SchemaDirection): string | undefined {
+    if (ref === '#') return this.named(file, direction)
+    const local = LOCAL_REF.exec(ref)
+    if (local) return this.named(file, direction, decodeURIComponent(local[1]!))
+    const other = FILE_REF.exec(ref)
+    if (!other || !this.input.readSchema(other[1]!)) return undefined
+    return this.named(other[1]!, direction, other[2] === undefined ? undefined : decodeURIComponent(other[2]))
+  }
+}
+
+/** `#/definitions/x` (or `$defs`): a definition of the same file. */
+const LOCAL_REF = /^#\/(?:definitions|\$defs)\/([^/]+)$/
+/** `other.json`, `./other.json`, `other.json#/definitions/x`: another `priv/schemas` file, or its definition. */
+const FILE_REF = /^(?:\.\/)?([A-Za-z0-9._-]+)\.json(?:#(?:\/(?:definitions|\$defs)\/([^/]+))?)?$/
+
+const definitionOf = (
+  schema: Record<string, unknown> | undefined,
+  name: string,
+): Record<string, unknown> | undefined => {
+  for (const key of ['definitions', '$defs']) {
+    const defs = schema?.[key] as Record<string, unknown> | undefined
+    const found = defs?.[name]
+    if (typeof found === 'object' && found !== null) return found as Record<string, unknown>
+  }
+  return undefined
 }
 
 /** How the generated file reaches one route's tuple inside its module's default export type. */

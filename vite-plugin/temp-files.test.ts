@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { build } from 'vite'
 import { expect, it } from 'vitest'
 import { inspectApp } from './cli/commands/load.ts'
-import { writeOpenApi } from './cli/commands/openapi-write.ts'
+import { writeOpenApi } from './openapi/write.ts'
 import vela from './index.ts'
 import { useTempDirs } from './test/built-app.ts'
 

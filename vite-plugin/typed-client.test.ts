@@ -39,6 +39,10 @@ it('vela types writes the route types; the client calls compile and the wrong on
   const text = readFileSync(typesFile(root), 'utf8')
   expect(text).toContain('"GET /api/products/:id": {')
   expect(text).toContain('type In_product = { name: string; price: number }')
+  // A list whose items `$ref` another file: typed as that file's type, not unknown[].
+  expect(text).toContain(
+    'type Out_product_list = { products: Out_product[]; total: number; tags: Out_product_list__tag[] }',
+  )
   expect(text).toContain(
     `declare module 'vela' {\n  interface VelaSchemas {\n    "product": In_product\n    "product_patch": In_product_patch\n  }\n}`,
   )

@@ -2,17 +2,25 @@
  * `defineRoute('POST /notes', handler, options)`: a route tuple whose handler's request is typed from the
  * route's `validate` schemas. A Standard Schema object (zod, valibot, …) gives its output type; a
  * `priv/schemas` name gives its type in `VelaSchemas` (written into `.vela/routes.d.ts` by the Vite
- * plugin), or `unknown` values for a name not there (an app without the generated file).
+ * plugin), or `unknown` values for a name not there; `any` while the file has not been written.
  */
 import type { MaybePromise } from '../contracts/primitives.ts'
-import type { HandlerResult, Route, RouteOptions, RouteValidation } from '../contracts/routes.ts'
+import type { HandlerResult, RouteOptions, RouteValidation } from '../contracts/routes.ts'
 import type { StandardSchemaV1 } from '../contracts/standard-schema.ts'
 import type { VelaRequest } from '../request.ts'
 import type { VelaSchemas } from './vela-schemas.ts'
 
 /**
+ * Whether `.vela/routes.d.ts` has filled `VelaSchemas` in. Before it has (a fresh checkout, before
+ * the first `vite`, `vitest` or `vela types`), a schema name types its part as `any`, so the app
+ * compiles; once it has, a name gives its type, and a name not there `unknown` values.
+ */
+type SchemasKnown = [keyof VelaSchemas] extends [never] ? false : true
+
+/**
  * What a schema validates to: a Standard Schema's output type; for a `priv/schemas` name, its
- * `VelaSchemas` member (one interface lookup), else `Named`; `Absent` without a schema.
+ * `VelaSchemas` member (one interface lookup), else `Named` (`any` until the file is written);
+ * `Absent` without a schema.
  */
 type Output<S, Named, Absent> = [S] extends [undefined]
   ? Absent
@@ -20,7 +28,10 @@ type Output<S, Named, Absent> = [S] extends [undefined]
     ? StandardSchemaV1.InferOutput<S>
     : S extends keyof VelaSchemas
       ? VelaSchemas[S]
-      : Named
+      : SchemasKnown extends true
+        ? Named
+        : // biome-ignore lint/suspicious/noExplicitAny: a name's type before the generated file describes it
+          any
 
 type Part<V, K extends keyof RouteValidation> = V extends { readonly [P in K]?: infer S } ? S : undefined
 
@@ -73,14 +84,30 @@ export type ValidatedHandler<V extends RouteValidation | undefined, A = unknown>
  * })
  * ```
  */
-export function defineRoute<const V extends RouteValidation, A = unknown>(
+export function defineRoute<
+  const V extends RouteValidation,
+  A = unknown,
+  R extends MaybePromise<HandlerResult> = MaybePromise<HandlerResult>,
+>(
   path: string,
-  handler: ValidatedHandler<V, A>,
+  handler: (req: ValidatedRequest<V, A>) => R,
   options: RouteOptions & { readonly validate: V },
-): Route {
+): DefinedRoute<V, R> {
   // The runtime hands the handler the validated request; the route list holds handlers of any request type.
-  return [path, handler as unknown as Route[1], options]
+  return [path, handler as unknown as (req: VelaRequest) => R, options]
 }
+
+/**
+ * The route tuple `defineRoute` returns: a `Route` that keeps, as types, what its handler replies
+ * and the schemas of its `validate`, so the typed client (`.vela/routes.d.ts`) reads a Standard
+ * Schema's body type and an inline handler's replies from it, as from a tuple written in
+ * `defineRoutes`.
+ */
+export type DefinedRoute<V extends RouteValidation, R> = readonly [
+  path: string,
+  handler: (req: VelaRequest) => R,
+  options: Omit<RouteOptions, 'validate'> & { readonly validate: V },
+]
 
 /**
  * Types a route's `validate` option on its own, so a controller defined in another file can name

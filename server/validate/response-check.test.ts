@@ -14,6 +14,12 @@ const schemas = {
     properties: { id: { type: 'integer' }, name: { type: 'string' } },
   },
   products: { type: 'array', items: { $ref: 'product.json' } },
+  // A record as the database layer reads it: `inserted_at` is a Date until it is encoded.
+  item: {
+    type: 'object',
+    required: ['id', 'inserted_at'],
+    properties: { id: { type: 'integer' }, inserted_at: { type: 'string', format: 'date-time' } },
+  },
 }
 const notFound = v.object({ error: v.string() })
 
@@ -40,6 +46,11 @@ const config = (responses: Record<number, string | typeof notFound>): AppConfig 
           { responses },
         ],
         ['GET /text', () => status(200, 'plain text is not JSON: not checked'), { validate: { response: 'product' } }],
+        [
+          'GET /items/1',
+          (req) => json({ id: 1, inserted_at: bad(req) ? 'yesterday' : new Date('2026-01-02T03:04:05Z') }),
+          { responses: { 200: 'item' } },
+        ],
       ],
     },
   },
@@ -91,6 +102,13 @@ describeModes(
         'Response check failed: GET /api/products (routes/api.anonymous) replied 200 with a body that does not match its schema, at 1.id: must be integer',
       )
     })
+    it('the body is checked as the client receives it: a Date is its ISO string, a date-time', async () => {
+      const res = await t.request('/api/items/1')
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ id: 1, inserted_at: '2026-01-02T03:04:05.000Z' })
+      t.expectLogged(/replied 200 with a body that does not match its schema, at inserted_at: must match format/)
+      expect((await t.request('/api/items/1?bad')).status).toBe(500)
+    })
     it('a mismatch of a Standard Schema for a 404 fails too', async () => {
       t.expectLogged(/replied 404 with a body that does not match its schema/)
       expect((await t.request('/api/products/2?bad')).status).toBe(500)
@@ -119,6 +137,6 @@ describeModes(
 
 it('in dev an unknown response schema stops the start, naming the route', () => {
   expect(() => createApp(config({ 200: 'no-such-schema' }), { env: {}, schemas })).toThrow(
-    /api group 0 route 1 \(\/api\/products\/:id\): responses\[200\] names priv\/schemas\/no-such-schema\.json, which does not exist \(known: product, products\)/,
+    /api group 0 route 1 \(\/api\/products\/:id\): responses\[200\] names priv\/schemas\/no-such-schema\.json, which does not exist \(known: product, products, item\)/,
   )
 })

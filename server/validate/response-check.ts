@@ -9,8 +9,14 @@
  * - `test` (where `vela/testing` runs the app): the request fails with a 500 whose JSON body
  *   names the mismatch, so the test that made it fails.
  *
+ * The body is checked as the client receives it: encoded with the app's `jsonLib` and decoded
+ * again, so a `Date` is its ISO string (and passes `format: 'date-time'`), `toJSON` has run and
+ * `undefined` properties are gone. Routes without a reply schema pay nothing: they get no check.
+ * A body the `jsonLib` cannot encode is not checked here; sending it fails as it would anyway.
+ *
  * A web `Response` returned by the handler is not checked (its body is a stream).
  */
+import type { JsonLib } from '../contracts/primitives.ts'
 import type { CompiledRoute } from '../contracts/routes.ts'
 import type { Reply } from '../replies.ts'
 import { json } from '../replies.ts'
@@ -35,6 +41,7 @@ export function responseCheck(
   validators: Validators,
   environment: string,
   log: (message: string, error: unknown, key?: string) => void,
+  jsonLib: JsonLib,
 ): ResponseCheck | undefined {
   if (!CHECKED_ENVIRONMENTS.has(environment)) return undefined
   const { responses, validate } = route.options
@@ -67,7 +74,13 @@ export function responseCheck(
     if (!hasJsonBody(reply)) return undefined
     const check = byStatus.get(reply.status) ?? (reply.status >= 200 && reply.status < 300 ? success : undefined)
     if (!check) return undefined
-    const r = check(reply.body)
+    let sent: unknown
+    try {
+      sent = jsonLib.decode(jsonLib.encode(reply.body))
+    } catch {
+      return undefined
+    }
+    const r = check(sent)
     return isThenable(r) ? Promise.resolve(r).then((done) => settle(reply, done)) : settle(reply, r)
   }
 }

@@ -52,7 +52,7 @@ export function compileRouteChecks(
     const where = `${route.source} (${route.path})`
     try {
       const request = requestCheck(route.options.validate, validators, where, opts.jsonLib)
-      const response = responseCheck(route, validators, opts.environment, opts.log)
+      const response = responseCheck(route, validators, opts.environment, opts.log, opts.jsonLib)
       if (request || response) out.set(route, { request, response })
     } catch (err) {
       if (err instanceof VelaError) throw err

@@ -12,7 +12,7 @@
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
 import { expect, it } from 'vitest'
-import type { OpenApiDocument } from '../../vite-plugin/cli/commands/openapi.ts'
+import type { OpenApiDocument } from '../../vite-plugin/openapi/document.ts'
 import type { Exchange } from './exchange-recorder.ts'
 import type { Playground } from './playground.ts'
 import { until } from './until.ts'

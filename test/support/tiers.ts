@@ -14,7 +14,9 @@ export const endToEnd: readonly string[] = [
   'vite-plugin/dev/**/*.test.ts',
   'vite-plugin/dashboard/dashboard.test.ts',
   // CLI commands that load apps through Vite or run redocly
-  'vite-plugin/cli/commands/test/{cli-vite-load,inspect-cache,migrate-embedded,openapi-lint,openapi-contract,gen-resource}.test.ts',
+  'vite-plugin/cli/commands/test/{cli-vite-load,inspect-cache,migrate-embedded,gen-resource}.test.ts',
+  // the OpenAPI document of an app loaded through Vite, and redocly on it
+  'vite-plugin/openapi/test/{contract,lint}.test.ts',
   // the packed package installed into new apps, and an app's own vitest
   'test/new-app*.test.ts',
   'test/app-tests.test.ts',

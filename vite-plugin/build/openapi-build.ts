@@ -15,8 +15,8 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { appEntry, createAppIn } from '../app-loader.ts'
 import type { WithApp } from './build-runner.ts'
-import type { OpenApiVersion } from '../cli/commands/openapi.ts'
-import { OPENAPI_OUTPUT, writeOpenApi } from '../cli/commands/openapi-write.ts'
+import type { OpenApiVersion } from '../openapi/document.ts'
+import { OPENAPI_OUTPUT, writeOpenApi } from '../openapi/write.ts'
 
 export const BUILD_OPENAPI_OUTPUT = OPENAPI_OUTPUT
 export const DEFAULT_VIEWS_DIR = 'src/views'

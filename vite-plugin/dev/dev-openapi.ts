@@ -5,14 +5,14 @@
  * and again after each swap, so a route such as `['/docs/[...]', staticDir('priv/assets')]` shows
  * the routes being served. **Choice:** written in the background, never awaited by a swap (the
  * edit's response does not wait for it); unchanged files are not rewritten, changed ones are
- * replaced atomically (openapi-write.ts). A failure is logged, once per distinct message. Closing
+ * replaced atomically (openapi/write.ts). A failure is logged, once per distinct message. Closing
  * the dev server waits for a write in progress, so a stop never leaves a temporary file behind.
  */
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { VelaApp } from '../../server/app/create-app.ts'
-import type { OpenApiVersion } from '../cli/commands/openapi.ts'
-import { writeOpenApi } from '../cli/commands/openapi-write.ts'
+import type { OpenApiVersion } from '../openapi/document.ts'
+import { writeOpenApi } from '../openapi/write.ts'
 import { BUILD_OPENAPI_OUTPUT } from '../build/openapi-build.ts'
 
 /** A step writing files in the background; `written()` resolves once the writes asked for so far are done. */

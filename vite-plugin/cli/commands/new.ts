@@ -19,6 +19,13 @@
  * - `__APP_NAME__` in the template's files becomes the app's name (README title, `bootstrapApplication`).
  * - The name is `--name`, else the folder's name made a valid npm package name; it may not be one
  *   of the app's own dependencies (npm refuses to install `vela` into a package named `vela`).
+ * - **Choice:** a fresh checkout type-checks before `.vela/routes.d.ts` exists (it is
+ *   git-ignored, and written only by `vite`, `vitest`, `vite build` and `vela types`): until then
+ *   `createClient<Routes>` is untyped and a `priv/schemas` name in `defineRoute` is `any`, and
+ *   `npm run typecheck` writes the file first (`vela types && tsc --noEmit`), so it checks against
+ *   the routes. No install script writes it: one that loads the app could fail `npm install`, and
+ *   `--ignore-scripts` would skip it. `vite.config.ts` references `vitest/config`, so a `test` block
+ *   (`test: { env }`) type-checks in it.
  * - Nothing is overwritten: a folder that exists and is not empty is refused (exit 1) before
  *   anything is written, and each file is created with `wx`. Usage errors exit 2 (commands/args.ts).
  */
@@ -176,7 +183,8 @@ function packageJson(name: string, vela: PackageJson) {
       build: 'vite build',
       start: 'node dist/server/index.mjs',
       test: 'vitest run',
-      typecheck: 'tsc --noEmit',
+      // The route types first, so the check is against the routes as they are now.
+      typecheck: 'vela types && tsc --noEmit',
     },
     dependencies: { vela: `^${vela.version}` },
     devDependencies: Object.fromEntries(STARTER_DEV_DEPENDENCIES.map((dep) => [dep, range(dep)])),

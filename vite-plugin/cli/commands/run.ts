@@ -4,7 +4,7 @@
  * `root` and return the exit code. The report comes from the inspection cache when it holds for
  * the app as it is now (inspect-cache.ts), else the app is loaded through Vite (load.ts), which
  * writes the cache; this module imports neither Vite nor the app until then. `openapi` always
- * loads the app, writes its files (openapi-write.ts; by default `priv/assets/openapi.json`, where
+ * loads the app, writes its files (vite-plugin/openapi/write.ts; by default `priv/assets/openapi.json`, where
  * the dev server and the build write it) and prints one `Generated <path>` line per file.
  *
  * Exit codes: 0; `audit` 1 when it found warnings; an app that cannot be loaded is thrown by
@@ -89,7 +89,7 @@ explorer page swagger.html with the swagger-ui files it loads; prints one Genera
   },
   async run({ root, values, display }) {
     const { loadApp } = await import('./load.ts')
-    const { OPENAPI_OUTPUT, writeOpenApi } = await import('./openapi-write.ts')
+    const { OPENAPI_OUTPUT, writeOpenApi } = await import('../../openapi/write.ts')
     const { config, table } = await loadApp(root)
     const openapi = values.openapi
     if (openapi !== undefined && openapi !== '3.0' && openapi !== '3.1') {

@@ -100,7 +100,7 @@ describe('a new app', () => {
         build: 'vite build',
         start: 'node dist/server/index.mjs',
         test: 'vitest run',
-        typecheck: 'tsc --noEmit',
+        typecheck: 'vela types && tsc --noEmit',
       },
       dependencies: { vela: `^${velaVersion}` },
       devDependencies: {
@@ -143,6 +143,8 @@ describe('a new app', () => {
     expect(include).toEqual(['src', 'test', 'vite.config.ts', '.vela/routes.d.ts'])
     expect(read(dir, 'vite.config.ts')).toContain("import vela from 'vela/vite'")
     expect(read(dir, 'vite.config.ts')).toContain('export default defineConfig({ plugins: [vela()] })')
+    // vitest's `test` block type-checks in it (the testing guide sets `test.env` there).
+    expect(read(dir, 'vite.config.ts')).toMatch(/^\/\/\/ <reference types="vitest\/config" \/>\n/)
     expect(read(dir, '.gitignore').split('\n')).toEqual([
       'node_modules/',
       'dist/',

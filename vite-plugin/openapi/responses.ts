@@ -8,17 +8,17 @@
  * - The route's `responses` option wins for every status it names; naming any 2xx status
  *   replaces the conventional success status.
  * - The errors the server itself answers, each unless `responses` names its status: 400 (a
- *   route with a JSON body: malformed JSON), 401 and 403 (a group with security), 404 (a path
+ *   route with a JSON body: malformed JSON), 401 (a group with security), 403 (`forbids` below), 404 (a path
  *   with parameters), 413 (a route with a body: too large), 415 (a body the route cannot read:
  *   `validate.body`, or a request plugin running), 422 `ValidationErrors` (`validate`, or a
  *   route with a body), 429 (a rate-limit plugin in the route's pipeline), 500 always. Their
  *   bodies are the `Error` component (`{ error }`) and, for 422, `ValidationErrors`
  *   (`{ errors: { <field path>: [<message>] } }`).
  */
-import type { CompiledRoute } from '../../../server/router/compile.ts'
-import type { DocContext } from './openapi-context.ts'
-import type { JsonSchema } from './openapi-schema.ts'
-import { componentName, componentRef } from './openapi-schema.ts'
+import type { CompiledRoute } from '../../server/router/compile.ts'
+import type { DocContext } from './context.ts'
+import type { JsonSchema } from './schema.ts'
+import { componentName, componentRef } from './schema.ts'
 
 export interface ResponseObject {
   description: string
@@ -91,6 +91,31 @@ function conventional(route: CompiledRoute, facts: ResponseFacts): { status: num
   }
 }
 
+const CSRF_CHECKED = new Set(['post', 'put', 'patch', 'delete'])
+
+/**
+ * Can the server answer 403 before the handler runs? A plain security callback may answer
+ * anything (the document cannot know); a declared scheme's check answers 401 (`false`), and 403
+ * only for schemes with scopes (OAuth 2, OpenID Connect); the CSRF plugin refuses unsafe methods
+ * on paths it does not exclude. A check that answers 403 itself is declared with `responses`.
+ */
+function forbids(route: CompiledRoute, method: string): boolean {
+  const { security, securityScheme } = route.group
+  if (security !== false) {
+    if (!securityScheme) return true
+    if (securityScheme.scheme.type === 'oauth2' || securityScheme.scheme.type === 'openIdConnect') return true
+  }
+  if (!CSRF_CHECKED.has(method)) return false
+  return route.group.pre.some((step) => {
+    if (step.plugin.name !== 'csrf') return false
+    const exclude = (step.options as { exclude?: readonly string[] } | undefined)?.exclude ?? []
+    return !exclude.some((prefix) => {
+      const base = prefix.replace(/\/$/, '')
+      return route.path === base || route.path.startsWith(`${base}/`)
+    })
+  })
+}
+
 export function responsesFor(
   route: CompiledRoute,
   facts: ResponseFacts,
@@ -138,7 +163,7 @@ export function responsesFor(
   const errors: [number, boolean][] = [
     [400, jsonBody],
     [401, route.group.security !== false],
-    [403, route.group.security !== false],
+    [403, forbids(route, facts.method)],
     [404, facts.hasParams],
     [413, withBody],
     [415, validate.body !== undefined || (withBody && facts.decodesBodies)],

@@ -17,12 +17,12 @@
  * the explorer is being served, and several dev servers of one app (tests) may write at once.
  */
 import { mkdir, readFile, readdir } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { basename, dirname, join, resolve } from 'node:path'
-import type { RouteTable } from '../../../server/router/compile.ts'
-import type { JsonSchema, OpenApiVersion } from './openapi.ts'
-import { buildOpenApi } from './openapi.ts'
-import { writeAtomically } from '../../write-atomically.ts'
+import type { RouteTable } from '../../server/router/compile.ts'
+import type { JsonSchema, OpenApiVersion } from './document.ts'
+import { buildOpenApi } from './document.ts'
+import { writeAtomically } from '../write-atomically.ts'
+import { EXPLORER_ASSETS, SWAGGER_INITIALIZER, swaggerHtml, swaggerUiDir } from './explorer.ts'
 
 export interface OpenApiWriteOptions {
   /** Where the document goes (default `priv/assets/openapi.json`), relative to the app root. */
@@ -53,8 +53,6 @@ export async function packageInfo(root: string): Promise<{ description?: string;
 /** Where the document goes by default, relative to the app root (the explorer beside it). */
 export const OPENAPI_OUTPUT = 'priv/assets/openapi.json'
 
-export const EXPLORER_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const
-
 /** Every `priv/schemas/<name>.json` of the app, by name (none when the folder is absent). */
 export async function loadSchemas(root: string): Promise<Record<string, JsonSchema>> {
   const dir = resolve(root, 'priv/schemas')
@@ -68,44 +66,6 @@ export async function loadSchemas(root: string): Promise<Record<string, JsonSche
     }
   }
   return out
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
-/** The explorer page: swagger-ui from the files beside it, pointed at `specFile` (read by swagger-initializer.js). */
-export function swaggerHtml(title: string, specFile: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${escapeHtml(title)} — API explorer</title>
-  <link rel="stylesheet" href="./swagger-ui.css">
-</head>
-<body>
-  <div id="swagger-ui" data-url="${escapeHtml(`./${specFile}`)}"></div>
-  <script src="./swagger-ui-bundle.js"></script>
-  <script src="./swagger-initializer.js"></script>
-</body>
-</html>
-`
-}
-
-/** Starts swagger-ui on the page's `#swagger-ui` element, with the document its `data-url` names. */
-export const SWAGGER_INITIALIZER = `// Written by vela openapi: starts the explorer of swagger.html (a file, not an inline script, so
-// the page passes a Content-Security-Policy without 'unsafe-inline').
-window.ui = SwaggerUIBundle({
-  url: document.getElementById('swagger-ui').dataset.url,
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  // The badge would load an image from validator.swagger.io: nothing leaves the app's origin.
-  validatorUrl: null,
-})
-`
-
-function swaggerUiDir(): string {
-  const require = createRequire(import.meta.url)
-  return dirname(require.resolve('swagger-ui-dist/package.json'))
 }
 
 export async function writeOpenApi(

@@ -1,6 +1,6 @@
 /**
  * `vela openapi`: the OpenAPI document of an app's route table, 3.0.3 by default, 3.1.0 with
- * `openapi: '3.1'`. Pure: route table and schemas in, document out; openapi-write.ts writes it
+ * `openapi: '3.1'`. Pure: route table and schemas in, document out; write.ts writes it
  * with the explorer page.
  *
  * - `info.title` / `info.version` from `--title` (default: the app name) and `--api-version`
@@ -14,7 +14,7 @@
  *   appended (`items_controller.update.patch`). An `ALL` route is documented for GET, POST,
  *   PUT, PATCH and DELETE, each answering 200 OK.
  * - `:name` path parameters become `{name}`; a trailing `[...]` becomes `{path}`. Parameters and
- *   request bodies: openapi-request.ts; responses: openapi-responses.ts.
+ *   request bodies: request.ts; responses: responses.ts.
  * - Security: a group declared with `security: { scheme, check }` puts its scheme under
  *   `components.securitySchemes` (by its name: `bearerAuth`, `basicAuth`, `cookieAuth`, …) and
  *   `security: [{ <name>: [] }]` on each of its operations; `security: false` gives `security:
@@ -23,22 +23,24 @@
  * - Skipped: static-file routes, WebSocket routes (no HTTP operation to describe), status routes
  *   (they are not in the route table) and handlers of a controller named `*error_controller`.
  * - Schemas: `components.schemas.<name>` for each `priv/schemas/<name>.json`, converted for the
- *   version (openapi-schema.ts). A route's schema by convention is `options.schema`, else the
+ *   version (schema.ts). A route's schema by convention is `options.schema`, else the
  *   one its controller names: `products_controller` ↔ `product` (the controller name without
  *   `_controller`, made singular by inflect.ts; a name that is not plural is used as it is),
  *   when that schema exists.
  */
-import type { NamedSecurityScheme, SecuritySchemeObject } from '../../../server/contracts/routes.ts'
-import type { CompiledRoute, RouteTable } from '../../../server/router/compile.ts'
-import { singularize } from '../../../dbl/inflect.ts'
-import { DocContext } from './openapi-context.ts'
-import type { Parameter } from './openapi-request.ts'
-import { decodesBodies, parametersFor, requestBodyFor } from './openapi-request.ts'
-import type { ResponseObject } from './openapi-responses.ts'
-import { responsesFor } from './openapi-responses.ts'
-import type { JsonSchema, OpenApiVersion } from './openapi-schema.ts'
+import type { NamedSecurityScheme, SecuritySchemeObject } from '../../server/contracts/routes.ts'
+import type { RouteTable } from '../../server/router/compile.ts'
+import { DocContext } from './context.ts'
+import { endsInParam, isDocumented, openApiPath, schemaFor } from './paths.ts'
+import type { Parameter } from './request.ts'
+import { decodesBodies, parametersFor, requestBodyFor } from './request.ts'
+import type { ResponseObject } from './responses.ts'
+import { responsesFor } from './responses.ts'
+import type { JsonSchema, OpenApiVersion } from './schema.ts'
+import { securityOf } from './security.ts'
 
-export type { JsonSchema, OpenApiVersion } from './openapi-schema.ts'
+export type { JsonSchema, OpenApiVersion } from './schema.ts'
+export { openApiPath } from './paths.ts'
 
 export interface OpenApiOptions {
   readonly title: string
@@ -83,55 +85,6 @@ export interface OpenApiDocument {
 }
 
 const WILDCARD_METHODS = ['get', 'post', 'put', 'patch', 'delete']
-
-/** `products_controller` → `products`; other names unchanged. */
-export const resourceOf = (controller: string): string => controller.replace(/_controller$/, '')
-
-/** The schema a route documents: `options.schema`, else the controller's by convention, if it exists. */
-export function schemaFor(route: CompiledRoute, schemas: Readonly<Record<string, JsonSchema>>): string | undefined {
-  if (route.options.schema) return route.options.schema
-  const resource = resourceOf(route.info.controller)
-  const name = singularize(resource) ?? resource
-  return Object.hasOwn(schemas, name) ? name : undefined
-}
-
-/** `/api/products/:id` → `/api/products/{id}` and its parameter names. */
-export function openApiPath(path: string): { path: string; params: string[] } {
-  const params: string[] = []
-  const converted = path
-    .replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => (params.push(name), `{${name}}`))
-    .replace(/\[\.\.\.\]$/, () => (params.push('path'), '{path}'))
-  return { path: converted, params }
-}
-
-const endsInParam = (path: string) => /(:[^/]+|\[\.\.\.\])$/.test(path)
-
-export const isDocumented = (route: CompiledRoute): boolean =>
-  route.kind === 'http' && !route.info.controller.endsWith('error_controller')
-
-/** The security of a route's operations, registering its scheme; `undefined` for a plain callback. */
-function securityOf(
-  route: CompiledRoute,
-  schemes: Record<string, SecuritySchemeObject>,
-  names: Map<NamedSecurityScheme, string>,
-): Record<string, string[]>[] | undefined {
-  const { security, securityScheme } = route.group
-  if (security === false) return []
-  if (!securityScheme) return undefined
-  let name = names.get(securityScheme)
-  if (!name) {
-    name = securityScheme.name
-    for (
-      let n = 2;
-      Object.hasOwn(schemes, name) && JSON.stringify(schemes[name]) !== JSON.stringify(securityScheme.scheme);
-      n++
-    )
-      name = `${securityScheme.name}${n}`
-    schemes[name] = securityScheme.scheme
-    names.set(securityScheme, name)
-  }
-  return [{ [name]: [] }]
-}
 
 function licenseOf(id: string | undefined, version: OpenApiVersion): OpenApiDocument['info']['license'] {
   if (!id || /^(UNLICENSED|SEE LICENSE)/i.test(id)) return undefined

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PLAYGROUND, runCli } from './run-cli.ts'
+import { PLAYGROUND, runCli } from '../../cli/commands/test/run-cli.ts'
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url))
+const REPO = fileURLToPath(new URL('../../../', import.meta.url))
 const REDOCLY = join(REPO, 'node_modules', '.bin', process.platform === 'win32' ? 'redocly.cmd' : 'redocly')
 const FIXTURE = fileURLToPath(new URL('./fixtures/openapi-app', import.meta.url))
 

@@ -7,8 +7,8 @@
  *   `components.schemas` as `<owner>_<name>`, and every `$ref` to them (`#/definitions/x`),
  *   or to another file (`other.json`, `other.json#/definitions/x`), rewritten to the component;
  * - `const: v` → `enum: [v]`; `type: [t, 'null']` → `type: t, nullable: true` (several non-null
- *   types become an `anyOf`); `type: 'null'` → `nullable: true, enum: [null]`; an `enum` listing
- *   `null` gets `nullable: true`;
+ *   types become an `anyOf` of nullable types); an `enum` listing `null` gets `nullable: true`;
+ *   `type: 'null'` and choices with a null branch as nullable.ts says;
  * - `examples: [a, …]` → `example: a`; numeric `exclusiveMinimum` / `exclusiveMaximum` →
  *   `minimum` / `maximum` with the boolean flag;
  * - tuple `items: [a, b]` → `items: { anyOf: [a, b] }` with `minItems` (and `maxItems` when
@@ -21,6 +21,9 @@
  * For 3.1 the schema is JSON Schema as is, with only the `$id`/`$schema` removal and the `$ref`
  * rewriting above.
  */
+import type { RefType } from './nullable.ts'
+import { NULL_ONLY, nullable30 } from './nullable.ts'
+
 export type JsonSchema = Record<string, unknown>
 
 /** Which OpenAPI version the document is written for. */
@@ -60,6 +63,7 @@ export function toOpenApiSchema(
   version: OpenApiVersion,
   owner: string,
   sink: ComponentSink,
+  refType: RefType = () => undefined,
 ): JsonSchema {
   const convert = (node: unknown): JsonSchema => {
     if (node === true) return {}
@@ -86,7 +90,7 @@ export function toOpenApiSchema(
       else if (key === 'items' && Array.isArray(value)) out[key] = value.map(convert)
       else out[key] = value
     }
-    return version === '3.0' ? downgrade(out) : out
+    return version === '3.0' ? downgrade(out, refType) : out
   }
   return convert(schema)
 }
@@ -102,7 +106,7 @@ function rewriteRef(ref: string, owner: string): string {
 }
 
 /** One converted node's own keywords, draft-07 → OpenAPI 3.0.3 (children are converted already). */
-function downgrade(node: JsonSchema): JsonSchema {
+function downgrade(node: JsonSchema, refType: RefType): JsonSchema {
   const out: JsonSchema = {}
   for (const [key, value] of Object.entries(node)) if (!DROPPED_30.has(key)) out[key] = value
   if ('const' in out) {
@@ -133,19 +137,20 @@ function downgrade(node: JsonSchema): JsonSchema {
   }
   if (Array.isArray(out.type)) {
     const types = (out.type as string[]).filter((t) => t !== 'null')
-    if (types.length < out.type.length) out.nullable = true
-    if (types.length === 1) out.type = types[0]
-    else {
+    const withNull = types.length < out.type.length
+    if (types.length === 1) {
+      out.type = types[0]
+      if (withNull) out.nullable = true
+    } else {
       delete out.type
-      if (types.length > 1) out.anyOf = types.map((type) => ({ type }))
+      if (types.length > 1) out.anyOf = types.map((type) => (withNull ? { type, nullable: true } : { type }))
+      else Object.assign(out, NULL_ONLY)
     }
   } else if (out.type === 'null') {
-    delete out.type
-    out.nullable = true
-    out.enum ??= [null]
+    Object.assign(out, NULL_ONLY, Array.isArray(out.enum) ? {} : { enum: [null] })
   }
   if (Array.isArray(out.enum) && out.enum.includes(null)) out.nullable = true
-  return out
+  return nullable30(out, refType)
 }
 
 /** The names in `required` that are not read-only (read-only properties are never sent in a request). */

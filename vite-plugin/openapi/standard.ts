@@ -11,8 +11,8 @@
  * None of them, or a library that throws (a type JSON Schema cannot express): `undefined`, and
  * the document describes that part without a schema.
  */
-import type { StandardSchemaV1 } from '../../../server/contracts/standard-schema.ts'
-import type { JsonSchema, OpenApiVersion } from './openapi-schema.ts'
+import type { StandardSchemaV1 } from '../../server/contracts/standard-schema.ts'
+import type { JsonSchema, OpenApiVersion } from './schema.ts'
 
 type Converter = (options: { target: string }) => unknown
 interface JsonSchemaHooks {

@@ -7,21 +7,22 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { VelaApp } from '../../../../server/app/create-app.ts'
-import { json } from '../../../../server/index.ts'
-import { until } from '../../../../test/support/until.ts'
-import { openApiStep } from '../../../dev/dev-openapi.ts'
-import type { StandardSchemaV1 } from '../../../../server/index.ts'
-import type { LoadedApp } from '../load.ts'
-import { inspectApp, loadApp } from '../load.ts'
-import type { OpenApiDocument } from '../openapi.ts'
-import { buildOpenApi } from '../openapi.ts'
-import { toOpenApiSchema } from '../openapi-schema.ts'
-import { loadSchemas, packageInfo } from '../openapi-write.ts'
-import { runCli } from './run-cli.ts'
+import type { VelaApp } from '../../../server/app/create-app.ts'
+import { csrfPlugin, json } from '../../../server/index.ts'
+import { until } from '../../../test/support/until.ts'
+import { openApiStep } from '../../dev/dev-openapi.ts'
+import type { StandardSchemaV1 } from '../../../server/index.ts'
+import type { LoadedApp } from '../../cli/commands/load.ts'
+import { inspectApp, loadApp } from '../../cli/commands/load.ts'
+import type { OpenApiDocument } from '../document.ts'
+import { buildOpenApi } from '../document.ts'
+import { toOpenApiSchema } from '../schema.ts'
+import { loadSchemas, packageInfo } from '../write.ts'
+import { runCli } from '../../cli/commands/test/run-cli.ts'
 
 const APP = fileURLToPath(new URL('./fixtures/openapi-app', import.meta.url))
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const h = () => json({})
 const statuses = (d: OpenApiDocument, path: string, method: string) =>
   Object.keys(d.paths[path]![method]!.responses).map(Number)
 
@@ -84,6 +85,22 @@ describe('parameters and request bodies', () => {
     expect(doc.components.schemas.work_order_input!.required).toEqual(['title', 'status'])
     expect(doc.components.schemas.work_order_patch).not.toHaveProperty('required')
     expect(doc.components.schemas.work_order_patch!.properties).toEqual(doc.components.schemas.work_order!.properties)
+    // The app's own `<name>_patch` file is the PATCH body as it is: no `<name>_patch_patch`.
+    expect(body('patch', '/api/work_orders/{id}/assignee')).toEqual(ref('assignment_patch'))
+    expect(doc.components.schemas.assignment_patch!.required).toEqual(['assignee'])
+    expect(Object.keys(doc.components.schemas).filter((name) => name.endsWith('_patch_patch'))).toEqual([])
+    // A Standard Schema body that requires nothing already is used as it is.
+    expect(body('patch', '/api/work_orders/{id}/notes')).not.toHaveProperty('required')
+  })
+
+  it("3.0.3: a zod .nullable() field is its type with nullable: true, never a branch of type 'null'", () => {
+    const note = doc.paths['/api/work_orders/{id}/notes']!.post!.requestBody!.content['application/json']!.schema!
+    expect(note.properties).toEqual({
+      text: { type: 'string' },
+      due: { type: 'string', nullable: true },
+      rank: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number), nullable: true },
+    })
+    expect(JSON.stringify(doc)).not.toContain('"null"')
   })
 
   it("a form body is documented with the media type the route's request plugin reads; a Standard Schema object without a JSON Schema gives no schema", () => {
@@ -114,12 +131,13 @@ describe('responses', () => {
 
   it("the server's own errors, where they can happen", () => {
     // JSON body + bearer: malformed JSON, auth, too large, unreadable type, validation, crash.
-    expect(statuses(doc, '/api/work_orders', 'post')).toEqual([201, 400, 401, 403, 413, 415, 422, 500])
+    // A bearer check answers 401 (its `false`), never 403.
+    expect(statuses(doc, '/api/work_orders', 'post')).toEqual([201, 400, 401, 413, 415, 422, 500])
     // A path parameter: 404; validate.params: 422.
-    expect(statuses(doc, '/api/work_orders/{id}', 'get')).toEqual([200, 401, 403, 404, 422, 500])
-    expect(statuses(doc, '/api/work_orders/{id}', 'delete')).toEqual([204, 401, 403, 404, 422, 500])
+    expect(statuses(doc, '/api/work_orders/{id}', 'get')).toEqual([200, 401, 404, 422, 500])
+    expect(statuses(doc, '/api/work_orders/{id}', 'delete')).toEqual([204, 401, 404, 422, 500])
     // A rate limit in the group's pipeline: 429.
-    expect(statuses(doc, '/admin/stats', 'get')).toEqual([200, 401, 403, 429, 500])
+    expect(statuses(doc, '/admin/stats', 'get')).toEqual([200, 401, 429, 500])
     // Open, no body, no parameter: only a crash.
     expect(statuses(doc, '/health', 'get')).toEqual([200, 500])
     const post = doc.paths['/api/work_orders']!.post!.responses
@@ -166,6 +184,44 @@ describe('security, tags, info', () => {
     expect(op).not.toHaveProperty('security')
     expect(op.description).toMatch(/own security callback/)
     expect(Object.keys(op.responses)).toEqual(['200', '401', '403', '500'])
+  })
+
+  it('403 is listed where something can answer it: a plain callback, a scheme with scopes, the CSRF check', () => {
+    const check = () => true
+    const d = (groups: unknown) =>
+      buildOpenApi(inspectApp({ bootstrapApplication: 'x', routes: { r: groups as never } }).table, {
+        title: 'x',
+        version: '1',
+        schemas: {},
+      })
+    const flows = { clientCredentials: { tokenUrl: '/token', scopes: { read: 'read' } } }
+    const doc403 = d([
+      { prefix: '/bearer', security: { scheme: { type: 'http', scheme: 'bearer' }, check }, routes: [['GET /', h]] },
+      {
+        prefix: '/key',
+        security: { scheme: { type: 'apiKey', in: 'header', name: 'X-Key' }, check },
+        routes: [['GET /', h]],
+      },
+      { prefix: '/oauth', security: { scheme: { type: 'oauth2', flows }, check }, routes: [['GET /', h]] },
+      {
+        prefix: '/forms',
+        security: false,
+        plugins: [['pre_request', csrfPlugin, { exclude: ['/forms/api'] }]],
+        routes: [
+          ['GET /page', h],
+          ['POST /page', h],
+          ['POST /api/hook', h],
+        ],
+      },
+    ])
+    const has403 = (path: string, method = 'get') => Object.hasOwn(doc403.paths[path]![method]!.responses, '403')
+    expect(has403('/bearer')).toBe(false)
+    expect(has403('/key')).toBe(false)
+    expect(has403('/oauth')).toBe(true)
+    // The CSRF check refuses unsafe methods on paths it does not exclude.
+    expect(has403('/forms/page')).toBe(false)
+    expect(has403('/forms/page', 'post')).toBe(true)
+    expect(has403('/forms/api/hook', 'post')).toBe(false)
   })
 
   it('every operation tag is declared at the top level; info has a description; one server', () => {
@@ -247,15 +303,63 @@ describe('JSON Schema for OpenAPI 3.0.3 and 3.1.0', () => {
       type: 'object',
       additionalProperties: false,
       properties: {
-        a: { nullable: true, anyOf: [{ type: 'string' }, { type: 'integer' }] },
-        b: { nullable: true, enum: [null] },
+        a: {
+          anyOf: [
+            { type: 'string', nullable: true },
+            { type: 'integer', nullable: true },
+          ],
+        },
+        b: { type: 'object', nullable: true, enum: [null] },
         c: {},
         d: { not: {} },
-        e: { enum: ['x', null], nullable: true },
+        e: { type: 'string', enum: ['x', null], nullable: true },
         f: ref('other_g'),
       },
     })
     expect(hoisted).toEqual({ thing_h: { enum: [1] } })
+  })
+
+  it('3.0.3: a choice with a null branch becomes nullable beside a type; a $ref keeps its type through allOf', () => {
+    const types: Record<string, string> = { '#/components/schemas/status': 'string' }
+    const convert = (schema: unknown) =>
+      toOpenApiSchema(
+        schema,
+        '3.0',
+        'thing',
+        () => {},
+        (r) => types[r],
+      )
+    const nullBranch = { type: 'null' }
+    expect(convert({ anyOf: [{ type: 'integer', minimum: 1 }, nullBranch], description: 'Rank' })).toEqual({
+      type: 'integer',
+      minimum: 1,
+      nullable: true,
+      description: 'Rank',
+    })
+    // An enum gets null among its values too, or null would still be refused.
+    expect(convert({ anyOf: [{ type: 'string', enum: ['a', 'b'] }, nullBranch] })).toEqual({
+      type: 'string',
+      enum: ['a', 'b', null],
+      nullable: true,
+    })
+    expect(convert({ oneOf: [{ type: 'string' }, { type: 'number' }, nullBranch] })).toEqual({
+      oneOf: [
+        { type: 'string', nullable: true },
+        { type: 'number', nullable: true },
+      ],
+    })
+    expect(convert({ anyOf: [{ $ref: 'status.json' }, nullBranch] })).toEqual({
+      allOf: [ref('status')],
+      type: 'string',
+      nullable: true,
+    })
+    // A reference whose type is unknown: the reference, or null and nothing else.
+    expect(convert({ anyOf: [{ $ref: 'other.json' }, nullBranch] })).toEqual({
+      anyOf: [ref('other'), { type: 'object', nullable: true, enum: [null] }],
+    })
+    // Every `nullable` stands beside a `type`.
+    const all = JSON.stringify(convert({ anyOf: [{ $ref: 'other.json' }, nullBranch] }))
+    expect(all).not.toContain('"null"')
   })
 
   it('3.1.0: JSON Schema as it is (only $schema / $id dropped and references rewritten); license by SPDX identifier', () => {

@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { staticDir, status } from '../../../../server/index.ts'
-import { inspectApp } from '../load.ts'
-import type { OpenApiDocument } from '../openapi.ts'
-import { buildOpenApi, openApiPath } from '../openapi.ts'
-import { swaggerHtml } from '../openapi-write.ts'
-import { FIXTURE, PLAYGROUND, runCli } from './run-cli.ts'
+import { staticDir, status } from '../../../server/index.ts'
+import { inspectApp } from '../../cli/commands/load.ts'
+import type { OpenApiDocument } from '../document.ts'
+import { buildOpenApi, openApiPath } from '../document.ts'
+import { swaggerHtml } from '../explorer.ts'
+import { FIXTURE, PLAYGROUND, runCli } from '../../cli/commands/test/run-cli.ts'
 
 const h = () => status(200)
 const widgets = {

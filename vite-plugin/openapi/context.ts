@@ -4,10 +4,10 @@
  * `priv/schemas/<name>` name → a `$ref` to its component; a Standard Schema object → its JSON
  * Schema, converted and inline, or nothing when the object offers none).
  */
-import type { SchemaRef } from '../../../server/contracts/routes.ts'
-import type { JsonSchema, OpenApiVersion } from './openapi-schema.ts'
-import { componentName, componentRef, requestVariant, requiresReadOnly, toOpenApiSchema } from './openapi-schema.ts'
-import { standardJsonSchema } from './openapi-standard.ts'
+import type { SchemaRef } from '../../server/contracts/routes.ts'
+import type { JsonSchema, OpenApiVersion } from './schema.ts'
+import { componentName, componentRef, requestVariant, requiresReadOnly, toOpenApiSchema } from './schema.ts'
+import { standardJsonSchema } from './standard.ts'
 
 /** A schema reference resolved for the document. */
 export interface ResolvedSchema {
@@ -48,7 +48,21 @@ export class DocContext {
 
   /** `schema` converted for the document; its definitions become components named after `owner`. */
   convert(schema: JsonSchema, owner: string): JsonSchema {
-    return toOpenApiSchema(schema, this.version, owner, (name, sub) => (this.components[name] ??= sub))
+    return toOpenApiSchema(
+      schema,
+      this.version,
+      owner,
+      (name, sub) => (this.components[name] ??= sub),
+      (ref) => this.refType(ref),
+    )
+  }
+
+  /** The `type` of the component a `$ref` points at (converted already, else the app's file), when known. */
+  private refType(ref: string): string | undefined {
+    const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1]
+    if (name === undefined) return undefined
+    const type = (this.components[name] ?? this.schemas[name])?.type
+    return typeof type === 'string' ? type : undefined
   }
 
   /**
@@ -73,13 +87,18 @@ export class DocContext {
   /**
    * A request body's schema: the schema itself, or a variant when the request must differ: PATCH
    * requires nothing (`<name>_patch`, the app's own file when it has one), and read-only
-   * properties are never required in a request (`<name>_input`).
+   * properties are never required in a request (`<name>_input`). A schema that already requires
+   * nothing, or that is such a variant by name, is used as it is: no `<name>_patch_patch`.
    */
   requestBody(resolved: ResolvedSchema, method: string): JsonSchema {
     const partial = method === 'patch'
-    if (!partial && !requiresReadOnly(resolved.source)) return resolved.schema
+    const requires = Array.isArray(resolved.source.required) && resolved.source.required.length > 0
+    if (partial ? !requires : !requiresReadOnly(resolved.source)) return resolved.schema
     if (!resolved.name) return requestVariant(resolved.schema, partial)
-    const variant = componentName(`${resolved.name}_${partial ? 'patch' : 'input'}`)
+    const suffix = partial ? '_patch' : '_input'
+    // The app's own `<name>_patch` (or `_input`) file is the variant already: documented as it is.
+    if (resolved.name.endsWith(suffix)) return resolved.schema
+    const variant = componentName(`${resolved.name}${suffix}`)
     if (!Object.hasOwn(this.components, variant))
       this.components[variant] = requestVariant(this.components[componentName(resolved.name)]!, partial)
     return componentRef(variant)

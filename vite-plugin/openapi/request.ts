@@ -15,10 +15,10 @@
  *   (`decodeJsonBody` → `application/json`, `readUrlencodedBody` →
  *   `application/x-www-form-urlencoded`), `application/json` without one.
  */
-import type { CompiledRoute } from '../../../server/router/compile.ts'
-import type { DocContext, ResolvedSchema } from './openapi-context.ts'
-import type { JsonSchema } from './openapi-schema.ts'
-import { componentName, componentRef } from './openapi-schema.ts'
+import type { CompiledRoute } from '../../server/router/compile.ts'
+import type { DocContext, ResolvedSchema } from './context.ts'
+import type { JsonSchema } from './schema.ts'
+import { componentName, componentRef } from './schema.ts'
 
 export interface Parameter {
   name: string
