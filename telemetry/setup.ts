@@ -259,6 +259,14 @@ function disabled(): Telemetry {
  * The older name of `setupTelemetry`.
  *
  * @deprecated Use `setupTelemetry(options)`.
+ *
+ * @example
+ * ```ts
+ * import { setupTelemetry } from 'vela/telemetry'
+ *
+ * // Before: const telemetry = await setup({ serviceName: 'shop' })
+ * export const telemetry = await setupTelemetry({ serviceName: 'shop' })
+ * ```
  */
 export function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
   warnDeprecated('VELA_DEP_TELEMETRY_SETUP', "vela/telemetry's setup() is deprecated: call setupTelemetry()")

@@ -78,7 +78,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-/** @deprecated Renamed `MemoryRateLimitStoreOptions`. */
+/**
+ * The older name of `MemoryRateLimitStoreOptions`.
+ *
+ * @deprecated Use `MemoryRateLimitStoreOptions`.
+ */
 export type MemoryStoreOptions = MemoryRateLimitStoreOptions
 
 /**

@@ -68,7 +68,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
-/** @deprecated Renamed `RedisRateLimitStoreOptions`. */
+/**
+ * The older name of `RedisRateLimitStoreOptions`.
+ *
+ * @deprecated Use `RedisRateLimitStoreOptions`.
+ */
 export type RedisStoreOptions = RedisRateLimitStoreOptions
 
 /**

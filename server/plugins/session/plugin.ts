@@ -291,6 +291,14 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
  * The session plugin registered with `options`, as a list to spread into `plugins`.
  *
  * @deprecated List `sessionPlugin(options)` itself: it runs in both phases.
+ *
+ * @example
+ * ```ts
+ * import { sessionPlugin } from 'vela'
+ *
+ * // Before: plugins: [...sessionPlugins({ cookieName: 'shop_session' })]
+ * export const plugins = [sessionPlugin({ cookieName: 'shop_session' })]
+ * ```
  */
 export function sessionPlugins(options: SessionOptions = {}): PluginUse<SessionOptions, SessionState>[] {
   warnDeprecated(
