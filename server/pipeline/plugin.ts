@@ -11,9 +11,9 @@
  * need what only a running server has (secrets): check that in `start(options, state)`, run by
  * `app.start()` before the app's own start hook; throwing there refuses the start.
  *
- * Older forms still run (registration.ts warns about them): the tuple `['pre_request', plugin,
- * options]`, and callbacks written `(req, env, options, state)` or, with `legacy: true`,
- * `(req, options)`.
+ * Older forms still run: the tuple `['pre_request', plugin, options]` (registration.ts), and
+ * callbacks written `(req, env, options, state)` or, with `legacy: true`, `(req, options)`, which
+ * `definePlugin` warns about once.
  */
 import type { JsonLib, MaybePromise } from '../contracts/primitives.ts'
 import type { Reply } from '../replies.ts'
