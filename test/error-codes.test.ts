@@ -6,7 +6,7 @@ import type { AppConfig } from '../server/app/config.ts'
 import { defineStreamHandler } from '../server/stream-handlers/stream-handlers.ts'
 import { definePlugin, ok } from '../server/pipeline/plugin.ts'
 import type { PluginEntry } from '../server/pipeline/registration.ts'
-import { rateLimitPlugin, RedisStore } from '../server/plugins/rate-limit/index.ts'
+import { rateLimitPlugin, RedisRateLimitStore } from '../server/plugins/rate-limit/index.ts'
 import { json } from '../server/replies.ts'
 import type { VelaRequest } from '../server/request.ts'
 import { sessionPlugin } from '../server/plugins/session/plugin.ts'
@@ -192,9 +192,9 @@ describe('VELA_ERR_PLUGIN', () => {
       /^rate-limit plugin: `maxRequests` must be a positive integer, got 0$/,
     )
     await expectCode(
-      () => new RedisStore({} as never),
+      () => new RedisRateLimitStore({} as never),
       'VELA_ERR_PLUGIN',
-      /^RedisStore: `client` \(an ioredis client\) is required$/,
+      /^RedisRateLimitStore: `client` \(an ioredis client\) is required$/,
     )
   })
 })
