@@ -35,7 +35,7 @@ const stampCookie = definePlugin({
     description: 'sets a cookie after the handler',
     options: {},
   },
-  postRequest(req, _env, _o, _s) {
+  postRequest(req) {
     req.setCookie('stamp', 'post', { sameSite: 'strict' })
     return ok(req)
   },
@@ -149,7 +149,7 @@ const routes: Record<string, RouteGroup> = {
   post: {
     prefix: '/post',
     security: false,
-    plugins: [['post_request', stampCookie, {}]],
+    plugins: [stampCookie()],
     routes: [
       ['GET /json', withCookie('json', () => json({ ok: true }))],
       ['GET /redirect', withCookie('redirect', () => redirect('/next'))],

@@ -29,7 +29,7 @@ describeModes(
   'request object',
   {
     bootstrapApplication: 'request-object',
-    plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+    plugins: [requestPlugin({ json: true })],
     routes: {
       r: {
         prefix: '/r',

@@ -34,7 +34,7 @@ export class VelaRequest<A = unknown> {
   /** The rest of the path matched by a trailing `[...]`, URL-decoded (`''` when nothing follows). */
   readonly pathInfo: string | undefined
   readonly route: RouteInfo
-  /** Decoded JSON body: set by the request plugin with `decodeJsonBody`. */
+  /** Decoded JSON body: set by the request plugin with `json`. */
   json: unknown = undefined
   /** Raw body text, when something read it. */
   body: string | undefined = undefined
@@ -256,7 +256,7 @@ export class VelaRequest<A = unknown> {
    * Reads the body (as `readBody`) as an `application/x-www-form-urlencoded` form: a repeated
    * field gives an array; `__proto__`, `constructor` and `prototype` are dropped. More than
    * `server.maxFields` fields (default 1,000) is a 413, refused before any field is decoded.
-   * The request plugin's `readUrlencodedBody` reads forms this way.
+   * The request plugin's `urlencoded` reads forms this way.
    *
    * @example
    * ```ts

@@ -1,13 +1,13 @@
-// The app's own OpenTelemetry metrics on /metrics: recorded through the global API after setup(),
+// The app's own OpenTelemetry metrics on /metrics: recorded through the global API after setupTelemetry(),
 // served next to Vela's HTTP metrics with Prometheus names; nothing invented before data.
 import { metrics } from '@opentelemetry/api'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 
 let telemetry: Telemetry
 beforeAll(async () => {
-  telemetry = await setup({ spanProcessors: [], prometheus: { port: 0, host: '127.0.0.1' } })
+  telemetry = await setupTelemetry({ spanProcessors: [], prometheus: { port: 0, host: '127.0.0.1' } })
 })
 afterAll(() => telemetry.shutdown())
 

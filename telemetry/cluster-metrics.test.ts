@@ -1,6 +1,6 @@
 // One /metrics for a cluster (cluster-metrics.ts), in the test process: a worker's side answering
 // over a fake IPC channel, the primary's side summing fake workers' registries (real prom-client
-// registries), and setup() in a primary serving the sum. With real processes:
+// registries), and setupTelemetry() in a primary serving the sum. With real processes:
 // test/cluster/workers.test.ts.
 import { EventEmitter } from 'node:events'
 import type { Worker } from 'node:cluster'
@@ -11,7 +11,7 @@ import { FakeWorker } from '../test/support/cluster-fakes.ts'
 import type { MetricsMessage, PrimaryLink, WorkerHub } from './cluster-metrics.ts'
 import { clusterMetrics, reportToPrimary } from './cluster-metrics.ts'
 import { HistogramMetric } from './series.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 
 afterEach(() => {
   setClusterRole(undefined)
@@ -181,9 +181,9 @@ describe("the primary's sum", () => {
   })
 })
 
-it('setup() in the primary serves the sum on /metrics (no worker yet: its own registry)', async () => {
+it('setupTelemetry() in the primary serves the sum on /metrics (no worker yet: its own registry)', async () => {
   setClusterRole({ role: 'primary', id: 0, workers: 2 })
-  const telemetry = await setup({ spanProcessors: [], prometheus: { port: 0, host: '127.0.0.1' } })
+  const telemetry = await setupTelemetry({ spanProcessors: [], prometheus: { port: 0, host: '127.0.0.1' } })
   try {
     const res = await fetch(telemetry.prometheusUrl!)
     expect(res.status).toBe(200)

@@ -15,7 +15,7 @@ import { inject } from '../server/testing/index.ts'
 import { strictLog } from '../test/support/logs.ts'
 import { until } from '../test/support/until.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 
 const logs = strictLog()
@@ -36,7 +36,7 @@ const app = createApp(
 let telemetry: Telemetry
 beforeAll(async () => {
   sdk.start()
-  telemetry = await setup()
+  telemetry = await setupTelemetry()
 })
 afterAll(async () => {
   await telemetry.shutdown()

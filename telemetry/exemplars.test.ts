@@ -12,7 +12,7 @@ import type { TestServer } from '../server/testing/index.ts'
 import { startTestServer } from '../server/testing/index.ts'
 import { strictLog } from '../test/support/logs.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { until } from '../test/support/until.ts'
 import { finishedSpans } from './test-support.ts'
@@ -46,7 +46,7 @@ const exporter = new InMemorySpanExporter()
 let telemetry: Telemetry
 let server: TestServer
 beforeAll(async () => {
-  telemetry = await setup({
+  telemetry = await setupTelemetry({
     spanProcessors: [new SimpleSpanProcessor({ exporter })],
     prometheus: { port: 0, host: '127.0.0.1' },
   })

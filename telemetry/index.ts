@@ -1,7 +1,7 @@
 /**
  * `vela/telemetry`: OpenTelemetry traces and HTTP metrics for a Vela app. Three pieces:
  *
- * - `setup(options?)` (setup.ts): OpenTelemetry's `NodeSDK` configured by the standard `OTEL_*`
+ * - `setupTelemetry(options?)` (setup.ts): OpenTelemetry's `NodeSDK` configured by the standard `OTEL_*`
  *   variables (or the SDK the app started first), the HTTP instruments, `GET /metrics` with
  *   `prometheus: { port }`; call it in the app's `start` hook and `shutdown()` its handle in `stop`;
  * - `telemetryStreamHandler` (stream-handler.ts): a span and metrics per request; list it before
@@ -17,7 +17,7 @@
  *   `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (full URL) > `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`
  *   > `http://localhost:4318/v1/traces`; protocol by `OTEL_EXPORTER_OTLP_PROTOCOL`.
  * - OTLP metrics only with `exportIntervalMs` (or `OTEL_METRICS_EXPORTER`), to `/v1/metrics`.
- * - `setup()` registers the SDK's tracer provider, context manager (AsyncLocalStorage),
+ * - `setupTelemetry()` registers the SDK's tracer provider, context manager (AsyncLocalStorage),
  *   propagator (`OTEL_PROPAGATORS`, default W3C trace context + baggage) and (when there is one)
  *   meter provider; when a tracer provider is registered already it registers nothing and uses
  *   the app's. `shutdown()` unregisters what it registered.
@@ -28,7 +28,7 @@
  * - The request body size comes from `content-length` (0 without a body); chunked request
  *   bodies are not measured.
  */
-export { setup } from './setup.ts'
+export { setupTelemetry, setup } from './setup.ts'
 export type { Telemetry, TelemetryOptions } from './setup.ts'
 export type { PrometheusOptions } from './prometheus.ts'
 export type { MetricsFormat } from './exposition.ts'

@@ -1,4 +1,4 @@
-// An app that starts its own OpenTelemetry SDK before setup() (as `node --import ./instrumentation.mjs`
+// An app that starts its own OpenTelemetry SDK before setupTelemetry() (as `node --import ./instrumentation.mjs`
 // does, here with the pg auto-instrumentation): Vela registers nothing of its own, its request
 // spans go to the app's SDK, and the pg driver's query span nests under the request span.
 import { diag, DiagLogLevel, type ProxyTracerProvider, SpanKind, trace } from '@opentelemetry/api'
@@ -15,7 +15,7 @@ import { inject } from '../server/testing/index.ts'
 import { POSTGRES_URL, serviceAvailable } from '../test/support/services.ts'
 import { strictLog } from '../test/support/logs.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
 
@@ -41,7 +41,7 @@ diag.setLogger({ error: keep, warn: keep, info: () => {}, debug: () => {}, verbo
 let telemetry: Telemetry
 beforeAll(async () => {
   sdk.start()
-  telemetry = await setup()
+  telemetry = await setupTelemetry()
 })
 afterAll(async () => {
   await telemetry.shutdown()
@@ -60,7 +60,7 @@ const appWith = (routes: Route[]) =>
     { env: {}, log: logs.log },
   )
 
-it('setup() joins the registered SDK: no second registration, nothing reported', () => {
+it('setupTelemetry() joins the registered SDK: no second registration, nothing reported', () => {
   expect(telemetry.joined).toBe(true)
   expect(telemetry.tracerProvider).toBe((trace.getTracerProvider() as ProxyTracerProvider).getDelegate())
   expect(reported).toEqual([])

@@ -9,7 +9,7 @@ import type { Collector } from '../test/support/otlp.ts'
 import { attrs, decode, hex, startCollector } from '../test/support/otlp.ts'
 import { strictLog } from '../test/support/logs.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
 
@@ -44,7 +44,7 @@ const hit = async (headers: Record<string, string> = {}) => {
 const oneRequest = async (env: Record<string, string>, headers?: Record<string, string>) => {
   vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', collector.endpoint)
   for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v)
-  telemetry = await setup({ serviceName: 'env' })
+  telemetry = await setupTelemetry({ serviceName: 'env' })
   await hit(headers)
   await telemetry.shutdown()
 }
@@ -61,7 +61,7 @@ it('OTEL_EXPORTER_OTLP_PROTOCOL=http/json posts OTLP JSON to /v1/traces', async 
 })
 
 it('the default protocol is http/protobuf, also with the endpoint option', async () => {
-  telemetry = await setup({ endpoint: collector.endpoint })
+  telemetry = await setupTelemetry({ endpoint: collector.endpoint })
   expect(process.env.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined() // the option applied to the SDK's start only
   await hit()
   await telemetry.shutdown()
@@ -69,7 +69,7 @@ it('the default protocol is http/protobuf, also with the endpoint option', async
   expect(post?.contentType).toBe('application/x-protobuf')
   vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'http/json')
   collector.received.length = 0
-  telemetry = await setup({ endpoint: collector.endpoint })
+  telemetry = await setupTelemetry({ endpoint: collector.endpoint })
   await hit()
   await telemetry.shutdown()
   expect((await eventually(() => collector.received.find((r) => r.path === '/v1/traces')))?.contentType).toMatch(
@@ -87,7 +87,7 @@ it('OTEL_TRACES_SAMPLER=always_off, or the sampler option, records no span', asy
   await oneRequest({ OTEL_TRACES_SAMPLER: 'always_off' })
   expect(collector.received).toEqual([])
   vi.unstubAllEnvs()
-  telemetry = await setup({ endpoint: collector.endpoint, sampler: new AlwaysOffSampler() })
+  telemetry = await setupTelemetry({ endpoint: collector.endpoint, sampler: new AlwaysOffSampler() })
   await hit()
   await telemetry.shutdown()
   expect(collector.received).toEqual([])
@@ -96,7 +96,7 @@ it('OTEL_TRACES_SAMPLER=always_off, or the sampler option, records no span', asy
 it('OTEL_SDK_DISABLED=true starts nothing: no spans, no /metrics server, requests pass through', async () => {
   vi.stubEnv('OTEL_SDK_DISABLED', 'true')
   vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', collector.endpoint)
-  telemetry = await setup({ prometheus: { port: 0 } })
+  telemetry = await setupTelemetry({ prometheus: { port: 0 } })
   expect(telemetry.prometheusUrl).toBeUndefined()
   await hit()
   await telemetry.forceFlush()
@@ -120,7 +120,7 @@ it('OTEL_RESOURCE_ATTRIBUTES reaches the exported resource; the serviceName opti
 
 it('no logger provider is registered unless OTEL_LOGS_EXPORTER asks for one (the app keeps the logs signal)', async () => {
   const LOGS = Symbol.for('io.opentelemetry.js.api.logs')
-  telemetry = await setup({ spanProcessors: [] })
+  telemetry = await setupTelemetry({ spanProcessors: [] })
   expect((globalThis as Record<symbol, unknown>)[LOGS]).toBeUndefined()
   expect(process.env.OTEL_LOGS_EXPORTER).toBeUndefined()
 })

@@ -1,5 +1,5 @@
 /**
- * The OTLP metric exporter for `setup({ exportIntervalMs })`, by the protocol the standard
+ * The OTLP metric exporter for `setupTelemetry({ exportIntervalMs })`, by the protocol the standard
  * variables name: `OTEL_EXPORTER_OTLP_METRICS_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else
  * `http/protobuf`. Over HTTP `/v1/metrics` is appended to the endpoint; gRPC takes it as it is.
  * Without an endpoint the exporter reads `OTEL_EXPORTER_OTLP_*ENDPOINT` itself.

@@ -10,7 +10,7 @@ import type { DecodedMetrics, DecodedTraces } from '../test/support/otlp.ts'
 import { attrs, decode } from '../test/support/otlp.ts'
 import { strictLog } from '../test/support/logs.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
 
@@ -67,7 +67,7 @@ it('OTEL_EXPORTER_OTLP_PROTOCOL=grpc exports spans and metrics over OTLP/gRPC', 
   vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc')
   vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint)
   vi.stubEnv('OTEL_METRICS_EXPORTER', 'otlp')
-  telemetry = await setup({ serviceName: 'grpc-app' })
+  telemetry = await setupTelemetry({ serviceName: 'grpc-app' })
   const res = await inject(app, { url: '/x' })
   expect(await res.json()).toEqual({ x: 1 }) // the span ends once the body has been sent
   await telemetry.shutdown()

@@ -10,7 +10,7 @@ import type { Collector, DecodedMetrics, DecodedTraces } from '../test/support/o
 import { attrs, decode, hex, startCollector } from '../test/support/otlp.ts'
 import { telemetryPlugin } from './plugin.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
 import { strictLog } from '../test/support/logs.ts'
@@ -42,7 +42,7 @@ const app = createApp(
   {
     bootstrapApplication: 'shop',
     server: { streamHandlers: [telemetryStreamHandler, 'default'] },
-    plugins: [['pre_request', telemetryPlugin, {}]],
+    plugins: [telemetryPlugin()],
     routes: { r: { prefix: '', security: false, routes: [['GET /items/:id', items_controller.show]] } },
     controllers: { 'src/controllers/items_controller.ts': items_controller },
   },
@@ -55,7 +55,7 @@ const request = async (headers: Record<string, string> = {}) => {
 const posted = (path: string) => eventually(() => received.find((r) => r.path === path))
 
 it('spans are batched and posted to <endpoint>/v1/traces as OTLP protobuf', async () => {
-  telemetry = await setup({ endpoint: `${endpoint}/`, serviceName: 'shop-e2e' })
+  telemetry = await setupTelemetry({ endpoint: `${endpoint}/`, serviceName: 'shop-e2e' })
   const traceId = '0af7651916cd43dd8448eb211c80319c'
   await request({ traceparent: `00-${traceId}-b7ad6b7169203331-01`, 'user-agent': 'e2e' })
   expect(received).toEqual([]) // batched: nothing sent before the flush
@@ -98,14 +98,14 @@ it('spans are batched and posted to <endpoint>/v1/traces as OTLP protobuf', asyn
 
 it('without the endpoint option the standard OTEL_EXPORTER_OTLP_* variables choose the URL', async () => {
   vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint)
-  telemetry = await setup()
+  telemetry = await setupTelemetry()
   await request()
   await telemetry.shutdown() // shutdown flushes the batch
   expect((await posted('/v1/traces'))?.body.length).toBeGreaterThan(0)
 
   received.length = 0
   vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', `${endpoint}/custom/traces`)
-  telemetry = await setup()
+  telemetry = await setupTelemetry()
   await request()
   await telemetry.shutdown()
   expect(await posted('/custom/traces')).toBeDefined()
@@ -113,7 +113,7 @@ it('without the endpoint option the standard OTEL_EXPORTER_OTLP_* variables choo
 })
 
 it('with exportIntervalMs the HTTP metrics are exported over OTLP to <endpoint>/v1/metrics', async () => {
-  telemetry = await setup({ endpoint, exportIntervalMs: 50, spanProcessors: [] })
+  telemetry = await setupTelemetry({ endpoint, exportIntervalMs: 50, spanProcessors: [] })
   await request()
   const post = await posted('/v1/metrics')
   expect(post?.contentType).toBe('application/x-protobuf')

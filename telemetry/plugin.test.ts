@@ -33,7 +33,7 @@ const group: RouteGroup = {
 const config = {
   bootstrapApplication: 'shop',
   server: { streamHandlers: [telemetryStreamHandler, 'default' as const] },
-  plugins: [['pre_request', telemetryPlugin, {}] as const],
+  plugins: [telemetryPlugin()],
   routes: { 'src/routes/api.ts': group },
   controllers: { 'src/controllers/products_controller.ts': products_controller },
 }

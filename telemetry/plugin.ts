@@ -3,7 +3,7 @@
  * where the request was routed: it sets `vela.app`, `vela.controller`, `vela.action` and
  * `http.route`, and renames it `<METHOD> <controller>:<action>` (`GET products_controller:show`).
  *
- *   plugins: [['pre_request', telemetryPlugin, {}], ...]
+ *   plugins: [telemetryPlugin(), ...]
  *
  * **Not needed with `telemetryStreamHandler`:** that handler names its span the same way from the
  * route the runtime records for every request, in every group (stream-handler.ts), because a
@@ -14,9 +14,7 @@
  */
 import { trace } from '@opentelemetry/api'
 import { ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions'
-import type { PluginEnv } from '../server/pipeline/plugin.ts'
 import { definePlugin, ok } from '../server/pipeline/plugin.ts'
-import type { VelaRequest } from '../server/request.ts'
 import { activeTelemetry } from './setup.ts'
 
 /**
@@ -28,7 +26,7 @@ import { activeTelemetry } from './setup.ts'
  * export default defineRoutes({
  *   prefix: '/api',
  *   security: false,
- *   plugins: [['pre_request', telemetryPlugin, {}]],
+ *   plugins: [telemetryPlugin()],
  *   routes: [['GET /products/:id', products.show]],
  * })
  */
@@ -41,15 +39,15 @@ export const telemetryPlugin = definePlugin<Record<string, never>>({
     description: 'Names the request span after the route: vela.app, vela.controller, vela.action, http.route',
     options: {},
   },
-  preRequest(req: VelaRequest, env: PluginEnv, _options, _state) {
+  preRequest(req, ctx) {
     // Telemetry set up with nothing to receive spans registered no tracer: no span to name.
     const t = activeTelemetry()
     if (t !== undefined && t.sampler === undefined) return ok()
     const span = trace.getActiveSpan()
     if (span?.isRecording()) {
-      const { controller, action, path } = env.route
+      const { controller, action, path } = ctx.route
       span.setAttributes({
-        'vela.app': env.app,
+        'vela.app': ctx.app,
         'vela.controller': controller,
         'vela.action': action,
         [ATTR_HTTP_ROUTE]: path,

@@ -6,7 +6,7 @@
 import { networkInterfaces } from 'node:os'
 import { afterEach, expect, it } from 'vitest'
 import { DEFAULT_PROMETHEUS_HOST, servePrometheus, type MetricsSource, type PrometheusServer } from './prometheus.ts'
-import { setup, type Telemetry } from './setup.ts'
+import { setupTelemetry, type Telemetry } from './setup.ts'
 
 /** An IPv4 address of this machine that is not loopback, if it has one. */
 const outside = Object.values(networkInterfaces())
@@ -36,9 +36,9 @@ const serve = async (...args: Parameters<typeof servePrometheus>): Promise<Prome
   return server
 }
 
-it('setup({ prometheus: { port } }) listens on 127.0.0.1 only: reached from this machine, refused on its other addresses', async () => {
+it('setupTelemetry({ prometheus: { port } }) listens on 127.0.0.1 only: reached from this machine, refused on its other addresses', async () => {
   expect(process.env.OTEL_EXPORTER_PROMETHEUS_HOST, 'this test needs the variable unset').toBeUndefined()
-  const telemetry: Telemetry = await setup({ spanProcessors: [], prometheus: { port: 0 } })
+  const telemetry: Telemetry = await setupTelemetry({ spanProcessors: [], prometheus: { port: 0 } })
   closing.push(() => telemetry.shutdown())
   const port = portOf(telemetry.prometheusUrl!)
   expect(await scrape('127.0.0.1', port)).toBe(200)

@@ -19,7 +19,7 @@ import { startTestServer } from '../server/testing/index.ts'
 import { strictLog } from '../test/support/logs.ts'
 import { until } from '../test/support/until.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { finishedSpans } from './test-support.ts'
 
@@ -52,7 +52,7 @@ let telemetry: Telemetry
 let server: TestServer
 let traceId: string
 beforeAll(async () => {
-  telemetry = await setup({
+  telemetry = await setupTelemetry({
     spanProcessors: [new SimpleSpanProcessor({ exporter })],
     prometheus: { port: 0, host: '127.0.0.1' },
   })

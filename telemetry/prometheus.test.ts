@@ -7,7 +7,7 @@ import type { RouteGroup } from '../server/contracts/routes.ts'
 import type { TestServer } from '../server/testing/index.ts'
 import { inject, startTestServer } from '../server/testing/index.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { eventually } from './test-support.ts'
 import { strictLog } from '../test/support/logs.ts'
@@ -46,7 +46,7 @@ let telemetry: Telemetry
 let server: TestServer
 let port: string
 beforeAll(async () => {
-  telemetry = await setup({ spanProcessors: [], prometheus: { port: 0, host: '127.0.0.1' } })
+  telemetry = await setupTelemetry({ spanProcessors: [], prometheus: { port: 0, host: '127.0.0.1' } })
   server = await startTestServer(app)
   port = String(new URL(server.url).port)
 })

@@ -20,7 +20,7 @@ import Negotiator from 'negotiator'
 import type { MetricsFormat } from './exposition.ts'
 import { CONTENT_TYPES } from './exposition.ts'
 
-/** Where `setup({ prometheus })` serves `GET /metrics`: the port, and the address to listen on. */
+/** Where `setupTelemetry({ prometheus })` serves `GET /metrics`: the port, and the address to listen on. */
 export interface PrometheusOptions {
   /** `0` picks a free port (see `Telemetry.prometheusUrl`). */
   readonly port: number

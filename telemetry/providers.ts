@@ -1,11 +1,11 @@
 /**
- * The OpenTelemetry providers `setup()` sends Vela's spans and metrics to: the app's own when it
+ * The OpenTelemetry providers `setupTelemetry()` sends Vela's spans and metrics to: the app's own when it
  * registered an SDK first (`node --import ./instrumentation.mjs`, its own `NodeSDK.start()`), or
  * else a `NodeSDK` (`@opentelemetry/sdk-node`) that Vela starts, configured by the standard
  * `OTEL_*` variables as every OpenTelemetry user expects: `OTEL_TRACES_EXPORTER`,
  * `OTEL_TRACES_SAMPLER`/`_ARG`, `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf`, `http/json`,
  * `grpc`), `OTEL_EXPORTER_OTLP_*ENDPOINT`, `OTEL_PROPAGATORS`, `OTEL_RESOURCE_ATTRIBUTES`,
- * `OTEL_NODE_RESOURCE_DETECTORS`, `OTEL_SDK_DISABLED`. `setup()`'s options win over the variables.
+ * `OTEL_NODE_RESOURCE_DETECTORS`, `OTEL_SDK_DISABLED`. `setupTelemetry()`'s options win over the variables.
  *
  * Joining: when a tracer provider is registered already, Vela registers nothing (no second
  * registration, so no "duplicate registration" errors) and uses the registered tracer provider,
@@ -52,7 +52,7 @@ export interface Providers {
   readonly sampler: SpanDecision | undefined
   /** True when Vela's metrics go somewhere besides `/metrics` (an OTLP or console reader, or the app's own SDK). */
   readonly metricsExported: boolean
-  /** True when the providers are the app's own SDK's, registered before `setup()`. */
+  /** True when the providers are the app's own SDK's, registered before `setupTelemetry()`. */
   readonly joined: boolean
   /** Flushes the providers Vela started (an app's own SDK is flushed by the app). */
   forceFlush(): Promise<void>
@@ -153,7 +153,7 @@ export async function createProviders(options: ProviderOptions): Promise<Provide
  * `OTEL_METRIC_EXPORT_INTERVAL` ms, default 60 s; `console`). The SDK would build those itself, but
  * only when it is given no reader at all, and Vela always gives it the one behind `/metrics`.
  * Without either, no metrics go over OTLP (Vela's HTTP metrics are on `/metrics`), so an app with
- * no collector sends nothing. `prometheus` is served by `setup({ prometheus })` instead.
+ * no collector sends nothing. `prometheus` is served by `setupTelemetry({ prometheus })` instead.
  */
 export function exportingMetricReaders(
   options: Pick<ProviderOptions, 'endpoint' | 'exportIntervalMs'>,

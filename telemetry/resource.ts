@@ -1,7 +1,7 @@
 /**
  * The resource (`service.name`, host, process, `OTEL_RESOURCE_ATTRIBUTES`) every span and metric
  * carries, detected as `NodeSDK` does: the detectors `OTEL_NODE_RESOURCE_DETECTORS` names (`env`,
- * `host`, `os`, `process`, `serviceinstance`, `all` (the default) or `none`). `setup()` waits for
+ * `host`, `os`, `process`, `serviceinstance`, `all` (the default) or `none`). `setupTelemetry()` waits for
  * the detectors' asynchronous attributes (the host id) once, so no export waits for them later.
  */
 import type { Resource, ResourceDetector } from '@opentelemetry/resources'

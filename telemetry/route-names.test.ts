@@ -32,14 +32,14 @@ const config: AppConfig = {
   bootstrapApplication: 'notes-app',
   server: { streamHandlers: [telemetryStreamHandler, 'default'] },
   // A global list the /api group replaces: the span names must not depend on it.
-  plugins: [['pre_request', corsPlugin, { allowOrigins: '*' }]],
+  plugins: [corsPlugin({ allowOrigins: '*' })],
   routes: {
     'src/routes/app.ts': [
       { prefix: '/notes', security: false, routes: [['GET /', notes_controller.index]] },
       {
         prefix: '/api',
         security: false,
-        plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+        plugins: [requestPlugin({ json: true })],
         routes: [['POST /notes', notes_controller.create]],
       },
       { prefix: '', security: false, plugins: [], routes: [['/chat', chat_controller.socket, { protocol: 'ws' }]] },
@@ -92,7 +92,7 @@ describeModes('span names without a telemetry plugin', config, (t) => {
 })
 
 it('with the telemetry plugin too, the names agree', async () => {
-  const app = createApp({ ...config, plugins: [['pre_request', telemetryPlugin, {}]] }, { env: {}, log: logs.log })
+  const app = createApp({ ...config, plugins: [telemetryPlugin()] }, { env: {}, log: logs.log })
   await (await inject(app, '/notes/')).text()
   expect((await serverSpan()).name).toBe('GET notes_controller:index')
 })

@@ -23,7 +23,7 @@ import { inject } from '../server/testing/index.ts'
 import { describeModes } from '../test/support/modes.ts'
 import { RequestSampler, followsParent, newTraceBound } from './sampling.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { emptyAdapter, finishedSpans } from './test-support.ts'
 
@@ -71,7 +71,7 @@ const counting: Sampler = {
 const exporter = new InMemorySpanExporter()
 let telemetry: Telemetry
 beforeAll(async () => {
-  telemetry = await setup({
+  telemetry = await setupTelemetry({
     spanProcessors: [new SimpleSpanProcessor({ exporter })],
     sampler: counting,
     redactQuery: ['token'],
@@ -173,7 +173,7 @@ describe('ratio sampling', () => {
 describe('nothing to receive spans', () => {
   it('with spanProcessors: [] no span is made: not for requests, queries or the app; metrics still count', async () => {
     await telemetry.shutdown()
-    const none = await setup({ spanProcessors: [], sampler: counting })
+    const none = await setupTelemetry({ spanProcessors: [], sampler: counting })
     try {
       const app = createApp({
         ...appConfig,
@@ -202,7 +202,7 @@ describe('nothing to receive spans', () => {
       )
     } finally {
       await none.shutdown()
-      telemetry = await setup({
+      telemetry = await setupTelemetry({
         spanProcessors: [new SimpleSpanProcessor({ exporter })],
         sampler: counting,
         redactQuery: ['token'],

@@ -1,15 +1,16 @@
-// setup() and its handle: what it registers, what it starts, and that shutdown() undoes it all.
+// setupTelemetry() and its handle: what it registers, what it starts, and that shutdown() undoes it all.
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { ProxyTracerProvider, context, metrics, propagation, trace } from '@opentelemetry/api'
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace'
 import { BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace'
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
+import { forgetDeprecationWarnings } from '../server/deprecation.ts'
 import { createApp } from '../server/app/create-app.ts'
 import { json } from '../server/replies.ts'
 import { inject } from '../server/testing/index.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setup, setupTelemetry } from './setup.ts'
 import { telemetryStreamHandler } from './stream-handler.ts'
 import { strictLog } from '../test/support/logs.ts'
 
@@ -36,13 +37,13 @@ afterEach(async () => {
   await Promise.all(handles.map((h) => h.shutdown()))
   handles = []
 })
-const start = async (...args: Parameters<typeof setup>) => {
-  const h = await setup(...args)
+const start = async (...args: Parameters<typeof setupTelemetry>) => {
+  const h = await setupTelemetry(...args)
   handles.push(h)
   return h
 }
 
-it('setup() registers the global providers and starts no server; shutdown() unregisters them', async () => {
+it('setupTelemetry() registers the global providers and starts no server; shutdown() unregisters them', async () => {
   const t = await start({ spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })] })
   expect(t.prometheusUrl).toBeUndefined()
   // The meter provider is there for the app's own metrics, which /metrics serves (app-metrics.test.ts).
@@ -73,8 +74,8 @@ it('with exportIntervalMs the global meter provider exports over OTLP too', asyn
 
 it('one set-up at a time; after shutdown() a new one works', async () => {
   const first = await start({ spanProcessors: [] })
-  await expect(setup()).rejects.toThrow(/already called/)
-  await expect(setup()).rejects.toMatchObject({ name: 'VelaError', code: 'VELA_ERR_TELEMETRY' })
+  await expect(setupTelemetry()).rejects.toThrow(/already called/)
+  await expect(setupTelemetry()).rejects.toMatchObject({ name: 'VelaError', code: 'VELA_ERR_TELEMETRY' })
   await first.shutdown()
   await first.shutdown() // idempotent
   const exporter = new InMemorySpanExporter()
@@ -109,12 +110,14 @@ it('shutdown() flushes spans still waiting in the batch processor', async () => 
   expect(exported.map((s) => s.name)).toEqual(['GET routes/r:anonymous', 'GET routes/r:anonymous'])
 })
 
-it('a prometheus port already in use fails setup() and leaves nothing registered', async () => {
+it('a prometheus port already in use fails setupTelemetry() and leaves nothing registered', async () => {
   const blocker = createServer()
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r))
   try {
     const port = (blocker.address() as AddressInfo).port
-    await expect(setup({ spanProcessors: [], prometheus: { port, host: '127.0.0.1' } })).rejects.toThrow(/EADDRINUSE/)
+    await expect(setupTelemetry({ spanProcessors: [], prometheus: { port, host: '127.0.0.1' } })).rejects.toThrow(
+      /EADDRINUSE/,
+    )
     expect(globalTracerDelegate()).toBe(noopDelegate)
     const t = await start({ spanProcessors: [] }) // not blocked by the failed attempt
     expect(t).toBeDefined()
@@ -132,7 +135,7 @@ it("wired through the app's start and stop hooks, as the README shows", async ()
       server: { streamHandlers: [telemetryStreamHandler, 'default'] },
       routes: { r: { prefix: '', security: false, routes: [['GET /x', () => json({ x: 1 })]] } },
       async start() {
-        telemetry = await setup({
+        telemetry = await setupTelemetry({
           spanProcessors: [new SimpleSpanProcessor({ exporter })],
           prometheus: { port: 0, host: '127.0.0.1' },
         })
@@ -153,4 +156,20 @@ it("wired through the app's start and stop hooks, as the README shows", async ()
   await wired.stop()
   await expect(fetch(telemetry!.prometheusUrl!)).rejects.toThrow()
   expect(globalTracerDelegate()).toBe(noopDelegate)
+})
+
+it('setup() is the older name of setupTelemetry(): it sets telemetry up, with one deprecation warning', async () => {
+  forgetDeprecationWarnings()
+  const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
+  try {
+    const t = await setup({ spanProcessors: [] })
+    await expect(setup()).rejects.toMatchObject({ code: 'VELA_ERR_TELEMETRY' })
+    await t.shutdown()
+    expect(warnings.mock.calls.map(([message, o]) => [(o as { code: string }).code, String(message)])).toEqual([
+      ['VELA_DEP_TELEMETRY_SETUP', "vela/telemetry's setup() is deprecated: call setupTelemetry()"],
+    ])
+  } finally {
+    warnings.mockRestore()
+    forgetDeprecationWarnings()
+  }
 })

@@ -46,6 +46,7 @@ import type { SpanDecision } from './sampling.ts'
 import type { RedactQuery } from './url-query.ts'
 import { queryRedactor } from './url-query.ts'
 import { clusterRole } from '../server/cluster/role.ts'
+import { warnDeprecated } from '../server/deprecation.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
 
 /** What `setup()` takes: the service name, where traces and metrics go, `/metrics`, sampling and query redaction. */
@@ -146,16 +147,27 @@ export function activeTelemetry(): ActiveTelemetry | undefined {
  * metrics, and with `prometheus` a `GET /metrics` endpoint. Call it in the app's `start` hook and
  * `shutdown()` the handle in `stop`. With `OTEL_SDK_DISABLED=true` it starts nothing (no SDK, no
  * `/metrics` server) and requests pass through untouched.
+ *
  * @example
- * const telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } })
- * // ... in the stop hook:
- * await telemetry.shutdown()
+ * ```ts
+ * import { setupTelemetry, type Telemetry } from 'vela/telemetry'
+ *
+ * let telemetry: Telemetry | undefined
+ * export const hooks = {
+ *   async start() {
+ *     telemetry = await setupTelemetry({ serviceName: 'shop', prometheus: { port: 9464 } })
+ *   },
+ *   async stop() {
+ *     await telemetry?.shutdown()
+ *   },
+ * }
+ * ```
  */
-export async function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
+export async function setupTelemetry(options: TelemetryOptions = {}): Promise<Telemetry> {
   if (active)
     throw new VelaError(
       'VELA_ERR_TELEMETRY',
-      'vela/telemetry: setup() was already called; shutdown() the first handle before setting up again',
+      'vela/telemetry: setupTelemetry() was already called; shutdown() the first handle before setting up again',
     )
   if (sdkDisabled()) return disabled()
   // The app's OpenTelemetry metrics are read into the registry /metrics serves (app-metrics.ts).
@@ -241,4 +253,22 @@ function disabled(): Telemetry {
     forceFlush: async () => {},
     shutdown: async () => {},
   }
+}
+
+/**
+ * The older name of `setupTelemetry`.
+ *
+ * @deprecated Use `setupTelemetry(options)`.
+ *
+ * @example
+ * ```ts
+ * import { setupTelemetry } from 'vela/telemetry'
+ *
+ * // Before: const telemetry = await setup({ serviceName: 'shop' })
+ * export const telemetry = await setupTelemetry({ serviceName: 'shop' })
+ * ```
+ */
+export function setup(options: TelemetryOptions = {}): Promise<Telemetry> {
+  warnDeprecated('VELA_DEP_TELEMETRY_SETUP', "vela/telemetry's setup() is deprecated: call setupTelemetry()")
+  return setupTelemetry(options)
 }

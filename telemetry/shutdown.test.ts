@@ -4,7 +4,7 @@
 import { createServer } from 'node:net'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterAll, expect, it, vi } from 'vitest'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 
 // Accepts connections and reads them, never answers.
 const sockets: Socket[] = []
@@ -17,7 +17,7 @@ afterAll(async () => {
 it('shutdown() gives up the final export after shutdownTimeoutMs and warns once', async () => {
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r))
   const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
-  const telemetry = await setup({ endpoint, shutdownTimeoutMs: 300 })
+  const telemetry = await setupTelemetry({ endpoint, shutdownTimeoutMs: 300 })
   telemetry.tracerProvider.getTracer('test').startSpan('pending').end()
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
   try {
@@ -34,6 +34,6 @@ it('shutdown() gives up the final export after shutdownTimeoutMs and warns once'
     warn.mockRestore()
   }
   // Shut down: a new set-up is possible at once (a swap's new start hook).
-  const again = await setup({ spanProcessors: [] })
+  const again = await setupTelemetry({ spanProcessors: [] })
   await again.shutdown()
 })

@@ -2,7 +2,7 @@
  * `telemetryStreamHandler`: list it before `'default'` in
  * `server.streamHandlers`. Being a stream handler it sees every request, 404s included.
  *
- * Per request, once `setup()` has run, the HTTP metrics, and, when the sampler says the request
+ * Per request, once `setupTelemetry()` has run, the HTTP metrics, and, when the sampler says the request
  * is traced (sampling.ts: asked before anything of the span is built), a SERVER span
  * `HTTP <METHOD>` whose parent comes from the W3C `traceparent` header, with the stable HTTP
  * semantic-convention attributes: `http.request.method` (`_OTHER` for unknown methods, with
@@ -14,7 +14,7 @@
  * error `error.type`: the exception's class when the route threw, else the status code. The rest
  * of the request runs with that span active (`context.with`), so the route's handler, the
  * telemetry plugin and `vela/dbl`'s query spans see it. The span ends, and the metrics are
- * recorded, when the response has been sent (the runtime's `end`). Without `setup()` requests
+ * recorded, when the response has been sent (the runtime's `end`). Without `setupTelemetry()` requests
  * pass straight through.
  *
  * A request not sampled builds no span and sets no attribute: the rest of it runs under its
@@ -76,14 +76,14 @@ import { activeTelemetry } from './setup.ts'
 
 /**
  * The stream handler that gives every request a span named after its route and counts it in the
- * HTTP metrics, once `setup()` has run; list it before `'default'` in `server.streamHandlers`.
+ * HTTP metrics, once `setupTelemetry()` has run; list it before `'default'` in `server.streamHandlers`.
  *
  * @example
  * export default defineApp({
  *   bootstrapApplication: 'shop',
  *   server: { streamHandlers: [telemetryStreamHandler, 'default'] },
  *   async start() {
- *     telemetry = await setup({ serviceName: 'shop', prometheus: { port: 9464 } })
+ *     telemetry = await setupTelemetry({ serviceName: 'shop', prometheus: { port: 9464 } })
  *   },
  * })
  */

@@ -4,14 +4,14 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { Adapter } from '../dbl/adapters/adapter.ts'
 import type { Telemetry } from './setup.ts'
-import { setup } from './setup.ts'
+import { setupTelemetry } from './setup.ts'
 
 /** Telemetry set up for the test file with spans kept in memory, emptied before each test. */
 export function useInMemorySpans(): InMemorySpanExporter {
   const exporter = new InMemorySpanExporter()
   let telemetry: Telemetry
   beforeAll(async () => {
-    telemetry = await setup({ spanProcessors: [new SimpleSpanProcessor({ exporter })] })
+    telemetry = await setupTelemetry({ spanProcessors: [new SimpleSpanProcessor({ exporter })] })
   })
   afterAll(() => telemetry.shutdown())
   beforeEach(() => exporter.reset())

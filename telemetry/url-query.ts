@@ -1,7 +1,7 @@
 /**
  * What a request span records as `url.query`: the query string with the values of sensitive keys
  * replaced by `REDACTED`. Always redacted (the semantic conventions' list of signature keys):
- * `AWSAccessKeyId`, `Signature`, `sig`, `X-Goog-Signature`; `setup({ redactQuery })` adds keys, or
+ * `AWSAccessKeyId`, `Signature`, `sig`, `X-Goog-Signature`; `setupTelemetry({ redactQuery })` adds keys, or
  * replaces the whole rule with a function.
  */
 

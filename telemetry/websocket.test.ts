@@ -32,7 +32,7 @@ const app = createApp(
         {
           prefix: '/live',
           security: (req: VelaRequest) => req.query.token === 'ok',
-          plugins: [['pre_request', telemetryPlugin, {}]],
+          plugins: [telemetryPlugin()],
           routes: [['/:room', echo, { protocol: 'ws' }]],
         },
       ],

@@ -1,6 +1,6 @@
 /**
  * `withEnv(overrides, fn)`: runs `fn` (synchronous) with some environment variables set or
- * removed, and puts them back before returning. `setup()`'s options are the same settings as the
+ * removed, and puts them back before returning. `setupTelemetry()`'s options are the same settings as the
  * standard `OTEL_*` variables the SDK reads when it starts; this applies them to that start only,
  * and nothing else runs in between (the call is synchronous).
  */

@@ -17,7 +17,7 @@ const app = createApp(
   {
     bootstrapApplication: 'bad-input',
     server: { bodyLimit: 64 * 1024, headersTimeout: 600, requestTimeout: 1500 },
-    plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+    plugins: [requestPlugin({ json: true })],
     routes: {
       r: {
         prefix: '',

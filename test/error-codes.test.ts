@@ -4,11 +4,12 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../server/app/create-app.ts'
 import type { AppConfig } from '../server/app/config.ts'
 import { defineStreamHandler } from '../server/stream-handlers/stream-handlers.ts'
-import { definePlugin, ok, type PluginEntry } from '../server/pipeline/plugin.ts'
-import { rateLimitPlugin, RedisStore } from '../server/plugins/rate-limit/index.ts'
+import { definePlugin, ok } from '../server/pipeline/plugin.ts'
+import type { PluginEntry } from '../server/pipeline/registration.ts'
+import { rateLimitPlugin, RedisRateLimitStore } from '../server/plugins/rate-limit/index.ts'
 import { json } from '../server/replies.ts'
 import type { VelaRequest } from '../server/request.ts'
-import { sessionPlugins } from '../server/plugins/session/plugin.ts'
+import { sessionPlugin } from '../server/plugins/session/plugin.ts'
 import { defineWebSocket } from '../server/websocket/define.ts'
 import type { VelaErrorCode } from '../server/errors/vela-error.ts'
 import {
@@ -78,7 +79,7 @@ describe('VELA_ERR_CONFIG', () => {
 
   it('a session secret missing outside dev and test (at start), or too short', async () => {
     const routes = {
-      r: { prefix: '', security: false as const, plugins: sessionPlugins(), routes: [['GET /a', hello]] as const },
+      r: { prefix: '', security: false as const, plugins: [sessionPlugin()], routes: [['GET /a', hello]] as const },
     }
     await expectCode(
       () => app({ environment: 'prod', routes })().start(),
@@ -191,9 +192,9 @@ describe('VELA_ERR_PLUGIN', () => {
       /^rate-limit plugin: `maxRequests` must be a positive integer, got 0$/,
     )
     await expectCode(
-      () => new RedisStore({} as never),
+      () => new RedisRateLimitStore({} as never),
       'VELA_ERR_PLUGIN',
-      /^RedisStore: `client` \(an ioredis client\) is required$/,
+      /^RedisRateLimitStore: `client` \(an ioredis client\) is required$/,
     )
   })
 })

@@ -1,6 +1,6 @@
 /**
  * vela/telemetry as a new user gets it: the packed package installed into a new app with no other
- * package (its OpenTelemetry SDK comes with it), the app's start hook calling `setup()`,
+ * package (its OpenTelemetry SDK comes with it), the app's start hook calling `setupTelemetry()`,
  * `vite build`, and the built server exporting its request spans to a local OTLP receiver over
  * http/protobuf and http/json, configured by the standard variables alone. Also: an app that does
  * not import vela/telemetry bundles none of the SDK, and `vela({ instrumentation: true })` leaves
@@ -26,7 +26,7 @@ let plainBundle: string
 
 const APP_WITH_TELEMETRY = `import { defineApp, securityHeaders } from 'vela'
 import { migrate } from 'vela/dbl'
-import { setup, telemetryStreamHandler } from 'vela/telemetry'
+import { setupTelemetry, telemetryStreamHandler } from 'vela/telemetry'
 import type { Telemetry } from 'vela/telemetry'
 import { migrations } from 'virtual:vela/migrations'
 import { repo } from './repo.ts'
@@ -37,7 +37,7 @@ export default defineApp({
   server: { streamHandlers: [telemetryStreamHandler, 'default'] },
   onResponse: [securityHeaders()],
   async start() {
-    telemetry = await setup({ serviceName: 'notes-app' })
+    telemetry = await setupTelemetry({ serviceName: 'notes-app' })
     await repo.start()
     await migrate(repo, migrations)
   },

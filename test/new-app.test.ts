@@ -211,8 +211,8 @@ export async function check(): Promise<string> {
 const TELEMETRY_CHECK = `
 import { createApp, defineApp, json } from 'vela'
 import { inject } from 'vela/testing'
-import { setup, telemetryStreamHandler } from 'vela/telemetry'
-const telemetry = await setup({ spanProcessors: [] })
+import { setupTelemetry, telemetryStreamHandler } from 'vela/telemetry'
+const telemetry = await setupTelemetry({ spanProcessors: [] })
 const app = createApp(defineApp({
   bootstrapApplication: 'check',
   server: { streamHandlers: [telemetryStreamHandler, 'default'] },

@@ -1,5 +1,5 @@
 // The playground's telemetry, seen from outside as an operator sees it: after known traffic, the
-// Prometheus endpoint (`setup({ prometheus: { port } })`, METRICS_PORT here) holds the HTTP
+// Prometheus endpoint (`setupTelemetry({ prometheus: { port } })`, METRICS_PORT here) holds the HTTP
 // series and their labels, and an OTLP collector (OTEL_EXPORTER_OTLP_ENDPOINT) receives one server span
 // per request named after its route, in every group, with the database queries as child spans and
 // the client's user agent. Then the same as deployed: released, run with node on PostgreSQL.

@@ -1,6 +1,6 @@
 /**
  * Telemetry for the traced bench servers (vela-otel.ts, fastify-otel.ts): the same SDK set-up for
- * every framework, through vela/telemetry's `setup()` (tracer provider, AsyncLocalStorage
+ * every framework, through vela/telemetry's `setupTelemetry()` (tracer provider, AsyncLocalStorage
  * context manager, W3C propagator), with a batch span processor whose exporter drops the spans
  * (there is no collector here), so the bench measures making spans and metrics, not shipping them.
  *
@@ -10,7 +10,7 @@
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics'
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace'
-import { setup } from '../../telemetry/index.ts'
+import { setupTelemetry } from '../../telemetry/index.ts'
 
 const done = (_items: unknown, callback: (r: { code: 0 }) => void) => callback({ code: 0 })
 
@@ -22,7 +22,7 @@ const done = (_items: unknown, callback: (r: { code: 0 }) => void) => callback({
 export async function setupBenchTelemetry(opts: { otelMetrics?: boolean } = {}): Promise<void> {
   const dropMetrics: PushMetricExporter = { export: done, forceFlush: async () => {}, shutdown: async () => {} }
   const mode = process.env.BENCH_OTEL ?? 'all'
-  await setup({
+  await setupTelemetry({
     serviceName: 'bench',
     spanProcessors:
       mode === 'none' ? [] : [new BatchSpanProcessor({ exporter: { export: done, shutdown: async () => {} } })],

@@ -36,7 +36,7 @@ export function createBenchApp(
   const writes: RouteGroup = {
     prefix: '/api',
     security: (req) => (req.header('authorization') === TOKEN ? { user: 'bench' } : false),
-    plugins: [...plugins, ['pre_request', requestPlugin, { decodeJsonBody: true, readUrlencodedBody: true }]],
+    plugins: [...plugins, requestPlugin({ json: true, urlencoded: true })],
     routes: [
       [
         'POST /products',
@@ -62,7 +62,7 @@ export function createBenchApp(
   const checked: RouteGroup = {
     prefix: '/api',
     security: false,
-    plugins: [...plugins, ['pre_request', requestPlugin, { decodeJsonBody: true }]],
+    plugins: [...plugins, requestPlugin({ json: true })],
     routes: [
       [
         'POST /products/checked',

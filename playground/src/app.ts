@@ -10,7 +10,7 @@
  */
 import { defineApp, securityHeaders } from 'vela'
 import { migrate } from 'vela/dbl'
-import { setup, telemetryStreamHandler } from 'vela/telemetry'
+import { setupTelemetry, telemetryStreamHandler } from 'vela/telemetry'
 import type { Telemetry } from 'vela/telemetry'
 // src/migrations compiled in by vela/vite, so a built server (`vela release`) migrates too.
 import { migrations } from 'virtual:vela/migrations'
@@ -45,7 +45,7 @@ export default defineApp({
     'src/routes/api.ts': apiRoutes,
   },
   async start({ config }) {
-    telemetry = await setup({
+    telemetry = await setupTelemetry({
       serviceName: 'playground',
       prometheus: { port: process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : 9464 },
       // Without a collector, no exporter at all: nothing sent, retried or logged.

@@ -10,7 +10,7 @@
  * used: an app without Redis does not need it.
  */
 import type { Redis } from 'ioredis'
-import { RedisSessionStore, RedisStore, redisPubSub } from 'vela'
+import { RedisSessionStore, RedisRateLimitStore, redisPubSub } from 'vela'
 
 const url = process.env.REDIS_URL
 
@@ -20,7 +20,7 @@ export const redis: Redis | undefined = url
   : undefined
 
 /** The login limit's store: shared through Redis, or undefined for the plugin's own memory store. */
-export const rateLimitStore = redis ? new RedisStore({ client: redis, prefix: 'playground:rl:' }) : undefined
+export const rateLimitStore = redis ? new RedisRateLimitStore({ client: redis, prefix: 'playground:rl:' }) : undefined
 
 /** The sessions' revocations (logouts): shared through Redis, or undefined for the plugin's memory store. */
 export const sessionStore = redis ? new RedisSessionStore({ client: redis, prefix: 'playground:session:' }) : undefined

@@ -212,7 +212,7 @@ it('jsonLib is used for every JSON encode (replies, errors) and decode (request 
     {
       bootstrapApplication: 'json',
       jsonLib,
-      plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+      plugins: [requestPlugin({ json: true })],
       routes: { r: { prefix: '', security: false, routes: [['POST /echo', (req) => json(req.params)]] } },
     },
     { env: {} },

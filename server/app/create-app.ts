@@ -179,12 +179,13 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     topics,
     async start() {
       // Plugins' run-time checks (a session secret) first: a refused start has opened nothing.
-      const steps = new Set([
-        ...table.globalPre,
-        ...table.globalPost,
-        ...table.groups.flatMap((g) => [...g.pre, ...g.post]),
-      ])
-      for (const step of steps) await step.plugin.start?.(step.options, step.state)
+      // Once per registration: one running in both phases, or inherited by several groups, too.
+      const registrations = new Set(
+        [...table.globalPre, ...table.globalPost, ...table.groups.flatMap((g) => [...g.pre, ...g.post])].map(
+          (s) => s.registration,
+        ),
+      )
+      for (const r of registrations) await r.plugin.start?.(r.options, r.state)
       const cluster = clusterRole()
       await appConfig.start?.(cluster ? { config, cluster } : { config })
       // Subscribed before ready, so a message published right after it reaches this instance. Not

@@ -3,7 +3,7 @@
  * (`ResolvedConfig`, with defaults and environment overrides: server/app/config.ts), and the
  * stream handlers listed in it. Types only.
  */
-import type { PluginEntry } from '../pipeline/plugin.ts'
+import type { PluginEntry } from '../pipeline/registration.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RequestObserver } from './observer.ts'
 import type { JsonLib, ModuleMap } from './primitives.ts'

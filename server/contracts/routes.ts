@@ -5,7 +5,7 @@
  * other contracts it names the building blocks routes are made of (replies, the request object,
  * plugins, WebSocket hooks), whose modules import only contracts.
  */
-import type { PluginEntry, PluginStep } from '../pipeline/plugin.ts'
+import type { PluginEntry, PluginStep } from '../pipeline/registration.ts'
 import type { Reply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import type { WebSocketHooks } from '../websocket/define.ts'

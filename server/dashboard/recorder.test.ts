@@ -49,22 +49,21 @@ const group: RouteGroup = {
 }
 
 const info = { title: 't', version: '1.0.0', author: 'tests', description: 'test plugin', options: {} }
-const stamp = definePlugin({ name: 'stamp', info, preRequest: async (req, _env, _o, _s) => ok(req) })
+const stamp = definePlugin({ name: 'stamp', info, preRequest: async (req) => ok(req) })
 const gate = definePlugin({
   name: 'gate',
   info,
-  preRequest: (req, _env, _o, _s) =>
-    req.headers.get('x-gate') === 'closed' ? stop(status(429, { error: 'slow down' })) : ok(req),
+  preRequest: (req) => (req.headers.get('x-gate') === 'closed' ? stop(status(429, { error: 'slow down' })) : ok(req)),
 })
 const audit = definePlugin({
   name: 'audit',
   info,
-  postRequest: (req, _env, _o, _s) => (req.headers.get('x-audit') === 'fail' ? fail('audit store down') : ok(req)),
+  postRequest: (req) => (req.headers.get('x-audit') === 'fail' ? fail('audit store down') : ok(req)),
 })
 const boom = definePlugin({
   name: 'boom',
   info,
-  preRequest: (_req, _env, _o, _s) => {
+  preRequest: (_req) => {
     throw new Error('boom plugin threw')
   },
 })
@@ -75,11 +74,7 @@ const guarded: RouteGroup = {
   security: function requireUser(req) {
     return req.headers.get('x-user') ? { user: req.headers.get('x-user') } : false
   },
-  plugins: [
-    ['pre_request', stamp],
-    ['pre_request', gate],
-    ['post_request', audit],
-  ],
+  plugins: [stamp(), gate(), audit()],
   routes: [
     [
       'GET /page',
@@ -100,7 +95,7 @@ const guarded: RouteGroup = {
 const exploding: RouteGroup = {
   prefix: '/exploding',
   security: false,
-  plugins: [['pre_request', boom]],
+  plugins: [boom()],
   routes: [['GET /', () => json({})]],
 }
 

@@ -1,6 +1,6 @@
 /**
  * Secrets in what the dashboard records: request headers and query parameters whose names hold
- * `secret`, `password`, `passwd`, `token`, `credential` or `key` (the rule `vela middleware` and
+ * `secret`, `password`, `passwd`, `token`, `credential` or `key` (the rule `vela plugins` and
  * `vela config` apply to option keys), plus `authorization`, `proxy-authorization` and `cookie`,
  * are kept as `[redacted]`.
  */

@@ -1,9 +1,10 @@
 // The runtime's error answers: status, body shape, JSON or HTML by Accept,
 // stack traces only with useStacktrace, httpError, status routes.
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
+import { forgetDeprecationWarnings } from '../deprecation.ts'
 import { describeModes } from '../../test/support/modes.ts'
 import { requestPlugin } from '../plugins/request.ts'
-import type { PluginEntry } from '../pipeline/plugin.ts'
+import type { PluginEntry } from '../pipeline/registration.ts'
 import { definePlugin, fail } from '../pipeline/plugin.ts'
 import { json, status } from '../replies.ts'
 import type { AppConfig } from '../app/config.ts'
@@ -12,9 +13,9 @@ import { httpError } from './http-error.ts'
 const failing = definePlugin({
   name: 'failing',
   info: { title: '', version: '', author: '', description: '', options: {} },
-  preRequest: (_r, _e, _o, _s) => fail(new Error('pool exhausted')),
+  preRequest: (_r) => fail(new Error('pool exhausted')),
 })
-const decode: PluginEntry[] = [['pre_request', requestPlugin, { decodeJsonBody: true }]]
+const decode: PluginEntry[] = [requestPlugin({ json: true })]
 
 const config = (useStacktrace: boolean): AppConfig => ({
   bootstrapApplication: 'errors',
@@ -54,12 +55,24 @@ const config = (useStacktrace: boolean): AppConfig => ({
               throw httpError(404, 'Note 12 not found')
             },
           ],
+          [
+            'GET /http-error-headers',
+            () => {
+              throw httpError(410, { error: 'API v1 is gone' }, { headers: { 'x-upgrade': 'v2' } })
+            },
+          ],
+          [
+            'GET /http-error-old-headers',
+            () => {
+              throw httpError(410, { error: 'API v1 is gone' }, { 'x-upgrade': 'v2' })
+            },
+          ],
         ],
       },
       {
         prefix: '/plugin-error',
         security: false,
-        plugins: [['pre_request', failing, {}]],
+        plugins: [failing()],
         routes: [['GET /', () => json({})]],
       },
       {
@@ -150,6 +163,27 @@ describeModes('errors', config(false), (t) => {
     const c = await t.request('/http-error-text')
     expect(c.status).toBe(404)
     expect(await c.json()).toEqual({ error: 'Note 12 not found' })
+  })
+  it('httpError(status, body, { headers }) adds the headers; the older headers argument too, warned once', async () => {
+    forgetDeprecationWarnings()
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
+    try {
+      for (const path of ['/http-error-headers', '/http-error-old-headers', '/http-error-old-headers']) {
+        const res = await t.request(path)
+        expect(res.status).toBe(410)
+        expect(res.headers.get('x-upgrade')).toBe('v2')
+        expect(await res.json()).toEqual({ error: 'API v1 is gone' })
+      }
+      expect(warnings.mock.calls.map(([message, o]) => [(o as { code: string }).code, String(message)])).toEqual([
+        [
+          'VELA_DEP_HTTP_ERROR_HEADERS',
+          'httpError(status, body, headers) is deprecated: write httpError(status, body, { headers })',
+        ],
+      ])
+    } finally {
+      warnings.mockRestore()
+      forgetDeprecationWarnings()
+    }
   })
   it("status routes replace the built-in pages within their group's prefix", async () => {
     t.expectLogged(/^500 on GET \/custom\/boom .*: Error: kaboom$/)

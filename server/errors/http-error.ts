@@ -1,3 +1,5 @@
+import { warnDeprecated } from '../deprecation.ts'
+
 /**
  * An error that answers the request with its status (made by `httpError`).
  *
@@ -15,6 +17,18 @@ export class HttpError extends Error {
   }
 }
 
+/** Options of `httpError`: headers added to the response. */
+export interface HttpErrorOptions {
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/** Whether the third argument is the options object rather than the older headers record. */
+function isHttpErrorOptions(value: object): value is HttpErrorOptions {
+  for (const key in value)
+    if (key !== 'headers' || typeof (value as HttpErrorOptions).headers !== 'object') return false
+  return true
+}
+
 /**
  * An `HttpError` to throw: the request is answered with `status` and `body`, or that status's error page.
  *
@@ -30,16 +44,32 @@ export class HttpError extends Error {
  * export function show(req: VelaRequest) {
  *   const product = products.get(req.bindings.id ?? '')
  *   if (!product) throw httpError(404)
- *   if (req.header('x-api-version') === '1') throw httpError(410, { error: 'API v1 is gone' }, { 'x-upgrade': 'v2' })
+ *   if (req.header('x-api-version') === '1') throw httpError(410, { error: 'API v1 is gone' }, { headers: { 'x-upgrade': 'v2' } })
  *   return json(product)
  * }
  * ```
  */
-export function httpError(status: number, body?: unknown, headers?: Readonly<Record<string, string>>): HttpError {
+export function httpError(status: number, body?: unknown, options?: HttpErrorOptions): HttpError
+/**
+ * The form with the headers as the third argument.
+ *
+ * @deprecated Write `httpError(status, body, { headers })`.
+ */
+export function httpError(status: number, body: unknown, headers: Readonly<Record<string, string>>): HttpError
+export function httpError(
+  status: number,
+  body?: unknown,
+  options?: HttpErrorOptions | Readonly<Record<string, string>>,
+): HttpError {
   if (!Number.isInteger(status) || status < 400 || status > 599) {
     throw new RangeError(`httpError: status must be an integer from 400 to 599, got ${String(status)}`)
   }
-  return new HttpError(status, body, headers)
+  if (options === undefined || isHttpErrorOptions(options)) return new HttpError(status, body, options?.headers)
+  warnDeprecated(
+    'VELA_DEP_HTTP_ERROR_HEADERS',
+    'httpError(status, body, headers) is deprecated: write httpError(status, body, { headers })',
+  )
+  return new HttpError(status, body, options as Readonly<Record<string, string>>)
 }
 
 /**

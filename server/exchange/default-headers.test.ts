@@ -41,7 +41,7 @@ function wanted(facts: Pick<RequestFacts, 'header'>, by: string): string | undef
 const postPlugin = definePlugin({
   name: 'post-headers',
   info,
-  postRequest(req, _env, _o, _s) {
+  postRequest(req) {
     const name = wanted(req, 'post plugin')
     if (name) req.setHeader(name, appValue(name))
     const replaced = wanted(req, "post plugin's reply")
@@ -53,7 +53,7 @@ const postPlugin = definePlugin({
 const preSetHeader = definePlugin({
   name: 'pre-headers',
   info,
-  preRequest(req, _env, _o, _s) {
+  preRequest(req) {
     const name = wanted(req, 'pre plugin')
     if (name) req.setHeader(name, appValue(name))
     return ok()
@@ -86,10 +86,7 @@ const config: AppConfig = {
     r: {
       prefix: '',
       security: false,
-      plugins: [
-        ['pre_request', preSetHeader],
-        ['post_request', postPlugin],
-      ],
+      plugins: [preSetHeader(), postPlugin()],
       routes: [
         [
           'GET /reply',
@@ -236,7 +233,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const keepClientId = definePlugin({
   name: 'keep-client-id',
   info,
-  postRequest(req, _env, _o, _s) {
+  postRequest(req) {
     const sent = req.header('x-request-id')
     if (sent && UUID.test(sent)) req.setHeader('x-request-id', sent)
     req.setHeader('x-frame-options', 'SAMEORIGIN')
@@ -262,7 +259,7 @@ describeModes(
       r: {
         prefix: '',
         security: false,
-        plugins: [['post_request', keepClientId]],
+        plugins: [keepClientId()],
         routes: [['GET /thing', (req) => json({ id: req.id })]],
       },
     },
@@ -295,7 +292,7 @@ it("an accepted WebSocket upgrade keeps the id and headers the route's plugin se
   const plugin = definePlugin({
     name: 'upgrade-headers',
     info,
-    preRequest(req, _env, _o, _s) {
+    preRequest(req) {
       setResponseHeader(req.event, 'x-request-id', 'app-id')
       // One cookie through the request, one through h3 on the event: both reach the 101.
       req.setCookie('a', '1')
@@ -312,7 +309,7 @@ it("an accepted WebSocket upgrade keeps the id and headers the route's plugin se
         r: {
           prefix: '',
           security: false,
-          plugins: [['pre_request', plugin]],
+          plugins: [plugin()],
           routes: [['/ws', defineWebSocket({}), { protocol: 'ws' }]],
         },
       },

@@ -5,7 +5,7 @@ import { describeModes } from '../../test/support/modes.ts'
 import { resolveConfig } from '../app/config.ts'
 import type { AppConfig } from '../app/config.ts'
 import { rateLimitPlugin } from '../plugins/rate-limit/index.ts'
-import { sessionPlugins } from '../plugins/session/plugin.ts'
+import { sessionPlugin } from '../plugins/session/plugin.ts'
 import { json } from '../replies.ts'
 import { clientAddress, proxyTrust, trustProxyList } from './forwarded.ts'
 
@@ -21,13 +21,13 @@ const app = (trustProxy?: readonly string[]): AppConfig => ({
     limited: {
       prefix: '/limited',
       security: false,
-      plugins: [['pre_request', rateLimitPlugin, { maxRequests: 1, windowMs: 60_000 }]],
+      plugins: [rateLimitPlugin({ maxRequests: 1, windowMs: 60_000 })],
       routes: [['GET /', () => json({ ok: true })]],
     },
     session: {
       prefix: '/session',
       security: false,
-      plugins: sessionPlugins({ secret: 'a-session-secret-of-at-least-32-characters' }),
+      plugins: [sessionPlugin({ secret: 'a-session-secret-of-at-least-32-characters' })],
       routes: [['GET /', (req) => ((req.session!.seen = true), json({ ok: true }))]],
     },
   },

@@ -31,7 +31,7 @@ const make = (
     {
       bootstrapApplication: 'health',
       server,
-      plugins: [['pre_request', refuseAll]],
+      plugins: [refuseAll()],
       routes: { r: { prefix: '', security: () => false, routes: routes as never } },
     },
     { env: {}, log: logs.log },

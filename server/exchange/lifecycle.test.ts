@@ -30,7 +30,7 @@ const GENERATED = /^[\w-]{8}-[0-9a-z]+$/
 const tagging = definePlugin({
   name: 'tagging',
   info,
-  preRequest(req, _env, _o, _s) {
+  preRequest(req) {
     req.setHeader('X-Plugin', 'pre')
     if (req.path === '/plugin-stop') return stop(status(402, { error: 'pay first' }))
     return ok()
@@ -66,10 +66,7 @@ const config = (): AppConfig => ({
       {
         prefix: '',
         security: false,
-        plugins: [
-          ['pre_request', tagging],
-          ['pre_request', requestPlugin, { decodeJsonBody: true }],
-        ],
+        plugins: [tagging(), requestPlugin({ json: true })],
         routes: [
           [
             'GET /ok',

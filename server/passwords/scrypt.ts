@@ -47,7 +47,9 @@ const LANES = Symbol.for('vela.passwordHashing.lanes')
 const lanes: Lanes = ((globalThis as Record<symbol, Lanes | undefined>)[LANES] ??= new Lanes(defaultLimits()))
 
 const busy = () =>
-  httpError(503, 'Service Unavailable: too many password checks in progress; retry shortly', { 'retry-after': '1' })
+  httpError(503, 'Service Unavailable: too many password checks in progress; retry shortly', {
+    headers: { 'retry-after': '1' },
+  })
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return lanes.run(

@@ -6,8 +6,8 @@ import { describeModes } from '../../test/support/modes.ts'
 import { httpError } from '../errors/http-error.ts'
 import { json, status } from '../replies.ts'
 import type { RouteGroup, SecurityCallback } from '../contracts/routes.ts'
-import type { PluginEntry } from './plugin.ts'
 import { breakPhase, definePlugin, fail, ok, stop } from './plugin.ts'
+import type { PluginEntry } from './registration.ts'
 
 const info = { title: 't', version: '1.0.0', author: 'tests', description: 'async test plugin', options: {} }
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1))
@@ -16,7 +16,7 @@ const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1))
 const trail = definePlugin<{ tag: string; async?: boolean }>({
   name: 'trail',
   info,
-  preRequest(req, _env, options, _state) {
+  preRequest(req, { options }) {
     const add = () => {
       req.params = { ...req.params, trail: [...((req.params.trail as string[]) ?? []), options.tag] }
       return ok<undefined>(req)
@@ -24,36 +24,37 @@ const trail = definePlugin<{ tag: string; async?: boolean }>({
     return options.async ? tick().then(add) : add()
   },
 })
-const asyncBreak = definePlugin({ name: 'async-break', info, preRequest: async (req, _e, _o, _s) => breakPhase(req) })
+const asyncBreak = definePlugin({ name: 'async-break', info, preRequest: async (req) => breakPhase(req) })
 const asyncStop = definePlugin({
   name: 'async-stop',
   info,
-  preRequest: async (_r, _e, _o, _s) => stop(status(429, { error: 'slow down' })),
+  preRequest: async (_r) => stop(status(429, { error: 'slow down' })),
 })
 const asyncFail = definePlugin({
   name: 'async-fail',
   info,
-  preRequest: async (_r, _e, _o, _s) => fail('queue unavailable'),
+  preRequest: async (_r) => fail('queue unavailable'),
 })
 const rejecting = definePlugin({
   name: 'rejecting',
   info,
-  preRequest: async (_r, _e, _o, _s) => Promise.reject(new Error('plugin rejected')),
+  preRequest: async (_r) => Promise.reject(new Error('plugin rejected')),
 })
 const asyncCounter = definePlugin<object, number>({
   name: 'async-counter',
   info,
   init: () => 0,
-  async preRequest(req, _env, _options, state) {
+  async preRequest(req, ctx) {
     await tick()
-    req.params = { ...req.params, count: state + 1 }
-    return ok(req, state + 1)
+    ctx.state += 1
+    req.params = { ...req.params, count: ctx.state }
+    return ok(req)
   },
 })
 const asyncWrap = definePlugin({
   name: 'async-wrap',
   info,
-  async postRequest(req, _e, _o, _s) {
+  async postRequest(req) {
     await tick()
     const reply = req.reply
     req.reply = json({ wrapped: reply && 'body' in reply ? reply.body : null }, { headers: { 'x-wrapped': 'async' } })
@@ -63,13 +64,13 @@ const asyncWrap = definePlugin({
 const asyncPostStop = definePlugin({
   name: 'async-post-stop',
   info,
-  postRequest: async (_r, _e, _o, _s) => stop(status(202, { replaced: true })),
+  postRequest: async (_r) => stop(status(202, { replaced: true })),
 })
 /** Sets a cookie through the request: it must reach the response, errors included. */
 const cookie = definePlugin({
   name: 'cookie',
   info,
-  preRequest(req, _e, _o, _s) {
+  preRequest(req) {
     req.setCookie('seen', 'yes')
     return ok(req)
   },
@@ -96,20 +97,12 @@ describeModes(
     bootstrapApplication: 'async-app',
     routes: {
       groups: [
-        group('/mixed', [
-          ['pre_request', trail, { tag: 'sync1' }],
-          ['pre_request', trail, { tag: 'async', async: true }],
-          ['pre_request', trail, { tag: 'sync2' }],
-        ]),
-        group('/break', [
-          ['pre_request', trail, { tag: 'a', async: true }],
-          ['pre_request', asyncBreak, {}],
-          ['pre_request', trail, { tag: 'never' }],
-        ]),
+        group('/mixed', [trail({ tag: 'sync1' }), trail({ tag: 'async', async: true }), trail({ tag: 'sync2' })]),
+        group('/break', [trail({ tag: 'a', async: true }), asyncBreak(), trail({ tag: 'never' })]),
         {
           prefix: '/stop',
           security: false,
-          plugins: [['pre_request', asyncStop, {}]],
+          plugins: [asyncStop()],
           routes: [
             [
               'GET /',
@@ -119,18 +112,12 @@ describeModes(
             ],
           ],
         },
-        group('/fail', [['pre_request', asyncFail, {}]]),
-        group('/reject', [['pre_request', rejecting, {}]]),
-        group('/count', [['pre_request', asyncCounter, {}]]),
-        group('/post', [
-          ['pre_request', trail, { tag: 'pre', async: true }],
-          ['post_request', asyncWrap, {}],
-        ]),
-        group('/post-stop', [
-          ['post_request', asyncPostStop, {}],
-          ['post_request', asyncWrap, {}],
-        ]),
-        group('/secure-object', [['pre_request', trail, { tag: 'p', async: true }]], async () => ({ user: 'ada' })),
+        group('/fail', [asyncFail()]),
+        group('/reject', [rejecting()]),
+        group('/count', [asyncCounter()]),
+        group('/post', [trail({ tag: 'pre', async: true }), asyncWrap()]),
+        group('/post-stop', [asyncPostStop(), asyncWrap()]),
+        group('/secure-object', [trail({ tag: 'p', async: true })], async () => ({ user: 'ada' })),
         group('/secure-false', [], async () => false),
         group('/secure-reply', [], async () => status(403, { error: 'admins only' })),
         group('/secure-reject', [], () => Promise.reject(new Error('auth service down'))),
@@ -156,10 +143,7 @@ describeModes(
         {
           prefix: '/cookie',
           security: false,
-          plugins: [
-            ['pre_request', cookie, {}],
-            ['pre_request', trail, { tag: 'x', async: true }],
-          ],
+          plugins: [cookie(), trail({ tag: 'x', async: true })],
           routes: [
             ['GET /ok', async () => json({ ok: true })],
             [

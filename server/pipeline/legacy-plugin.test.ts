@@ -1,11 +1,16 @@
-// The two-argument plugin form made explicit (plugin.ts): `legacy: true` gives every callback
-// `(req, options)` whatever it declares, `legacy: false` the full form; without the flag the
-// declared parameter count still decides, so plugins written for `(req, options)` keep working.
-import { expect, it } from 'vitest'
+// The older plugin forms keep working: the tuple `[phase, plugin, options]`, callbacks written
+// `(req, env, options, state)` (four parameters, or `legacy: false`) and `(req, options)` with
+// `legacy: true`. Defining a plugin in an older callback form warns once (VELA_DEP_PLUGIN_FORM);
+// the tuple itself does not.
+import type { MockInstance } from 'vitest'
+import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
+import { forgetDeprecationWarnings } from '../deprecation.ts'
 import { json } from '../replies.ts'
-import type { PluginEntry } from './plugin.ts'
+import type { VelaRequest } from '../request.ts'
+import type { PluginEnv } from './plugin.ts'
 import { definePlugin, ok } from './plugin.ts'
+import type { PluginEntry } from './registration.ts'
 
 const info = { title: 't', version: '1.0.0', author: 'tests', description: 'test plugin', options: {} }
 
@@ -42,6 +47,25 @@ const fullTwo = definePlugin<{ label: string }>({
     return ok(req)
   },
 })
+/** Four parameters without the flag: env, options and state, the state returned. */
+const fourArgs = definePlugin<{ step: number }, number>({
+  name: 'four-args',
+  info,
+  init: () => 0,
+  // Typed: without the flag, TypeScript reads an untyped callback as the one form.
+  preRequest(req: VelaRequest, env: PluginEnv, options: { step: number }, state: number) {
+    req.params = { ...req.params, app: env.app, count: state + options.step }
+    return ok(req, state + options.step)
+  },
+})
+/** A plugin in the one form, registered as a tuple: `ctx` still has the tuple's options. */
+const modern = definePlugin<{ tag: string }>({
+  name: 'modern',
+  preRequest(req, ctx) {
+    req.params = { ...req.params, tag: ctx.options.tag, phase: ctx.phase }
+    return ok(req)
+  },
+})
 
 const echo = (req: { params: Record<string, unknown> }) => json(req.params)
 const group = (prefix: string, plugins: PluginEntry[]) => ({
@@ -52,7 +76,7 @@ const group = (prefix: string, plugins: PluginEntry[]) => ({
 })
 
 describeModes(
-  'the two-argument plugin form, declared',
+  'the older plugin forms',
   {
     bootstrapApplication: 'legacy-app',
     routes: {
@@ -61,6 +85,9 @@ describeModes(
         group('/default-none', [['pre_request', withDefault]]),
         group('/post', [['post_request', postLegacy, { suffix: '!' }]]),
         group('/full', [['pre_request', fullTwo, { label: 'x' }]]),
+        group('/four', [['pre_request', fourArgs, { step: 2 }]]),
+        group('/four-called', [fourArgs({ step: 5 })]),
+        group('/tuple', [['pre_request', modern, { tag: 'from-tuple' }]]),
       ],
     },
   },
@@ -77,5 +104,55 @@ describeModes(
     it('legacy: false — a two-parameter callback is the full form and gets env', async () => {
       expect(await (await t.request('/full')).json()).toEqual({ phase: 'pre_request' })
     })
+    it('four parameters — env, options and the state it returned last time', async () => {
+      const first = (await (await t.request('/four')).json()) as { app: string; count: number }
+      expect(first.app).toBe('legacy-app')
+      expect(((await (await t.request('/four')).json()) as { count: number }).count).toBe(first.count + 2)
+      // Called with its options like a plugin in the one form, it runs the same way.
+      const called = (await (await t.request('/four-called')).json()) as { count: number }
+      expect(((await (await t.request('/four-called')).json()) as { count: number }).count).toBe(called.count + 5)
+    })
+    it('a plugin in the one form registered as a tuple gets the tuple options in ctx', async () => {
+      expect(await (await t.request('/tuple')).json()).toEqual({ tag: 'from-tuple', phase: 'pre_request' })
+    })
   },
 )
+
+let warnings: MockInstance<typeof process.emitWarning>
+beforeEach(() => {
+  forgetDeprecationWarnings()
+  warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
+})
+afterEach(() => {
+  warnings.mockRestore()
+  forgetDeprecationWarnings()
+})
+const deprecations = () =>
+  warnings.mock.calls
+    .filter(([, options]) => (options as { type?: string } | undefined)?.type === 'DeprecationWarning')
+    .map(([message, options]) => [(options as { code: string }).code, String(message)])
+
+it('an older callback form warns once, naming the one form; the one form and the tuple do not warn', async () => {
+  const fresh = definePlugin({ name: 'fresh', preRequest: (req, ctx) => ok(req, ctx.state) })
+  definePlugin({ name: 'fresh-bare', postRequest: () => ok() })
+  const { createApp } = await import('../app/create-app.ts')
+  const app = createApp({ bootstrapApplication: 'tuple', routes: { r: group('/t', [['pre_request', fresh, {}]]) } })
+  expect((await app.fetch(new Request('http://localhost/t'))).status).toBe(200)
+  expect(deprecations()).toEqual([])
+  definePlugin<{ a: string }>({
+    name: 'old-two',
+    legacy: true,
+    preRequest: (req, options) => ok(options.a ? req : req),
+  })
+  definePlugin({
+    name: 'old-four',
+    preRequest: (req: VelaRequest, _env: PluginEnv, _o: object, _s: unknown) => ok(req),
+  })
+  definePlugin({ name: 'old-flag', legacy: false, postRequest: (req, _env, _options, _state) => ok(req) })
+  expect(deprecations()).toEqual([
+    [
+      'VELA_DEP_PLUGIN_FORM',
+      'plugin old-two: callbacks (req, env, options, state), (req, options) and the legacy flag are deprecated; write preRequest(req, ctx) and read ctx.options and ctx.state',
+    ],
+  ])
+})

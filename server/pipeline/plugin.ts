@@ -1,41 +1,40 @@
 /**
- * Plugins: steps of a route group's pipeline. A plugin has `preRequest` and/or `postRequest`
- * callbacks and `info`. It is registered per phase as `['pre_request', plugin, options]`; a plugin
- * needing both phases is registered twice. Each registration keeps its own state across requests:
- * it starts as `init(options, ctx)` and becomes whatever state the callback returns. `init` runs at
- * start-up (in `createApp`), so a plugin that cannot work with its options throws there. An app is
- * also created only to be inspected (a build, `vela routes`), so `init` must not need what only a
- * running server has (secrets): check that in `start(options, state)`, run by `app.start()` before
- * the app's own start hook; throwing there refuses the start.
+ * Plugins: steps of a route group's pipeline. `definePlugin` makes one from its `preRequest`
+ * and/or `postRequest` callbacks; an app registers it by calling it with its options,
+ * `plugins: [corsPlugin({ allowOrigins: '*' }), myPlugin({ … })]`. The registration runs in each
+ * phase the plugin has a callback for, and keeps one state across requests and across its two
+ * phases: it starts as `init(options, initCtx)` and is whatever the callbacks assign to
+ * `ctx.state` (or pass to `ok(req, state)`) after that.
  *
- * Two callback forms:
- * - `(req, env, options, state)` — the full form;
- * - `(req, options)` — the two-argument form of older plugins; its state is left unchanged.
- * `legacy: true` in the definition says a plugin uses the two-argument form, so its callbacks get
- * `(req, options)` whatever they declare (`(req, options = {})` declares one parameter);
- * `legacy: false` says the full form. Without `legacy`, a callback declaring exactly two
- * parameters is read as the two-argument form, so plugins written for it before the flag existed
- * keep working; any other is the full form.
+ * `init` runs at start-up (in `createApp`), so a plugin that cannot work with its options throws
+ * there. An app is also created only to be inspected (a build, `vela routes`), so `init` must not
+ * need what only a running server has (secrets): check that in `start(options, state)`, run by
+ * `app.start()` before the app's own start hook; throwing there refuses the start.
+ *
+ * Older forms still run: the tuple `['pre_request', plugin, options]` (registration.ts), and
+ * callbacks written `(req, env, options, state)` or, with `legacy: true`, `(req, options)`, which
+ * `definePlugin` warns about once.
  */
 import type { JsonLib, MaybePromise } from '../contracts/primitives.ts'
 import type { Reply } from '../replies.ts'
 import type { RouteInfo, VelaRequest } from '../request.ts'
+import { warnDeprecated } from '../deprecation.ts'
 import { VelaError } from '../errors/vela-error.ts'
 
-/** When a plugin registration runs: before the handler (`pre_request`) or after it (`post_request`). */
+/** When a plugin callback runs: before the handler (`pre_request`) or after it (`post_request`). */
 export type Phase = 'pre_request' | 'post_request'
 
-/** What a plugin says about itself, shown by `vela middleware` and in docs. */
+/** What a plugin says about itself, shown by `vela plugins` (every field optional: the name stands in for the title). */
 export interface PluginInfo {
-  title: string
-  version: string
-  author: string
-  description: string
-  /** Option name → what it does, for `vela middleware` and docs. */
-  options: Readonly<Record<string, string>>
+  title?: string
+  version?: string
+  author?: string
+  description?: string
+  /** Option name → what it does, for `vela plugins` and docs. */
+  options?: Readonly<Record<string, string>>
 }
 
-/** What the pipeline tells a plugin about where it runs. */
+/** Where a plugin callback runs: the app, the phase and the route. */
 export interface PluginEnv {
   readonly app: string
   readonly environment: string
@@ -43,6 +42,17 @@ export interface PluginEnv {
   readonly route: RouteInfo
   /** The app's JSON library: plugins encode and decode with it. */
   readonly jsonLib: JsonLib
+}
+
+/**
+ * The second argument of a plugin callback: the registration's `options` and `state`, and where
+ * it runs. Assigning `ctx.state` keeps the new state for the next requests (both phases share it).
+ */
+export interface PluginContext<O = Record<string, unknown>, S = unknown> extends PluginEnv {
+  /** The options the plugin was registered with (`{}` without any). */
+  readonly options: O
+  /** This registration's state: `init`'s value at first, then what a callback assigned. */
+  state: S
 }
 
 /** What `init` learns about the app at start-up. */
@@ -64,19 +74,19 @@ export type PluginResult<S = unknown> =
   | { readonly result: 'error'; readonly reason: unknown }
 
 /**
- * Continue with the next plugin (or the handler), optionally with a new request and this
- * registration's next state.
+ * Continue with the next plugin (or the handler), optionally with a new request. A `state` given
+ * here replaces the registration's state, as assigning `ctx.state` does.
  *
  * @example
  * ```ts
  * import { definePlugin, ok } from 'vela'
  *
- * export const requestCounter = definePlugin<Record<string, never>, number>({
- *   name: 'request_counter',
- *   info: { title: 'Request counter', version: '1.0.0', author: 'Shop team', description: 'Counts requests.', options: {} },
- *   legacy: false,
- *   init: () => 0,
- *   preRequest: (req, _env, _options, count) => ok(req, count + 1),
+ * export const poweredBy = definePlugin({
+ *   name: 'powered_by',
+ *   preRequest(req) {
+ *     req.params = { ...req.params, poweredBy: 'vela' }
+ *     return ok(req)
+ *   },
  * })
  * ```
  */
@@ -93,9 +103,7 @@ export const ok = <S>(req?: VelaRequest, state?: S): PluginResult<S> => ({ resul
  * // Health probes skip the plugins listed after this one.
  * export const skipForProbes = definePlugin({
  *   name: 'skip_for_probes',
- *   info: { title: 'Skip for probes', version: '1.0.0', author: 'Shop team', description: 'Probes skip later plugins.', options: {} },
- *   legacy: false,
- *   preRequest: (req, _env, _options, state) => (req.header('user-agent')?.startsWith('kube-probe/') ? breakPhase(req, state) : ok(req, state)),
+ *   preRequest: (req) => (req.header('user-agent')?.startsWith('kube-probe/') ? breakPhase(req) : ok(req)),
  * })
  * ```
  */
@@ -111,10 +119,8 @@ export const breakPhase = <S>(req?: VelaRequest, state?: S): PluginResult<S> => 
  *
  * export const maintenance = definePlugin({
  *   name: 'maintenance',
- *   info: { title: 'Maintenance', version: '1.0.0', author: 'Shop team', description: '503 while MAINTENANCE is set.', options: {} },
- *   legacy: false,
- *   preRequest: (req, _env, _options, state) =>
- *     process.env.MAINTENANCE ? stop(status(503, { error: 'down for maintenance' }, { headers: { 'retry-after': '60' } }), state) : ok(req, state),
+ *   preRequest: (req) =>
+ *     process.env.MAINTENANCE ? stop(status(503, { error: 'down for maintenance' }, { headers: { 'retry-after': '60' } })) : ok(req),
  * })
  * ```
  */
@@ -130,9 +136,7 @@ export const stop = <S>(reply: Reply | Response, state?: S): PluginResult<S> => 
  *
  * export const needsTenant = definePlugin({
  *   name: 'needs_tenant',
- *   info: { title: 'Tenant', version: '1.0.0', author: 'Shop team', description: 'Requires TENANT.', options: {} },
- *   legacy: false,
- *   preRequest: (req, _env, _options, state) => (process.env.TENANT ? ok(req, state) : fail(new Error('TENANT is not set'))),
+ *   preRequest: (req) => (process.env.TENANT ? ok(req) : fail(new Error('TENANT is not set'))),
  * })
  * ```
  */
@@ -142,22 +146,39 @@ export const fail = (reason: unknown): PluginResult<never> => ({ result: 'error'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyRequest = VelaRequest<any>
 
+/** A plugin's `preRequest` or `postRequest` callback: the request, and the context with its options and state. */
+export type PluginHandler<O = Record<string, unknown>, S = unknown> = (
+  req: AnyRequest,
+  ctx: PluginContext<O, S>,
+  // The state's type comes from `init` or the type arguments, never from what a callback returns
+  // (`fail()` would make it `never`).
+) => MaybePromise<PluginResult<NoInfer<S>>>
+
+/** The older four-argument callback form. */
 export type FullCallback<O, S> = (
   req: AnyRequest,
   env: PluginEnv,
   options: O,
   state: S,
 ) => MaybePromise<PluginResult<S>>
+/** The older two-argument callback form (`legacy: true`). */
 export type TwoArgCallback<O> = (req: AnyRequest, options: O) => MaybePromise<PluginResult<unknown>>
-/** A plugin's `preRequest` or `postRequest` callback: the full form `(req, env, options, state)` or the two-argument `(req, options)`. */
-export type PluginCallback<O, S> = FullCallback<O, S> | TwoArgCallback<O>
+/** Any callback form a plugin may have: `(req, ctx)`, or one of the older two. */
+export type PluginCallback<O, S> = PluginHandler<O, S> | FullCallback<O, S> | TwoArgCallback<O>
 
-/** A plugin made by `definePlugin`, registered in a group's or the app's `plugins` as `[phase, plugin, options]`. */
+/** The options argument of a plugin call: optional when every option is. */
+type OptionsArgs<O> = Record<string, never> extends O ? [options?: O] : [options: O]
+
+/**
+ * A plugin made by `definePlugin`. Call it with its options to register it in a `plugins` list:
+ * `myPlugin({ … })`.
+ */
 export interface Plugin<O = Record<string, unknown>, S = unknown> {
+  (...options: OptionsArgs<O>): PluginUse<O, S>
   readonly kind: 'vela.plugin'
   readonly name: string
-  readonly info: PluginInfo
-  /** `true`: the callbacks take `(req, options)`; `false`: `(req, env, options, state)`; absent: by declared parameters. */
+  readonly info?: PluginInfo
+  /** Only for the older callback forms: `true` `(req, options)`, `false` `(req, env, options, state)`. */
   readonly legacy?: boolean
   readonly init?: (options: O, ctx: PluginInitContext) => S
   /** Checks run-time needs (secrets) when the app starts serving, with `init`'s state. */
@@ -166,87 +187,121 @@ export interface Plugin<O = Record<string, unknown>, S = unknown> {
   readonly postRequest?: PluginCallback<O, S>
 }
 
-type PluginBase<O, S> = Omit<Plugin<O, S>, 'kind' | 'legacy' | 'preRequest' | 'postRequest'>
+/** Any plugin, whatever its options and state: what a `plugins` list holds. */
+export type AnyPlugin = Plugin<any, any>
+/** Any registered plugin, whatever its options and state. */
+export type AnyPluginUse = PluginUse<any, any>
+
+/** A plugin registered with its options (what calling a plugin gives): one entry of a `plugins` list. */
+export interface PluginUse<O = Record<string, unknown>, S = unknown> {
+  readonly kind: 'vela.plugin-use'
+  readonly plugin: Plugin<O, S>
+  readonly options: O
+}
+
+/** What `definePlugin` takes: a name, optional `info`, `init` and `start`, and one or both callbacks. */
+export interface PluginDefinition<O = Record<string, unknown>, S = undefined> {
+  readonly name: string
+  readonly info?: PluginInfo
+  /** Makes the registration's state at start-up (default `undefined`). */
+  readonly init?: (options: O, ctx: PluginInitContext) => S
+  /** Checks run-time needs (secrets) when the app starts serving, with `init`'s state. */
+  readonly start?: (options: O, state: S) => MaybePromise<void>
+  readonly preRequest?: PluginHandler<O, S>
+  readonly postRequest?: PluginHandler<O, S>
+  readonly legacy?: undefined
+}
+
+type LegacyBase<O, S> = Omit<PluginDefinition<O, S>, 'legacy' | 'preRequest' | 'postRequest'>
 type Callbacks<C> = { readonly preRequest?: C; readonly postRequest?: C }
 
-/**
- * What `definePlugin` takes. `legacy` decides the callbacks' form and their types: `true` the
- * two-argument form, `false` the full form, absent either (decided by declared parameters).
- */
-export type PluginDefinition<O, S> =
-  | (PluginBase<O, S> & { readonly legacy?: undefined } & Callbacks<PluginCallback<O, S>>)
-  | (PluginBase<O, S> & { readonly legacy: false } & Callbacks<FullCallback<O, S>>)
-  | (PluginBase<O, S> & { readonly legacy: true } & Callbacks<TwoArgCallback<O>>)
+/** The older definition forms: `legacy: true` (`(req, options)`), `legacy: false` or four parameters (`(req, env, options, state)`). */
+export type LegacyPluginDefinition<O, S> =
+  | (LegacyBase<O, S> & { readonly legacy?: undefined } & Callbacks<FullCallback<O, S>>)
+  | (LegacyBase<O, S> & { readonly legacy: false } & Callbacks<FullCallback<O, S>>)
+  | (LegacyBase<O, S> & { readonly legacy: true } & Callbacks<TwoArgCallback<O>>)
+
+/** How a callback is called: `(req, ctx)`, `(req, env, options, state)` or `(req, options)`. */
+export type CallbackForm = 'context' | 'full' | 'two-arg'
 
 /**
- * Makes a plugin from its name, `info` and its `preRequest` / `postRequest` callbacks.
+ * The form of a callback: the `legacy` flag when there is one, else four or three declared
+ * parameters mean `(req, env, options, state)`, fewer `(req, ctx)`.
+ */
+export function callbackForm(
+  plugin: Pick<Plugin<never, never>, 'legacy'>,
+  fn: (...args: never[]) => unknown,
+): CallbackForm {
+  if (plugin.legacy === true) return 'two-arg'
+  if (plugin.legacy === false || fn.length >= 3) return 'full'
+  return 'context'
+}
+
+/**
+ * Makes a plugin from its name and its `preRequest` / `postRequest` callbacks, each called
+ * `(req, ctx)`: `ctx.options` are the registration's options, `ctx.state` its state (assign it to
+ * keep a new one), and `ctx.app`, `ctx.phase`, `ctx.route` say where it runs. A callback returns
+ * `ok`, `breakPhase`, `stop` or `fail`. `init(options, initCtx)` makes the state at start-up,
+ * `start(options, state)` checks run-time needs when the app starts; `info` describes it to
+ * `vela plugins`. Throws when it has neither callback.
  *
- * `init(options, ctx)` makes each registration's state at start-up, `start(options, state)` checks run-time needs when the app
- * starts, and `preRequest` / `postRequest` return `ok`, `breakPhase`, `stop` or `fail`. Throws
- * when it has neither callback.
+ * The plugin is registered by calling it with its options; one with both callbacks runs in both
+ * phases, with one state.
  *
  * @example
  * ```ts
- * import { definePlugin, ok, status, stop } from 'vela'
+ * import { defineRoutes, definePlugin, json, ok, status, stop } from 'vela'
  *
  * export const apiKeyPlugin = definePlugin<{ keys: readonly string[] }, ReadonlySet<string>>({
  *   name: 'api_key',
- *   info: { title: 'API key', version: '1.0.0', author: 'Shop team', description: 'Refuses unknown keys (401).', options: { keys: 'the accepted keys' } },
- *   legacy: false,
+ *   info: { description: 'Refuses unknown keys (401).', options: { keys: 'the accepted keys' } },
  *   init: (options) => new Set(options.keys),
- *   preRequest: (req, _env, _options, keys) => {
+ *   preRequest(req, ctx) {
  *     const key = req.header('x-api-key')
- *     return key !== undefined && keys.has(key) ? ok(req, keys) : stop(status(401, { error: 'a valid API key is required' }), keys)
+ *     return key !== undefined && ctx.state.has(key) ? ok(req) : stop(status(401, { error: 'a valid API key is required' }))
  *   },
  * })
  *
- * // In a group: plugins: [['pre_request', apiKeyPlugin, { keys: ['dev-key'] }]]
+ * export default defineRoutes({
+ *   prefix: '/api',
+ *   security: false,
+ *   plugins: [apiKeyPlugin({ keys: ['dev-key'] })],
+ *   routes: [['GET /me', () => json({ name: 'Ada' })]],
+ * })
  * ```
  */
-export function definePlugin<O = Record<string, unknown>, S = undefined>(def: PluginDefinition<O, S>): Plugin<O, S> {
+export function definePlugin<O = Record<string, unknown>, S = undefined>(def: PluginDefinition<O, S>): Plugin<O, S>
+/** @deprecated Write the callbacks `(req, ctx)` and read `ctx.options` and `ctx.state`. */
+export function definePlugin<O = Record<string, unknown>, S = undefined>(
+  def: LegacyBase<O, S> & { readonly legacy?: undefined } & Callbacks<FullCallback<O, S>>,
+): Plugin<O, S>
+/** @deprecated Write the callbacks `(req, ctx)` (`ctx.options`, `ctx.state`) and drop `legacy`. */
+export function definePlugin<O = Record<string, unknown>, S = undefined>(
+  def: LegacyBase<O, S> & { readonly legacy: false } & Callbacks<FullCallback<O, S>>,
+): Plugin<O, S>
+/** @deprecated Write the callbacks `(req, ctx)` (`ctx.options`) and drop `legacy`. */
+export function definePlugin<O = Record<string, unknown>, S = undefined>(
+  def: LegacyBase<O, S> & { readonly legacy: true } & Callbacks<TwoArgCallback<O>>,
+): Plugin<O, S>
+export function definePlugin<O, S>(def: PluginDefinition<O, S> | LegacyPluginDefinition<O, S>): Plugin<O, S> {
   if (!def.preRequest && !def.postRequest)
     throw new VelaError('VELA_ERR_PLUGIN', `plugin ${def.name}: needs preRequest or postRequest`)
-  return { kind: 'vela.plugin', ...def }
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-/** One registration in a `plugins` list: `[phase, plugin, options]`. */
-export type PluginEntry = readonly [phase: Phase, plugin: Plugin<any, any>, options?: object]
-
-/** One registration made ready to run: the callback in the full form and its own state slot. */
-export interface PluginStep {
-  readonly phase: Phase
-  readonly plugin: Plugin<unknown, unknown>
-  readonly options: object
-  state: unknown
-  readonly call: (req: VelaRequest, env: PluginEnv, step: PluginStep) => MaybePromise<PluginResult>
-}
-
-export function compilePluginEntries(
-  entries: readonly PluginEntry[],
-  where: string,
-  ctx: PluginInitContext,
-): PluginStep[] {
-  return entries.map((entry, i) => {
-    const [phase, plugin, options = {}] = entry
-    if (phase !== 'pre_request' && phase !== 'post_request') {
-      throw new VelaError(
-        'VELA_ERR_PLUGIN',
-        `${where}: plugin entry ${i} has phase ${JSON.stringify(phase)}; use 'pre_request' or 'post_request'`,
-      )
-    }
-    if (plugin?.kind !== 'vela.plugin')
-      throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} is not a plugin made by definePlugin`)
-    const fn = phase === 'pre_request' ? plugin.preRequest : plugin.postRequest
-    if (!fn)
-      throw new VelaError(
-        'VELA_ERR_PLUGIN',
-        `${where}: plugin ${plugin.name} has no ${phase === 'pre_request' ? 'preRequest' : 'postRequest'} callback`,
-      )
-    const call: PluginStep['call'] =
-      (plugin.legacy ?? fn.length === 2)
-        ? (req, _env, step) => (fn as TwoArgCallback<unknown>)(req, step.options)
-        : (req, env, step) => (fn as FullCallback<unknown, unknown>)(req, env, step.options, step.state)
-    return { phase, plugin, options, state: plugin.init ? plugin.init(options, ctx) : undefined, call }
+  const callbacks = [def.preRequest, def.postRequest].filter((fn) => fn !== undefined)
+  if (def.legacy !== undefined || callbacks.some((fn) => callbackForm(def, fn) !== 'context')) {
+    warnDeprecated(
+      'VELA_DEP_PLUGIN_FORM',
+      `plugin ${def.name}: callbacks (req, env, options, state), (req, options) and the legacy flag are deprecated; write preRequest(req, ctx) and read ctx.options and ctx.state`,
+    )
+  }
+  const use = (options?: O): PluginUse<O, S> => ({
+    kind: 'vela.plugin-use',
+    plugin,
+    options: options ?? ({} as O),
   })
+  const { name, ...rest } = def
+  // A function's own `name` is read-only: it is defined, the rest assigned.
+  const plugin = Object.assign(Object.defineProperty(use, 'name', { value: name }), rest, {
+    kind: 'vela.plugin' as const,
+  }) as unknown as Plugin<O, S>
+  return plugin
 }

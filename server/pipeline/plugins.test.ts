@@ -1,10 +1,11 @@
-// Plugin results (ok, break, stop, error), per-registration state, post-request plugins and registration errors.
+// Plugins in their one form: registered by calling them with their options, callbacks (req, ctx)
+// with the options and state in ctx; results (ok, break, stop, error), state kept per registration
+// and across its phases, post-request plugins, `info` optional, and registration errors.
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { json, status } from '../replies.ts'
-import type { VelaRequest } from '../request.ts'
-import type { PluginEntry } from './plugin.ts'
 import { breakPhase, definePlugin, fail, ok, stop } from './plugin.ts'
+import type { PluginEntry } from './registration.ts'
 
 const info = { title: 't', version: '1.0.0', author: 'tests', description: 'test plugin', options: {} }
 
@@ -12,55 +13,81 @@ const info = { title: 't', version: '1.0.0', author: 'tests', description: 'test
 const trail = definePlugin<{ tag: string }>({
   name: 'trail',
   info,
-  preRequest(req, _env, options, _state) {
+  preRequest(req, { options }) {
     req.params = { ...req.params, trail: [...((req.params.trail as string[]) ?? []), options.tag] }
     return ok(req)
   },
 })
-const breaker = definePlugin({ name: 'breaker', info, preRequest: (req, _env, _o, _s) => breakPhase(req) })
+const breaker = definePlugin({ name: 'breaker', info, preRequest: (req) => breakPhase(req) })
 const stopper = definePlugin({
   name: 'stopper',
   info,
-  preRequest: (_req, _env, _o, _s) => stop(status(429, { error: 'stopped by plugin' })),
+  preRequest: (_req) => stop(status(429, { error: 'stopped by plugin' })),
 })
-const failing = definePlugin({ name: 'failing', info, preRequest: (_req, _env, _o, _s) => fail('database down') })
+const failing = definePlugin({ name: 'failing', info, preRequest: (_req) => fail('database down') })
 const throwing = definePlugin({
   name: 'throwing',
   info,
-  preRequest: (_req, _env, _o, _s) => {
+  preRequest: (_req) => {
     throw new Error('plugin threw')
   },
 })
 const invalid = definePlugin({
   name: 'invalid',
   info,
-  preRequest: ((_req: unknown, _env: unknown, _o: unknown, _s: unknown) => 'nonsense') as never,
+  preRequest: ((_req: unknown) => 'nonsense') as never,
 })
+/** Counts by assigning `ctx.state`: nothing is returned but `ok(req)`. */
 const counter = definePlugin<{ start: number }, number>({
   name: 'counter',
   info: { ...info, title: 'Request counter', options: { start: 'first count' } },
   init: (options) => options.start,
-  preRequest(req, _env, _options, state) {
-    req.params = { ...req.params, count: state + 1 }
-    return ok(req, state + 1)
-  },
-})
-/** Old two-argument form: (req, options) → ok(req). */
-const legacy = definePlugin<{ header: string }>({
-  name: 'legacy',
-  info,
-  preRequest: (req: VelaRequest, options: { header: string }) => {
-    req.params = { ...req.params, legacy: req.headers.get(options.header) }
+  preRequest(req, ctx) {
+    ctx.state += 1
+    req.params = { ...req.params, count: ctx.state }
     return ok(req)
   },
 })
+/** Keeps its state in an object it changes in place. */
+const tally = definePlugin<Record<string, never>, { seen: number }>({
+  name: 'tally',
+  init: () => ({ seen: 0 }),
+  preRequest(req, { state }) {
+    state.seen++
+    req.params = { ...req.params, seen: state.seen }
+    return ok(req)
+  },
+})
+/** Passes its state to `ok`, as the older form did: still kept. */
+const returned = definePlugin<Record<string, never>, number>({
+  name: 'returned',
+  init: () => 0,
+  preRequest: (req, ctx) =>
+    ok(Object.assign(req, { params: { ...req.params, returned: ctx.state + 1 } }), ctx.state + 1),
+})
+/** Both phases, one state: the post phase sees what the pre phase counted. */
+const timing = definePlugin<{ label: string }, { pre: number; post: number }>({
+  name: 'timing',
+  init: () => ({ pre: 0, post: 0 }),
+  preRequest(req, ctx) {
+    ctx.state = { ...ctx.state, pre: ctx.state.pre + 1 }
+    return ok(req)
+  },
+  postRequest(req, ctx) {
+    ctx.state = { ...ctx.state, post: ctx.state.post + 1 }
+    req.reply = json({ label: ctx.options.label, phase: ctx.phase, ...ctx.state })
+    return ok(req)
+  },
+})
+/** No `info`: only a name and a callback. */
+const bare = definePlugin({ name: 'bare', preRequest: (req) => ok(req) })
 const envSpy = definePlugin({
   name: 'env-spy',
   info,
-  preRequest(req, env, _o, _s) {
+  preRequest(req, ctx) {
     req.params = {
       ...req.params,
-      env: { app: env.app, environment: env.environment, phase: env.phase, route: env.route },
+      env: { app: ctx.app, environment: ctx.environment, phase: ctx.phase, route: ctx.route, options: ctx.options },
     }
     return ok(req)
   },
@@ -69,7 +96,7 @@ const envSpy = definePlugin({
 const wrapper = definePlugin({
   name: 'wrapper',
   info,
-  postRequest(req, _env, _o, _s) {
+  postRequest(req) {
     const reply = req.reply
     req.reply = json({ wrapped: reply && 'body' in reply ? reply.body : null }, { headers: { 'x-wrapped': 'yes' } })
     return ok(req)
@@ -78,13 +105,13 @@ const wrapper = definePlugin({
 const postStop = definePlugin({
   name: 'post-stop',
   info,
-  postRequest: (_req, _env, _o, _s) => stop(status(202, { replaced: true })),
+  postRequest: (_req) => stop(status(202, { replaced: true })),
 })
-const postBreak = definePlugin({ name: 'post-break', info, postRequest: (req, _env, _o, _s) => breakPhase(req) })
+const postBreak = definePlugin({ name: 'post-break', info, postRequest: (req) => breakPhase(req) })
 
 const echo = (req: { params: Record<string, unknown> }) => json(req.params)
 
-const globalPlugins: PluginEntry[] = [['pre_request', trail, { tag: 'global' }]]
+const globalPlugins: PluginEntry[] = [trail({ tag: 'global' })]
 const group = (prefix: string, plugins: PluginEntry[] | undefined) => ({
   prefix,
   security: false as const,
@@ -100,20 +127,13 @@ describeModes(
     routes: {
       groups: [
         group('/inherit', undefined),
-        group('/own', [
-          ['pre_request', trail, { tag: 'a' }],
-          ['pre_request', trail, { tag: 'b' }],
-        ]),
+        group('/own', [trail({ tag: 'a' }), trail({ tag: 'b' })]),
         group('/none', []),
-        group('/break', [
-          ['pre_request', trail, { tag: 'a' }],
-          ['pre_request', breaker, {}],
-          ['pre_request', trail, { tag: 'never' }],
-        ]),
+        group('/break', [trail({ tag: 'a' }), breaker(), trail({ tag: 'never' })]),
         {
           prefix: '/stop',
           security: false,
-          plugins: [['pre_request', stopper, {}]],
+          plugins: [stopper()],
           routes: [
             [
               'GET /',
@@ -123,24 +143,18 @@ describeModes(
             ],
           ],
         },
-        group('/error', [['pre_request', failing, {}]]),
-        group('/throw', [['pre_request', throwing, {}]]),
-        group('/invalid', [['pre_request', invalid, {}]]),
-        group('/counter', [['pre_request', counter, { start: 10 }]]),
-        group('/legacy', [['pre_request', legacy, { header: 'x-legacy' }]]),
-        group('/env', [['pre_request', envSpy, {}]]),
-        group('/post', [
-          ['pre_request', trail, { tag: 'pre' }],
-          ['post_request', wrapper, {}],
-        ]),
-        group('/post-stop', [
-          ['post_request', postStop, {}],
-          ['post_request', wrapper, {}],
-        ]),
-        group('/post-break', [
-          ['post_request', postBreak, {}],
-          ['post_request', wrapper, {}],
-        ]),
+        group('/error', [failing()]),
+        group('/throw', [throwing()]),
+        group('/invalid', [invalid()]),
+        group('/counter', [counter({ start: 10 })]),
+        group('/tally', [tally()]),
+        group('/returned', [returned()]),
+        group('/timing', [timing({ label: 'both' })]),
+        group('/bare', [bare()]),
+        group('/env', [envSpy({ shown: true })]),
+        group('/post', [trail({ tag: 'pre' }), wrapper()]),
+        group('/post-stop', [postStop(), wrapper()]),
+        group('/post-break', [postBreak(), wrapper()]),
       ],
     },
   },
@@ -176,24 +190,44 @@ describeModes(
       expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8')
       expect(await html.text()).toContain('<h1>500 Internal Server Error</h1>')
     })
-    it('state is kept per plugin registration across requests, starting from init(options)', async () => {
+    it('state assigned to ctx.state is kept across requests without being returned, starting from init(options)', async () => {
       const first = (await (await t.request('/counter')).json()) as { count: number }
       const second = (await (await t.request('/counter')).json()) as { count: number }
       expect(second.count).toBe(first.count + 1)
       expect(first.count).toBeGreaterThan(10)
     })
-    it('the two-argument form (req, options) keeps working', async () => {
-      expect(await (await t.request({ url: '/legacy', headers: { 'x-legacy': 'old-style' } })).json()).toEqual({
-        legacy: 'old-style',
+    it('a state object changed in place is kept; a state passed to ok() is kept too', async () => {
+      const seen = [] as number[]
+      for (let i = 0; i < 2; i++) seen.push(((await (await t.request('/tally')).json()) as { seen: number }).seen)
+      expect(seen[1]).toBe(seen[0]! + 1)
+      const one = ((await (await t.request('/returned')).json()) as { returned: number }).returned
+      const two = ((await (await t.request('/returned')).json()) as { returned: number }).returned
+      expect(two).toBe(one + 1)
+    })
+    it('a plugin with both callbacks, registered once, runs in both phases with one state', async () => {
+      const first = (await (await t.request('/timing')).json()) as { pre: number; post: number }
+      expect(first).toMatchObject({ label: 'both', phase: 'post_request' })
+      expect(first.pre).toBe(first.post)
+      expect(await (await t.request('/timing')).json()).toEqual({
+        label: 'both',
+        phase: 'post_request',
+        pre: first.pre + 1,
+        post: first.post + 1,
       })
     })
-    it('env names the app, environment, phase and route', async () => {
+    it('a plugin without info runs', async () => {
+      const res = await t.request('/bare')
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({})
+    })
+    it('ctx carries the options and names the app, environment, phase and route', async () => {
       expect(await (await t.request('/env')).json()).toEqual({
         env: {
           app: 'plugins-app',
           environment: 'dev',
           phase: 'pre_request',
           route: { path: '/env', prefix: '/env', controller: 'routes/groups', action: 'anonymous' },
+          options: { shown: true },
         },
       })
     })
@@ -213,7 +247,9 @@ describeModes(
   },
 )
 
-it('plugin info is available for listings', () => {
+it('plugin info is available for listings; it is optional', () => {
+  expect(bare.info).toBeUndefined()
+  expect(bare.name).toBe('bare')
   expect(counter.info).toEqual({
     title: 'Request counter',
     version: '1.0.0',
@@ -223,7 +259,7 @@ it('plugin info is available for listings', () => {
   })
 })
 
-it('registration errors name the place: bad phase, not a plugin, missing callback', async () => {
+it('registration errors name the place: bad phase, not a plugin, missing callback, a plugin not called', async () => {
   const { createApp } = await import('../app/create-app.ts')
   const mk = (plugins: unknown) => () =>
     createApp({
@@ -233,4 +269,8 @@ it('registration errors name the place: bad phase, not a plugin, missing callbac
   expect(mk([['during', trail, {}]])).toThrow(/r group 0 \(prefix "\/p"\): plugin entry 0 has phase "during"/)
   expect(mk([['pre_request', { name: 'x' }, {}]])).toThrow(/plugin entry 0 is not a plugin made by definePlugin/)
   expect(mk([['post_request', trail, {}]])).toThrow(/plugin trail has no postRequest callback/)
+  expect(mk([trail])).toThrow(
+    /plugin entry 0 is the plugin trail itself; register it by calling it with its options: trail\(\{ … \}\)/,
+  )
+  expect(() => definePlugin({ name: 'empty' })).toThrow(/plugin empty: needs preRequest or postRequest/)
 })

@@ -30,7 +30,8 @@ import type { RouteChecks } from '../validate/route-checks.ts'
 import type { HandlerDeadlines } from './deadline.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
-import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
+import type { PluginEnv, PluginResult } from './plugin.ts'
+import { StepContext, type PluginStep } from './registration.ts'
 import { callSecurity, callStep } from './traced.ts'
 
 /** What the route's pipeline needs of the app; the request's own part (`RequestScope`: body limit, `publish`, trusted proxies) is handed to every `VelaRequest`. */
@@ -85,7 +86,7 @@ type PhaseOutcome = VelaRequest | { stopped: Reply | Response }
 function applyResult(step: PluginStep, req: VelaRequest, raw: unknown): VelaRequest | { end: PhaseOutcome } {
   const r = checkResult(raw, step)
   if (r.result === 'error') throw new PluginFailure(step.plugin.name, r.reason)
-  if (r.state !== undefined) step.state = r.state
+  if (r.state !== undefined) step.registration.state = r.state
   if (r.result === 'stop') return { end: { stopped: r.reply } }
   if (r.result === 'break') return { end: r.req ?? req }
   return r.req ?? req
@@ -112,6 +113,9 @@ export function createRouteRunner(
     jsonLib: ctx.jsonLib,
   }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
+  // Each step's `ctx` on this route, made once: a callback's context costs the request nothing.
+  const preContexts = pre.map((step) => new StepContext(step.registration, preEnv))
+  const postContexts = post.map((step) => new StepContext(step.registration, postEnv))
   const deadline = ctx.deadlines?.forRoute(route)
   // In `dev`, what each plugin and the security callback did goes to the dashboard (traced.ts).
   const traced = ctx.environment === 'dev'
@@ -140,20 +144,22 @@ export function createRouteRunner(
   /** Runs one phase's plugins from `from`, then `next` with the (possibly replaced) request or the reply of a plugin that stopped. */
   function runPhase(
     steps: readonly PluginStep[],
-    env: PluginEnv,
+    contexts: readonly StepContext[],
     req: VelaRequest,
     next: Next<PhaseOutcome>,
     from = 0,
   ): Outcome | Promise<Outcome> {
     for (let i = from; i < steps.length; i++) {
       const step = steps[i]!
-      const raw = traced ? callStep(step, req, env) : step.call(req, env, step)
+      const raw = traced ? callStep(step, req, contexts[i]!) : step.call(req, contexts[i]!)
       if (isThenable(raw)) {
         return resume(
           raw,
           (r, current) => {
             const after = applyResult(step, current, r)
-            return after instanceof VelaRequest ? runPhase(steps, env, after, next, i + 1) : next(after.end, current)
+            return after instanceof VelaRequest
+              ? runPhase(steps, contexts, after, next, i + 1)
+              : next(after.end, current)
           },
           req,
         )
@@ -225,7 +231,7 @@ export function createRouteRunner(
     if (!post.length) return finish(render(reply, req), req)
     req.reply = reply
     // Post plugins replace the reply through `req.reply`; one that clears it leaves the handler's.
-    return runPhase(post, postEnv, req, (out, current) =>
+    return runPhase(post, postContexts, req, (out, current) =>
       out instanceof VelaRequest
         ? finish(render(out.reply ?? reply, out), out)
         : finish(render(out.stopped, current), current),
@@ -253,7 +259,7 @@ export function createRouteRunner(
     const req = new VelaRequest(x, info, bindings, pathInfo, ctx)
     req.authData = EMPTY_AUTH
     try {
-      const outcome = pre.length ? runPhase(pre, preEnv, req, afterPre) : secure(req)
+      const outcome = pre.length ? runPhase(pre, preContexts, req, afterPre) : secure(req)
       // Only a pending outcome can miss its deadline.
       if (deadline !== undefined && outcome instanceof Promise) x.deadline = deadline.track(x, req, route)
       return outcome

@@ -46,7 +46,7 @@ describeModes(
         {
           prefix: '/form',
           security: usernamePassword,
-          plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }]],
+          plugins: [requestPlugin({ urlencoded: true })],
           routes: [['POST /', whoami]],
         },
       ],

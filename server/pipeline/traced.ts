@@ -10,7 +10,8 @@ import type { SecurityRecord, StepOutcome } from '../dashboard/record.ts'
 import { traceOf } from '../dashboard/trace.ts'
 import { isReply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
-import type { PluginEnv, PluginResult, PluginStep } from './plugin.ts'
+import type { PluginResult } from './plugin.ts'
+import type { PluginStep, StepContext } from './registration.ts'
 
 const messageOf = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err))
 
@@ -64,16 +65,16 @@ function stepOutcome(r: unknown): StepOutcome {
 }
 
 /** Calls the plugin step, reporting it to the request's trace when there is one. */
-export function callStep(step: PluginStep, req: VelaRequest, env: PluginEnv): MaybePromise<PluginResult> {
+export function callStep(step: PluginStep, req: VelaRequest, ctx: StepContext): MaybePromise<PluginResult> {
   const trace = traceOf(req.facts)
-  if (!trace) return step.call(req, env, step)
+  if (!trace) return step.call(req, ctx)
   const startMs = performance.now() - trace.started
   return timed(
-    () => step.call(req, env, step),
+    () => step.call(req, ctx),
     (settled, durationMs) =>
       trace.plugin({
         name: step.plugin.name,
-        phase: env.phase,
+        phase: step.phase,
         outcome: 'value' in settled ? stepOutcome(settled.value) : { kind: 'threw', message: messageOf(settled.error) },
         startMs,
         durationMs,

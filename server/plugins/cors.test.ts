@@ -14,9 +14,7 @@ describeModes(
         {
           prefix: '/api',
           security: false,
-          plugins: [
-            ['pre_request', corsPlugin, { allowOrigins: 'https://app.example, https://admin.example', maxAge: 600 }],
-          ],
+          plugins: [corsPlugin({ allowOrigins: 'https://app.example, https://admin.example', maxAge: 600 })],
           routes: [
             ['GET /items', () => json({ items: [] })],
             ['POST /items', () => json({ created: true })],
@@ -25,7 +23,7 @@ describeModes(
         {
           prefix: '/star',
           security: false,
-          plugins: [['pre_request', corsPlugin, { allowOrigins: '*' }]],
+          plugins: [corsPlugin({ allowOrigins: '*' })],
           routes: [['GET /', () => json({})]],
         },
       ],

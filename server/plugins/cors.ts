@@ -44,8 +44,8 @@ function toH3Options(o: CorsPluginOptions): CorsOptions {
 /**
  * The CORS plugin: answers preflights from allowed origins and adds CORS headers to their replies.
  *
- * A preflight is answered 204; other replies, errors included, get the headers. Register it
- * `pre_request`.
+ * A preflight is answered 204; other replies, errors included, get the headers. It runs before
+ * the handler.
  *
  * ```ts
  * import { corsPlugin, defineRoutes, json } from 'vela'
@@ -53,12 +53,12 @@ function toH3Options(o: CorsPluginOptions): CorsOptions {
  * export default defineRoutes({
  *   prefix: '/api',
  *   security: false,
- *   plugins: [['pre_request', corsPlugin, { allowOrigins: ['https://app.example.com'], credentials: true, maxAge: 600 }]],
+ *   plugins: [corsPlugin({ allowOrigins: ['https://app.example.com'], credentials: true, maxAge: 600 })],
  *   routes: [['GET /me', () => json({ name: 'Ada' })]],
  * })
  * ```
  */
-export const corsPlugin = definePlugin<CorsPluginOptions, CorsOptions | undefined>({
+export const corsPlugin = definePlugin<CorsPluginOptions, CorsOptions>({
   name: 'cors',
   info: {
     title: 'CORS',
@@ -76,15 +76,15 @@ export const corsPlugin = definePlugin<CorsPluginOptions, CorsOptions | undefine
   },
   // The h3 options are derived once per registration and kept as the plugin's state.
   init: (options) => toH3Options(options),
-  preRequest(req, _env, options, state) {
-    const cors = state ?? toH3Options(options)
+  preRequest(req, ctx) {
+    const cors = ctx.state
     const origin = req.headers.get('origin')
-    if (!origin || !isCorsOriginAllowed(origin, cors)) return ok(req, cors)
+    if (!origin || !isCorsOriginAllowed(origin, cors)) return ok(req)
     if (isPreflightRequest(req.event)) {
       appendCorsPreflightHeaders(req.event, cors)
-      return stop(status(204), cors)
+      return stop(status(204))
     }
     appendCorsHeaders(req.event, cors)
-    return ok(req, cors)
+    return ok(req)
   },
 })

@@ -3,7 +3,7 @@
 // invalid`, excluded path prefixes.
 import { expect, it } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
-import type { PluginEntry } from '../pipeline/plugin.ts'
+import type { PluginEntry } from '../pipeline/registration.ts'
 import { json } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import { sessionPlugin } from './session/plugin.ts'
@@ -12,16 +12,12 @@ import { requestPlugin } from './request.ts'
 
 const session = { secret: 'csrf-test-secret-long-enough-for-iron-0123' }
 const plugins: PluginEntry[] = [
-  ['pre_request', requestPlugin, { readUrlencodedBody: true, decodeJsonBody: true }],
-  ['pre_request', sessionPlugin, session],
-  ['pre_request', csrfPlugin, { exclude: ['/api'] }],
-  ['post_request', sessionPlugin, session],
+  requestPlugin({ urlencoded: true, json: true }),
+  sessionPlugin(session),
+  csrfPlugin({ exclude: ['/api'] }),
 ]
 let handled = 0
-const withQs: PluginEntry[] = [
-  ['pre_request', requestPlugin, { readUrlencodedBody: true, decodeJsonBody: true, parseQs: true }],
-  ...plugins.slice(1),
-]
+const withQs: PluginEntry[] = [requestPlugin({ urlencoded: true, json: true, query: true }), ...plugins.slice(1)]
 const handler = (req: VelaRequest) => {
   handled++
   return json({ token: req.csrfToken, method: req.method })
@@ -54,7 +50,7 @@ describeModes(
         {
           prefix: '/nosession',
           security: false,
-          plugins: [['pre_request', csrfPlugin, {}]],
+          plugins: [csrfPlugin()],
           routes: [['GET /', handler]],
         },
       ],
@@ -140,7 +136,7 @@ describeModes(
       expect(await res.text()).toContain('Forbidden - CSRF token invalid')
     })
 
-    it('a token in the query string is never accepted, also when parseQs merges it into req.params', async () => {
+    it('a token in the query string is never accepted, also when the query option merges it into req.params', async () => {
       const { cookie, token } = await visit()
       const q = `?_csrf_token=${encodeURIComponent(token)}`
       const form = { cookie, 'content-type': 'application/x-www-form-urlencoded' }

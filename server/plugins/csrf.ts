@@ -9,12 +9,10 @@
  * Any masked token of the session is accepted (several open forms keep working); the comparison
  * is constant-time (`crypto.timingSafeEqual`).
  *
- * Register it after the session plugin's pre-request entry (the token is kept in the session)
- * and after the request plugin (which reads the body):
+ * List it after the session plugin (the token is kept in the session) and after the request
+ * plugin (which reads the body):
  *
- *   plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }],
- *             ['pre_request', sessionPlugin, s], ['pre_request', csrfPlugin, { exclude: ['/api'] }],
- *             ['post_request', sessionPlugin, s]]
+ *   plugins: [requestPlugin({ urlencoded: true }), sessionPlugin(s), csrfPlugin({ exclude: ['/api'] })]
  *
  * Options: `exclude` — path prefixes not checked (`'/api'` covers `/api` and `/api/…`, not
  * `/apis`), for APIs authenticated by headers rather than cookies.
@@ -50,7 +48,7 @@ const isForm = (type: string | undefined) =>
 
 /**
  * The header, else the body's field: a form field, or a top-level key of a JSON object body. Read
- * from the body itself, not `req.params`, which with `parseQs` also holds the query string: a
+ * from the body itself, not `req.params`, which with `query` also holds the query string: a
  * token in a URL leaks through logs, history and `Referer`, so it is never accepted there.
  */
 function submittedToken(req: VelaRequest): string | undefined {
@@ -90,16 +88,16 @@ function matches(secret: Buffer, given: string): boolean {
  * The CSRF plugin: a POST, PUT, PATCH or DELETE without this session's token is answered 403.
  *
  * The token (`req.csrfToken`, `csrf_token` in views) comes back in the `x-csrf-token` header or
- * the `_csrf_token` body field; a request without it never reaches the handler. Register it `pre_request` after the
- * session plugin and the request plugin.
+ * the `_csrf_token` body field; a request without it never reaches the handler. List it after the session plugin and the
+ * request plugin.
  *
  * ```ts
- * import { csrfPlugin, requestPlugin, sessionPlugins, type PluginEntry } from 'vela'
+ * import { csrfPlugin, requestPlugin, sessionPlugin } from 'vela'
  *
- * export const browser: PluginEntry[] = [
- *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
- *   ...sessionPlugins({ cookieName: 'shop_session' }),
- *   ['pre_request', csrfPlugin, { exclude: ['/api'] }],
+ * export const browser = [
+ *   requestPlugin({ urlencoded: true }),
+ *   sessionPlugin({ cookieName: 'shop_session' }),
+ *   csrfPlugin({ exclude: ['/api'] }),
  * ]
  * ```
  */
@@ -112,14 +110,10 @@ export const csrfPlugin = definePlugin<CsrfPluginOptions>({
     description: 'Session-bound CSRF token, checked on POST/PUT/PATCH/DELETE from _csrf_token or x-csrf-token',
     options: { exclude: 'path prefixes not checked (e.g. /api)' },
   },
-  preRequest(req, _env, options, _state) {
+  preRequest(req, { options }) {
     const session = req.session
     if (!session) {
-      return fail(
-        new Error(
-          'the csrf plugin keeps its token in the session: register the session plugin (pre_request) before it',
-        ),
-      )
+      return fail(new Error('the csrf plugin keeps its token in the session: list sessionPlugin(…) before it'))
     }
     let stored = session[CSRF_SESSION_KEY]
     if (typeof stored !== 'string' || Buffer.from(stored, 'base64url').length !== SECRET_BYTES) {

@@ -1,7 +1,10 @@
-// The request plugin: JSON and form decoding into req.params / req.json, parseQs, 415.
-import { describe, expect, it } from 'vitest'
+// The request plugin: JSON and form decoding into req.params / req.json, the query, 415; the older
+// option names.
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { describeModes } from '../../test/support/modes.ts'
 import { createApp } from '../app/create-app.ts'
+import { forgetDeprecationWarnings } from '../deprecation.ts'
+import { inject } from '../testing/index.ts'
 import { json } from '../replies.ts'
 import { requestPlugin } from './request.ts'
 import type { RequestPluginOptions } from './request.ts'
@@ -10,7 +13,7 @@ const echo = (req: { params: unknown; json: unknown }) => json({ params: req.par
 const group = (prefix: string, options: RequestPluginOptions) => ({
   prefix,
   security: false as const,
-  plugins: [['pre_request', requestPlugin, options] as const],
+  plugins: [requestPlugin(options)],
   routes: [['ALL /', echo] as const],
 })
 
@@ -20,10 +23,10 @@ describeModes(
     bootstrapApplication: 'request',
     routes: {
       r: [
-        group('/json', { decodeJsonBody: true }),
-        group('/form', { readUrlencodedBody: true }),
-        group('/both', { decodeJsonBody: true, readUrlencodedBody: true, parseQs: true }),
-        group('/pass', { decodeJsonBody: true, pass: ['text/*'] }),
+        group('/json', { json: true }),
+        group('/form', { urlencoded: true }),
+        group('/both', { json: true, urlencoded: true, query: true }),
+        group('/pass', { json: true, pass: ['text/*'] }),
         group('/off', {}),
       ],
     },
@@ -32,7 +35,7 @@ describeModes(
     const post = (url: string, type: string | undefined, body: string, method = 'POST') =>
       t.request({ method, url, headers: type ? { 'content-type': type } : {}, body })
 
-    it('decodeJsonBody: application/json (any parameters) sets req.json and req.params', async () => {
+    it('json: application/json (any parameters) sets req.json and req.params', async () => {
       const res = await post('/json', 'application/json; charset=utf-8', '{"name":"Widget","price":1999}')
       expect(await res.json()).toEqual({
         params: { name: 'Widget', price: 1999 },
@@ -103,7 +106,7 @@ describeModes(
       )
       expect(await form.json()).toEqual({ params: { toString: '3', hasOwnProperty: ['4', '5'] }, json: null })
     })
-    it('readUrlencodedBody: a form body becomes req.params; repeated fields become arrays', async () => {
+    it('urlencoded: a form body becomes req.params; repeated fields become arrays', async () => {
       const res = await post(
         '/form',
         'application/x-www-form-urlencoded',
@@ -111,7 +114,7 @@ describeModes(
       )
       expect(await res.json()).toEqual({ params: { title: 'Hello world', body: 'café', tag: ['a', 'b'] }, json: null })
     })
-    it('parseQs merges the query string; body fields win', async () => {
+    it('query merges the query string; body fields win', async () => {
       const res = await t.request({
         method: 'POST',
         url: '/both?page=2&name=query',
@@ -142,7 +145,7 @@ describeModes(
   {
     bootstrapApplication: 'request',
     server: { maxFields: 3 },
-    routes: { r: [group('/both', { readUrlencodedBody: true, parseQs: true })] },
+    routes: { r: [group('/both', { urlencoded: true, query: true })] },
   },
   (t) => {
     const post = (url: string, body: string) =>
@@ -168,7 +171,7 @@ describeModes(
 
 describe('request plugin over a web Request without Content-Length (app.fetch, other runtimes)', () => {
   const app = createApp(
-    { bootstrapApplication: 'request', routes: { r: [group('/json', { decodeJsonBody: true })] } },
+    { bootstrapApplication: 'request', routes: { r: [group('/json', { json: true })] } },
     { env: {} },
   )
   const send = (body: BodyInit | undefined) =>
@@ -188,5 +191,52 @@ describe('request plugin over a web Request without Content-Length (app.fetch, o
     const none = await send(undefined)
     expect(none.status).toBe(400)
     expect(await none.json()).toEqual({ error: 'Bad Request: the JSON body is empty' })
+  })
+})
+
+describe('request plugin: the older option names', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    forgetDeprecationWarnings()
+  })
+
+  it('decodeJsonBody, readUrlencodedBody and parseQs still work, with one deprecation warning', async () => {
+    forgetDeprecationWarnings()
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
+    const older = (prefix: string, options: RequestPluginOptions) => ({
+      prefix,
+      security: false as const,
+      plugins: [['pre_request', requestPlugin, options] as const],
+      routes: [['ALL /', echo] as const],
+    })
+    const app = createApp(
+      {
+        bootstrapApplication: 'request',
+        routes: {
+          r: [older('/json', { decodeJsonBody: true, parseQs: true }), older('/form', { readUrlencodedBody: true })],
+        },
+      },
+      { env: {} },
+    )
+    const decoded = await inject(app, {
+      method: 'POST',
+      url: '/json?page=2',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    })
+    expect(await decoded.json()).toEqual({ params: { page: '2', a: 1 }, json: { a: 1 } })
+    const form = await inject(app, {
+      method: 'POST',
+      url: '/form',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    })
+    expect(await form.json()).toEqual({ params: { a: '1' }, json: null })
+    expect(warnings.mock.calls.map(([message, o]) => [(o as { code: string }).code, String(message)])).toEqual([
+      [
+        'VELA_DEP_REQUEST_PLUGIN_OPTIONS',
+        'requestPlugin options decodeJsonBody, readUrlencodedBody and parseQs are deprecated; use json, urlencoded and query',
+      ],
+    ])
   })
 })

@@ -4,8 +4,8 @@
  * and path declared twice (naming both places).
  */
 import type { ModuleMap } from '../contracts/primitives.ts'
-import type { PluginEntry } from '../pipeline/plugin.ts'
-import { compilePluginEntries } from '../pipeline/plugin.ts'
+import type { PluginEntry } from '../pipeline/registration.ts'
+import { compilePluginEntries } from '../pipeline/registration.ts'
 import type {
   CompiledGroup,
   CompiledRoute,

@@ -18,7 +18,7 @@ import type { RouteSource } from '../contracts/routes.ts'
  * export default defineRoutes({
  *   prefix: '/api',
  *   security: false,
- *   plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+ *   plugins: [requestPlugin({ json: true })],
  *   routes: [
  *     ['GET /products/:id', (req) => json({ id: req.bindings.id })],
  *     ['POST /products', (req) => json({ got: req.json }, { status: 201 })],

@@ -9,8 +9,7 @@ import { json, status } from '../replies.ts'
 const answersPreflights = definePlugin({
   name: 'answers-preflights',
   info: { title: '', version: '', author: '', description: '', options: {} },
-  preRequest: (req, _env, _options, _state) =>
-    req.method === 'OPTIONS' ? stop(status(204, { 'x-preflight': req.route.path }, '')) : ok(),
+  preRequest: (req) => (req.method === 'OPTIONS' ? stop(status(204, { 'x-preflight': req.route.path }, '')) : ok()),
 })
 
 describeModes(
@@ -22,7 +21,7 @@ describeModes(
         {
           prefix: '/api',
           security: () => false,
-          plugins: [['pre_request', answersPreflights, {}]],
+          plugins: [answersPreflights()],
           routes: [
             ['GET /notes', () => json({ notes: [] })],
             ['POST /notes', () => json({ created: true })],

@@ -14,7 +14,7 @@ export function preflightRunner(route: CompiledRoute, allow: string, ctx: Pipeli
   return createRouteRunner(
     { ...route, group: { ...route.group, security: false } },
     () => {
-      throw httpError(405, undefined, { allow })
+      throw httpError(405, undefined, { headers: { allow } })
     },
     ctx,
   )

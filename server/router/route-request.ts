@@ -47,7 +47,7 @@ export function createRouteRequest(opts: {
     if (route.kind === 'static') return staticHandlerAt(route.handler as StaticRouteHandler, root)
     if (route.kind === 'ws')
       return () => {
-        throw httpError(426, 'Upgrade Required: this route speaks WebSocket', { upgrade: 'websocket' })
+        throw httpError(426, 'Upgrade Required: this route speaks WebSocket', { headers: { upgrade: 'websocket' } })
       }
     return route.handler as Handler
   }

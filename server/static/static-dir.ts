@@ -115,7 +115,7 @@ function serveDir(root: string, opts: StaticDirOptions): Handler {
 
   async function handle(req: VelaRequest): Promise<Response> {
     const method = req.method
-    if (method !== 'GET' && method !== 'HEAD') throw httpError(405, undefined, { allow: 'GET, HEAD' })
+    if (method !== 'GET' && method !== 'HEAD') throw httpError(405, undefined, { headers: { allow: 'GET, HEAD' } })
     const rel = req.pathInfo ?? ''
     if (rel.includes('\0') || rel.includes('\\')) throw httpError(404)
     const segments = rel.split('/').filter((s) => s !== '')
@@ -137,7 +137,7 @@ function serveDir(root: string, opts: StaticDirOptions): Handler {
     const ranged = method === 'GET' && rangeStillApplies(req.header('if-range'), etag, lastModified)
     const range = ranged ? byteRange(req.header('range'), size) : WHOLE
     if (range.kind === 'unsatisfiable')
-      throw httpError(416, undefined, { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' })
+      throw httpError(416, undefined, { headers: { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' } })
     const [status, start, end] = range.kind === 'part' ? [206, range.start, range.end] : [200, 0, size - 1]
     if (status === 206) headers['content-range'] = `bytes ${start}-${end}/${size}`
     headers['content-length'] = String(end + 1 - start)

@@ -33,7 +33,7 @@ const streamed = 'chunk-'.repeat(1000)
 const group: RouteGroup = {
   prefix: '',
   security: false,
-  plugins: [['pre_request', tagger, {}]],
+  plugins: [tagger()],
   routes: [
     ['GET /json', () => json({ hello: 'world' })],
     ['GET /teapot', () => status(418, 'short and stout', { headers: { 'content-type': 'text/plain' } })],
@@ -203,7 +203,7 @@ it('WebSocket handshakes are reported: 101 with the plugins’ user data when ac
           {
             prefix: '/live',
             security: (req: VelaRequest) => req.query.token === 'ok',
-            plugins: [['pre_request', tagger, {}]],
+            plugins: [tagger()],
             routes: [['/', defineWebSocket({ message: (peer, m) => void peer.send(m.text()) }), { protocol: 'ws' }]],
           },
         ],

@@ -82,7 +82,7 @@ const tagTenant = definePlugin({
     description: 'records the tenant for the observer',
     options: {},
   },
-  preRequest(req: VelaRequest, _env, _options, _state) {
+  preRequest(req: VelaRequest) {
     const state = tenants.get(req.facts)
     if (state) state.tenant = req.header('x-tenant') ?? 'none'
     return ok()
@@ -96,7 +96,7 @@ const group: RouteGroup = {
     upgradeTrace = trace.getStore()
     return req.query.token === 'ok'
   },
-  plugins: [['pre_request', tagTenant, {}]],
+  plugins: [tagTenant()],
   routes: [
     ['GET /hello', () => json({ hello: 'world', trace: trace.getStore() ?? null })],
     ['POST /echo', async (req) => status(201, await req.readBody(), { headers: { 'content-type': 'text/plain' } })],

@@ -54,7 +54,7 @@ describeModes(
         {
           prefix: '/api',
           security: false,
-          plugins: [['pre_request', requestPlugin, { decodeJsonBody: true, readUrlencodedBody: true }]],
+          plugins: [requestPlugin({ json: true, urlencoded: true })],
           routes: [
             ['GET /items', echo, { validate: { query: 'filters' } }],
             ['GET /items/:id', echo, { validate: { params: 'id' } }],

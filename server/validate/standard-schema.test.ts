@@ -47,7 +47,7 @@ describeModes(
       api: {
         prefix: '/api',
         security: false,
-        plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+        plugins: [requestPlugin({ json: true })],
         routes: [
           ['POST /zod/notes', echo, { validate: { body: zodNote, query: zodPage } }],
           ['PUT /valibot/notes/:id', echo, { validate: { body: valibotNote, params: valibotId } }],

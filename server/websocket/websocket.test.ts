@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { until } from '../../test/support/until.ts'
 import WebSocket from 'ws'
 import { createApp } from '../app/create-app.ts'
-import type { PluginEntry } from '../pipeline/plugin.ts'
+import type { PluginEntry } from '../pipeline/registration.ts'
 import { rateLimitPlugin } from '../plugins/rate-limit/index.ts'
 import { json, redirect, status } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
 import { csrfPlugin } from '../plugins/csrf.ts'
-import { sessionPlugin, sessionPlugins } from '../plugins/session/plugin.ts'
+import { sessionPlugin } from '../plugins/session/plugin.ts'
 import type { TestServer } from '../testing/index.ts'
 import { startTestServer } from '../testing/index.ts'
 import { defineWebSocket } from './define.ts'
@@ -44,14 +44,10 @@ const security = (req: VelaRequest) => {
   if (token === 'throw') throw new Error('security exploded')
   return false
 }
-const limit: PluginEntry = ['pre_request', rateLimitPlugin, { maxRequests: 2 }]
+const limit: PluginEntry = rateLimitPlugin({ maxRequests: 2 })
 const sessionOptions = { secret: 'websocket-test-secret-0123456789abcdef' }
 // The csrf plugin puts a new token in the session, so the upgrade changes the session.
-const withCsrf: PluginEntry[] = [
-  ['pre_request', sessionPlugin, sessionOptions],
-  ['pre_request', csrfPlugin, {}],
-  ['post_request', sessionPlugin, sessionOptions],
-]
+const withCsrf: PluginEntry[] = [sessionPlugin(sessionOptions), csrfPlugin()]
 
 const app = createApp(
   {
@@ -61,7 +57,7 @@ const app = createApp(
         {
           prefix: '/rooms',
           security,
-          plugins: [...sessionPlugins({ secret: 'websocket-test-secret-0123456789abcdef' })],
+          plugins: [sessionPlugin({ secret: 'websocket-test-secret-0123456789abcdef' })],
           routes: [['/:room', echo, { protocol: 'ws' }]],
         },
         { prefix: '/open', security: false, routes: [['/', open, { protocol: 'ws' }]] },

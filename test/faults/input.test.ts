@@ -27,11 +27,7 @@ import { rawRequest, type RawResponse } from '../support/raw-http.ts'
 
 const logs = strictLog()
 
-const decode: PluginEntry = [
-  'pre_request',
-  requestPlugin,
-  { decodeJsonBody: true, readUrlencodedBody: true, parseQs: true },
-]
+const decode: PluginEntry = requestPlugin({ json: true, urlencoded: true, query: true })
 const session = { secret: 'input-faults-secret-long-enough-for-iron' }
 let jsonHandled = 0
 
@@ -71,12 +67,7 @@ const app = createApp(
         {
           prefix: '/app',
           security: false,
-          plugins: [
-            decode,
-            ['pre_request', sessionPlugin, session],
-            ['pre_request', csrfPlugin, {}],
-            ['post_request', sessionPlugin, session],
-          ],
+          plugins: [decode, sessionPlugin(session), csrfPlugin()],
           routes: [
             [
               '/notes',
@@ -225,7 +216,7 @@ describe('__proto__, constructor and prototype keys are dropped from decoded inp
     })
   })
 
-  it('query string, and req.params merged from it (parseQs)', async () => {
+  it('query string, and req.params merged from it (the `query` option)', async () => {
     const res = await get(
       ports.node,
       '/inspect?__proto__=a&__proto__=b&%5F%5Fproto%5F%5F=c&constructor=d&prototype=e&page=2',

@@ -14,7 +14,7 @@ import type { MetricsEvent, VelaRequest } from '../../server/index.ts'
 import type { TestServer } from '../../server/testing/index.ts'
 import { startTestServer } from '../../server/testing/index.ts'
 import type { Telemetry } from '../../telemetry/setup.ts'
-import { setup } from '../../telemetry/setup.ts'
+import { setupTelemetry } from '../../telemetry/setup.ts'
 import { telemetryStreamHandler } from '../../telemetry/stream-handler.ts'
 import { strictLog } from '../support/logs.ts'
 import { parseRaw } from '../support/raw-http.ts'
@@ -96,7 +96,7 @@ const app = createApp(
 let server: TestServer
 let telemetry: Telemetry
 beforeAll(async () => {
-  telemetry = await setup({ spanProcessors: [], prometheus: { port: 0, host: '127.0.0.1' } })
+  telemetry = await setupTelemetry({ spanProcessors: [], prometheus: { port: 0, host: '127.0.0.1' } })
   server = await startTestServer(app)
 })
 afterAll(async () => {

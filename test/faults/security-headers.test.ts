@@ -97,13 +97,13 @@ const config = (streamHandlers?: StreamHandler[]): AppConfig => ({
       {
         prefix: '/limited',
         security: false,
-        plugins: [['pre_request', halt, {}]],
+        plugins: [halt()],
         routes: [['GET /page', () => json({})]],
       },
       {
         prefix: '/api',
         security: false,
-        plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+        plugins: [requestPlugin({ json: true })],
         routes: [['POST /echo', (req) => json(req.params)]],
       },
     ],

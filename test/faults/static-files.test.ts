@@ -49,12 +49,12 @@ const gate = () => new Promise<void>((resolve) => (release = resolve))
 const replacing = definePlugin({
   name: 'replacing',
   info: { title: 'r', version: '1', author: 't', description: 'replaces the reply', options: {} },
-  postRequest: (_req, _env, _o, _s) => stop(status(200, 'replaced')),
+  postRequest: (_req) => stop(status(200, 'replaced')),
 })
 const slow = definePlugin({
   name: 'slow',
   info: { title: 's', version: '1', author: 't', description: 'waits for the test', options: {} },
-  postRequest: async (req, _env, _o, _s) => (await gate(), ok(req)),
+  postRequest: async (req) => (await gate(), ok(req)),
 })
 
 const app = createApp(
@@ -67,13 +67,13 @@ const app = createApp(
       replaced: {
         prefix: '/replaced',
         security: false,
-        plugins: [['post_request', replacing, {}]],
+        plugins: [replacing()],
         routes: [['/[...]', staticDir(dir)]],
       },
       late: {
         prefix: '/late',
         security: false,
-        plugins: [['post_request', slow, {}]],
+        plugins: [slow()],
         routes: [['/[...]', staticDir(dir), { handlerTimeout: 100 }]],
       },
     },

@@ -67,7 +67,7 @@ const app = (trustProxy: string[] = []) =>
         ws: [
           {
             prefix: '/signed-in',
-            plugins: [['pre_request', counting, {}]],
+            plugins: [counting()],
             security: () => (seen.security++, { user: 'alice' }),
             routes: [
               ['/', echo, { protocol: 'ws' }],

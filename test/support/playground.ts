@@ -21,7 +21,7 @@ export const VELA_BIN = fileURLToPath(new URL('../../vite-plugin/bin.mjs', impor
 export interface Playground {
   readonly base: string
   readonly port: number
-  /** `http://127.0.0.1:<port>/metrics`, the Prometheus endpoint of `setup({ prometheus })`. */
+  /** `http://127.0.0.1:<port>/metrics`, the Prometheus endpoint of `setupTelemetry({ prometheus })`. */
   readonly metricsUrl: string
   /** Everything the process printed so far (stdout and stderr). */
   output(): string

@@ -108,7 +108,7 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
   }, 60_000)
 })
 
-it('vela release --profile prod builds an app using sessionPlugins() with no secret set; vela routes and middleware inspect it in prod without one', async () => {
+it('vela release --profile prod builds an app using sessionPlugin() with no secret set; vela routes and middleware inspect it in prod without one', async () => {
   const root = temp.fixture('site')
   const rel = relative(process.cwd(), root)
   const { stdout } = await run(process.execPath, [BIN, 'release', '--root', root, '--profile', 'prod'], {

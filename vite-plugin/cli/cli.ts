@@ -53,7 +53,7 @@ type Found =
 function findCommand(argv: readonly string[]): Found {
   const two = COMMANDS.find((c) => c.name === `${argv[0]} ${argv[1]}`)
   if (two) return { command: two, args: argv.slice(2) }
-  const one = COMMANDS.find((c) => c.name === argv[0])
+  const one = COMMANDS.find((c) => c.name === argv[0] || c.aliases?.includes(argv[0]!))
   if (one) return { command: one, args: argv.slice(1) }
   return { family: COMMANDS.filter((c) => c.name.startsWith(`${argv[0]} `)) }
 }

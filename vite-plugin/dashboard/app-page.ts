@@ -1,5 +1,5 @@
 /**
- * The app page's data: the route table as `vela routes` and `vela middleware` describe it, the
+ * The app page's data: the route table as `vela routes` and `vela plugins` describe it, the
  * audit's findings, the configuration with defaults marked (`vela config`), and the figures of
  * the last minutes over the recorded requests.
  */
@@ -7,13 +7,13 @@ import type { VelaApp } from '../../server/app/create-app.ts'
 import type { RequestRecord } from '../../server/dashboard/record.ts'
 import { audit } from '../cli/commands/audit.ts'
 import { configEntries } from '../cli/commands/config.ts'
-import { describeMiddleware } from '../cli/commands/middleware.ts'
+import { describePlugins } from '../cli/commands/plugins.ts'
 import { minuteStats } from './stats.ts'
 
 /** Everything the app page shows of `app`; `records` feed the figures. */
 export function appPage(app: VelaApp, records: readonly RequestRecord[] = []) {
-  const middleware = describeMiddleware(app.routeTable)
-  const groups = middleware.groups.map((g) => ({
+  const pipelines = describePlugins(app.routeTable)
+  const groups = pipelines.groups.map((g) => ({
     ...g,
     label: g.prefix === '' ? '""' : g.prefix,
     routes: g.routes.map((r) => ({ ...r, methodLabel: r.methods === 'all' ? '*' : r.methods.join(',') })),
@@ -24,5 +24,5 @@ export function appPage(app: VelaApp, records: readonly RequestRecord[] = []) {
     ...e,
     valueText: typeof e.value === 'string' ? e.value : JSON.stringify(e.value),
   }))
-  return { groups, global: middleware.global, findings, config, minutes: minuteStats(records) }
+  return { groups, global: pipelines.global, findings, config, minutes: minuteStats(records) }
 }

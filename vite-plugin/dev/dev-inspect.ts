@@ -1,6 +1,6 @@
 /**
  * The inspection cache under the dev server: each app that starts serving has its reports
- * (`vela routes`, `middleware`, `audit`, `config`) written to `.vela/inspect.json` in the
+ * (`vela routes`, `plugins`, `audit`, `config`) written to `.vela/inspect.json` in the
  * background, with the files its modules came from and the environment variables they read
  * (cli/commands/inspect-cache.ts), so those commands answer at once while the app is unchanged.
  * Not written when the dev app was given an environment of its own (`createOptions.env`): the

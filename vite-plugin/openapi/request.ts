@@ -12,9 +12,10 @@
  *   PUT and PATCH; a POST, PUT or PATCH whose request plugin decodes bodies has one without a
  *   schema when there is none. PATCH gets the partial variant (nothing required), and read-only properties
  *   are not required in any request. Its media types are those the route's request plugin decodes
- *   (`decodeJsonBody` → `application/json`, `readUrlencodedBody` →
- *   `application/x-www-form-urlencoded`), `application/json` without one.
+ *   (`json` → `application/json`, `urlencoded` → `application/x-www-form-urlencoded`),
+ *   `application/json` without one.
  */
+import type { RequestPluginOptions } from '../../server/plugins/request.ts'
 import type { CompiledRoute } from '../../server/router/compile.ts'
 import type { DocContext, ResolvedSchema } from './context.ts'
 import type { JsonSchema } from './schema.ts'
@@ -91,9 +92,10 @@ function bodyMediaTypes(route: CompiledRoute): string[] {
   const types = new Set<string>()
   for (const step of route.group.pre) {
     if (step.plugin.name !== 'request') continue
-    const options = step.options as { decodeJsonBody?: boolean; readUrlencodedBody?: boolean }
-    if (options.decodeJsonBody) types.add('application/json')
-    if (options.readUrlencodedBody) types.add('application/x-www-form-urlencoded')
+    // The older option names still count (requestPlugin reads them the same way).
+    const options = step.options as RequestPluginOptions
+    if (options.json ?? options.decodeJsonBody) types.add('application/json')
+    if (options.urlencoded ?? options.readUrlencodedBody) types.add('application/x-www-form-urlencoded')
   }
   return types.size ? [...types] : ['application/json']
 }

@@ -14,14 +14,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH'])
  */
 export const bodyRequired = definePlugin<Record<string, never>>({
   name: 'body_required',
-  info: {
-    title: 'Body required',
-    version: '1.0.0',
-    author: 'playground',
-    description: 'Answers a POST, PUT or PATCH without a body 422 { error }.',
-    options: {},
-  },
-  legacy: false,
+  info: { title: 'Body required', description: 'Answers a POST, PUT or PATCH without a body 422 { error }.' },
   preRequest: (req) =>
     WRITES.has(req.method) && req.json === undefined
       ? stop(status(422, { error: 'a request body is required: a JSON object' }))

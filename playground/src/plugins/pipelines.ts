@@ -2,7 +2,7 @@
  * The plugin lists of the route groups. A group's `plugins` replaces the global list (the app has
  * none), so each group says exactly what runs for it:
  *
- * - `browser`, the HTML pages: form bodies (`readUrlencodedBody`), the cookie session (sealed;
+ * - `browser`, the HTML pages: form bodies (`urlencoded`), the cookie session (sealed;
  *   its secret from VELA_SESSION_SECRET, generated per process in development) and CSRF tokens on
  *   every form (`csrf_token` in the views; POSTs without a valid one are a 403);
  * - `login`, the login POST, limited twice: per client address first, so even attempts refused
@@ -21,44 +21,32 @@
  * Telemetry needs no entry here: the stream handler listed in app.ts names every request's span
  * after its route, in every group.
  */
-import { byAddress, byField, corsPlugin, csrfPlugin, rateLimitPlugin, requestPlugin, sessionPlugins } from 'vela'
+import { byAddress, byField, corsPlugin, csrfPlugin, rateLimitPlugin, requestPlugin, sessionPlugin } from 'vela'
 import type { PluginEntry } from 'vela'
 import { rateLimitStore, sessionStore } from '../redis.ts'
 import { bodyRequired } from './body_required.ts'
 
 export const browser: PluginEntry[] = [
-  ['pre_request', requestPlugin, { readUrlencodedBody: true }],
-  ...sessionPlugins({ cookieName: 'playground_session', store: sessionStore }),
-  ['pre_request', csrfPlugin, {}],
+  requestPlugin({ urlencoded: true }),
+  sessionPlugin({ cookieName: 'playground_session', store: sessionStore }),
+  csrfPlugin(),
 ]
 
 export const login: PluginEntry[] = [
-  [
-    'pre_request',
-    rateLimitPlugin,
-    {
-      key: byAddress,
-      maxRequests: Number(process.env.LOGIN_RATE_LIMIT) || 100,
-      windowMs: 60_000,
-      store: rateLimitStore,
-    },
-  ],
+  rateLimitPlugin({
+    key: byAddress,
+    maxRequests: Number(process.env.LOGIN_RATE_LIMIT) || 100,
+    windowMs: 60_000,
+    store: rateLimitStore,
+  }),
   ...browser,
-  [
-    'pre_request',
-    rateLimitPlugin,
-    {
-      key: byField('username'),
-      maxRequests: Number(process.env.LOGIN_ACCOUNT_RATE_LIMIT) || 10,
-      windowMs: 15 * 60_000,
-      store: rateLimitStore,
-      headers: false,
-    },
-  ],
+  rateLimitPlugin({
+    key: byField('username'),
+    maxRequests: Number(process.env.LOGIN_ACCOUNT_RATE_LIMIT) || 10,
+    windowMs: 15 * 60_000,
+    store: rateLimitStore,
+    headers: false,
+  }),
 ]
 
-export const api: PluginEntry[] = [
-  ['pre_request', corsPlugin, { allowOrigins: '*' }],
-  ['pre_request', requestPlugin, { decodeJsonBody: true }],
-  ['pre_request', bodyRequired, {}],
-]
+export const api: PluginEntry[] = [corsPlugin({ allowOrigins: '*' }), requestPlugin({ json: true }), bodyRequired()]

@@ -1,15 +1,17 @@
 // The rate-limit plugin: per key (the client address by default), fixed window, 429 JSON + stop.
 import http from 'node:http'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { forgetDeprecationWarnings } from '../../deprecation.ts'
 import { describeModes } from '../../../test/support/modes.ts'
 import { createApp } from '../../app/create-app.ts'
-import type { PluginEntry } from '../../pipeline/plugin.ts'
+import type { PluginEntry } from '../../pipeline/registration.ts'
 import { json } from '../../replies.ts'
 import { requestPlugin } from '../request.ts'
 import { inject } from '../../testing/index.ts'
 import { byAddress, byAddressAndField, byField, rateLimitPlugin } from './index.ts'
 import type { RateLimitOptions } from './index.ts'
-import { MemoryStore } from './memory-store.ts'
+import { MemoryRateLimitStore, MemoryStore } from './memory-store.ts'
+import { RedisRateLimitStore, RedisStore } from './redis-store.ts'
 import type { RateLimitStore } from './store.ts'
 import { strictLog } from '../../../test/support/logs.ts'
 
@@ -24,13 +26,13 @@ const counted = (name: string) => () => {
 const limited = (prefix: string, options: Record<string, unknown>, security: false | (() => boolean) = false) => ({
   prefix,
   security,
-  plugins: [['pre_request', rateLimitPlugin, options]] as PluginEntry[],
+  plugins: [rateLimitPlugin(options)] as PluginEntry[],
   routes: [['GET /', counted(prefix)] as const],
 })
 // The /window store's clock: real time (the plugin's Retry-After reads Date.now()) plus a skew
 // the test moves forward to end a window, instead of sleeping through it.
 let skew = 0
-const skewedStore = () => new MemoryStore({ now: () => Date.now() + skew })
+const skewedStore = () => new MemoryRateLimitStore({ now: () => Date.now() + skew })
 
 /** A GET from a chosen local address (127.0.0.2 is a second client on loopback). */
 function getFrom(url: string, localAddress: string): Promise<number> {
@@ -145,7 +147,7 @@ describe('rate-limit options and memory store', () => {
 
   it('a memory store keeps fixed windows per key and sweeps ended ones, so it does not grow without bound', async () => {
     let now = 1_000
-    const store = new MemoryStore({ now: () => now, sweepEveryMs: 1_000 })
+    const store = new MemoryRateLimitStore({ now: () => now, sweepEveryMs: 1_000 })
     expect(await store.increment('a', 500)).toEqual({ count: 1, resetAt: 1_500 })
     expect(await store.increment('a', 500)).toEqual({ count: 2, resetAt: 1_500 })
     now = 1_500
@@ -170,7 +172,7 @@ describe('rate-limit options and memory store', () => {
   })
 
   it('one store passed to two registrations gives them one shared limit', async () => {
-    const store = new MemoryStore()
+    const store = new MemoryRateLimitStore()
     const app = createApp(
       {
         bootstrapApplication: 'shared',
@@ -198,9 +200,9 @@ describe('rate-limit keys: what a limiter counts by', () => {
     prefix,
     security: false as const,
     plugins: [
-      ['pre_request', rateLimitPlugin, perAddress],
-      ['pre_request', requestPlugin, { readUrlencodedBody: true }],
-      ['pre_request', rateLimitPlugin, perAccount],
+      rateLimitPlugin(perAddress),
+      requestPlugin({ urlencoded: true }),
+      rateLimitPlugin(perAccount),
     ] as PluginEntry[],
     routes: [['POST /', () => json({ ok: true })] as const],
   })
@@ -267,7 +269,7 @@ describe('rate-limit keys: what a limiter counts by', () => {
   })
 
   it('two limiters on one route sharing one store keep separate counters; the headers show the one with fewer requests left', async () => {
-    const store = new MemoryStore()
+    const store = new MemoryRateLimitStore()
     const app = createApp(
       {
         bootstrapApplication: 'two',
@@ -308,8 +310,8 @@ describe('rate-limit keys: what a limiter counts by', () => {
             prefix: '/o',
             security: false,
             plugins: [
-              ['pre_request', rateLimitPlugin, { key: byField('username') }],
-              ['pre_request', requestPlugin, { readUrlencodedBody: true }],
+              rateLimitPlugin({ key: byField('username') }),
+              requestPlugin({ urlencoded: true }),
             ] as PluginEntry[],
             routes: [['POST /', () => json({ ok: true })] as const],
           },
@@ -322,7 +324,7 @@ describe('rate-limit keys: what a limiter counts by', () => {
   })
 
   it('keys are client input: a long key is stored hashed, and the memory store holds at most maxKeys', async () => {
-    const inner = new MemoryStore({ maxKeys: 1000 })
+    const inner = new MemoryRateLimitStore({ maxKeys: 1000 })
     const seen: string[] = []
     const recording: RateLimitStore = { increment: (key, windowMs) => (seen.push(key), inner.increment(key, windowMs)) }
     const app = createApp(
@@ -346,7 +348,7 @@ describe('rate-limit keys: what a limiter counts by', () => {
 
   it('a memory store full of open windows drops the one that started longest ago', async () => {
     let now = 0
-    const store = new MemoryStore({ now: () => now, maxKeys: 3 })
+    const store = new MemoryRateLimitStore({ now: () => now, maxKeys: 3 })
     for (const key of ['a', 'b', 'c']) await store.increment(key, 10_000), (now += 10)
     await store.increment('a', 10_000)
     await store.increment('d', 10_000)
@@ -361,6 +363,30 @@ describe('rate-limit keys: what a limiter counts by', () => {
       expect(() => createApp({ bootstrapApplication: 'bad', routes: { r: limited('/x', bad) } }, { env: {} })).toThrow(
         /rate-limit plugin: `(key|name)` must be/,
       )
+    }
+  })
+})
+
+describe('rate-limit stores: the older names', () => {
+  it('MemoryStore and RedisStore are the rate-limit stores under their older names, each warned once', async () => {
+    forgetDeprecationWarnings()
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
+    try {
+      const store = new MemoryStore()
+      new MemoryStore()
+      expect(store).toBeInstanceOf(MemoryRateLimitStore)
+      expect(await store.increment('k', 1000)).toMatchObject({ count: 1 })
+      expect(await store.increment('k', 1000)).toMatchObject({ count: 2 })
+      const client = { evalsha: async () => [1, 1000] } as never
+      expect(new RedisStore({ client })).toBeInstanceOf(RedisRateLimitStore)
+      new RedisStore({ client })
+      expect(warnings.mock.calls.map(([message, o]) => [(o as { code: string }).code, String(message)])).toEqual([
+        ['VELA_DEP_MEMORY_STORE', 'MemoryStore is deprecated: the rate-limit memory store is MemoryRateLimitStore'],
+        ['VELA_DEP_REDIS_STORE', 'RedisStore is deprecated: the rate-limit Redis store is RedisRateLimitStore'],
+      ])
+    } finally {
+      warnings.mockRestore()
+      forgetDeprecationWarnings()
     }
   })
 })

@@ -12,13 +12,13 @@
  * several limiters on a route, the headers are those of the limiter with the fewest requests left.
  *
  * Options: `maxRequests` (default 100), `windowMs` (default 60000), `store` (default: a memory
- * store of this registration; pass a `RedisStore` so several instances share one limit),
+ * store of this registration; pass a `RedisRateLimitStore` so several instances share one limit),
  * `key` (default `byAddress`; keys.ts), `name` (the counters' namespace in the store),
  * `headers` (default true). A store that fails (Redis down) makes the request a 500: the plugin
  * does not silently stop limiting.
  *
  * Several limiters on one route (per address, per account) each count on their own: each
- * registration has its own memory store, and in a shared store (one `RedisStore` for the app)
+ * registration has its own memory store, and in a shared store (one `RedisRateLimitStore` for the app)
  * every key is prefixed with the limiter's `name`, by default the key helper's (`address`,
  * `field:username`), `key` for an app's own function. Two registrations with the same name and
  * store share one counter (one limit across routes). Keys are client input: one longer than 64
@@ -29,7 +29,7 @@ import { json } from '../../replies.ts'
 import { createHash } from 'node:crypto'
 import { byAddress, keyName } from './keys.ts'
 import type { RateLimitKey } from './keys.ts'
-import { MemoryStore } from './memory-store.ts'
+import { MemoryRateLimitStore } from './memory-store.ts'
 import type { RateLimitStore } from './store.ts'
 import { VelaError } from '../../errors/vela-error.ts'
 
@@ -101,7 +101,7 @@ function limitsOf(options: RateLimitOptions): Limits {
   return {
     max: positiveInteger('maxRequests', options.maxRequests, 100),
     windowMs: positiveInteger('windowMs', options.windowMs, 60_000),
-    store: options.store ?? new MemoryStore(),
+    store: options.store ?? new MemoryRateLimitStore(),
     key,
     prefix: `${name}:`,
     headers: options.headers ?? true,
@@ -112,15 +112,16 @@ function limitsOf(options: RateLimitOptions): Limits {
  * The rate-limit plugin: counts requests per key in fixed windows and answers 429 past `maxRequests`.
  *
  * The key is the client address unless `key` says otherwise; the 429 carries `Retry-After`, and
- * counted answers carry `RateLimit-Limit`, `-Remaining` and `-Reset`. Register it `pre_request`.
+ * counted answers carry `RateLimit-Limit`, `-Remaining` and `-Reset`. It runs before the handler;
+ * list it once per limit (each registration counts on its own).
  *
  * ```ts
- * import { byField, rateLimitPlugin, requestPlugin, type PluginEntry } from 'vela'
+ * import { byField, rateLimitPlugin, requestPlugin } from 'vela'
  *
- * export const login: PluginEntry[] = [
- *   ['pre_request', rateLimitPlugin, { maxRequests: 100, windowMs: 60_000 }],
- *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
- *   ['pre_request', rateLimitPlugin, { key: byField('username'), maxRequests: 10, windowMs: 15 * 60_000, headers: false }],
+ * export const login = [
+ *   rateLimitPlugin({ maxRequests: 100, windowMs: 60_000 }),
+ *   requestPlugin({ urlencoded: true }),
+ *   rateLimitPlugin({ key: byField('username'), maxRequests: 10, windowMs: 15 * 60_000, headers: false }),
  * ]
  * ```
  */
@@ -135,7 +136,7 @@ export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
     options: {
       maxRequests: 'requests served per window and key (default 100)',
       windowMs: 'window length in milliseconds (default 60000)',
-      store: 'counter store: memory (default) or a RedisStore shared by instances',
+      store: 'counter store: memory (default) or a RedisRateLimitStore shared by instances',
       key: 'function of the request giving the key, undefined to not count it (default byAddress; byField, byAddressAndField)',
       name: "the counters' namespace in the store (default: the key helper's name)",
       headers: 'send RateLimit-Limit / -Remaining / -Reset (default true)',
@@ -143,7 +144,7 @@ export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
   },
   // Options are checked and the store made once per registration, at start-up.
   init: (options) => limitsOf(options),
-  async preRequest(req, _env, _options, limits) {
+  async preRequest(req, { state: limits }) {
     const key = limits.key(req)
     if (key === undefined) return ok(req)
     const { count, resetAt } = await limits.store.increment(limits.prefix + storedKey(key), limits.windowMs)
@@ -174,8 +175,8 @@ export const rateLimitPlugin = definePlugin<RateLimitOptions, Limits>({
 
 export { byAddress, byAddressAndField, byField } from './keys.ts'
 export type { RateLimitKey } from './keys.ts'
-export { MemoryStore } from './memory-store.ts'
-export type { MemoryStoreOptions } from './memory-store.ts'
-export { RedisStore } from './redis-store.ts'
-export type { RedisStoreOptions } from './redis-store.ts'
+export { MemoryRateLimitStore, MemoryStore } from './memory-store.ts'
+export type { MemoryRateLimitStoreOptions, MemoryStoreOptions } from './memory-store.ts'
+export { RedisRateLimitStore, RedisStore } from './redis-store.ts'
+export type { RedisRateLimitStoreOptions, RedisStoreOptions } from './redis-store.ts'
 export type { RateLimitHit, RateLimitStore } from './store.ts'

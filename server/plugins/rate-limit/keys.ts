@@ -32,7 +32,7 @@ export function keyName(key: RateLimitKey): string | undefined {
  * ```ts
  * import { byAddress, rateLimitPlugin, type PluginEntry } from 'vela'
  *
- * export const limited: PluginEntry[] = [['pre_request', rateLimitPlugin, { key: byAddress, maxRequests: 100 }]]
+ * export const limited: PluginEntry[] = [rateLimitPlugin({ key: byAddress, maxRequests: 100 })]
  * ```
  */
 export const byAddress: RateLimitKey = named('address', (req) => req.peer)
@@ -51,7 +51,7 @@ function fieldValue(req: VelaRequest, field: string): string | undefined {
   if (value === undefined && hasUnreadBody(req)) {
     throw new VelaError(
       'VELA_ERR_PLUGIN',
-      `rate-limit plugin: the key byField('${field}') ran before the request body was decoded; list the request plugin (readUrlencodedBody or decodeJsonBody) before this rate limiter`,
+      `rate-limit plugin: the key byField('${field}') ran before the request body was decoded; list the request plugin (urlencoded or json) before this rate limiter`,
     )
   }
   return undefined
@@ -69,9 +69,9 @@ function fieldValue(req: VelaRequest, field: string): string | undefined {
  * import { byAddress, byField, rateLimitPlugin, requestPlugin, type PluginEntry } from 'vela'
  *
  * export const login: PluginEntry[] = [
- *   ['pre_request', rateLimitPlugin, { key: byAddress }],
- *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
- *   ['pre_request', rateLimitPlugin, { key: byField('username'), maxRequests: 10, windowMs: 15 * 60_000 }],
+ *   rateLimitPlugin({ key: byAddress }),
+ *   requestPlugin({ urlencoded: true }),
+ *   rateLimitPlugin({ key: byField('username'), maxRequests: 10, windowMs: 15 * 60_000 }),
  * ]
  * ```
  */
@@ -88,8 +88,8 @@ export function byField(field: string): RateLimitKey {
  * import { byAddressAndField, rateLimitPlugin, requestPlugin, type PluginEntry } from 'vela'
  *
  * export const login: PluginEntry[] = [
- *   ['pre_request', requestPlugin, { readUrlencodedBody: true }],
- *   ['pre_request', rateLimitPlugin, { key: byAddressAndField('username'), maxRequests: 5 }],
+ *   requestPlugin({ urlencoded: true }),
+ *   rateLimitPlugin({ key: byAddressAndField('username'), maxRequests: 5 }),
  * ]
  * ```
  */

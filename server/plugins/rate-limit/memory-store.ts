@@ -9,10 +9,11 @@
  * full. The cap bounds memory whatever clients send; its cost is that a flood of distinct keys
  * can end the oldest windows early, so size it above the keys one window normally sees.
  */
+import { warnDeprecated } from '../../deprecation.ts'
 import type { RateLimitHit, RateLimitStore } from './store.ts'
 
-/** Options of `new MemoryStore(...)`. */
-export interface MemoryStoreOptions {
+/** Options of `new MemoryRateLimitStore(...)`. */
+export interface MemoryRateLimitStoreOptions {
   /** Clock, for tests (default `Date.now`). */
   now?: () => number
   /** How often expired windows are dropped (default 60 s). */
@@ -31,7 +32,7 @@ interface Window {
  *
  * Bounded by `maxKeys`; each registration gets its own unless one is passed as `store`.
  */
-export class MemoryStore implements RateLimitStore {
+export class MemoryRateLimitStore implements RateLimitStore {
   // In the order windows started (a renewed window is moved to the end): the first is the oldest.
   readonly #windows = new Map<string, Window>()
   readonly #now: () => number
@@ -39,7 +40,7 @@ export class MemoryStore implements RateLimitStore {
   readonly #maxKeys: number
   #nextSweep: number
 
-  constructor(options: MemoryStoreOptions = {}) {
+  constructor(options: MemoryRateLimitStoreOptions = {}) {
     this.#now = options.now ?? Date.now
     this.#sweepEveryMs = options.sweepEveryMs ?? 60_000
     this.#maxKeys = Math.max(1, options.maxKeys ?? 100_000)
@@ -74,5 +75,27 @@ export class MemoryStore implements RateLimitStore {
   #dropOldest(): void {
     const oldest = this.#windows.keys().next().value
     if (oldest !== undefined) this.#windows.delete(oldest)
+  }
+}
+
+/**
+ * The older name of `MemoryRateLimitStoreOptions`.
+ *
+ * @deprecated Use `MemoryRateLimitStoreOptions`.
+ */
+export type MemoryStoreOptions = MemoryRateLimitStoreOptions
+
+/**
+ * The older name of `MemoryRateLimitStore`.
+ *
+ * @deprecated Use `MemoryRateLimitStore` (session stores are `MemorySessionStore`).
+ */
+export class MemoryStore extends MemoryRateLimitStore {
+  constructor(options: MemoryRateLimitStoreOptions = {}) {
+    warnDeprecated(
+      'VELA_DEP_MEMORY_STORE',
+      'MemoryStore is deprecated: the rate-limit memory store is MemoryRateLimitStore',
+    )
+    super(options)
   }
 }

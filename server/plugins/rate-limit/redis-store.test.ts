@@ -9,9 +9,9 @@ import { json } from '../../replies.ts'
 import type { TestServer } from '../../testing/index.ts'
 import { startTestServer } from '../../testing/index.ts'
 import { requestPlugin } from '../request.ts'
-import type { PluginEntry } from '../../pipeline/plugin.ts'
+import type { PluginEntry } from '../../pipeline/registration.ts'
 import { byAddress, byField, rateLimitPlugin } from './index.ts'
-import { RedisStore } from './redis-store.ts'
+import { RedisRateLimitStore } from './redis-store.ts'
 import { strictLog } from '../../../test/support/logs.ts'
 
 // The apps below log through it: a test fails on an error it did not declare (test/support/logs.ts).
@@ -31,7 +31,7 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
     await client.connect()
     clients.push(client)
     // One key space per route here, since the key is the peer IP (the same for every test).
-    const store = new RedisStore({ client, prefix: `${prefix}${route}:` })
+    const store = new RedisRateLimitStore({ client, prefix: `${prefix}${route}:` })
     const app = createApp(
       {
         bootstrapApplication: 'rl-redis',
@@ -39,7 +39,7 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
           r: {
             prefix: route,
             security: false,
-            plugins: [['pre_request', rateLimitPlugin, { maxRequests, windowMs, store }]],
+            plugins: [rateLimitPlugin({ maxRequests, windowMs, store })],
             routes: [['GET /', () => (runs++, json({ ok: true }))]],
           },
         },
@@ -116,7 +116,7 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
 
   it('per address and per account on one store: separate counters, keys with the window as expiry, long keys hashed', async () => {
     const client = clients[0]!
-    const store = new RedisStore({ client, prefix: `${prefix}/keyed:` })
+    const store = new RedisRateLimitStore({ client, prefix: `${prefix}/keyed:` })
     const app = createApp(
       {
         bootstrapApplication: 'rl-redis-keys',
@@ -125,9 +125,9 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
             prefix: '/login',
             security: false,
             plugins: [
-              ['pre_request', rateLimitPlugin, { key: byAddress, maxRequests: 50, store }],
-              ['pre_request', requestPlugin, { readUrlencodedBody: true }],
-              ['pre_request', rateLimitPlugin, { key: byField('username'), maxRequests: 2, windowMs: 900_000, store }],
+              rateLimitPlugin({ key: byAddress, maxRequests: 50, store }),
+              requestPlugin({ urlencoded: true }),
+              rateLimitPlugin({ key: byField('username'), maxRequests: 2, windowMs: 900_000, store }),
             ] as PluginEntry[],
             routes: [['POST /', () => json({ ok: true })]],
           },
@@ -174,7 +174,7 @@ describe.skipIf(!available)('rate-limit Redis store: two app instances share one
     const admin = new Redis(REDIS_URL)
     await admin.script('FLUSH')
     await admin.quit()
-    const store = new RedisStore({ client: clients[0]!, prefix })
+    const store = new RedisRateLimitStore({ client: clients[0]!, prefix })
     expect((await store.increment('noscript', 1000)).count).toBe(1)
     expect((await store.increment('noscript', 1000)).count).toBe(2)
   })

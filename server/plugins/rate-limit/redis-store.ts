@@ -7,11 +7,12 @@
  */
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
+import { warnDeprecated } from '../../deprecation.ts'
 import type { RateLimitHit, RateLimitStore } from './store.ts'
 import { VelaError } from '../../errors/vela-error.ts'
 
-/** Options of `new RedisStore(...)`: the ioredis client and the key prefix. */
-export interface RedisStoreOptions {
+/** Options of `new RedisRateLimitStore(...)`: the ioredis client and the key prefix. */
+export interface RedisRateLimitStoreOptions {
   /** A connected ioredis client; the app owns it (close it in the app's `stop` hook). */
   client: Redis
   /** Prepended to every key (default `vela:rl:`), so several apps can share one Redis. */
@@ -35,18 +36,19 @@ const SHA = createHash('sha1').update(SCRIPT).digest('hex')
  *
  * ```ts
  * import { Redis } from 'ioredis'
- * import { RedisStore, rateLimitPlugin, type PluginEntry } from 'vela'
+ * import { RedisRateLimitStore, rateLimitPlugin } from 'vela'
  *
- * const store = new RedisStore({ client: new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') })
- * export const limited: PluginEntry[] = [['pre_request', rateLimitPlugin, { maxRequests: 100, windowMs: 60_000, store }]]
+ * const store = new RedisRateLimitStore({ client: new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') })
+ * export const limited = [rateLimitPlugin({ maxRequests: 100, windowMs: 60_000, store })]
  * ```
  */
-export class RedisStore implements RateLimitStore {
+export class RedisRateLimitStore implements RateLimitStore {
   readonly #client: Redis
   readonly prefix: string
 
-  constructor(options: RedisStoreOptions) {
-    if (!options?.client) throw new VelaError('VELA_ERR_PLUGIN', 'RedisStore: `client` (an ioredis client) is required')
+  constructor(options: RedisRateLimitStoreOptions) {
+    if (!options?.client)
+      throw new VelaError('VELA_ERR_PLUGIN', 'RedisRateLimitStore: `client` (an ioredis client) is required')
     this.#client = options.client
     this.prefix = options.prefix ?? 'vela:rl:'
   }
@@ -63,5 +65,27 @@ export class RedisStore implements RateLimitStore {
     }
     const [count, ttl] = out as [number, number]
     return { count, resetAt: Date.now() + ttl }
+  }
+}
+
+/**
+ * The older name of `RedisRateLimitStoreOptions`.
+ *
+ * @deprecated Use `RedisRateLimitStoreOptions`.
+ */
+export type RedisStoreOptions = RedisRateLimitStoreOptions
+
+/**
+ * The older name of `RedisRateLimitStore`.
+ *
+ * @deprecated Use `RedisRateLimitStore` (session stores are `RedisSessionStore`).
+ */
+export class RedisStore extends RedisRateLimitStore {
+  constructor(options: RedisRateLimitStoreOptions) {
+    warnDeprecated(
+      'VELA_DEP_REDIS_STORE',
+      'RedisStore is deprecated: the rate-limit Redis store is RedisRateLimitStore',
+    )
+    super(options)
   }
 }

@@ -12,7 +12,7 @@ export interface RateLimitHit {
   readonly resetAt: number
 }
 
-/** A place the rate-limit plugin counts hits in (`MemoryStore`, `RedisStore`, or an app's own). */
+/** A place the rate-limit plugin counts hits in (`MemoryRateLimitStore`, `RedisRateLimitStore`, or an app's own). */
 export interface RateLimitStore {
   /** Counts one hit for `key` and says where the key stands in its window. */
   increment(key: string, windowMs: number): Promise<RateLimitHit>

@@ -4,8 +4,7 @@
  * SameSite=Lax, Path=/, has a `Max-Age` (the session's remaining life), and is Secure under https,
  * or always outside dev and test (below).
  *
- * The plugin needs both phases, registered with the same options (`sessionPlugins(options)` gives
- * the two entries):
+ * The plugin runs in both phases (`sessionPlugin(options)` registers both):
  * - pre-request: unseals the cookie into `req.session`, a plain object; empty for a new visitor
  *   and for a cookie refused: tampered or of another secret, past its idle or absolute lifetime
  *   (lifetime.ts), revoked (store.ts), or refused by the `validate` option;
@@ -45,7 +44,8 @@ import { randomUUID } from 'node:crypto'
 import type { SessionConfig } from 'h3'
 import { deleteChunkedCookie, getChunkedCookie, sealSession, setChunkedCookie, unsealSession } from 'h3'
 import type { MaybePromise } from '../../contracts/primitives.ts'
-import type { PluginEntry } from '../../pipeline/plugin.ts'
+import { warnDeprecated } from '../../deprecation.ts'
+import type { PluginUse } from '../../pipeline/plugin.ts'
 import { definePlugin, ok } from '../../pipeline/plugin.ts'
 import type { VelaRequest } from '../../request.ts'
 import { SessionCache, type UnsealedSession } from './cache.ts'
@@ -64,7 +64,7 @@ export interface SessionInfo {
   readonly data: SessionData
 }
 
-/** Options of the session plugin (`sessionPlugins(options)`); times in seconds. */
+/** Options of the session plugin (`sessionPlugin(options)`); times in seconds. */
 export interface SessionOptions {
   /** Sealing secret, at least 32 characters (default `VELA_SESSION_SECRET`). */
   secret?: string
@@ -189,8 +189,26 @@ async function revoke(state: SessionState, current: LoadedSession['current']): P
 /**
  * The cookie-session plugin: `req.session` kept in a sealed cookie, with lifetimes and revocation.
  *
- * It reads the cookie before the handler and saves the session after it. It runs in both phases with the same
- * options: register it with `sessionPlugins(options)`.
+ * It reads the cookie before the handler and saves the session after it. The secret comes from
+ * `secret` or `VELA_SESSION_SECRET` (at least 32 characters).
+ *
+ * @example
+ * ```ts
+ * import { defineRoutes, json, requestPlugin, sessionPlugin, type VelaRequest } from 'vela'
+ *
+ * function visits(req: VelaRequest) {
+ *   const count = Number(req.session?.visits ?? 0) + 1
+ *   req.session = { ...req.session, visits: count }
+ *   return json({ visits: count })
+ * }
+ *
+ * export default defineRoutes({
+ *   prefix: '',
+ *   security: false,
+ *   plugins: [requestPlugin({ urlencoded: true }), sessionPlugin({ cookieName: 'shop_session', idleTimeout: 3600 })],
+ *   routes: [['GET /visits', visits]],
+ * })
+ * ```
  */
 export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
   name: 'session',
@@ -230,7 +248,7 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
   start(_options, state) {
     state.configs()
   },
-  async preRequest(req, _env, options, state) {
+  async preRequest(req, { options, state }) {
     const name = state.configs().seal.name!
     const session = await validSession(req, state, options, name, Date.now())
     const data = session?.data ?? {}
@@ -244,7 +262,7 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
     req.session = data
     return ok(req)
   },
-  async postRequest(req, _env, _options, state) {
+  async postRequest(req, { state }) {
     const loaded = loadedSessions.get(req.event)
     // Without the pre-request registration there is nothing to compare with: leave the cookie alone.
     if (loaded === undefined) return ok(req)
@@ -270,31 +288,22 @@ export const sessionPlugin = definePlugin<SessionOptions, SessionState>({
 })
 
 /**
- * The two registrations the session plugin needs (pre- and post-request, same options): spread
- * them into a plugin list. The secret comes from `secret` or `VELA_SESSION_SECRET` (at least 32
- * characters).
+ * The session plugin registered with `options`, as a list to spread into `plugins`.
+ *
+ * @deprecated List `sessionPlugin(options)` itself: it runs in both phases.
  *
  * @example
  * ```ts
- * import { defineRoutes, json, requestPlugin, sessionPlugins, type VelaRequest } from 'vela'
+ * import { sessionPlugin } from 'vela'
  *
- * function visits(req: VelaRequest) {
- *   const count = Number(req.session?.visits ?? 0) + 1
- *   req.session = { ...req.session, visits: count }
- *   return json({ visits: count })
- * }
- *
- * export default defineRoutes({
- *   prefix: '',
- *   security: false,
- *   plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }], ...sessionPlugins({ cookieName: 'shop_session', idleTimeout: 3600 })],
- *   routes: [['GET /visits', visits]],
- * })
+ * // Before: plugins: [...sessionPlugins({ cookieName: 'shop_session' })]
+ * export const plugins = [sessionPlugin({ cookieName: 'shop_session' })]
  * ```
  */
-export function sessionPlugins(options: SessionOptions = {}): PluginEntry[] {
-  return [
-    ['pre_request', sessionPlugin, options],
-    ['post_request', sessionPlugin, options],
-  ]
+export function sessionPlugins(options: SessionOptions = {}): PluginUse<SessionOptions, SessionState>[] {
+  warnDeprecated(
+    'VELA_DEP_SESSION_PLUGINS',
+    'sessionPlugins(options) is deprecated; list sessionPlugin(options) in plugins: it runs in both phases',
+  )
+  return [sessionPlugin(options)]
 }

@@ -9,7 +9,7 @@ import { createApp } from '../../app/create-app.ts'
 import { json, status } from '../../replies.ts'
 import type { VelaRequest } from '../../request.ts'
 import { inject } from '../../testing/index.ts'
-import { sessionPlugins } from './plugin.ts'
+import { sessionPlugin } from './plugin.ts'
 import { RedisSessionStore } from './redis-store.ts'
 
 const logs = strictLog()
@@ -32,7 +32,7 @@ describe.skipIf(!available)('session plugin with RedisSessionStore: two instance
     const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
     clients.push(client)
     const store = new RedisSessionStore({ client, prefix })
-    const plugins = sessionPlugins({ secret: SECRET, absoluteTimeout: 3600, store })
+    const plugins = [sessionPlugin({ secret: SECRET, absoluteTimeout: 3600, store })]
     const routes = [
       ['GET /login', (req: VelaRequest) => ((req.session = { user: 'alice' }), status(204))],
       ['GET /logout', (req: VelaRequest) => ((req.session = {}), status(204))],

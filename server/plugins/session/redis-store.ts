@@ -22,10 +22,10 @@ export interface RedisSessionStoreOptions {
  *
  * ```ts
  * import { Redis } from 'ioredis'
- * import { RedisSessionStore, sessionPlugins } from 'vela'
+ * import { RedisSessionStore, sessionPlugin } from 'vela'
  *
  * const client = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 })
- * export const session = sessionPlugins({ store: new RedisSessionStore({ client, prefix: 'myapp:session:' }) })
+ * export const session = sessionPlugin({ store: new RedisSessionStore({ client, prefix: 'myapp:session:' }) })
  * ```
  */
 export class RedisSessionStore implements SessionStore {

@@ -49,7 +49,7 @@ export function renewSession(req: VelaRequest, data: SessionData = {}): SessionD
   if (!loaded)
     throw new VelaError(
       'VELA_ERR_PLUGIN',
-      'renewSession: the session plugin does not run on this route (add sessionPlugins(…) to its group)',
+      "renewSession: the session plugin does not run on this route (list sessionPlugin(…) in its group's plugins)",
     )
   loaded.renew = true
   req.session = { ...data }

@@ -11,7 +11,9 @@ import { createApp } from '../../app/create-app.ts'
 import { json, status } from '../../replies.ts'
 import type { VelaRequest } from '../../request.ts'
 import { inject } from '../../testing/index.ts'
-import { sessionPlugins } from './plugin.ts'
+import { forgetDeprecationWarnings } from '../../deprecation.ts'
+import type { PluginEntry } from '../../pipeline/registration.ts'
+import { sessionPlugin, sessionPlugins } from './plugin.ts'
 import { renewSession } from './renew.ts'
 import { MemorySessionStore } from './store.ts'
 import { strictLog } from '../../../test/support/logs.ts'
@@ -25,7 +27,7 @@ const routes = {
   s: {
     prefix: '',
     security: false as const,
-    plugins: sessionPlugins({ secret: SECRET }),
+    plugins: [sessionPlugin({ secret: SECRET })],
     routes: [
       [
         'GET /count',
@@ -177,7 +179,7 @@ describeModes('session plugin', { bootstrapApplication: 'sessions', routes }, (t
 describe('session plugin: https and secrets', () => {
   const app = (env: Record<string, string>, options = {}, environment?: string) =>
     createApp(
-      { bootstrapApplication: 's', environment, routes: { s: { ...routes.s, plugins: sessionPlugins(options) } } },
+      { bootstrapApplication: 's', environment, routes: { s: { ...routes.s, plugins: [sessionPlugin(options)] } } },
       { env, log: logs.log },
     )
 
@@ -252,7 +254,7 @@ describe('session plugin: https and secrets', () => {
           bootstrapApplication: 's',
           environment,
           start: started,
-          routes: { s: { ...routes.s, plugins: sessionPlugins() } },
+          routes: { s: { ...routes.s, plugins: [sessionPlugin()] } },
         },
         { env, log: logs.log },
       )
@@ -330,7 +332,7 @@ describe('session plugin: lifetimes, on a clock the test moves', () => {
     return createApp(
       {
         bootstrapApplication: 's',
-        routes: { s: { ...routes.s, plugins: sessionPlugins({ secret: SECRET, ...options }) } },
+        routes: { s: { ...routes.s, plugins: [sessionPlugin({ secret: SECRET, ...options })] } },
       },
       { env: {}, log: logs.log },
     )
@@ -452,5 +454,47 @@ describe('MemorySessionStore', () => {
     // A live session started no later than the dropped one's start ends too; a later one does not.
     expect(store.isRevoked('e', 10)).toBe(true)
     expect(store.isRevoked('f', 11)).toBe(false)
+  })
+})
+
+describe('session plugin: registration forms', () => {
+  const counted = async (plugins: readonly PluginEntry[]) => {
+    const app = createApp(
+      { bootstrapApplication: 's', routes: { s: { ...routes.s, plugins } } },
+      { env: {}, log: logs.log },
+    )
+    const first = await inject(app, '/count')
+    const cookie = first.headers.getSetCookie()[0]!.split(';')[0]!
+    const second = await inject(app, { url: '/count', headers: { cookie } })
+    return [await first.json(), await second.json()]
+  }
+
+  it('sessionPlugin(options) listed once reads and saves the session (both phases)', async () => {
+    expect(await counted([sessionPlugin({ secret: SECRET })])).toEqual([{ count: 1 }, { count: 2 }])
+  })
+
+  it('the older forms keep working: sessionPlugins(options) warns once, the two tuples do not', async () => {
+    forgetDeprecationWarnings()
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
+    try {
+      const options = { secret: SECRET }
+      expect(await counted(sessionPlugins(options))).toEqual([{ count: 1 }, { count: 2 }])
+      sessionPlugins(options)
+      expect(
+        await counted([
+          ['pre_request', sessionPlugin, options],
+          ['post_request', sessionPlugin, options],
+        ]),
+      ).toEqual([{ count: 1 }, { count: 2 }])
+      expect(warnings.mock.calls.map(([message, o]) => [(o as { code: string }).code, String(message)])).toEqual([
+        [
+          'VELA_DEP_SESSION_PLUGINS',
+          'sessionPlugins(options) is deprecated; list sessionPlugin(options) in plugins: it runs in both phases',
+        ],
+      ])
+    } finally {
+      warnings.mockRestore()
+      forgetDeprecationWarnings()
+    }
   })
 })

@@ -35,9 +35,9 @@ export interface MemorySessionStoreOptions {
  * lets its session back in: a flood of logouts costs early logouts, not a revived cookie.
  *
  * ```ts
- * import { MemorySessionStore, sessionPlugins } from 'vela'
+ * import { MemorySessionStore, sessionPlugin } from 'vela'
  *
- * export const session = sessionPlugins({ store: new MemorySessionStore({ maxEntries: 10_000 }) })
+ * export const session = sessionPlugin({ store: new MemorySessionStore({ maxEntries: 10_000 }) })
  * ```
  */
 export class MemorySessionStore implements SessionStore {

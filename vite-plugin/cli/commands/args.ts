@@ -59,6 +59,8 @@ export interface CommandInput<O extends OptionTable> {
 export interface CommandSpec<O extends OptionTable = OptionTable> {
   /** `routes`, or two words (`migrations generate`) for a command with a subcommand. */
   readonly name: string
+  /** Older names the command still answers to (`middleware` for `plugins`). */
+  readonly aliases?: readonly string[]
   /** One line in `vela --help`. */
   readonly summary: string
   /** Lines after the synopsis in the command's own help. */

@@ -15,7 +15,7 @@
  *   useStacktrace                  false (default)
  *   dispatchBackend                compiled (default)
  *
- * Lists show names (`[metrics, default]`, `[pre_request request {"decodeJsonBody":true}]`,
+ * Lists show names (`[metrics, default]`, `[pre_request request {"json":true}]`,
  * `onRequest`'s and `onResponse`'s hooks by function name), a
  * function shows as `<function name>`. `--json`: `{ "config": [{ key, value, default, source }] }`
  * with `value` JSON-safe (functions as `"<function name>"`), `default` a boolean and `source` one of
@@ -25,6 +25,7 @@
  * `token`, `key`…; the exact rule is in redact.ts) show as `[redacted]`, in text and JSON.
  */
 import type { ResolvedConfig } from '../../../server/app/config.ts'
+import { entryPhases } from '../../../server/pipeline/registration.ts'
 import { align, describePlugin, toJsonValue } from './describe.ts'
 import { isSecretKey } from './redact.ts'
 
@@ -100,7 +101,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     optionEntry('metricsCallback', null),
     entry(
       'plugins',
-      config.plugins.map(([phase, plugin, options]) => describePlugin({ phase, plugin, options: options ?? {} })),
+      config.plugins.flatMap((entry) => entryPhases(entry).map(describePlugin)),
     ),
     entry(
       'onRequest',

@@ -4,7 +4,7 @@
  * and column alignment.
  */
 import type { CompiledRoute } from '../../../server/router/compile.ts'
-import type { PluginStep } from '../../../server/pipeline/plugin.ts'
+import type { PluginStep } from '../../../server/pipeline/registration.ts'
 import { REDACTED, isSecretKey } from './redact.ts'
 
 /** `GET,POST`, or `*` for every method. */
@@ -35,12 +35,13 @@ export function describePlugin(step: Pick<PluginStep, 'phase' | 'plugin' | 'opti
     phase: step.phase,
     plugin: step.plugin.name,
     version: step.plugin.info?.version ?? '',
-    title: step.plugin.info?.title ?? '',
+    // A plugin without `info` is shown by its name.
+    title: step.plugin.info?.title ?? step.plugin.name,
     options: toJsonValue(step.options),
   }
 }
 
-/** `pre_request  request 1.0.0  {"decodeJsonBody":true}`. */
+/** `pre_request  request 1.0.0  {"json":true}`. */
 export const pluginLine = (p: PluginDescription): string[] => [
   p.phase,
   `${p.plugin}${p.version ? ` ${p.version}` : ''}`,

@@ -90,7 +90,7 @@ function actionOf(plural: string, one: string, name: string): Omit<ResourceActio
       return {
         path: list,
         methods: ['POST'],
-        hint: `creates a ${one} from \`req.params\` (decoded by \`requestPlugin\` with \`decodeJsonBody\`), answered as \`json(${one}, { status: 201 })\`; 422 when invalid`,
+        hint: `creates a ${one} from \`req.params\` (decoded by \`requestPlugin\` with \`json\`), answered as \`json(${one}, { status: 201 })\`; 422 when invalid`,
       }
     case 'show':
       return {

@@ -1,6 +1,6 @@
 /**
  * The inspection cache, `.vela/inspect.json` in the app root: the reports of `vela routes`,
- * `middleware`, `audit` and `config` (inspect-reports.ts) as the app last loaded made them, so
+ * `plugins`, `audit` and `config` (inspect-reports.ts) as the app last loaded made them, so
  * those commands answer without booting Vite or loading the app. It is written by the dev server
  * each time an app starts serving, and by those commands when they had to load the app.
  *
@@ -21,7 +21,8 @@ import { writeAtomically } from '../../write-atomically.ts'
 import type { Reports } from './inspect-reports.ts'
 
 export const CACHE_FILE = '.vela/inspect.json'
-const FORMAT = 1
+// 2: the `middleware` report became `plugins`.
+const FORMAT = 2
 /** The files in the app root that change what the app loads, besides its modules. */
 const ROOT_FILE =
   /^(vite\.config\.[cm]?[jt]s|package(-lock)?\.json|pnpm-lock\.yaml|yarn\.lock|tsconfig.*\.json|\.env(\..*)?)$/

@@ -1,6 +1,6 @@
 /**
  * What the inspection commands print, made in one go from an app's config and route table: for
- * `vela routes`, `middleware`, `audit` and `config`, the text report, the `--json` one (as
+ * `vela routes`, `plugins`, `audit` and `config`, the text report, the `--json` one (as
  * printed), and the exit status. The commands print these; the inspection cache stores them
  * (inspect-cache.ts), so a cached run prints exactly what a loaded one would.
  */
@@ -8,7 +8,7 @@ import type { ResolvedConfig } from '../../../server/app/config.ts'
 import type { RouteTable } from '../../../server/router/compile.ts'
 import { audit, auditExitCode, formatAudit } from './audit.ts'
 import { configEntries, formatConfig } from './config.ts'
-import { describeMiddleware, formatMiddleware } from './middleware.ts'
+import { describePlugins, formatPlugins } from './plugins.ts'
 import { formatRoutes, listRoutes } from './routes.ts'
 
 /** One command's output. */
@@ -19,7 +19,7 @@ export interface Report {
   readonly exitCode: number
 }
 
-export type ReportName = 'routes' | 'middleware' | 'audit' | 'config'
+export type ReportName = 'routes' | 'plugins' | 'audit' | 'config'
 
 export type Reports = Readonly<Record<ReportName, Report>>
 
@@ -41,7 +41,7 @@ export function inspectReports(
   const findings = audit(table)
   return {
     routes: report(formatRoutes(table), listRoutes(table)),
-    middleware: report(formatMiddleware(table), describeMiddleware(table)),
+    plugins: report(formatPlugins(table), describePlugins(table)),
     audit: report(formatAudit(findings), findings, auditExitCode(findings)),
     config: report(formatConfig(config, env), { config: configEntries(config, env) }),
   }

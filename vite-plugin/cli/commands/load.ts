@@ -1,7 +1,7 @@
 /**
  * How the CLI's commands load an app: one runner per command (app-loader.ts) with the app's own
  * Vite config, or `vela()` alone when it has none, closed when the command is done. The inspection
- * commands (`vela routes`, `middleware`, `audit`, `config`, `openapi`) create the app from
+ * commands (`vela routes`, `plugins`, `audit`, `config`, `openapi`) create the app from
  * `virtual:vela/app`, so discovery is the plugin's `import.meta.glob`, virtual modules and aliases
  * resolve, and the app is created by its own copy of `createApp`. The app's `start` hook is not
  * called, so no database or server is touched; plugins' `init` does run (it is part of compiling

@@ -149,7 +149,7 @@ async function appFiles(name: string): Promise<Map<string, string>> {
     ['.node-version', `${NODE_LINE}\n`],
     [
       '.gitignore',
-      "node_modules/\ndist/\n.data/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n# route types for vela/client, and the inspection commands' cache (vela routes, middleware, audit, config)\n.vela/\n",
+      "node_modules/\ndist/\n.data/\n# written by vite build / vela openapi from priv/schemas\npriv/assets/\n# route types for vela/client, and the inspection commands' cache (vela routes, plugins, audit, config)\n.vela/\n",
     ],
   ])
   const template = (path: string) =>

@@ -1,5 +1,5 @@
 /**
- * Secrets in what the inspection commands print (`vela middleware`, `vela config`, text and
+ * Secrets in what the inspection commands print (`vela plugins`, `vela config`, text and
  * JSON): plugin options and config values are shown, so a session `secret`, a database `password`
  * or an `apiKey` given as an option must not be.
  *

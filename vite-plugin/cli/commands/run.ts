@@ -1,5 +1,5 @@
 /**
- * The inspection commands (`vela routes`, `middleware`, `audit`, `config`, `openapi`): their
+ * The inspection commands (`vela routes`, `plugins`, `audit`, `config`, `openapi`): their
  * options, and running them: print the text (or, with `--json`, the JSON) report of the app under
  * `root` and return the exit code. The report comes from the inspection cache when it holds for
  * the app as it is now (inspect-cache.ts), else the app is loaded through Vite (load.ts), which
@@ -38,14 +38,15 @@ ws; a group's status route as its status, the paths it covers and kind status).`
   run: (input) => report(input, 'routes'),
 })
 
-export const middlewareCommand = defineCommand({
-  name: 'middleware',
-  summary: 'global plugins, then per group: prefix, security, plugins, routes',
+export const pluginsCommand = defineCommand({
+  name: 'plugins',
+  aliases: ['middleware'],
+  summary: 'global plugins, then per group: prefix, security, plugins, routes (alias: middleware)',
   description: `Prints the plugin pipelines: the global plugins, then per route group its prefix, security
 callback, plugins ((inherits global) when it sets none), routes and status routes. Option values
 whose key names a secret (secret, password, token, key…) show as [redacted].`,
   options: json,
-  run: (input) => report(input, 'middleware'),
+  run: (input) => report(input, 'plugins'),
 })
 
 export const auditCommand = defineCommand({
@@ -108,4 +109,4 @@ explorer page swagger.html with the swagger-ui files it loads; prints one Genera
   },
 })
 
-export const INSPECT_COMMANDS = [routesCommand, middlewareCommand, auditCommand, configCommand, openapiCommand]
+export const INSPECT_COMMANDS = [routesCommand, pluginsCommand, auditCommand, configCommand, openapiCommand]

@@ -182,7 +182,7 @@ describe('exit status, the same rule for every command', () => {
       'src/repo.ts': "throw new Error('src/repo.ts fails on purpose')\n",
       'src/schemas/post.ts': "throw new Error('src/schemas/post.ts fails on purpose')\n",
     })
-    for (const name of ['routes', 'middleware', 'audit', 'config', 'openapi']) {
+    for (const name of ['routes', 'plugins', 'audit', 'config', 'openapi']) {
       const res = await runMain([name, '--root', dir])
       expect(res, name).toMatchObject({ code: 2, stdout: '' })
       expect(res.stderr, name).toMatch(new RegExp(`^vela ${name}: .*src/app\\.ts:2:\\d+`, 's'))

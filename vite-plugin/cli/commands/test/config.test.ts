@@ -5,7 +5,7 @@ import {
   redisPubSub,
   requestPlugin,
   securityHeaders,
-  sessionPlugins,
+  sessionPlugin,
 } from '../../../../server/index.ts'
 import { configEntries, formatConfig } from '../config.ts'
 import { FIXTURE, runCli, runMain, useTempApps } from './run-cli.ts'
@@ -85,7 +85,7 @@ describe('config', () => {
         websocket: { pubsub: redisPubSub({ url: 'redis://:password@10.0.0.5:6380' }) },
         options: { compress: true, metricsCallback: onMetrics },
       },
-      plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]] as const,
+      plugins: [requestPlugin({ json: true })] as const,
       onResponse: [securityHeaders()],
       jsonLib: { encode: JSON.stringify, decode: JSON.parse },
       useStacktrace: true,
@@ -107,7 +107,7 @@ describe('config', () => {
     expect(entries['server.bodyLimit']).toMatchObject({ default: true, source: 'default' })
     const text = formatConfig(resolveConfig(app, env), env)
     expect(text).toMatch(/^environment\s+staging \(from VELA_ENV\)$/m)
-    expect(text).toMatch(/^plugins\s+\[pre_request request \{"decodeJsonBody":true\}\]$/m)
+    expect(text).toMatch(/^plugins\s+\[pre_request request \{"json":true\}\]$/m)
     expect(text).toMatch(/^useStacktrace\s+true$/m)
     expect(text).toMatch(/^onResponse\s+\[securityHeaders\]$/m)
     const proxied = { VELA_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }
@@ -132,8 +132,8 @@ describe('config', () => {
     const app = {
       bootstrapApplication: 'shop',
       plugins: [
-        ...sessionPlugins({ secret: SECRET, cookieName: 'sid' }),
-        ['pre_request', requestPlugin, { decodeJsonBody: true, auth: { tokens: ['t1', 't2'] } }],
+        sessionPlugin({ secret: SECRET, cookieName: 'sid' }),
+        ['pre_request', requestPlugin, { json: true, auth: { tokens: ['t1', 't2'] } }],
       ] as const,
       routes: {},
     }
@@ -142,15 +142,15 @@ describe('config', () => {
     expect(plugins.map((p) => p.options)).toEqual([
       { secret: '[redacted]', cookieName: 'sid' },
       { secret: '[redacted]', cookieName: 'sid' },
-      { decodeJsonBody: true, auth: { tokens: ['[redacted]', '[redacted]'] } },
+      { json: true, auth: { tokens: ['[redacted]', '[redacted]'] } },
     ])
     const text = formatConfig(config, {})
     expect(text).toMatch(/^plugins\s+\[pre_request session \{"secret":"\[redacted\]","cookieName":"sid"\}, /m)
     expect(text).not.toContain(SECRET)
 
     const dir = tempApp({
-      'src/app.ts': `import { defineApp, sessionPlugins } from 'vela'
-export default defineApp({ bootstrapApplication: 'secrets', plugins: sessionPlugins({ secret: '${SECRET}', maxAge: 60 }), routes: {} })
+      'src/app.ts': `import { defineApp, sessionPlugin } from 'vela'
+export default defineApp({ bootstrapApplication: 'secrets', plugins: [sessionPlugin({ secret: '${SECRET}', maxAge: 60 })], routes: {} })
 `,
     })
     for (const argv of [

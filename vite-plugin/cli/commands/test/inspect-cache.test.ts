@@ -39,8 +39,8 @@ it(
     for (const args of [
       ['routes'],
       ['routes', '--json'],
-      ['middleware'],
-      ['middleware', '--json'],
+      ['plugins'],
+      ['plugins', '--json'],
       ['audit'],
       ['audit', '--json'],
       ['config'],

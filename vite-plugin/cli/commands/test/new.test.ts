@@ -151,7 +151,7 @@ describe('a new app', () => {
       '.data/',
       '# written by vite build / vela openapi from priv/schemas',
       'priv/assets/',
-      "# route types for vela/client, and the inspection commands' cache (vela routes, middleware, audit, config)",
+      "# route types for vela/client, and the inspection commands' cache (vela routes, plugins, audit, config)",
       '.vela/',
       '',
     ])

@@ -6,7 +6,7 @@ export default defineRoutes([
     // HTML pages: the form posts application/x-www-form-urlencoded.
     prefix: '',
     security: false,
-    plugins: [['pre_request', requestPlugin, { readUrlencodedBody: true }]],
+    plugins: [requestPlugin({ urlencoded: true })],
     routes: [
       ['GET /', () => redirect('/notes')],
       ['GET /notes', notes.index],
@@ -26,7 +26,7 @@ export default defineRoutes([
     // reach it as integers.
     prefix: '/api',
     security: false,
-    plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+    plugins: [requestPlugin({ json: true })],
     routes: [
       ['GET /notes', notes.list, { validate: { query: 'note_page' } }],
       ['POST /notes', notes.create, { validate: { body: 'note' } }],

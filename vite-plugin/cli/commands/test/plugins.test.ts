@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { definePlugin, ok, requestPlugin, sessionPlugins, status } from '../../../../server/index.ts'
+import { definePlugin, ok, requestPlugin, sessionPlugin, status } from '../../../../server/index.ts'
 import { isSecretKey } from '../redact.ts'
 import { inspectApp } from '../load.ts'
-import { describeMiddleware, formatMiddleware } from '../middleware.ts'
+import { describePlugins, formatPlugins } from '../plugins.ts'
 import { FIXTURE, runCli, runMain, useTempApps } from './run-cli.ts'
 
 const tempApp = useTempApps()
@@ -13,14 +13,14 @@ const handler = () => status(200)
 const audit = definePlugin({
   name: 'audit-log',
   info: { title: 'Audit log', version: '2.1.0', author: 't', description: '', options: {} },
-  postRequest: (req, _env, _options, _state) => ok(req),
+  postRequest: (req) => ok(req),
 })
 function requireUser() {
   return true
 }
 const { table } = inspectApp({
   bootstrapApplication: 't',
-  plugins: [['pre_request', requestPlugin, { decodeJsonBody: true }]],
+  plugins: [requestPlugin({ json: true })],
   routes: {
     'src/routes/web.ts': [
       {
@@ -34,7 +34,7 @@ const { table } = inspectApp({
       {
         prefix: '/admin',
         security: requireUser,
-        plugins: [['post_request', audit, { level: 'info' }]],
+        plugins: [audit({ level: 'info' })],
         routes: [['ALL /b', handler]],
       },
       { prefix: '/raw', security: (_req) => true, plugins: [], routes: [] },
@@ -43,11 +43,11 @@ const { table } = inspectApp({
   controllers: { 'src/controllers/pages_controller.ts': { page: handler } },
 })
 
-describe('middleware', () => {
+describe('vela plugins', () => {
   it('prints global plugins, then each group: prefix, security, plugins or (inherits global), routes, status routes', () => {
-    expect(formatMiddleware(table).split('\n')).toEqual([
+    expect(formatPlugins(table).split('\n')).toEqual([
       'Global plugins',
-      '  pre_request  request 1.0.0  {"decodeJsonBody":true}',
+      '  pre_request  request 1.0.0  {"json":true}',
       '',
       'Group ""  (declared in src/routes/web.ts group 0)',
       '  security  false',
@@ -73,15 +73,36 @@ describe('middleware', () => {
     ])
   })
 
+  it('a plugin in both phases has a line per phase; one without info shows its name, no version', () => {
+    const both = definePlugin({ name: 'both', preRequest: (req) => ok(req), postRequest: (req) => ok(req) })
+    const app = inspectApp({
+      bootstrapApplication: 't',
+      plugins: [both({ level: 2 })],
+      routes: { 'src/routes/web.ts': { prefix: '', security: false, routes: [['GET /a', handler]] } },
+    })
+    expect(formatPlugins(app.table).split('\n').slice(0, 3)).toEqual([
+      'Global plugins',
+      '  pre_request   both  {"level":2}',
+      '  post_request  both  {"level":2}',
+    ])
+    expect(describePlugins(app.table).global[0]).toEqual({
+      phase: 'pre_request',
+      plugin: 'both',
+      version: '',
+      title: 'both',
+      options: { level: 2 },
+    })
+  })
+
   it('JSON: the plugin list in effect per group and whether it is inherited', () => {
-    const report = describeMiddleware(table)
+    const report = describePlugins(table)
     expect(report.global).toEqual([
       {
         phase: 'pre_request',
         plugin: 'request',
         version: '1.0.0',
         title: 'Request body decoding',
-        options: { decodeJsonBody: true },
+        options: { json: true },
       },
     ])
     expect(report.groups.map((g) => [g.prefix, g.security, g.inheritsGlobal, g.plugins.map((p) => p.plugin)])).toEqual([
@@ -95,13 +116,13 @@ describe('middleware', () => {
     ])
   })
 
-  it('end to end: `vela middleware` and `--json` on the fixture app', async () => {
-    const res = await runCli(['middleware', '--root', FIXTURE])
+  it('end to end: `vela plugins` and `--json` on the fixture app; `vela middleware` is the same command', async () => {
+    const res = await runCli(['plugins', '--root', FIXTURE])
     expect(res.code).toBe(0)
     expect(res.stderr).toBe('')
     const text = res.stdout
     expect(text).toMatch(
-      /^Global plugins\n {2}pre_request {2}request 1\.0\.0 {2}\{"decodeJsonBody":true\}\n {2}pre_request {2}cors 1\.0\.0 {5}\{"allowOrigins":"\*"\}\n/,
+      /^Global plugins\n {2}pre_request {2}request 1\.0\.0 {2}\{"json":true\}\n {2}pre_request {2}cors 1\.0\.0 {5}\{"allowOrigins":"\*"\}\n/,
     )
     expect(text).toContain(
       'Group /notes  (declared in src/routes/notes.ts group 0)\n  security  usernamePassword\n  plugins\n    (none)\n',
@@ -109,16 +130,19 @@ describe('middleware', () => {
     expect(text).toContain(
       'Group /api  (declared in src/routes/api.ts group 0)\n  security  false\n  plugins   (inherits global)\n',
     )
-    const json = JSON.parse((await runCli(['middleware', '--json', '--root', FIXTURE])).stdout)
+    const json = JSON.parse((await runCli(['plugins', '--json', '--root', FIXTURE])).stdout)
     expect(json.groups.map((g: { prefix: string }) => g.prefix)).toEqual(['', '/api', '/notes'])
     expect(json.groups[2].statusRoutes).toEqual([{ status: 404, controller: 'notes_controller', action: 'notFound' }])
+    // The older name runs the same command.
+    const alias = await runCli(['middleware', '--root', FIXTURE])
+    expect(alias).toMatchObject({ code: 0, stderr: '', stdout: text })
   })
 
   it('secrets: option values under a key naming a secret print as [redacted], at any depth, structure kept', () => {
     const store = definePlugin({
       name: 'store',
       info: { title: 'Store', version: '1.0.0', author: 't', description: '', options: {} },
-      postRequest: (req, _env, _options, _state) => ok(req),
+      postRequest: (req) => ok(req),
     })
     function keyGenerator() {
       return 'k'
@@ -138,12 +162,12 @@ describe('middleware', () => {
         'src/routes/web.ts': {
           prefix: '',
           security: false,
-          plugins: [...sessionPlugins({ secret: SECRET, maxAge: 600 }), ['post_request', store, options]],
+          plugins: [sessionPlugin({ secret: SECRET, maxAge: 600 }), store(options)],
           routes: [],
         },
       },
     })
-    const plugins = describeMiddleware(app).groups[0]!.plugins
+    const plugins = describePlugins(app).groups[0]!.plugins
     expect(plugins.map((p) => p.options)).toEqual([
       { secret: '[redacted]', maxAge: 600 },
       { secret: '[redacted]', maxAge: 600 },
@@ -157,7 +181,7 @@ describe('middleware', () => {
         maxAge: 3600,
       },
     ])
-    const text = formatMiddleware(app)
+    const text = formatPlugins(app)
     expect(text).toContain('pre_request   session 1.1.0  {"secret":"[redacted]","maxAge":600}')
     expect(text).not.toContain(SECRET)
     expect(text).not.toContain(PASSWORD)
@@ -191,26 +215,24 @@ describe('middleware', () => {
     expect(shown.filter(isSecretKey)).toEqual([])
   })
 
-  it('end to end: `vela middleware` and `--json` never print the session secret or a nested password', async () => {
+  it('end to end: `vela plugins` and `--json` never print the session secret or a nested password', async () => {
     const dir = tempApp({
-      'src/app.ts': `import { defineApp, requestPlugin, sessionPlugins } from 'vela'
+      'src/app.ts': `import { defineApp, requestPlugin, sessionPlugin } from 'vela'
 export default defineApp({
   bootstrapApplication: 'secrets',
-  plugins: [...sessionPlugins({ secret: '${SECRET}', maxAge: 600 }), ['pre_request', requestPlugin, { decodeJsonBody: true, store: { password: '${PASSWORD}' } }]],
+  plugins: [sessionPlugin({ secret: '${SECRET}', maxAge: 600 }), requestPlugin({ json: true, store: { password: '${PASSWORD}' } })],
   routes: {},
 })
 `,
     })
-    const text = await runMain(['middleware', '--root', dir])
+    const text = await runMain(['plugins', '--root', dir])
     expect(text).toMatchObject({ code: 0, stderr: '' })
     expect(text.stdout).toContain('pre_request   session 1.1.0  {"secret":"[redacted]","maxAge":600}')
-    expect(text.stdout).toContain(
-      'pre_request   request 1.0.0  {"decodeJsonBody":true,"store":{"password":"[redacted]"}}',
-    )
-    const json = await runMain(['middleware', '--json', '--root', dir])
+    expect(text.stdout).toContain('pre_request   request 1.0.0  {"json":true,"store":{"password":"[redacted]"}}')
+    const json = await runMain(['plugins', '--json', '--root', dir])
     expect(JSON.parse(json.stdout).global.map((p: { options: unknown }) => p.options)).toEqual([
       { secret: '[redacted]', maxAge: 600 },
-      { decodeJsonBody: true, store: { password: '[redacted]' } },
+      { json: true, store: { password: '[redacted]' } },
       { secret: '[redacted]', maxAge: 600 },
     ])
     for (const out of [text.stdout, json.stdout]) {

@@ -1,10 +1,10 @@
 /**
- * `vela middleware`: the plugin pipelines. First the global plugins, then per route group (in
+ * `vela plugins` (also `vela middleware`, its older name): the plugin pipelines. First the global plugins, then per route group (in
  * declaration order) its prefix, security callback (function name, or `false`), its plugin list —
  * `(inherits global)` when the group sets none — its routes and its status routes.
  *
  *   Global plugins
- *     pre_request  request 1.0.0  {"decodeJsonBody":true}
+ *     pre_request  request 1.0.0  {"json":true}
  *
  *   Group /api  (declared in src/routes/api.ts group 0)
  *     security  false
@@ -15,7 +15,8 @@
  *     status
  *       404   routes/api.anonymous
  *
- * A plugin line is phase, plugin name and version (`info.version`), options as JSON. `(none)`
+ * A plugin line is phase, plugin name and version (`info.version`, left out without one),
+ * options as JSON; a plugin registered in both phases has a line per phase. `(none)`
  * marks an empty list (a group with `plugins: []` runs no plugins). `--json`:
  * `{ "global": [Plugin], "groups": [{ prefix, source, security: string | false, inheritsGlobal,
  * plugins: [Plugin] (the list in effect), routes: [{ methods, path, controller, action, kind }],
@@ -25,7 +26,7 @@
  * Option values whose key names a secret (`secret`, `password`, `token`, `key`…; the exact rule is
  * in redact.ts) show as `[redacted]`, in text and JSON: `{"secret":"[redacted]","maxAge":3600}`.
  */
-import type { PluginStep } from '../../../server/pipeline/plugin.ts'
+import type { PluginStep } from '../../../server/pipeline/registration.ts'
 import type { CompiledGroup, RouteTable } from '../../../server/router/compile.ts'
 import type { PluginDescription } from './describe.ts'
 import { align, describePlugin, handlerLabel, methodLabel, pluginLine, securityName } from './describe.ts'
@@ -47,14 +48,14 @@ export interface GroupDescription {
   readonly statusRoutes: readonly { status: number; controller: string; action: string }[]
 }
 
-export interface MiddlewareReport {
+export interface PluginsReport {
   readonly global: readonly PluginDescription[]
   readonly groups: readonly GroupDescription[]
 }
 
 const stepsOf = (pre: readonly PluginStep[], post: readonly PluginStep[]) => [...pre, ...post].map(describePlugin)
 
-export function describeMiddleware(table: RouteTable): MiddlewareReport {
+export function describePlugins(table: RouteTable): PluginsReport {
   const groups = table.groups.map(
     (g: CompiledGroup): GroupDescription => ({
       prefix: g.prefix,
@@ -80,8 +81,8 @@ export function describeMiddleware(table: RouteTable): MiddlewareReport {
 const pluginLines = (plugins: readonly PluginDescription[], indent: string) =>
   plugins.length ? align(plugins.map(pluginLine), indent) : [`${indent}(none)`]
 
-export function formatMiddleware(table: RouteTable): string {
-  const report = describeMiddleware(table)
+export function formatPlugins(table: RouteTable): string {
+  const report = describePlugins(table)
   const out = ['Global plugins', ...pluginLines(report.global, '  ')]
   table.groups.forEach((g, i) => {
     const d = report.groups[i]!
