@@ -66,6 +66,18 @@ const modern = definePlugin<{ tag: string }>({
     return ok(req)
   },
 })
+/**
+ * Written for the older two-argument form without the flag: `(req, options)`, which arity cannot
+ * tell from `(req, ctx)`. Registered as a tuple, its `ctx` reads the options by name.
+ */
+const unflagged = definePlugin({
+  name: 'unflagged',
+  // biome-ignore lint/suspicious/noExplicitAny: an untyped plugin of the older form
+  preRequest(req, options: any) {
+    req.params = { ...req.params, label: options.label, max: options.maxAge, phase: options.phase }
+    return ok(req)
+  },
+})
 
 const echo = (req: { params: Record<string, unknown> }) => json(req.params)
 const group = (prefix: string, plugins: PluginEntry[]) => ({
@@ -88,6 +100,7 @@ describeModes(
         group('/four', [['pre_request', fourArgs, { step: 2 }]]),
         group('/four-called', [fourArgs({ step: 5 })]),
         group('/tuple', [['pre_request', modern, { tag: 'from-tuple' }]]),
+        group('/unflagged', [['pre_request', unflagged, { label: 'old', maxAge: 60, phase: 'shadowed' }]]),
       ],
     },
   },
@@ -114,6 +127,10 @@ describeModes(
     })
     it('a plugin in the one form registered as a tuple gets the tuple options in ctx', async () => {
       expect(await (await t.request('/tuple')).json()).toEqual({ tag: 'from-tuple', phase: 'pre_request' })
+    })
+    it('an unflagged (req, options) plugin registered as a tuple reads its options by name on ctx', async () => {
+      // `phase` is one of ctx's own fields: it reads the phase, not the option of that name.
+      expect(await (await t.request('/unflagged')).json()).toEqual({ label: 'old', max: 60, phase: 'pre_request' })
     })
   },
 )

@@ -46,6 +46,8 @@ export interface PluginStep {
   readonly options: object
   readonly registration: PluginRegistration
   readonly call: (req: VelaRequest, ctx: StepContext) => MaybePromise<PluginResult>
+  /** An older plugin's `(req, options)` callback registered as a tuple: its `ctx` reads options by name too. */
+  readonly optionsByName?: true
 }
 
 /** A step's `ctx` on one route: where it runs, and its registration's options and state. */
@@ -82,7 +84,22 @@ const CALLBACK: Record<Phase, 'preRequest' | 'postRequest'> = {
   post_request: 'postRequest',
 }
 
-function stepOf(phase: Phase, registration: PluginRegistration): PluginStep {
+/**
+ * The `ctx` of `step` on one route. A plugin registered as a tuple whose callback declares
+ * `(req, options)` without the `legacy` flag was written for the older two-argument form, which
+ * arity cannot tell from `(req, ctx)`: its `ctx` also reads each option by name (`ctx.maxAge`),
+ * below its own fields (`app`, `environment`, `phase`, `route`, `jsonLib`, `options`, `state`).
+ */
+export function stepContext(step: PluginStep, env: PluginEnv): StepContext {
+  const ctx = new StepContext(step.registration, env)
+  if (!step.optionsByName) return ctx
+  return Object.setPrototypeOf(
+    ctx,
+    Object.create(step.options, Object.getOwnPropertyDescriptors(StepContext.prototype)),
+  )
+}
+
+function stepOf(phase: Phase, registration: PluginRegistration, tuple = false): PluginStep {
   const { plugin, options } = registration
   const fn = plugin[CALLBACK[phase]]!
   const form = callbackForm(plugin, fn)
@@ -92,7 +109,8 @@ function stepOf(phase: Phase, registration: PluginRegistration): PluginStep {
       : form === 'full'
         ? (req, ctx) => (fn as FullCallback<object, unknown>)(req, ctx, options, registration.state)
         : (req) => (fn as TwoArgCallback<object>)(req, options)
-  return { phase, plugin, options, registration, call }
+  const optionsByName = tuple && form === 'context' && fn.length === 2 && plugin.legacy === undefined
+  return { phase, plugin, options, registration, call, ...(optionsByName ? { optionsByName } : {}) }
 }
 
 function isPlugin(value: unknown): value is Plugin<unknown, unknown> {
@@ -137,7 +155,7 @@ export function compilePluginEntries(
       throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin entry ${i} is not a plugin made by definePlugin`)
     if (!plugin[CALLBACK[phase]])
       throw new VelaError('VELA_ERR_PLUGIN', `${where}: plugin ${plugin.name} has no ${CALLBACK[phase]} callback`)
-    steps.push(stepOf(phase, registered(plugin, options)))
+    steps.push(stepOf(phase, registered(plugin, options), true))
   })
   return steps
 }

@@ -31,7 +31,7 @@ import type { HandlerDeadlines } from './deadline.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
 import type { PluginEnv, PluginResult } from './plugin.ts'
-import { StepContext, type PluginStep } from './registration.ts'
+import { type PluginStep, type StepContext, stepContext } from './registration.ts'
 import { callSecurity, callStep } from './traced.ts'
 
 /** What the route's pipeline needs of the app; the request's own part (`RequestScope`: body limit, `publish`, trusted proxies) is handed to every `VelaRequest`. */
@@ -114,8 +114,8 @@ export function createRouteRunner(
   }
   const postEnv: PluginEnv = { ...preEnv, phase: 'post_request' }
   // Each step's `ctx` on this route, made once: a callback's context costs the request nothing.
-  const preContexts = pre.map((step) => new StepContext(step.registration, preEnv))
-  const postContexts = post.map((step) => new StepContext(step.registration, postEnv))
+  const preContexts = pre.map((step) => stepContext(step, preEnv))
+  const postContexts = post.map((step) => stepContext(step, postEnv))
   const deadline = ctx.deadlines?.forRoute(route)
   // In `dev`, what each plugin and the security callback did goes to the dashboard (traced.ts).
   const traced = ctx.environment === 'dev'
