@@ -8,7 +8,6 @@
 import { castersOf, INVALID } from './cast.ts'
 import { addError, cast, getField, type Changeset, type Params } from './changeset.ts'
 import { defineSchema, type AnySchema, type EmbedType, type FieldSpec, type Schema } from './schema.ts'
-import { sqlOf } from './sql.ts'
 
 /**
  * A schema without a table, for `embedsOne` / `embedsMany` fields; `name` appears in messages.

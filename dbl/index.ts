@@ -71,7 +71,7 @@ export type { LengthOptions, NumberOptions, ConfirmationOptions, ListFieldOf } f
 
 // Queries: `from(Schema)` and its methods; each method is also a free function taking the query first.
 export { from } from './query/builder.ts'
-export type { Query, LockMode, LockOptions } from './query/builder.ts'
+export type { Query, RowOf, LockMode, LockOptions } from './query/builder.ts'
 export { cond, and, or, not, exists, escapeLike } from './query/conditions.ts'
 export type { Cond, Clauses, Op, CompareOp, LikeText, Subquery } from './query/conditions.ts'
 export { where, orderBy, limit, offset, select, count } from './query/operators.ts'

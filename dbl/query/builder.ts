@@ -194,6 +194,15 @@ export function from<S extends AnySchema>(schema: S): Query<S> {
   }) as unknown as Query<S>
 }
 
+/**
+ * The row type a query gives (`repo.all(q)` gives `RowOf<typeof q>[]`).
+ *
+ * @example
+ * const withUser = from(Note).leftJoin('user').select(['id', 'title', 'user.name'])
+ * type Row = RowOf<typeof withUser>   // { id: number; title: string; user: { name: string | null } }
+ */
+export type RowOf<Q> = Q extends { readonly '~row'?: infer R } ? R : never
+
 /** `q` counting its rows: one `{ count }` row (what `repo.count` runs). */
 export function withCount<S extends AnySchema, R, J>(q: Query<S, R, J>): Query<S, { count: number }, J> {
   const n = derive(q)

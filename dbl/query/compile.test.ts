@@ -41,7 +41,9 @@ describe('compiling in one walk', () => {
   it('a different shape gives a different key and text', () => {
     const a = compileSelectKeyed(page('pro', 20))
     const b = compileSelectKeyed(page('pro', 20).offset(10))
-    const c = compileSelectKeyed(from(WorkOrder).join('customer').where('customer.tier', '!=', 'pro').orderBy('id').limit(20))
+    const c = compileSelectKeyed(
+      from(WorkOrder).join('customer').where('customer.tier', '!=', 'pro').orderBy('id').limit(20),
+    )
     expect(b.key).not.toBe(a.key)
     expect(b.sql).toBe(`${a.sql} offset $5`)
     expect(c.key).not.toBe(a.key)

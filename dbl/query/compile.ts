@@ -182,7 +182,8 @@ function condSql(w: Walk, q: Q, s: Scope | undefined, c: Cond): string {
     case 'exists': {
       w.key += `exists(${c.correlate ? c.correlate.join('=') : ''};`
       const inner = w.emit ? scopeOf(c.query, s) : undefined
-      const correlate = c.correlate && inner ? `${col(inner, c.correlate[1])} = ${col(s!, c.correlate[0], true)}` : undefined
+      const correlate =
+        c.correlate && inner ? `${col(inner, c.correlate[1])} = ${col(s!, c.correlate[0], true)}` : undefined
       const sub = selectSql(w, c.query, inner, 'exists', correlate)
       w.key += ')'
       return w.emit ? `exists (${sub})` : ''

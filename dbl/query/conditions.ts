@@ -202,7 +202,6 @@ export function exists<Sub extends AnySchema, SJ, const O extends string = never
   return { '~cond': 'exists', query: subquery, correlate: c as readonly [O, string] | undefined }
 }
 
-
 /** Whether `value` is a condition (`cond`, `and`, …) rather than an equality map. */
 export function isCond(value: object): value is Cond {
   return Object.hasOwn(value, '~cond')

@@ -7,9 +7,9 @@ import { distinct, groupBy, having, join, leftJoin, lock } from './join.ts'
 import { limit, offset, orderBy, select, where } from './operators.ts'
 import { QueryValue } from './value.ts'
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type AnyFn = (...args: any[]) => any
-const call = (f: unknown) => f as AnyFn
+// The operators' overloads are checked on `Query`'s methods; here they are called as plain functions.
+type Plain = (...args: unknown[]) => unknown
+const call = (f: unknown) => f as Plain
 
 const methods = {
   where(this: QueryValue, a: unknown, op?: unknown, value?: unknown) {

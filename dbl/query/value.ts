@@ -58,8 +58,6 @@ export function derive(q: QueryParts): Mutable<QueryValue> {
   return new QueryValue(q)
 }
 
-
-
 /** The empty list every new query starts with, shared. */
 export const EMPTY: readonly never[] = Object.freeze([])
 
@@ -72,4 +70,3 @@ export const EMPTY: readonly never[] = Object.freeze([])
 export function isQuery(value: unknown): value is Query<AnySchema, unknown, Joins> {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.query'
 }
-

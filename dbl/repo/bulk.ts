@@ -76,10 +76,7 @@ export async function updateAll<S extends AnySchema>(
   }
 }
 
-export async function deleteAll(
-  ctx: RepoContext,
-  q: QueryParts,
-): Promise<Result<{ count: number }, DbError>> {
+export async function deleteAll(ctx: RepoContext, q: QueryParts): Promise<Result<{ count: number }, DbError>> {
   const { sql, params } = compileDeleteAll(q)
   try {
     return ok({ count: (await exec(ctx, sql, params, `DELETE ${q.schema.table}`)).rowCount })

@@ -31,11 +31,7 @@ interface Level {
  * belongsTo: our foreign key against their primary key; hasOne / hasMany: our key against their
  * foreign key; manyToMany: our key against the join table's, with the related row joined to it.
  */
-async function fetchLevel(
-  ctx: RepoContext,
-  keys: readonly unknown[],
-  node: PreloadNode,
-): Promise<Level> {
+async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: PreloadNode): Promise<Level> {
   const { assoc } = node
   const related = assoc.related
   const through = assoc.through
@@ -91,11 +87,7 @@ async function loadNode(ctx: RepoContext, records: readonly Row[], node: Preload
   })
 }
 
-async function loadAll(
-  ctx: RepoContext,
-  records: readonly Row[],
-  nodes: readonly PreloadNode[],
-): Promise<Row[]> {
+async function loadAll(ctx: RepoContext, records: readonly Row[], nodes: readonly PreloadNode[]): Promise<Row[]> {
   let rows = records as Row[]
   for (const node of nodes) rows = await loadNode(ctx, rows, node)
   return rows

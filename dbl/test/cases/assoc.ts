@@ -115,11 +115,7 @@ export function assocCases(t: SuiteContext): void {
       ])
       const posts = await t.repo.all(orderBy(from(Post), 'id'))
       const withUser = await t.repo.preload(Post, posts, 'user')
-      expect(withUser.map((p) => (p.user as { name: string } | null)?.name ?? null)).toEqual([
-        'Ann',
-        'Ann',
-        null,
-      ])
+      expect(withUser.map((p) => (p.user as { name: string } | null)?.name ?? null)).toEqual(['Ann', 'Ann', null])
       const single = await t.repo.preload(User, users[0]!, 'posts')
       expect((single.posts as unknown[]).length).toBe(2)
       // @ts-expect-error -- names are checked against User's associations

@@ -8,7 +8,7 @@ import { cast, change, errorsToJson, putChange, getChange, type Changeset } from
 import { castEmbed } from '../../embedded.ts'
 import { optimisticLock } from '../../optimistic-lock.ts'
 import { from } from '../../query/builder.ts'
-import { limit, offset, orderBy, select, where } from '../../query/operators.ts'
+import { orderBy, select, where } from '../../query/operators.ts'
 import { defineRepo } from '../../repo.ts'
 import { compileExists } from '../../repo/exists.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'

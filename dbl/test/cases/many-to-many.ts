@@ -78,7 +78,7 @@ export function manyToManyCases(t: SuiteContext): void {
         [2, 1],
       ])
       const { repo, events } = logging(t)
-      const loaded = (await repo.preload(WorkOrder, orders, 'tags'))
+      const loaded = await repo.preload(WorkOrder, orders, 'tags')
       expect(loaded.map((o) => [o.title, o.tags.map((x) => x.name)])).toEqual([
         ['Fix lights', ['urgent', 'outdoor']],
         ['Paint fence', ['urgent']],
@@ -103,9 +103,9 @@ export function manyToManyCases(t: SuiteContext): void {
         [1, 2],
         [2, 1],
       ])
-      const tags = (await t.repo.all(orderBy(from(Tag), 'id')))
+      const tags = await t.repo.all(orderBy(from(Tag), 'id'))
       const { repo, events } = logging(t)
-      const loaded = (await repo.preload(Tag, tags, { work_orders: ['tags'] }))
+      const loaded = await repo.preload(Tag, tags, { work_orders: ['tags'] })
       expect(events.length).toBe(2)
       // Order 1 is linked to two of the tags: its row is fetched once per tag, its tags loaded once.
       expect(events[1]!.params).toEqual([[1, 2]])
@@ -268,7 +268,7 @@ export function manyToManyCases(t: SuiteContext): void {
       expect((await t.adapter.query('select person_id, friend_id from friendships')).rows).toEqual([
         { person_id: bob.id, friend_id: ann.id },
       ])
-      const people = (await t.repo.preload(Person, [ann, bob], ['skills', 'friends']))
+      const people = await t.repo.preload(Person, [ann, bob], ['skills', 'friends'])
       expect(
         people.map((p) => [p.name, p.skills.map((s) => s.code), (p.friends as { name: string }[]).map((f) => f.name)]),
       ).toEqual([
