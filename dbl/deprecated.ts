@@ -7,6 +7,8 @@ import { warnDeprecated } from '../server/deprecation.ts'
 import { err as makeErr, ok as makeOk, type Err, type Ok } from './result.ts'
 
 /**
+ * A success holding `value`, as repository writes give it. Deprecated: it warns once.
+ *
  * @deprecated Compare `result.ok` instead; an app has no need to build a result. (`ok` from
  * `vela` is the plugin helper, a different function.)
  *
@@ -20,6 +22,8 @@ export function ok<T>(value: T): Ok<T> {
 }
 
 /**
+ * A failure holding `error`, as repository writes give it. Deprecated: it warns once.
+ *
  * @deprecated Compare `result.ok` instead; an app has no need to build a result.
  *
  * @example

@@ -4,7 +4,7 @@
  * its arguments on one by one rather than spreading them: a query is built on every request.
  */
 import { distinct, groupBy, having, join, leftJoin, lock } from './join.ts'
-import { limit, offset, orderBy, select, where } from './operators.ts'
+import { limit, offset, orderByTerms, select, where } from './operators.ts'
 import { QueryValue } from './value.ts'
 
 // The operators' overloads are checked on `Query`'s methods; here they are called as plain functions.
@@ -16,7 +16,7 @@ const methods = {
     return call(where)(this, a, op, value)
   },
   orderBy(this: QueryValue, ...terms: unknown[]) {
-    return call(orderBy)(this, ...terms)
+    return orderByTerms(this, terms)
   },
   limit(this: QueryValue, n: number) {
     return call(limit)(this, n)

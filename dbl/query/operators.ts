@@ -105,6 +105,11 @@ export function orderBy<S extends AnySchema, R, J>(
   q: Query<S, R, J>,
   ...terms: (OrderTerm<Ref<S, J> | (keyof R & string)> | readonly OrderTerm<Ref<S, J> | (keyof R & string)>[])[]
 ): Query<S, R, J> {
+  return orderByTerms(q, terms) as unknown as Query<S, R, J>
+}
+
+/** `orderBy` with its terms as one list: the method passes its rest parameter on without spreading it. */
+export function orderByTerms(q: QueryParts, terms: readonly unknown[]): QueryParts {
   const flat: (readonly [string, Direction])[] = []
   const check = (f: unknown): string =>
     typeof f === 'string' && q.columnsAs && Object.hasOwn(q.columnsAs, f) ? f : checkRef(q, f)
@@ -120,8 +125,8 @@ export function orderBy<S extends AnySchema, R, J>(
   }
   for (const t of terms) add(t)
   const n = derive(q)
-  n.order = [...q.order, ...flat]
-  return n as unknown as Query<S, R, J>
+  n.order = q.order.length ? [...q.order, ...flat] : flat
+  return n
 }
 
 function count0(n: unknown, what: string): number {
