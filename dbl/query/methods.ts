@@ -7,43 +7,53 @@ import { distinct, groupBy, having, join, leftJoin, lock } from './join.ts'
 import { limit, offset, orderByTerms, select, where } from './operators.ts'
 import { QueryValue } from './value.ts'
 
-// The operators' overloads are checked on `Query`'s methods; here they are called as plain functions.
+// The operators' overloads are checked on `Query`'s methods; here they are called as plain
+// functions, each bound once to a constant so every method makes one direct call.
 type Plain = (...args: unknown[]) => unknown
-const call = (f: unknown) => f as Plain
+const whereOp = where as Plain
+const limitOp = limit as Plain
+const offsetOp = offset as Plain
+const selectOp = select as Plain
+const joinOp = join as Plain
+const leftJoinOp = leftJoin as Plain
+const groupByOp = groupBy as Plain
+const havingOp = having as Plain
+const distinctOp = distinct as Plain
+const lockOp = lock as Plain
 
 const methods = {
   where(this: QueryValue, a: unknown, op?: unknown, value?: unknown) {
-    return call(where)(this, a, op, value)
+    return whereOp(this, a, op, value)
   },
   orderBy(this: QueryValue, ...terms: unknown[]) {
     return orderByTerms(this, terms)
   },
   limit(this: QueryValue, n: number) {
-    return call(limit)(this, n)
+    return limitOp(this, n)
   },
   offset(this: QueryValue, n: number) {
-    return call(offset)(this, n)
+    return offsetOp(this, n)
   },
   select(this: QueryValue, spec: unknown) {
-    return call(select)(this, spec)
+    return selectOp(this, spec)
   },
   join(this: QueryValue, path: string) {
-    return call(join)(this, path)
+    return joinOp(this, path)
   },
   leftJoin(this: QueryValue, path: string) {
-    return call(leftJoin)(this, path)
+    return leftJoinOp(this, path)
   },
   groupBy(this: QueryValue, fields: unknown) {
-    return call(groupBy)(this, fields)
+    return groupByOp(this, fields)
   },
   having(this: QueryValue, aggregate: unknown, op: unknown, value: unknown) {
-    return call(having)(this, aggregate, op, value)
+    return havingOp(this, aggregate, op, value)
   },
   distinct(this: QueryValue) {
-    return call(distinct)(this)
+    return distinctOp(this)
   },
   lock(this: QueryValue, mode: unknown, opts?: unknown) {
-    return call(lock)(this, mode, opts)
+    return lockOp(this, mode, opts)
   },
 }
 
