@@ -19,8 +19,17 @@ import pg from 'pg'
 import { POSTGRES_URL, freshPostgresDatabase } from '../test/support/services.ts'
 import { DDL, SEED } from './dbl/fixtures.ts'
 import knex from 'knex'
-import { compileSelect } from '../dbl/query-compile.ts'
-import { QUERY_DDL, QUERY_SEED, knexJoin, knexSummary, velaJoin, velaSummary } from './dbl/queries.ts'
+import { compileSelect } from '../dbl/query/compile.ts'
+import {
+  QUERY_DDL,
+  QUERY_SEED,
+  knexJoin,
+  knexSummary,
+  velaJoin,
+  velaJoinChain,
+  velaSummary,
+  velaSummaryChain,
+} from './dbl/queries.ts'
 import type { LoadTarget } from './load.ts'
 import { hasWrk, measureRounds, median } from './load.ts'
 
@@ -113,11 +122,13 @@ async function queries(url: string): Promise<void> {
     {
       query: 'join + filter',
       vela: buildCost(() => compileSelect(velaJoin('pro'))),
+      'vela chain': buildCost(() => compileSelect(velaJoinChain('pro'))),
       knex: buildCost(() => knexJoin(k, 'pro').toSQL().toNative()),
     },
     {
       query: 'grouped aggregate',
       vela: buildCost(() => compileSelect(velaSummary('open'))),
+      'vela chain': buildCost(() => compileSelect(velaSummaryChain('open'))),
       knex: buildCost(() => knexSummary(k, 'open').toSQL().toNative()),
     },
   ])

@@ -3,13 +3,11 @@
  * `embeds_many`). The parent declares the field with `embedsOne(Schema)` / `embedsMany(Schema)`;
  * `castEmbed` casts nested params into child changesets whose errors nest in `errorsToJson`; the
  * stored value is the children's fields (virtual ones left out), and rows read back hold typed
- * records again (`loadRows`: dates become `Date`, fields missing from an older row become null).
+ * records again (repo/load-rows.ts: dates become `Date`, fields missing from an older row become null).
  */
-import { markRows } from './record-origin.ts'
-import { castEmbedded, castersOf, INVALID } from './cast.ts'
+import { castersOf, INVALID } from './cast.ts'
 import { addError, cast, getField, type Changeset, type Params } from './changeset.ts'
 import { defineSchema, type AnySchema, type EmbedType, type FieldSpec, type Schema } from './schema.ts'
-import { sqlOf } from './sql.ts'
 
 /**
  * A schema without a table, for `embedsOne` / `embedsMany` fields; `name` appears in messages.
@@ -174,26 +172,4 @@ function withEmbed<S extends AnySchema>(
   else changes[name] = value
   const embeds = { ...cs.embeds, [name]: children }
   return { ...cs, changes: changes as Changeset<S>['changes'], embeds, valid: cs.valid && list.every((c) => c.valid) }
-}
-
-/**
- * Rows as read from the database with their embedded fields typed again (each embedded record's
- * fields cast to their types: ISO strings to `Date` for `utc_datetime`). A schema without embedded
- * fields returns the rows untouched, at the cost of one lookup. Each row is remembered as a record
- * of `schema` (record-origin.ts), for `repo.reload(record)`.
- */
-export function loadRows<T>(schema: AnySchema, rows: T[]): T[] {
-  markRows(schema, rows)
-  const embeds = sqlOf(schema).embeds
-  if (embeds.length === 0) return rows
-  for (const row of rows as Record<string, unknown>[]) {
-    for (const f of embeds) {
-      const v = row[f.name]
-      if (v === null || v === undefined) continue
-      const t = f.type as { embedsOne?: AnySchema; embedsMany?: AnySchema }
-      if (t.embedsOne) row[f.name] = castEmbedded(t.embedsOne, v, true)
-      else if (Array.isArray(v)) row[f.name] = v.map((x) => castEmbedded(t.embedsMany!, x, true))
-    }
-  }
-  return rows
 }

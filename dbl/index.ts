@@ -2,7 +2,9 @@
  * `vela/dbl`: the database layer. Schemas, changesets, the query builder, the repository and
  * migrations (declarative operations, the migrator and the generator that diffs schemas).
  */
-export { defineSchema, belongsTo, hasOne, hasMany, manyToMany, timestamps, isSchema } from './schema.ts'
+
+// Schemas
+export { defineSchema, belongsTo, hasOne, hasMany, manyToMany, timestamps } from './schema.ts'
 export type {
   AnySchema,
   Association,
@@ -23,8 +25,10 @@ export type {
   SchemaDefinition,
   ValueOf,
 } from './schema.ts'
-export { ok, err, isResult } from './result.ts'
-export type { Ok, Err, Result } from './result.ts'
+export { defineEmbeddedSchema, embedsOne, embedsMany, castEmbed } from './embedded.ts'
+export type { CastEmbedOptions, EmbedFieldOf } from './embedded.ts'
+
+// Changesets
 export {
   cast,
   change,
@@ -38,6 +42,20 @@ export {
   isChangeset,
 } from './changeset.ts'
 export type { Changeset, FieldError, ErrorsJson, Action, Params, FieldOf } from './changeset.ts'
+export { castAssoc, putAssoc } from './assoc.ts'
+export type { AssocEntry, CastAssocOptions } from './assoc.ts'
+export { optimisticLock } from './optimistic-lock.ts'
+export type { NumberFieldOf } from './optimistic-lock.ts'
+export {
+  uniqueConstraint,
+  foreignKeyConstraint,
+  assocConstraint,
+  checkConstraint,
+  exclusionConstraint,
+  noAssocConstraint,
+} from './constraints.ts'
+
+// Validations
 export {
   validateRequired,
   validateLength,
@@ -50,74 +68,25 @@ export {
   validateSubset,
 } from './validations.ts'
 export type { LengthOptions, NumberOptions, ConfirmationOptions, ListFieldOf } from './validations.ts'
-export { defineEmbeddedSchema, embedsOne, embedsMany, castEmbed } from './embedded.ts'
-export type { CastEmbedOptions, EmbedFieldOf } from './embedded.ts'
-export { optimisticLock } from './optimistic-lock.ts'
-export type { NumberFieldOf } from './optimistic-lock.ts'
-export {
-  uniqueConstraint,
-  foreignKeyConstraint,
-  assocConstraint,
-  checkConstraint,
-  exclusionConstraint,
-  noAssocConstraint,
-} from './constraints.ts'
-export { castAssoc, putAssoc } from './assoc.ts'
-export type { AssocEntry, CastAssocOptions } from './assoc.ts'
-export {
-  from,
-  where,
-  cond,
-  and,
-  or,
-  not,
-  exists,
-  orderBy,
-  limit,
-  offset,
-  select,
-  count,
-  isQuery,
-  escapeLike,
-} from './query.ts'
-export type {
-  Query,
-  Cond,
-  Clauses,
-  Op,
-  CompareOp,
-  Direction,
-  LikeText,
-  LockMode,
-  LockOptions,
-  Subquery,
-  AggregateOf,
-  AggregateValue,
-  SelectedRow,
-} from './query.ts'
-export { join, leftJoin, groupBy, having, distinct, lock } from './query-join.ts'
-export { sum, avg, min, max, isAggregate } from './query-aggregate.ts'
-export type { Aggregate, AggregateArg, AggregateFn, ArithOp } from './query-aggregate.ts'
-export type { AssocPath, Joined, Joins, Ref, ValueAt, NestedRow } from './query-paths.ts'
-export { newMulti } from './multi.ts'
-export type { Multi, MultiFailure } from './multi.ts'
+
+// Queries: `from(Schema)` and its methods; each method is also a free function taking the query first.
+export { from } from './query/builder.ts'
+export type { Query, RowOf, LockMode, LockOptions } from './query/builder.ts'
+export { cond, and, or, not, exists, escapeLike } from './query/conditions.ts'
+export type { Cond, Clauses, Op, CompareOp, LikeText, Subquery } from './query/conditions.ts'
+export { where, orderBy, limit, offset, select, count } from './query/operators.ts'
+export type { Direction, AggregateOf, AggregateValue, SelectedRow } from './query/operators.ts'
+export { join, leftJoin, groupBy, having, distinct, lock } from './query/join.ts'
+export { sum, avg, min, max } from './query/aggregate.ts'
+export type { Aggregate, AggregateArg, AggregateFn, ArithOp } from './query/aggregate.ts'
+export type { AssocPath, Joined, Joins, Ref, ValueAt, NestedRow } from './query/paths.ts'
+
+// Repo
 export { defineRepo } from './repo.ts'
 export type { Repo, RepoConfig } from './repo.ts'
-export { DbError, isDbError } from './db-error.ts'
-export type { ConstraintKind, DbErrorFields } from './db-error.ts'
-export {
-  DbOutcomeUnknownError,
-  DbUnavailableError,
-  isDbOutcomeUnknown,
-  isDbUnavailable,
-  DB_OUTCOME_UNKNOWN,
-  DB_UNAVAILABLE,
-} from './unavailable.ts'
-export type { UnavailableReason } from './unavailable.ts'
-export { DEFAULT_DEADLINES } from './deadlines.ts'
-export type { DeadlineOptions } from './deadlines.ts'
-export type { StartRetryOptions } from './repo/start.ts'
-export type { QueryEvent, LogOption } from './repo/telemetry.ts'
+export { newMulti } from './multi.ts'
+export type { Multi, MultiFailure } from './multi.ts'
+export type { Ok, Err, Result } from './result.ts'
 export type { TransactionResult } from './repo/transaction.ts'
 export type {
   InsertOptions,
@@ -127,11 +96,30 @@ export type {
   WriteResult,
 } from './repo/write.ts'
 export type { Preloaded, PreloadSpec, PreloadItem } from './repo/preload-spec.ts'
+export { DEFAULT_DEADLINES } from './deadlines.ts'
+export type { DeadlineOptions } from './deadlines.ts'
+export type { StartRetryOptions } from './repo/start.ts'
+export type { QueryEvent, LogOption } from './repo/telemetry.ts'
+// Adapters: a ready one can be given to `defineRepo({ adapter })`, e.g. one PGlite shared by several repos.
 export { createPgAdapter } from './adapters/pg.ts'
 export type { PgAdapterOptions } from './adapters/pg.ts'
 export { createPgliteAdapter } from './adapters/pglite.ts'
 export type { PgliteAdapterOptions } from './adapters/pglite.ts'
 export type { Adapter, Connection, QueryResult, Row } from './adapters/adapter.ts'
+
+// Errors: reads throw them; writes give `DbError` as `{ ok: false, error }` for what the input caused.
+export { DbError, isDbError } from './db-error.ts'
+export type { ConstraintKind, DbErrorFields } from './db-error.ts'
+export { MultipleResultsError } from './multiple-results-error.ts'
+export {
+  DbOutcomeUnknownError,
+  DbUnavailableError,
+  isDbOutcomeUnknown,
+  isDbUnavailable,
+  DB_OUTCOME_UNKNOWN,
+  DB_UNAVAILABLE,
+} from './unavailable.ts'
+export type { UnavailableReason } from './unavailable.ts'
 
 // Migrations. The migrator's rollback and status are renamed here: `repo.rollback(value)` already
 // means "abort this transaction".
@@ -164,3 +152,6 @@ export { generateMigration } from './migrations/generate.ts'
 export type { GenerateOptions, GenerateResult } from './migrations/generate.ts'
 export { MigrationDecisionError } from './migrations/diff.ts'
 export type { Decisions } from './migrations/diff.ts'
+
+// Deprecated: compare `result.ok` instead (these clash with the plugin `ok` of `vela`).
+export { ok, err } from './deprecated.ts'

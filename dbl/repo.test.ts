@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { from } from './query.ts'
+import { from } from './query/builder.ts'
 import { defineRepo, embeddedDataDir } from './repo.ts'
 import { Product } from './test/schemas.ts'
 

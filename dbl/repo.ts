@@ -25,12 +25,16 @@
  * everything under `.data/` (the CLI works in the app's folder, a built server in the folder it
  * is started from).
  *
- * Every operation resolves to `{ ok: true, value } | { ok: false, error }`; what a user's input can
- * cause (invalid changesets, violated constraints, values PostgreSQL refuses) comes back as
- * `ok: false`. Only infrastructure failures reject: a `DbUnavailableError` for the database being
- * unreachable, lost or past a deadline (a statement cancelled by `statementTimeoutMs` included),
- * anything else (a bug) as it was thrown. Inside `transaction(fn)` all
- * repo calls made by `fn` use the transaction (AsyncLocalStorage; no handle to pass around).
+ * Reads give values, as Ecto's `Repo.all` / `Repo.one`: `all` the rows, `one` / `get` / `getBy` the
+ * record or `undefined`, `count` and `exists` a number and a boolean. A read that fails throws: a
+ * `DbError` for an error the server raised (400 for a value it refused, else 500), a
+ * `MultipleResultsError` when `one` / `getBy` match several rows. Writes resolve to
+ * `{ ok: true, value } | { ok: false, error }`: what a user's input can cause (invalid changesets,
+ * violated constraints, values PostgreSQL refuses) comes back as `ok: false`. Infrastructure
+ * failures reject everywhere: a `DbUnavailableError` (503) for the database being unreachable, lost
+ * or past a deadline (a statement cancelled by `statementTimeoutMs` included), anything else (a
+ * bug) as it was thrown. Inside `transaction(fn)` all repo calls made by `fn` use the transaction
+ * (AsyncLocalStorage; no handle to pass around).
  */
 import type { Adapter, QueryResult, Row } from './adapters/adapter.ts'
 import { createPgAdapter, pgAddress } from './adapters/pg.ts'
@@ -42,7 +46,7 @@ import { join } from 'node:path'
 import type { Changeset } from './changeset.ts'
 import type { DbError } from './db-error.ts'
 import type { Multi, MultiFailure } from './multi.ts'
-import type { Query } from './query.ts'
+import type { Query } from './query/builder.ts'
 import { ok, type Result } from './result.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 import { deleteAll, insertAll, updateAll } from './repo/bulk.ts'
@@ -51,7 +55,7 @@ import { runMulti } from './repo/multi.ts'
 import { preload } from './repo/preload.ts'
 import { schemaOfRecord } from './record-origin.ts'
 import type { CheckSpec, Preloaded, PreloadSpec } from './repo/preload-spec.ts'
-import { all, get, getBy, one } from './repo/read.ts'
+import { all, count, get, getBy, one } from './repo/read.ts'
 import { exists } from './repo/exists.ts'
 import { createRunner, type LogOption } from './repo/telemetry.ts'
 import { rollback, transaction, type TransactionResult } from './repo/transaction.ts'
@@ -101,38 +105,63 @@ export interface Repo {
   readonly backend: 'pg' | 'pglite'
   /** The adapter the repo runs on (started if needed): for the migrator and raw driver access. */
   adapter(): Promise<Adapter>
-  all<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R[], DbError>>
-  one<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<R, 'not_found' | 'multiple_results' | DbError>>
-  get<S extends AnySchema>(schema: S, id: unknown): Promise<Result<RecordOf<S>, 'not_found'>>
   /**
-   * The one record matching every clause (`null` = IS NULL): `not_found` when none does,
-   * `multiple_results` when several do (repo/read.ts).
+   * Every row of the query, typed as it selects them. A database failure throws (a `DbError`).
    *
    * @example
-   * const found = await repo.getBy(User, { email })
-   * if (!found.ok) return status(found.error === 'not_found' ? 404 : 409)
+   * const products = await repo.all(from(Product).where('price', '>', 100).orderBy('name'))
    */
-  getBy<S extends AnySchema>(
-    schema: S,
-    clauses: Clauses<S>,
-  ): Promise<Result<RecordOf<S>, 'not_found' | 'multiple_results'>>
+  all<S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<R[]>
+  /**
+   * The query's one row, or `undefined` when none matches; several rows throw a
+   * `MultipleResultsError` (Ecto's `Repo.one`).
+   *
+   * @example
+   * const stats = await repo.one(from(LineItem).select({ n: count(), total: sum('quantity') }))
+   */
+  one<S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<R | undefined>
+  /**
+   * The record with this primary key, or `undefined`. An id that cannot be one (`'abc'` for an
+   * integer key) finds nothing, without a query.
+   *
+   * @example
+   * const product = await repo.get(Product, req.params.id)
+   * if (!product) return status(404)
+   */
+  get<S extends AnySchema>(schema: S, id: unknown): Promise<RecordOf<S> | undefined>
+  /**
+   * The one record matching every clause (`null` = IS NULL), or `undefined`; several matching
+   * records throw a `MultipleResultsError` (repo/read.ts).
+   *
+   * @example
+   * const user = await repo.getBy(User, { email })
+   * if (!user) return status(404)
+   */
+  getBy<S extends AnySchema>(schema: S, clauses: Clauses<S>): Promise<RecordOf<S> | undefined>
+  /**
+   * How many rows the query gives (`SELECT count(*)` over it: limit and offset bound what is
+   * counted, ordering is ignored). The COUNT aggregate, for grouped counts, is `count()` in `select`.
+   *
+   * @example
+   * const expensive = await repo.count(from(Product).where('price', '>', 100))   // 12
+   */
+  count<S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<number>
   /**
    * Whether any row matches the query (`SELECT EXISTS (…)`, stopping at the first match).
    *
    * @example
-   * const taken = await repo.exists(where(from(User), { email }))
-   * if (taken.ok && taken.value) return json(409, {}, { errors: { email: ['has already been taken'] } })
+   * if (await repo.exists(from(User).where({ email }))) return json({ errors: { email: ['has already been taken'] } }, { status: 409 })
    */
-  exists<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<boolean, DbError>>
+  exists<S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<boolean>
   /**
-   * The record as the database holds it now, read again by its primary key (Ecto's `Repo.reload`):
-   * `not_found` when it was deleted meanwhile. Virtual fields and preloaded associations are not kept.
+   * The record as the database holds it now, read again by its primary key (Ecto's `Repo.reload`),
+   * or `undefined` when it was deleted meanwhile. Virtual fields and preloaded associations are not kept.
    *
    * @example
    * const fresh = await repo.reload(Post, post)
-   * if (!fresh.ok) return json(404, {}, { error: 'gone' })
+   * if (!fresh) return json({ error: 'gone' }, { status: 404 })
    */
-  reload<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<Result<RecordOf<S>, 'not_found'>>
+  reload<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<RecordOf<S> | undefined>
   /**
    * The same for a record this repository read or wrote (`repo.get`, `all`, `insert`, … gave this
    * very object), which knows its schema; a copy (`{ ...record }`) does not, and throws.
@@ -140,7 +169,7 @@ export interface Repo {
    * @example
    * const fresh = await repo.reload(post)
    */
-  reload<R extends object>(record: R): Promise<Result<R, 'not_found'>>
+  reload<R extends object>(record: R): Promise<R | undefined>
   /** `onConflict: { target, replace }` upserts; `{ target?, action: 'nothing' }` skips the row: value `null` (repo/write.ts). */
   insert<S extends AnySchema>(
     cs: Changeset<S>,
@@ -155,27 +184,42 @@ export interface Repo {
     schema: S,
     rows: readonly Partial<RecordOf<S>>[],
   ): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>>
-  updateAll<S extends AnySchema, R>(
-    q: Query<S, R>,
+  updateAll<S extends AnySchema, R, J>(
+    q: Query<S, R, J>,
     set: Partial<RecordOf<S>>,
   ): Promise<Result<{ count: number }, DbError>>
-  deleteAll<S extends AnySchema, R>(q: Query<S, R>): Promise<Result<{ count: number }, DbError>>
+  deleteAll<S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<Result<{ count: number }, DbError>>
   /**
    * Loads associations, nested as in Ecto (`['profile', { posts: ['comments'] }]`), one query per
-   * association per level; an unknown name throws before any query. See repo/preload-spec.ts.
+   * association per level; an unknown name throws before any query. Gives the records with the
+   * associations set. See repo/preload-spec.ts.
+   *
+   * @example
+   * const posts = await repo.preload(Post, await repo.all(from(Post)), ['author', { comments: ['author'] }])
    */
   preload<S extends AnySchema, const P extends PreloadSpec<S>>(
     schema: S,
     records: readonly RecordOf<S>[],
     spec: P & CheckSpec<S, P>,
-  ): Promise<Result<Preloaded<S, P>[], DbError>>
+  ): Promise<Preloaded<S, P>[]>
   preload<S extends AnySchema, const P extends PreloadSpec<S>>(
     schema: S,
     record: RecordOf<S>,
     spec: P & CheckSpec<S, P>,
-  ): Promise<Result<Preloaded<S, P>, DbError>>
-  /** See repo/transaction.ts for the exact commit / rollback rules. */
-  transaction<T>(fn: (repo: Repo) => Promise<T> | T): Promise<TransactionResult<T>>
+  ): Promise<Preloaded<S, P>>
+  /**
+   * Runs `fn` in a transaction: `{ ok: true, value }` with what `fn` returned when it commits (a
+   * result `fn` returns is passed through). See repo/transaction.ts for the exact commit / rollback rules.
+   *
+   * @example
+   * const res = await repo.transaction(async () => {
+   *   const order = await repo.insert(cast(Order, null, params, ['total']))
+   *   if (!order.ok) repo.rollback(order.error)
+   *   return order.value
+   * })
+   * if (res.ok) console.log(res.value.id)
+   */
+  transaction<T>(fn: (repo: Repo) => Promise<T> | T): Promise<TransactionResult<Awaited<T>>>
   /** Inside `transaction`: roll back and make the transaction return `{ ok: false, error: value }`. */
   rollback(value: unknown): never
   multi<C extends Record<string, unknown>, R>(m: Multi<C, R>): Promise<Result<C, MultiFailure<C>>>
@@ -206,16 +250,16 @@ export function embeddedDataDir(
 /**
  * The repository: the one object an app uses to reach its database. A PostgreSQL server with
  * `url` or `hostname`; otherwise embedded PGlite (in `.data/pglite`, or in memory under tests or
- * with `url: 'memory:'`). Every operation resolves to `{ ok, value | error }`; only the database
- * being unreachable or past a deadline rejects.
+ * with `url: 'memory:'`). Reads give rows (or `undefined`) and throw when the database fails;
+ * writes resolve to `{ ok, value | error }`.
  *
  * @example
  * import { defineRepo } from 'vela/dbl'
  *
  * export const repo = defineRepo({ name: 'app_repo', url: process.env.DATABASE_URL, poolSize: 20 })
  *
- * const found = await repo.get(Product, 1)
- * if (found.ok) console.log(found.value.name)
+ * const product = await repo.get(Product, 1)
+ * if (product) console.log(product.name)
  */
 export function defineRepo(config: RepoConfig = {}): Repo {
   const backend = backendOf(config)
@@ -280,6 +324,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     one: (q) => one(ctx, q),
     get: (schema, id) => get(ctx, schema, id),
     getBy: (schema, clauses) => getBy(ctx, schema, clauses),
+    count: (q) => count(ctx, q),
     exists: (q) => exists(ctx, q),
     async reload(a: AnySchema | object, b?: object) {
       const schema = b === undefined ? schemaOfRecord(a) : (a as AnySchema)
@@ -302,9 +347,9 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     preload: (async (schema: AnySchema, records: unknown, spec: PreloadSpec<AnySchema>) => {
       const single = !Array.isArray(records)
       const res = await preload(ctx, schema, (single ? [records] : records) as never, spec)
-      return res.ok && single ? ok(res.value[0]) : res
+      return single ? res[0] : res
     }) as Repo['preload'],
-    transaction: (fn) => transaction(ctx, () => fn(repo)),
+    transaction: (fn) => transaction(ctx, () => fn(repo)) as never,
     rollback: (value) => rollback(ctx, value),
     multi: (m) => runMulti(ctx, repo, m as never),
     async query<R extends Row>(sql: string, params: readonly unknown[] = []) {

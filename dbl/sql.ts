@@ -83,7 +83,7 @@ export interface SchemaSql {
   /** Every stored field (virtual ones are not columns), in declaration order: what SELECT and RETURNING list. */
   readonly columns: readonly string[]
   readonly jsonbFields: readonly string[]
-  /** `embedsOne` / `embedsMany` fields: rows read back pass through `loadRows` (embedded.ts). */
+  /** `embedsOne` / `embedsMany` fields: rows read back pass through `loadRows` (repo/load-rows.ts). */
   readonly embeds: readonly Field[]
 }
 

@@ -81,6 +81,26 @@ export const velaSummary = (status: 'open' | 'done') =>
     'customer_id',
   )
 
+/** The same two queries chained, as the docs write them. */
+export const velaJoinChain = (tier: 'free' | 'pro') =>
+  from(WorkOrder)
+    .join('customer')
+    .where('customer.tier', '=', tier)
+    .orderBy('id')
+    .limit(50)
+    .select(['id', 'title', 'status', 'customer.name'])
+export const velaSummaryChain = (status: 'open' | 'done') =>
+  from(WorkOrder)
+    .where('status', '=', status)
+    .join('line_items')
+    .groupBy(['customer_id'])
+    .select({
+      customer_id: 'customer_id',
+      orders: count('id', { distinct: true }),
+      total: sum(['line_items.quantity', '*', 'line_items.unit_price']),
+    })
+    .orderBy('customer_id')
+
 export const knexJoin = (k: Knex, tier: string) =>
   k('orders')
     .join('customers', 'customers.id', 'orders.customer_id')

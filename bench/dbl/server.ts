@@ -72,8 +72,7 @@ async function opsFor(): Promise<Ops> {
   }
   return {
     async get(id) {
-      const r = await repo.get(Product, id)
-      return r.ok ? r.value : undefined
+      return repo.get(Product, id)
     },
     async insert(b) {
       const cs = validateRequired(cast(Product, {}, b, ['name', 'price', 'description']), ['name', 'price'])

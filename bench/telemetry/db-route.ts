@@ -25,8 +25,8 @@ export async function dbRoutes(url: string): Promise<{ routes: Route[]; stop(): 
   const show: Route = [
     'GET /db/products/:id',
     async (req) => {
-      const r = await repo.get(Product, req.bindings.id!)
-      return r.ok ? json(r.value) : status(404, { error: 'not found' })
+      const product = await repo.get(Product, req.bindings.id!)
+      return product ? json(product) : status(404, { error: 'not found' })
     },
   ]
   return { routes: [show], stop: () => repo.stop() }

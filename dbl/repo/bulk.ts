@@ -4,12 +4,12 @@
  * `inserted_at` / `updated_at` when the schema has them and a row doesn't.
  */
 import type { DbError } from '../db-error.ts'
-import type { Query } from '../query.ts'
-import { compileDeleteAll, compileUpdateAll } from '../query-compile.ts'
+import type { QueryParts } from '../query/builder.ts'
+import { compileDeleteAll, compileUpdateAll } from '../query/compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { dumpValue, kx, marker, sqlOf } from '../sql.ts'
-import { loadRows } from '../embedded.ts'
+import { loadRows } from './load-rows.ts'
 import { exec, failure, type RepoContext } from './context.ts'
 
 function checkKeys(schema: AnySchema, row: object, what: string): void {
@@ -62,9 +62,9 @@ export async function insertAll<S extends AnySchema>(
   }
 }
 
-export async function updateAll<S extends AnySchema, R>(
+export async function updateAll<S extends AnySchema>(
   ctx: RepoContext,
-  q: Query<S, R>,
+  q: QueryParts<S>,
   set: Partial<RecordOf<S>>,
 ): Promise<Result<{ count: number }, DbError>> {
   checkKeys(q.schema, set, 'updateAll')
@@ -76,10 +76,7 @@ export async function updateAll<S extends AnySchema, R>(
   }
 }
 
-export async function deleteAll<S extends AnySchema, R>(
-  ctx: RepoContext,
-  q: Query<S, R>,
-): Promise<Result<{ count: number }, DbError>> {
+export async function deleteAll(ctx: RepoContext, q: QueryParts): Promise<Result<{ count: number }, DbError>> {
   const { sql, params } = compileDeleteAll(q)
   try {
     return ok({ count: (await exec(ctx, sql, params, `DELETE ${q.schema.table}`)).rowCount })

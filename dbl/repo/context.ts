@@ -53,3 +53,13 @@ export function failure(error: unknown): Err<DbError> {
 export function readFailure(error: unknown): Err<DbError> {
   return failure(forRead(error))
 }
+
+/**
+ * What a read throws for `error`: reads give values, not results, so an error the server raised
+ * becomes a thrown `DbError` (400 for a refused value, else 500); unavailability stays a
+ * `DbUnavailableError` (503) and anything else (a bug) is rethrown as it was.
+ */
+export function throwRead(error: unknown): never {
+  const e = forRead(error)
+  throw isServerError(e) ? toDbError(e) : e
+}

@@ -7,14 +7,12 @@
  * first of them). A manyToMany level is one query too: the related table joined to the join table.
  * Spec shapes and types: preload-spec.ts.
  */
-import type { DbError } from '../db-error.ts'
-import { from, orderBy, where } from '../query.ts'
-import { compileSelect } from '../query-compile.ts'
-import { ok, type Result } from '../result.ts'
+import { from } from '../query/builder.ts'
+import { compileSelect } from '../query/compile.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { loadRows } from '../embedded.ts'
+import { loadRows } from './load-rows.ts'
 import { paramsFor } from '../sql.ts'
-import { exec, readFailure, type RepoContext } from './context.ts'
+import { exec, throwRead, type RepoContext } from './context.ts'
 import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload-spec.ts'
 import { OWNER_ALIAS, selectThrough } from './through-sql.ts'
 
@@ -33,15 +31,11 @@ interface Level {
  * belongsTo: our foreign key against their primary key; hasOne / hasMany: our key against their
  * foreign key; manyToMany: our key against the join table's, with the related row joined to it.
  */
-async function fetchLevel(
-  ctx: RepoContext,
-  keys: readonly unknown[],
-  node: PreloadNode,
-): Promise<Result<Level, DbError>> {
+async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: PreloadNode): Promise<Level> {
   const { assoc } = node
   const related = assoc.related
   const through = assoc.through
-  if (keys.length === 0) return ok({ rows: [], links: [] })
+  if (keys.length === 0) return { rows: [], links: [] }
   const theirKey = assoc.kind === 'belongsTo' ? related.primaryKey : assoc.foreignKey
   let found: Row[]
   try {
@@ -50,14 +44,16 @@ async function fetchLevel(
       found = loadRows(related, (await exec(ctx, c.sql, paramsFor(c, [keys]), `SELECT ${related.table}`)).rows)
     } else {
       const { sql, params } = compileSelect(
-        orderBy(where(from(related), theirKey as never, 'in', keys as never), related.primaryKey as never),
+        from(related)
+          .where(theirKey as never, 'in', keys as never)
+          .orderBy(related.primaryKey as never),
       )
       found = loadRows(related, (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows)
     }
   } catch (e) {
-    return readFailure(e)
+    throwRead(e)
   }
-  if (!through) return ok({ rows: found, links: found.map((row, i) => [row[theirKey], i] as const) })
+  if (!through) return { rows: found, links: found.map((row, i) => [row[theirKey], i] as const) }
   const rows: Row[] = []
   const at = new Map<string, number>()
   const links = found.map(({ [OWNER_ALIAS]: owner, ...row }) => {
@@ -66,47 +62,35 @@ async function fetchLevel(
     if (i === undefined) at.set(k, (i = rows.push(row) - 1))
     return [owner, i] as const
   })
-  return ok({ rows, links })
+  return { rows, links }
 }
 
 /** Loads one association (and, below it, its nested ones) for all `records` at once. */
-async function loadNode(ctx: RepoContext, records: readonly Row[], node: PreloadNode): Promise<Result<Row[], DbError>> {
+async function loadNode(ctx: RepoContext, records: readonly Row[], node: PreloadNode): Promise<Row[]> {
   const { assoc } = node
   const ourKey = assoc.kind === 'belongsTo' ? assoc.foreignKey : assoc.owner.primaryKey
   const keys = [...new Set(records.map((r) => r[ourKey]).filter(present))]
   const level = await fetchLevel(ctx, keys, node)
-  if (!level.ok) return level
   // The next level runs once over every row found here, whichever parent it belongs to.
-  const nested = await loadAll(ctx, level.value.rows, node.children)
-  if (!nested.ok) return nested
+  const nested = await loadAll(ctx, level.rows, node.children)
   const groups = new Map<string, Row[]>()
-  for (const [owner, i] of level.value.links) {
+  for (const [owner, i] of level.links) {
     const k = String(owner)
     const list = groups.get(k)
-    if (list) list.push(nested.value[i]!)
-    else groups.set(k, [nested.value[i]!])
+    if (list) list.push(nested[i]!)
+    else groups.set(k, [nested[i]!])
   }
   const many = assoc.kind === 'hasMany' || assoc.kind === 'manyToMany'
-  return ok(
-    records.map((r) => {
-      const matches = present(r[ourKey]) ? (groups.get(String(r[ourKey])) ?? []) : []
-      return { ...r, [assoc.name]: many ? matches : (matches[0] ?? null) }
-    }),
-  )
+  return records.map((r) => {
+    const matches = present(r[ourKey]) ? (groups.get(String(r[ourKey])) ?? []) : []
+    return { ...r, [assoc.name]: many ? matches : (matches[0] ?? null) }
+  })
 }
 
-async function loadAll(
-  ctx: RepoContext,
-  records: readonly Row[],
-  nodes: readonly PreloadNode[],
-): Promise<Result<Row[], DbError>> {
+async function loadAll(ctx: RepoContext, records: readonly Row[], nodes: readonly PreloadNode[]): Promise<Row[]> {
   let rows = records as Row[]
-  for (const node of nodes) {
-    const res = await loadNode(ctx, rows, node)
-    if (!res.ok) return res
-    rows = res.value
-  }
-  return ok(rows)
+  for (const node of nodes) rows = await loadNode(ctx, rows, node)
+  return rows
 }
 
 /** Throws for a name the schemas do not have or rows without the keys (programming errors), before any query. */
@@ -115,7 +99,7 @@ export async function preload<S extends AnySchema, const P extends PreloadSpec<S
   schema: S,
   records: readonly RecordOf<S>[],
   spec: P,
-): Promise<Result<Preloaded<S, P>[], DbError>> {
+): Promise<Preloaded<S, P>[]> {
   const nodes = resolveSpec(schema, spec)
   // Rows from a `select` without the key would silently get [] / null: refuse them instead.
   for (const { assoc } of nodes) {
@@ -123,5 +107,5 @@ export async function preload<S extends AnySchema, const P extends PreloadSpec<S
     if (records.some((r) => !Object.hasOwn(r, key)))
       throw new Error(`preload ${schema.table}.${assoc.name}: a record has no "${key}" field (select it)`)
   }
-  return (await loadAll(ctx, records as readonly Row[], nodes)) as Result<Preloaded<S, P>[], DbError>
+  return (await loadAll(ctx, records as readonly Row[], nodes)) as Preloaded<S, P>[]
 }

@@ -11,8 +11,16 @@
 import { err, isResult, ok, type Err, type Ok, type Result } from '../result.ts'
 import type { RepoContext, TxState } from './context.ts'
 
-/** The result of a transaction whose function returns `T`. */
-export type TransactionResult<T> = (T extends Result<infer V, infer E> ? Ok<V> | Err<E> : Ok<T>) | Err<unknown>
+/** What `{ ok: true }` holds when `fn` returns `T`: a result's value, any other value as it is. */
+type CommitValue<T> = Exclude<T, Err<unknown>> extends infer P ? (P extends Ok<infer V> ? V : P) : never
+
+/**
+ * The result of a transaction whose function returns `T`: `{ ok: true, value }` with what it
+ * returned (its value, for a result), or a failure: a failed result it returned, or the value given
+ * to `repo.rollback` (`unknown`). The value stays one type: `Ok<Post | undefined>`, not
+ * `Ok<Post> | Ok<undefined>`.
+ */
+export type TransactionResult<T> = Ok<CommitValue<T>> | (T extends Err<infer E> ? Err<E> : never) | Err<unknown>
 
 class Rollback {
   readonly value: unknown

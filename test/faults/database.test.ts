@@ -17,7 +17,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createApp, json } from '../../server/index.ts'
 import { inject } from '../../server/testing/index.ts'
 import { change } from '../../dbl/changeset.ts'
-import { count, from } from '../../dbl/query.ts'
+import { from } from '../../dbl/query/builder.ts'
 import { defineRepo, type Repo } from '../../dbl/repo.ts'
 import { DbOutcomeUnknownError, DbUnavailableError } from '../../dbl/unavailable.ts'
 import { pgClusterAvailable, usePgCluster, type PgCluster } from '../support/pg-cluster.ts'
@@ -52,9 +52,7 @@ function itemsApp(repo: Repo) {
           [
             'GET /items',
             async () => {
-              const r = await repo.all(from(Item))
-              if (!r.ok) throw new Error(r.error.message)
-              return json({ items: r.value })
+              return json({ items: await repo.all(from(Item)) })
             },
           ],
           ['POST /items', async (req) => inserted(await repo.insert(change(Item, {}, { n: Number(req.query.n) })))],
@@ -76,9 +74,7 @@ async function freshItems(c: PgCluster) {
   await setup.query('create table items (id bigserial primary key, n integer not null unique)')
   return {
     async ns(): Promise<number[]> {
-      const r = await setup.all(from(Item))
-      if (!r.ok) throw new Error(r.error.message)
-      return r.value.map((i) => i.n)
+      return (await setup.all(from(Item))).map((i) => i.n)
     },
     /** No session is inside a transaction any more: whatever was left open has been rolled back. */
     async settled(): Promise<boolean> {
@@ -368,13 +364,12 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
     expect(recoveryMs).toBeLessThan(2000)
 
     const stored = await repo.all(from(Item))
-    if (!stored.ok) throw new Error('read back failed')
-    const kept = new Set(stored.value.map((r) => r.n))
+    const kept = new Set(stored.map((r) => r.n))
     const reported = ops.filter((o) => o.outcome === 'ok').flatMap((o) => o.wrote)
     expect(reported.filter((n) => !kept.has(n))).toEqual([])
     // Pairs written in one transaction are both there or both absent.
     for (const o of ops.filter((o) => o.wrote.length === 2)) expect(kept.has(o.wrote[0]!)).toBe(kept.has(o.wrote[1]!))
-    expect(await repo.one(count(from(Item)))).toMatchObject({ ok: true, value: { count: kept.size } })
+    expect(await repo.count(from(Item))).toBe(kept.size)
     console.info(
       `[faults] killed under load: ${inFlight.length} in flight failed within ${Math.round(Math.max(...inFlight.map((o) => o.end - killedAt)))} ms, ${failures.length} failed in all, restart ${Math.round(upAt - restartAt)} ms (crash recovery), first success ${recoveryMs} ms after it, ${reported.length} reported writes all kept`,
     )
@@ -400,7 +395,7 @@ describe.skipIf(!pgClusterAvailable())('database faults', () => {
     clearTimeout(safety)
     expect(await holding).toMatchObject({ ok: true })
     const rows = await repo.all(from(Item))
-    expect(rows.ok && rows.value.map((r) => r.n)).toEqual([1])
+    expect(rows.map((r) => r.n)).toEqual([1])
     await repo.stop()
   })
 })

@@ -1,13 +1,14 @@
 /**
- * A `DbError` a handler gives up on (`if (!res.ok) throw res.error`, the usual pattern): a value
- * the database refused (a malformed uuid in a `where`) answers 400 with the database's message,
+ * A `DbError` a handler lets through (a read throws it; a write's `if (!res.ok) throw res.error`,
+ * the usual pattern): a value the database refused (a malformed uuid in a `where`) answers 400
+ * with the database's message,
  * unlogged; any other database error is a logged 500 whose log line names `DbError` and whose
  * development page (`useStacktrace`) shows the stack down to the handler's line. Both modes
  * (in-process and over HTTP), on an embedded PGlite in memory.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { cast } from '../../dbl/changeset.ts'
-import { from, where } from '../../dbl/query.ts'
+import { from } from '../../dbl/query/builder.ts'
 import { defineRepo } from '../../dbl/repo.ts'
 import { defineSchema } from '../../dbl/schema.ts'
 import { json, type VelaRequest } from '../../server/index.ts'
@@ -17,9 +18,13 @@ const Ticket = defineSchema({ table: 'tickets', fields: { id: { type: 'uuid', pr
 const repo = defineRepo({ url: 'memory:' })
 
 async function tickets(req: VelaRequest) {
-  const res = await repo.all(where(from(Ticket), { id: String(req.query.id) }))
-  if (!res.ok) throw res.error
-  return json({ tickets: res.value })
+  return json({ tickets: await repo.all(from(Ticket).where({ id: String(req.query.id) })) })
+}
+
+// A table no migration created: the read throws a DbError (42P01).
+const Missing = defineSchema({ table: 'missing_tickets', fields: { id: 'id' } })
+async function missing() {
+  return json({ rows: await repo.all(from(Missing)) })
 }
 
 async function overflow() {
@@ -53,6 +58,7 @@ describeModes(
           ['GET /tickets', tickets],
           ['POST /overflow', overflow],
           ['GET /upstream', upstream],
+          ['GET /missing', missing],
         ],
       },
     },
@@ -74,6 +80,14 @@ describeModes(
       expect(body.error).toMatch(/tickets_n_check/)
       expect(body.stack[0]).toMatch(/^DbError: .*tickets_n_check/)
       expect(body.stack.some((line) => line.includes('db-errors.test.ts'))).toBe(true)
+    })
+
+    it('a read that fails throws its DbError: a logged 500 naming it', async () => {
+      t.expectLogged(/^500 on GET \/missing .*: DbError: .*missing_tickets/)
+      const res = await t.request('/missing')
+      expect(res.status).toBe(500)
+      const body = (await res.json()) as { error: string; stack: string[] }
+      expect(body.stack[0]).toMatch(/^DbError: relation "missing_tickets" does not exist/)
     })
 
     it('an error with a status but no expose is not taken as the answer: a logged 500', async () => {

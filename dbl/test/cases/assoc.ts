@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { castAssoc, putAssoc } from '../../assoc.ts'
 import { cast, errorsToJson, type Changeset } from '../../changeset.ts'
-import { from, orderBy } from '../../query.ts'
+import { from } from '../../query/builder.ts'
+import { orderBy } from '../../query/operators.ts'
 import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import { validateLength } from '../../validations.ts'
@@ -101,11 +102,9 @@ export function assocCases(t: SuiteContext): void {
       await t.repo.insert(cast(User, {}, { name: 'Bob', email: 'bob@x.io' }, ['name', 'email']))
       await t.repo.insert(cast(Post, {}, { title: 'Orphan' }, ['title']))
       const users = await t.repo.all(orderBy(from(User), 'id'))
-      if (!users.ok) throw new Error('all failed')
-      const loaded = await t.repo.preload(User, users.value, ['posts', 'profile'])
-      if (!loaded.ok) throw new Error('preload failed')
+      const loaded = await t.repo.preload(User, users, ['posts', 'profile'])
       expect(
-        loaded.value.map((u) => [
+        loaded.map((u) => [
           u.name,
           (u.posts as { title: string }[]).map((p) => p.title),
           (u.profile as { bio: string } | null)?.bio ?? null,
@@ -115,17 +114,12 @@ export function assocCases(t: SuiteContext): void {
         ['Bob', [], null],
       ])
       const posts = await t.repo.all(orderBy(from(Post), 'id'))
-      if (!posts.ok) throw new Error('all failed')
-      const withUser = await t.repo.preload(Post, posts.value, 'user')
-      expect(withUser.ok && withUser.value.map((p) => (p.user as { name: string } | null)?.name ?? null)).toEqual([
-        'Ann',
-        'Ann',
-        null,
-      ])
-      const single = await t.repo.preload(User, users.value[0]!, 'posts')
-      expect(single.ok && (single.value.posts as unknown[]).length).toBe(2)
+      const withUser = await t.repo.preload(Post, posts, 'user')
+      expect(withUser.map((p) => (p.user as { name: string } | null)?.name ?? null)).toEqual(['Ann', 'Ann', null])
+      const single = await t.repo.preload(User, users[0]!, 'posts')
+      expect((single.posts as unknown[]).length).toBe(2)
       // @ts-expect-error -- names are checked against User's associations
-      await expect(t.repo.preload(User, users.value, 'nope')).rejects.toThrow('no association "nope"')
+      await expect(t.repo.preload(User, users, 'nope')).rejects.toThrow('no association "nope"')
     })
 
     it('errors of an invalid hasOne child nest as an object', () => {

@@ -7,7 +7,8 @@ import { describe, expect, expectTypeOf, it } from 'vitest'
 import { cast, change, errorsToJson, putChange, getChange, type Changeset } from '../../changeset.ts'
 import { castEmbed } from '../../embedded.ts'
 import { optimisticLock } from '../../optimistic-lock.ts'
-import { from, limit, offset, orderBy, select, where } from '../../query.ts'
+import { from } from '../../query/builder.ts'
+import { orderBy, select, where } from '../../query/operators.ts'
 import { defineRepo } from '../../repo.ts'
 import { compileExists } from '../../repo/exists.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
@@ -134,13 +135,13 @@ export function changesetMoreCases(t: SuiteContext): void {
       }
       expect(r.value).toMatchObject(expected)
       const got = await t.repo.get(Account, r.value.id)
-      if (!got.ok) throw new Error('get failed')
-      expect(got.value).toMatchObject(expected)
-      expect(got.value.address!.verified_at).toBeInstanceOf(Date)
-      expectTypeOf(got.value.address).toEqualTypeOf<RecordOf<typeof Address> | null>()
-      expectTypeOf(got.value.items).toEqualTypeOf<RecordOf<typeof Item>[]>()
-      const all = await t.repo.all(where(from(Account), { email: 'e@x.io' }))
-      expect(all.ok && all.value[0]!.address!.verified_at).toEqual(new Date('2024-05-01T10:00:00Z'))
+      if (!got) throw new Error('get failed')
+      expect(got).toMatchObject(expected)
+      expect(got.address!.verified_at).toBeInstanceOf(Date)
+      expectTypeOf(got.address).toEqualTypeOf<RecordOf<typeof Address> | null>()
+      expectTypeOf(got.items).toEqualTypeOf<RecordOf<typeof Item>[]>()
+      const all = await t.repo.all(from(Account).where({ email: 'e@x.io' }))
+      expect(all[0]!.address!.verified_at).toEqual(new Date('2024-05-01T10:00:00Z'))
       const bulk = await t.repo.insertAll(Account, [
         { email: 'bulk@x.io', address: { ...expected.address, verified_at: new Date('2024-06-01T00:00:00Z') } },
       ])
@@ -244,8 +245,8 @@ export function changesetMoreCases(t: SuiteContext): void {
       expect(events[0]!.params).toEqual([1, 1])
       expect(await t.count('cs_accounts')).toBe(1)
       const fresh = await repo.reload(Account, ins.value)
-      if (!fresh.ok) throw new Error('reload failed')
-      expect((await repo.delete(optimisticLock(change(Account, fresh.value), 'lock_version'))).ok).toBe(true)
+      if (!fresh) throw new Error('reload failed')
+      expect((await repo.delete(optimisticLock(change(Account, fresh), 'lock_version'))).ok).toBe(true)
       expect(await t.count('cs_accounts')).toBe(0)
     })
   })
@@ -268,10 +269,10 @@ export function changesetMoreCases(t: SuiteContext): void {
     it('exists answers true or false with one SELECT EXISTS, values as parameters', async () => {
       await t.repo.insertAll(Account, [{ email: 'x@x.io', tags: ['admin'] }, { email: 'y@x.io' }])
       const q = orderBy(where(from(Account), 'email', 'like', '%@x.io'), 'email')
-      expect(await t.repo.exists(q)).toEqual({ ok: true, value: true })
-      expect(await t.repo.exists(where(from(Account), { email: 'z@x.io' }))).toEqual({ ok: true, value: false })
-      expect(await t.repo.exists(offset(limit(q, 1), 1))).toEqual({ ok: true, value: true })
-      expect(await t.repo.exists(offset(q, 2))).toEqual({ ok: true, value: false })
+      expect(await t.repo.exists(q)).toBe(true)
+      expect(await t.repo.exists(from(Account).where({ email: 'z@x.io' }))).toBe(false)
+      expect(await t.repo.exists(q.limit(1).offset(1))).toBe(true)
+      expect(await t.repo.exists(q.offset(2))).toBe(false)
       const compiled = compileExists(where(from(Account), { email: 'z@x.io' }) as never)
       expect(compiled).toEqual({
         sql: 'select exists (select "id", "email", "password_hash", "tags", "address", "items", "lock_version", "inserted_at", "updated_at" from "cs_accounts" where "email" = $1) as "exists"',
@@ -285,16 +286,16 @@ export function changesetMoreCases(t: SuiteContext): void {
       if (!ins.ok) throw new Error('insert failed')
       await t.repo.updateAll(where(from(Account), { id: ins.value.id }), { email: 'changed@x.io' })
       const fresh = await t.repo.reload(Account, ins.value)
-      expectTypeOf(fresh.ok ? fresh.value : undefined).toEqualTypeOf<AccountRow | undefined>()
-      expect(fresh.ok && fresh.value).toEqual({ ...ins.value, email: 'changed@x.io' })
+      expectTypeOf(fresh).toEqualTypeOf<AccountRow | undefined>()
+      expect(fresh).toEqual({ ...ins.value, email: 'changed@x.io' })
       // A record the repository gave knows its schema; a copy does not.
       const again = await t.repo.reload(ins.value)
-      expectTypeOf(again.ok ? again.value : undefined).toEqualTypeOf<typeof ins.value | undefined>()
-      expect(again.ok && again.value).toEqual({ ...ins.value, email: 'changed@x.io' })
-      if (fresh.ok) expect(await t.repo.reload(fresh.value)).toEqual({ ok: true, value: fresh.value })
+      expectTypeOf(again).toEqualTypeOf<typeof ins.value | undefined>()
+      expect(again).toEqual({ ...ins.value, email: 'changed@x.io' })
+      if (fresh) expect(await t.repo.reload(fresh)).toEqual(fresh)
       await expect(t.repo.reload({ ...ins.value })).rejects.toThrow(/call repo\.reload\(Schema, record\)/)
       await t.repo.deleteAll(from(Account))
-      expect(await t.repo.reload(Account, ins.value)).toEqual({ ok: false, error: 'not_found' })
+      expect(await t.repo.reload(Account, ins.value)).toBeUndefined()
       await expect(t.repo.reload(Account, {})).rejects.toThrow(/has no id/)
     })
   })

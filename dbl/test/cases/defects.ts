@@ -8,12 +8,14 @@ import { describe, expect, it } from 'vitest'
 import { cast, change, errorsToJson, putChange, type Changeset } from '../../changeset.ts'
 import { exclusionConstraint, uniqueConstraint } from '../../constraints.ts'
 import { DbError, isDbError } from '../../db-error.ts'
-import { from, where } from '../../query.ts'
+import { from } from '../../query/builder.ts'
+import { where } from '../../query/operators.ts'
 import { defineRepo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import { validateRequired } from '../../validations.ts'
 import { Post, Product, Thing } from '../schemas.ts'
 import { defectDdl, Gadget, Slot, Token } from '../schemas-defects.ts'
+import { MultipleResultsError } from '../../multiple-results-error.ts'
 import type { SuiteContext } from '../suite-context.ts'
 
 const json = (e: unknown) => errorsToJson(e as Changeset)
@@ -23,7 +25,7 @@ const gadget = (params: Record<string, unknown>) =>
 
 export function defectCases(t: SuiteContext): void {
   describe('defects found by the peers', () => {
-    it('getBy: several matching rows are multiple_results, read with LIMIT 2', async () => {
+    it('getBy: several matching rows throw a MultipleResultsError, read with LIMIT 2', async () => {
       const events: QueryEvent[] = []
       const repo = defineRepo({ adapter: t.adapter, log: (e) => events.push(e) })
       for (const [code, color] of [
@@ -33,16 +35,16 @@ export function defectCases(t: SuiteContext): void {
       ])
         expect((await repo.insert(gadget({ code, color }))).ok).toBe(true)
       events.length = 0
-      expect(await repo.getBy(Gadget, { color: 'red' })).toEqual({ ok: false, error: 'multiple_results' })
+      await expect(repo.getBy(Gadget, { color: 'red' })).rejects.toBeInstanceOf(MultipleResultsError)
       expect(events.map((e) => [e.query, e.params])).toEqual([
         [
           'select "id", "code", "color", "maker", "serial", "status", "stock", "labels" from "defect_gadgets" where ("color" = $1) limit $2',
           ['red', 2],
         ],
       ])
-      expect(await repo.getBy(Gadget, { color: 'blue' })).toMatchObject({ ok: true, value: { code: 'c' } })
-      expect(await repo.getBy(Gadget, { color: 'red', code: 'b' })).toMatchObject({ ok: true, value: { code: 'b' } })
-      expect(await repo.getBy(Gadget, { color: 'green' })).toEqual({ ok: false, error: 'not_found' })
+      expect(await repo.getBy(Gadget, { color: 'blue' })).toMatchObject({ code: 'c' })
+      expect(await repo.getBy(Gadget, { color: 'red', code: 'b' })).toMatchObject({ code: 'b' })
+      expect(await repo.getBy(Gadget, { color: 'green' })).toBeUndefined()
     })
 
     it('exclusionConstraint without options is named <table>_<field>_excl, as PostgreSQL names it', async () => {
@@ -135,18 +137,15 @@ export function defectCases(t: SuiteContext): void {
       expect(a.value.id).not.toBe(b.value.id)
       const plain = a.value.id.replaceAll('-', '').toUpperCase()
       expect(cast(Token, null, { id: plain }, ['id']).changes).toEqual({ id: a.value.id })
-      expect(await t.repo.get(Token, plain)).toEqual({ ok: true, value: { id: a.value.id, label: 'a' } })
-      expect(await t.repo.getBy(Token, { id: plain })).toEqual({ ok: true, value: { id: a.value.id, label: 'a' } })
-      expect(await t.repo.get(Token, 'nope')).toEqual({ ok: false, error: 'not_found' })
-      expect(await t.repo.get(Token, a.value.id.slice(0, 35))).toEqual({ ok: false, error: 'not_found' })
+      expect(await t.repo.get(Token, plain)).toEqual({ id: a.value.id, label: 'a' })
+      expect(await t.repo.getBy(Token, { id: plain })).toEqual({ id: a.value.id, label: 'a' })
+      expect(await t.repo.get(Token, 'nope')).toBeUndefined()
+      expect(await t.repo.get(Token, a.value.id.slice(0, 35))).toBeUndefined()
       // In a where: an error result a handler can throw, which answers 400 (status, expose).
-      const bad = await t.repo.all(where(from(Token), { id: 'nope' }))
-      expect(bad).toMatchObject({ ok: false, error: { kind: 'db_error', code: '22P02', status: 400, expose: true } })
-      expect(!bad.ok && bad.error).toBeInstanceOf(DbError)
-      expect(await t.repo.all(where(from(Token), { id: plain }))).toEqual({
-        ok: true,
-        value: [{ id: a.value.id, label: 'a' }],
-      })
+      const bad = t.repo.all(where(from(Token), { id: 'nope' }))
+      await expect(bad).rejects.toMatchObject({ kind: 'db_error', code: '22P02', status: 400, expose: true })
+      await expect(bad).rejects.toBeInstanceOf(DbError)
+      expect(await t.repo.all(where(from(Token), { id: plain }))).toEqual([{ id: a.value.id, label: 'a' }])
       // A key given is used as given.
       const given = await t.repo.insert(
         putChange(cast(Token, null, { label: 'c' }, ['label']), 'id', '00000000-0000-4000-8000-000000000001'),
@@ -181,7 +180,7 @@ export function defectCases(t: SuiteContext): void {
         const upd = await t.repo.update(putChange(change(Thing, ok.value), 'meta', meta))
         expect(!upd.ok && json(upd.error)).toEqual({ meta: ['is invalid'] })
       }
-      expect((await t.repo.get(Thing, ok.value.id)).ok && ok.value.meta).toEqual({
+      expect((await t.repo.get(Thing, ok.value.id))?.meta).toEqual({
         a: [1, { b: null }],
         at: '1970-01-01T00:00:00.000Z',
       })
@@ -227,8 +226,8 @@ export function defectCases(t: SuiteContext): void {
           detail: e.detail,
         },
       })
-      const reads = await t.repo.all(where(from(Thing), 'count', '=', 'many' as never))
-      expect(!reads.ok && reads.error.stack).toContain('cases/defects.ts')
+      const reads = await t.repo.all(where(from(Thing), 'count', '=', 'many' as never)).catch((e: Error) => e)
+      expect((reads as Error).stack).toContain('cases/defects.ts')
     })
   })
 }

@@ -5,7 +5,9 @@
  * in PostgreSQL depending on the rows.
  */
 import { describe, expect, it } from 'vitest'
-import { escapeLike, from, orderBy, where, type LikeText } from '../../query.ts'
+import { escapeLike, type LikeText } from '../../query/conditions.ts'
+import { from } from '../../query/builder.ts'
+import { orderBy, where } from '../../query/operators.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Product } from '../schemas.ts'
 import { productCs } from './read-write.ts'
@@ -16,8 +18,7 @@ export function likeCases(t: SuiteContext): void {
   describe('LIKE with text from a user', () => {
     const found = async (op: 'like' | 'ilike' | 'not like' | 'not ilike', text: string | LikeText) => {
       const r = await t.repo.all(orderBy(where(from(Product), 'name', op, text), 'id'))
-      if (!r.ok) throw new Error(`query failed: ${r.error.message}`)
-      return r.value.map((p) => p.name)
+      return r.map((p) => p.name)
     }
     const seed = async () => {
       for (const [i, name] of names.entries())

@@ -11,7 +11,8 @@ import { noAssocConstraint } from '../../constraints.ts'
 import { operationsSql } from '../../migrations/ddl.ts'
 import { planMigration } from '../../migrations/diff.ts'
 import { modelFromSchemas } from '../../migrations/model.ts'
-import { from, orderBy } from '../../query.ts'
+import { from } from '../../query/builder.ts'
+import { orderBy } from '../../query/operators.ts'
 import { defineRepo, type Repo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { RecordOf } from '../../schema.ts'
@@ -29,6 +30,12 @@ function logging(t: SuiteContext): { repo: Repo; events: QueryEvent[] } {
 const must = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
   if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`)
   return r.value
+}
+
+/** A read's record, which must be there. */
+const found = <T>(r: T | undefined): T => {
+  if (r === undefined) throw new Error('expected a record')
+  return r
 }
 
 /** The error of a failed write, as a changeset's errors. */
@@ -71,7 +78,7 @@ export function manyToManyCases(t: SuiteContext): void {
         [2, 1],
       ])
       const { repo, events } = logging(t)
-      const loaded = must(await repo.preload(WorkOrder, orders, 'tags'))
+      const loaded = await repo.preload(WorkOrder, orders, 'tags')
       expect(loaded.map((o) => [o.title, o.tags.map((x) => x.name)])).toEqual([
         ['Fix lights', ['urgent', 'outdoor']],
         ['Paint fence', ['urgent']],
@@ -96,9 +103,9 @@ export function manyToManyCases(t: SuiteContext): void {
         [1, 2],
         [2, 1],
       ])
-      const tags = must(await t.repo.all(orderBy(from(Tag), 'id')))
+      const tags = await t.repo.all(orderBy(from(Tag), 'id'))
       const { repo, events } = logging(t)
-      const loaded = must(await repo.preload(Tag, tags, { work_orders: ['tags'] }))
+      const loaded = await repo.preload(Tag, tags, { work_orders: ['tags'] })
       expect(events.length).toBe(2)
       // Order 1 is linked to two of the tags: its row is fetched once per tag, its tags loaded once.
       expect(events[1]!.params).toEqual([[1, 2]])
@@ -128,7 +135,7 @@ export function manyToManyCases(t: SuiteContext): void {
 
     it('putAssoc on insert: ids (as a form sends them), loaded records and new records are linked, in one transaction', async () => {
       await seed(t)
-      const urgent = must(await t.repo.get(Tag, 1))
+      const urgent = found(await t.repo.get(Tag, 1))
       const { repo, events } = logging(t)
       const cs = putAssoc(cast(WorkOrder, {}, { title: 'Rewire' }, ['title']), 'tags', [
         '2',
@@ -208,7 +215,7 @@ export function manyToManyCases(t: SuiteContext): void {
         putAssoc(change(WorkOrder, orders[0]!, { title: 'Renamed' }), 'tags', [2, 99]),
       )
       expect(errorsOf(updated)).toEqual({ tags: ['does not exist'] })
-      expect(must(await t.repo.get(WorkOrder, 1)).title).toBe('Fix lights')
+      expect(found(await t.repo.get(WorkOrder, 1)).title).toBe('Fix lights')
       expect(await links(t)).toEqual([{ work_order_id: 1, tag_id: 1 }])
     })
 
@@ -238,7 +245,7 @@ export function manyToManyCases(t: SuiteContext): void {
         { work_order_id: 2, tag_id: 1 },
         { work_order_id: 3, tag_id: 3 },
       ])
-      must(await t.repo.delete(Tag, must(await t.repo.get(Tag, 1))))
+      must(await t.repo.delete(Tag, found(await t.repo.get(Tag, 1))))
       expect(await links(t)).toEqual([{ work_order_id: 3, tag_id: 3 }])
       expect(await t.count('work_orders')).toBe(2)
     })
@@ -261,7 +268,7 @@ export function manyToManyCases(t: SuiteContext): void {
       expect((await t.adapter.query('select person_id, friend_id from friendships')).rows).toEqual([
         { person_id: bob.id, friend_id: ann.id },
       ])
-      const people = must(await t.repo.preload(Person, [ann, bob], ['skills', 'friends']))
+      const people = await t.repo.preload(Person, [ann, bob], ['skills', 'friends'])
       expect(
         people.map((p) => [p.name, p.skills.map((s) => s.code), (p.friends as { name: string }[]).map((f) => f.name)]),
       ).toEqual([

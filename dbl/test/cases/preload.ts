@@ -3,7 +3,8 @@
  * per level (counted through the `log` hook), empty and missing cases, and names that do not exist.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { from, orderBy } from '../../query.ts'
+import { from } from '../../query/builder.ts'
+import { orderBy } from '../../query/operators.ts'
 import { defineRepo, type Repo } from '../../repo.ts'
 import type { QueryEvent } from '../../repo/telemetry.ts'
 import type { RecordOf } from '../../schema.ts'
@@ -51,8 +52,7 @@ async function seed(t: SuiteContext): Promise<void> {
 
 async function allOf<S extends typeof User | typeof Post>(t: SuiteContext, schema: S): Promise<RecordOf<S>[]> {
   const r = await t.repo.all(orderBy(from(schema), 'id'))
-  if (!r.ok) throw new Error('all failed')
-  return r.value as RecordOf<S>[]
+  return r as RecordOf<S>[]
 }
 
 export function preloadCases(t: SuiteContext): void {
@@ -62,11 +62,10 @@ export function preloadCases(t: SuiteContext): void {
       const users = await allOf(t, User)
       const c = counting(t)
       const r = await c.repo.preload(User, users, [{ posts: ['comments'] }])
-      if (!r.ok) throw new Error('preload failed')
       expect(c.tables()).toEqual(['posts', 'comments'])
       // Keys are collected over every parent at the level: all users, then all posts found.
       expect(c.events.map((e) => e.params)).toEqual([[[1, 2, 3]], [[1, 2, 3]]])
-      expect(r.value.map((u) => [u.name, u.posts.map((p) => [p.title, p.comments.map((x) => x.body)])])).toEqual([
+      expect(r.map((u) => [u.name, u.posts.map((p) => [p.title, p.comments.map((x) => x.body)])])).toEqual([
         [
           'Ann',
           [
@@ -77,7 +76,7 @@ export function preloadCases(t: SuiteContext): void {
         ['Bob', [['P3', ['c3', 'c4']]]],
         ['Cy', []],
       ])
-      expectTypeOf(r.value[0]!.posts[0]!.comments[0]!).toEqualTypeOf<RecordOf<typeof Comment>>()
+      expectTypeOf(r[0]!.posts[0]!.comments[0]!).toEqualTypeOf<RecordOf<typeof Comment>>()
     })
 
     it('three levels with belongsTo and hasOne: comments → author → profile, null where missing', async () => {
@@ -85,11 +84,10 @@ export function preloadCases(t: SuiteContext): void {
       const posts = await allOf(t, Post)
       const c = counting(t)
       const r = await c.repo.preload(Post, posts, ['user', { comments: [{ author: ['profile'] }] }])
-      if (!r.ok) throw new Error('preload failed')
       expect(c.tables()).toEqual(['users', 'comments', 'users', 'profiles'])
       // Bob wrote two of the comments: his id is asked for once.
       expect(c.events.map((e) => e.params)).toEqual([[[1, 2]], [[1, 2, 3, 4]], [[2, 1]], [[1, 2]]])
-      const shape = r.value.map((p) => [
+      const shape = r.map((p) => [
         p.title,
         (p.user as { name: string } | null)?.name ?? null,
         p.comments.map((x) => {
@@ -123,15 +121,14 @@ export function preloadCases(t: SuiteContext): void {
     it('works on a single record from get, and types the result from the schemas', async () => {
       await seed(t)
       const ann = await t.repo.get(User, 1)
-      if (!ann.ok) throw new Error('get failed')
-      const r = await t.repo.preload(User, ann.value, ['profile', { posts: 'comments' }])
-      if (!r.ok) throw new Error('preload failed')
-      expect(r.value.profile?.bio).toBe('Ann bio')
-      expect(r.value.posts.map((p) => p.comments.length)).toEqual([2, 0])
-      expectTypeOf(r.value.profile).toEqualTypeOf<RecordOf<typeof Profile> | null>()
-      expectTypeOf(r.value.posts[0]!.title).toEqualTypeOf<string>()
+      if (!ann) throw new Error('get failed')
+      const r = await t.repo.preload(User, ann, ['profile', { posts: 'comments' }])
+      expect(r.profile?.bio).toBe('Ann bio')
+      expect(r.posts.map((p) => p.comments.length)).toEqual([2, 0])
+      expectTypeOf(r.profile).toEqualTypeOf<RecordOf<typeof Profile> | null>()
+      expectTypeOf(r.posts[0]!.title).toEqualTypeOf<string>()
       // The way back (comment → author) is typed AnySchema in the test schemas: any name is accepted.
-      expectTypeOf(r.value.posts[0]!.comments[0]!).toEqualTypeOf<RecordOf<typeof Comment>>()
+      expectTypeOf(r.posts[0]!.comments[0]!).toEqualTypeOf<RecordOf<typeof Comment>>()
     })
 
     it('duplicates: the same parent twice and the same association twice cost no extra query', async () => {
@@ -139,10 +136,9 @@ export function preloadCases(t: SuiteContext): void {
       const [p1] = await allOf(t, Post)
       const c = counting(t)
       const r = await c.repo.preload(Post, [p1!, p1!], ['comments', { comments: ['author'] }, 'comments'])
-      if (!r.ok) throw new Error('preload failed')
       expect(c.tables()).toEqual(['comments', 'users'])
       expect(c.events[0]!.params).toEqual([[1]])
-      for (const p of r.value)
+      for (const p of r)
         expect(p.comments.map((x) => [x.body, (x.author as { name: string }).name])).toEqual([
           ['c1', 'Bob'],
           ['c2', 'Ann'],
@@ -152,10 +148,10 @@ export function preloadCases(t: SuiteContext): void {
     it('no parents, or no keys at a level: no query at all', async () => {
       await seed(t)
       const c = counting(t)
-      expect(await c.repo.preload(User, [], [{ posts: ['comments'] }, 'profile'])).toEqual({ ok: true, value: [] })
+      expect(await c.repo.preload(User, [], [{ posts: ['comments'] }, 'profile'])).toEqual([])
       const orphan = (await allOf(t, Post)).filter((p) => p.user_id === null)
       const r = await c.repo.preload(Post, orphan, [{ user: ['profile'] }])
-      expect(r.ok && r.value.map((p) => p.user)).toEqual([null])
+      expect(r.map((p) => p.user)).toEqual([null])
       expect(c.events).toEqual([])
     })
 

@@ -4,10 +4,12 @@
  * checked row by row, and its compiled SQL (values always parameters).
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { avg, max, min, sum } from '../../query-aggregate.ts'
-import { count, exists, from, limit, not, orderBy, select, where, type Query } from '../../query.ts'
-import { compileSelect } from '../../query-compile.ts'
-import { distinct, groupBy, having, join, leftJoin, lock } from '../../query-join.ts'
+import { avg, max, min, sum } from '../../query/aggregate.ts'
+import { count, limit, orderBy, select, where } from '../../query/operators.ts'
+import { exists, not } from '../../query/conditions.ts'
+import { from, withCount, type Query } from '../../query/builder.ts'
+import { compileSelect } from '../../query/compile.ts'
+import { distinct, groupBy, having, join, leftJoin, lock } from '../../query/join.ts'
 import type { AnySchema } from '../../schema.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Customer, Label, LineItem, WorkOrder } from '../schemas-queries.ts'
@@ -17,15 +19,11 @@ const wo =
 
 export function queryCases(t: SuiteContext): void {
   describe('queries over joined tables, aggregates, subqueries, locks', () => {
-    const all = async <R>(q: Query<AnySchema, R>): Promise<R[]> => {
-      const r = await t.repo.all(q)
-      if (!r.ok) throw new Error(`query failed: ${r.error.message}`)
-      return r.value
-    }
-    const one = async <R>(q: Query<AnySchema, R>): Promise<R> => {
+    const all = <S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<R[]> => t.repo.all(q)
+    const one = async <S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<R> => {
       const r = await t.repo.one(q)
-      if (!r.ok) throw new Error(`query failed: ${JSON.stringify(r.error)}`)
-      return r.value
+      if (r === undefined) throw new Error('no row')
+      return r
     }
     // Acme (pro): #1 open with two items, #2 done with one; Bolt (free): #3 open, no items; Cargo (pro): no orders.
     const seed = async () => {
@@ -251,11 +249,11 @@ export function queryCases(t: SuiteContext): void {
         'select distinct "status" from "orders" order by "status" asc',
       )
       expect(await all(orderBy(q, 'status'))).toEqual([{ status: 'done' }, { status: 'open' }])
-      expect(compileSelect(count(q)).sql).toBe(
+      expect(compileSelect(withCount(q)).sql).toBe(
         'select count(*) as "count" from (select distinct "status" from "orders") as "counted"',
       )
-      expect(await one(count(q))).toEqual({ count: 2 })
-      expect(await one(count(join(from(Customer), 'work_orders')))).toEqual({ count: 3 })
+      expect(await t.repo.count(q)).toBe(2)
+      expect(await t.repo.count(from(Customer).join('work_orders'))).toBe(3)
     })
 
     it('lock compiles each mode with skipLocked / noWait', () => {
@@ -302,8 +300,7 @@ export function queryCases(t: SuiteContext): void {
           (await all(lock(open, 'for update', { skipLocked: true }))).map((r) => r.id),
         )
         expect(second).toEqual({ ok: true, value: [3] })
-        const refused = await t.repo.all(lock(open, 'for update', { noWait: true }))
-        expect(refused).toMatchObject({ ok: false, error: { code: '55P03' } })
+        await expect(t.repo.all(lock(open, 'for update', { noWait: true }))).rejects.toMatchObject({ code: '55P03' })
       } finally {
         release()
         expect((await first).ok).toBe(true)

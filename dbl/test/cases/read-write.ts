@@ -1,10 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { cast, change, errorsToJson } from '../../changeset.ts'
-import type { DbError } from '../../db-error.ts'
-import { count, from, limit, orderBy, select, where } from '../../query.ts'
-import type { Result } from '../../result.ts'
+import { limit, orderBy, select, where } from '../../query/operators.ts'
+import { from } from '../../query/builder.ts'
 import type { RecordOf } from '../../schema.ts'
 import { validateRequired } from '../../validations.ts'
+import { MultipleResultsError } from '../../multiple-results-error.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Product, Thing } from '../schemas.ts'
 
@@ -38,10 +38,10 @@ export function readWriteCases(t: SuiteContext): void {
       expect(await t.count('products')).toBe(0)
     })
 
-    it('get returns the record or not_found, typed', async () => {
+    it('get returns the record or undefined, typed', async () => {
       const ins = await t.repo.insert(productCs({ name: 'Tea', price: 1 }))
       const r = await t.repo.get(Product, 1)
-      expectTypeOf(r).toEqualTypeOf<Result<RecordOf<typeof Product>, 'not_found'>>()
+      expectTypeOf(r).toEqualTypeOf<RecordOf<typeof Product> | undefined>()
       expectTypeOf<RecordOf<typeof Product>>().toEqualTypeOf<{
         readonly id: number
         readonly name: string
@@ -50,10 +50,10 @@ export function readWriteCases(t: SuiteContext): void {
         readonly inserted_at: Date | null
         readonly updated_at: Date | null
       }>()
-      expect(r).toEqual({ ok: true, value: ins.ok && ins.value })
-      expect(await t.repo.get(Product, 2)).toEqual({ ok: false, error: 'not_found' })
+      expect(r).toEqual(ins.ok && ins.value)
+      expect(await t.repo.get(Product, 2)).toBeUndefined()
       expect(await t.repo.get(Product, '1')).toEqual(r)
-      expect(await t.repo.get(Product, 'abc')).toEqual({ ok: false, error: 'not_found' })
+      expect(await t.repo.get(Product, 'abc')).toBeUndefined()
     })
 
     it('getBy matches every clause, null meaning IS NULL', async () => {
@@ -62,9 +62,9 @@ export function readWriteCases(t: SuiteContext): void {
         { name: 'B', price: 2, description: 'x' },
       ])
       const r = await t.repo.getBy(Product, { price: 2, description: 'x' })
-      expect(r.ok && r.value.name).toBe('B')
-      expect((await t.repo.getBy(Product, { description: null })).ok && 'A').toBe('A')
-      expect(await t.repo.getBy(Product, { name: 'C' })).toEqual({ ok: false, error: 'not_found' })
+      expect(r?.name).toBe('B')
+      expect((await t.repo.getBy(Product, { description: null }))?.name).toBe('A')
+      expect(await t.repo.getBy(Product, { name: 'C' })).toBeUndefined()
     })
 
     it('all, one, select and count follow the query', async () => {
@@ -74,19 +74,17 @@ export function readWriteCases(t: SuiteContext): void {
       )
       const q = where(from(Product), 'price', '>=', 20)
       const rows = await t.repo.all(limit(orderBy(q, ['price', 'desc']), 2))
-      expectTypeOf(rows).toEqualTypeOf<Result<RecordOf<typeof Product>[], DbError>>()
-      expect(rows.ok && rows.value.map((p) => p.name)).toEqual(['P4', 'P3'])
+      expectTypeOf(rows).toEqualTypeOf<RecordOf<typeof Product>[]>()
+      expect(rows.map((p) => p.name)).toEqual(['P4', 'P3'])
       const names = await t.repo.all(select(orderBy(q, 'id'), ['name']))
-      expectTypeOf(names).toEqualTypeOf<Result<{ readonly name: string }[], DbError>>()
-      expect(names).toEqual({ ok: true, value: [{ name: 'P2' }, { name: 'P3' }, { name: 'P4' }] })
-      expect(await t.repo.one(count(q))).toEqual({ ok: true, value: { count: 3 } })
-      expect(await t.repo.one(where(from(Product), { name: 'P1' }))).toMatchObject({ ok: true, value: { price: 10 } })
-      expect(await t.repo.one(where(from(Product), { name: 'none' }))).toEqual({ ok: false, error: 'not_found' })
-      expect(await t.repo.one(q)).toEqual({ ok: false, error: 'multiple_results' })
-      expect(await t.repo.all(where(from(Product), { id: [1, 3] }))).toMatchObject({
-        ok: true,
-        value: [{ name: 'P1' }, { name: 'P3' }],
-      })
+      expectTypeOf(names).toEqualTypeOf<{ readonly name: string }[]>()
+      expect(names).toEqual([{ name: 'P2' }, { name: 'P3' }, { name: 'P4' }])
+      expect(await t.repo.count(q)).toBe(3)
+      expect(await t.repo.one(where(from(Product), { name: 'P1' }))).toMatchObject({ price: 10 })
+      expect(await t.repo.one(where(from(Product), { name: 'none' }))).toBeUndefined()
+      await expect(t.repo.one(q)).rejects.toBeInstanceOf(MultipleResultsError)
+      await expect(t.repo.one(q)).rejects.toMatchObject({ table: 'products', status: 500 })
+      expect(await t.repo.all(where(from(Product), { id: [1, 3] }))).toMatchObject([{ name: 'P1' }, { name: 'P3' }])
     })
 
     it('update writes only the changes and refreshes updated_at; no changes, no query', async () => {
@@ -136,7 +134,7 @@ export function readWriteCases(t: SuiteContext): void {
         ok: true,
         value: { count: 2 },
       })
-      expect((await t.repo.all(where(from(Product), { description: 'cheap' }))).ok).toBe(true)
+      expect(await t.repo.all(where(from(Product), { description: 'cheap' }))).toBeDefined()
       expect(await t.repo.deleteAll(where(from(Product), { description: 'cheap' }))).toEqual({
         ok: true,
         value: { count: 2 },
@@ -196,9 +194,9 @@ export function readWriteCases(t: SuiteContext): void {
         status: 'draft',
       }
       expect(ins.value).toEqual(expected)
-      expect(await t.repo.get(Thing, 1)).toEqual({ ok: true, value: expected })
-      expect((await t.repo.getBy(Thing, { day: '2024-02-29', ref: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' })).ok).toBe(
-        true,
+      expect(await t.repo.get(Thing, 1)).toEqual(expected)
+      expect(await t.repo.getBy(Thing, { day: '2024-02-29', ref: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' })).toEqual(
+        expected,
       )
     })
   })

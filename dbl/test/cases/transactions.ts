@@ -3,7 +3,9 @@ import { cast, errorsToJson, type Changeset } from '../../changeset.ts'
 import { newMulti } from '../../multi.ts'
 import { err, ok, type Err, type Ok } from '../../result.ts'
 import type { SuiteContext } from '../suite-context.ts'
-import { Post, User } from '../schemas.ts'
+import { from } from '../../query/builder.ts'
+import type { RecordOf } from '../../schema.ts'
+import { Post, Product, User } from '../schemas.ts'
 import { productCs } from './read-write.ts'
 
 const userCs = (name: string, email: string) => cast(User, {}, { name, email }, ['name', 'email'])
@@ -19,6 +21,28 @@ export function transactionCases(t: SuiteContext): void {
       expect(r).toEqual({ ok: true, value: 'done' })
       expectTypeOf(r).toEqualTypeOf<Ok<string> | Err<unknown>>()
       expect(await t.count('products')).toBe(2)
+    })
+
+    it('types value as what the function returns: a read, a write result, a plain value', async () => {
+      await t.repo.insert(productCs({ name: 'A', price: 1 }))
+      const rows = await t.repo.transaction(() => t.repo.all(from(Product).orderBy('id')))
+      expectTypeOf(rows).toEqualTypeOf<Ok<RecordOf<typeof Product>[]> | Err<unknown>>()
+      expect(rows.ok && rows.value.map((p) => p.name)).toEqual(['A'])
+      const found = await t.repo.transaction(async (repo) => repo.get(Product, 1))
+      expectTypeOf(found).toEqualTypeOf<Ok<RecordOf<typeof Product> | undefined> | Err<unknown>>()
+      expect(found.ok && found.value?.name).toBe('A')
+      const written = await t.repo.transaction(async () => {
+        const b = await t.repo.insert(productCs({ name: 'B', price: 2 }))
+        if (!b.ok) return t.repo.rollback(b.error)
+        return { id: b.value.id, total: await t.repo.count(from(Product)) }
+      })
+      expectTypeOf(written).toEqualTypeOf<Ok<{ id: number; total: number }> | Err<unknown>>()
+      expect(written).toEqual({ ok: true, value: { id: 2, total: 2 } })
+      const insert = await t.repo.transaction(() => t.repo.insert(productCs({ name: 'C', price: 3 })))
+      // A write's result passes through: its value is the record, not `unknown`.
+      if (!insert.ok) throw new Error('insert failed')
+      expectTypeOf(insert.value).toEqualTypeOf<RecordOf<typeof Product>>()
+      expect(insert.value.name).toBe('C')
     })
 
     it('a thrown error rolls everything back and is rethrown', async () => {

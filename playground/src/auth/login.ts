@@ -50,8 +50,7 @@ async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {
   const { username, password } = req.params
   if (typeof username !== 'string' || typeof password !== 'string' || !username || !password)
     return redirect(LOGIN_FAILED)
-  const found = await repo.getBy(User, { name: username })
-  const user = found.ok ? found.value : undefined
+  const user = await repo.getBy(User, { name: username })
   const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
   return user?.password_hash && matches ? authData(user) : redirect(LOGIN_FAILED)
 }

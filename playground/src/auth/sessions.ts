@@ -15,25 +15,25 @@ import { User } from '../schemas/user.ts'
 
 /** Starts a new session for `username` (a new cookie: the one before the login opens nothing). */
 export async function startSession(req: VelaRequest, username: string): Promise<void> {
-  const found = await repo.getBy(User, { name: username })
-  if (!found.ok) throw new Error(`user ${username} vanished during the login`)
-  renewSession(req, { username, generation: found.value.session_generation })
+  const user = await repo.getBy(User, { name: username })
+  if (!user) throw new Error(`user ${username} vanished during the login`)
+  renewSession(req, { username, generation: user.session_generation })
 }
 
 /** The user of the request's session, if it exists and has not logged out everywhere since. */
 export async function sessionUser(req: VelaRequest): Promise<RecordOf<typeof User> | undefined> {
   const { username, generation } = req.session ?? {}
   if (typeof username !== 'string') return undefined
-  const found = await repo.getBy(User, { name: username })
-  return found.ok && found.value.session_generation === generation ? found.value : undefined
+  const user = await repo.getBy(User, { name: username })
+  return user?.session_generation === generation ? user : undefined
 }
 
 /** Ends every session of `username`: those of other browsers at their next request. */
 export async function endAllSessions(username: string): Promise<void> {
-  const found = await repo.getBy(User, { name: username })
-  if (!found.ok) return
+  const user = await repo.getBy(User, { name: username })
+  if (!user) return
   const res = await repo.update(
-    cast(User, found.value, { session_generation: found.value.session_generation + 1 }, ['session_generation']),
+    cast(User, user, { session_generation: user.session_generation + 1 }, ['session_generation']),
   )
   if (!res.ok) throw res.error
 }

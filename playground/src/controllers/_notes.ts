@@ -11,25 +11,17 @@
  * context would look the user up before inserting. An edit casts `title` and `body` only: the
  * author of a note never changes.
  */
-import { cast, from, getChange, leftJoin, orderBy, putChange, select, validateRequired, where } from 'vela/dbl'
-import type { Changeset, Direction, Params, Query, RecordOf } from 'vela/dbl'
+import { cast, from, getChange, putChange, validateRequired } from 'vela/dbl'
+import type { Changeset, Direction, Params, RecordOf, RowOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
 import { User } from '../schemas/user.ts'
-import { found, orThrow } from './_helpers.ts'
 
-const withUser = select(leftJoin(from(Note), 'user'), [
-  'id',
-  'title',
-  'body',
-  'author',
-  'user_id',
-  'inserted_at',
-  'updated_at',
-  'user.name',
-])
+const withUser = from(Note)
+  .leftJoin('user')
+  .select(['id', 'title', 'body', 'author', 'user_id', 'inserted_at', 'updated_at', 'user.name'])
 
-type Row = typeof withUser extends Query<typeof Note, infer R> ? R : never
+type Row = RowOf<typeof withUser>
 
 /** The row as shown: `author` is the linked user's name, else the stored one. */
 const shown = ({ user, ...note }: Row) => ({ ...note, author: user.name ?? note.author })
@@ -37,13 +29,13 @@ const shown = ({ user, ...note }: Row) => ({ ...note, author: user.name ?? note.
 /** Every note with its author, in the order given (ties broken by id, in the same direction). */
 export async function notesWithAuthor(by: 'id' | 'inserted_at', direction: Direction = 'asc') {
   const ordered =
-    by === 'id' ? orderBy(withUser, ['id', direction]) : orderBy(withUser, [by, direction], ['id', direction])
-  return (await orThrow(repo.all(ordered))).map(shown)
+    by === 'id' ? withUser.orderBy(['id', direction]) : withUser.orderBy([by, direction], ['id', direction])
+  return (await repo.all(ordered)).map(shown)
 }
 
 /** The note `id` with its author, or undefined when there is none. */
 export async function noteWithAuthor(id: number) {
-  const row = await found(repo.one(where(withUser, 'id', '=', id)))
+  const row = await repo.one(withUser.where('id', '=', id))
   return row && shown(row)
 }
 
@@ -55,7 +47,7 @@ export async function newNote(params: Params): Promise<Changeset<typeof Note>> {
   const cs = validateRequired(cast(Note, null, params, ['title', 'body', 'author']), ['title', 'author'])
   const author = getChange(cs, 'author')
   if (!cs.valid || !author) return cs
-  const user = await found(repo.getBy(User, { name: author }))
+  const user = await repo.getBy(User, { name: author })
   return user ? putChange(cs, 'user_id', user.id) : cs
 }
 

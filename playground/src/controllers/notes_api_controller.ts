@@ -12,7 +12,7 @@ import { errorsToJson, isChangeset } from 'vela/dbl'
 import type { Changeset, DbError, RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
-import { error, found, idOf, orThrow } from './_helpers.ts'
+import { error, idOf } from './_helpers.ts'
 import { editNote, newNote, noteWithAuthor, notesWithAuthor } from './_notes.ts'
 import type { NoteWithAuthor } from './_notes.ts'
 
@@ -34,7 +34,7 @@ function failed(err: Changeset<typeof Note> | DbError) {
 
 async function find(req: VelaRequest): Promise<RecordOf<typeof Note> | undefined> {
   const id = idOf(req)
-  return id === undefined ? undefined : found(repo.get(Note, id))
+  return id === undefined ? undefined : repo.get(Note, id)
 }
 
 const missing = (req: VelaRequest) => error(404, `note ${req.bindings.id} not found`)
@@ -74,7 +74,8 @@ export async function update(req: VelaRequest) {
 async function deleteAction(req: VelaRequest) {
   const note = await find(req)
   if (!note) return missing(req)
-  await orThrow(repo.delete(Note, note))
+  const res = await repo.delete(Note, note)
+  if (!res.ok) throw res.error
   return status(204)
 }
 

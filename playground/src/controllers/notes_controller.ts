@@ -10,14 +10,14 @@ import type { RecordOf } from 'vela/dbl'
 import { signedIn } from '../auth/login.ts'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
-import { found, idOf } from './_helpers.ts'
+import { idOf } from './_helpers.ts'
 import { editNote, newNote, notesWithAuthor } from './_notes.ts'
 
 const toLogin = () => redirect('/login')
 
 async function findNote(req: VelaRequest): Promise<RecordOf<typeof Note> | undefined> {
   const id = idOf(req)
-  return id === undefined ? undefined : found(repo.get(Note, id))
+  return id === undefined ? undefined : repo.get(Note, id)
 }
 
 /** GET /notes: every note with its author's name (one query), newest first (`notes_index.liquid`, with `notes` and `username`). */

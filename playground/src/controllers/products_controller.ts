@@ -1,28 +1,17 @@
 /**
  * The products API (`/api/products`): prices in cents. The list is paged on request (`limit`,
  * `offset`, integers checked by the route's `validate`) and always says how many products there
- * are in all (`total`, a `count`). The routes' schemas (priv/schemas/product*.json) answer a
+ * are in all (`total`, `repo.count`). The routes' schemas (priv/schemas/product*.json) answer a
  * malformed request 422 `{ errors }` before an action runs; the changesets add the rules a
  * schema does not know. `show` and `delete` answer 400 for an id that is not one, `update` 404.
  */
 import { json, status } from 'vela'
 import type { VelaRequest } from 'vela'
-import {
-  cast,
-  count,
-  errorsToJson,
-  from,
-  isChangeset,
-  limit,
-  offset,
-  orderBy,
-  validateNumber,
-  validateRequired,
-} from 'vela/dbl'
+import { cast, errorsToJson, from, isChangeset, validateNumber, validateRequired } from 'vela/dbl'
 import type { Changeset, DbError, RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Product } from '../schemas/product.ts'
-import { error, idOf, orThrow } from './_helpers.ts'
+import { error, idOf } from './_helpers.ts'
 
 type ProductRecord = RecordOf<typeof Product>
 
@@ -54,19 +43,19 @@ interface Page {
  */
 export async function index(req: VelaRequest) {
   const page = req.query as Page
-  let q = orderBy(from(Product), 'id')
-  if (page.limit !== undefined) q = limit(q, page.limit)
-  if (page.offset !== undefined) q = offset(q, page.offset)
-  const [products, all] = await Promise.all([orThrow(repo.all(q)), orThrow(repo.one(count(from(Product))))])
-  return json({ products: products.map(present), total: all.count })
+  let q = from(Product).orderBy('id')
+  if (page.limit !== undefined) q = q.limit(page.limit)
+  if (page.offset !== undefined) q = q.offset(page.offset)
+  const [products, total] = await Promise.all([repo.all(q), repo.count(from(Product))])
+  return json({ products: products.map(present), total })
 }
 
 /** GET /api/products/:id: 200 the product; 400; 404. */
 export async function show(req: VelaRequest) {
   const id = idOf(req)
   if (id === undefined) return error(400, BAD_ID)
-  const res = await repo.get(Product, id)
-  return res.ok ? json(present(res.value)) : missing(id)
+  const product = await repo.get(Product, id)
+  return product ? json(present(product)) : missing(id)
 }
 
 /** POST /api/products: name and price required; 201 the product; 422 `{ errors }`. */
@@ -78,9 +67,9 @@ export async function create(req: VelaRequest) {
 /** PUT /api/products/:id: cast onto the product; 200; 404; 422 `{ errors }`. */
 export async function update(req: VelaRequest) {
   const id = idOf(req)
-  const found = id === undefined ? undefined : await repo.get(Product, id)
-  if (!found?.ok) return missing(req.bindings.id)
-  const res = await repo.update(changeset(found.value, req.params))
+  const product = id === undefined ? undefined : await repo.get(Product, id)
+  if (!product) return missing(req.bindings.id)
+  const res = await repo.update(changeset(product, req.params))
   return res.ok ? json(present(res.value)) : failed(res.error)
 }
 
@@ -88,9 +77,10 @@ export async function update(req: VelaRequest) {
 async function deleteAction(req: VelaRequest) {
   const id = idOf(req)
   if (id === undefined) return error(400, BAD_ID)
-  const found = await repo.get(Product, id)
-  if (!found.ok) return missing(id)
-  await orThrow(repo.delete(Product, found.value))
+  const product = await repo.get(Product, id)
+  if (!product) return missing(id)
+  const res = await repo.delete(Product, product)
+  if (!res.ok) throw res.error
   return status(204)
 }
 

@@ -11,37 +11,30 @@ import {
   count,
   errorMessage,
   from,
-  groupBy,
   isChangeset,
-  leftJoin,
-  orderBy,
-  select,
   uniqueConstraint,
   validateFormat,
   validateRequired,
-  where,
 } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { User } from '../schemas/user.ts'
-import { error, found, idOf, orThrow } from './_helpers.ts'
+import { error, idOf } from './_helpers.ts'
 
-const withNoteCount = select(groupBy(leftJoin(from(User), 'notes'), ['id', 'name', 'email']), {
-  id: 'id',
-  name: 'name',
-  email: 'email',
-  note_count: count('notes.id'),
-})
+const withNoteCount = from(User)
+  .leftJoin('notes')
+  .groupBy(['id', 'name', 'email'])
+  .select({ id: 'id', name: 'name', email: 'email', note_count: count('notes.id') })
 
 /** GET /api/users: 200 `{ users: [...] }`, by id, each with its note count. */
 export async function index() {
-  return json({ users: await orThrow(repo.all(orderBy(withNoteCount, 'id'))) })
+  return json({ users: await repo.all(withNoteCount.orderBy('id')) })
 }
 
 /** GET /api/users/:id: 200 the user; 400 when the id is not one; 404 when there is no such user. */
 export async function show(req: VelaRequest) {
   const id = idOf(req)
   if (id === undefined) return error(400, 'id must be a positive integer')
-  const user = await found(repo.one(where(withNoteCount, 'id', '=', id)))
+  const user = await repo.one(withNoteCount.where('id', '=', id))
   return user ? json(user) : error(404, `user ${id} not found`)
 }
 

@@ -1,17 +1,6 @@
 import { json, redirect, status, view } from 'vela'
 import type { VelaRequest } from 'vela'
-import {
-  cast,
-  count,
-  errorsToJson,
-  from,
-  isChangeset,
-  limit,
-  offset,
-  orderBy,
-  select,
-  validateRequired,
-} from 'vela/dbl'
+import { cast, errorsToJson, from, isChangeset, validateRequired } from 'vela/dbl'
 import type { RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
@@ -31,24 +20,15 @@ interface Page {
 
 /** Newest first: all of them, or the page asked for. */
 async function allNotes(page: Page = {}): Promise<NoteRecord[]> {
-  let q = orderBy(from(Note), ['id', 'desc'])
-  if (page.limit !== undefined) q = limit(q, page.limit)
-  if (page.offset !== undefined) q = offset(q, page.offset)
-  const res = await repo.all(q)
-  if (!res.ok) throw res.error
-  return res.value
+  let q = from(Note).orderBy(['id', 'desc'])
+  if (page.limit !== undefined) q = q.limit(page.limit)
+  if (page.offset !== undefined) q = q.offset(page.offset)
+  return repo.all(q)
 }
 
-/** How many notes there are: `count()` in the database, one row back however many notes. */
-async function noteCount(): Promise<number> {
-  const res = await repo.one(select(from(Note), { n: count() }))
-  if (!res.ok) throw res.error
-  return res.value.n
-}
-
-/** What the page shows: the notes and their number. */
+/** What the page shows: the notes and their number (counted in the database). */
 async function listing() {
-  const [notes, total] = await Promise.all([allNotes(), noteCount()])
+  const [notes, total] = await Promise.all([allNotes(), repo.count(from(Note))])
   return { notes, total }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Joins, grouping and row locks for queries (query.ts): `join` / `leftJoin` through declared
+ * Joins, grouping and row locks for queries (builder.ts): `join` / `leftJoin` through declared
  * associations, `groupBy` / `having`, `distinct`, `lock`. Each returns a new query.
  *
  * A join follows an association: belongsTo joins the related table on its primary key = our
@@ -8,24 +8,15 @@
  * path (`'work_orders.line_items'`) joins the paths leading to it too, the same way, unless they
  * are joined already.
  */
-import type { Aggregate } from './query-aggregate.ts'
-import { resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './query-paths.ts'
-import {
-  checkAggregateIn,
-  checkRef,
-  type AggregateOf,
-  type CompareOp,
-  type LockMode,
-  type LockOptions,
-  type Query,
-} from './query.ts'
-import type { AnySchema } from './schema.ts'
+import type { Aggregate } from './aggregate.ts'
+import type { LockMode, LockOptions, Query, QueryParts } from './builder.ts'
+import type { CompareOp } from './conditions.ts'
+import { checkAggregateIn, checkRef, type AggregateOf } from './operators.ts'
+import { resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './paths.ts'
+import { derive } from './value.ts'
+import type { AnySchema } from '../schema.ts'
 
-function addJoin(
-  q: Query<AnySchema, unknown, unknown>,
-  path: unknown,
-  kind: 'inner' | 'left',
-): Query<AnySchema, unknown, unknown> {
+function addJoin(q: QueryParts, path: unknown, kind: 'inner' | 'left'): QueryParts {
   if (typeof path !== 'string' || path === '')
     throw new Error(`join: ${JSON.stringify(path)} is not an association path`)
   const segments = path.split('.')
@@ -42,22 +33,24 @@ function addJoin(
     const spec: JoinSpec = { path: p, kind, assoc, through }
     joins = [...joins, spec]
   }
-  return { ...q, joins }
+  const n = derive(q)
+  n.joins = joins
+  return n
 }
 
 /**
  * INNER JOIN through association path `path`: rows without a match are left out. Name the joined
- * fields by path afterwards (`where(q, 'customer.tier', '=', 'pro')`, `select(q, ['customer.name'])`).
+ * fields by path afterwards (`q.where('customer.tier', '=', 'pro')`, `q.select(['customer.name'])`).
  *
  * @example
- * const q = where(join(from(WorkOrder), 'customer'), 'customer.tier', '=', 'pro')
- * await repo.all(select(q, ['id', 'title', 'customer.name']))   // [{ id, title, customer: { name } }]
+ * const q = from(WorkOrder).join('customer').where('customer.tier', '=', 'pro')
+ * await repo.all(q.select(['id', 'title', 'customer.name']))   // [{ id, title, customer: { name } }]
  */
 export function join<S extends AnySchema, R, J, const P extends AssocPath<S>>(
   q: Query<S, R, J>,
   path: P,
 ): Query<S, R, J & JoinedBy<S, J, P, false>> {
-  return addJoin(q, path, 'inner') as Query<S, R, J & JoinedBy<S, J, P, false>>
+  return addJoin(q, path, 'inner') as unknown as Query<S, R, J & JoinedBy<S, J, P, false>>
 }
 
 /**
@@ -65,25 +58,27 @@ export function join<S extends AnySchema, R, J, const P extends AssocPath<S>>(
  *
  * @example
  * // every customer, with the number of its work orders (0 for none)
- * select(groupBy(leftJoin(from(Customer), 'work_orders'), ['id']), { id: 'id', orders: count('work_orders.id') })
+ * from(Customer).leftJoin('work_orders').groupBy(['id']).select({ id: 'id', orders: count('work_orders.id') })
  */
 export function leftJoin<S extends AnySchema, R, J, const P extends AssocPath<S>>(
   q: Query<S, R, J>,
   path: P,
 ): Query<S, R, J & JoinedBy<S, J, P, true>> {
-  return addJoin(q, path, 'left') as Query<S, R, J & JoinedBy<S, J, P, true>>
+  return addJoin(q, path, 'left') as unknown as Query<S, R, J & JoinedBy<S, J, P, true>>
 }
 
 /**
  * GROUP BY these fields: one row per distinct combination; select them and aggregates.
  *
  * @example
- * select(groupBy(from(WorkOrder), ['status']), { status: 'status', n: count() })
+ * from(WorkOrder).groupBy(['status']).select({ status: 'status', n: count() })
  */
 export function groupBy<S extends AnySchema, R, J>(q: Query<S, R, J>, fields: readonly Ref<S, J>[]): Query<S, R, J> {
   if (!Array.isArray(fields) || fields.length === 0) throw new Error('groupBy: give at least one field')
   for (const f of fields) checkRef(q, f)
-  return { ...q, groupBy: [...q.groupBy, ...fields] }
+  const n = derive(q)
+  n.groups = [...q.groups, ...fields]
+  return n as unknown as Query<S, R, J>
 }
 
 const compareOps: ReadonlySet<string> = new Set<CompareOp>(['=', '!=', '<>', '<', '<=', '>', '>='])
@@ -92,7 +87,7 @@ const compareOps: ReadonlySet<string> = new Set<CompareOp>(['=', '!=', '<>', '<'
  * HAVING: keeps the groups whose aggregate compares so with `value` (AND-ed with earlier ones).
  *
  * @example
- * having(groupBy(from(WorkOrder), ['customer_id']), count(), '>', 1)   // customers with several orders
+ * from(WorkOrder).groupBy(['customer_id']).having(count(), '>', 1)   // customers with several orders
  */
 export function having<S extends AnySchema, R, J>(
   q: Query<S, R, J>,
@@ -104,17 +99,21 @@ export function having<S extends AnySchema, R, J>(
   if (!compareOps.has(op)) throw new Error(`having: unknown operator ${JSON.stringify(op)}`)
   if (typeof value !== 'number' || !Number.isFinite(value))
     throw new Error(`having: the value must be a finite number, got ${String(value)}`)
-  return { ...q, having: [...q.having, { aggregate, op, value }] }
+  const n = derive(q)
+  n.havings = [...q.havings, { aggregate, op, value }]
+  return n as unknown as Query<S, R, J>
 }
 
 /**
  * SELECT DISTINCT: duplicate rows come back once.
  *
  * @example
- * await repo.all(distinct(select(from(WorkOrder), ['status'])))   // [{ status: 'done' }, { status: 'open' }]
+ * await repo.all(from(WorkOrder).select(['status']).distinct())   // [{ status: 'done' }, { status: 'open' }]
  */
 export function distinct<S extends AnySchema, R, J>(q: Query<S, R, J>): Query<S, R, J> {
-  return { ...q, distinct: true }
+  const n = derive(q)
+  n.isDistinct = true
+  return n as unknown as Query<S, R, J>
 }
 
 const lockModes: ReadonlySet<string> = new Set<LockMode>([
@@ -131,7 +130,7 @@ const lockModes: ReadonlySet<string> = new Set<LockMode>([
  *
  * @example
  * await repo.transaction(async () => {
- *   const job = await repo.one(limit(lock(where(from(Job), { state: 'queued' }), 'for update', { skipLocked: true }), 1))
+ *   const job = await repo.one(from(Job).where({ state: 'queued' }).lock('for update', { skipLocked: true }).limit(1))
  * })
  */
 export function lock<S extends AnySchema, R, J>(
@@ -144,5 +143,7 @@ export function lock<S extends AnySchema, R, J>(
       `lock: unknown mode ${JSON.stringify(mode)} (for update, for no key update, for share, for key share)`,
     )
   if (opts.skipLocked && opts.noWait) throw new Error('lock: skipLocked and noWait exclude each other')
-  return { ...q, lock: { mode, skipLocked: opts.skipLocked === true, noWait: opts.noWait === true } }
+  const n = derive(q)
+  n.rowLock = { mode, skipLocked: opts.skipLocked === true, noWait: opts.noWait === true }
+  return n as unknown as Query<S, R, J>
 }

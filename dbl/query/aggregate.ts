@@ -11,7 +11,7 @@
  * which the drivers give as text; the repository converts them. An aggregate over no rows is null
  * (`count` is 0).
  */
-import type { Field } from './schema.ts'
+import type { Field } from '../schema.ts'
 
 /** The aggregate functions. */
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max'
@@ -61,7 +61,7 @@ export function isAggregate(value: unknown): value is Aggregate {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.aggregate'
 }
 
-/** The COUNT aggregate; `count(q)` (a query) is the row-count query, in query.ts. */
+/** The COUNT aggregate, as `count()` / `count(field, { distinct })` make it (query/operators.ts). */
 export function countAggregate<const F extends string>(
   field?: F,
   opts: { readonly distinct?: boolean } = {},
@@ -73,7 +73,7 @@ export function countAggregate<const F extends string>(
  * The sum of a numeric field (or of `[field, op, field]`) over the rows, or per group; null over no rows.
  *
  * @example
- * select(groupBy(join(from(WorkOrder), 'line_items'), ['id']), { id: 'id', total: sum(['line_items.quantity', '*', 'line_items.unit_price']) })
+ * from(WorkOrder).join('line_items').groupBy(['id']).select({ id: 'id', total: sum(['line_items.quantity', '*', 'line_items.unit_price']) })
  */
 export function sum<const F extends string>(arg: AggregateArg<F>): Aggregate<'sum', F> {
   return make('sum', arg)
@@ -83,7 +83,7 @@ export function sum<const F extends string>(arg: AggregateArg<F>): Aggregate<'su
  * The average of a numeric field (or of `[field, op, field]`), as a number; null over no rows.
  *
  * @example
- * await repo.one(select(from(LineItem), { avg: avg('quantity') }))   // { ok: true, value: { avg: 2.5 } }
+ * await repo.one(from(LineItem).select({ avg: avg('quantity') }))   // { avg: 2.5 }
  */
 export function avg<const F extends string>(arg: AggregateArg<F>): Aggregate<'avg', F> {
   return make('avg', arg)
@@ -93,7 +93,7 @@ export function avg<const F extends string>(arg: AggregateArg<F>): Aggregate<'av
  * The smallest value of a field (any comparable type: numbers, text, dates); null over no rows.
  *
  * @example
- * await repo.one(select(from(WorkOrder), { first: min('inserted_at') }))
+ * await repo.one(from(WorkOrder).select({ first: min('inserted_at') }))
  */
 export function min<const F extends string>(arg: AggregateArg<F>): Aggregate<'min', F> {
   return make('min', arg)
@@ -103,7 +103,7 @@ export function min<const F extends string>(arg: AggregateArg<F>): Aggregate<'mi
  * The largest value of a field (any comparable type: numbers, text, dates); null over no rows.
  *
  * @example
- * await repo.one(select(from(LineItem), { max: max('quantity') }))
+ * await repo.one(from(LineItem).select({ max: max('quantity') }))
  */
 export function max<const F extends string>(arg: AggregateArg<F>): Aggregate<'max', F> {
   return make('max', arg)

@@ -7,8 +7,8 @@
  * **Choice:** association paths go at most three associations deep (`'a.b.c'`): deeper template
  * literal types slow editors down for every query, and a query that deep is rare.
  */
-import { resolveAssoc, type ResolvedAssoc } from './assoc.ts'
-import type { AnySchema, Association, AssociationsOf, Field, JoinThrough, RecordOf } from './schema.ts'
+import { resolveAssoc, type ResolvedAssoc } from '../assoc.ts'
+import type { AnySchema, Association, AssociationsOf, Field, JoinThrough, RecordOf } from '../schema.ts'
 
 type AssocName<S> = keyof AssociationsOf<S> & string
 /** The schema association `K` of `S` leads to. */

@@ -1,12 +1,55 @@
 import { describe, expect, it } from 'vitest'
-import { and, cond, count, exists, from, limit, not, offset, or, orderBy, select, where } from './query.ts'
-import { sum } from './query-aggregate.ts'
-import { groupBy, having, join } from './query-join.ts'
-import { compileDeleteAll, compileSelect, compileUpdateAll } from './query-compile.ts'
-import { Product, Thing } from './test/schemas.ts'
-import { Customer, LineItem, WorkOrder } from './test/schemas-queries.ts'
+import { and, cond, exists, not, or } from './conditions.ts'
+import { limit, offset, orderBy, select, where } from './operators.ts'
+import { from, withCount } from './builder.ts'
+import { sum } from './aggregate.ts'
+import { groupBy, having, join } from './join.ts'
+import { compileDeleteAll, compileSelect, compileSelectKeyed, compileUpdateAll } from './compile.ts'
+import { Product, Thing } from '../test/schemas.ts'
+import { Customer, LineItem, WorkOrder } from '../test/schemas-queries.ts'
 
 const cols = '"id", "name", "price", "description", "inserted_at", "updated_at"'
+
+describe('compiling in one walk', () => {
+  const page = (tier: 'free' | 'pro', n: number) =>
+    from(WorkOrder)
+      .join('customer')
+      .where('customer.tier', '=', tier)
+      .where(or(cond('title', 'like', { startsWith: 'T' }), cond('customer_id', 'in', [1, 2])))
+      .orderBy('id')
+      .limit(n)
+
+  it('key, SQL and parameters agree: each $n is the value pushed at that point of the text', () => {
+    const s = compileSelectKeyed(page('pro', 20))
+    expect(s.sql).toBe(
+      'select "orders"."id", "orders"."title", "orders"."status", "orders"."estimate_minutes", "orders"."customer_id", "orders"."inserted_at", "orders"."updated_at" from "orders" inner join "customers" as "customer" on "customer"."id" = "orders"."customer_id" where "customer"."tier" = $1 and ("orders"."title" like $2 or "orders"."customer_id" = any($3)) order by "orders"."id" asc limit $4',
+    )
+    expect(s.params).toEqual(['pro', 'T%', [1, 2], 20])
+    expect(s.key).not.toContain('pro')
+  })
+
+  it('the same query compiled twice gives the same key and text; new values change only the parameters', () => {
+    const a = compileSelectKeyed(page('pro', 20))
+    const again = compileSelectKeyed(page('pro', 20))
+    const other = compileSelectKeyed(page('free', 5))
+    expect(again).toEqual(a)
+    expect(other.key).toBe(a.key)
+    expect(other.sql).toBe(a.sql)
+    expect(other.params).toEqual(['free', 'T%', [1, 2], 5])
+  })
+
+  it('a different shape gives a different key and text', () => {
+    const a = compileSelectKeyed(page('pro', 20))
+    const b = compileSelectKeyed(page('pro', 20).offset(10))
+    const c = compileSelectKeyed(
+      from(WorkOrder).join('customer').where('customer.tier', '!=', 'pro').orderBy('id').limit(20),
+    )
+    expect(b.key).not.toBe(a.key)
+    expect(b.sql).toBe(`${a.sql} offset $5`)
+    expect(c.key).not.toBe(a.key)
+    expect(c.sql).not.toBe(a.sql)
+  })
+})
 
 describe('query builder', () => {
   it('compiles equality maps: value, null, list', () => {
@@ -41,7 +84,7 @@ describe('query builder', () => {
 
   it('select narrows the columns, count wraps the filtered rows', () => {
     expect(compileSelect(select(from(Product), ['id', 'name'])).sql).toBe('select "id", "name" from "products"')
-    const c = compileSelect(limit(count(where(from(Product), { price: 3 })), 5))
+    const c = compileSelect(limit(withCount(where(from(Product), { price: 3 })), 5))
     expect(c.sql).toBe(
       'select count(*) as "count" from (select 1 from "products" where "price" = $1 limit $2) as "counted"',
     )

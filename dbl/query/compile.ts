@@ -1,0 +1,467 @@
+/**
+ * Queries to SQL and parameters, in one walk. The walk appends the statement's shape to a key and
+ * pushes each value at the point its `$n` stands in the text; when it also writes the text
+ * (`emit`), it writes each part as it meets it. The same code thus makes the key, the text and the
+ * parameters, and they cannot disagree on the order of the values.
+ *
+ * Writing the text costs more than the key, so a statement's text (and its row shaper) is cached
+ * by key: a query whose shape was seen before is walked without writing text; a new shape is
+ * walked once more with `emit`. The text is PostgreSQL's, written as knex (which builds every other
+ * statement) writes it: identifiers double-quoted, AND-ed groups in parentheses, `= any($n)` for a list.
+ */
+import { aggregateKey, type Aggregate } from './aggregate.ts'
+import type { QueryParts } from './builder.ts'
+import type { Cond } from './conditions.ts'
+import { resolveRef } from './paths.ts'
+import { isQuery } from './value.ts'
+import { dumpValue, sqlOf } from '../sql.ts'
+import type { AnySchema, Field } from '../schema.ts'
+
+export interface Statement {
+  readonly sql: string
+  readonly params: unknown[]
+  /** Turns a driver row into the row the query's type promises (nests joined fields, converts aggregates); undefined when rows are already so. */
+  readonly shape?: ((row: Record<string, unknown>) => Record<string, unknown>) | undefined
+}
+
+/** A compiled SELECT with its cache key, for tests and tools that look at how a query compiles. */
+export interface KeyedStatement extends Statement {
+  /** The statement's shape: everything but the values. Equal keys mean equal SQL text. */
+  readonly key: string
+}
+
+type Q = QueryParts<AnySchema>
+
+/** One walk's output: the key always, the parameters always, the text when `emit`. */
+interface Walk {
+  key: string
+  readonly params: unknown[]
+  readonly emit: boolean
+}
+
+/** `"name"`, with any `"` inside doubled. */
+export function quote(id: string): string {
+  return id.indexOf('"') < 0 ? `"${id}"` : `"${id.replaceAll('"', '""')}"`
+}
+
+/**
+ * Where a query's columns live in the statement: the alias of its table and of each joined path.
+ * A subquery's aliases avoid every alias of the queries around it, so a correlation names the
+ * outer row unambiguously; columns are qualified when the statement has more than one table.
+ */
+interface Scope {
+  readonly q: Q
+  /** The table's alias, unquoted and quoted. */
+  readonly root: string
+  readonly rootQ: string
+  readonly qualify: boolean
+  /** Joined path → quoted alias (`path~through` for a manyToMany's join table). */
+  readonly aliases: ReadonlyMap<string, string> | undefined
+  /** Every alias taken by this scope and the ones around it. */
+  readonly used: ReadonlySet<string>
+}
+
+const NO_ALIASES: ReadonlySet<string> = new Set()
+
+function scopeOf(q: Q, outer: Scope | undefined): Scope {
+  // The common case (one table, no subquery): nothing to allocate.
+  if (!outer && q.joins.length === 0) {
+    const root = q.schema.table
+    return { q, root, rootQ: quote(root), qualify: q.subqueries, aliases: undefined, used: NO_ALIASES }
+  }
+  const used = new Set(outer ? outer.used : undefined)
+  if (outer) used.add(outer.root)
+  const alloc = (name: string): string => {
+    let a = name
+    for (let i = 2; used.has(a); i++) a = `${name}_${i}`
+    used.add(a)
+    return a
+  }
+  const root = alloc(q.schema.table)
+  const aliases = new Map<string, string>()
+  for (const j of q.joins) {
+    aliases.set(j.path, quote(alloc(j.path.replaceAll('.', '__'))))
+    if (j.through) aliases.set(`${j.path}~through`, quote(alloc(`${j.path.replaceAll('.', '__')}__through`)))
+  }
+  const qualify = outer !== undefined || q.joins.length > 0 || q.subqueries
+  return { q, root, rootQ: quote(root), qualify, aliases, used }
+}
+
+/** The SQL column of a field reference in `scope` (`"customer"."name"`). */
+function col(s: Scope, ref: string, qualify = s.qualify): string {
+  const dot = ref.lastIndexOf('.')
+  if (dot < 0) return qualify ? `${s.rootQ}.${quote(ref)}` : quote(ref)
+  return `${s.aliases!.get(ref.slice(0, dot))!}.${quote(ref.slice(dot + 1))}`
+}
+
+/** `"table"`, or `"table" as "alias"` when they differ. */
+function tableAs(table: string, aliasQ: string): string {
+  const t = quote(table)
+  return aliasQ === t ? t : `${t} as ${aliasQ}`
+}
+
+function joinsSql(s: Scope): string {
+  let sql = ''
+  for (const j of s.q.joins) {
+    const dot = j.path.lastIndexOf('.')
+    const parent = dot < 0 ? s.rootQ : s.aliases!.get(j.path.slice(0, dot))!
+    const alias = s.aliases!.get(j.path)!
+    const { assoc } = j
+    const kind = j.kind === 'left' ? ' left join ' : ' inner join '
+    const through = j.through
+    if (through) {
+      const t = s.aliases!.get(`${j.path}~through`)!
+      sql += `${kind}${tableAs(through.table, t)} on ${t}.${quote(through.ownerKey)} = ${parent}.${quote(through.ownerColumn)}`
+      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(through.relatedColumn)} = ${t}.${quote(through.relatedKey)}`
+    } else if (assoc.kind === 'belongsTo') {
+      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(assoc.related.primaryKey)} = ${parent}.${quote(assoc.foreignKey)}`
+    } else {
+      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(assoc.foreignKey)} = ${parent}.${quote(assoc.owner.primaryKey)}`
+    }
+  }
+  return sql
+}
+
+/** The field a condition's reference names, for encoding its value. */
+function fieldOf(q: Q, ref: string): Field {
+  return (ref.indexOf('.') < 0 && q.schema.fieldsByName[ref]) || resolveRef(q.schema, q.joins, ref).field
+}
+
+/** Pushes `value`; its `$n` in the text when emitting. */
+function param(w: Walk, value: unknown): string {
+  w.params.push(value)
+  return w.emit ? `$${w.params.length}` : ''
+}
+
+/** One condition: its shape onto the key, its values pushed in text order; returns its SQL when emitting (`s` is then set). */
+function condSql(w: Walk, q: Q, s: Scope | undefined, c: Cond): string {
+  switch (c['~cond']) {
+    case 'op': {
+      const op = c.op
+      w.key += `${c.field} ${op};`
+      if (op === 'is null' || op === 'is not null') return w.emit ? `${col(s!, c.field)} ${op}` : ''
+      if (isQuery(c.value)) {
+        w.key += '('
+        const sub = selectSql(w, c.value, w.emit ? scopeOf(c.value, s) : undefined, 'in', undefined)
+        w.key += ')'
+        return w.emit ? `${col(s!, c.field)} ${op} (${sub})` : ''
+      }
+      const field = fieldOf(q, c.field)
+      if (op === 'in' || op === 'not in') {
+        // One array parameter instead of one per element: the statement doesn't depend on the list length.
+        const p = param(
+          w,
+          (c.value as readonly unknown[]).map((v) => dumpValue(field, v)),
+        )
+        if (!w.emit) return ''
+        return op === 'in' ? `${col(s!, c.field)} = any(${p})` : `not (${col(s!, c.field)} = any(${p}))`
+      }
+      const p = param(w, dumpValue(field, c.value))
+      if (!w.emit) return ''
+      if (op === 'not like' || op === 'not ilike') return `not ${col(s!, c.field)} ${op.slice(4)} ${p}`
+      return `${col(s!, c.field)} ${op === '!=' ? '<>' : op} ${p}`
+    }
+    case 'and':
+    case 'or': {
+      const kind = c['~cond']
+      w.key += `${kind}(`
+      if (c.conds.length === 0) {
+        w.key += ')'
+        return kind === 'and' ? 'true' : 'false'
+      }
+      const sql = condsSql(w, q, s, c.conds, kind === 'or' ? ' or ' : ' and ')
+      w.key += ')'
+      return w.emit ? `(${sql})` : ''
+    }
+    case 'not': {
+      w.key += 'not('
+      const sql = condSql(w, q, s, c.cond)
+      w.key += ')'
+      return w.emit ? `not (${sql})` : ''
+    }
+    case 'exists': {
+      w.key += `exists(${c.correlate ? c.correlate.join('=') : ''};`
+      const inner = w.emit ? scopeOf(c.query, s) : undefined
+      const correlate =
+        c.correlate && inner ? `${col(inner, c.correlate[1])} = ${col(s!, c.correlate[0], true)}` : undefined
+      const sub = selectSql(w, c.query, inner, 'exists', correlate)
+      w.key += ')'
+      return w.emit ? `exists (${sub})` : ''
+    }
+  }
+}
+
+function condsSql(w: Walk, q: Q, s: Scope | undefined, conds: readonly Cond[], joiner: string): string {
+  let sql = condSql(w, q, s, conds[0]!)
+  for (let i = 1; i < conds.length; i++) {
+    const next = condSql(w, q, s, conds[i]!)
+    if (w.emit) sql += joiner + next
+  }
+  return sql
+}
+
+function aggregateSql(s: Scope, a: Aggregate): string {
+  if (a.arg === undefined) return 'count(*)'
+  const d = a.distinct ? 'distinct ' : ''
+  if (typeof a.arg === 'string') return `${a.fn}(${d}${col(s, a.arg)})`
+  // The operator comes from a fixed set (checked when the aggregate was made), never from a value.
+  return `${a.fn}(${d}${col(s, a.arg[0])} ${a.arg[1]} ${col(s, a.arg[2])})`
+}
+
+// Every column of a schema, unqualified and qualified by its table: the most common select lists.
+const allColumns = new WeakMap<AnySchema, { plain: string; qualified: string }>()
+
+/** What a statement selects. */
+function columnsSql(s: Scope): string {
+  const q = s.q
+  if (q.columnsAs) {
+    let sql = ''
+    for (const name in q.columnsAs) {
+      const v = q.columnsAs[name]!
+      if (sql) sql += ', '
+      if (typeof v !== 'string') sql += `${aggregateSql(s, v)} as ${quote(name)}`
+      else if (name === v && !s.qualify) sql += quote(v)
+      else sql += `${col(s, v)} as ${quote(name)}`
+    }
+    return sql
+  }
+  if (q.columns) {
+    let sql = ''
+    for (const ref of q.columns) {
+      if (sql) sql += ', '
+      sql += ref.indexOf('.') < 0 ? col(s, ref) : `${col(s, ref)} as ${quote(ref)}`
+    }
+    return sql
+  }
+  const schema = q.schema
+  let all = allColumns.get(schema)
+  if (!all) {
+    const cols = sqlOf(schema).columns.map(quote)
+    const t = quote(schema.table)
+    all = { plain: cols.join(', '), qualified: cols.map((c) => `${t}.${c}`).join(', ') }
+    allColumns.set(schema, all)
+  }
+  if (!s.qualify) return all.plain
+  if (s.root === schema.table) return all.qualified
+  return sqlOf(schema)
+    .columns.map((c) => `${s.rootQ}.${quote(c)}`)
+    .join(', ')
+}
+
+/** The select list's part of the key. */
+function columnsKey(q: Q): string {
+  if (q.columnsAs) {
+    let key = ' as '
+    for (const name in q.columnsAs) {
+      const v = q.columnsAs[name]!
+      key += `${name}=${typeof v === 'string' ? v : aggregateKey(v)},`
+    }
+    return key
+  }
+  return q.columns ? ` ${q.columns.join(',')}` : ' *'
+}
+
+function checkLock(q: Q): void {
+  if (!q.rowLock) return
+  const aggregates = q.columnsAs !== undefined && Object.values(q.columnsAs).some((v) => typeof v !== 'string')
+  if (q.countRows || q.isDistinct || q.groups.length || q.havings.length || aggregates) {
+    throw new Error(
+      `lock ${q.rowLock.mode}: rows of a count, distinct, grouped or aggregate query cannot be locked (lock the rows themselves)`,
+    )
+  }
+}
+
+/**
+ * The SELECT for `q`: its shape onto the key, its values pushed; its text when emitting (`s`, its
+ * scope, is then set). `as`: a subquery for `in` or `exists` (which selects `1`, keeps no order,
+ * and may end its conditions with `correlate`, the equality tying it to the outer row).
+ */
+function selectSql(
+  w: Walk,
+  q: Q,
+  s: Scope | undefined,
+  as: 'top' | 'in' | 'exists',
+  correlate: string | undefined,
+): string {
+  checkLock(q)
+  const emit = w.emit
+  w.key += q.schema.table
+  for (const j of q.joins) w.key += ` ${j.kind} ${j.path}`
+  w.key += columnsKey(q)
+  let sql = ''
+  if (emit) {
+    // A count of a distinct or grouped query counts its rows, so those keep their columns.
+    const keepColumns = q.isDistinct || q.groups.length > 0 || q.columnsAs !== undefined
+    sql = q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
+    sql += as === 'exists' || (q.countRows && !keepColumns) ? '1' : columnsSql(s!)
+    sql += ` from ${tableAs(q.schema.table, s!.rootQ)}`
+    if (q.joins.length) sql += joinsSql(s!)
+  }
+  if (q.conds.length) {
+    w.key += ' where '
+    const where = condsSql(w, q, s, q.conds, ' and ')
+    if (emit) sql += ` where ${where}${correlate ? ` and ${correlate}` : ''}`
+  } else if (correlate) sql += ` where ${correlate}`
+  if (q.groups.length) {
+    w.key += ` group ${q.groups.join(',')}`
+    if (emit) {
+      sql += ' group by '
+      for (let i = 0; i < q.groups.length; i++) sql += (i ? ', ' : '') + col(s!, q.groups[i]!)
+    }
+  }
+  for (let i = 0; i < q.havings.length; i++) {
+    const h = q.havings[i]!
+    w.key += ` having ${aggregateKey(h.aggregate)}${h.op}`
+    const p = param(w, h.value)
+    if (emit) sql += `${i ? ' and ' : ' having '}${aggregateSql(s!, h.aggregate)} ${h.op === '!=' ? '<>' : h.op} ${p}`
+  }
+  if (q.countRows) w.key += ' count'
+  else if (as !== 'exists' && q.order.length) {
+    w.key += ' order'
+    if (emit) sql += ' order by '
+    for (let i = 0; i < q.order.length; i++) {
+      const [f, d] = q.order[i]!
+      w.key += ` ${f} ${d}`
+      if (emit) sql += `${i ? ', ' : ''}${q.columnsAs && Object.hasOwn(q.columnsAs, f) ? quote(f) : col(s!, f)} ${d}`
+    }
+  }
+  if (q.isDistinct) w.key += ' distinct'
+  if (q.maxRows !== undefined) {
+    w.key += ' limit'
+    const p = param(w, q.maxRows)
+    if (emit) sql += ` limit ${p}`
+  }
+  if (q.skipRows !== undefined) {
+    w.key += ' offset'
+    const p = param(w, q.skipRows)
+    if (emit) sql += ` offset ${p}`
+  }
+  if (q.rowLock) {
+    const l = ` ${q.rowLock.mode}${q.rowLock.skipLocked ? ' skip locked' : ''}${q.rowLock.noWait ? ' nowait' : ''}`
+    w.key += l
+    sql += l
+  }
+  return sql
+}
+
+type Shape = NonNullable<Statement['shape']>
+
+/** The row shaper of `q`, or null: list-form paths nested, `sum` / `avg` (numeric, given as text) made numbers. */
+function shapeOf(q: Q): Shape | null {
+  if (q.countRows) return null
+  if (q.columnsAs) {
+    const numeric = Object.entries(q.columnsAs)
+      .filter(
+        ([, v]) =>
+          typeof v !== 'string' &&
+          (v.fn === 'sum' || v.fn === 'avg' || ((v.fn === 'min' || v.fn === 'max') && Array.isArray(v.arg))),
+      )
+      .map(([n]) => n)
+    if (numeric.length === 0) return null
+    return (row) => {
+      for (const n of numeric) if (typeof row[n] === 'string') row[n] = Number(row[n])
+      return row
+    }
+  }
+  const nested = (q.columns ?? []).filter((r) => r.indexOf('.') >= 0).map((r) => [r, r.split('.')] as const)
+  if (nested.length === 0) return null
+  const plain = q.columns!.filter((r) => r.indexOf('.') < 0)
+  return (row) => {
+    const out: Record<string, unknown> = {}
+    for (const k of plain) out[k] = row[k]
+    for (const [k, path] of nested) {
+      let o = out
+      for (let i = 0; i < path.length - 1; i++) o = (o[path[i]!] ??= {}) as Record<string, unknown>
+      o[path[path.length - 1]!] = row[k]
+    }
+    return out
+  }
+}
+
+interface Cached {
+  readonly sql: string
+  readonly shape: Shape | undefined
+}
+// Shapes come from code, so they are few; the cap only guards against a generated-shape leak.
+const MAX_SHAPES = 5000
+const cache = new Map<string, Cached>()
+
+/**
+ * One walk over `q`: key and parameters, and the text when `emit`. The count wrapper adds no
+ * values, so it goes around the text afterwards.
+ */
+function walkSelect(q: Q, emit: boolean): { key: string; sql: string; params: unknown[] } {
+  const w: Walk = { key: 'select ', params: [], emit }
+  let sql = selectSql(w, q, emit ? scopeOf(q, undefined) : undefined, 'top', undefined)
+  if (emit && q.countRows) sql = `select count(*) as "count" from (${sql}) as "counted"`
+  return { key: w.key, sql, params: w.params }
+}
+
+/** SQL, parameters and key of a SELECT (with `shape` for the rows when they need one). */
+export function compileSelectKeyed(q: Q): KeyedStatement {
+  let { key, params } = walkSelect(q, false)
+  let hit = cache.get(key)
+  if (!hit) {
+    const full = walkSelect(q, true)
+    ;({ key, params } = full)
+    if (cache.size >= MAX_SHAPES) cache.clear()
+    cache.set(key, (hit = { sql: full.sql, shape: shapeOf(q) ?? undefined }))
+  }
+  return { key, sql: hit.sql, params, shape: hit.shape }
+}
+
+/** SQL and parameters of a SELECT (with `shape` for the rows when they need one). */
+export function compileSelect(q: Q): Statement {
+  return compileSelectKeyed(q)
+}
+
+function checkBulk(q: Q, what: string): void {
+  if (
+    q.maxRows !== undefined ||
+    q.skipRows !== undefined ||
+    q.order.length ||
+    q.columns ||
+    q.columnsAs ||
+    q.countRows ||
+    q.joins.length ||
+    q.groups.length ||
+    q.havings.length ||
+    q.isDistinct ||
+    q.rowLock
+  ) {
+    throw new Error(
+      `${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock or count)`,
+    )
+  }
+}
+
+/** The WHERE of an UPDATE or DELETE: written each time (they are rare next to SELECTs). */
+function whereSql(q: Q, params: unknown[]): string {
+  if (!q.conds.length) return ''
+  const w: Walk = { key: '', params, emit: true }
+  return ` where ${condsSql(w, q, scopeOf(q, undefined), q.conds, ' and ')}`
+}
+
+/** UPDATE … SET fields WHERE …; `set` keys must be fields (checked by the caller). */
+export function compileUpdateAll(q: Q, set: Record<string, unknown>): Statement {
+  checkBulk(q, 'updateAll')
+  const fields = Object.keys(set).sort()
+  if (fields.length === 0) throw new Error('updateAll: nothing to set')
+  const params: unknown[] = []
+  let sql = `update ${quote(q.schema.table)} set `
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!
+    params.push(dumpValue(q.schema.fieldsByName[f]!, set[f]))
+    sql += `${i ? ', ' : ''}${quote(f)} = $${params.length}`
+  }
+  sql += whereSql(q, params)
+  return { sql, params }
+}
+
+/** DELETE … WHERE …. */
+export function compileDeleteAll(q: Q): Statement {
+  checkBulk(q, 'deleteAll')
+  const params: unknown[] = []
+  const sql = `delete from ${quote(q.schema.table)}${whereSql(q, params)}`
+  return { sql, params }
+}

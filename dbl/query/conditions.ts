@@ -1,0 +1,222 @@
+/**
+ * Conditions of `where`: `cond`, `and`, `or`, `not`, `exists`, and the equality map. A condition is
+ * a plain value that names its fields; the query that takes it checks them (operators.ts).
+ *
+ *   from(Product).where(or(cond('price', '<', 10), cond({ name: 'Gift' })))
+ *   from(Product).where('name', 'ilike', { contains: req.query.q })   // text from a user: %, _ and \ match themselves
+ *
+ * LIKE operators take a pattern (`'%tea%'`: `%` any text, `_` one character, `\` escapes the
+ * next one) or literal text to look for (`{ contains | startsWith | endsWith: text }`, escaped
+ * with `escapeLike`). **Choice:** user input goes in the second form; a pattern is the program's,
+ * so a malformed one (ending in a lone `\`) throws when the query is built, like an unknown
+ * operator. PostgreSQL would refuse it only when a row matches up to the backslash (SQLSTATE
+ * 22025), a failure that depends on the data; here it fails the first time the code runs.
+ */
+import type { Query } from './builder.ts'
+import { isQuery } from './value.ts'
+import { resolveRef, type Joins, type Ref, type ValueAt } from './paths.ts'
+import type { AnySchema } from '../schema.ts'
+
+/** Comparison operators of `where` and `having`. */
+export type CompareOp = '=' | '!=' | '<>' | '<' | '<=' | '>' | '>='
+export type LikeOp = 'like' | 'not like' | 'ilike' | 'not ilike'
+export type InOp = 'in' | 'not in'
+export type NullOp = 'is null' | 'is not null'
+/** Every operator `where` / `cond` take. */
+export type Op = CompareOp | LikeOp | InOp | NullOp
+
+/** Literal text for a LIKE operator: every character matches itself. */
+export type LikeText = { readonly contains: string } | { readonly startsWith: string } | { readonly endsWith: string }
+
+/**
+ * `text` with LIKE's wildcards (`%`, `_`) and escape character (`\`) escaped, so it matches itself
+ * inside a pattern you build around it.
+ *
+ * @example
+ * const prefix = '50%'
+ * from(Product).where('name', 'like', `${escapeLike(prefix)}%`) // names starting with "50%", not "500 g"
+ */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&')
+}
+
+function likePattern(field: string, op: string, value: unknown): string {
+  if (typeof value === 'string') {
+    // An odd run of backslashes at the end: the last one escapes nothing.
+    if (/\\*$/.exec(value)![0].length % 2 === 1) {
+      throw new Error(
+        `where ${field} ${op} ${JSON.stringify(value)}: the pattern ends with a lone escape character (\\); for text a user typed, use { contains: text } (or escapeLike(text))`,
+      )
+    }
+    return value
+  }
+  const keys = typeof value === 'object' && value !== null ? Object.keys(value) : []
+  const text = keys.length === 1 ? (value as Record<string, unknown>)[keys[0]!] : undefined
+  if (typeof text === 'string') {
+    if (keys[0] === 'contains') return `%${escapeLike(text)}%`
+    if (keys[0] === 'startsWith') return `${escapeLike(text)}%`
+    if (keys[0] === 'endsWith') return `%${escapeLike(text)}`
+  }
+  throw new Error(`where ${field} ${op}: give a pattern string or one of { contains | startsWith | endsWith: string }`)
+}
+
+const ops: ReadonlySet<string> = new Set<Op>([
+  '=',
+  '!=',
+  '<>',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'like',
+  'not like',
+  'ilike',
+  'not ilike',
+  'in',
+  'not in',
+  'is null',
+  'is not null',
+])
+
+/**
+ * A condition `where`, `and`, `or` and `not` take, as `cond` and `exists` build it. `F` is the
+ * set of field references it uses, so `where` can check them against the query's type. `exists` holds a subquery (`correlate`: [outer field, inner field] made equal); the
+ * value of `in` / `not in` may be a one-column subquery.
+ */
+export type Cond<F extends string = string> =
+  | { readonly '~cond': 'op'; readonly field: F; readonly op: Op; readonly value: unknown }
+  | { readonly '~cond': 'and' | 'or'; readonly conds: readonly Cond<F>[] }
+  | { readonly '~cond': 'not'; readonly cond: Cond<F> }
+  | {
+      readonly '~cond': 'exists'
+      readonly query: Query<AnySchema, unknown, Joins>
+      readonly correlate: readonly [F, string] | undefined
+    }
+
+/** Equality map: a value means `=`, `null` means IS NULL, a list means IN. Keys are fields or joined paths (`'customer.tier'`). */
+export type Clauses<S extends AnySchema, J = unknown> = {
+  readonly [K in Ref<S, J>]?: ValueAt<S, J, K> | readonly NonNullable<ValueAt<S, J, K>>[] | null
+}
+
+/** A one-column subquery whose values are `V`s: the value `in` / `not in` may take. */
+export type Subquery<V> = Query<any, { readonly [column: string]: V | null }, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * A condition for `where`, `and`, `or`, `not`: an equality map, or `field, op, value`.
+ *
+ * @example
+ * cond('price', '<', 10)                     // price < 10
+ * cond('description', 'is null')             // description IS NULL
+ * cond({ name: 'Gift', price: [5, 10] })     // name = 'Gift' AND price IN (5, 10)
+ * from(Product).where(or(cond('price', '<', 10), cond({ name: 'Gift' })))
+ */
+export function cond<const F extends string>(field: F, op: NullOp): Cond<F>
+export function cond<const F extends string>(field: F, op: Exclude<Op, NullOp>, value: unknown): Cond<F>
+export function cond<const M extends Record<string, unknown>>(clauses: M): Cond<keyof M & string>
+export function cond(a: string | Record<string, unknown>, op?: Op, value?: unknown): Cond {
+  if (typeof a !== 'string') return clausesCond(a)
+  if (typeof op !== 'string' || !ops.has(op)) throw new Error(`unknown query operator ${JSON.stringify(op)}`)
+  if (op === 'is null' || op === 'is not null') return { '~cond': 'op', field: a, op, value: undefined }
+  if (value === undefined) throw new Error(`where ${a} ${op}: the value is undefined`)
+  if (op === 'in' || op === 'not in') {
+    if (isQuery(value)) return { '~cond': 'op', field: a, op, value: checkSubquery(value, `where ${a} ${op}`) }
+    if (!Array.isArray(value)) throw new Error(`where ${a} ${op}: the value must be an array or a one-column subquery`)
+  }
+  // Comparing with NULL is never true in SQL; say IS NULL explicitly.
+  if (value === null) throw new Error(`where ${a} ${op} null: use 'is null' / 'is not null'`)
+  if (op.endsWith('like')) return { '~cond': 'op', field: a, op, value: likePattern(a, op, value) }
+  return { '~cond': 'op', field: a, op, value }
+}
+
+function checkSubquery(q: Query<AnySchema, unknown, Joins>, what: string): Query<AnySchema, unknown, Joins> {
+  const columns = q.columns?.length ?? (q.columnsAs ? Object.keys(q.columnsAs).length : 0)
+  if (columns !== 1 || q.countRows)
+    throw new Error(`${what}: the subquery must select exactly one column (q.select(['id']))`)
+  if (q.rowLock) throw new Error(`${what}: a subquery cannot lock rows`)
+  return q
+}
+
+export function clausesCond(clauses: Record<string, unknown>): Cond {
+  const conds: Cond[] = []
+  for (const field of Object.keys(clauses)) {
+    const value = clauses[field]
+    if (value === undefined) throw new Error(`where { ${field}: undefined }: a value is missing (use null for IS NULL)`)
+    conds.push(
+      value === null
+        ? { '~cond': 'op', field, op: 'is null', value: undefined }
+        : Array.isArray(value)
+          ? { '~cond': 'op', field, op: 'in', value }
+          : { '~cond': 'op', field, op: '=', value },
+    )
+  }
+  return conds.length === 1 ? conds[0]! : { '~cond': 'and', conds }
+}
+
+/**
+ * All of the conditions (an empty `and()` is true).
+ *
+ * @example
+ * from(Product).where(or(cond('price', '<', 10), and(cond('price', '>', 100), cond({ description: null }))))
+ */
+export function and<F extends string>(...conds: Cond<F>[]): Cond<F> {
+  return { '~cond': 'and', conds }
+}
+/**
+ * Any of the conditions (an empty `or()` is false).
+ *
+ * @example
+ * from(Product).where(or(cond('price', '<', 10), cond({ name: 'Gift' })))
+ */
+export function or<F extends string>(...conds: Cond<F>[]): Cond<F> {
+  return { '~cond': 'or', conds }
+}
+/**
+ * The condition negated: `not(cond(…))`, `not(exists(…))`.
+ *
+ * @example
+ * from(Customer).where(not(exists(from(WorkOrder), { correlate: ['id', 'customer_id'] })))   // customers without orders
+ */
+export function not<F extends string>(c: Cond<F>): Cond<F> {
+  return { '~cond': 'not', cond: c }
+}
+
+/**
+ * True for each row for which `subquery` finds a row. `correlate: [outer, inner]` ties the two
+ * (`outer field = inner field`), so the subquery looks at the outer row's related rows; negate with `not`.
+ *
+ * @example
+ * // customers with an open work order
+ * from(Customer).where(exists(from(WorkOrder).where('status', '=', 'open'), { correlate: ['id', 'customer_id'] }))
+ */
+export function exists<Sub extends AnySchema, SJ, const O extends string = never>(
+  subquery: Query<Sub, unknown, SJ>,
+  opts: { readonly correlate?: readonly [O, Ref<Sub, SJ>] } = {},
+): Cond<O> {
+  if (!isQuery(subquery)) throw new Error('exists: give a query (from(…))')
+  if (subquery.rowLock) throw new Error('exists: a subquery cannot lock rows')
+  const c = opts.correlate
+  if (c !== undefined) {
+    if (!Array.isArray(c) || c.length !== 2) throw new Error('exists: correlate is [outer field, inner field]')
+    resolveRef(subquery.schema, subquery.joins, c[1])
+  }
+  return { '~cond': 'exists', query: subquery, correlate: c as readonly [O, string] | undefined }
+}
+
+/** Whether `value` is a condition (`cond`, `and`, …) rather than an equality map. */
+export function isCond(value: object): value is Cond {
+  return Object.hasOwn(value, '~cond')
+}
+
+/** Whether `c` holds a subquery (`exists`, or `in` a query) anywhere. */
+export function hasSubquery(c: Cond): boolean {
+  switch (c['~cond']) {
+    case 'exists':
+      return true
+    case 'op':
+      return isQuery(c.value)
+    case 'not':
+      return hasSubquery(c.cond)
+    default:
+      return c.conds.some(hasSubquery)
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The runtime side of queries (builder.ts has the types): the one class of query values, the copy
+ * every operator starts from, and the test for a query. Kept apart so the operators and the
+ * methods (methods.ts) can use them without importing `from`.
+ */
+import type { Aggregate } from './aggregate.ts'
+import type { HavingCond, QueryParts } from './builder.ts'
+import type { Direction } from './operators.ts'
+import type { Cond } from './conditions.ts'
+import type { Joins, JoinSpec } from './paths.ts'
+import type { Query } from './builder.ts'
+import type { AnySchema } from '../schema.ts'
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+/**
+ * The one class of query values: the fields are set in one order in the constructor, so every
+ * query has the same layout and the compiler's reads of them stay fast.
+ */
+export class QueryValue implements QueryParts {
+  readonly kind: 'vela.query'
+  readonly schema: AnySchema
+  readonly joins: readonly JoinSpec[]
+  readonly conds: readonly Cond[]
+  readonly order: readonly (readonly [string, Direction])[]
+  readonly maxRows: number | undefined
+  readonly skipRows: number | undefined
+  readonly columns: readonly string[] | undefined
+  readonly columnsAs: Readonly<Record<string, string | Aggregate>> | undefined
+  readonly groups: readonly string[]
+  readonly havings: readonly HavingCond[]
+  readonly isDistinct: boolean
+  readonly rowLock: QueryParts['rowLock']
+  readonly countRows: boolean
+  readonly subqueries: boolean
+
+  constructor(q: QueryParts) {
+    this.kind = 'vela.query'
+    this.schema = q.schema
+    this.joins = q.joins
+    this.conds = q.conds
+    this.order = q.order
+    this.maxRows = q.maxRows
+    this.skipRows = q.skipRows
+    this.columns = q.columns
+    this.columnsAs = q.columnsAs
+    this.groups = q.groups
+    this.havings = q.havings
+    this.isDistinct = q.isDistinct
+    this.rowLock = q.rowLock
+    this.countRows = q.countRows
+    this.subqueries = q.subqueries
+  }
+}
+
+/** A copy of `q` to change one part of before returning it: how every operator makes its new query. */
+export function derive(q: QueryParts): Mutable<QueryValue> {
+  return new QueryValue(q)
+}
+
+/** The empty list every new query starts with, shared. */
+export const EMPTY: readonly never[] = Object.freeze([])
+
+/**
+ * Whether `value` is a query built by `from`.
+ *
+ * @example
+ * isQuery(from(Product))   // true
+ */
+export function isQuery(value: unknown): value is Query<AnySchema, unknown, Joins> {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.query'
+}
