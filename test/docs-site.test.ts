@@ -93,6 +93,10 @@ process.stdout.write(JSON.stringify(out))`
   it('the code blocks marked `check` compile against the package types', async () => {
     const { blocks, tsconfig } = writeCheckApps(DOCS, join(ROOT, '.scratch/docs-check'))
     expect(blocks.length).toBeGreaterThanOrEqual(8)
+    // The side-by-side page: each framework's app is among the blocks compiled below.
+    const compared = blocks.filter((b) => b.page === 'comparison.md').map((b) => b.code)
+    for (const framework of ["from 'vela'", "from 'hono'", "from 'fastify'"])
+      expect(compared.some((code) => code.includes(framework))).toBe(true)
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')
     let errors = ''
     try {

@@ -16,6 +16,8 @@ const SIDEBAR: Section[] = [
     items: [
       { text: 'What Vela is', link: '/' },
       { text: 'Getting started', link: '/getting-started' },
+      { text: 'Beside Hono and Fastify', link: '/comparison' },
+      { text: 'Upgrading from 0.1', link: '/upgrading' },
     ],
   },
   {
