@@ -113,7 +113,7 @@ export function isDbUnavailable(value: unknown): value is DbUnavailableError {
  *   await repo.insert(cs)
  * } catch (e) {
  *   // Not retried blindly: the row may be there already.
- *   if (isDbOutcomeUnknown(e)) return json(504, {}, { error: 'the order may have been saved; check before trying again' })
+ *   if (isDbOutcomeUnknown(e)) return json({ error: 'the order may have been saved; check before trying again' }, { status: 504 })
  *   throw e
  * }
  */
