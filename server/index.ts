@@ -26,6 +26,13 @@ export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
 export { coalesceLog } from './app/coalesce-log.ts'
 export type { CoalesceLogOptions, CoalescingLog, KeyedLog, LogSink } from './app/coalesce-log.ts'
 export type { AppState } from './contracts/app.ts'
+export type {
+  PipelineObserver,
+  PipelineTrace,
+  PluginStepReport,
+  SecurityReport,
+  StepOutcome,
+} from './pipeline/observer.ts'
 export { defineStreamHandler } from './stream-handlers/stream-handlers.ts'
 export type { FetchHandler, NodeHandler, StreamHandler } from './stream-handlers/stream-handlers.ts'
 export type { RequestObserver, RequestOutcome, RequestWatch } from './contracts/observer.ts'

@@ -24,8 +24,8 @@
  * and the other inspection commands answer from (dev-inspect.ts), in the background too.
  *
  * The development dashboard (dashboard/) answers `/__vela` before the app, for an app in `dev`:
- * each app swapped in gets its request recorder as an extra stream handler, so the requests of
- * every version of the app land in one store.
+ * each app swapped in is made with its request recorder (an extra stream handler, an observer of
+ * the pipeline and a response hook), so the requests of every version of the app land in one store.
  *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
@@ -44,6 +44,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolve, sep } from 'node:path'
 import type { ViteDevServer } from 'vite'
 import type { CreateAppOptions, VelaApp } from '../../server/app/create-app.ts'
+import { withRecorder } from '../../server/dashboard/recorder.ts'
 import { createTopics } from '../../server/websocket/topics.ts'
 import type { Dashboard, DashboardOptions } from '../dashboard/index.ts'
 import { createDashboard } from '../dashboard/index.ts'
@@ -139,11 +140,8 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     opts.dashboard === false
       ? undefined
       : createDashboard(() => current!, opts.dashboard, { migrations: () => migrationsView(root, modules.load) })
-  const createOptions = {
-    ...opts.createOptions,
-    topics,
-    streamHandlers: [...(dashboard ? [dashboard.recorder] : []), ...(opts.createOptions?.streamHandlers ?? [])],
-  }
+  const given = { ...opts.createOptions, topics }
+  const createOptions = dashboard ? withRecorder(dashboard.recorder, given) : given
 
   let current: VelaApp | undefined
   /** The app whose start hook ran: its stop hook runs before the next start. */
