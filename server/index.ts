@@ -26,6 +26,13 @@ export type { HealthConfig } from './contracts/config.ts'
 export { createApp } from './app/create-app.ts'
 export type { CreateAppOptions, VelaApp } from './app/create-app.ts'
 export type { AppState } from './contracts/app.ts'
+export type {
+  PipelineObserver,
+  PipelineTrace,
+  PluginStepReport,
+  SecurityReport,
+  StepOutcome,
+} from './pipeline/observer.ts'
 export { listen } from './listener/listen.ts'
 export type { CloseOptions, Listener, ListenOptions } from './listener/listen.ts'
 export { installShutdown } from './listener/shutdown.ts'

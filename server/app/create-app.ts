@@ -129,6 +129,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     ...base,
     deadlines: new HandlerDeadlines(base, config.server.handlerTimeout),
     routeChecks,
+    observer: opts.observer,
   }
   checkHealthPaths(config.server.health, table)
   let state: AppState = 'starting'
@@ -162,7 +163,7 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
   }
   const steps = lifecycle(
     requestIds(config.server.requestId, ctx.proxies),
-    responseHooks(config.onResponse, ctx.proxies, log),
+    responseHooks(opts.onResponse ? [...config.onResponse, ...opts.onResponse] : config.onResponse, ctx.proxies, log),
   )
   const failed = (err: unknown, x: Exchange) => streamFailed(err, x.header('accept') ?? null, x)
   const core = entryPoints({ serve, serveUpgrade, observers, failed, log, reuse: !observing, lifecycle: steps })

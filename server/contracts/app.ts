@@ -4,9 +4,11 @@
  */
 import type { ViewReply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
+import type { PipelineObserver } from '../pipeline/observer.ts'
 import type { ResolvedConfig, StreamHandler } from './config.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RequestFacts } from './request.ts'
+import type { ResponseHook } from './response.ts'
 import type { RouteTable } from './routes.ts'
 import type { TopicMessage, Topics } from './topics.ts'
 
@@ -56,7 +58,7 @@ export interface VelaApp {
   stop(): Promise<void>
 }
 
-/** What `createApp` takes besides the config: the environment, the app root, schemas, a log and extra stream handlers. */
+/** What `createApp` takes besides the config: the environment, the app root, schemas, a log, extra stream handlers and response hooks, an observer. */
 export interface CreateAppOptions {
   /** The environment the config's overrides are read from (`VELA_ENV`, `PORT`, …; default `process.env`). */
   env?: NodeJS.ProcessEnv
@@ -94,4 +96,14 @@ export interface CreateAppOptions {
    * as written.
    */
   streamHandlers?: readonly StreamHandler[]
+  /**
+   * Response hooks run after the configured ones (`onResponse`), in order, so they see each reply
+   * as it is sent: the dev server's dashboard reads the response headers it shows this way.
+   */
+  onResponse?: readonly ResponseHook[]
+  /**
+   * Told what each plugin step and security callback of a request it traces did (the dev server's
+   * dashboard). Without one, routes call them directly and pay nothing for it.
+   */
+  observer?: PipelineObserver
 }

@@ -24,6 +24,11 @@ export interface OutgoingResponse {
   readonly scheme: 'http' | 'https'
   /** One header of the reply by name (any case); undefined when it has none. */
   header(name: string): string | undefined
+  /**
+   * Every header of the reply as `[name, value]` pairs, names lowercase; each `set-cookie` is a
+   * pair of its own. A copy: changing it changes nothing.
+   */
+  headerEntries(): [string, string][]
   /** Sets a header of the reply (any case), replacing what it had. A value a header cannot carry throws. */
   setHeader(name: string, value: string): void
   /** Removes a header of the reply (any case). */

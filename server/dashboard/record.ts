@@ -2,6 +2,7 @@
  * What the development dashboard keeps of one request: its facts, its outcome, the log lines and
  * database queries it made, as plain data (JSON-ready). Types and the size limits only.
  */
+import type { PluginStepReport, SecurityReport } from '../pipeline/observer.ts'
 
 /** One span of a request's waterfall: the request itself, or a database query made during it. */
 export interface SpanRecord {
@@ -25,39 +26,12 @@ export interface LogRecord {
   readonly message: string
 }
 
-/** What a plugin step came to: it let the request go on, ended its phase, replied, failed or threw. */
-export type StepOutcome =
-  | { readonly kind: 'continued' }
-  | { readonly kind: 'ended-phase' }
-  | { readonly kind: 'replied'; readonly status: number }
-  | { readonly kind: 'failed'; readonly message: string }
-  | { readonly kind: 'threw'; readonly message: string }
-
+/** What a plugin step came to (the pipeline's report, kept as reported). */
+export type { StepOutcome } from '../pipeline/observer.ts'
 /** One plugin that ran during the request, in the order they ran. */
-export interface PluginStepRecord {
-  readonly name: string
-  readonly phase: 'pre_request' | 'post_request'
-  readonly outcome: StepOutcome
-  /** Milliseconds from the request's start, and how long the plugin took. */
-  readonly startMs: number
-  readonly durationMs: number
-}
-
+export type PluginStepRecord = PluginStepReport
 /** The group's security callback: its name and its verdict. */
-export interface SecurityRecord {
-  /** The callback's function name (`anonymous` without one). */
-  readonly callback: string
-  /** `allowed` (true or auth data), `denied` (false: a 401), `replied` (its own reply), `threw`. */
-  readonly verdict: 'allowed' | 'denied' | 'replied' | 'threw'
-  /** The reply's status for `denied` (401) and `replied`. */
-  readonly status?: number
-  /** Whether it gave auth data (an object) rather than `true`. */
-  readonly authData?: boolean
-  /** What it threw, or the invalid value it returned (both a 500). */
-  readonly message?: string
-  readonly startMs: number
-  readonly durationMs: number
-}
+export type SecurityRecord = SecurityReport
 
 /** One request as the dashboard lists and shows it. */
 export interface RequestRecord {

@@ -12,7 +12,7 @@ import type { InjectOptions } from '../testing/index.ts'
 import { inject as send } from '../testing/index.ts'
 import { until } from '../../test/support/until.ts'
 import { attachToRequests } from './context.ts'
-import { dashboardRecorder } from './recorder.ts'
+import { dashboardRecorder, withRecorder } from './recorder.ts'
 import { RequestStore } from './store.ts'
 
 // A connection that answers every query with three rows, or fails for `fail`.
@@ -117,7 +117,7 @@ afterAll(() => detach())
 const appWith = (store: RequestStore, environment: string, params?: boolean) =>
   createApp(
     { bootstrapApplication: 'recorded', environment, routes: { api: group, guarded, exploding } },
-    { env: {}, log: () => {}, streamHandlers: [dashboardRecorder(store, { params })] },
+    withRecorder(dashboardRecorder(store, { params }), { env: {}, log: () => {} }),
   )
 
 describe('a dev app', () => {

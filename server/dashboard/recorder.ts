@@ -1,21 +1,29 @@
 /**
- * The development dashboard's recorder: a stream handler (the observer contract, so it sees every
- * request, 404s included) that opens a record per request, runs the rest of the request with that
- * record as its async context (so queries and console lines attach to it, context.ts), and stores
- * it when the response has been sent. It records only in the `dev` environment.
+ * The development dashboard's recorder, given to each app the dev server makes as `createApp`
+ * options (`withRecorder`), so the runtime's core knows nothing of the dashboard:
+ * - a stream handler (the observer contract, so it sees every request, 404s included) that opens
+ *   a record per request, runs the rest of the request with that record as its async context (so
+ *   queries and console lines attach to it, context.ts), and stores it when the response has been
+ *   sent;
+ * - the pipeline's observer (server/pipeline/observer.ts): each plugin that ran and the security
+ *   verdict go into the record;
+ * - an `onResponse` hook, run after the app's own: the response headers as sent.
+ * It records only in the `dev` environment.
  */
+import type { CreateAppOptions } from '../contracts/app.ts'
 import type { StreamHandler } from '../contracts/config.ts'
 import type { RequestFacts } from '../contracts/request.ts'
+import type { ResponseHook } from '../contracts/response.ts'
+import type { PipelineObserver } from '../pipeline/observer.ts'
 import { defineStreamHandler } from '../stream-handlers/stream-handlers.ts'
 import type { Recording } from './context.ts'
 import { recordings } from './context.ts'
-import type { Outcome } from '../respond.ts'
 import type { RequestRecord } from './record.ts'
 import { LIMITS, cut } from './record.ts'
 import { REDACTED, isSecretName, redactQuery, redactResponseHeader } from './redact.ts'
 import type { RequestStore } from './store.ts'
 import type { RequestTrace } from './trace.ts'
-import { setTrace } from './trace.ts'
+import { setTrace, traceOf } from './trace.ts'
 
 /** How the recorder records. */
 export interface RecorderOptions {
@@ -23,8 +31,40 @@ export interface RecorderOptions {
   params?: boolean
 }
 
-/** The stream handler that records each request of a `dev` app into `store`. */
-export function dashboardRecorder(store: RequestStore, opts: RecorderOptions = {}): StreamHandler {
+/** What records a `dev` app's requests: the parts `createApp` takes (see `withRecorder`). */
+export interface Recorder {
+  /** Opens each request's record and stores it once the response has been sent. */
+  readonly streamHandler: StreamHandler
+  /** Puts the plugins that ran and the security verdict into the record. */
+  readonly observer: PipelineObserver
+  /** Puts the response headers as sent into the record. */
+  readonly onResponse: ResponseHook
+}
+
+/** The recorder of each request of a `dev` app into `store`. */
+export function dashboardRecorder(store: RequestStore, opts: RecorderOptions = {}): Recorder {
+  return { streamHandler: recordingHandler(store, opts), observer: { traceOf }, onResponse: recordResponse }
+}
+
+/**
+ * `createApp` options with the recorder added: its stream handler outside the given ones, its
+ * response hook after them (it sees the headers as sent), its observer (the app's only one).
+ */
+export function withRecorder(recorder: Recorder, opts: CreateAppOptions = {}): CreateAppOptions {
+  return {
+    ...opts,
+    streamHandlers: [recorder.streamHandler, ...(opts.streamHandlers ?? [])],
+    onResponse: [...(opts.onResponse ?? []), recorder.onResponse],
+    observer: recorder.observer,
+  }
+}
+
+/** The recorder's `onResponse` hook: a recorded request's response headers. */
+function recordResponse(response: Parameters<ResponseHook>[0]): void {
+  traceOf(response.request)?.responseHeaders(response.headerEntries())
+}
+
+function recordingHandler(store: RequestStore, opts: RecorderOptions): StreamHandler {
   let seq = 0
   const params = opts.params ?? true
   return defineStreamHandler({
@@ -95,7 +135,7 @@ function describeError(thrown: unknown): NonNullable<RequestRecord['error']> {
   return { name: typeof thrown, message: cut(String(thrown), LIMITS.message) }
 }
 
-/** Where the pipeline's reports on `record` go: plugins up to the cap, the security verdict, the response's headers (redacted, cut). */
+/** Where the reports on `record` go: plugins up to the cap, the security verdict, the response's headers (redacted, cut). */
 function traceInto(record: RequestRecord, started: number): RequestTrace {
   return {
     started,
@@ -111,28 +151,10 @@ function traceInto(record: RequestRecord, started: number): RequestTrace {
       record.security =
         verdict.message === undefined ? verdict : { ...verdict, message: cut(verdict.message, LIMITS.message) }
     },
-    response(outcome) {
-      record.responseHeaders = headerPairs(outcome)
+    responseHeaders(entries) {
+      record.responseHeaders = entries
         .slice(0, LIMITS.headers)
         .map(([name, value]) => [name, cut(redactResponseHeader(name, value), LIMITS.header)] as const)
     },
   }
-}
-
-function headerPairs(outcome: Outcome): [string, string][] {
-  const headers = (outcome as { headers?: unknown }).headers
-  if (headers instanceof Headers) {
-    const pairs: [string, string][] = []
-    headers.forEach((value, name) => {
-      if (name !== 'set-cookie') pairs.push([name, value])
-    })
-    for (const cookie of headers.getSetCookie()) pairs.push(['set-cookie', cookie])
-    return pairs
-  }
-  if (!headers || typeof headers !== 'object') return []
-  return Object.entries(headers as Record<string, unknown>).flatMap(([name, value]) =>
-    Array.isArray(value)
-      ? value.map((v) => [name.toLowerCase(), String(v)] as [string, string])
-      : [[name.toLowerCase(), String(value)] as [string, string]],
-  )
 }

@@ -1,21 +1,16 @@
 /**
- * What the route's pipeline tells the development dashboard about a recorded request: each
- * plugin that ran (its outcome and time), the security callback's verdict, and the headers of the
- * response as it went out. The recorder leaves a trace on the request's facts (the exchange) under
- * a registered symbol, so the dev server's copy of this module and the app's copy of the runtime
- * meet; an unrecorded request has none, and the pipeline asks only in `dev`.
+ * Where the pipeline's reports on a recorded request go (its plugins and security verdict, through
+ * the recorder's observer), and the response's headers (through its `onResponse` hook). The
+ * recorder leaves the trace on the request's facts (the exchange) under a registered symbol, so
+ * the dev server's copy of this module and the app's copy of the runtime meet on it; an unrecorded
+ * request has none.
  */
-import type { Outcome } from '../respond.ts'
-import type { PluginStepRecord, SecurityRecord } from './record.ts'
+import type { PipelineTrace } from '../pipeline/observer.ts'
 
-/** Where a recorded request's steps go. */
-export interface RequestTrace {
-  /** When the request started (`performance.now()`): the records' times count from it. */
-  readonly started: number
-  plugin(step: PluginStepRecord): void
-  security(verdict: SecurityRecord): void
-  /** The response as it goes out (after the `onResponse` hooks): its headers are read at once. */
-  response(outcome: Outcome): void
+/** A recorded request's trace: the pipeline's reports, and the response's headers as sent. */
+export interface RequestTrace extends PipelineTrace {
+  /** The response's headers as they go out (after the app's `onResponse` hooks). */
+  responseHeaders(entries: [string, string][]): void
 }
 
 const kTrace = Symbol.for('vela.dashboard.trace')
@@ -24,5 +19,5 @@ type Traced = { [kTrace]?: RequestTrace }
 /** The trace of the request whose facts (or exchange) is `facts`, if it is being recorded. */
 export const traceOf = (facts: object): RequestTrace | undefined => (facts as Traced)[kTrace]
 
-/** Leaves `trace` on the request's facts: the pipeline and the exchange report to it. */
+/** Leaves `trace` on the request's facts: the recorder's observer and response hook find it there. */
 export const setTrace = (facts: object, trace: RequestTrace): void => void ((facts as Traced)[kTrace] = trace)

@@ -10,7 +10,6 @@
 import type { H3Event } from 'h3'
 import type { IncomingMessage } from 'node:http'
 import type { BodySink, ExchangeRequest, RequestFacts, RouteInfo } from '../contracts/request.ts'
-import { traceOf } from '../dashboard/trace.ts'
 import type { Outcome } from '../respond.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { addedHeaderName, withHeaders } from './reply-headers.ts'
@@ -115,13 +114,9 @@ export abstract class Exchange<R = unknown> implements ExchangeRequest {
   /** The outcome as it goes out: with the added headers and the id header, then seen by the app's `onResponse` hooks. */
   protected finished(outcome: Outcome): Outcome {
     const lifecycle = this.lifecycle
-    const out =
-      lifecycle === undefined
-        ? withHeaders(outcome, this.addedHeaders, undefined, this)
-        : lifecycle.finish(outcome, this)
-    // A request the development dashboard records: the headers it shows are these.
-    traceOf(this)?.response(out)
-    return out
+    return lifecycle === undefined
+      ? withHeaders(outcome, this.addedHeaders, undefined, this)
+      : lifecycle.finish(outcome, this)
   }
 }
 

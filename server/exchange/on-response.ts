@@ -112,6 +112,16 @@ class Outgoing implements OutgoingResponse {
     return this.#record ? this.#record[key] : (this.#response!.headers.get(key) ?? undefined)
   }
 
+  headerEntries(): [string, string][] {
+    const record = this.#record
+    if (record) return Object.entries(record)
+    const headers = this.#response!.headers
+    const entries: [string, string][] = []
+    for (const [name, value] of headers) if (name !== 'set-cookie') entries.push([name, value])
+    for (const cookie of headers.getSetCookie()) entries.push(['set-cookie', cookie])
+    return entries
+  }
+
   setHeader(name: string, value: string): void {
     const key = name.toLowerCase()
     userHeader(key, value)

@@ -30,6 +30,7 @@ import type { RouteChecks } from '../validate/route-checks.ts'
 import type { HandlerDeadlines } from './deadline.ts'
 import type { FailureContext } from './failure.ts'
 import { PluginFailure, failureResponse, statusPage } from './failure.ts'
+import type { PipelineObserver } from './observer.ts'
 import type { PluginEnv, PluginResult } from './plugin.ts'
 import { type PluginStep, type StepContext, stepContext } from './registration.ts'
 import { callSecurity, callStep } from './traced.ts'
@@ -42,6 +43,8 @@ export interface PipelineContext extends FailureContext, RequestScope {
   readonly deadlines?: HandlerDeadlines
   /** Each route's request and response checks, from its `validate` and `responses` options. */
   readonly routeChecks?: ReadonlyMap<CompiledRoute, RouteChecks>
+  /** Told what each plugin step and security callback did (observer.ts); none: they are called directly. */
+  readonly observer?: PipelineObserver
 }
 
 /**
@@ -117,8 +120,8 @@ export function createRouteRunner(
   const preContexts = pre.map((step) => stepContext(step, preEnv))
   const postContexts = post.map((step) => stepContext(step, postEnv))
   const deadline = ctx.deadlines?.forRoute(route)
-  // In `dev`, what each plugin and the security callback did goes to the dashboard (traced.ts).
-  const traced = ctx.environment === 'dev'
+  // With an observer (the dev server's dashboard), each plugin and the security callback is reported (traced.ts).
+  const observer = ctx.observer
 
   // The steps below are written in continuation-passing style: each calls the next directly while
   // the user's callbacks return plain values, so a route whose callbacks are all synchronous runs
@@ -151,7 +154,7 @@ export function createRouteRunner(
   ): Outcome | Promise<Outcome> {
     for (let i = from; i < steps.length; i++) {
       const step = steps[i]!
-      const raw = traced ? callStep(step, req, contexts[i]!) : step.call(req, contexts[i]!)
+      const raw = observer ? callStep(observer, step, req, contexts[i]!) : step.call(req, contexts[i]!)
       if (isThenable(raw)) {
         return resume(
           raw,
@@ -177,7 +180,7 @@ export function createRouteRunner(
 
   function secure(req: VelaRequest): Outcome | Promise<Outcome> {
     if (!security) return handle(req)
-    const verdict = traced ? callSecurity<Verdict>(security, req) : security(req)
+    const verdict = observer ? callSecurity<Verdict>(observer, security, req) : security(req)
     return isThenable(verdict) ? resume(verdict, afterSecurity, req) : afterSecurity(verdict, req)
   }
 

@@ -1,15 +1,14 @@
 /**
- * The pipeline's plugin steps and security callback, reported to the development dashboard when
- * the request is recorded (server/dashboard/trace.ts): what each returned or threw, and how long
- * it took. The pipeline calls these instead of the callbacks only in `dev`; an unrecorded request
- * pays one property read. What they give, return or throw is the callback's own, unchanged.
+ * The pipeline's plugin steps and security callback, reported to the app's observer (observer.ts)
+ * when it traces the request: what each returned or threw, and how long it took. The pipeline
+ * calls these instead of the callbacks only when the app has an observer; a request it does not
+ * trace pays one `traceOf` call. What they give, return or throw is the callback's own, unchanged.
  */
 import type { MaybePromise } from '../contracts/primitives.ts'
 import type { SecurityCallback } from '../contracts/routes.ts'
-import type { SecurityRecord, StepOutcome } from '../dashboard/record.ts'
-import { traceOf } from '../dashboard/trace.ts'
 import { isReply } from '../replies.ts'
 import type { VelaRequest } from '../request.ts'
+import type { PipelineObserver, SecurityReport, StepOutcome } from './observer.ts'
 import type { PluginResult } from './plugin.ts'
 import type { PluginStep, StepContext } from './registration.ts'
 
@@ -64,9 +63,14 @@ function stepOutcome(r: unknown): StepOutcome {
   }
 }
 
-/** Calls the plugin step, reporting it to the request's trace when there is one. */
-export function callStep(step: PluginStep, req: VelaRequest, ctx: StepContext): MaybePromise<PluginResult> {
-  const trace = traceOf(req.facts)
+/** Calls the plugin step, reporting it to the request's trace when the observer traces the request. */
+export function callStep(
+  observer: PipelineObserver,
+  step: PluginStep,
+  req: VelaRequest,
+  ctx: StepContext,
+): MaybePromise<PluginResult> {
+  const trace = observer.traceOf(req.facts)
   if (!trace) return step.call(req, ctx)
   const startMs = performance.now() - trace.started
   return timed(
@@ -82,7 +86,7 @@ export function callStep(step: PluginStep, req: VelaRequest, ctx: StepContext): 
   )
 }
 
-function verdictOf(v: unknown): Pick<SecurityRecord, 'verdict' | 'status' | 'authData' | 'message'> {
+function verdictOf(v: unknown): Pick<SecurityReport, 'verdict' | 'status' | 'authData' | 'message'> {
   if (v === true) return { verdict: 'allowed' }
   if (v === false) return { verdict: 'denied', status: 401 }
   if (isReply(v) || v instanceof Response) return { verdict: 'replied', status: v.status }
@@ -90,9 +94,13 @@ function verdictOf(v: unknown): Pick<SecurityRecord, 'verdict' | 'status' | 'aut
   return { verdict: 'threw', message: 'returned something other than true, false, an auth data object or a reply' }
 }
 
-/** Calls the group's security callback, reporting its verdict to the request's trace when there is one. */
-export function callSecurity<T>(security: SecurityCallback, req: VelaRequest): MaybePromise<T> {
-  const trace = traceOf(req.facts)
+/** Calls the group's security callback, reporting its verdict to the request's trace when the observer traces the request. */
+export function callSecurity<T>(
+  observer: PipelineObserver,
+  security: SecurityCallback,
+  req: VelaRequest,
+): MaybePromise<T> {
+  const trace = observer.traceOf(req.facts)
   if (!trace) return security(req) as MaybePromise<T>
   const callback = security.name && security.name !== 'security' ? security.name : 'anonymous'
   const startMs = performance.now() - trace.started

@@ -10,9 +10,8 @@ import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import type { VelaApp } from '../../server/app/create-app.ts'
-import type { StreamHandler } from '../../server/contracts/config.ts'
 import { attachToRequests } from '../../server/dashboard/context.ts'
-import type { RecorderOptions } from '../../server/dashboard/recorder.ts'
+import type { Recorder, RecorderOptions } from '../../server/dashboard/recorder.ts'
 import { dashboardRecorder } from '../../server/dashboard/recorder.ts'
 import type { RequestStoreOptions } from '../../server/dashboard/store.ts'
 import { RequestStore } from '../../server/dashboard/store.ts'
@@ -31,8 +30,8 @@ export interface Dashboard {
   /** The per-start token the link carries. */
   readonly token: string
   readonly store: RequestStore
-  /** The recorder to run outside the app's stream handlers. */
-  readonly recorder: StreamHandler
+  /** The recorder each app is made with (`withRecorder` adds it to `createApp`'s options). */
+  readonly recorder: Recorder
   /** Answers `req` when it is the dashboard's (true), else leaves it to the app (false). */
   handle(req: IncomingMessage, res: ServerResponse): boolean
   /** The WebSockets of the dev server's listener, once it listens: set by whoever attached them (`vela serve`, Vite's server). */

@@ -24,14 +24,16 @@
  * and the other inspection commands answer from (dev-inspect.ts), in the background too.
  *
  * The development dashboard (dashboard/) answers `/__vela` before the app, for an app in `dev`:
- * each app swapped in gets its request recorder as an extra stream handler, so the requests of
- * every version of the app land in one store.
+ * each app swapped in is made with its request recorder (an extra stream handler, an observer of
+ * the pipeline and a response hook), so the requests of every version of the app land in one store.
  *
  * Failures print as one framed message (dev-errors.ts) and never end the process. New code that
  * fails to load: the app serving keeps serving, and the next edit retries (with the failed edit's
  * files). With nothing to serve (the app failed to load at start-up) or after a start hook threw,
  * every request gets a 503 (dev-failure.ts) until an edit makes the app load and start. A stop
  * hook is waited for at most `stopTimeoutMs` (5 s), in swaps and when the dev server closes.
+ * Loading, serving, failed (to load or to start) and closed, and what moves between them, are
+ * spelled out in dev-state.ts; the swap below only reports what happened (`move`).
  *
  * What triggers a swap: a change, addition or removal of a file the app evaluated, or of a module
  * file (`.ts`, `.js`, `.mts`, `.mjs`, `.json`) under `src/` that changes what the app loads (an
@@ -44,6 +46,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolve, sep } from 'node:path'
 import type { ViteDevServer } from 'vite'
 import type { CreateAppOptions, VelaApp } from '../../server/app/create-app.ts'
+import { withRecorder } from '../../server/dashboard/recorder.ts'
 import { createTopics } from '../../server/websocket/topics.ts'
 import type { Dashboard, DashboardOptions } from '../dashboard/index.ts'
 import { createDashboard } from '../dashboard/index.ts'
@@ -51,7 +54,7 @@ import { migrationsView } from '../dashboard/migrations.ts'
 import { formatError } from './dev-errors.ts'
 import { failureApp } from './dev-failure.ts'
 import { DevHot } from './dev-hot.ts'
-import type { Changes, FileEvent } from './dev-modules.ts'
+import type { Changes } from './dev-modules.ts'
 import { AppModules } from './dev-modules.ts'
 import type { OpenApiVersion } from '../openapi/document.ts'
 import { inspectCacheStep } from './dev-inspect.ts'
@@ -59,6 +62,8 @@ import { openApiStep } from './dev-openapi.ts'
 import type { EnvReads } from '../env-reads.ts'
 import { trackEnvReads } from '../env-reads.ts'
 import { routeTypesStep } from './dev-route-types.ts'
+import type { DevEvent, DevState } from './dev-state.ts'
+import { INITIAL, retryOf, startedOf, transition } from './dev-state.ts'
 import { schemaStep } from './dev-schema.ts'
 import { watchForSwaps } from './dev-watch.ts'
 import { CONTROLLERS_DIR, ROUTES_DIR } from '../discover.ts'
@@ -138,21 +143,23 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const dashboard =
     opts.dashboard === false
       ? undefined
-      : createDashboard(() => current!, opts.dashboard, { migrations: () => migrationsView(root, modules.load) })
-  const createOptions = {
-    ...opts.createOptions,
-    topics,
-    streamHandlers: [...(dashboard ? [dashboard.recorder] : []), ...(opts.createOptions?.streamHandlers ?? [])],
-  }
+      : createDashboard(() => answering(), opts.dashboard, { migrations: () => migrationsView(root, modules.load) })
+  const given = { ...opts.createOptions, topics }
+  const createOptions = dashboard ? withRecorder(dashboard.recorder, given) : given
 
-  let current: VelaApp | undefined
-  /** The app whose start hook ran: its stop hook runs before the next start. */
-  let started: VelaApp | undefined
-  let failure: string | undefined
-  /** The last load failed: any module edit under src/ retries, with what it was for (`carried`). */
-  let retry = false
-  let carried = new Map<string, FileEvent>()
-  let restart = false
+  /** Loading, serving, failed or closed, and what each holds (dev-state.ts): changed only by `move`. */
+  let state: DevState = INITIAL
+  const move = (event: DevEvent): DevState => {
+    state = transition(state, event)
+    // An app that serves once shutdown began is drained too (its readiness endpoint says so).
+    if (event.type === 'served' && state.draining) event.app.drain()
+    return state
+  }
+  /** The app requests go to: the one serving, or the 503 app. */
+  const answering = (): VelaApp => {
+    if (state.kind === 'loading' || state.app === undefined) throw new Error('the dev app has no app loaded yet')
+    return state.app
+  }
   /** Migrations this dev server wrote (path → mtime): their own watcher events are not edits. */
   const written = new Map<string, number>()
 
@@ -166,9 +173,10 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   const swap = async (requested: Changes | 'all', reason: string | undefined) => {
     const began = performance.now()
     const since = Date.now()
-    const changes = requested === 'all' ? 'all' : new Map([...carried, ...requested])
+    const retry = retryOf(state)
+    const changes = requested === 'all' ? 'all' : new Map([...(retry?.files ?? []), ...requested])
     const files = changes === 'all' ? [] : [...changes.keys()]
-    const healthy = started !== undefined && failure === undefined
+    const healthy = state.kind === 'serving'
     const thrown = modules.invalidate(changes)
     // Nothing the app evaluated, no glob, no schema, no view: nothing to swap.
     if (
@@ -178,7 +186,7 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       !files.some((f) => f.endsWith('.liquid') || schemas.holds(f))
     )
       return
-    const lifecycle = restart || !healthy || changes === 'all' || files.some((f) => !codeOnly(f))
+    const lifecycle = retry?.lifecycle || !healthy || changes === 'all' || files.some((f) => !codeOnly(f))
     hot.begin()
     let next: VelaApp
     try {
@@ -198,49 +206,47 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     } catch (err) {
       modules.failed(thrown, hot.loaded())
       await hot.rollback()
-      if (changes !== 'all') carried = changes
-      retry = true
-      restart ||= lifecycle
       const framed = formatError(err, root)
-      if (healthy) {
+      const answer = () => failureApp('load', framed, root)
+      if (move({ type: 'load-failed', files: changes, lifecycle, error: framed, answer }).kind === 'serving') {
         console.error(`vela: ${reason}: the new code failed to load; still serving the previous version:\n${framed}`)
       } else {
         console.error(`vela: the app failed to load; answering 503 until an edit fixes it:\n${framed}`)
-        current = failureApp('load', framed, root)
-        failure = framed
         await replacing?.close()
       }
       return
     }
-    carried = new Map()
-    retry = false
     const replaced = hot.commit(thrown)
     for (const [file, event] of changes === 'all' ? [] : changes) if (event === 'unlink') hot.forget(file)
     if (!lifecycle) {
       await hot.dispose(replaced)
-      current = next
+      // Code-only: no hook runs; the app started before keeps what its start hook opened.
+      move({ type: 'served', app: next, started: startedOf(state)! })
       openApi(next)
       inspectCache(next, since)
       if (reason) log(`${reason}: app reloaded in ${Math.round(performance.now() - began)} ms`)
       return
     }
+    const started = startedOf(state)
     if (started) await stop(started)
     else await replacing?.close()
     await hot.dispose(replaced)
-    started = next
-    restart = false
     try {
       await next.start()
-      current = next
-      failure = undefined
+      move({ type: 'served', app: next, started: next })
       openApi(next)
       inspectCache(next, since)
       if (reason)
         log(`${reason}: app restarted in ${Math.round(performance.now() - began)} ms (stop and start hooks run)`)
     } catch (err) {
-      failure = formatError(err, root)
-      console.error(`vela: the app's start hook failed; answering 503 until an edit fixes it:\n${failure}`)
-      current = failureApp('start', failure, root, next.config)
+      const framed = formatError(err, root)
+      console.error(`vela: the app's start hook failed; answering 503 until an edit fixes it:\n${framed}`)
+      move({
+        type: 'start-failed',
+        started: next,
+        error: framed,
+        answer: failureApp('start', framed, root, next.config),
+      })
     }
   }
 
@@ -254,9 +260,9 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
       written.delete(file)
       if (modules.has(file)) return true
       if (!file.startsWith(dir('src'))) return false
-      if (file.endsWith('.liquid')) return current!.config.environment !== 'dev'
+      if (file.endsWith('.liquid')) return answering().config.environment !== 'dev'
       if (!MODULE_FILE.test(file)) return false
-      return event !== 'change' || failure !== undefined || retry || schemas.holds(file)
+      return event !== 'change' || state.kind === 'failed' || retryOf(state) !== undefined || schemas.holds(file)
     },
     swap: (changes, reason) =>
       swap(changes, reason).catch((err: unknown) =>
@@ -265,28 +271,26 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
   })
 
   const whenReady = <T>(fn: () => T): T | Promise<T> => (queue.running ? queue.running.then(fn) : fn())
-  // Remembered here: an app swapped in after shutdown began is draining too.
-  let draining = false
   const app: VelaApp = {
     get config() {
-      return current!.config
+      return answering().config
     },
     get routeTable() {
-      return current!.routeTable
+      return answering().routeTable
     },
     get state() {
-      return draining ? 'draining' : current!.state
+      return state.draining ? 'draining' : answering().state
     },
     drain() {
-      draining = true
-      current!.drain()
+      move({ type: 'drain' })
+      answering().drain()
     },
-    fetch: (request) => Promise.resolve(whenReady(() => current!.fetch(request))),
-    upgrade: (request) => Promise.resolve(whenReady(() => current!.upgrade(request))),
+    fetch: (request) => Promise.resolve(whenReady(() => answering().fetch(request))),
+    upgrade: (request) => Promise.resolve(whenReady(() => answering().upgrade(request))),
     handleNode: (req: IncomingMessage, res: ServerResponse) => {
       // The dashboard answers before the app's routes (and is not recorded).
       if (dashboard?.handle(req, res)) return
-      void whenReady(() => current!.handleNode(req, res))
+      void whenReady(() => answering().handleNode(req, res))
     },
     publish: topics.publish,
     topics,
@@ -294,26 +298,30 @@ export async function createDevApp(vite: ViteDevServer, opts: DevAppOptions = {}
     stop: () => close(),
   }
 
-  let closed: Promise<void> | undefined
-  const close = () =>
-    (closed ??= (async () => {
-      queue.stop()
-      dashboard?.close()
-      await queue.running
-      if (started) await stop(started)
-      await hot.disposeAll()
-      await modules.close()
-      // Generated files still being written: finished, so no temporary file is left behind.
-      await Promise.all([openApi.written(), inspectCache.written(), routeTypesWriting])
-    })())
+  // The dev app moves to `closed` after the running swap, if any, so what it started is what is
+  // stopped; a second call gets the first one's promise.
+  let closing: Promise<void> | undefined
+  const close = (): Promise<void> => (closing ??= closeNow())
+  const closeNow = async () => {
+    queue.stop()
+    dashboard?.close()
+    await queue.running
+    const started = startedOf(state)
+    move({ type: 'closed' })
+    if (started) await stop(started)
+    await hot.disposeAll()
+    await modules.close()
+    // Generated files still being written: finished, so no temporary file is left behind.
+    await Promise.all([openApi.written(), inspectCache.written(), routeTypesWriting])
+  }
 
   return {
     app,
     get current() {
-      return current!
+      return answering()
     },
     get failure() {
-      return failure
+      return state.kind === 'failed' ? state.error : undefined
     },
     dashboard,
     reload: (reason = 'reload') => queue.full(reason),
