@@ -6,7 +6,7 @@
  * then replaces the links in the join table (repo/links.ts).
  */
 import { castersOf, INVALID } from './cast.ts'
-import { cast, change, isChangeset, addError, type Changeset, type Params } from './changeset.ts'
+import { cast, change, isChangeset, addError, withChanges, type Changeset, type Params } from './changeset.ts'
 import { foreignKeyOf, joinThroughOf, type AnySchema, type Association, type JoinThrough } from './schema.ts'
 
 export interface ResolvedAssoc {
@@ -50,11 +50,10 @@ function withChildren<S extends AnySchema>(
   name: string,
   children: readonly Changeset[],
 ): Changeset<S> {
-  return {
-    ...cs,
+  return withChanges(cs, {
     assocChanges: { ...cs.assocChanges, [name]: children },
     valid: cs.valid && children.every((c) => c.valid),
-  }
+  })
 }
 
 /** How `castAssoc` builds each child changeset, and whether children are required. */
@@ -120,7 +119,7 @@ export function castAssoc<S extends AnySchema>(
   const children = (list as Params[]).map((p) => {
     const match = p[pk] === undefined ? undefined : existing.find((e) => String(e[pk]) === String(p[pk]))
     const child = make(match ?? {}, p)
-    return { ...child, action: match ? ('update' as const) : ('insert' as const) }
+    return withChanges(child, { action: match ? 'update' : 'insert' })
   })
   if (opts.required && children.length === 0) return addError(cs, name, "can't be blank", { validation: 'required' })
   return withChildren(cs, name, children)
@@ -164,7 +163,7 @@ export function putAssoc<S extends AnySchema>(
   return withChildren(
     cs,
     name,
-    built.map((c) => ({ ...c, action: actionOf(c) })),
+    built.map((c) => withChanges(c, { action: actionOf(c) })),
   )
 }
 
@@ -180,22 +179,23 @@ function putLinks<S extends AnySchema>(
   const built: Changeset[] = []
   for (const entry of list) {
     if (isChangeset(entry)) {
-      built.push({
-        ...entry,
-        action: entry.action ?? ((entry.data as Record<string, unknown>)[pk] == null ? 'insert' : 'update'),
-      })
+      built.push(
+        withChanges(entry, {
+          action: entry.action ?? ((entry.data as Record<string, unknown>)[pk] == null ? 'insert' : 'update'),
+        }),
+      )
     } else if (typeof entry === 'object' && entry !== null) {
       const key = (entry as Record<string, unknown>)[pk]
       built.push(
         key == null
-          ? { ...change(related, {}, entry), action: 'insert' }
-          : { ...change(related, entry), action: 'update' },
+          ? withChanges(change(related, {}, entry), { action: 'insert' })
+          : withChanges(change(related, entry), { action: 'update' }),
       )
     } else {
       const key = typeof entry === 'number' || typeof entry === 'string' ? castKey(entry) : INVALID
       if (key === INVALID || key === null)
         return addError(cs, assoc.name, 'is invalid', { validation: 'assoc', type: 'manyToMany' })
-      built.push({ ...change(related, { [pk]: key }), action: 'update' })
+      built.push(withChanges(change(related, { [pk]: key }), { action: 'update' }))
     }
   }
   return withChildren(cs, assoc.name, built)

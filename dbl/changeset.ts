@@ -1,8 +1,11 @@
 /**
- * Changesets (Ecto's design): a plain immutable value describing changes to one record, with the
+ * Changesets (Ecto's design): an immutable value describing changes to one record, with the
  * errors found so far. `cast` builds one from external params; validations (validations.ts),
  * constraint declarations (constraints.ts) and associations (assoc.ts) each take a changeset and
  * return a new one; the repository reads it. Nothing here touches the database.
+ *
+ * Every changeset is made by `changesetOf` / `withChanges`, so all share one prototype: each of
+ * those functions is also a method on it (changeset-methods.ts), and a copy keeps the methods.
  */
 import { castersOf, defaultsOf, INVALID } from './cast.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
@@ -33,8 +36,8 @@ export type Params = Readonly<Record<string, unknown>>
 /** The field names of a schema's records. */
 export type FieldOf<S extends AnySchema> = keyof RecordOf<S> & string
 
-/** The changes to one record of schema `S`, cast and validated, with the errors found so far; the repository writes it. */
-export interface Changeset<S extends AnySchema = AnySchema> {
+/** What a changeset holds: its own fields, without the methods. */
+export interface ChangesetFields<S extends AnySchema = AnySchema> {
   readonly kind: 'vela.changeset'
   readonly schema: S
   /** The record being changed: `{}` for a new one. */
@@ -59,6 +62,68 @@ export interface Changeset<S extends AnySchema = AnySchema> {
    * when no row matches, the write fails with "is stale" on the filtered field.
    */
   readonly filters: Readonly<Record<string, unknown>>
+}
+
+/**
+ * The changes to one record of schema `S`, cast and validated, with the errors found so far; the
+ * repository writes it. Each function taking a changeset first and returning one is also a method
+ * returning a new changeset (declared in changeset-methods.ts), so calls chain.
+ *
+ * @example
+ * const cs = cast(Product, null, params, ['name', 'price'])
+ *   .validateRequired(['name'])
+ *   .validateNumber('price', { greaterThan: 0 })
+ */
+export interface Changeset<S extends AnySchema = AnySchema> extends ChangesetFields<S> {}
+
+/**
+ * The one class of changesets: fields set in one order, so every changeset has the same layout,
+ * and one prototype, where changeset-methods.ts installs the methods.
+ */
+export class ChangesetValue<S extends AnySchema = AnySchema> implements ChangesetFields<S> {
+  readonly kind: 'vela.changeset'
+  readonly schema: S
+  readonly data: Partial<RecordOf<S>>
+  readonly params: Params
+  readonly changes: Partial<RecordOf<S>>
+  readonly errors: readonly FieldError[]
+  readonly valid: boolean
+  readonly action: Action
+  readonly assocChanges: Readonly<Record<string, readonly Changeset[]>>
+  readonly embeds: Readonly<Record<string, Changeset | readonly Changeset[]>>
+  readonly constraints: readonly ConstraintDecl[]
+  readonly filters: Readonly<Record<string, unknown>>
+
+  constructor(base: ChangesetFields<S>, patch: Partial<ChangesetFields<S>>) {
+    // A field given in `patch` replaces the base's; no field of a changeset is ever undefined.
+    this.kind = 'vela.changeset'
+    this.schema = patch.schema ?? base.schema
+    this.data = patch.data ?? base.data
+    this.params = patch.params ?? base.params
+    this.changes = patch.changes ?? base.changes
+    this.errors = patch.errors ?? base.errors
+    this.valid = patch.valid ?? base.valid
+    this.action = patch.action !== undefined ? patch.action : base.action
+    this.assocChanges = patch.assocChanges ?? base.assocChanges
+    this.embeds = patch.embeds ?? base.embeds
+    this.constraints = patch.constraints ?? base.constraints
+    this.filters = patch.filters ?? base.filters
+  }
+}
+
+const NO_PATCH = {}
+
+/** A changeset holding `fields`: how a changeset is made from scratch. */
+export function changesetOf<S extends AnySchema>(fields: ChangesetFields<S>): Changeset<S> {
+  return new ChangesetValue(fields, NO_PATCH) as Changeset<S>
+}
+
+/** A copy of `cs` with the fields of `patch` replaced: how every function returns a new changeset. */
+export function withChanges<S extends AnySchema>(
+  cs: ChangesetFields<S>,
+  patch: Partial<ChangesetFields<S>>,
+): Changeset<S> {
+  return new ChangesetValue(cs, patch) as Changeset<S>
 }
 
 const BLANK = /^\s*$/
@@ -94,7 +159,7 @@ export function emptyChangeset<S extends AnySchema>(
   schema: S,
   data: Partial<RecordOf<S>> | null | undefined,
 ): Changeset<S> {
-  return {
+  return changesetOf({
     kind: 'vela.changeset',
     schema,
     data: (data ?? {}) as Partial<RecordOf<S>>,
@@ -107,7 +172,7 @@ export function emptyChangeset<S extends AnySchema>(
     embeds: {},
     constraints: [],
     filters: {},
-  }
+  })
 }
 
 /**
@@ -157,7 +222,12 @@ export function cast<S extends AnySchema>(
     }
     if (!same(value, data[name])) changes[name] = value
   }
-  return { ...base, params: input, changes: changes as Partial<RecordOf<S>>, errors, valid: errors.length === 0 }
+  return withChanges(base, {
+    params: input,
+    changes: changes as Partial<RecordOf<S>>,
+    errors,
+    valid: errors.length === 0,
+  })
 }
 
 /** A new record (no primary key value) with the schema's defaults for the fields it leaves out; others as given. */
@@ -206,7 +276,7 @@ export function change<S extends AnySchema>(
   const base = emptyChangeset(schema, record)
   const kept: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(changes)) if (!same(v, (base.data as Record<string, unknown>)[k])) kept[k] = v
-  return { ...base, changes: kept as Partial<RecordOf<S>> }
+  return withChanges(base, { changes: kept as Partial<RecordOf<S>> })
 }
 
 /**
@@ -225,7 +295,7 @@ export function putChange<S extends AnySchema, K extends FieldOf<S>>(
   const changes: Record<string, unknown> = { ...cs.changes }
   if (same(value, (cs.data as Record<string, unknown>)[field])) delete changes[field]
   else changes[field] = value
-  return { ...cs, changes: changes as Partial<RecordOf<S>> }
+  return withChanges(cs, { changes: changes as Partial<RecordOf<S>> })
 }
 
 /**
@@ -271,7 +341,7 @@ export function addError<S extends AnySchema>(
   message: string,
   meta: Record<string, unknown> = {},
 ): Changeset<S> {
-  return { ...cs, errors: [...cs.errors, { field, message, meta }], valid: false }
+  return withChanges(cs, { errors: [...cs.errors, { field, message, meta }], valid: false })
 }
 
 /**

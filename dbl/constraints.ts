@@ -5,7 +5,7 @@
  * instead of a database error. A schema's unique indexes need no declaration (see `schemaUnique`).
  * Other undeclared violations come back as `{ ok: false, error: DbError }`.
  */
-import { addError, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
+import { addError, withChanges, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
 import type { DbError } from './db-error.ts'
 import { foreignKeyOf, joinThroughOf, type AnySchema } from './schema.ts'
 
@@ -16,7 +16,7 @@ export interface ConstraintOptions {
 }
 
 function declare<S extends AnySchema>(cs: Changeset<S>, decl: ConstraintDecl): Changeset<S> {
-  return { ...cs, constraints: [...cs.constraints, decl] }
+  return withChanges(cs, { constraints: [...cs.constraints, decl] })
 }
 
 function fieldList(cs: Changeset, fields: string | readonly string[]): readonly string[] {

@@ -6,7 +6,7 @@
  * records again (repo/load-rows.ts: dates become `Date`, fields missing from an older row become null).
  */
 import { castersOf, INVALID } from './cast.ts'
-import { addError, cast, getField, type Changeset, type Params } from './changeset.ts'
+import { addError, cast, getField, withChanges, type Changeset, type Params } from './changeset.ts'
 import { defineSchema, type AnySchema, type EmbedType, type FieldSpec, type Schema } from './schema.ts'
 
 /**
@@ -171,5 +171,9 @@ function withEmbed<S extends AnySchema>(
   if (JSON.stringify(before) === JSON.stringify(value)) delete changes[name]
   else changes[name] = value
   const embeds = { ...cs.embeds, [name]: children }
-  return { ...cs, changes: changes as Changeset<S>['changes'], embeds, valid: cs.valid && list.every((c) => c.valid) }
+  return withChanges(cs, {
+    changes: changes as Changeset<S>['changes'],
+    embeds,
+    valid: cs.valid && list.every((c) => c.valid),
+  })
 }

@@ -28,7 +28,8 @@ export type {
 export { defineEmbeddedSchema, embedsOne, embedsMany, castEmbed } from './embedded.ts'
 export type { CastEmbedOptions, EmbedFieldOf } from './embedded.ts'
 
-// Changesets
+// Changesets: each function taking a changeset first is also a method (changeset-methods.ts).
+import './changeset-methods.ts'
 export {
   cast,
   change,

@@ -9,7 +9,7 @@
  * `StaleEntryError` unless given `stale_error_field`): a handler answers 409 or re-renders the form
  * with the error, and nothing throws. A row deleted meanwhile gives the same answer.
  */
-import { getField, type Changeset, type FieldOf } from './changeset.ts'
+import { getField, withChanges, type Changeset, type FieldOf } from './changeset.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 
 /** The fields of `S` holding a number: what can be a lock version. */
@@ -44,9 +44,8 @@ export function optimisticLock<S extends AnySchema>(
   if (!f || f.virtual || (f.type !== 'integer' && f.type !== 'id'))
     throw new Error(`optimisticLock: ${cs.schema.table}.${String(field)} must be a stored integer field`)
   const current = (getField(cs, field) ?? null) as number | null
-  return {
-    ...cs,
+  return withChanges(cs, {
     changes: { ...cs.changes, [field]: incrementer(current) },
     filters: { ...cs.filters, [field]: current },
-  }
+  })
 }

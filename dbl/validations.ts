@@ -11,7 +11,8 @@ export type ListFieldOf<S extends AnySchema> = {
   [K in FieldOf<S>]: RecordOf<S>[K] extends readonly unknown[] | null | undefined ? K : never
 }[FieldOf<S>]
 
-interface MessageOption {
+/** The `message` option every validation takes. */
+export interface MessageOption {
   /** Replaces the default message; `%{count}` / `%{number}` placeholders still work. */
   readonly message?: string
 }

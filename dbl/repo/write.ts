@@ -6,7 +6,15 @@
  * manyToMany association, each linked record, then the join table's links (links.ts).
  */
 import { resolveAssoc } from '../assoc.ts'
-import { addError, putChange, varcharError, type Action, type Changeset, type FieldOf } from '../changeset.ts'
+import {
+  addError,
+  putChange,
+  varcharError,
+  withChanges,
+  type Action,
+  type Changeset,
+  type FieldOf,
+} from '../changeset.ts'
 import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError, type DbError } from '../db-error.ts'
 import { err, ok, type Result } from '../result.ts'
@@ -47,7 +55,7 @@ export interface InsertOptions<S extends AnySchema> {
 export type MaybeInsertResult<S extends AnySchema> = Result<RecordOf<S> | null, Changeset<S> | DbError>
 
 function withAction<S extends AnySchema>(cs: Changeset<S>, action: Action): Changeset<S> {
-  return cs.action === action ? cs : { ...cs, action }
+  return cs.action === action ? cs : withChanges(cs, { action })
 }
 
 /**
@@ -198,7 +206,7 @@ async function saveChildren<S extends AnySchema>(
         if (!isChangesetError(res.error)) return res as WriteResult<S>
         const list = [...children]
         list[i] = res.error
-        return err({ ...cs, assocChanges: { ...cs.assocChanges, [name]: list }, valid: false })
+        return err(withChanges(cs, { assocChanges: { ...cs.assocChanges, [name]: list }, valid: false }))
       }
       saved.push(res.value as Record<string, unknown>)
     }
@@ -269,7 +277,7 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   if (fields.length === 0 && !hasChildren(cs)) return ok({ ...cs.data } as RecordOf<S>)
   if (hasChildren(cs)) {
     return inTransaction(ctx, async () => {
-      const parent = await update(ctx, { ...cs, assocChanges: {} })
+      const parent = await update(ctx, withChanges(cs, { assocChanges: {} }))
       return parent.ok ? saveChildren(ctx, cs, parent.value) : (parent as WriteResult<S>)
     })
   }

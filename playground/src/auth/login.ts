@@ -13,7 +13,7 @@
  */
 import { redirect } from 'vela'
 import type { Reply, VelaRequest } from 'vela'
-import { cast, validateRequired } from 'vela/dbl'
+import { cast } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { User } from '../schemas/user.ts'
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.ts'
@@ -57,14 +57,8 @@ async function checkCredentials(req: VelaRequest): Promise<AuthData | Reply> {
 
 /** The development account (`admin` / `password`), created unless a user of that name exists. */
 export async function ensureDemoAccount(): Promise<void> {
-  const cs = validateRequired(
-    cast(User, null, { name: 'admin', email: 'admin@example.com', password_hash: await hashPassword('password') }, [
-      'name',
-      'email',
-      'password_hash',
-    ]),
-    ['name', 'email'],
-  )
+  const params = { name: 'admin', email: 'admin@example.com', password_hash: await hashPassword('password') }
+  const cs = cast(User, null, params, ['name', 'email', 'password_hash']).validateRequired(['name', 'email'])
   const res = await repo.insert(cs, { onConflict: { target: ['name'], action: 'nothing' } })
   if (!res.ok) throw new Error(`could not create the demo account: ${JSON.stringify(res.error)}`)
 }

@@ -11,7 +11,7 @@
  * context would look the user up before inserting. An edit casts `title` and `body` only: the
  * author of a note never changes.
  */
-import { cast, from, getChange, putChange, validateRequired } from 'vela/dbl'
+import { cast, from, getChange } from 'vela/dbl'
 import type { Changeset, Direction, Params, RecordOf, RowOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
@@ -44,14 +44,14 @@ export type NoteWithAuthor = NonNullable<Awaited<ReturnType<typeof noteWithAutho
 
 /** A new note: `title`, `body` and `author` cast, `title` and `author` required, `user_id` the user named `author` if any. */
 export async function newNote(params: Params): Promise<Changeset<typeof Note>> {
-  const cs = validateRequired(cast(Note, null, params, ['title', 'body', 'author']), ['title', 'author'])
+  const cs = cast(Note, null, params, ['title', 'body', 'author']).validateRequired(['title', 'author'])
   const author = getChange(cs, 'author')
   if (!cs.valid || !author) return cs
   const user = await repo.getBy(User, { name: author })
-  return user ? putChange(cs, 'user_id', user.id) : cs
+  return user ? cs.putChange('user_id', user.id) : cs
 }
 
 /** An edit of `note`: `title` and `body` cast, `title` required; the author stays. */
 export function editNote(note: RecordOf<typeof Note>, params: Params): Changeset<typeof Note> {
-  return validateRequired(cast(Note, note, params, ['title', 'body']), ['title'])
+  return cast(Note, note, params, ['title', 'body']).validateRequired(['title'])
 }

@@ -7,7 +7,7 @@
  */
 import { json, status } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, errorsToJson, from, isChangeset, validateNumber, validateRequired } from 'vela/dbl'
+import { cast, errorsToJson, from, isChangeset } from 'vela/dbl'
 import type { Changeset, DbError, RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Product } from '../schemas/product.ts'
@@ -18,9 +18,9 @@ type ProductRecord = RecordOf<typeof Product>
 const present = (p: ProductRecord) => ({ id: p.id, name: p.name, price: p.price, description: p.description })
 
 function changeset(existing: ProductRecord | null, params: Record<string, unknown>) {
-  let cs = cast(Product, existing, params, ['name', 'price', 'description'])
-  cs = validateRequired(cs, ['name', 'price'])
-  return validateNumber(cs, 'price', { greaterThanOrEqualTo: 0 })
+  return cast(Product, existing, params, ['name', 'price', 'description'])
+    .validateRequired(['name', 'price'])
+    .validateNumber('price', { greaterThanOrEqualTo: 0 })
 }
 
 function failed(err: Changeset<typeof Product> | DbError) {

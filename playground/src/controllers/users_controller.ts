@@ -6,16 +6,7 @@
  */
 import { json } from 'vela'
 import type { VelaRequest } from 'vela'
-import {
-  cast,
-  count,
-  errorMessage,
-  from,
-  isChangeset,
-  uniqueConstraint,
-  validateFormat,
-  validateRequired,
-} from 'vela/dbl'
+import { cast, count, errorMessage, from, isChangeset } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { User } from '../schemas/user.ts'
 import { error, idOf } from './_helpers.ts'
@@ -41,8 +32,10 @@ export async function show(req: VelaRequest) {
 /** POST /api/users: `name` and `email` required; 201 the user; otherwise 422 `{ error }`. */
 export async function create(req: VelaRequest) {
   if (req.json === undefined) return error(422, 'request body required: a JSON object with name and email')
-  let cs = validateRequired(cast(User, null, req.params, ['name', 'email']), ['name', 'email'])
-  cs = uniqueConstraint(validateFormat(cs, 'email', /^[^\s@]+@[^\s@]+$/), 'name')
+  const cs = cast(User, null, req.params, ['name', 'email'])
+    .validateRequired(['name', 'email'])
+    .validateFormat('email', /^[^\s@]+@[^\s@]+$/)
+    .uniqueConstraint('name')
   const res = await repo.insert(cs)
   if (res.ok)
     return json({ id: res.value.id, name: res.value.name, email: res.value.email, note_count: 0 }, { status: 201 })

@@ -1,6 +1,6 @@
 import { json, redirect, status, view } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, errorsToJson, from, isChangeset, validateRequired } from 'vela/dbl'
+import { cast, errorsToJson, from, isChangeset } from 'vela/dbl'
 import type { RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
@@ -9,7 +9,7 @@ type NoteRecord = RecordOf<typeof Note>
 
 /** What a valid note is, in one place for the form and the API: a title, an optional body. */
 function changeset(params: Record<string, unknown>) {
-  return validateRequired(cast(Note, null, params, ['title', 'body']), ['title'])
+  return cast(Note, null, params, ['title', 'body']).validateRequired(['title'])
 }
 
 /** A page of a list: at most `limit` notes, after skipping `offset`. */
