@@ -1,6 +1,7 @@
 /**
  * Reads: `all`, `one`, `get`, `getBy`, `count`. They give values (rows, a record or `undefined`, a
- * number), as Ecto's `Repo.all` / `Repo.one` do; a database failure is thrown (`throwRead`).
+ * number), as Ecto's `Repo.all` / `Repo.one` do; a database failure is thrown (`throwRead`). The
+ * rows and records still answer the older `{ ok, value }` reading for a release (old-read-shape.ts).
  */
 import { castersOf, INVALID } from '../cast.ts'
 import { MultipleResultsError } from '../multiple-results-error.ts'
@@ -11,9 +12,15 @@ import type { AnySchema, RecordOf } from '../schema.ts'
 import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, throwRead, type RepoContext } from './context.ts'
+import { withOldReadShape } from './old-read-shape.ts'
 
 /** Every row of `q`, as its type promises (embedded fields loaded, joined fields nested). */
-export async function all<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<R[]> {
+export function all<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<R[]> {
+  return rowsOf(ctx, q, true)
+}
+
+/** The rows of `q`; `forApp` attaches the old result getters to the array the app gets. */
+async function rowsOf<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>, forApp: boolean): Promise<R[]> {
   const { sql, params, shape } = compileSelect(q)
   let raw: Record<string, unknown>[]
   try {
@@ -23,20 +30,21 @@ export async function all<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<
   }
   // Embedded fields come back typed; an object-form select names its own columns.
   const rows = q.columnsAs ? raw : loadRows(q.schema, raw)
-  return (shape ? rows.map(shape) : rows) as R[]
+  const result = (shape ? rows.map(shape) : rows) as R[]
+  return forApp ? withOldReadShape(result) : result
 }
 
 /** The one row of `q`, or `undefined` for none; several rows throw a `MultipleResultsError`. */
 export async function one<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<R | undefined> {
   // Two rows are enough to tell one from many (a count query always has one).
-  const rows = await all(ctx, q.maxRows === undefined && !q.countRows ? q.limit(2) : q)
+  const rows = await rowsOf(ctx, q.maxRows === undefined && !q.countRows ? q.limit(2) : q, false)
   if (rows.length > 1) throw new MultipleResultsError(q.schema.table)
-  return rows[0]
+  return withOldReadShape(rows[0])
 }
 
 /** How many rows `q` gives (limit and offset bound what is counted; ordering is ignored). */
 export async function count<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<number> {
-  const rows = await all(ctx, withCount(q))
+  const rows = await rowsOf(ctx, withCount(q), false)
   return Number((rows[0] as { count: unknown }).count)
 }
 
@@ -67,7 +75,7 @@ export async function get<S extends AnySchema>(
   } catch (e) {
     throwRead(e)
   }
-  return rows.length ? (loadRows(schema, rows)[0] as RecordOf<S>) : undefined
+  return rows.length ? withOldReadShape(loadRows(schema, rows)[0] as RecordOf<S>) : undefined
 }
 
 /**
@@ -105,5 +113,5 @@ export async function getBy<S extends AnySchema>(
     throwRead(e)
   }
   if (rows.length > 1) throw new MultipleResultsError(schema.table)
-  return rows.length ? (loadRows(schema, rows)[0] as RecordOf<S>) : undefined
+  return rows.length ? withOldReadShape(loadRows(schema, rows)[0] as RecordOf<S>) : undefined
 }

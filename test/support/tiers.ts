@@ -20,6 +20,8 @@ export const endToEnd: readonly string[] = [
   // the packed package installed into new apps, and an app's own vitest
   'test/new-app*.test.ts',
   'test/app-tests.test.ts',
+  // the 0.1 starter built, tested and served from the packed package, as it was and upgraded
+  'test/old-starter.test.ts',
   // the playground served by `vela serve`, and in Chromium
   'test/playground*.test.ts',
   'test/dashboard-browser.test.ts',

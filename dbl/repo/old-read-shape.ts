@@ -1,0 +1,68 @@
+/**
+ * For one release, reads still answer code written when they gave `{ ok, value }`: the rows array
+ * of `repo.all` and the record of `repo.one` / `get` / `getBy` / `reload` carry getters `ok`
+ * (true), `value` (the rows or the record itself) and `error` (undefined), so
+ * `if (!res.ok) throw res.error; return res.value` keeps working. The first use of any of them
+ * warns once. They are not enumerable: JSON, spreads, `Object.keys` and deep equality never see
+ * them. `undefined` (nothing found) cannot carry them; code reading `.ok` of it throws.
+ */
+import { warnDeprecated } from '../../server/deprecation.ts'
+
+function warn(): void {
+  warnDeprecated(
+    'VELA_DEP_DBL_READ_RESULT',
+    'repo.all/one/get/getBy return the rows or the record now (undefined when none): read them directly instead of .ok and .value',
+  )
+}
+
+/** Assigning one of the names gives the object a plain field of its own, as on any object. */
+function own(name: string): (this: object, v: unknown) => void {
+  return function (v) {
+    Object.defineProperty(this, name, { value: v, writable: true, enumerable: true, configurable: true })
+  }
+}
+
+// Built once and shared: each read only attaches them (no closures made per row).
+const getters: PropertyDescriptorMap = {
+  ok: {
+    get() {
+      warn()
+      return true
+    },
+    set: own('ok'),
+    configurable: true,
+  },
+  value: {
+    get(this: object) {
+      warn()
+      return this
+    },
+    set: own('value'),
+    configurable: true,
+  },
+  error: {
+    get() {
+      warn()
+      return undefined
+    },
+    set: own('error'),
+    configurable: true,
+  },
+}
+
+/**
+ * `read` with the old result getters attached, unless it cannot carry them (not an object, frozen)
+ * or has a field of one of those names of its own (a column named `value`), which stays as it is.
+ */
+export function withOldReadShape<T>(read: T): T {
+  if (
+    typeof read === 'object' &&
+    read !== null &&
+    Object.isExtensible(read) &&
+    !Object.hasOwn(read, 'ok') &&
+    !Object.hasOwn(read, 'value') &&
+    !Object.hasOwn(read, 'error')
+  )
+    Object.defineProperties(read, getters)
+  return read
+}
