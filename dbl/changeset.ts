@@ -133,7 +133,7 @@ const BLANK = /^\s*$/
  *
  * @example
  * const res = await repo.insert(cs)
- * if (!res.ok && isChangeset(res.error)) return status(422, {}, { errors: errorsToJson(res.error) })
+ * if (!res.ok && isChangeset(res.error)) return status(422, { errors: errorsToJson(res.error) })
  */
 export function isChangeset(value: unknown): value is Changeset {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'vela.changeset'
@@ -377,7 +377,7 @@ export type ErrorsJson = { [field: string]: string[] | ErrorsJson | ErrorsJson[]
  *
  * @example
  * const res = await repo.insert(cs)
- * if (!res.ok && isChangeset(res.error)) return status(422, {}, { errors: errorsToJson(res.error) })
+ * if (!res.ok && isChangeset(res.error)) return status(422, { errors: errorsToJson(res.error) })
  * // 422 { "errors": { "name": ["can't be blank"] } }
  */
 export function errorsToJson(cs: Changeset): ErrorsJson {

@@ -33,7 +33,7 @@ function nextVersion(current: number | null): number {
  * @example
  * const cs = optimisticLock(cast(Post, post, body, ['title', 'lock_version']), 'lock_version')
  * const res = await repo.update(cs)
- * if (!res.ok && isChangeset(res.error)) return json(409, {}, { errors: errorsToJson(res.error) }) // { errors: { lock_version: ['is stale'] } }
+ * if (!res.ok && isChangeset(res.error)) return json({ errors: errorsToJson(res.error) }, { status: 409 }) // { errors: { lock_version: ['is stale'] } }
  */
 export function optimisticLock<S extends AnySchema>(
   cs: Changeset<S>,
