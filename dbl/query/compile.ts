@@ -10,8 +10,7 @@
  * statement) writes it: identifiers double-quoted, AND-ed groups in parentheses, `= any($n)` for a list.
  */
 import { aggregateKey, type Aggregate } from './aggregate.ts'
-import type { QueryParts } from './builder.ts'
-import type { Cond } from './conditions.ts'
+import type { Cond, QueryParts } from './types.ts'
 import { resolveRef } from './paths.ts'
 import { isQuery } from './value.ts'
 import { dumpValue, sqlOf } from '../sql.ts'

@@ -12,21 +12,10 @@
  * operator. PostgreSQL would refuse it only when a row matches up to the backslash (SQLSTATE
  * 22025), a failure that depends on the data; here it fails the first time the code runs.
  */
-import type { Query } from './builder.ts'
+import type { Cond, NullOp, Op, Query } from './types.ts'
 import { isQuery } from './value.ts'
-import { resolveRef, type Joins, type Ref, type ValueAt } from './paths.ts'
+import { resolveRef, type Joins, type Ref } from './paths.ts'
 import type { AnySchema } from '../schema.ts'
-
-/** Comparison operators of `where` and `having`. */
-export type CompareOp = '=' | '!=' | '<>' | '<' | '<=' | '>' | '>='
-export type LikeOp = 'like' | 'not like' | 'ilike' | 'not ilike'
-export type InOp = 'in' | 'not in'
-export type NullOp = 'is null' | 'is not null'
-/** Every operator `where` / `cond` take. */
-export type Op = CompareOp | LikeOp | InOp | NullOp
-
-/** Literal text for a LIKE operator: every character matches itself. */
-export type LikeText = { readonly contains: string } | { readonly startsWith: string } | { readonly endsWith: string }
 
 /**
  * `text` with LIKE's wildcards (`%`, `_`) and escape character (`\`) escaped, so it matches itself
@@ -77,29 +66,6 @@ const ops: ReadonlySet<string> = new Set<Op>([
   'is null',
   'is not null',
 ])
-
-/**
- * A condition `where`, `and`, `or` and `not` take, as `cond` and `exists` build it. `F` is the
- * set of field references it uses, so `where` can check them against the query's type. `exists` holds a subquery (`correlate`: [outer field, inner field] made equal); the
- * value of `in` / `not in` may be a one-column subquery.
- */
-export type Cond<F extends string = string> =
-  | { readonly '~cond': 'op'; readonly field: F; readonly op: Op; readonly value: unknown }
-  | { readonly '~cond': 'and' | 'or'; readonly conds: readonly Cond<F>[] }
-  | { readonly '~cond': 'not'; readonly cond: Cond<F> }
-  | {
-      readonly '~cond': 'exists'
-      readonly query: Query<AnySchema, unknown, Joins>
-      readonly correlate: readonly [F, string] | undefined
-    }
-
-/** Equality map: a value means `=`, `null` means IS NULL, a list means IN. Keys are fields or joined paths (`'customer.tier'`). */
-export type Clauses<S extends AnySchema, J = unknown> = {
-  readonly [K in Ref<S, J>]?: ValueAt<S, J, K> | readonly NonNullable<ValueAt<S, J, K>>[] | null
-}
-
-/** A one-column subquery whose values are `V`s: the value `in` / `not in` may take. */
-export type Subquery<V> = Query<any, { readonly [column: string]: V | null }, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * A condition for `where`, `and`, `or`, `not`: an equality map, or `field, op, value`.

@@ -9,10 +9,9 @@
  * are joined already.
  */
 import type { Aggregate } from './aggregate.ts'
-import type { LockMode, LockOptions, Query, QueryParts } from './builder.ts'
-import type { CompareOp } from './conditions.ts'
-import { checkAggregateIn, checkRef, type AggregateOf } from './operators.ts'
+import { checkAggregateIn, checkRef } from './operators.ts'
 import { resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './paths.ts'
+import type { AggregateOf, CompareOp, LockMode, LockOptions, Query, QueryParts } from './types.ts'
 import { derive } from './value.ts'
 import type { AnySchema } from '../schema.ts'
 

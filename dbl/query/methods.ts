@@ -1,6 +1,6 @@
 /**
  * The query methods: each operator of operators.ts and join.ts on the query's prototype, so
- * `q.where(…)` is `where(q, …)`. The types are declared on `Query` (builder.ts). Each method passes
+ * `q.where(…)` is `where(q, …)`. The types are declared on `Query` (types.ts). Each method passes
  * its arguments on one by one rather than spreading them: a query is built on every request.
  */
 import { distinct, groupBy, having, join, leftJoin, lock } from './join.ts'

@@ -10,29 +10,29 @@
  */
 import { warnDeprecated } from '../../server/deprecation.ts'
 import { countAggregate, isAggregate, refsOf, checkAggregate, type Aggregate } from './aggregate.ts'
-import type { Query, QueryParts } from './builder.ts'
-import {
-  clausesCond,
-  cond,
-  hasSubquery,
-  isCond,
-  type Clauses,
-  type CompareOp,
-  type Cond,
-  type InOp,
-  type LikeOp,
-  type LikeText,
-  type NullOp,
-  type Op,
-  type Subquery,
-} from './conditions.ts'
-import { resolveRef, type NestedRow, type NumericRef, type Ref, type ValueAt } from './paths.ts'
+import { clausesCond, cond, hasSubquery, isCond } from './conditions.ts'
+import { resolveRef, type NestedRow, type Ref, type ValueAt } from './paths.ts'
+import type {
+  AggregateOf,
+  Clauses,
+  CompareOp,
+  CountAll,
+  Cond,
+  Direction,
+  InOp,
+  LikeOp,
+  LikeText,
+  NullOp,
+  Op,
+  OrderTerm,
+  Query,
+  QueryParts,
+  SelectedRow,
+  Simplify,
+  Subquery,
+} from './types.ts'
 import { derive, isQuery } from './value.ts'
 import type { AnySchema } from '../schema.ts'
-
-/** Sort direction of an `orderBy` term. */
-export type Direction = 'asc' | 'desc'
-export type OrderTerm<F extends string> = F | readonly [F, Direction]
 
 /** Throws for a field reference the query cannot name. */
 export function checkRef(q: QueryParts, ref: unknown): string {
@@ -158,36 +158,6 @@ export function offset<S extends AnySchema, R, J>(q: Query<S, R, J>, n: number):
   next.skipRows = count0(n, 'offset')
   return next as unknown as Query<S, R, J>
 }
-
-/** Which aggregates a query may compute: `sum` / `avg` and arithmetic over numeric fields, `count`, `min`, `max` over any. */
-export type AggregateOf<S, J> =
-  | Aggregate<'count', Ref<S, J>>
-  | Aggregate<'sum' | 'avg', NumericRef<S, J>>
-  | Aggregate<'min' | 'max', Ref<S, J>>
-
-/** The value an aggregate gives in a row. */
-export type AggregateValue<S, J, A> =
-  A extends Aggregate<'count', infer _F>
-    ? number
-    : A extends Aggregate<'sum' | 'avg', infer _F>
-      ? number | null
-      : A extends Aggregate<'min' | 'max', infer F>
-        ? (string extends F ? number : F extends Ref<S, J> ? NonNullable<ValueAt<S, J, F>> : number) | null
-        : never
-
-export type Simplify<T> = { [K in keyof T]: T[K] } & {}
-
-/** The row of `select`'s object form. */
-export type SelectedRow<S, J, M> = Simplify<{
-  readonly [K in keyof M]: M[K] extends Aggregate
-    ? AggregateValue<S, J, M[K]>
-    : M[K] extends string
-      ? ValueAt<S, J, M[K]>
-      : never
-}>
-
-/** A `count()` that has no field, so it matches any query. */
-export type CountAll = Aggregate<'count', never>
 
 /** Throws for an aggregate the query cannot compute (unknown field, `sum` of text). */
 export function checkAggregateIn(q: QueryParts, a: Aggregate): void {

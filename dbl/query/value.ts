@@ -1,14 +1,11 @@
 /**
- * The runtime side of queries (builder.ts has the types): the one class of query values, the copy
+ * The runtime side of queries (types.ts has the types): the one class of query values, the copy
  * every operator starts from, and the test for a query. Kept apart so the operators and the
  * methods (methods.ts) can use them without importing `from`.
  */
 import type { Aggregate } from './aggregate.ts'
-import type { HavingCond, QueryParts } from './builder.ts'
-import type { Direction } from './operators.ts'
-import type { Cond } from './conditions.ts'
 import type { Joins, JoinSpec } from './paths.ts'
-import type { Query } from './builder.ts'
+import type { Cond, Direction, HavingCond, Query, QueryParts } from './types.ts'
 import type { AnySchema } from '../schema.ts'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }

@@ -4,7 +4,7 @@
  * `inserted_at` / `updated_at` when the schema has them and a row doesn't.
  */
 import type { DbError } from '../db-error.ts'
-import type { QueryParts } from '../query/builder.ts'
+import type { QueryParts } from '../query/types.ts'
 import { compileDeleteAll, compileUpdateAll } from '../query/compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'

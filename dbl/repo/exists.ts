@@ -1,5 +1,5 @@
 /** `exists(query)`: whether any row matches, without reading one. */
-import type { QueryParts } from '../query/builder.ts'
+import type { QueryParts } from '../query/types.ts'
 import { derive } from '../query/value.ts'
 import { compileSelect, type Statement } from '../query/compile.ts'
 import { exec, throwRead, type RepoContext } from './context.ts'

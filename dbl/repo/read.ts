@@ -5,8 +5,9 @@
  */
 import { castersOf, INVALID } from '../cast.ts'
 import { MultipleResultsError } from '../multiple-results-error.ts'
-import { and, cond, type Cond } from '../query/conditions.ts'
-import { from, withCount, type Query } from '../query/builder.ts'
+import { and, cond } from '../query/conditions.ts'
+import { from, withCount } from '../query/builder.ts'
+import type { Cond, Query } from '../query/types.ts'
 import { compileSelect } from '../query/compile.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'

@@ -10,7 +10,7 @@
  * - a `$ref` branch becomes `{ allOf: [{ $ref }], type, nullable: true }` when the referenced
  *   schema's type is known, else the choice keeps the `$ref` and the null-only branch.
  */
-import type { JsonSchema } from './schema.ts'
+import type { JsonSchema } from './json-schema.ts'
 
 /** The `type` of the schema a `$ref` points at, when known. */
 export type RefType = (ref: string) => string | undefined

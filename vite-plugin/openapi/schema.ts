@@ -21,10 +21,11 @@
  * For 3.1 the schema is JSON Schema as is, with only the `$id`/`$schema` removal and the `$ref`
  * rewriting above.
  */
+import type { JsonSchema } from './json-schema.ts'
 import type { RefType } from './nullable.ts'
 import { NULL_ONLY, nullable30 } from './nullable.ts'
 
-export type JsonSchema = Record<string, unknown>
+export type { JsonSchema }
 
 /** Which OpenAPI version the document is written for. */
 export type OpenApiVersion = '3.0' | '3.1'

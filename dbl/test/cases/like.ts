@@ -5,7 +5,8 @@
  * in PostgreSQL depending on the rows.
  */
 import { describe, expect, it } from 'vitest'
-import { escapeLike, type LikeText } from '../../query/conditions.ts'
+import { escapeLike } from '../../query/conditions.ts'
+import type { LikeText } from '../../query/types.ts'
 import { from } from '../../query/builder.ts'
 import { orderBy, where } from '../../query/operators.ts'
 import type { SuiteContext } from '../suite-context.ts'
