@@ -17,7 +17,7 @@ import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { LoadTarget } from './load.ts'
-import { PREDICTABLE, PRODUCTION_ENV, bundled, check, freePort, killed, waitForPort } from './load.ts'
+import { PREDICTABLE_GC, PRODUCTION_ENV, bundled, check, freePort, killed, waitForPort } from './load.ts'
 
 export interface CountOptions {
   readonly servers: readonly string[]
@@ -78,7 +78,7 @@ async function underCallgrind(file: string, env: Record<string, string>): Promis
   const dir = mkdtempSync(join(tmpdir(), 'vela-count-'))
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${dir}/out`, process.execPath, ...PREDICTABLE, await bundled(file)],
+    ['--tool=callgrind', `--callgrind-out-file=${dir}/out`, process.execPath, ...PREDICTABLE_GC, await bundled(file)],
     { env: { ...process.env, ...env, PORT: String(port), ...PRODUCTION_ENV }, stdio: ['ignore', 'ignore', 'pipe'] },
   )
   let stderr = ''

@@ -39,21 +39,21 @@ export const PRODUCTION_ENV = { NODE_ENV: 'production', VELA_ENV: 'prod' } as co
  * V8 made deterministic for counting instructions under callgrind: it compiles and collects garbage
  * on the main thread only, with fixed seeds, so two processes run the same instructions, give or
  * take a few million (startup differs in I/O and timing).
- *
- * Garbage collection is also scheduled by allocation alone (`--predictable-gc-schedule`: fixed
- * young generation and heap growth, no memory reducer) and done in one pause
- * (`--no-incremental-marking`). Without them, on Node 24, V8's heuristics read the clock: under
- * callgrind, where a request takes some 50 times longer, they started incremental marking again and
- * again, and one 5,000-request window of the same server counted 47,000 instructions per request
- * while the next counted 91,000. With them, four windows in a row agree within 5 %.
  */
-export const PREDICTABLE = [
-  '--predictable',
-  '--random-seed=42',
-  '--hash-seed=42',
-  '--predictable-gc-schedule',
-  '--no-incremental-marking',
-]
+export const PREDICTABLE = ['--predictable', '--random-seed=42', '--hash-seed=42']
+
+/**
+ * For a long-running server counted over windows of requests (bench/count-sockets.ts), garbage
+ * collection is also scheduled by allocation alone (`--predictable-gc-schedule`: fixed young
+ * generation and heap growth, no memory reducer) and done in one pause (`--no-incremental-marking`).
+ * Without them, on Node 24, V8's heuristics read the clock: under callgrind, where a request takes
+ * some 50 times longer, they started incremental marking again and again, and one 5,000-request
+ * window of the same server counted 47,000 instructions per request while the next counted 91,000.
+ * With them, four windows in a row agree within 5 %. The in-process path count (one-batch run
+ * subtracted from a three-batch run) keeps `PREDICTABLE` alone: with these flags its heartbeat
+ * count swung between 43,000 and 80,000 from run to run, and without them it repeats.
+ */
+export const PREDICTABLE_GC = [...PREDICTABLE, '--predictable-gc-schedule', '--no-incremental-marking']
 
 /** The members of `all` that the environment variable `variable` lists (a comma list); all when it is unset. */
 export function picked<T extends string>(all: readonly T[], variable: string): T[] {
