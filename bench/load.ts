@@ -51,7 +51,8 @@ export const PREDICTABLE = ['--predictable', '--random-seed=42', '--hash-seed=42
  * window of the same server counted 47,000 instructions per request while the next counted 91,000.
  * With them, four windows in a row agree within 5 %. The in-process path count (one-batch run
  * subtracted from a three-batch run) keeps `PREDICTABLE` alone: with these flags its heartbeat
- * count swung between 43,000 and 80,000 from run to run, and without them it repeats.
+ * count swung between 43,000 and 80,000 from run to run. On Node 24 it does not repeat without
+ * them either (the Benchmarks page has the figures): it needs the window method too.
  */
 export const PREDICTABLE_GC = [...PREDICTABLE, '--predictable-gc-schedule', '--no-incremental-marking']
 
