@@ -2,8 +2,8 @@
  * An app written for Vela 0.1 upgrades without a rewrite: the starter as 0.1's `vela new` wrote it
  * (test/fixtures/starter-0.1/), dropped into a new app from the packed package, builds, passes its
  * own tests and serves, naming each old form it uses in a deprecation warning. The same app edited
- * as the CHANGELOG's Upgrading items say (test/fixtures/starter-0.1-upgraded/) type-checks, builds,
- * passes and serves with no warning at all.
+ * as the CHANGELOG's Upgrading items say (test/fixtures/starter-0.1-upgraded/ holds the files that
+ * change) type-checks, builds, passes and serves with no warning at all.
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -29,20 +29,20 @@ afterAll(async () => {
 })
 
 /**
- * Replaces the app's src/, test/, priv/ and vite.config.ts with the fixture's, as a user copying
- * their 0.1 app over would. The app keeps its own generated migration (the fixture's holds the
- * same statements under 0.1's file name).
+ * Replaces the app's src/, test/, priv/ and vite.config.ts with the 0.1 starter's, as a user copying
+ * their 0.1 app over would, then lays each of `edits` over it: a fixture holding only the files an
+ * upgrade changes. The app keeps its own generated migration (the fixture's holds the same
+ * statements under 0.1's file name).
  */
-function useFixture(name: string): void {
-  const from = join(FIXTURES, name)
+function useFixture(...edits: string[]): void {
   const migrations = join(app, 'src/migrations')
   const [migration] = readdirSync(migrations).filter((f) => f.endsWith('_create_notes.ts'))
   expect(migration).toBeDefined()
   const kept = readFileSync(join(migrations, migration!), 'utf8')
   for (const path of ['src', 'test', 'priv', 'vite.config.ts', 'dist'])
     rmSync(join(app, path), { recursive: true, force: true })
-  for (const path of ['src', 'test', 'priv', 'vite.config.ts'])
-    cpSync(join(from, path), join(app, path), {
+  for (const name of ['starter-0.1', ...edits])
+    cpSync(join(FIXTURES, name), app, {
       recursive: true,
       filter: (src) => !src.endsWith(join('src', 'migrations', 'create_notes.ts')),
     })
@@ -111,7 +111,7 @@ async function serveAndUse(): Promise<string> {
 }
 
 describe('the 0.1 starter, unchanged, on this release', { timeout: 600_000 }, () => {
-  beforeAll(() => useFixture('starter-0.1'))
+  beforeAll(() => useFixture())
 
   test('vite build succeeds', async () => {
     expect(await npx(app, 'vite', ['build'])).toMatch(/dist\/server\/index\.mjs/)
