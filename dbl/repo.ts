@@ -28,9 +28,10 @@
  * Reads give values, as Ecto's `Repo.all` / `Repo.one`: `all` the rows, `one` / `get` / `getBy` the
  * record or `undefined`, `count` and `exists` a number and a boolean. A read that fails throws: a
  * `DbError` for an error the server raised (400 for a value it refused, else 500), a
- * `MultipleResultsError` when `one` / `getBy` match several rows. Writes resolve to
- * `{ ok: true, value } | { ok: false, error }`: what a user's input can cause (invalid changesets,
- * violated constraints, values PostgreSQL refuses) comes back as `ok: false`. Infrastructure
+ * `MultipleResultsError` when `one` / `getBy` match several rows. Writes of a changeset resolve to
+ * `{ ok: true, value } | { ok: false, error: changeset }`: the changeset's own validations and the
+ * constraints it declares come back as its errors; any other error the server raised is thrown as a
+ * `DbError`, as a read throws it (400 for a value it refused, else 500). Infrastructure
  * failures reject everywhere: a `DbUnavailableError` (503) for the database being unreachable, lost
  * or past a deadline (a statement cancelled by `statementTimeoutMs` included), anything else (a
  * bug) as it was thrown. Inside `transaction(fn)` all repo calls made by `fn` use the transaction

@@ -8,7 +8,7 @@
 import type { ResolvedAssoc } from '../assoc.ts'
 import { addError, type Changeset } from '../changeset.ts'
 import { constraintError } from '../constraints.ts'
-import { isServerError, toDbError, type DbError } from '../db-error.ts'
+import { isServerError, toDbError } from '../db-error.ts'
 import { fkeyName } from '../migrations/columns.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema } from '../schema.ts'
@@ -27,7 +27,7 @@ export async function replaceLinks<S extends AnySchema>(
   ownerKey: unknown,
   linked: readonly Record<string, unknown>[],
   replacing: boolean,
-): Promise<Result<void, Changeset<S> | DbError>> {
+): Promise<Result<void, Changeset<S>>> {
   const t = assoc.through!
   const keys = [...new Set(linked.map((r) => r[t.relatedColumn]))]
   try {
@@ -52,6 +52,8 @@ export async function replaceLinks<S extends AnySchema>(
       return err(
         addError(cs, assoc.name, 'does not exist', { constraint: 'foreign_key', constraint_name: dbError.constraint }),
       )
-    return err(constraintError(cs, dbError) ?? dbError)
+    const failed = constraintError(cs, dbError)
+    if (!failed) throw dbError
+    return err(failed)
   }
 }

@@ -16,7 +16,7 @@ import {
   type FieldOf,
 } from '../changeset.ts'
 import { constraintError } from '../constraints.ts'
-import { isServerError, toDbError, type DbError } from '../db-error.ts'
+import { isServerError, toDbError } from '../db-error.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { compiled, dumpValue, JsonValueError, kx, marker, paramsFor, sqlOf } from '../sql.ts'
@@ -26,8 +26,12 @@ import { exec, type RepoContext } from './context.ts'
 import { replaceLinks } from './links.ts'
 import { transaction } from './transaction.ts'
 
-/** What `insert`, `update` and `delete` resolve to: the written row, or the changeset with its errors, or a database error. */
-export type WriteResult<S extends AnySchema> = Result<RecordOf<S>, Changeset<S> | DbError>
+/**
+ * What `insert`, `update` and `delete` resolve to: the written row, or the changeset with its
+ * errors (its own validations, or a declared constraint the database reported). Any other database
+ * failure is thrown as a `DbError`, as reads throw it.
+ */
+export type WriteResult<S extends AnySchema> = Result<RecordOf<S>, Changeset<S>>
 
 /** Upsert: on a conflict over `target`, update the `replace` fields from the new row. */
 export interface OnConflictReplace<S extends AnySchema> {
@@ -52,7 +56,7 @@ export interface InsertOptions<S extends AnySchema> {
 }
 
 /** An insert that may have been skipped (`onConflict: { action: 'nothing' }`): `ok(null)` then. */
-export type MaybeInsertResult<S extends AnySchema> = Result<RecordOf<S> | null, Changeset<S> | DbError>
+export type MaybeInsertResult<S extends AnySchema> = Result<RecordOf<S> | null, Changeset<S>>
 
 function withAction<S extends AnySchema>(cs: Changeset<S>, action: Action): Changeset<S> {
   return cs.action === action ? cs : withChanges(cs, { action })
@@ -86,15 +90,17 @@ function hasChildren(cs: Changeset): boolean {
 
 /**
  * Maps a failure to a result: a declared constraint (or a jsonb value JSON cannot carry) gives the
- * changeset, other server errors a DbError; infrastructure errors rethrow.
+ * changeset; any other server error is thrown as a `DbError`, infrastructure errors as they are.
  */
-function writeFailure<S extends AnySchema>(cs: Changeset<S>, e: unknown): Result<never, Changeset<S> | DbError> {
+function writeFailure<S extends AnySchema>(cs: Changeset<S>, e: unknown): Result<never, Changeset<S>> {
   // "is invalid", as `cast` says, rather than written as something else.
   if (e instanceof JsonValueError)
     return err(addError(cs, e.field, 'is invalid', { type: 'jsonb', validation: 'cast' }))
   if (!isServerError(e)) throw e
   const dbError = toDbError(e)
-  return err(constraintError(cs, dbError) ?? dbError)
+  const failed = constraintError(cs, dbError)
+  if (!failed) throw dbError
+  return err(failed)
 }
 
 /** The ON CONFLICT clause's part of the statement cache key ('' without one); checks the option's shape. */

@@ -60,8 +60,7 @@ export function assocCases(t: SuiteContext): void {
         cast(User, {}, userParams({ posts: [{ title: 'Fine' }, { title: 'x' }] }), ['name', 'email']),
         'posts',
       )
-      const r = await t.repo.insert(cs)
-      expect(r).toMatchObject({ ok: false, error: { code: '23514' } })
+      await expect(t.repo.insert(cs)).rejects.toMatchObject({ kind: 'db_error', code: '23514' })
       expect(await t.count('users')).toBe(0)
       expect(await t.count('posts')).toBe(0)
     })

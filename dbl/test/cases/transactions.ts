@@ -77,12 +77,12 @@ export function transactionCases(t: SuiteContext): void {
       expect(await t.repo.transaction(async () => ok(5))).toEqual({ ok: true, value: 5 })
     })
 
-    it('a database error inside rolls back the earlier writes', async () => {
-      const r = await t.repo.transaction(async () => {
+    it('a database error inside is thrown and rolls back the earlier writes', async () => {
+      const r = t.repo.transaction(async () => {
         await t.repo.insert(productCs({ name: 'A', price: 1 }))
         return t.repo.insert(cast(Post, {}, { title: 'Hello', user_id: 999 }, ['title', 'user_id']))
       })
-      expect(r).toMatchObject({ ok: false, error: { code: '23503' } })
+      await expect(r).rejects.toMatchObject({ kind: 'db_error', code: '23503' })
       expect(await t.count('products')).toBe(0)
     })
 

@@ -8,8 +8,8 @@
  */
 import { json, status } from 'vela'
 import type { VelaRequest } from 'vela'
-import { errorsToJson, isChangeset } from 'vela/dbl'
-import type { Changeset, DbError, RecordOf } from 'vela/dbl'
+import { errorsToJson } from 'vela/dbl'
+import type { Changeset, RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
 import { error, idOf } from './_helpers.ts'
@@ -27,9 +27,9 @@ const present = (n: NoteWithAuthor) => ({
   updated_at: n.updated_at?.toISOString() ?? null,
 })
 
-function failed(err: Changeset<typeof Note> | DbError) {
-  if (isChangeset(err)) return status(422, { errors: errorsToJson(err) })
-  throw err
+/** A refused write: 422 with the changeset's errors (a database failure is thrown, and answered 503/504/500). */
+function failed(err: Changeset<typeof Note>) {
+  return status(422, { errors: errorsToJson(err) })
 }
 
 async function find(req: VelaRequest): Promise<RecordOf<typeof Note> | undefined> {

@@ -7,8 +7,8 @@
  */
 import { json, status } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, errorsToJson, from, isChangeset } from 'vela/dbl'
-import type { Changeset, DbError, RecordOf } from 'vela/dbl'
+import { cast, errorsToJson, from } from 'vela/dbl'
+import type { Changeset, RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Product } from '../schemas/product.ts'
 import { error, idOf } from './_helpers.ts'
@@ -23,9 +23,9 @@ function changeset(existing: ProductRecord | null, params: Record<string, unknow
     .validateNumber('price', { greaterThanOrEqualTo: 0 })
 }
 
-function failed(err: Changeset<typeof Product> | DbError) {
-  if (isChangeset(err)) return status(422, { errors: errorsToJson(err) })
-  throw err
+/** A refused write: 422 with the changeset's errors (a database failure is thrown, and answered 503/504/500). */
+function failed(err: Changeset<typeof Product>) {
+  return status(422, { errors: errorsToJson(err) })
 }
 
 const BAD_ID = 'id must be a positive integer'

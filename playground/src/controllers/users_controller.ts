@@ -6,7 +6,7 @@
  */
 import { json } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, count, errorMessage, from, isChangeset } from 'vela/dbl'
+import { cast, count, errorMessage, from } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { User } from '../schemas/user.ts'
 import { error, idOf } from './_helpers.ts'
@@ -39,6 +39,5 @@ export async function create(req: VelaRequest) {
   const res = await repo.insert(cs)
   if (res.ok)
     return json({ id: res.value.id, name: res.value.name, email: res.value.email, note_count: 0 }, { status: 201 })
-  if (!isChangeset(res.error)) throw res.error
   return error(422, res.error.errors.map((e) => `${e.field} ${errorMessage(e)}`).join(', '))
 }

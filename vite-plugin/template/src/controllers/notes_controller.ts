@@ -1,6 +1,6 @@
 import { json, redirect, status, view } from 'vela'
 import type { VelaRequest } from 'vela'
-import { cast, errorsToJson, from, isChangeset } from 'vela/dbl'
+import { cast, errorsToJson, from } from 'vela/dbl'
 import type { RecordOf } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import { Note } from '../schemas/note.ts'
@@ -41,7 +41,6 @@ export async function index() {
 export async function createFromForm(req: VelaRequest) {
   const res = await repo.insert(changeset(req.params))
   if (res.ok) return redirect('/notes', { status: 303 })
-  if (!isChangeset(res.error)) throw res.error
   return view({ ...(await listing()), form: req.params, errors: errorsToJson(res.error) }, { status: 422 })
 }
 
@@ -54,6 +53,5 @@ export async function list(req: VelaRequest) {
 export async function create(req: VelaRequest) {
   const res = await repo.insert(changeset(req.params))
   if (res.ok) return json(res.value, { status: 201 })
-  if (isChangeset(res.error)) return status(422, { errors: errorsToJson(res.error) })
-  throw res.error
+  return status(422, { errors: errorsToJson(res.error) })
 }
