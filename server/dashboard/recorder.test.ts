@@ -7,6 +7,7 @@ import type { Connection } from '../../dbl/adapters/adapter.ts'
 import { createRunner } from '../../dbl/repo/telemetry.ts'
 import { createApp, json, status } from '../index.ts'
 import type { RouteGroup } from '../index.ts'
+import type { PipelineObserver } from '../pipeline/observer.ts'
 import { definePlugin, fail, ok, stop } from '../pipeline/plugin.ts'
 import type { InjectOptions } from '../testing/index.ts'
 import { inject as send } from '../testing/index.ts'
@@ -205,6 +206,25 @@ describe('a dev app', () => {
     })
     const text = JSON.stringify(r)
     for (const secret of ['s3ss10n', 'tok-555']) expect(text).not.toContain(secret)
+  })
+
+  it("the app's own observer is told the same steps as the recorder", async () => {
+    const told: string[] = []
+    const own: PipelineObserver = {
+      traceOf: () => ({
+        started: performance.now(),
+        plugin: (step) => told.push(`${step.name} ${step.outcome.kind}`),
+        security: (verdict) => told.push(`${verdict.callback} ${verdict.verdict}`),
+      }),
+    }
+    const ownStore = new RequestStore()
+    const observed = createApp(
+      { bootstrapApplication: 'recorded', environment: 'dev', routes: { guarded } },
+      withRecorder(dashboardRecorder(ownStore), { env: {}, log: () => {}, observer: own }),
+    )
+    expect((await inject(observed, { url: '/guarded/page', headers: { 'x-user': 'ada' } }, ownStore)).status).toBe(200)
+    expect(told).toEqual(['stamp continued', 'gate continued', 'requireUser allowed', 'audit continued'])
+    expect(ownStore.list()[0]!.plugins.map((p) => p.name)).toEqual(['stamp', 'gate', 'audit'])
   })
 
   it('a plugin that replies stops the rest; a denial, a failed post plugin and a throwing plugin are told apart', async () => {

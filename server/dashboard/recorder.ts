@@ -48,14 +48,37 @@ export function dashboardRecorder(store: RequestStore, opts: RecorderOptions = {
 
 /**
  * `createApp` options with the recorder added: its stream handler outside the given ones, its
- * response hook after them (it sees the headers as sent), its observer (the app's only one).
+ * response hook after them (it sees the headers as sent), its observer beside the app's own.
  */
 export function withRecorder(recorder: Recorder, opts: CreateAppOptions = {}): CreateAppOptions {
   return {
     ...opts,
     streamHandlers: [recorder.streamHandler, ...(opts.streamHandlers ?? [])],
     onResponse: [...(opts.onResponse ?? []), recorder.onResponse],
-    observer: recorder.observer,
+    observer: opts.observer ? bothObservers(recorder.observer, opts.observer) : recorder.observer,
+  }
+}
+
+/** Reports every step to both observers, for the requests each of them traces. */
+function bothObservers(first: PipelineObserver, second: PipelineObserver): PipelineObserver {
+  return {
+    traceOf(request) {
+      const a = first.traceOf(request)
+      const b = second.traceOf(request)
+      if (!a || !b) return a ?? b
+      return {
+        started: a.started,
+        plugin(step) {
+          a.plugin(step)
+          // The second trace counts its times from its own start.
+          b.plugin({ ...step, startMs: step.startMs + a.started - b.started })
+        },
+        security(verdict) {
+          a.security(verdict)
+          b.security({ ...verdict, startMs: verdict.startMs + a.started - b.started })
+        },
+      }
+    },
   }
 }
 
