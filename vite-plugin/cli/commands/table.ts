@@ -73,7 +73,7 @@ which flag decides it.`,
     },
     'drop-table': { type: 'string', multiple: true, value: '<table>', description: 'a table to drop (repeatable)' },
   },
-  example: 'vela migrations generate --rename posts.body=text --drop-table drafts',
+  example: 'vela migrations generate --rename posts.body=text',
   async run({ root, values }) {
     const renames = (values.rename ?? []).map((r): [string, string] => {
       const [to, from] = r.split('=', 2)
