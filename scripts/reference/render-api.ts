@@ -35,9 +35,10 @@ function valueBlock(v: ApiValue): string {
 /** A value's anchor: its name (`vela/vite`'s default export: the name it is declared with). */
 export const anchorOf = (v: ApiValue): string => (v.name === 'default' ? v.declaredName : v.name)
 
-function sectionBlock(section: ApiSection, level: string): string {
+/** A section under its `##` heading; one without a title (an index without section comments) right under the page's. */
+function sectionBlock(section: ApiSection): string {
   const out: string[] = []
-  if (section.title) out.push(`${level} ${section.title} {#${slug(section.title)}}`)
+  if (section.title) out.push(`## ${section.title} {#${slug(section.title)}}`)
   if (section.note) out.push(section.note)
   out.push(...section.values.map(valueBlock))
   if (section.types.length) {
@@ -55,10 +56,7 @@ export function renderApiPage(page: ApiPage): string {
   const values = sections.reduce((n, s) => n + s.values.length, 0)
   const types = sections.reduce((n, s) => n + s.types.length, 0)
   checkAnchors(page)
-  const body = sections.map((s) =>
-    // An index without section comments: its values and types straight under the title.
-    sectionBlock(s, '##'),
-  )
+  const body = sections.map(sectionBlock)
   return [
     `# \`${entry.subpath}\``,
     entry.lead,
