@@ -3,8 +3,9 @@
 // here. Then: every link inside the built site leads to a page or file of it, and every `#anchor`
 // to a heading that exists; every export of every entry point is on its reference page; the code
 // blocks marked ```` ```ts check ```` compile against the package's types (CONTRIBUTING.md); and
-// headless Chromium (Debian's `chromium`, skipped without it unless CI) shows the home page and a
-// guide page, screenshots in test-results/screenshots/docs-*.png.
+// headless Chromium (Debian's `chromium`, skipped without it unless CI) shows the home page, a
+// guide page and a reference page at 1280 px with nothing cut off, screenshots in
+// test-results/screenshots/docs-*.png.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { chromiumAvailable, launchChromium } from './support/chromium.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { CODE_WIDTH } from '../scripts/reference/format.ts'
 import { writeCheckApps } from './support/docs-code-blocks.ts'
 import { brokenLinks } from './support/site-links.ts'
 import { serveStatic } from './support/static-server.ts'
@@ -54,7 +56,14 @@ describe('the documentation site', () => {
     expect(buildOutput).toContain('build complete')
     expect(buildOutput).not.toMatch(/dead link/i)
     expect(existsSync(join(DIST, 'index.html'))).toBe(true)
-    for (const page of ['getting-started', 'guide/plugins', 'benchmarks', 'reference/vela', 'request-path']) {
+    for (const page of [
+      'getting-started',
+      'guide/plugins',
+      'benchmarks',
+      'reference/vela',
+      'reference/cli',
+      'request-path',
+    ]) {
       expect(existsSync(join(DIST, `${page}.html`)), page).toBe(true)
     }
   })
@@ -63,7 +72,7 @@ describe('the documentation site', () => {
     expect(brokenLinks(DIST)).toEqual([])
   })
 
-  it('each entry point reference page lists every name the entry point exports', async () => {
+  it('each entry point reference page has a heading for every value the entry point exports', async () => {
     const pages: Record<string, string> = {
       vela: 'vela',
       'vela/vite': 'vite',
@@ -80,8 +89,12 @@ process.stdout.write(JSON.stringify(out))`
     for (const [subpath, names] of Object.entries(exported)) {
       const html = readFileSync(join(DIST, `reference/${pages[subpath]}.html`), 'utf8')
       for (const name of names) {
-        const shown = name === 'default' ? /<code>default \(\w+\)<\/code>/ : new RegExp(`<code>${name}</code>`)
-        if (!shown.test(html)) missing.push(`${subpath}: ${name}`)
+        // Anchored by its name; a default export by the name it is declared with.
+        const heading =
+          name === 'default'
+            ? /<h3 id="\w+"[^>]*><code>\w+<\/code> \(default export\)/
+            : new RegExp(`<h3 id="${name}"[^>]*><code>${name}</code>`)
+        if (!heading.test(html)) missing.push(`${subpath}: ${name}`)
       }
     }
     expect(missing).toEqual([])
@@ -110,7 +123,7 @@ process.stdout.write(JSON.stringify(out))`
   }, 120_000)
 
   describe.skipIf(!chromiumAvailable('the documentation screenshots'))('in headless Chromium', () => {
-    it('the home page and a guide page render, with their sidebar and content', async () => {
+    it('the home page, a guide page and a reference page render, with their sidebar and content', async () => {
       mkdirSync(SCREENSHOTS, { recursive: true })
       const server = await serveStatic(DIST)
       const browser = await launchChromium()
@@ -136,6 +149,30 @@ process.stdout.write(JSON.stringify(out))`
         expect(await page.locator('.VPSidebar a:has-text("Routes and groups")').count()).toBe(1)
         expect(await page.locator('.vp-doc h2:has-text("Write your own")').count()).toBe(1)
         await page.screenshot({ path: join(SCREENSHOTS, 'docs-guide-plugins.png'), fullPage: true })
+
+        // A reference page: nothing wider than the content column but code a formatter cannot break.
+        await page.goto('/reference/vela.html#json')
+        await expect.poll(() => page.textContent('.vp-doc h1')).toContain('vela')
+        expect(await page.locator('.VPSidebar a:has-text("The vela command")').count()).toBe(1)
+        expect(await page.locator('.vp-doc h3#json + div pre').textContent()).toMatch(/^function json</)
+        await page.screenshot({ path: join(SCREENSHOTS, 'docs-reference-vela.png') })
+        const layout = await page.evaluate(() => {
+          const doc = document.querySelector('.vp-doc')!
+          const wider = (e: Element) => e.scrollWidth > e.clientWidth + 1
+          const longest = (e: Element) =>
+            (e.textContent ?? '').split('\n').reduce((a, l) => (l.length > a.length ? l : a), '')
+          return {
+            pageWidth: document.documentElement.scrollWidth,
+            tables: doc.querySelectorAll('table').length,
+            wideText: [...doc.querySelectorAll('p, li, h2, h3, .custom-block')].filter(wider).map((e) => e.textContent),
+            // The longest line of each code block that scrolls.
+            wideCode: [...doc.querySelectorAll('pre')].filter(wider).map(longest),
+          }
+        })
+        expect(layout).toMatchObject({ pageWidth: 1280, tables: 0, wideText: [] })
+        // The generator lays code out in CODE_WIDTH characters: a block scrolls only for a line the
+        // formatter could not break (a long string), never because the column is narrower.
+        expect(layout.wideCode.filter((line) => line.length <= CODE_WIDTH)).toEqual([])
         expect(failed).toEqual([])
       } finally {
         await browser.close()

@@ -54,6 +54,7 @@ const SIDEBAR: Section[] = [
       { text: 'vela/telemetry', link: '/reference/telemetry' },
       { text: 'vela/testing', link: '/reference/testing' },
       { text: 'vela/client', link: '/reference/client' },
+      { text: 'The vela command', link: '/reference/cli' },
     ],
   },
   {

@@ -1,9 +1,10 @@
 /**
  * Arguments and help of every `vela` command. A command declares its options (name, type,
- * repeated or not, value placeholder, description) and positionals once (`defineCommand`); the
- * parser (`node:util` parseArgs, strict) and the usage text are both made from that declaration,
- * so the help cannot disagree with what is accepted. Every command also takes `--root <dir>` and
- * `-h, --help` (COMMON_OPTIONS).
+ * repeated or not, value placeholder, description, default), positionals and an example once
+ * (`defineCommand`); the parser (`node:util` parseArgs, strict), the usage text and the CLI
+ * reference page (scripts/reference/render-cli.ts) are all made from that declaration, so neither
+ * the help nor the page can disagree with what is accepted. Every command also takes
+ * `--root <dir>` and `-h, --help` (COMMON_OPTIONS).
  *
  * **Choice:** `--help` or `-h` anywhere before a `--` wins over everything else, even over bad
  * flags: the command only prints its usage. Any other problem (unknown flag, a flag without its
@@ -22,6 +23,11 @@ export interface OptionSpec {
   /** The value's placeholder in the usage text, e.g. `<file>`. */
   readonly value?: string
   readonly description: string
+  /**
+   * What applies without the option, for the help only: a value (`0.1.0`) or words (`the app
+   * name`). Not `default`: parseArgs would take that as a value to fill in.
+   */
+  readonly byDefault?: string
 }
 
 export interface PositionalSpec {
@@ -29,6 +35,8 @@ export interface PositionalSpec {
   readonly name: string
   readonly required?: boolean
   readonly description: string
+  /** What applies when it is left out, as for an option. */
+  readonly byDefault?: string
 }
 
 export type OptionTable = Readonly<Record<string, OptionSpec>>
@@ -67,6 +75,8 @@ export interface CommandSpec<O extends OptionTable = OptionTable> {
   readonly description: string
   readonly positionals?: readonly PositionalSpec[]
   readonly options: O
+  /** One or more command lines showing a typical use (the help's `example:` part). */
+  readonly example: string
   /** Returns the exit code; throws UsageError for arguments it refuses. */
   run(input: CommandInput<O>): Promise<number>
 }
@@ -75,12 +85,20 @@ export interface CommandSpec<O extends OptionTable = OptionTable> {
 export class UsageError extends Error {}
 
 export const COMMON_OPTIONS = {
-  root: { type: 'string', value: '<dir>', description: 'the app folder (default: the current directory)' },
+  root: { type: 'string', value: '<dir>', description: 'the app folder', byDefault: 'the current directory' },
   help: { type: 'boolean', short: 'h', description: 'print this help and do nothing else' },
 } as const satisfies OptionTable
 
 /** Keeps the option table's literal types, so `run` sees typed values. */
 export const defineCommand = <const O extends OptionTable>(spec: CommandSpec<O>): CommandSpec<O> => spec
+
+/** `vela help`, listed with the commands: it has no declaration of its own (cli.ts answers it). */
+export const HELP_COMMAND = {
+  name: 'help',
+  label: 'help [<command>]',
+  summary: 'this list, or the options of a command',
+  example: 'vela help migrate',
+} as const
 
 export const EXIT_STATUS = `Exit status: 0 done; 1 the command failed, or \`vela audit\` found warnings;
 2 the command could not run: a usage error, or the app could not be loaded.`
@@ -152,12 +170,23 @@ export function synopsis(spec: CommandSpec): string {
   return ['vela', spec.name, ...required, '[options]', ...positionals].join(' ')
 }
 
+/** An option's or argument's description with its default: `its info.version (default: 0.1.0)`. */
+export const withDefault = (o: OptionSpec | PositionalSpec): string =>
+  o.byDefault === undefined ? o.description : `${o.description} (default: ${o.byDefault})`
+
+/** Every option a command takes, its own then COMMON_OPTIONS, with its label (`-h, --help`, `--root <dir>`). */
+export const optionsOf = (spec: CommandSpec): { label: string; option: OptionSpec }[] =>
+  Object.entries({ ...spec.options, ...COMMON_OPTIONS }).map(([name, option]) => ({
+    label: optionLabel(name, option),
+    option,
+  }))
+
 export function usageText(spec: CommandSpec): string {
   const out = [`usage: ${synopsis(spec)}`, '', spec.description]
   if (spec.positionals?.length)
-    out.push('', 'arguments:', ...table(spec.positionals.map((p) => [p.name, p.description])))
-  const options = { ...spec.options, ...COMMON_OPTIONS }
-  out.push('', 'options:', ...table(Object.entries(options).map(([name, o]) => [optionLabel(name, o), o.description])))
+    out.push('', 'arguments:', ...table(spec.positionals.map((p) => [p.name, withDefault(p)])))
+  out.push('', 'options:', ...table(optionsOf(spec).map(({ label, option }) => [label, withDefault(option)])))
+  out.push('', 'example:', ...spec.example.split('\n').map((line) => `  ${line}`))
   out.push('', EXIT_STATUS)
   return out.join('\n')
 }
@@ -170,7 +199,7 @@ export function commandListText(commands: readonly CommandSpec[]): string {
     'commands:',
     ...table([
       ...commands.map((c): [string, string] => [c.name, c.summary]),
-      ['help [<command>]', 'this list, or the options of a command'],
+      [HELP_COMMAND.label, HELP_COMMAND.summary],
     ]),
     '',
     'Every command takes --root <dir> (the app folder; default: the current directory) and -h, --help.',

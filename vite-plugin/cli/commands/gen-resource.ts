@@ -280,6 +280,7 @@ is a GET /<plural>/<action> route. Nothing is overwritten.`,
       description: 'comma-separated actions, e.g. index,show,create,update,delete',
     },
   },
+  example: 'vela gen_resource --name line_items --actions index,show,create',
   async run({ root, values, display }) {
     const plan = planResource(values.name, values.actions)
     const command = `vela gen_resource --name ${plan.plural} --actions ${plan.actions.map((a) => a.name).join(',')}`

@@ -81,8 +81,14 @@ priv/static (the page's stylesheet) and test/notes.test.ts. Then: cd <dir>, npm 
 that exists and is not empty is refused.`,
   positionals: [{ name: '<dir>', required: true, description: 'the folder to create (or an empty one)' }],
   options: {
-    name: { type: 'string', value: '<app>', description: "the package and app name (default: from the folder's name)" },
+    name: {
+      type: 'string',
+      value: '<app>',
+      description: 'the package and app name',
+      byDefault: "made from the folder's name",
+    },
   },
+  example: 'vela new notes-app\ncd notes-app && npm install && npm run dev',
   async run({ values, positionals, display }) {
     const dir = resolve(positionals[0]!)
     const name = appName(dir, values.name)

@@ -35,6 +35,7 @@ export const routesCommand = defineCommand({
   description: `Prints the routing table: methods, path, controller.action, group prefix, kind (http, static,
 ws; a group's status route as its status, the paths it covers and kind status).`,
   options: json,
+  example: 'vela routes --json',
   run: (input) => report(input, 'routes'),
 })
 
@@ -46,6 +47,7 @@ export const pluginsCommand = defineCommand({
 callback, plugins ((inherits global) when it sets none), routes and status routes. Option values
 whose key names a secret (secret, password, token, key…) show as [redacted].`,
   options: json,
+  example: 'vela plugins --root apps/shop',
   run: (input) => report(input, 'plugins'),
 })
 
@@ -56,6 +58,7 @@ export const auditCommand = defineCommand({
 WARNINGS, GET (and HEAD, OPTIONS, WebSocket, static files) INFO. Exit status 1 when
 there is a warning, so CI can gate on it; 2 when the audit could not run.`,
   options: json,
+  example: 'vela audit',
   run: (input) => report(input, 'audit'),
 })
 
@@ -66,6 +69,7 @@ export const configCommand = defineCommand({
 defaults end in (default), values from VELA_ENV or PORT say so. Values whose key names a secret
 (secret, password, token, key…) show as [redacted].`,
   options: json,
+  example: 'VELA_ENV=prod vela config',
   run: (input) => report(input, 'config'),
 })
 
@@ -78,16 +82,19 @@ explorer page swagger.html with the swagger-ui files it loads; prints one Genera
     output: {
       type: 'string',
       value: '<file>',
-      description: 'where the document goes, relative to the app root (default: priv/assets/openapi.json)',
+      description: 'where the document goes, relative to the app root',
+      byDefault: 'priv/assets/openapi.json',
     },
-    title: { type: 'string', value: '<text>', description: "the document's title (default: the app name)" },
-    'api-version': { type: 'string', value: '<version>', description: 'its info.version (default: 0.1.0)' },
+    title: { type: 'string', value: '<text>', description: "the document's title", byDefault: 'the app name' },
+    'api-version': { type: 'string', value: '<version>', description: 'its info.version', byDefault: '0.1.0' },
     openapi: {
       type: 'string',
       value: '<3.0|3.1>',
-      description: 'the OpenAPI version written: 3.0 (3.0.3, default) or 3.1 (3.1.0)',
+      description: 'the OpenAPI version written: 3.0 (3.0.3) or 3.1 (3.1.0)',
+      byDefault: '3.0',
     },
   },
+  example: 'vela openapi --openapi 3.1 --title "Shop API" --api-version 1.2.0',
   async run({ root, values, display }) {
     const { loadApp } = await import('./load.ts')
     const { OPENAPI_OUTPUT, writeOpenApi } = await import('../../openapi/write.ts')

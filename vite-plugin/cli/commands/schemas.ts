@@ -13,6 +13,7 @@ export const schemasCommand = defineCommand({
 records (generated fields read-only) and <name>_patch.json for PATCH bodies (nothing required).
 A file without the generator's "$comment" mark is hand-written and never overwritten.`,
   options: {},
+  example: 'vela schemas',
   async run({ root, display }) {
     // Imported here: the CLI loads Vite only for the command that needs it.
     const { writeJsonSchemas } = await import('../../json-schemas-write.ts')

@@ -20,6 +20,7 @@ const serveCommand = defineCommand({
   description: `Starts the development server for the app: Vite in middleware mode with vela(), the app
 started before the first request, edits hot-swapped; on PORT (default 8080).`,
   options: {},
+  example: 'PORT=3000 vela serve',
   async run({ root }) {
     const { serve } = await import('../serve.ts')
     await serve(root)
@@ -40,6 +41,7 @@ when priv/schemas/ exists. Prints one Generated line per file generated, then Bu
       description: "Vite's mode and the built server's default VELA_ENV, e.g. prod",
     },
   },
+  example: 'vela release --profile prod\nnode dist/server/index.mjs',
   async run({ root, values, display }) {
     if (values.profile !== undefined) asUsage(() => checkProfile(values.profile!))
     const { release } = await import('../../build/release.ts')
@@ -71,6 +73,7 @@ which flag decides it.`,
     },
     'drop-table': { type: 'string', multiple: true, value: '<table>', description: 'a table to drop (repeatable)' },
   },
+  example: 'vela migrations generate --rename posts.body=text',
   async run({ root, values }) {
     const renames = (values.rename ?? []).map((r): [string, string] => {
       const [to, from] = r.split('=', 2)
@@ -92,11 +95,12 @@ const migrateCommand = defineCommand({
   summary: 'apply pending migrations, list them (--status) or revert (--rollback [n])',
   description: `Applies the pending migrations of src/migrations to the repo src/repo.ts exports; --status lists
 every migration (up or pending), --rollback reverts the last n applied ones.`,
-  positionals: [{ name: '<n>', description: 'with --rollback: how many migrations to revert (default 1)' }],
+  positionals: [{ name: '<n>', description: 'with --rollback: how many migrations to revert', byDefault: '1' }],
   options: {
     status: { type: 'boolean', description: 'list the migrations and whether each is applied; change nothing' },
     rollback: { type: 'boolean', description: 'revert the last n applied migrations (default 1)' },
   },
+  example: 'vela migrate\nvela migrate --status\nvela migrate --rollback 2',
   async run({ root, values, positionals }) {
     if (values.status && values.rollback) throw new UsageError('--status and --rollback cannot be combined')
     const [n] = positionals

@@ -14,6 +14,7 @@ body per status (from validate, responses and the handlers' replies), the Routes
 createClient<Routes>(baseUrl) from vela/client checks calls against. Import it with
 import type { Routes } from 'virtual:vela/routes' (the app's tsconfig includes .vela/routes.d.ts).`,
   options: {},
+  example: 'vela types --root apps/shop',
   async run({ root, display }) {
     // Imported here: the CLI loads Vite only for the command that needs it.
     const { writeRouteTypesWith } = await import('../../route-types-write.ts')

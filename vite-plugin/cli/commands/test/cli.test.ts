@@ -3,7 +3,7 @@
 import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { COMMON_OPTIONS, EXIT_STATUS, commandListText, usageText } from '../args.ts'
+import { COMMON_OPTIONS, EXIT_STATUS, commandListText, parseCommandArgs, usageText } from '../args.ts'
 import { COMMANDS } from '../table.ts'
 import { DISCOVERED, runMain, useTempApps } from './run-cli.ts'
 
@@ -46,7 +46,7 @@ describe('help', () => {
     })
   })
 
-  it('the usage is made from the option table: synopsis, description, every option with its placeholder, the exit status', () => {
+  it('the usage is made from the option table: synopsis, description, every option with its placeholder and default, an example, the exit status', () => {
     expect(usageText(command('openapi'))).toBe(`usage: vela openapi [options]
 
 Writes the app's OpenAPI document (3.0.3 by default, 3.1.0 with --openapi 3.1) and, beside it, the
@@ -56,9 +56,12 @@ options:
   --output <file>          where the document goes, relative to the app root (default: priv/assets/openapi.json)
   --title <text>           the document's title (default: the app name)
   --api-version <version>  its info.version (default: 0.1.0)
-  --openapi <3.0|3.1>      the OpenAPI version written: 3.0 (3.0.3, default) or 3.1 (3.1.0)
+  --openapi <3.0|3.1>      the OpenAPI version written: 3.0 (3.0.3) or 3.1 (3.1.0) (default: 3.0)
   --root <dir>             the app folder (default: the current directory)
   -h, --help               print this help and do nothing else
+
+example:
+  vela openapi --openapi 3.1 --title "Shop API" --api-version 1.2.0
 
 ${EXIT_STATUS}`)
     expect(usageText(command('gen_resource')).split('\n')[0]).toBe(
@@ -70,7 +73,12 @@ ${EXIT_STATUS}`)
       for (const [name, o] of Object.entries({ ...c.options, ...COMMON_OPTIONS })) {
         expect(text, `${c.name} --${name}`).toContain(`--${name}${o.type === 'string' ? ` ${o.value}` : ''}  `)
       }
+      // Each command's example runs that command, and the help shows every line of it.
+      expect(c.example, c.name).toContain(`vela ${c.name}`)
+      expect(text, c.name).toContain(`\nexample:\n${c.example.replace(/^/gm, '  ')}\n`)
     }
+    // A default the help shows is words for the reader, never a value filled in for the command.
+    expect(parseCommandArgs(command('openapi'), [])).toEqual({ help: false, values: {}, positionals: [] })
   })
 
   it('--help does nothing else: `vela openapi --help` and `vela gen_resource … --help` write no file', async () => {
