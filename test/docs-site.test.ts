@@ -54,7 +54,13 @@ describe('the documentation site', () => {
     expect(buildOutput).toContain('build complete')
     expect(buildOutput).not.toMatch(/dead link/i)
     expect(existsSync(join(DIST, 'index.html'))).toBe(true)
-    for (const page of ['getting-started', 'guide/plugins', 'benchmarks', 'reference/vela', 'request-path']) {
+    for (const page of [
+      'getting-started',
+      'http/plugins',
+      'project/benchmarks',
+      'reference/vela',
+      'internals/request-path',
+    ]) {
       expect(existsSync(join(DIST, `${page}.html`)), page).toBe(true)
     }
   })
@@ -131,7 +137,7 @@ process.stdout.write(JSON.stringify(out))`
 
         await Promise.all([page.waitForURL('**/getting-started.html'), page.click('.VPHero a:has-text("Get started")')])
         await expect.poll(() => page.textContent('.vp-doc h1')).toContain('Getting started')
-        await page.goto('/guide/plugins.html')
+        await page.goto('/http/plugins.html')
         await expect.poll(() => page.textContent('.vp-doc h1')).toContain('Plugins')
         expect(await page.locator('.VPSidebar a:has-text("Routes and groups")').count()).toBe(1)
         expect(await page.locator('.vp-doc h2:has-text("Write your own")').count()).toBe(1)
