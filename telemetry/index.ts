@@ -12,7 +12,7 @@
  * - `telemetryPlugin` (plugin.ts): a pre-request plugin naming the active span after the route,
  *   for server spans something else made (the stream handler does not need it).
  *
- * Behaviour worth knowing (also in the README):
+ * Behaviour worth knowing (also in the telemetry guide, docs/telemetry/):
  * - OTLP endpoint: `endpoint` option (base URL, as `OTEL_EXPORTER_OTLP_ENDPOINT`) >
  *   `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (full URL) > `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`
  *   > `http://localhost:4318/v1/traces`; protocol by `OTEL_EXPORTER_OTLP_PROTOCOL`.

@@ -4,7 +4,7 @@
  *
  * - in a prom-client registry, for the text exposition (`GET /metrics`), recorded through the
  *   cheap series of series.ts (a request resolves its series once). The registry lets us name
- *   the series and labels exactly as docs/guide/telemetry.md lists them (`http_server_request_duration_seconds`
+ *   the series and labels exactly as docs/telemetry/overview.md lists them (`http_server_request_duration_seconds`
  *   with `method`, `scheme`, `server_address`, `server_port`, `response_status_code`, plus
  *   `http_route` on routed requests and `error_type` on 5xx answers); the OTel
  *   Prometheus exporter derives names from the OTel instrument (no `_seconds` suffix, labels are the

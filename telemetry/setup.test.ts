@@ -126,7 +126,7 @@ it('a prometheus port already in use fails setupTelemetry() and leaves nothing r
   }
 })
 
-it("wired through the app's start and stop hooks, as the README shows", async () => {
+it("wired through the app's start and stop hooks, as the telemetry guide shows", async () => {
   const exporter = new InMemorySpanExporter()
   let telemetry: Telemetry | undefined
   const wired = createApp(

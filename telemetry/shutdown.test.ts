@@ -1,4 +1,4 @@
-// shutdown() with a collector that never answers (README's `stop() { await telemetry?.shutdown() }`
+// shutdown() with a collector that never answers (the telemetry guide's `stop() { await telemetry?.shutdown() }`
 // must not hold a dev server's swap or a deploy's shutdown): it returns within shutdownTimeoutMs,
 // with one warning, having tried the export.
 import { createServer } from 'node:net'

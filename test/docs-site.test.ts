@@ -1,19 +1,22 @@
 // The documentation site, built as `npm run docs:build` builds it (reference pages generated from
 // the entry points, then VitePress, which fails the build on a dead link), once for every case
 // here. Then: every link inside the built site leads to a page or file of it, and every `#anchor`
-// to a heading that exists; every export of every entry point is on its reference page; the code
-// blocks marked ```` ```ts check ```` compile against the package's types (CONTRIBUTING.md); and
-// headless Chromium (Debian's `chromium`, skipped without it unless CI) shows the home page, a
-// guide page and a reference page at 1280 px with nothing cut off, screenshots in
-// test-results/screenshots/docs-*.png.
+// to a heading that exists; every old address of a moved page (docs/.vitepress/moved.ts) is a
+// redirect to its new page; the changelog is on the site, with repository and edit links; every
+// export of every entry point is on its reference page; the code blocks marked ```` ```ts check ````
+// compile against the package's types (CONTRIBUTING.md); and headless Chromium (Debian's
+// `chromium`, skipped without it unless CI) shows the home page, the tutorial, a guide page and a
+// reference page (a signature, no table) at 1280 px with nothing cut off, screenshots in test-results/screenshots/docs-*.png.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { chromiumAvailable, launchChromium } from './support/chromium.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CODE_WIDTH } from '../scripts/reference/format.ts'
+import { MOVED } from '../docs/.vitepress/moved.ts'
+import { chromiumAvailable, launchChromium } from './support/chromium.ts'
+import { cutOff } from './support/cut-off.ts'
 import { writeCheckApps } from './support/docs-code-blocks.ts'
 import { brokenLinks } from './support/site-links.ts'
 import { serveStatic } from './support/static-server.ts'
@@ -58,11 +61,11 @@ describe('the documentation site', () => {
     expect(existsSync(join(DIST, 'index.html'))).toBe(true)
     for (const page of [
       'getting-started',
-      'guide/plugins',
-      'benchmarks',
+      'http/plugins',
+      'project/benchmarks',
       'reference/vela',
       'reference/cli',
-      'request-path',
+      'internals/request-path',
     ]) {
       expect(existsSync(join(DIST, `${page}.html`)), page).toBe(true)
     }
@@ -70,6 +73,46 @@ describe('the documentation site', () => {
 
   it('every link inside the built site leads to a file of it, and every #anchor to an id on that page', () => {
     expect(brokenLinks(DIST)).toEqual([])
+  })
+
+  it('every old address of a moved page is a redirect to the page it moved to', () => {
+    expect(Object.keys(MOVED).length).toBeGreaterThanOrEqual(30)
+    const wrong: string[] = []
+    for (const [from, to] of Object.entries(MOVED)) {
+      // A redirect written over a page that still exists would hide it.
+      if (existsSync(join(DOCS, `${from}.md`))) wrong.push(`${from}.md still exists`)
+      if (!existsSync(join(DIST, `${to}.html`))) wrong.push(`${from} → ${to}: no ${to}.html`)
+      const html = existsSync(join(DIST, `${from}.html`)) ? readFileSync(join(DIST, `${from}.html`), 'utf8') : ''
+      for (const part of [`url=/${to}.html"`, `rel="canonical" href="/${to}.html"`, `<a href="/${to}.html">`])
+        if (!html.includes(part)) wrong.push(`${from}.html lacks ${part}`)
+    }
+    expect(wrong).toEqual([])
+  })
+
+  it('the changelog is on the site; pages link to the repository and to their source for editing', () => {
+    const { repository } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      repository: { url: string }
+    }
+    const repo = repository.url.replace(/^git\+/, '').replace(/\.git$/, '')
+    expect(repo).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/)
+    const page = (path: string) => readFileSync(join(DIST, path), 'utf8')
+    // Checked as booleans, named: a failure would otherwise print a whole page.
+    const newest = /^## (.+)$/m.exec(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'))![1]!
+    const seen = {
+      'the changelog shows its newest section': new RegExp(
+        `<h2 id="[^"]+"[^>]*>${newest.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ).test(page('project/changelog.html')),
+      'the include was resolved': !page('project/changelog.html').includes('@include'),
+      'the changelog edits CHANGELOG.md': page('project/changelog.html').includes(
+        `href="${repo}/edit/main/CHANGELOG.md"`,
+      ),
+      'a page edits its source': page('http/security.html').includes(`href="${repo}/edit/main/docs/http/security.md"`),
+      'a page links to the repository': page('http/security.html').includes(`href="${repo}"`),
+      'the upgrading page is there': page('project/upgrading.html').includes('Upgrading from 0.1'),
+      // Reference pages are generated: there is nothing to edit.
+      'a reference page has no edit link': !page('reference/vela.html').includes(`href="${repo}/edit/`),
+    }
+    expect(Object.entries(seen).filter(([, ok]) => !ok)).toEqual([])
   })
 
   it('each entry point reference page has a heading for every value the entry point exports', async () => {
@@ -123,7 +166,15 @@ process.stdout.write(JSON.stringify(out))`
   }, 120_000)
 
   describe.skipIf(!chromiumAvailable('the documentation screenshots'))('in headless Chromium', () => {
-    it('the home page, a guide page and a reference page render, with their sidebar and content', async () => {
+    /** The pages shown, each with what must be on it. */
+    const PAGES = [
+      { path: '/', shot: 'docs-home', heading: '.VPHero .name', text: 'Vela' },
+      { path: '/getting-started.html', shot: 'docs-getting-started', heading: '.vp-doc h1', text: 'Getting started' },
+      { path: '/http/plugins.html', shot: 'docs-guide-plugins', heading: '.vp-doc h1', text: 'Plugins' },
+      { path: '/reference/vela.html', shot: 'docs-reference-vela', heading: '.vp-doc h1', text: 'vela' },
+    ]
+
+    it('the home page, the tutorial, a guide page and a reference page show at 1280 px, nothing cut off', async () => {
       mkdirSync(SCREENSHOTS, { recursive: true })
       const server = await serveStatic(DIST)
       const browser = await launchChromium()
@@ -137,25 +188,31 @@ process.stdout.write(JSON.stringify(out))`
         )
         page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`))
 
+        const cut: string[] = []
+        for (const p of PAGES) {
+          await page.goto(p.path)
+          await expect.poll(() => page.textContent(p.heading)).toContain(p.text)
+          await page.screenshot({ path: join(SCREENSHOTS, `${p.shot}.png`), fullPage: true })
+          cut.push(...(await cutOff(page)).map((c) => `${p.path}: ${c}`))
+        }
+        expect(cut).toEqual([])
+
         await page.goto('/')
-        await expect.poll(() => page.textContent('.VPHero .name')).toContain('Vela')
         expect(await page.locator('.VPFeature').count()).toBeGreaterThanOrEqual(3)
-        await page.screenshot({ path: join(SCREENSHOTS, 'docs-home.png'), fullPage: true })
-
         await Promise.all([page.waitForURL('**/getting-started.html'), page.click('.VPHero a:has-text("Get started")')])
-        await expect.poll(() => page.textContent('.vp-doc h1')).toContain('Getting started')
-        await page.goto('/guide/plugins.html')
-        await expect.poll(() => page.textContent('.vp-doc h1')).toContain('Plugins')
+        await page.goto('/http/plugins.html')
+        // The sidebar's sections, and the page's own.
+        for (const section of ['Essentials', 'Database', 'HTTP', 'Deploy', 'Internals', 'Project'])
+          expect(await page.locator(`.VPSidebar .text:text-is("${section}")`).count(), section).toBe(1)
         expect(await page.locator('.VPSidebar a:has-text("Routes and groups")').count()).toBe(1)
+        expect(await page.locator('.vp-doc h2:has-text("Which hook do I use")').count()).toBe(1)
         expect(await page.locator('.vp-doc h2:has-text("Write your own")').count()).toBe(1)
-        await page.screenshot({ path: join(SCREENSHOTS, 'docs-guide-plugins.png'), fullPage: true })
-
         // A reference page: nothing wider than the content column but code a formatter cannot break.
         await page.goto('/reference/vela.html#json')
         await expect.poll(() => page.textContent('.vp-doc h1')).toContain('vela')
         expect(await page.locator('.VPSidebar a:has-text("The vela command")').count()).toBe(1)
         expect(await page.locator('.vp-doc h3#json + div pre').textContent()).toMatch(/^function json</)
-        await page.screenshot({ path: join(SCREENSHOTS, 'docs-reference-vela.png') })
+        await page.screenshot({ path: join(SCREENSHOTS, 'docs-reference-json.png') })
         const layout = await page.evaluate(() => {
           const doc = document.querySelector('.vp-doc')!
           const wider = (e: Element) => e.scrollWidth > e.clientWidth + 1
@@ -178,6 +235,23 @@ process.stdout.write(JSON.stringify(out))`
         await browser.close()
         await server.close()
       }
-    }, 120_000)
+    }, 180_000)
+
+    it('an old address sends the reader to the moved page, at the same anchor', async () => {
+      const server = await serveStatic(DIST)
+      const browser = await launchChromium()
+      try {
+        const page = await browser.newPage({ baseURL: server.base })
+        await page.goto('/guide/plugins.html#write-your-own')
+        await page.waitForURL('**/http/plugins.html#write-your-own')
+        await expect.poll(() => page.textContent('.vp-doc h1')).toContain('Plugins')
+        await page.goto('/security.html#behind-a-proxy')
+        await page.waitForURL('**/http/security.html#behind-a-proxy')
+        expect(await page.locator('.vp-doc h2#behind-a-proxy').count()).toBe(1)
+      } finally {
+        await browser.close()
+        await server.close()
+      }
+    }, 60_000)
   })
 })

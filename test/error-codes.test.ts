@@ -1,5 +1,5 @@
 // Every start-up, config and plugin mistake throws a VelaError with its code, and the message it
-// always had (server/errors/vela-error.ts; the README's table of codes).
+// always had (server/errors/vela-error.ts; the table of codes on docs/essentials/routes.md).
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../server/app/create-app.ts'
 import type { AppConfig } from '../server/app/config.ts'

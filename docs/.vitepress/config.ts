@@ -1,12 +1,16 @@
 // The documentation site (VitePress): `npm run docs:dev`, `npm run docs:build` (into
-// docs/.vitepress/dist). The sidebar is the one list below: add a page by adding its link to the
-// section it belongs to. Pages under docs/reference/ are generated from the package's entry points
-// by scripts/docs-reference.ts, which both scripts run first.
+// docs/.vitepress/dist). The sidebar is the one list below, a section per folder of docs/: add a
+// page by putting it in its section's folder and its link in the section. Pages under
+// docs/reference/ are generated from the package's entry points by scripts/docs-reference.ts, which
+// both scripts run first. A page that moves keeps its old address through moved.ts.
+import { readFileSync } from 'node:fs'
 import { defineConfig } from 'vitepress'
+import { pointMovedLinks, writeRedirects } from './redirects.ts'
 
 /** One sidebar section: a title and its pages (links without `.md`, from docs/). */
 interface Section {
   text: string
+  collapsed?: boolean
   items: { text: string; link: string }[]
 }
 
@@ -17,32 +21,66 @@ const SIDEBAR: Section[] = [
       { text: 'What Vela is', link: '/' },
       { text: 'Getting started', link: '/getting-started' },
       { text: 'Beside Hono and Fastify', link: '/comparison' },
-      { text: 'Upgrading from 0.1', link: '/upgrading' },
     ],
   },
   {
-    text: 'Guide',
+    text: 'Essentials',
     items: [
-      { text: 'Routes and groups', link: '/guide/routes' },
-      { text: 'Replies', link: '/guide/replies' },
-      { text: 'Requests', link: '/guide/requests' },
-      { text: 'Configuration', link: '/guide/configuration' },
-      { text: 'Security', link: '/guide/security' },
-      { text: 'Plugins', link: '/guide/plugins' },
-      { text: 'Views and static files', link: '/guide/views' },
-      { text: 'WebSockets and topics', link: '/guide/websockets' },
-      { text: 'The database layer', link: '/guide/database' },
-      { text: 'Migrations', link: '/guide/migrations' },
-      { text: 'Telemetry', link: '/guide/telemetry' },
-      { text: 'Validation', link: '/validation' },
-      { text: 'OpenAPI and the CLI', link: '/guide/cli' },
-      { text: 'The OpenAPI document', link: '/openapi' },
-      { text: 'Shapes and the typed client', link: '/typed-client' },
-      { text: 'The Vite plugin', link: '/guide/vite' },
-      { text: 'The development dashboard', link: '/dashboard' },
-      { text: 'Testing', link: '/guide/testing' },
-      { text: 'Deployment and scaling', link: '/guide/deployment' },
-      { text: 'The playground', link: '/guide/playground' },
+      { text: 'Routes and groups', link: '/essentials/routes' },
+      { text: 'Replies', link: '/essentials/replies' },
+      { text: 'Requests', link: '/essentials/requests' },
+      { text: 'Configuration', link: '/essentials/configuration' },
+      { text: 'Validation', link: '/essentials/validation' },
+      { text: 'Testing', link: '/essentials/testing' },
+    ],
+  },
+  {
+    text: 'Database',
+    items: [
+      { text: 'The database layer', link: '/database/overview' },
+      { text: 'Migrations', link: '/database/migrations' },
+      { text: 'Queries over several tables', link: '/database/queries' },
+      { text: 'Associations', link: '/database/associations' },
+      { text: 'Changesets', link: '/database/changesets' },
+    ],
+  },
+  {
+    text: 'HTTP',
+    items: [
+      { text: 'Security', link: '/http/security' },
+      { text: 'Plugins and hooks', link: '/http/plugins' },
+      { text: 'Views and static files', link: '/http/views' },
+      { text: 'The OpenAPI document', link: '/http/openapi' },
+      { text: 'Shapes and the typed client', link: '/http/typed-client' },
+    ],
+  },
+  {
+    text: 'Real time',
+    items: [{ text: 'WebSockets and topics', link: '/real-time/websockets' }],
+  },
+  {
+    text: 'Telemetry',
+    items: [
+      { text: 'Traces and metrics', link: '/telemetry/overview' },
+      { text: 'Installing the SDK', link: '/telemetry/sdk' },
+      { text: 'Request traces', link: '/telemetry/traces' },
+      { text: 'HTTP and your own metrics', link: '/telemetry/metrics' },
+    ],
+  },
+  {
+    text: 'Tooling',
+    items: [
+      { text: 'The CLI', link: '/tooling/cli' },
+      { text: 'The Vite plugin', link: '/tooling/vite' },
+      { text: 'The development dashboard', link: '/tooling/dashboard' },
+    ],
+  },
+  {
+    text: 'Deploy',
+    items: [
+      { text: 'Building and deploying', link: '/deploy/deployment' },
+      { text: 'Every core (VELA_WORKERS)', link: '/deploy/scaling' },
+      { text: 'Shutdown and readiness', link: '/deploy/shutdown' },
     ],
   },
   {
@@ -59,48 +97,65 @@ const SIDEBAR: Section[] = [
   },
   {
     text: 'Internals',
+    collapsed: true,
     items: [
-      { text: 'The request path', link: '/request-path' },
-      { text: 'Deadlines and failed bodies', link: '/request-faults' },
-      { text: 'Security', link: '/security' },
-      { text: 'Shutdown and readiness', link: '/shutdown' },
-      { text: 'Every core (VELA_WORKERS)', link: '/cluster' },
-      { text: 'WebSocket limits', link: '/websocket-limits' },
-      { text: 'WebSocket topics', link: '/websocket-topics' },
-      { text: 'Queries over several tables', link: '/dbl-queries' },
-      { text: 'Associations', link: '/dbl-associations' },
-      { text: 'Changesets', link: '/dbl-changesets' },
-      { text: 'Database deadlines', link: '/database-deadlines' },
-      { text: 'Telemetry: the SDK', link: '/telemetry-sdk' },
-      { text: 'Telemetry: traces', link: '/telemetry-traces' },
-      { text: 'Telemetry: metrics', link: '/telemetry-metrics' },
-      { text: 'The Vite side', link: '/vite-plugin' },
-      { text: 'What npm test checks', link: '/testing' },
-      { text: 'Fault suite and soak', link: '/fault-suite' },
+      { text: 'The request path', link: '/internals/request-path' },
+      { text: 'Deadlines and failed bodies', link: '/internals/request-faults' },
+      { text: 'Security internals', link: '/internals/security' },
+      { text: 'Shutdown internals', link: '/internals/shutdown' },
+      { text: 'Every core: internals', link: '/internals/cluster' },
+      { text: 'WebSocket limits', link: '/internals/websocket-limits' },
+      { text: 'WebSocket topics', link: '/internals/websocket-topics' },
+      { text: 'Database deadlines', link: '/internals/database-deadlines' },
+      { text: 'The Vite side', link: '/internals/vite-plugin' },
     ],
   },
   {
     text: 'Project',
-    items: [{ text: 'Benchmarks', link: '/benchmarks' }],
+    items: [
+      { text: 'Changelog', link: '/project/changelog' },
+      { text: 'Upgrading from 0.1', link: '/project/upgrading' },
+      { text: 'Benchmarks', link: '/project/benchmarks' },
+      { text: 'The playground', link: '/project/playground' },
+      { text: 'What npm test checks', link: '/project/npm-test' },
+      { text: 'Fault suite and soak', link: '/project/fault-suite' },
+    ],
   },
 ]
+
+/** The repository's web address, from package.json's `repository` (one place to change it). */
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  repository: { url: string }
+}
+const REPOSITORY = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '')
 
 export default defineConfig({
   title: 'Vela',
   description: 'A TypeScript web framework delivered as a Vite plugin.',
   // Pages write placeholders such as `<pid>` in plain text: raw HTML is off, so they show as written.
-  markdown: { html: false },
+  // `<!--@include: -->` still works: VitePress inlines the file before the markdown is parsed.
+  markdown: { html: false, config: pointMovedLinks },
   // Links to a local server (http://localhost:8080 in the guide) are addresses to visit, not pages.
   ignoreDeadLinks: 'localhostLinks',
+  // "Edit this page" opens the file in the repository (`filePath` is used for nothing else): the
+  // changelog page only includes CHANGELOG.md, and generated pages have nothing to edit (a change
+  // belongs in the sources they are made from).
+  transformPageData(page) {
+    if (page.relativePath.startsWith('reference/')) page.frontmatter.editLink = false
+    page.filePath = page.relativePath === 'project/changelog.md' ? 'CHANGELOG.md' : `docs/${page.filePath}`
+  },
+  buildEnd: (site) => writeRedirects(site.outDir, site.site.base),
   themeConfig: {
     nav: [
-      { text: 'Guide', link: '/getting-started' },
+      { text: 'Getting started', link: '/getting-started' },
+      { text: 'Guide', link: '/essentials/routes' },
       { text: 'Reference', link: '/reference/vela' },
-      { text: 'Internals', link: '/request-path' },
-      { text: 'Benchmarks', link: '/benchmarks' },
+      { text: 'Changelog', link: '/project/changelog' },
     ],
     sidebar: SIDEBAR,
     outline: { level: [2, 3] },
     search: { provider: 'local' },
+    socialLinks: [{ icon: 'github', link: REPOSITORY }],
+    editLink: { pattern: `${REPOSITORY}/edit/main/:path`, text: 'Edit this page' },
   },
 })

@@ -1,6 +1,6 @@
 /**
  * `createApp(config)`: compiles the routes once and returns the app's entry points. Every request,
- * whatever carried it, takes one path (docs/request-path.md):
+ * whatever carried it, takes one path (docs/internals/request-path.md):
  *
  *   exchange (node's request, a web Request, an upgrade) → stream handlers' observers
  *   → the app's `onRequest` hooks → URL checks (server/exchange/route.ts) → routing (404 / 405 /

@@ -11,7 +11,7 @@
  * `VelaError`. This module imports nothing: any part of Vela can throw one.
  */
 
-/** Every code, with what it means (the README's table is this list). */
+/** Every code, with what it means (the table on docs/essentials/routes.md is this list). */
 export const VELA_ERROR_CODES = {
   VELA_ERR_CONFIG:
     'the app config or its environment is invalid (bootstrapApplication, a server port, limit or timeout, PORT, the session secret, the Vite side: src/app.ts, the Vite config, src/repo.ts, the release profile)',

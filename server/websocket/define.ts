@@ -18,7 +18,7 @@
  * (100, bursts of one second's worth) is closed with 1008 (Policy Violation); one that neither
  * sends anything nor answers the server's pings for `idleTimeout` (30 s) has its socket destroyed.
  *
- * Topics (docs/websocket-topics.md): `peer.subscribe(topic)` / `peer.unsubscribe(topic)`;
+ * Topics (docs/internals/websocket-topics.md): `peer.subscribe(topic)` / `peer.unsubscribe(topic)`;
  * `peer.publish(topic, message)` reaches every other subscriber, `peer.context.req.publish` (as
  * `req.publish` in any handler, and `app.publish`) every subscriber. A topic is app-wide, and
  * spans instances when `server.websocket.pubsub` is set (server/websocket/topics.ts).
