@@ -109,7 +109,7 @@ function parseBlock(line: number, lang: string, words: string[], code: string): 
 /** The commands of a shell block: `\`-continued lines joined; blank and comment-only lines left out. */
 function shellCommands(code: string): string[] {
   return code
-    .replace(/\\\n\s*/g, ' ')
+    .replace(/\s*\\\n\s*/g, ' ')
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'))
