@@ -183,6 +183,17 @@ export function copyApp(from: string, to: string): void {
   for (const name of readdirSync(from)) {
     if (name !== 'node_modules') cpSync(join(from, name), join(to, name), { recursive: true })
   }
+  copyNodeModules(from, to)
+}
+
+/**
+ * Copies an installed app's node_modules into another app folder, as hard links where the
+ * platform allows (see copyApp); nothing when `from` has none.
+ *
+ * @example
+ * copyNodeModules(made.app, join(work, 'my-app')) // then `npm install` there finds everything in place
+ */
+export function copyNodeModules(from: string, to: string): void {
   if (!existsSync(join(from, 'node_modules'))) return
   if (process.platform === 'linux' && linkCopy(join(from, 'node_modules'), join(to, 'node_modules'))) return
   cpSync(join(from, 'node_modules'), join(to, 'node_modules'), { recursive: true })
