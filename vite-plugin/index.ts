@@ -224,7 +224,20 @@ export default function vela(options: VelaPluginOptions = {}): VelaPlugin {
         }
         const websockets = attachWebSockets(server.httpServer as Server, devApp.app)
         if (devApp.dashboard) devApp.dashboard.websockets = websockets
+        closeOnInterrupt(server)
       }
     },
   }
+}
+
+/**
+ * Ctrl-C under `vite`: Vite closes its server on SIGTERM but leaves SIGINT to kill the process,
+ * which skipped the app's stop hook (an embedded database left open lost its sequences' cached
+ * values: the next id jumped by 33). Closes the server (the app stops, bounded by its stop timeout),
+ * then exits 130 as an interrupted process does. `vela serve` has its own shutdown (middleware mode).
+ */
+function closeOnInterrupt(server: ViteDevServer): void {
+  const interrupted = () => void server.close().finally(() => process.exit(130))
+  process.once('SIGINT', interrupted)
+  server.httpServer?.once('close', () => process.off('SIGINT', interrupted))
 }
