@@ -22,6 +22,8 @@ export const endToEnd: readonly string[] = [
   'test/app-tests.test.ts',
   // the 0.1 starter built, tested and served from the packed package, as it was and upgraded
   'test/old-starter.test.ts',
+  // the example apps (examples/*) type-checked, tested, built and served from the packed package
+  'test/examples.test.ts',
   // the playground served by `vela serve`, and in Chromium
   'test/playground*.test.ts',
   'test/dashboard-browser.test.ts',
