@@ -6,7 +6,7 @@ import { repo } from './repo.ts'
 
 // Routes (src/routes/*.ts) and controllers (src/controllers/*.ts) are found by vela/vite.
 // Room messages reach the sockets of this process. Behind a load balancer, several instances
-// share them through Redis: `server: { websocket: { pubsub: redisPubSub({ url: process.env.REDIS_URL }) } }`.
+// share them through Redis: `server: { websocket: { pubsub: redisPubSub({ url }) } }`.
 export default defineApp({
   bootstrapApplication: 'chat',
   onResponse: [securityHeaders()],
