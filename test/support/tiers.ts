@@ -24,6 +24,8 @@ export const endToEnd: readonly string[] = [
   'test/old-starter.test.ts',
   // the tutorial (docs/getting-started.md) followed from the packed package: dev server, tests, build
   'test/tutorial.test.ts',
+  // the example apps (examples/*) type-checked, tested, built and served from the packed package
+  'test/examples.test.ts',
   // the playground served by `vela serve`, and in Chromium
   'test/playground*.test.ts',
   'test/dashboard-browser.test.ts',
