@@ -84,6 +84,15 @@ const SIDEBAR: Section[] = [
     ],
   },
   {
+    text: 'Examples',
+    items: [
+      { text: 'Examples', link: '/examples/' },
+      { text: 'A JSON API with accounts', link: '/examples/json-api' },
+      { text: 'A server-rendered app with sessions', link: '/examples/server-rendered' },
+      { text: 'A WebSocket chat', link: '/examples/chat' },
+    ],
+  },
+  {
     text: 'Reference',
     items: [
       { text: 'vela', link: '/reference/vela' },
