@@ -12,12 +12,21 @@
  * requests.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { LoadTarget } from './load.ts'
-import { PREDICTABLE_GC, PRODUCTION_ENV, bundled, check, freePort, killed, waitForPort } from './load.ts'
+import {
+  PREDICTABLE_GC,
+  PRODUCTION_ENV,
+  bundled,
+  check,
+  freePort,
+  killed,
+  lastCallgrindDump,
+  waitForPort,
+} from './load.ts'
 
 export interface CountOptions {
   readonly servers: readonly string[]
@@ -104,11 +113,11 @@ async function underCallgrind(file: string, env: Record<string, string>): Promis
       }
     },
     lastDump() {
-      const dumps = readdirSync(dir).filter((f) => /^out\.\d+$/.test(f))
-      const last = dumps.sort((a, b) => Number(a.slice(4)) - Number(b.slice(4))).pop()
-      const total = last && /^(?:summary|totals):\s*(\d+)/m.exec(readFileSync(join(dir, last), 'utf8'))
-      if (!total) throw new Error(`no callgrind dump in ${dir}:\n${stderr}`)
-      return Number(total[1])
+      try {
+        return lastCallgrindDump(dir)
+      } catch (e) {
+        throw new Error(`${(e as Error).message}:\n${stderr}`)
+      }
     },
     stop: () => killed(child).finally(() => rmSync(dir, { recursive: true, force: true })),
   }

@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -43,18 +43,25 @@ export const PRODUCTION_ENV = { NODE_ENV: 'production', VELA_ENV: 'prod' } as co
 export const PREDICTABLE = ['--predictable', '--random-seed=42', '--hash-seed=42']
 
 /**
- * For a long-running server counted over windows of requests (bench/count-sockets.ts), garbage
+ * For a process counted over windows of requests (bench/count-sockets.ts, bench/path.ts), garbage
  * collection is also scheduled by allocation alone (`--predictable-gc-schedule`: fixed young
  * generation and heap growth, no memory reducer) and done in one pause (`--no-incremental-marking`).
  * Without them, on Node 24, V8's heuristics read the clock: under callgrind, where a request takes
  * some 50 times longer, they started incremental marking again and again, and one 5,000-request
  * window of the same server counted 47,000 instructions per request while the next counted 91,000.
- * With them, four windows in a row agree within 5 %. The in-process path count (one-batch run
- * subtracted from a three-batch run) keeps `PREDICTABLE` alone: with these flags its heartbeat
- * count swung between 43,000 and 80,000 from run to run. On Node 24 it does not repeat without
- * them either (the Benchmarks page has the figures): it needs the window method too.
+ * With them, four windows in a row agree within 5 %. The in-process path count (bench/path.ts)
+ * counts windows the same way.
  */
 export const PREDICTABLE_GC = [...PREDICTABLE, '--predictable-gc-schedule', '--no-incremental-marking']
+
+/** The instructions of the newest dump callgrind wrote into `dir` (files `out.<n>`, `callgrind_control -d`). */
+export function lastCallgrindDump(dir: string): number {
+  const dumps = readdirSync(dir).filter((f) => /^out\.\d+$/.test(f))
+  const last = dumps.sort((a, b) => Number(a.slice(4)) - Number(b.slice(4))).pop()
+  const total = last && /^(?:summary|totals):\s*(\d+)/m.exec(readFileSync(join(dir, last), 'utf8'))
+  if (!total) throw new Error(`no callgrind dump in ${dir}`)
+  return Number(total[1])
+}
 
 /** The members of `all` that the environment variable `variable` lists (a comma list); all when it is unset. */
 export function picked<T extends string>(all: readonly T[], variable: string): T[] {

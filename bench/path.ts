@@ -15,18 +15,22 @@
  *   BENCH_RUNS (default 10), BENCH_N requests per batch (20000), BENCH_BATCHES per run (8)
  *
  * With `BENCH_COUNT=instructions`, it counts instead of timing: each tree's bundle runs under
- * valgrind's callgrind, once serving one batch and once three, and the difference over the extra
- * requests is the machine instructions per request, after warm-up, with V8 made deterministic
- * (`--predictable`, fixed seeds). The count does not move with the machine's load (two runs agree
- * within about 2 %), so two versions can be compared on a busy machine; it does not see cache
- * misses or the cost of a system call. Needs `valgrind`; a few minutes per tree and route.
+ * valgrind's callgrind, V8 deterministic and collecting garbage by allocation alone, and after a
+ * warm-up the instructions of several windows of requests are counted apart; the figure is the
+ * mean over the windows' instructions per request (`BENCH_WINDOWS`, `BENCH_N` per window, `BENCH_WARMUP`).
+ * The count does not move with the machine's load, so two versions can be compared on a busy
+ * machine; it does not see cache misses or the cost of a system call. Needs `valgrind`; a few
+ * minutes per tree and route.
  * `BENCH_ROUTES` (a comma list of the routes) picks routes.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { median, PREDICTABLE, PRODUCTION_ENV, picked } from './load.ts'
+import { lastCallgrindDump, median, PREDICTABLE_GC, PRODUCTION_ENV, picked } from './load.ts'
 import { PATH_ROUTES } from './path-runner.ts'
 
 const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '')
@@ -101,22 +105,27 @@ export async function benchPath(): Promise<void> {
 
 /**
  * Machine instructions per request of `route` served by `file` (a bundle running `runPath`), with
- * `env`: under callgrind, three batches of `n` requests less one batch, over the `2 n` requests between.
+ * `env`: one process under callgrind, V8 deterministic and collecting garbage by allocation alone
+ * (`PREDICTABLE_GC`); after `BENCH_WARMUP` requests (20,000), `BENCH_WINDOWS` windows (5) of `n`
+ * requests are counted apart (`callgrind_control` zeroes and dumps the counters around each, while
+ * the process waits in a blocking read: bench/path-runner.ts, `countedWindows`). The figure is the
+ * mean over the windows: a window that holds a full collection or a late compilation counts up to
+ * four times the others (on Node 24, after 40,000 requests, heartbeat windows of 20,000 ranged from
+ * 21,000 to 78,000 per request), so only the mean over all of them, where each collection and
+ * compilation is counted once, compares two versions. The fewest of any window is reported too. One process rather than the difference of two: each
+ * process compiled on its own schedule, and on Node 24 that difference moved by half between runs.
  */
-export function instructionsPerRequest(
+export async function instructionsPerRequest(
   file: string,
   route: string,
   n: number,
   env: Record<string, string> = {},
-): number {
-  return (instructions(file, route, 3, n, env) - instructions(file, route, 1, n, env)) / (2 * n)
-}
-
-/** Instructions valgrind counted while `file` served `batches` batches of `n` requests of `route`. */
-function instructions(file: string, route: string, batches: number, n: number, env: Record<string, string>): number {
-  const p = spawnSync(
+): Promise<{ mean: number; fewest: number; windows: number[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'vela-path-count-'))
+  const windows = Number(process.env.BENCH_WINDOWS ?? 5)
+  const child = spawn(
     'valgrind',
-    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...PREDICTABLE, file],
+    ['--tool=callgrind', `--callgrind-out-file=${dir}/out`, process.execPath, ...PREDICTABLE_GC, file],
     {
       env: {
         ...process.env,
@@ -124,29 +133,66 @@ function instructions(file: string, route: string, batches: number, n: number, e
         ...env,
         BENCH_ROUTE: route,
         BENCH_N: String(n),
-        BENCH_BATCHES: String(batches),
+        BENCH_WINDOWS: String(windows),
       },
-      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'pipe'],
     },
   )
-  const collected = /Collected : (\d+)/.exec(p.stderr)
-  if (p.status !== 0 || !collected) throw new Error(`callgrind (${file}, ${route}) failed:\n${p.stderr}`)
-  return Number(collected[1])
+  let stderr = ''
+  child.stderr!.on('data', (d) => (stderr += d))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  const perRequest: number[] = []
+  try {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      if (line !== 'start' && line !== 'stop') continue
+      await control(line === 'start' ? '-z' : '-d', child.pid!)
+      if (line === 'stop') perRequest.push(lastCallgrindDump(dir) / n)
+      child.stdin!.write('go\n')
+      if (perRequest.length === windows) break
+    }
+    if ((await exited) !== 0 || perRequest.length !== windows)
+      throw new Error(`callgrind (${file}, ${route}) failed:\n${stderr}`)
+  } finally {
+    child.kill()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const mean = perRequest.reduce((a, b) => a + b, 0) / perRequest.length
+  return { mean, fewest: Math.min(...perRequest), windows: perRequest.map(Math.round) }
+}
+
+/** Runs `callgrind_control <flag>` on the process `pid`. */
+function control(flag: '-z' | '-d', pid: number): Promise<void> {
+  return new Promise((resolve, reject) =>
+    spawn('callgrind_control', [flag, String(pid)], { stdio: 'ignore' }).once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`callgrind_control ${flag} failed (${code})`)),
+    ),
+  )
 }
 
 async function countInstructions(bundles: string[]): Promise<void> {
   const n = Number(process.env.BENCH_N ?? 20_000)
-  console.log(`path, counted: instructions per request under callgrind, over ${2 * n} requests after ${n} of warm-up`)
-  const perRequest = routes.map((route) => bundles.map((file) => instructionsPerRequest(file, route, n)))
-  console.table(
-    routes.map((route, r) => ({
-      route,
-      ...Object.fromEntries(trees.map((t, i) => [i === 0 ? 'this tree' : t, Math.round(perRequest[r]![i]!)])),
-      ...Object.fromEntries(
-        trees.slice(1).map((t, i) => [`${t}/this`, +(perRequest[r]![i + 1]! / perRequest[r]![0]!).toFixed(3)]),
-      ),
-    })),
+  console.log(
+    `path, counted: instructions per request under callgrind, ${process.env.BENCH_WINDOWS ?? 5} windows of ${n} requests after ${process.env.BENCH_WARMUP ?? 20_000} of warm-up; the mean over the windows (the fewest of any window in brackets)`,
   )
+  const rows = []
+  for (const route of routes) {
+    const counted: Awaited<ReturnType<typeof instructionsPerRequest>>[] = []
+    for (const file of bundles) counted.push(await instructionsPerRequest(file, route, n))
+    counted.forEach((c, i) => console.log(`  ${route}, ${trees[i]}: windows ${c.windows.join(', ')}`))
+    rows.push({
+      route,
+      ...Object.fromEntries(
+        trees.map((t, i) => [
+          i === 0 ? 'this tree' : t,
+          `${Math.round(counted[i]!.mean)} (${Math.round(counted[i]!.fewest)})`,
+        ]),
+      ),
+      ...Object.fromEntries(
+        trees.slice(1).map((t, i) => [`${t}/this`, +(counted[i + 1]!.mean / counted[0]!.mean).toFixed(3)]),
+      ),
+    })
+  }
+  console.table(rows)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchPath()

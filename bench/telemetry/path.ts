@@ -165,22 +165,35 @@ export async function benchTelemetryPath(): Promise<void> {
 /**
  * Instructions telemetry adds per request, counted under callgrind (bench/telemetry/count-runner.ts,
  * the path bench's count: load-independent, deaf to cache misses): per route, the bench app with no
- * telemetry module loaded, then traced in each mode; `BENCH_N` requests per batch (default 20000).
+ * telemetry module loaded, then traced in each mode; `BENCH_N` requests per window (default 20000).
  */
 export async function countTelemetry(): Promise<void> {
   const file = await bundle('count-runner')
   const n = Number(process.env.BENCH_N ?? 20_000)
   const routes = picked(['heartbeat', 'products/:id'], 'BENCH_ROUTES')
   const modes = picked(MODES, 'BENCH_MODES')
-  console.log(`telemetry, counted: instructions per request under callgrind, over ${2 * n} requests after ${n}`)
+  console.log(
+    `telemetry, counted: instructions per request under callgrind, windows of ${n} requests: the mean over the windows (the fewest of any window in brackets)`,
+  )
   for (const route of routes) {
-    const off = instructionsPerRequest(file, route, n, { BENCH_OTEL: 'off' })
-    console.log(`GET ${route}: ${Math.round(off)} instructions per request without telemetry`)
-    console.table(
-      modes.map((mode) => {
-        const on = instructionsPerRequest(file, route, n, { BENCH_OTEL: mode })
-        return { telemetry: LABEL[mode], 'instructions/req': Math.round(on), added: Math.round(on - off) }
-      }),
+    const off = await instructionsPerRequest(file, route, n, { BENCH_OTEL: 'off' })
+    console.log(
+      `GET ${route}: ${Math.round(off.mean)} (${Math.round(off.fewest)}) instructions per request without telemetry`,
     )
+    const rows = []
+    for (const mode of modes) {
+      const on = await instructionsPerRequest(file, route, n, { BENCH_OTEL: mode })
+      rows.push({
+        telemetry: LABEL[mode],
+        'instructions/req': `${Math.round(on.mean)} (${Math.round(on.fewest)})`,
+        added: `${Math.round(on.mean - off.mean)} (${Math.round(on.fewest - off.fewest)})`,
+        windows: on.windows.join(' '),
+      })
+    }
+    console.table(rows)
   }
+  const sdk = await instructionsPerRequest(await bundle('sdk-span-runner'), 'heartbeat', n)
+  console.log(
+    `the SDK alone (sdk-span-runner.ts: one sampled span's calls, no HTTP): ${Math.round(sdk.mean)} (${Math.round(sdk.fewest)}) instructions per span; windows ${sdk.windows.join(' ')}`,
+  )
 }
