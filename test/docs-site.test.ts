@@ -28,6 +28,8 @@ const DIST = join(DOCS, '.vitepress/dist')
 const SCREENSHOTS = join(ROOT, 'test-results/screenshots')
 // A build takes about a minute on a busy 2-core machine; these bounds are for a stuck one.
 const BUILD_MS = 600_000
+// How long a page may take to render in Chromium: seconds on a busy 2-core machine, not the poll's default one.
+const RENDERED = { timeout: 30_000 }
 
 let buildOutput = ''
 
@@ -191,7 +193,7 @@ process.stdout.write(JSON.stringify(out))`
         const cut: string[] = []
         for (const p of PAGES) {
           await page.goto(p.path)
-          await expect.poll(() => page.textContent(p.heading)).toContain(p.text)
+          await expect.poll(() => page.textContent(p.heading), RENDERED).toContain(p.text)
           await page.screenshot({ path: join(SCREENSHOTS, `${p.shot}.png`), fullPage: true })
           cut.push(...(await cutOff(page)).map((c) => `${p.path}: ${c}`))
         }
@@ -209,7 +211,7 @@ process.stdout.write(JSON.stringify(out))`
         expect(await page.locator('.vp-doc h2:has-text("Write your own")').count()).toBe(1)
         // A reference page: nothing wider than the content column but code a formatter cannot break.
         await page.goto('/reference/vela.html#json')
-        await expect.poll(() => page.textContent('.vp-doc h1')).toContain('vela')
+        await expect.poll(() => page.textContent('.vp-doc h1'), RENDERED).toContain('vela')
         expect(await page.locator('.VPSidebar a:has-text("The vela command")').count()).toBe(1)
         expect(await page.locator('.vp-doc h3#json + div pre').textContent()).toMatch(/^function json</)
         await page.screenshot({ path: join(SCREENSHOTS, 'docs-reference-json.png') })
@@ -244,7 +246,7 @@ process.stdout.write(JSON.stringify(out))`
         const page = await browser.newPage({ baseURL: server.base })
         await page.goto('/guide/plugins.html#write-your-own')
         await page.waitForURL('**/http/plugins.html#write-your-own')
-        await expect.poll(() => page.textContent('.vp-doc h1')).toContain('Plugins')
+        await expect.poll(() => page.textContent('.vp-doc h1'), RENDERED).toContain('Plugins')
         await page.goto('/security.html#behind-a-proxy')
         await page.waitForURL('**/http/security.html#behind-a-proxy')
         expect(await page.locator('.vp-doc h2#behind-a-proxy').count()).toBe(1)

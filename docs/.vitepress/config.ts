@@ -109,6 +109,7 @@ const SIDEBAR: Section[] = [
     collapsed: true,
     items: [
       { text: 'The request path', link: '/internals/request-path' },
+      { text: 'Routes, replies and plugins', link: '/internals/http' },
       { text: 'Deadlines and failed bodies', link: '/internals/request-faults' },
       { text: 'Security internals', link: '/internals/security' },
       { text: 'Shutdown internals', link: '/internals/shutdown' },
