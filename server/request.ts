@@ -153,7 +153,7 @@ export class VelaRequest<A = unknown> {
     return this.event.req.headers
   }
   /**
-   * One request header by lowercase name (repeated values joined by `, `), read straight from
+   * One request header by name, in any case (repeated values joined by `, `), read straight from
    * node's parsed headers when running on node: cheaper than `headers.get` on the hot path.
    */
   header(name: string): string | undefined {

@@ -56,7 +56,7 @@ export interface RequestFacts {
    * request writes.
    */
   readonly id: string
-  /** One request header by lowercase name (repeated values joined by `, `). */
+  /** One request header by name, in any case (repeated values joined by `, `). */
   header(name: string): string | undefined
   /** The names of the request's headers, lowercase (for propagators that iterate them). */
   headerNames(): string[]

@@ -104,7 +104,8 @@ export class NodeExchange extends Exchange<void> {
     return this.req.method!
   }
   header(name: string): string | undefined {
-    const value = this.req.headers[name]
+    // Node's names are lowercase; any other spelling is looked up again, as web `Headers` would.
+    const value = this.req.headers[name] ?? this.req.headers[name.toLowerCase()]
     return Array.isArray(value) ? value.join(', ') : value
   }
   headerNames(): string[] {
