@@ -106,6 +106,7 @@ const SIDEBAR: Section[] = [
       { text: 'Every core: internals', link: '/internals/cluster' },
       { text: 'WebSocket limits', link: '/internals/websocket-limits' },
       { text: 'WebSocket topics', link: '/internals/websocket-topics' },
+      { text: 'Database internals', link: '/internals/database' },
       { text: 'Database deadlines', link: '/internals/database-deadlines' },
       { text: 'The Vite side', link: '/internals/vite-plugin' },
     ],
