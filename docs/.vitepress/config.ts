@@ -108,6 +108,7 @@ const SIDEBAR: Section[] = [
       { text: 'WebSocket topics', link: '/internals/websocket-topics' },
       { text: 'Database internals', link: '/internals/database' },
       { text: 'Database deadlines', link: '/internals/database-deadlines' },
+      { text: 'Telemetry internals', link: '/internals/telemetry' },
       { text: 'The Vite side', link: '/internals/vite-plugin' },
     ],
   },
