@@ -110,6 +110,7 @@ const SIDEBAR: Section[] = [
       { text: 'Database deadlines', link: '/internals/database-deadlines' },
       { text: 'Telemetry internals', link: '/internals/telemetry' },
       { text: 'The Vite side', link: '/internals/vite-plugin' },
+      { text: 'The dashboard: internals', link: '/internals/dashboard' },
     ],
   },
   {
