@@ -104,6 +104,7 @@ const SIDEBAR: Section[] = [
       { text: 'Security internals', link: '/internals/security' },
       { text: 'Shutdown internals', link: '/internals/shutdown' },
       { text: 'Every core: internals', link: '/internals/cluster' },
+      { text: 'Deployment examples: tests', link: '/internals/deployment' },
       { text: 'WebSocket limits', link: '/internals/websocket-limits' },
       { text: 'WebSocket topics', link: '/internals/websocket-topics' },
       { text: 'Database internals', link: '/internals/database' },
