@@ -91,6 +91,9 @@ export function writeCheckApps(
           types: ['node'],
         },
         include: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
+        // The virtual modules' types (`virtual:vela/migrations`…), which an app gets from
+        // `"types": ["node", "vela/client"]`: the starter's `src/app.ts` compiles as it is.
+        files: [join(docsDir, '..', 'vite-plugin/client.d.ts')],
       },
       null,
       2,
