@@ -39,7 +39,7 @@ const SIDEBAR: Section[] = [
     items: [
       { text: 'The database layer', link: '/database/overview' },
       { text: 'Migrations', link: '/database/migrations' },
-      { text: 'Queries over several tables', link: '/database/queries' },
+      { text: 'Queries', link: '/database/queries' },
       { text: 'Associations', link: '/database/associations' },
       { text: 'Changesets', link: '/database/changesets' },
     ],
