@@ -22,7 +22,9 @@ it('a column added to a schema: the build writes the migration, and the built se
   const root = fixture()
   const [first] = readdirSync(join(root, 'src/migrations'))
   setFields(root, `{ id: 'id', body: { type: 'text', nullable: false }, title: 'string' }`)
-  const { stdout } = await run(process.execPath, [BIN, 'release', '--root', root])
+  const { stdout, stderr } = await run(process.execPath, [BIN, 'release', '--root', root])
+  // PGlite's own use of eval is not the app's business: the bundler's warnings about it are left out.
+  expect(stderr).not.toContain('[EVAL]')
 
   const files = readdirSync(join(root, 'src/migrations')).sort()
   expect(files).toHaveLength(2)

@@ -15,6 +15,7 @@
  * `node --import ./instrumentation.mjs` cannot patch it. The built server then imports those
  * packages from the app's `node_modules` (run it from the app folder, or ship `node_modules`).
  */
+import type { InputOptions } from 'rolldown'
 import type { UserConfig } from 'vite'
 import { SERVER_ENTRY } from '../app-entry.ts'
 
@@ -53,8 +54,19 @@ export function buildConfig(config: UserConfig, instrumentation = false): UserCo
         external: instrumentation ? [...KNEX_OPTIONAL_DRIVERS, ...INSTRUMENTED_PACKAGES] : KNEX_OPTIONAL_DRIVERS,
         // One file: dynamic imports (liquidjs' loader) are inlined.
         output: { entryFileNames: 'index.mjs', format: 'es', codeSplitting: false },
+        onLog: quietPglite,
       },
     },
     ssr: { noExternal: config.ssr?.noExternal ?? true, target: 'node' },
   }
+}
+
+/**
+ * Leaves out the bundler's `[EVAL]` warnings about PGlite's own code (its Emscripten module calls
+ * `eval`): every app with the embedded database printed four of them on each build, about code it
+ * cannot change. Every other log, `[EVAL]` in the app's own code included, goes through.
+ */
+const quietPglite: NonNullable<InputOptions['onLog']> = (level, log, handler) => {
+  if (log.code === 'EVAL' && `${log.id ?? ''}${log.message}`.includes('@electric-sql/pglite')) return
+  handler(level, log)
 }
