@@ -59,13 +59,15 @@ export interface LengthOptions extends MessageOption {
   readonly count?: 'graphemes' | 'codepoints' | 'bytes'
 }
 
-const segmenter = new Intl.Segmenter()
+// Made on first use: building a segmenter loads ICU's break data (tens of ms), which importing
+// `vela/dbl` should not pay.
+let segmenter: Intl.Segmenter | undefined
 
 function lengthOf(value: string, count: LengthOptions['count']): number {
   if (count === 'bytes') return Buffer.byteLength(value)
   if (count === 'codepoints') return [...value].length
   let n = 0
-  for (const _ of segmenter.segment(value)) n++
+  for (const _ of (segmenter ??= new Intl.Segmenter()).segment(value)) n++
   return n
 }
 

@@ -13,6 +13,8 @@
  * Without `prometheus` no server is started; `metrics()` still gives the exposition text.
  * Until `setup()` runs (and after `shutdown()`), `telemetryStreamHandler` passes requests through.
  * One set-up at a time: a second `setup()` before `shutdown()` throws.
+ * The SDK, prom-client and the `/metrics` server are imported by the first call (sdk.ts), not with
+ * `vela/telemetry`, so importing the app's modules without starting it stays light.
  *
  * With several workers (`VELA_WORKERS`, server/cluster/) the same call in the start hook does
  * what fits the process (cluster-metrics.ts): in a worker it binds no port and reports its
@@ -33,21 +35,17 @@ import type { IMetricReader } from '@opentelemetry/sdk-metrics'
 import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace'
 import type { Registry } from 'prom-client'
 import type { MetricsFormat } from './exposition.ts'
-import { exposition } from './exposition.ts'
 import type { HttpInstruments } from './instruments.ts'
-import { createHttpInstruments } from './instruments.ts'
-import { AppMetricsReader } from './app-metrics.ts'
 import type { ClusterMetrics } from './cluster-metrics.ts'
-import { clusterMetrics, reportToPrimary } from './cluster-metrics.ts'
 import type { MetricsSource, PrometheusOptions, PrometheusServer } from './prometheus.ts'
-import { servePrometheus } from './prometheus.ts'
-import { createProviders } from './providers.ts'
 import type { SpanDecision } from './sampling.ts'
 import type { RedactQuery } from './url-query.ts'
 import { queryRedactor } from './url-query.ts'
 import { clusterRole } from '../server/cluster/role.ts'
 import { warnDeprecated } from '../server/deprecation.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
+
+type SdkModule = typeof import('./sdk.ts')
 
 /** What `setup()` takes: the service name, where traces and metrics go, `/metrics`, sampling and query redaction. */
 export interface TelemetryOptions {
@@ -169,7 +167,17 @@ export async function setupTelemetry(options: TelemetryOptions = {}): Promise<Te
       'VELA_ERR_TELEMETRY',
       'vela/telemetry: setupTelemetry() was already called; shutdown() the first handle before setting up again',
     )
-  if (sdkDisabled()) return disabled()
+  // The SDK is loaded now, not with `vela/telemetry` (sdk.ts).
+  const {
+    AppMetricsReader,
+    clusterMetrics,
+    createHttpInstruments,
+    createProviders,
+    exposition,
+    reportToPrimary,
+    servePrometheus,
+  } = await import('./sdk.ts')
+  if (sdkDisabled()) return disabled(createHttpInstruments, exposition)
   // The app's OpenTelemetry metrics are read into the registry /metrics serves (app-metrics.ts).
   const appMetrics = new AppMetricsReader()
   const providers = await createProviders({ ...options, metricReaders: [...(options.metricReaders ?? []), appMetrics] })
@@ -241,7 +249,10 @@ export async function setupTelemetry(options: TelemetryOptions = {}): Promise<Te
 const sdkDisabled = () => process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true'
 
 /** The handle of a disabled set-up: nothing registered, nothing served, nothing to undo. */
-function disabled(): Telemetry {
+function disabled(
+  createHttpInstruments: SdkModule['createHttpInstruments'],
+  exposition: SdkModule['exposition'],
+): Telemetry {
   const { registry } = createHttpInstruments(undefined)
   return {
     tracerProvider: trace.getTracerProvider(),

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import { type PGlite, types } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { resolveDeadlines } from '../deadlines.ts'
 import { DbUnavailableError } from '../unavailable.ts'
 import type { Adapter, QueryResult, Row } from './adapter.ts'
@@ -14,10 +14,11 @@ export interface PgliteAdapterOptions {
   acquireTimeoutMs?: number
 }
 
-// Same value shapes as the pg adapter: int8 as number, DATE as 'YYYY-MM-DD'.
+// Same value shapes as the pg adapter: int8 as number, DATE as 'YYYY-MM-DD'. The type ids
+// (`types.INT8`, `types.DATE`) are PostgreSQL's own: written here so PGlite loads with a database only.
 const parsers = {
-  [types.INT8]: (v: string) => Number(v),
-  [types.DATE]: (v: string) => v,
+  20: (v: string) => Number(v),
+  1082: (v: string) => v,
 }
 
 /**
