@@ -36,18 +36,40 @@ export const MIGRATIONS_MODULE = 'src/migrations/__vela_migrations__.js'
 
 // Sibling modules by this file's own extension: `.ts` from source, `.js` once compiled.
 const EXT = /\.[cm]?[jt]s$/.exec(import.meta.url)?.[0] ?? '.js'
-const here = (path: string) => JSON.stringify(fileURLToPath(new URL(path.replace(/\.ts$/, EXT), import.meta.url)))
+const sibling = (path: string) => fileURLToPath(new URL(path.replace(/\.ts$/, EXT), import.meta.url))
+const here = (path: string) => JSON.stringify(sibling(path))
+
+/**
+ * How a generated module names the modules it imports. Vite's (`VITE_DIALECT`) gives paths and
+ * `import.meta.glob`, which Vite expands; the CLI's light loader (light/entries.ts) gives file
+ * URLs and lists the files the globs match, for Node to import as they are.
+ */
+export interface EntryDialect {
+  /** An import specifier for a file given by its absolute path. */
+  file(path: string): string
+  /** An import specifier for a module named from the app root (`/src/app.ts`). */
+  fromRoot(path: string): string
+  /** Statements that declare `name` as `import.meta.glob(patterns, { eager: true, import? })` would. */
+  glob(name: string, patterns: string | readonly string[], importName?: 'default'): string
+}
+
+export const VITE_DIALECT: EntryDialect = {
+  file: (path) => JSON.stringify(path),
+  fromRoot: (path) => JSON.stringify(path),
+  glob: (name, patterns, importName) =>
+    `const ${name} = import.meta.glob(${JSON.stringify(patterns)}, { eager: true${importName ? `, import: '${importName}'` : ''} })`,
+}
 
 /** `root`: the app root `create()` gives `createApp` (the Vite root; none in a build, whose server entry passes its own). */
-export function appEntrySource(appFile = '/src/app.ts', root?: string): string {
+export function appEntrySource(appFile = '/src/app.ts', root?: string, dialect: EntryDialect = VITE_DIALECT): string {
   return [
-    `import * as appModule from ${JSON.stringify(appFile)}`,
+    `import * as appModule from ${dialect.fromRoot(appFile)}`,
     `import { createApp } from 'vela'`,
-    `import { withDiscovered } from ${here('./discover.ts')}`,
-    `const routes = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.routes)}, { eager: true })`,
-    `const controllers = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.controllers)}, { eager: true })`,
-    `import { namedSchemas } from ${here('../server/validate/named-schemas.ts')}`,
-    `const schemaFiles = import.meta.glob(${JSON.stringify(SCHEMAS_GLOB)}, { eager: true, import: 'default' })`,
+    `import { withDiscovered } from ${dialect.file(sibling('./discover.ts'))}`,
+    dialect.glob('routes', DISCOVERY_GLOBS.routes),
+    dialect.glob('controllers', DISCOVERY_GLOBS.controllers),
+    `import { namedSchemas } from ${dialect.file(sibling('../server/validate/named-schemas.ts'))}`,
+    dialect.glob('schemaFiles', SCHEMAS_GLOB, 'default'),
     `export const config = withDiscovered(appModule.default, { routes, controllers })`,
     `export const create = (opts) => createApp(config, { root: ${root === undefined ? 'undefined' : JSON.stringify(root)}, schemas: namedSchemas(schemaFiles), ...opts })`,
   ].join('\n')
@@ -65,9 +87,10 @@ export function serverEntrySource(): string {
   ].join('\n')
 }
 
-export function migrationsEntrySource(): string {
+export function migrationsEntrySource(dialect: EntryDialect = VITE_DIALECT): string {
   return [
-    `import { migrationsFromModules } from ${here('./bundled-migrations.ts')}`,
-    `export const migrations = migrationsFromModules(import.meta.glob(${JSON.stringify(MIGRATIONS_GLOB)}, { eager: true }))`,
+    `import { migrationsFromModules } from ${dialect.file(sibling('./bundled-migrations.ts'))}`,
+    dialect.glob('modules', MIGRATIONS_GLOB),
+    `export const migrations = migrationsFromModules(modules)`,
   ].join('\n')
 }

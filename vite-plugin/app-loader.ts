@@ -13,8 +13,9 @@
  *   `vite build --configLoader runner` leaves no TypeScript loader in the process.
  * - **The dev server's runner** (`devAppRunner`): one on the dev server's own SSR environment, so the
  *   app and what a swap re-evaluates are the server's (dev-modules.ts).
- * - **The app** (`appEntry`, `createAppIn`): `virtual:vela/app` (app-entry.ts) imported through any
- *   of them; its `create` is the app's own copy of `createApp`.
+ * - **The app** (`appEntry`, `createAppIn`, app-module.ts): `virtual:vela/app` (app-entry.ts)
+ *   imported through any of them; its `create` is the app's own copy of `createApp`. The CLI's
+ *   light loader (light/loader.ts) is a runner too, without Vite.
  *
  * **Choice:** the plugin is passed in (`plugin`), not imported: the plugin's build uses this module,
  * and importing `vela` here would make an import cycle.
@@ -25,22 +26,15 @@ import type { InlineConfig, PluginOption, ResolvedConfig, ServerModuleRunnerOpti
 // Static: under `--configLoader runner` a dynamic import here would go to the closed runner.
 import { createRunnableDevEnvironment, createServerModuleRunner, resolveConfig } from 'vite'
 import type { ModuleRunner } from 'vite/module-runner'
-import type { AppConfig } from '../server/app/config.ts'
-import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
-import { APP_ENTRY } from './app-entry.ts'
+import type { AppRunner } from './app-module.ts'
 import { failedToLoad, markAppLoadFailure } from './load-failure.ts'
 import type { VelaPlugin } from './plugin-api.ts'
 import { PLUGIN_NAME } from './plugin-api.ts'
 
-export type ImportModule = (file: string) => Promise<Record<string, unknown>>
-
-/** What `virtual:vela/app` exports. */
-export interface AppEntry {
-  /** The app's config, with its discovered routes and controllers. */
-  readonly config: AppConfig
-  create(opts?: CreateAppOptions): VelaApp
-}
+// Kept here for their importers; defined without Vite in app-module.ts (the CLI's light loader uses them).
+export type { AppEntry, AppRunner, ImportModule } from './app-module.ts'
+export { appEntry, createAppIn } from './app-module.ts'
 
 /** The config files looked for in an app's root (Vite's own list, less its CommonJS ones). */
 const CONFIG_FILES = ['vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
@@ -85,15 +79,6 @@ export function velaPluginOf(config: ResolvedConfig): VelaPlugin {
   )
 }
 
-export interface AppRunner {
-  /** Imports a module (a file, or a virtual module) through the runner; a failure is a load failure. */
-  readonly load: ImportModule
-  /** The files of the modules it evaluated so far. */
-  evaluatedFiles(): string[]
-  /** Closes the runner and its environment; again, it does nothing. */
-  close(): Promise<void>
-}
-
 const open = new Set<AppRunner>()
 let opened = 0
 
@@ -128,14 +113,4 @@ export async function openAppRunner(viteConfig: InlineConfig): Promise<AppRunner
 /** A runner on the dev server's own SSR environment (the modules the dev app serves with). */
 export function devAppRunner(server: ViteDevServer, options: ServerModuleRunnerOptions): ModuleRunner {
   return createServerModuleRunner(server.environments[APP_ENVIRONMENT]!, options)
-}
-
-/** `virtual:vela/app`, through a runner's `load`. */
-export async function appEntry(load: ImportModule): Promise<AppEntry> {
-  return (await load(APP_ENTRY)) as unknown as AppEntry
-}
-
-/** The app `virtual:vela/app` creates (with its own `createApp`); not started. */
-export async function createAppIn(load: ImportModule, env: NodeJS.ProcessEnv = process.env): Promise<VelaApp> {
-  return (await appEntry(load)).create({ env })
 }

@@ -14,12 +14,14 @@
 import type { AppConfig, ResolvedConfig } from '../../../server/app/config.ts'
 import { createApp } from '../../../server/app/create-app.ts'
 import type { RouteTable } from '../../../server/router/compile.ts'
-import type { AppConfigOptions, AppRunner, ImportModule } from '../../app-loader.ts'
-import { appViteConfig, createAppIn, openAppRunner } from '../../app-loader.ts'
+import type { AppConfigOptions } from '../../app-loader.ts'
+import type { AppRunner, ImportModule } from '../../app-module.ts'
+import { createAppIn } from '../../app-module.ts'
 import type { EnvReads } from '../../env-reads.ts'
 import { envRecord, trackEnvReads } from '../../env-reads.ts'
-import vela from '../../index.ts'
 import { markAppLoadFailure } from '../../load-failure.ts'
+import { lightRunnerFor } from '../../light/for-app.ts'
+import { LightLoaderUnsupported } from '../../light/loader.ts'
 import { writeInspectCache } from './inspect-cache.ts'
 import type { Reports } from './inspect-reports.ts'
 import { REPORT_ENV, inspectReports } from './inspect-reports.ts'
@@ -40,12 +42,32 @@ export interface AppRunnerOptions extends Pick<AppConfigOptions, 'mode' | 'confi
   readonly app?: string
 }
 
-/** Runs `fn` with a runner for the app in `root`, closed after it. */
+/**
+ * Runs `fn` with a runner for the app in `root`, closed after it: the light loader's when it can
+ * load the app (light/for-app.ts), else Vite's. When the light loader fails before any module of
+ * the app ran (a module it does not load as Vite would, a missing export), `fn` runs again with
+ * Vite's, so the app loads, or fails with Vite's own message, as it did before the light loader.
+ */
 export async function withAppRunner<T>(
   root: string,
   opts: AppRunnerOptions,
   fn: (load: ImportModule, runner: AppRunner) => Promise<T>,
 ): Promise<T> {
+  const light = await lightRunnerFor(root, opts)
+  if (light) {
+    try {
+      return await fn(light.load, light)
+    } catch (err) {
+      if (light.ran() || !(err instanceof LightLoaderUnsupported || err instanceof SyntaxError)) throw err
+    } finally {
+      await light.close()
+    }
+  }
+  // Vite, and the plugin, are imported only now.
+  const [{ appViteConfig, openAppRunner }, { default: vela }] = await Promise.all([
+    import('../../app-loader.ts'),
+    import('../../index.ts'),
+  ])
   const runner = await openAppRunner(appViteConfig(root, () => vela({ app: opts.app }), opts))
   try {
     return await fn(runner.load, runner)
