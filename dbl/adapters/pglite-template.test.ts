@@ -1,7 +1,7 @@
 // New embedded databases start from the template file: written by a database made with initdb,
-// loaded by the next ones (in memory and in an empty folder), never over a folder that holds a
-// database, and replaced when PGlite cannot start from it.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// loaded by the next ones (in memory, and in an empty folder through a template folder made from
+// it), never over a folder that holds a database, and replaced when PGlite cannot start from it.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -56,4 +56,31 @@ it('a template PGlite cannot start from is replaced by the empty database made w
   const again = await openPglite(folder, {}, file)
   expect((await again.query('SELECT v FROM after_start ORDER BY v')).rows).toEqual([{ v: 1 }, { v: 2 }])
   await again.close()
+}, 120_000)
+
+it('a new database in a folder is a copy of the template folder, made once from the tarball; a template folder PGlite cannot start from is removed and the tarball used', async () => {
+  // A tarball holding a table shows that the databases came from it.
+  const source = await openPglite(undefined, {})
+  await source.query('CREATE TABLE from_tarball (v int)')
+  const file = join(dir, 'folder.tgz')
+  writeFileSync(file, new Uint8Array(await (await source.dumpDataDir('gzip')).arrayBuffer()))
+  await source.close()
+  const folder = join(dir, 'folder.dir')
+
+  const first = await openPglite(join(dir, 'copy-1'), {}, file)
+  expect(await tables(first)).toEqual(['from_tarball'])
+  await first.close()
+  expect(readdirSync(folder)).toContain('PG_VERSION')
+
+  // Broken: PGlite cannot start from it.
+  for (const entry of readdirSync(folder)) if (entry !== 'PG_VERSION') rmSync(join(folder, entry), { recursive: true })
+  const second = await openPglite(join(dir, 'copy-2'), {}, file)
+  expect(await tables(second)).toEqual(['from_tarball'])
+  await second.close()
+  expect(existsSync(folder)).toBe(false)
+
+  const third = await openPglite(join(dir, 'copy-3'), {}, file)
+  expect(await tables(third)).toEqual(['from_tarball'])
+  await third.close()
+  expect(existsSync(folder)).toBe(true)
 }, 120_000)

@@ -9,13 +9,14 @@
  *
  * The app's own files (under its root, outside `node_modules`) go through the hooks; packages
  * load as Node loads them, as Vite's SSR environment externalizes them. What the hooks do not do
- * as Vite would is refused with a `LightLoaderUnsupported` error, before any module of the app has
- * run when it is in the app's static imports (Node links the whole graph first): a module using
- * `import.meta.env`, `.glob` or `.hot`, an import of another virtual module, of a file outside the
- * root, of another file type or with a query (`?raw`), one Node cannot resolve (no extension, an
- * alias), a transform error, an import of a name a module does not export. `ran()` tells whether
- * one had run (each app module sets a mark as it starts), so the caller can load the app through
- * Vite instead when none had (cli/commands/load.ts).
+ * as Vite would is refused with a `LightLoaderUnsupported` error: a module using `import.meta.env`,
+ * `.glob` or `.hot`, an import of another virtual module, of a file outside the root, of another
+ * file type or with a query (`?raw`), one Node cannot resolve (no extension, an alias), a transform
+ * error. Node itself refuses an import of a name a module does not export, or of JSON without
+ * `with { type: 'json' }`. In the app's static imports all of these come before any of its modules
+ * has run (Node resolves, loads and links the whole graph first); `ran()` tells whether one had
+ * (each app module sets a mark as it starts), so the caller loads the app through Vite instead
+ * when none had (cli/commands/load.ts).
  *
  * Each runner's modules are its own: Node never forgets a module, so a second runner in the same
  * process (tests call the CLI in-process) imports the app's files under URLs with a query
@@ -50,7 +51,8 @@ const NATIVE_IMPORT = 'data:text/javascript,export default (url) => import(url)'
 const importNatively: NativeImport = async (url) =>
   (await (nativeImport ??= import(NATIVE_IMPORT).then((m: { default: NativeImport }) => m.default)))(url)
 
-const MARK = Symbol.for('vela.lightLoader.ran')
+// Set by each app module as it starts (a registered symbol: the modules' code names it too).
+const MARK = 'vela.lightLoader.ran'
 const USES_VITE = /\bimport\.meta\.(env|glob|hot)\b/
 const TRANSFORMED = new Set(['.ts', '.mts'])
 const AS_IS = new Set(['.js', '.mjs'])
@@ -121,7 +123,7 @@ export function openLightRunner(root: string, app: string | undefined, tools: Li
       // On the first line, so the module's line numbers stay its own.
       return {
         format: 'module',
-        source: `globalThis[Symbol.for('vela.lightLoader.ran')]=${generation};${code}`,
+        source: `globalThis[Symbol.for(${JSON.stringify(MARK)})]=${generation};${code}`,
         shortCircuit: true,
       }
     },
@@ -136,7 +138,7 @@ export function openLightRunner(root: string, app: string | undefined, tools: Li
   let closed = false
   return {
     load,
-    ran: () => (globalThis as Record<symbol, unknown>)[MARK] === generation,
+    ran: () => (globalThis as Record<symbol, unknown>)[Symbol.for(MARK)] === generation,
     evaluatedFiles: () => [...loaded],
     async close() {
       if (closed) return

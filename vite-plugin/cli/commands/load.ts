@@ -21,7 +21,6 @@ import type { EnvReads } from '../../env-reads.ts'
 import { envRecord, trackEnvReads } from '../../env-reads.ts'
 import { markAppLoadFailure } from '../../load-failure.ts'
 import { lightRunnerFor } from '../../light/for-app.ts'
-import { LightLoaderUnsupported } from '../../light/loader.ts'
 import { writeInspectCache } from './inspect-cache.ts'
 import type { Reports } from './inspect-reports.ts'
 import { REPORT_ENV, inspectReports } from './inspect-reports.ts'
@@ -44,9 +43,10 @@ export interface AppRunnerOptions extends Pick<AppConfigOptions, 'mode' | 'confi
 
 /**
  * Runs `fn` with a runner for the app in `root`, closed after it: the light loader's when it can
- * load the app (light/for-app.ts), else Vite's. When the light loader fails before any module of
- * the app ran (a module it does not load as Vite would, a missing export), `fn` runs again with
- * Vite's, so the app loads, or fails with Vite's own message, as it did before the light loader.
+ * load the app (light/for-app.ts), else Vite's. When `fn` fails before any module of the app ran
+ * (a module the light loader does not load as Vite would, a missing export, a missing file), it
+ * runs again with Vite's, so the app loads, or fails with Vite's own message, as it did before the
+ * light loader. What each command does first is load an app module, so nothing of `fn` is redone.
  */
 export async function withAppRunner<T>(
   root: string,
@@ -58,7 +58,8 @@ export async function withAppRunner<T>(
     try {
       return await fn(light.load, light)
     } catch (err) {
-      if (light.ran() || !(err instanceof LightLoaderUnsupported || err instanceof SyntaxError)) throw err
+      // Nothing of the app ran (the command's own steps come after an app module): Vite's turn.
+      if (light.ran()) throw err
     } finally {
       await light.close()
     }
