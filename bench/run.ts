@@ -4,7 +4,8 @@
  * Fastify and node:http), web (views and static files), dbl (repository vs bare pg / PGlite),
  * telemetry (the cost of tracing, Vela against Fastify with OpenTelemetry's HTTP instrumentation),
  * path (one request's cost in-process, no sockets: the steady figure to compare versions with),
- * newapp (a new user's waits: install, dev start, edit, build, built-server start). On request
+ * newapp (a new user's waits: install, dev start, edit, build, built-server start), cli (the `vela`
+ * commands' CPU and memory on the playground, cold, against `node -e ''` and `vite --version`). On request
  * only (`npm run bench -- soak`, or `npm run soak`): soak (the built playground on PostgreSQL
  * under load for SOAK_SECONDS, then a SIGTERM under load); scale (`npm run bench -- scale`: the
  * built playground as 1 process and 2 workers, and as 1 and 3 instances behind nginx, requests/s
@@ -18,7 +19,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'path', 'newapp']
+const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'path', 'newapp', 'cli']
 const all = [...defaults, 'soak', 'scale', 'types', 'dashboard']
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : defaults
 let failed = false
