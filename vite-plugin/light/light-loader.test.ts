@@ -2,7 +2,7 @@
 // for the playground, byte for byte; and an app it cannot load as Vite would (import.meta.env,
 // an import without its extension, a missing export, an alias) is loaded through Vite, with
 // Vite's result. Which loader ran shows in runnerCounts(): only Vite's runners are counted.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runnerCounts } from '../app-loader.ts'
@@ -115,6 +115,18 @@ describe('what the light loader answers itself', () => {
     const light = await run(['routes'], root, 'light')
     expect(light).toMatchObject({ code: 2, stdout: '', stderr: 'vela routes: broken on purpose\n', vite: false })
     expect({ ...(await run(['routes'], root, 'vite')), vite: false }).toEqual(light)
+  }, 120_000)
+
+  it('an app reached through a symbolic link is the same app: its modules are still checked', async () => {
+    const root = makeApp({ 'src/app.ts': APP, 'src/routes/main.ts': routeFile('', "'/linked'") })
+    const link = `${root}-link`
+    symlinkSync(root, link)
+    copies.push(link)
+    const res = await run(['routes', '--json'], link, 'light')
+    expect(res).toMatchObject({ code: 0, stderr: '', vite: false })
+    expect(paths(res.stdout)).toEqual(['/linked'])
+    writeFileSync(join(root, 'src/routes/main.ts'), routeFile('', "'/' + import.meta.env.MODE"))
+    expect(paths((await run(['routes', '--json'], link, 'light')).stdout)).toEqual(['/development'])
   }, 120_000)
 
   it('a second run in the same process loads the app as it is now', async () => {

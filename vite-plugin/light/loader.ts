@@ -22,7 +22,7 @@
  * process (tests call the CLI in-process) imports the app's files under URLs with a query
  * (`?vela-light=2`); the first keeps their plain URLs. `close()` removes the hooks.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { registerHooks } from 'node:module'
 import { extname, isAbsolute, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -61,7 +61,8 @@ let runners = 0
 /** A runner for the app in `root` whose module `vela()` names `app` (default `/src/app.ts`). */
 export function openLightRunner(root: string, app: string | undefined, tools: LightTools): LightRunner {
   const generation = ++runners
-  const rootUrl = pathToFileURL(join(root, '/')).href
+  // Node names modules by their real path: a root reached through a symbolic link is compared as that.
+  const rootUrl = pathToFileURL(join(realpathSync(root), '/')).href
   const query = generation === 1 ? '' : `?vela-light=${generation}`
   const appEntryUrl = `${rootUrl}.vela/light-app.mjs${query}`
   const migrationsUrl = `${pathToFileURL(join(root, MIGRATIONS_MODULE)).href}${query}`
@@ -107,7 +108,9 @@ export function openLightRunner(root: string, app: string | undefined, tools: Li
       loaded.add(file)
       const ext = extname(file)
       if (!ownUrl(url)) {
-        // Vela's own TypeScript when it runs from its sources (its tests): transformed as Vite would.
+        // TypeScript outside the app and `node_modules` (Vela's own sources, in its tests; a linked
+        // package): transformed as Vite, which does not externalize them, would. Not searched for
+        // `import.meta.env`: Vela's own comments name it.
         if (!TRANSFORMED.has(ext) || url.includes('/node_modules/')) return nextLoad(url, context)
         return { format: 'module', source: transformed(file, readFileSync(file, 'utf8')), shortCircuit: true }
       }
