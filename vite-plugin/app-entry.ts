@@ -53,6 +53,7 @@ export interface EntryDialect {
   glob(name: string, patterns: string | readonly string[], importName?: 'default'): string
 }
 
+/** Vite's dialect: paths, and `import.meta.glob` for Vite to expand. */
 export const VITE_DIALECT: EntryDialect = {
   file: (path) => JSON.stringify(path),
   fromRoot: (path) => JSON.stringify(path),

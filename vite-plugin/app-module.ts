@@ -7,6 +7,7 @@ import type { AppConfig } from '../server/app/config.ts'
 import type { CreateAppOptions, VelaApp } from '../server/app/create-app.ts'
 import { APP_ENTRY } from './app-entry.ts'
 
+/** Imports a module (a file path, or a virtual module id) through a runner. */
 export type ImportModule = (file: string) => Promise<Record<string, unknown>>
 
 /** What `virtual:vela/app` exports. */

@@ -15,6 +15,7 @@ import { envFiles, plainConfig, viteConfigFile } from './plain-config.ts'
 import type { LightRunner } from './loader.ts'
 import { openLightRunner } from './loader.ts'
 
+/** What the command asked of the loader (withAppRunner's options). */
 export interface LightChoice {
   /** `vela({ app })` for an app without a config file. */
   readonly app?: string

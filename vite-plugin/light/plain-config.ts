@@ -35,6 +35,7 @@ interface Node {
   readonly type: string
   readonly [key: string]: unknown
 }
+/** Oxc's `parseSync`, as tools.ts gives it: an ESTree program and the parse errors. */
 export type ParseProgram = (file: string, code: string) => { program: { body: Node[] }; errors: unknown[] }
 
 const unwrap = (n: Node): Node =>

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import type { ParseProgram } from './plain-config.ts'
 
+/** Vite's transform, parser and glob, as the light loader uses them. */
 export interface LightTools {
   /** The module's JavaScript; throws the transform's errors. */
   transform(file: string, code: string): string
