@@ -9,7 +9,7 @@
  * through an `--import` hook, which `vela migrate`'s re-exec keeps). A first unmeasured run of each
  * fills Node's compile cache and the PGlite templates, as any earlier use of the machine would;
  * then BENCH_ROUNDS (default 3) interleaved rounds, medians printed.
- * Targets (issue 37): routes, audit, types ≤ 1 s of CPU and ≤ 150 MiB; migrate ≤ 4 s.
+ * Targets: routes, audit, types ≤ 1 s of CPU and ≤ 150 MiB; migrate into a new database ≤ 4 s.
  */
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
