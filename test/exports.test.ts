@@ -165,6 +165,7 @@ const EXPECTED: Record<string, string[]> = {
     'where',
   ],
   'vela/telemetry': ['setup', 'setupTelemetry', 'telemetryPlugin', 'telemetryStreamHandler'],
+  'vela/jobs': ['JOBS_SCHEMA', 'defineJob', 'isJob', 'jobTables', 'jobsFromModules', 'startJobs'],
   'vela/testing': ['createTestApp', 'inject', 'startTestServer', 'toRequest'],
   'vela/client': ['createClient'],
 }
