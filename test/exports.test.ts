@@ -166,7 +166,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'vela/telemetry': ['setup', 'setupTelemetry', 'telemetryPlugin', 'telemetryStreamHandler'],
   'vela/jobs': ['JOBS_SCHEMA', 'defineJob', 'isJob', 'jobTables', 'jobsFromModules', 'startJobs'],
-  'vela/testing': ['createTestApp', 'inject', 'startTestServer', 'toRequest'],
+  'vela/testing': ['createTestApp', 'drainJobs', 'enqueuedJobs', 'inject', 'startTestServer', 'toRequest'],
   'vela/client': ['createClient'],
 }
 

@@ -37,6 +37,7 @@ export const endToEnd: readonly string[] = [
   'test/faults/{database,shutdown,websocket-config,brute-force}.test.ts',
   // job workers in child processes, killed and stopped; a schedule's minute ticks
   'jobs/test/processes.test.ts',
+  'test/jobs-app.test.ts',
   // Prometheus and promtool scraping a server
   'telemetry/prometheus-scrape.test.ts',
 ]
