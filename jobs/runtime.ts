@@ -120,12 +120,33 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobsRuntime> {
     )
   }
 
+  /**
+   * pg-boss waits a poll interval after every run of a worker fetching one at a time (its bursts
+   * need batches, or queue counts cached for up to a minute), which caps a backlog at
+   * `concurrency / pollInterval` runs a second. A worker that just ran one is told to fetch again
+   * at once (`notifyWorker` skips its wait); one whose fetch comes back empty waits as before.
+   */
+  const keepFetching = (queue: string) => {
+    for (const w of engine.getWipData()) if (w.name === queue && w.count > 0) engine.notifyWorker(w.id)
+  }
+  /** An idle worker of `queue` in this process wakes for a run enqueued here (outside a transaction). */
+  const wakeOne = (queue: string) => {
+    const idle = engine.getWipData().find((w) => w.name === queue && w.count === 0 && w.state === 'active')
+    if (idle) engine.notifyWorker(idle.id)
+  }
+
   if (working) {
     for (const q of queues)
       await engine.work<RunData>(
         q,
         { localConcurrency: config.concurrency(q), pollingIntervalSeconds: config.pollInterval / 1000 },
-        async ([job]) => run(job!),
+        async ([job]) => {
+          try {
+            await run(job!)
+          } finally {
+            keepFetching(q)
+          }
+        },
       )
     await syncSchedules(engine, definitions)
   }
@@ -158,6 +179,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobsRuntime> {
         result = { id, existing: false }
       }
       telemetry.enqueued(name, queue)
+      // Inside a transaction the run is not visible before the commit: the workers' poll finds it.
+      if (working && !conn) wakeOne(queue)
       return result
     },
     list: (lopts = {}) => listJobs(repo, { ...lopts, jobs: runtime.names }),

@@ -195,13 +195,28 @@ export function jobCases(open: () => Promise<Backend>): void {
       expect(most).toBe(3)
     })
 
+    it('an idle worker starts a run enqueued in its process at once, and a backlog without waiting for polls', async () => {
+      const r = recorder<number>()
+      const quick = defineJob({ handler: r.handler })
+      // A poll every 10 s: what runs sooner was not found by a poll.
+      await start({ quick: quick as Job<never> }, { config: { pollInterval: 10_000, concurrency: 2 } })
+      await sleep(300)
+      const t0 = performance.now()
+      await quick.enqueue(0)
+      await until('the run started', () => r.runs.length === 1, 5000)
+      expect(r.runs[0]!.at - t0).toBeLessThan(5000)
+      for (let i = 1; i <= 20; i++) await quick.enqueue(i)
+      await until('the backlog ran', () => r.runs.length === 21, 9000)
+    })
+
     it('stop lets a running job finish, and takes no more', async () => {
       const r = recorder<number>({ ms: 1500 })
       const long = defineJob({ handler: r.handler })
-      await start({ long: long as Job<never> })
+      // One worker: the second run waits while the first runs.
+      await start({ long: long as Job<never> }, { config: { pollInterval: 500, concurrency: 1 } })
       await long.enqueue(1)
       await until('the run started', () => r.runs.length === 1)
-      await long.enqueue(2, { runAt: 1 })
+      await long.enqueue(2)
       const stopping = runtime!
       runtime = undefined
       await stopping.stop()
