@@ -2,7 +2,9 @@
  * The virtual modules the plugin serves, shared by dev and build:
  *
  * - `virtual:vela/app`: imports the app's `src/app.ts`, discovers `src/routes/*.ts` and
- *   `src/controllers/*.ts` with `import.meta.glob`, merges them into the config (discover.ts) and
+ *   `src/controllers/*.ts` with `import.meta.glob`, merges them into the config (discover.ts),
+ *   wraps its start and stop hooks with the jobs of `src/jobs/*.ts` when it has any
+ *   (jobs/app-hooks.ts; `src/repo.ts` is imported only when they start), and
  *   exports `config` and `create(opts?)` (the runtime's `createApp`, with the Vite root as the app
  *   root unless `opts.root` says otherwise) and the app's `priv/schemas/*.json` by name, which
  *   routes' `validate` and `responses` may name (bundled in, so a built server reads no schema
@@ -23,7 +25,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { MIGRATIONS_GLOB } from './bundled-migrations.ts'
-import { DISCOVERY_GLOBS } from './discover.ts'
+import { DISCOVERY_GLOBS, REPO_GLOB } from './discover.ts'
 import { PROFILE_ENTRY } from './profile.ts'
 
 export const APP_ENTRY = 'virtual:vela/app'
@@ -48,7 +50,10 @@ export function appEntrySource(appFile = '/src/app.ts', root?: string): string {
     `const controllers = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.controllers)}, { eager: true })`,
     `import { namedSchemas } from ${here('../server/validate/named-schemas.ts')}`,
     `const schemaFiles = import.meta.glob(${JSON.stringify(SCHEMAS_GLOB)}, { eager: true, import: 'default' })`,
-    `export const config = withDiscovered(appModule.default, { routes, controllers })`,
+    `import { withJobs } from ${here('../jobs/app-hooks.ts')}`,
+    `const jobs = import.meta.glob(${JSON.stringify(DISCOVERY_GLOBS.jobs)}, { eager: true })`,
+    `const repoModule = import.meta.glob(${JSON.stringify(REPO_GLOB)})`,
+    `export const config = withJobs(withDiscovered(appModule.default, { routes, controllers }), jobs, repoModule)`,
     `export const create = (opts) => createApp(config, { root: ${root === undefined ? 'undefined' : JSON.stringify(root)}, schemas: namedSchemas(schemaFiles), ...opts })`,
   ].join('\n')
 }
