@@ -29,7 +29,7 @@ export default defineConfig({
       },
       // Telemetry installs process-wide OpenTelemetry providers and instrumentations, and the
       // app and CLI suites load apps through Vite: each file in a process of its own.
-      { test: { ...shared, name: 'apps', include: ['{telemetry,vite-plugin,test}/**/*.test.ts'] } },
+      { test: { ...shared, name: 'apps', include: ['{telemetry,jobs,vite-plugin,test}/**/*.test.ts'] } },
     ],
     // Three workers on the 2-core machines: many files wait on child processes (npm, builds,
     // servers, Chromium), and a third worker keeps the cores busy meanwhile (measured on one 2-core
@@ -50,7 +50,14 @@ export default defineConfig({
     // (services.ts); without them the suites needing them skip and the figure drops by up to ~1 %.
     coverage: {
       provider: 'v8',
-      include: ['client/**/*.ts', 'server/**/*.ts', 'dbl/**/*.ts', 'telemetry/**/*.ts', 'vite-plugin/**/*.ts'],
+      include: [
+        'client/**/*.ts',
+        'server/**/*.ts',
+        'dbl/**/*.ts',
+        'telemetry/**/*.ts',
+        'jobs/**/*.ts',
+        'vite-plugin/**/*.ts',
+      ],
       exclude: [
         '**/*.test.ts',
         '**/test/**',

@@ -13,6 +13,13 @@
  * SQL on the bare drivers, on PostgreSQL and PGlite, the six modes interleaved in each round.
  * Target: vela ≥ 0.95 × knex; the ratio to bare drivers is reported. `BENCH_DBL=queries` runs
  * this part alone, `BENCH_DBL=basic` the first.
+ *
+ * With `BENCH_COUNT=instructions`, both parts count instead of timing (bench/count-sockets.ts):
+ * each mode's server under callgrind, one request at a time over one keep-alive connection, the
+ * instructions of the server process per request (the driver, the repository, node's HTTP; not
+ * PostgreSQL's own work, which is another process, but PGlite's, which runs in the server). The
+ * count does not move with the machine's load, where the timed ratios swing by half on a busy
+ * machine. `BENCH_MODES` (a comma list of the modes) picks servers; `BENCH_WARMUP`, `BENCH_N`.
  */
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
@@ -31,7 +38,8 @@ import {
   velaSummaryChain,
 } from './dbl/queries.ts'
 import type { LoadTarget } from './load.ts'
-import { hasWrk, measureRounds, median } from './load.ts'
+import { countOverSockets } from './count-sockets.ts'
+import { hasWrk, measureRounds, median, picked } from './load.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
@@ -61,8 +69,43 @@ async function seed(url: string): Promise<void> {
 }
 
 const parts = (process.env.BENCH_DBL ?? 'basic,queries').split(',')
+const counting = process.env.BENCH_COUNT === 'instructions'
+
+/**
+ * Instructions per request of each mode's server (`BENCH_MODES` picks), and each mode's count
+ * divided by `bare`'s (below 1: fewer instructions than the bare driver).
+ */
+async function countModes(
+  all: readonly string[],
+  targets: readonly LoadTarget[],
+  server: string,
+  url: string,
+  bare: (mode: string) => string,
+): Promise<void> {
+  const servers = picked(all, 'BENCH_MODES')
+  console.log(`dbl, counted: instructions per request of the server process under callgrind (${servers.join(', ')})`)
+  const counts = await countOverSockets({
+    servers,
+    targets,
+    fileOf: () => fileURLToPath(new URL(server, import.meta.url)),
+    envOf: (mode) => ({ BENCH_MODE: mode, BENCH_PG_URL: url }),
+  })
+  console.table(
+    targets.map((t) => {
+      const c = counts[t.name]!
+      const row: Record<string, string | number> = { route: t.name }
+      for (const mode of servers) {
+        row[mode] = Math.round(c[mode]!)
+        const base = c[bare(mode)]
+        if (base !== undefined && bare(mode) !== mode) row[`${mode}/${bare(mode)}`] = +(c[mode]! / base).toFixed(3)
+      }
+      return row
+    }),
+  )
+}
 
 async function basic(url: string): Promise<void> {
+  if (counting) return countModes(modes, targets, './dbl/server.ts', url, (m) => m.replace('repo-', ''))
   console.log(
     `dbl: ${rounds} rounds × ${seconds}s per route, ${connections} connections, ${hasWrk ? 'wrk -t1' : 'autocannon'}, pool size 10`,
   )
@@ -116,6 +159,8 @@ function buildCost(f: () => unknown): number {
 }
 
 async function queries(url: string): Promise<void> {
+  if (counting)
+    return countModes(queryModes, queryTargets, './dbl/query-server.ts', url, (m) => m.replace(/^(repo|knex)-/, ''))
   const k = knex({ client: 'pg' })
   console.log('dbl queries, build + compile per query in-process (µs):')
   console.table([

@@ -12,7 +12,8 @@
  * and CPU µs per request; needs PostgreSQL, Redis and nginx); types (`npm run bench -- types`: tsc's
  * time on an app of 300 routes with and without the typed client's generated types and calls);
  * dashboard (`npm run bench -- dashboard`: the dev server with the development dashboard recording and
- * without it).
+ * without it); jobs (`npm run bench -- jobs`: vela/jobs against pg-boss used directly, enqueue and run
+ * throughput and enqueue-to-start latency, on PostgreSQL).
  * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, SOAK_* (see each suite).
  */
 import { spawnSync } from 'node:child_process'
@@ -20,7 +21,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const defaults = ['runtime', 'web', 'dbl', 'telemetry', 'path', 'newapp', 'cli']
-const all = [...defaults, 'soak', 'scale', 'types', 'dashboard']
+const all = [...defaults, 'soak', 'scale', 'types', 'dashboard', 'jobs']
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : defaults
 let failed = false
 for (const suite of chosen) {

@@ -37,7 +37,7 @@
  * bug) as it was thrown. Inside `transaction(fn)` all repo calls made by `fn` use the transaction
  * (AsyncLocalStorage; no handle to pass around).
  */
-import type { Adapter, QueryResult, Row } from './adapters/adapter.ts'
+import type { Adapter, Connection, QueryResult, Row } from './adapters/adapter.ts'
 import { createPgAdapter, pgAddress } from './adapters/pg.ts'
 import { resolveDeadlines, type DeadlineOptions } from './deadlines.ts'
 import { firstConnection, resolveStartRetry, type StartRetryOptions } from './repo/start.ts'
@@ -226,6 +226,16 @@ export interface Repo {
   multi<C extends Record<string, unknown>, R>(m: Multi<C, R>): Promise<Result<C, MultiFailure<C>>>
   /** Raw SQL with `$1` parameters. */
   query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<Result<QueryResult<R>, DbError>>
+  /**
+   * The connection of the transaction the current call runs in (inside `transaction(fn)`, however
+   * deep), or `undefined` outside one: for a library that must write in the caller's transaction
+   * (`vela/jobs` inserts an enqueued job with it, so a rollback leaves no job).
+   *
+   * @example
+   * const conn = repo.currentTransaction()
+   * await (conn ?? (await repo.adapter())).query('INSERT INTO audit (line) VALUES ($1)', [line])
+   */
+  currentTransaction(): Connection | undefined
 }
 
 /** The URL that asks for the embedded database in memory. */
@@ -315,6 +325,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
       }
     },
     adapter: () => ctx.start(),
+    currentTransaction: () => ctx.tx.getStore()?.conn,
     async stop() {
       const a = ctx.adapter
       ctx.adapter = undefined

@@ -165,7 +165,8 @@ const EXPECTED: Record<string, string[]> = {
     'where',
   ],
   'vela/telemetry': ['setup', 'setupTelemetry', 'telemetryPlugin', 'telemetryStreamHandler'],
-  'vela/testing': ['createTestApp', 'inject', 'startTestServer', 'toRequest'],
+  'vela/jobs': ['JOBS_SCHEMA', 'defineJob', 'isJob', 'jobTables', 'jobsFromModules', 'startJobs'],
+  'vela/testing': ['createTestApp', 'drainJobs', 'enqueuedJobs', 'inject', 'startTestServer', 'toRequest'],
   'vela/client': ['createClient'],
 }
 

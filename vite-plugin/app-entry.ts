@@ -2,7 +2,9 @@
  * The virtual modules the plugin serves, shared by dev and build:
  *
  * - `virtual:vela/app`: imports the app's `src/app.ts`, discovers `src/routes/*.ts` and
- *   `src/controllers/*.ts` with `import.meta.glob`, merges them into the config (discover.ts) and
+ *   `src/controllers/*.ts` with `import.meta.glob`, merges them into the config (discover.ts),
+ *   wraps its start and stop hooks with the jobs of `src/jobs/*.ts` when it has any
+ *   (jobs/app-hooks.ts; `src/repo.ts` is imported only when they start), and
  *   exports `config` and `create(opts?)` (the runtime's `createApp`, with the Vite root as the app
  *   root unless `opts.root` says otherwise) and the app's `priv/schemas/*.json` by name, which
  *   routes' `validate` and `responses` may name (bundled in, so a built server reads no schema
@@ -23,7 +25,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { MIGRATIONS_GLOB } from './bundled-migrations.ts'
-import { DISCOVERY_GLOBS } from './discover.ts'
+import { DISCOVERY_GLOBS, REPO_GLOB } from './discover.ts'
 import { PROFILE_ENTRY } from './profile.ts'
 
 export const APP_ENTRY = 'virtual:vela/app'
@@ -49,16 +51,25 @@ export interface EntryDialect {
   file(path: string): string
   /** An import specifier for a module named from the app root (`/src/app.ts`). */
   fromRoot(path: string): string
-  /** Statements that declare `name` as `import.meta.glob(patterns, { eager: true, import? })` would. */
-  glob(name: string, patterns: string | readonly string[], importName?: 'default'): string
+  /**
+   * Statements that declare `name` as `import.meta.glob(patterns, { eager, import })` would
+   * (`eager` by default: the modules; `eager: false`, a function importing each).
+   */
+  glob(name: string, patterns: string | readonly string[], options?: GlobOptions): string
+}
+
+/** The `import.meta.glob` options the generated modules use. */
+export interface GlobOptions {
+  readonly eager?: boolean
+  readonly import?: 'default'
 }
 
 /** Vite's dialect: paths, and `import.meta.glob` for Vite to expand. */
 export const VITE_DIALECT: EntryDialect = {
   file: (path) => JSON.stringify(path),
   fromRoot: (path) => JSON.stringify(path),
-  glob: (name, patterns, importName) =>
-    `const ${name} = import.meta.glob(${JSON.stringify(patterns)}, { eager: true${importName ? `, import: '${importName}'` : ''} })`,
+  glob: (name, patterns, { eager = true, import: importName } = {}) =>
+    `const ${name} = import.meta.glob(${JSON.stringify(patterns)}${eager ? `, { eager: true${importName ? `, import: '${importName}'` : ''} }` : ''})`,
 }
 
 /** `root`: the app root `create()` gives `createApp` (the Vite root; none in a build, whose server entry passes its own). */
@@ -70,8 +81,11 @@ export function appEntrySource(appFile = '/src/app.ts', root?: string, dialect: 
     dialect.glob('routes', DISCOVERY_GLOBS.routes),
     dialect.glob('controllers', DISCOVERY_GLOBS.controllers),
     `import { namedSchemas } from ${dialect.file(sibling('../server/validate/named-schemas.ts'))}`,
-    dialect.glob('schemaFiles', SCHEMAS_GLOB, 'default'),
-    `export const config = withDiscovered(appModule.default, { routes, controllers })`,
+    dialect.glob('schemaFiles', SCHEMAS_GLOB, { import: 'default' }),
+    `import { withJobs } from ${dialect.file(sibling('../jobs/app-hooks.ts'))}`,
+    dialect.glob('jobs', DISCOVERY_GLOBS.jobs),
+    dialect.glob('repoModule', REPO_GLOB, { eager: false }),
+    `export const config = withJobs(withDiscovered(appModule.default, { routes, controllers }), jobs, repoModule)`,
     `export const create = (opts) => createApp(config, { root: ${root === undefined ? 'undefined' : JSON.stringify(root)}, schemas: namedSchemas(schemaFiles), ...opts })`,
   ].join('\n')
 }

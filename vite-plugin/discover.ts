@@ -26,10 +26,15 @@ import { VelaError } from '../server/errors/vela-error.ts'
 /** The folders discovered, relative to the app root, and the globs Vite is given for them. */
 export const ROUTES_DIR = 'src/routes'
 export const CONTROLLERS_DIR = 'src/controllers'
+/** Background jobs (`vela/jobs`): each file's `defineJob` exports, named after the file. */
+export const JOBS_DIR = 'src/jobs'
 export const DISCOVERY_GLOBS = {
   routes: [`/${ROUTES_DIR}/*.{ts,js,mts,mjs}`, '!**/_*', '!**/*.d.ts', '!**/*.{test,spec}.*'],
   controllers: [`/${CONTROLLERS_DIR}/*.{ts,js,mts,mjs}`, '!**/_*', '!**/*.d.ts', '!**/*.{test,spec}.*'],
+  jobs: [`/${JOBS_DIR}/*.{ts,js,mts,mjs}`, '!**/_*', '!**/*.d.ts', '!**/*.{test,spec}.*'],
 } as const
+/** The repository jobs use unless the config names one (the module `vela migrate` reads too). */
+export const REPO_GLOB = '/src/repo.{ts,js,mts,mjs}'
 
 export interface Discovered {
   routes: ModuleMap<unknown>

@@ -18,6 +18,7 @@ import { generateMigration } from '../dbl/migrations/generate.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
 import type { ImportModule } from './app-loader.ts'
 import type { WithApp } from './build/build-runner.ts'
+import { writeJobsMigration } from './jobs-migration.ts'
 
 export async function loadSchemas(root: string, load: ImportModule): Promise<AnySchema[]> {
   const dir = resolve(root, 'src/schemas')
@@ -42,13 +43,16 @@ export async function loadRepo(root: string, load: ImportModule): Promise<Repo> 
 
 export const migrationsDir = (root: string) => resolve(root, 'src/migrations')
 
+const NOTHING: GenerateResult = { written: null, name: null, operations: [], down: [], warnings: [] }
+
 /**
  * `buildStart`: when the app has `src/schemas/`, writes the migration its schemas need (before the
  * bundle compiles `src/migrations` in). A change that needs a decision (a possible rename, a drop)
  * is never guessed: the build fails with the generator's message and the command to run.
  */
 export async function generateForBuild(root: string, withApp: WithApp): Promise<GenerateResult | undefined> {
-  if (!existsSync(resolve(root, 'src/schemas'))) return undefined
+  const jobs = await withApp((load) => writeJobsMigration(root, migrationsDir(root), load))
+  if (!existsSync(resolve(root, 'src/schemas'))) return jobs ? { ...NOTHING, written: jobs } : undefined
   try {
     return await withApp(async (load) =>
       generateMigration({

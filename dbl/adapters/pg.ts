@@ -60,6 +60,17 @@ export function pgAddress(opts: Pick<PgAdapterOptions, 'url' | 'hostname' | 'por
   return `${opts.hostname ?? '127.0.0.1'}:${opts.port ?? 5432}`
 }
 
+/**
+ * The driver's answer as a `QueryResult`. A script (several statements, no parameters: a job
+ * engine's install SQL) answers with one result per statement: their rows are joined, so a
+ * `RETURNING` in the middle is not lost behind a trailing `COMMIT`.
+ */
+function resultOf(res: pg.QueryResult | pg.QueryResult[]): QueryResult {
+  if (!Array.isArray(res)) return { rows: res.rows, rowCount: res.rowCount ?? res.rows.length }
+  const rows = res.flatMap((r) => r.rows ?? [])
+  return { rows, rowCount: res.reduce((n, r) => n + (r.rowCount ?? 0), 0) }
+}
+
 // No deadline for a session's statements (see deadlines.ts): `pg` treats 0 as "use the default",
 // so the largest delay setTimeout accepts stands for "none".
 const NO_ANSWER_DEADLINE = 2 ** 31 - 1
@@ -144,7 +155,7 @@ export function createPgAdapter(opts: PgAdapterOptions): Adapter {
     const callback = (e: Error | null, res: pg.QueryResult) => {
       if (answered) return
       answered = true
-      if (!e) return done(undefined, { rows: res.rows, rowCount: res.rowCount ?? res.rows.length })
+      if (!e) return done(undefined, resultOf(res))
       const u = classify(e, address, d)
       if (!u) return done(e)
       failed.set(client, u)

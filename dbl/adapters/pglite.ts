@@ -22,6 +22,12 @@ const parsers = {
 }
 
 /**
+ * Whether `sql` holds more than one statement: a `;` followed by more text. A single statement with
+ * a `;` inside a literal or a function body is taken for a script too, which `exec` runs alike.
+ */
+const isScript = (sql: string) => /;\s*\S/.test(sql)
+
+/**
  * An adapter on embedded PostgreSQL (PGlite, WASM): no server to install. One connection, so queries and transactions
  * take turns (turns.ts): one waiting longer than `acquireTimeoutMs` fails with a
  * `DbUnavailableError` (`acquire_timeout`) instead of waiting forever. In-process, so a
@@ -49,10 +55,28 @@ export async function createPgliteAdapter(opts: PgliteAdapterOptions = {}): Prom
         `database PGlite: no turn within ${acquireTimeoutMs} ms (acquireTimeoutMs; it runs one query or transaction at a time, and the current one is still running)`,
       ),
   )
-  type Querier = Pick<PGlite, 'query'>
+  type Querier = Pick<PGlite, 'query' | 'exec'>
   const run = async <R extends Row>(q: Querier, sql: string, params?: readonly unknown[]) => {
+    if (!params?.length && isScript(sql)) return script<R>(q, sql)
     const res = await q.query<R>(sql, params as unknown[] | undefined)
     return { rows: res.rows, rowCount: res.affectedRows || res.rows.length } satisfies QueryResult<R>
+  }
+  /**
+   * Several statements without parameters (a job engine's install SQL, its `BEGIN … COMMIT`
+   * blocks): PGlite's `query` takes one statement, `exec` a script, as PostgreSQL's simple
+   * protocol does over `pg`. Rows of every statement are joined. A script that fails outside a
+   * transaction of ours may leave its own `BEGIN` open on the one session: it is rolled back
+   * within the same turn, so no later statement runs in an aborted transaction.
+   */
+  const script = async <R extends Row>(q: Querier, sql: string): Promise<QueryResult<R>> => {
+    try {
+      const results = await q.exec(sql)
+      const rows = results.flatMap((r) => r.rows as R[])
+      return { rows, rowCount: results.reduce((n, r) => n + (r.affectedRows ?? 0), 0) || rows.length }
+    } catch (err) {
+      if (q === db) await db.query('ROLLBACK').catch(() => {})
+      throw err
+    }
   }
   const query = <R extends Row>(sql: string, params?: readonly unknown[]) => turn(() => run<R>(db, sql, params))
   return {

@@ -55,6 +55,10 @@ const SIDEBAR: Section[] = [
     ],
   },
   {
+    text: 'Background jobs',
+    items: [{ text: 'Jobs', link: '/jobs/overview' }],
+  },
+  {
     text: 'Real time',
     items: [{ text: 'WebSockets and topics', link: '/real-time/websockets' }],
   },
@@ -99,6 +103,7 @@ const SIDEBAR: Section[] = [
       { text: 'vela/vite', link: '/reference/vite' },
       { text: 'vela/dbl', link: '/reference/dbl' },
       { text: 'vela/telemetry', link: '/reference/telemetry' },
+      { text: 'vela/jobs', link: '/reference/jobs' },
       { text: 'vela/testing', link: '/reference/testing' },
       { text: 'vela/client', link: '/reference/client' },
       { text: 'The vela command', link: '/reference/cli' },
@@ -113,6 +118,7 @@ const SIDEBAR: Section[] = [
       { text: 'Deadlines and failed bodies', link: '/internals/request-faults' },
       { text: 'Security internals', link: '/internals/security' },
       { text: 'Shutdown internals', link: '/internals/shutdown' },
+      { text: 'Jobs: internals', link: '/internals/jobs' },
       { text: 'Every core: internals', link: '/internals/cluster' },
       { text: 'Deployment examples: tests', link: '/internals/deployment' },
       { text: 'WebSocket limits', link: '/internals/websocket-limits' },

@@ -6,7 +6,8 @@
  * start: telemetry (Prometheus on METRICS_PORT or 9464, 0 for any free port; OTLP traces only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set), the database (embedded PGlite, or PostgreSQL with
  * DATABASE_URL) migrated to the latest migration, and in development the demo account. With
- * REDIS_URL the login rate limit is counted in Redis (redis.ts), for several instances.
+ * REDIS_URL the login rate limit is counted in Redis (redis.ts), for several instances. The
+ * background jobs of src/jobs/ (a nightly report) start after the start hook, discovered too.
  */
 import { defineApp, securityHeaders } from 'vela'
 import { migrate } from 'vela/dbl'

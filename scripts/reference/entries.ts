@@ -38,6 +38,12 @@ export const ENTRIES: Entry[] = [
     lead: "OpenTelemetry traces and HTTP metrics for a Vela app: `setupTelemetry()` in the app's `start` hook, and `telemetryStreamHandler` in `server.streamHandlers`.",
   },
   {
+    subpath: 'vela/jobs',
+    page: 'jobs',
+    index: 'jobs/index.ts',
+    lead: "Background jobs in the app's own database: `defineJob` in `src/jobs/*.ts`, `job.enqueue(args)` (in the caller's transaction when there is one), workers in the app or in `vela jobs work`, on pg-boss.",
+  },
+  {
     subpath: 'vela/testing',
     page: 'testing',
     index: 'server/testing/index.ts',

@@ -3,6 +3,7 @@
  * (`ResolvedConfig`, with defaults and environment overrides: server/app/config.ts), and the
  * stream handlers listed in it. Types only.
  */
+import type { JobsConfig } from '../../jobs/options.ts'
 import type { PluginEntry } from '../pipeline/registration.ts'
 import type { FetchHandler, NodeHandler, UpgradeHandler } from './handlers.ts'
 import type { RequestObserver } from './observer.ts'
@@ -193,6 +194,12 @@ export interface AppConfig {
   start?: (app: { config: ResolvedConfig; cluster?: ClusterRole }) => void | Promise<void>
   /** Called on shutdown (close pools, flush telemetry). */
   stop?: () => void | Promise<void>
+  /**
+   * Background jobs (`vela/jobs`, the jobs of `src/jobs/`): their repository, how many run at once
+   * per queue (`concurrency`, default 5) and whether the app's processes run them (`inApp`, default
+   * true; `false` leaves them to `vela jobs work`). They start after `start` and stop before `stop`.
+   */
+  jobs?: JobsConfig
 }
 
 /** Where the start hook runs when the built server runs several workers (`VELA_WORKERS`). */

@@ -46,6 +46,7 @@ describe('VelaError', () => {
       'VELA_ERR_STREAM_HANDLER',
       'VELA_ERR_WEBSOCKET',
       'VELA_ERR_TELEMETRY',
+      'VELA_ERR_JOB',
     ])
   })
 })

@@ -60,7 +60,8 @@ const config = (streamHandlers?: StreamHandler[]): AppConfig => ({
   server: {
     bodyLimit: 64,
     maxUrlLength: 200,
-    handlerTimeout: 100,
+    // Generous for every route (a busy machine reads the static file slowly); /slow has its own.
+    handlerTimeout: 30_000,
     ...(streamHandlers ? { streamHandlers: [...streamHandlers, 'default'] } : {}),
   },
   onResponse: [securityHeaders()],
@@ -84,7 +85,7 @@ const config = (streamHandlers?: StreamHandler[]): AppConfig => ({
               throw new Error('handler crashed')
             },
           ],
-          ['GET /slow', never],
+          ['GET /slow', never, { handlerTimeout: 100 }],
           ['/static/[...]', staticDir(root)],
           ['/ws', defineWebSocket({}), { protocol: 'ws' }],
         ],

@@ -35,6 +35,9 @@ export const endToEnd: readonly string[] = [
   'test/cluster/**/*.test.ts',
   // faults against a PostgreSQL cluster of their own, built apps and child processes
   'test/faults/{database,shutdown,websocket-config,brute-force}.test.ts',
+  // job workers in child processes, killed and stopped; a schedule's minute ticks
+  'jobs/test/processes.test.ts',
+  'test/jobs-app.test.ts',
   // Prometheus and promtool scraping a server
   'telemetry/prometheus-scrape.test.ts',
 ]

@@ -4,7 +4,8 @@
  * environment the path is the app's (a 404). It lists the last requests (recorded by the
  * runtime's recorder, server/dashboard/), opens each into its detail and waterfall, streams new
  * ones as Server-Sent Events, and shows the app's routes, pipelines, audit, configuration,
- * migrations, WebSocket connections and topics, and recent figures with live charts. Loopback peers with the start's token only (access.ts).
+ * migrations, WebSocket connections and topics, and recent figures with live charts, and the
+ * app's background jobs with retry and cancel (jobs.ts). Loopback peers with the start's token only (access.ts).
  */
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -19,6 +20,7 @@ import { DEFAULT_CSP_DIRECTIVES } from '../../server/plugins/security-headers/cs
 import { TOKEN_COOKIE, isLoopback, newToken, tokenMatches, tokenOf } from './access.ts'
 import { appPage } from './app-page.ts'
 import { charts } from './charts.ts'
+import { actOnJob, jobsView } from './jobs.ts'
 import type { MigrationsView } from './migrations.ts'
 import { ASSETS, matches, pipelineSteps, render, summary, waterfall } from './pages.ts'
 
@@ -112,8 +114,23 @@ export function createDashboard(
   async function answer(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.slice(DASHBOARD_PATH.length) || '/'
     const app = current().config.bootstrapApplication
+    // The one kind of write: a job's retry or cancel, from the Jobs page's buttons (the token
+    // cookie is SameSite=Strict, so another site's form cannot post here with it).
+    const action = /^\/jobs\/([0-9a-f-]{36})\/(retry|cancel)$/.exec(path)
+    if (action && req.method === 'POST') {
+      const done = await actOnJob(action[2] as 'retry' | 'cancel', action[1]!)
+      if (!done)
+        return send(
+          res,
+          409,
+          'text/plain; charset=utf-8',
+          `run ${action[1]} cannot be ${action[2] === 'retry' ? 'retried' : 'cancelled'} in its state`,
+        )
+      res.writeHead(303, { location: `${DASHBOARD_PATH}/jobs`, 'cache-control': 'no-store' })
+      return void res.end()
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD')
-      return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed', { allow: 'GET, HEAD' })
+      return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed', { allow: action ? 'POST' : 'GET, HEAD' })
     if (path.startsWith('/assets/')) {
       const name = path.slice('/assets/'.length)
       const type = ASSET_TYPES[name]
@@ -195,6 +212,11 @@ export function createDashboard(
         }),
       )
     }
+    if (path === '/jobs')
+      return html(
+        res,
+        jobsView().then((jobs) => render('jobs', { title: 'Jobs', page: 'jobs', app, jobs })),
+      )
     if (path === '/charts') return html(res, render('charts', { charts: charts(store.list()) }))
     if (path === '/requests.json') return send(res, 200, 'application/json', JSON.stringify(store.list()))
     send(res, 404, 'text/plain; charset=utf-8', 'not found')

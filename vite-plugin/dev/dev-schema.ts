@@ -1,5 +1,6 @@
 /**
- * Schema edits under the dev server: when the app has `src/schemas/`, the swap that loads a
+ * Schema edits under the dev server (and the first job in `src/jobs/`, which brings the migration
+ * of the job engine's tables: jobs-migration.ts): when the app has `src/schemas/`, the swap that loads a
  * changed schema (or a module a schema imports) first writes the migration the schemas now need,
  * so the new app's start hook (`migrate(repo, migrations)`) applies it. The dev server runs this
  * step as it starts too. The generator is `vela migrations generate`'s (generateMigration, with
@@ -22,6 +23,8 @@ import { MigrationDecisionError } from '../../dbl/migrations/diff.ts'
 import { generateMigration } from '../../dbl/migrations/generate.ts'
 import type { ImportModule } from '../app-loader.ts'
 import { writeJsonSchemas } from '../json-schemas-write.ts'
+import { JOBS_DIR } from '../discover.ts'
+import { writeJobsMigration } from '../jobs-migration.ts'
 import { loadSchemas, migrationsDir } from '../migrations.ts'
 
 export interface SchemaStep {
@@ -34,10 +37,14 @@ export interface SchemaStep {
 export function schemaStep(root: string, log: (message: string) => void): SchemaStep {
   const dir = resolve(root, 'src/schemas')
   let undecided: string | undefined
+  const jobsDir = resolve(root, JOBS_DIR)
   return {
-    holds: (file) => file.startsWith(`${dir}/`) && existsSync(dir),
+    holds: (file) => (file.startsWith(`${dir}/`) && existsSync(dir)) || file.startsWith(`${jobsDir}/`),
     async run(load) {
-      if (!existsSync(dir)) return null
+      // The first job added to src/jobs/ brings the migration of the job engine's tables.
+      const jobs = await writeJobsMigration(root, migrationsDir(root), load)
+      if (jobs) log(`src/jobs has jobs: generated ${relative(root, jobs)}`)
+      if (!existsSync(dir)) return jobs
       const json = await writeJsonSchemas(root, load)
       for (const file of json.written) log(`wrote ${relative(root, file)} from src/schemas`)
       try {
@@ -49,7 +56,7 @@ export function schemaStep(root: string, log: (message: string) => void): Schema
         undecided = undefined
         for (const w of result.warnings) console.warn(`vela: [migrations] ${w}`)
         if (result.written) log(`src/schemas changed: generated ${relative(root, result.written)}`)
-        return result.written
+        return result.written ?? jobs
       } catch (err) {
         if (!(err instanceof MigrationDecisionError)) throw err
         if (err.message !== undecided) {
@@ -58,7 +65,7 @@ export function schemaStep(root: string, log: (message: string) => void): Schema
             `vela: ${err.message}\nThe dev server does not decide this: run \`vela migrations generate\` with the --rename or --drop-column flags above (or add renamedFrom to the field); the next swap applies the migration it writes.`,
           )
         }
-        return null
+        return jobs
       }
     },
   }

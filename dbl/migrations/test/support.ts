@@ -30,6 +30,8 @@ export interface Backend {
 }
 
 const reset = (adapter: Adapter) => async () => {
+  // The job engine's tables (vela/jobs) live in a schema of their own.
+  await adapter.query('DROP SCHEMA IF EXISTS vela_jobs CASCADE')
   await adapter.query('DROP SCHEMA public CASCADE')
   await adapter.query('CREATE SCHEMA public')
 }

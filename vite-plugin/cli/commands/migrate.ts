@@ -8,6 +8,7 @@ import { generateMigration } from '../../../dbl/migrations/generate.ts'
 import { loadMigrations } from '../../../dbl/migrations/load.ts'
 import { migrate, rollback, status } from '../../../dbl/migrations/migrator.ts'
 import { loadRepo, loadSchemas, migrationsDir } from '../../migrations.ts'
+import { writeJobsMigration } from '../../jobs-migration.ts'
 import { withAppRunner } from './load.ts'
 
 export async function generate(root: string, decisions: Decisions = {}): Promise<void> {
@@ -20,9 +21,10 @@ export async function generate(root: string, decisions: Decisions = {}): Promise
     }),
   )
   for (const w of result.warnings) console.warn(`warning: ${w}`)
-  console.log(
-    result.written ? `Generated ${result.written}` : 'Migrations already match the schemas: nothing generated',
-  )
+  const jobs = await withAppRunner(root, {}, (load) => writeJobsMigration(root, migrationsDir(root), load))
+  if (result.written) console.log(`Generated ${result.written}`)
+  if (jobs) console.log(`Generated ${jobs}`)
+  if (!result.written && !jobs) console.log('Migrations already match the schemas: nothing generated')
 }
 
 export async function runMigrations(root: string, mode: { status?: boolean; rollback?: number }): Promise<void> {

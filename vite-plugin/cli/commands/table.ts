@@ -9,6 +9,7 @@ import { checkProfile } from '../../profile.ts'
 import type { CommandSpec } from './args.ts'
 import { UsageError, defineCommand } from './args.ts'
 import { genResourceCommand } from './gen-resource.ts'
+import { JOBS_COMMANDS } from './jobs.ts'
 import { newCommand } from './new.ts'
 import { schemasCommand } from './schemas.ts'
 import { typesCommand } from './types.ts'
@@ -119,6 +120,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   releaseCommand,
   generateCommand,
   migrateCommand,
+  ...JOBS_COMMANDS,
   schemasCommand,
   typesCommand,
   ...INSPECT_COMMANDS,
