@@ -6,16 +6,19 @@
  * the engine is never loaded (it is imported when the jobs start).
  *
  * Which repository: `jobs.repo` in the config, else the `repo` export of `src/repo.ts` (the one
- * `vela migrate` uses). Whether this process runs jobs:
- * - `VELA_JOBS_WORK=only` (`vela jobs work` sets it): yes;
+ * `vela migrate` uses). Whether this process runs jobs (mode.ts):
+ * - `VELA_JOBS=work` (a worker process; `vela jobs work` sets it): yes;
+ * - `VELA_JOBS=off` (a web process): no, it only enqueues;
  * - the `test` environment: only when asked (`drainJobs()` from `vela/testing`);
  * - otherwise `jobs.inApp` (default true); `false` only enqueues.
+ * An app without jobs started with `VELA_JOBS=work` refuses to start: the process would do nothing.
  * A cluster primary (`VELA_WORKERS`) serves nothing and starts no jobs; its workers do.
  */
 import type { AppConfig } from '../server/contracts/config.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
 import type { Repo } from '../dbl/repo.ts'
 import { jobsFromModules } from './discover.ts'
+import { JOBS_ENV, jobsMode } from './mode.ts'
 import type { JobsRuntime } from './runtime.ts'
 
 type Loader = () => Promise<unknown>
@@ -39,7 +42,17 @@ export function withJobs<C extends AppConfig>(
   repoLoaders: Readonly<Record<string, Loader>>,
 ): C {
   const jobs = jobsFromModules(modules)
-  if (Object.keys(jobs).length === 0) return config
+  // Read without refusing a bad value here (this runs as the app module loads): the built server
+  // refuses one before it creates the app, and with jobs the start hook does.
+  if (Object.keys(jobs).length === 0)
+    return process.env[JOBS_ENV]?.trim() === 'work'
+      ? {
+          ...config,
+          start() {
+            throw new VelaError('VELA_ERR_CONFIG', `${JOBS_ENV}=work, but the app has no jobs (src/jobs/*.ts)`)
+          },
+        }
+      : config
   let runtime: JobsRuntime | undefined
   return {
     ...config,
@@ -48,12 +61,15 @@ export function withJobs<C extends AppConfig>(
       if (app.cluster?.role === 'primary') return
       const jc = config.jobs ?? {}
       const repo = (jc.repo as Repo | undefined) ?? (await repoFrom(repoLoaders))
+      const mode = jobsMode()
       const work =
-        process.env.VELA_JOBS_WORK === 'only'
+        mode === 'work'
           ? true
-          : app.config.environment === 'test'
-            ? ('manual' as const)
-            : (jc.inApp ?? true)
+          : mode === 'off'
+            ? false
+            : app.config.environment === 'test'
+              ? ('manual' as const)
+              : (jc.inApp ?? true)
       const { startJobs } = await import('./runtime.ts')
       runtime = await startJobs({ repo, jobs, config: jc, work })
     },

@@ -74,6 +74,9 @@ export interface JobsRuntime {
 
 const queueOf = (d: JobDefinition<never>) => d.queue ?? 'default'
 
+/** A run's timeout when its job names none: pg-boss's default expiry, 15 minutes. */
+const DEFAULT_TIMEOUT_MS = 15 * 60_000
+
 /**
  * Starts the jobs of an app on its repository. The app does this after its start hook (the
  * repository is started and migrated by then); scripts and tools call it themselves.
@@ -115,7 +118,9 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobsRuntime> {
         id: job.id,
         name: data.job,
         attempt: job.retryCount + 1,
-        signal: job.signal,
+        // A worker's run has pg-boss's signal; a fetched one (drain) has none: it gets one aborted
+        // at the job's timeout, so a handler can always pass `ctx.signal` on.
+        signal: job.signal ?? AbortSignal.timeout(definition.timeout ?? DEFAULT_TIMEOUT_MS),
       }),
     )
   }

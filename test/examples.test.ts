@@ -2,8 +2,9 @@
  * The example apps (examples/*), each as a user runs it from the packed package: its type check
  * (`npm run typecheck`: the route types written, then tsc), its own tests (vitest), `vite build`,
  * then the built server from a copy of dist/ alone, on a port of its choosing, answering a few
- * real requests (the chat: two WebSocket clients talking). The packed package and the starter's
- * installed node_modules are shared with the new-app suites (support/new-app-cache.ts).
+ * real requests (the chat: two WebSocket clients talking; the jobs example: its job run by the
+ * built server). The packed package and the starter's installed node_modules are shared with the
+ * new-app suites (support/new-app-cache.ts).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,6 +15,7 @@ import type { Started } from './support/new-app.ts'
 import { copyDist, npx, sh, startAndProbe } from './support/new-app.ts'
 import type { NewApp } from './support/new-app-cache.ts'
 import { newApp } from './support/new-app-cache.ts'
+import { until } from './support/until.ts'
 import { WsClient } from './support/ws-client.ts'
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm'
@@ -33,7 +35,7 @@ afterAll(async () => {
 })
 
 test('every folder under examples/ is checked here', () => {
-  expect(readdirSync(EXAMPLES).sort()).toEqual(['chat', 'json-api', 'server-rendered'])
+  expect(readdirSync(EXAMPLES).sort()).toEqual(['chat', 'jobs', 'json-api', 'server-rendered'])
 })
 
 /**
@@ -106,6 +108,21 @@ example('json-api', {}, async ({ url }) => {
   expect(doc.components.securitySchemes.bearerToken).toMatchObject({ type: 'http', scheme: 'bearer' })
   expect(doc.paths['/api/tasks']!.get!.security).toEqual([{ bearerToken: [] }])
   expect((await fetch(`${url}/docs/swagger.html`)).status).toBe(200)
+})
+
+example('jobs', {}, async ({ url }) => {
+  const made = await post(`${url}/api/subscribers`, { email: 'ada@example.com' })
+  expect(made.status).toBe(201)
+  const { id } = (await made.json()) as { id: number }
+  // The built server runs the jobs itself (no VELA_JOBS): the welcome mail's job records its sending.
+  await until(
+    'the welcome job ran',
+    async () =>
+      ((await (await fetch(`${url}/api/subscribers/${id}`)).json()) as { welcomed_at: string | null }).welcomed_at !==
+      null,
+    60_000,
+  )
+  expect((await post(`${url}/api/subscribers`, { email: 'ada@example.com' })).status).toBe(422)
 })
 
 /** A cookie jar of one: the session cookie the server set last. */

@@ -94,6 +94,7 @@ const SIDEBAR: Section[] = [
       { text: 'A JSON API with accounts', link: '/examples/json-api' },
       { text: 'A server-rendered app with sessions', link: '/examples/server-rendered' },
       { text: 'A WebSocket chat', link: '/examples/chat' },
+      { text: 'A background job', link: '/examples/jobs' },
     ],
   },
   {

@@ -112,6 +112,16 @@ export function jobCases(open: () => Promise<Backend>): void {
       expect(await runtime!.drain({ scheduled: true })).toEqual({ completed: 1, failed: 0 })
     })
 
+    it('drain gives the handler a signal, live, like a worker does', async () => {
+      const r = recorder<string>()
+      const signalled = defineJob({ timeout: 5000, handler: r.handler })
+      await start({ signalled: signalled as Job<never> }, { work: 'manual' })
+      await signalled.enqueue('one')
+      expect(await runtime!.drain()).toEqual({ completed: 1, failed: 0 })
+      expect(r.runs[0]!.ctx.signal).toBeInstanceOf(AbortSignal)
+      expect(r.runs[0]!.ctx.signal.aborted).toBe(false)
+    })
+
     it('refuses bad enqueue options with a message', async () => {
       const j = defineJob({ handler: () => {} })
       await start({ checked: j as Job<never> }, { work: false })

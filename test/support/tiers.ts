@@ -17,7 +17,7 @@ export const endToEnd: readonly string[] = [
   'vite-plugin/cli/commands/test/{cli-vite-load,inspect-cache,migrate-embedded,gen-resource}.test.ts',
   // the OpenAPI document of an app loaded through Vite, and redocly on it
   'vite-plugin/openapi/test/{contract,lint}.test.ts',
-  // the packed package installed into new apps, and an app's own vitest
+  // the packed package installed into new apps (with telemetry, with jobs: new-app-jobs), and an app's own vitest
   'test/new-app*.test.ts',
   'test/app-tests.test.ts',
   // the 0.1 starter built, tested and served from the packed package, as it was and upgraded

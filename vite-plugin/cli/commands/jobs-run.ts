@@ -67,12 +67,12 @@ export async function actOnRun(root: string, action: 'retry' | 'cancel', id: str
 }
 
 /**
- * The app started with its jobs running (`VELA_JOBS_WORK=only`, jobs/app-hooks.ts), serving
+ * The app started with its jobs running (`VELA_JOBS=work`, jobs/mode.ts), serving
  * nothing; stopped on SIGTERM or SIGINT by the runtime's shutdown (its stop hook, bounded), which
  * exits the process.
  */
 export async function work(root: string): Promise<void> {
-  process.env.VELA_JOBS_WORK = 'only'
+  process.env.VELA_JOBS = 'work'
   await withAppRunner(root, {}, async (load, r) => {
     const app = await createAppIn(load)
     await app.start()

@@ -79,7 +79,8 @@ const workCommand = defineCommand({
   description: `Starts the app (its start hook: database, migrations) and runs its jobs, serving no
 requests, until SIGTERM or SIGINT: then running jobs get jobs.shutdownTimeout to finish. With
 jobs: { inApp: false } in src/app.ts, only these processes run jobs, so web and worker processes
-scale apart.`,
+scale apart. It runs the sources; the built server is a worker process with VELA_JOBS=work
+(VELA_JOBS=work node dist/server/index.mjs).`,
   options: {},
   example: 'vela jobs work',
   async run({ root }) {
