@@ -137,6 +137,7 @@ const SIDEBAR: Section[] = [
       { text: 'Changelog', link: '/project/changelog' },
       { text: 'Upgrading from 0.1', link: '/project/upgrading' },
       { text: 'Benchmarks', link: '/project/benchmarks' },
+      { text: 'Benchmarks: earlier figures', link: '/project/benchmarks-history' },
       { text: 'The playground', link: '/project/playground' },
       { text: 'What npm test checks', link: '/project/npm-test' },
       { text: 'Fault suite and soak', link: '/project/fault-suite' },
