@@ -236,6 +236,18 @@ export interface Repo {
    * await (conn ?? (await repo.adapter())).query('INSERT INTO audit (line) VALUES ($1)', [line])
    */
   currentTransaction(): Connection | undefined
+  /**
+   * Runs `fn` once the current transaction has committed; never if it rolls back. Outside a
+   * transaction `fn` runs at once. For work that must not happen for a write that was undone:
+   * counting what was done, waking a worker, telling another process.
+   *
+   * @example
+   * await repo.transaction(async () => {
+   *   await repo.insert(cast(User, null, params, ['email']))
+   *   repo.afterCommit(() => signups.inc())
+   * })
+   */
+  afterCommit(fn: () => void): void
 }
 
 /** The URL that asks for the embedded database in memory. */
@@ -326,6 +338,11 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     },
     adapter: () => ctx.start(),
     currentTransaction: () => ctx.tx.getStore()?.conn,
+    afterCommit(fn) {
+      const state = ctx.tx.getStore()
+      if (state) state.afterCommit.push(fn)
+      else fn()
+    },
     async stop() {
       const a = ctx.adapter
       ctx.adapter = undefined

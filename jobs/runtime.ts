@@ -183,9 +183,12 @@ export async function startJobs(opts: StartJobsOptions): Promise<JobsRuntime> {
         if (!id) throw new Error(`vela/jobs: ${name} was not inserted`)
         result = { id, existing: false }
       }
-      telemetry.enqueued(name, queue)
-      // Inside a transaction the run is not visible before the commit: the workers' poll finds it.
-      if (working && !conn) wakeOne(queue)
+      // Inside a transaction the run exists only once it commits: counted, and an idle worker
+      // woken, then (never for a rollback).
+      repo.afterCommit(() => {
+        telemetry.enqueued(name, queue)
+        if (working) wakeOne(queue)
+      })
       return result
     },
     list: (lopts = {}) => listJobs(repo, { ...lopts, jobs: runtime.names }),

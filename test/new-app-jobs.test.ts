@@ -271,8 +271,8 @@ describe('background jobs in a new app from the packed package', { timeout: 600_
             { state: 'completed', data: expect.objectContaining({ job: 'mark_note', args: { id } }) },
           ])
           const text = await metrics(server)
-          // The counter counts enqueue calls: the one rolled back after it too.
-          expect(text).toMatch(/^vela_jobs_enqueued_total\{[^}]*job="mark_note"[^}]*\} 2$/m)
+          // The counter counts runs whose enqueue committed: not the one rolled back.
+          expect(text).toMatch(/^vela_jobs_enqueued_total\{[^}]*job="mark_note"[^}]*\} 1$/m)
           expect(text).toMatch(/^vela_jobs_runs_total\{[^}]*outcome="completed"[^}]*\} 1$/m)
           expect(text).toMatch(/^vela_jobs_run_duration_seconds_count\{[^}]*job="mark_note"[^}]*\} 1$/m)
           expect(text).toMatch(/^vela_jobs_queued\{[^}]*queue="default"[^}]*\} 0$/m)

@@ -16,6 +16,8 @@ export interface TxState {
   readonly conn: Connection
   /** Set when a nested transaction rolled back: the outer one can then only roll back too. */
   tainted: { readonly value: unknown } | undefined
+  /** What `repo.afterCommit` asked to run once this transaction commits, nested ones' included. */
+  readonly afterCommit: (() => void)[]
 }
 
 export interface RepoContext {

@@ -42,15 +42,25 @@ export async function transaction<T>(ctx: RepoContext, fn: () => Promise<T> | T)
   const outer = ctx.tx.getStore()
   if (outer) return nested(outer, fn) as Promise<TransactionResult<T>>
   const adapter = ctx.adapter ?? (await ctx.start())
+  const committed: (() => void)[] = []
   try {
     const value = await adapter.transaction(async (conn) => {
-      const state: TxState = { conn, tainted: undefined }
+      const state: TxState = { conn, tainted: undefined, afterCommit: committed }
       const v = await ctx.tx.run(state, fn)
       // Throwing makes the adapter roll back; the catch below turns it back into a result.
       if (state.tainted) throw new Rollback(state.tainted.value)
       if (isResult(v) && !v.ok) throw new Rollback(v.error)
       return v
     })
+    // Committed: what `repo.afterCommit` queued runs now, outside the transaction's context. A
+    // callback that throws cannot undo the commit, so it is logged rather than thrown.
+    for (const fn of committed) {
+      try {
+        fn()
+      } catch (e) {
+        console.error('vela/dbl: a repo.afterCommit callback threw after the commit:', e)
+      }
+    }
     return asResult(value) as TransactionResult<T>
   } catch (e) {
     if (e instanceof Rollback) return err(e.value) as TransactionResult<T>

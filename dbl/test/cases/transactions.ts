@@ -45,6 +45,36 @@ export function transactionCases(t: SuiteContext): void {
       expect(insert.value.name).toBe('C')
     })
 
+    it('afterCommit runs once the transaction has committed, never after a rollback', async () => {
+      const ran: string[] = []
+      t.repo.afterCommit(() => ran.push('outside'))
+      expect(ran).toEqual(['outside'])
+      await t.repo.transaction(async () => {
+        await t.repo.insert(productCs({ name: 'A', price: 1 }))
+        t.repo.afterCommit(() => ran.push(`committed with ${ran.length} before`))
+        await t.repo.transaction(async () => t.repo.afterCommit(() => ran.push('nested')))
+        expect(ran).toEqual(['outside'])
+      })
+      expect(ran).toEqual(['outside', 'committed with 1 before', 'nested'])
+      await t.repo.transaction(async () => {
+        t.repo.afterCommit(() => ran.push('rolled back'))
+        t.repo.rollback('no')
+      })
+      await expect(
+        t.repo.transaction(async () => {
+          t.repo.afterCommit(() => ran.push('thrown'))
+          throw new Error('boom')
+        }),
+      ).rejects.toThrow('boom')
+      // A nested rollback taints the outer transaction: it rolls back, and nothing runs.
+      await t.repo.transaction(async () => {
+        t.repo.afterCommit(() => ran.push('tainted'))
+        await t.repo.transaction(async () => t.repo.rollback('inner'))
+      })
+      expect(ran).toEqual(['outside', 'committed with 1 before', 'nested'])
+      expect(await t.count('products')).toBe(1)
+    })
+
     it('a thrown error rolls everything back and is rethrown', async () => {
       await expect(
         t.repo.transaction(async () => {
