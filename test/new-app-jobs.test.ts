@@ -140,6 +140,15 @@ const post = (url: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
+/** POSTs a note that enqueues the marking job; expects a 201 and gives the note's id. */
+async function created(url: string, title: string): Promise<number> {
+  const res = await post(url, { title })
+  expect(res.status).toBe(201)
+  return ((await res.json()) as Note).id
+}
+/** Waits until the job has marked note `id` (read through the server at `url`). */
+const marked = (what: string, url: string, id: number) =>
+  until(what, async () => (await notes(url)).some((n) => n.id === id && n.body === 'marked by a job'), 60_000)
 const metricsUrl = (out: string) => /metrics at (\S+)/.exec(out)?.[1]
 const metrics = async (server: Started) => {
   await until('the metrics line', () => metricsUrl(server.output()) !== undefined)
@@ -205,14 +214,7 @@ describe('background jobs in a new app from the packed package', { timeout: 600_
       const { value: server } = await startAndProbe(dist, process.execPath, ['server/index.mjs'], {}, '/heartbeat')
       cleanup.push(() => server.stop())
       try {
-        const created = await post(server.url, { title: 'embedded' })
-        expect(created.status).toBe(201)
-        const { id } = (await created.json()) as Note
-        await until(
-          'the job marked the note',
-          async () => (await notes(server.url)).some((n) => n.id === id && n.body === 'marked by a job'),
-          60_000,
-        )
+        await marked('the job marked the note', server.url, await created(server.url, 'embedded'))
         expect((await post(server.url, { title: 'rolled back', fail: true })).status).toBe(500)
         expect((await notes(server.url)).map((n) => n.title)).toEqual(['embedded'])
       } finally {
@@ -258,14 +260,8 @@ describe('background jobs in a new app from the packed package', { timeout: 600_
         const { value: server } = await startAndProbe(dist, process.execPath, ['server/index.mjs'], env, '/heartbeat')
         cleanup.push(() => server.stop())
         try {
-          const created = await post(server.url, { title: 'on postgres' })
-          expect(created.status).toBe(201)
-          const { id } = (await created.json()) as Note
-          await until(
-            'the job marked the note',
-            async () => (await notes(server.url)).some((n) => n.id === id && n.body === 'marked by a job'),
-            60_000,
-          )
+          const id = await created(server.url, 'on postgres')
+          await marked('the job marked the note', server.url, id)
           expect((await post(server.url, { title: 'rolled back', fail: true })).status).toBe(500)
           expect(await runs()).toEqual([
             { state: 'completed', data: expect.objectContaining({ job: 'mark_note', args: { id } }) },
@@ -291,15 +287,9 @@ describe('background jobs in a new app from the packed package', { timeout: 600_
           '/heartbeat',
         )
         cleanup.push(() => web.stop())
-        const created = await post(web.url, { title: 'for the worker' })
-        expect(created.status).toBe(201)
-        const { id } = (await created.json()) as Note
+        const id = await created(web.url, 'for the worker')
         const worker = spawnWorker(dist, { ...env, VELA_JOBS: 'work', PORT: '0' })
-        await until(
-          'the worker marked the note',
-          async () => (await notes(web.url)).some((n) => n.id === id && n.body === 'marked by a job'),
-          60_000,
-        )
+        await marked('the worker marked the note', web.url, id)
         // The jobs start at the end of the start hook, before the process says so.
         await until('the worker says it runs its jobs', () => worker.output().includes('running its jobs'))
         expect(worker.output()).toContain(
