@@ -3,9 +3,18 @@
  * declaration does nothing until the repository runs the changeset: if PostgreSQL then reports a
  * violation of a declared constraint, the repository returns the changeset with a field error
  * instead of a database error. A schema's unique indexes need no declaration (see `schemaUnique`).
- * Other undeclared violations come back as `{ ok: false, error: DbError }`.
+ * Other undeclared violations are thrown as a `DbError`.
+ *
+ * How a reported constraint name is matched (constraint-names.ts):
+ * - a name given explicitly (`{ name }` here, `name` in a schema's index) is the only one matched;
+ * - without one, a unique constraint over some columns answers to both names it can have when
+ *   nobody named it: `<table>_<columns>_index` (what generated migrations create) and
+ *   PostgreSQL's `<table>_<columns>_key` (an inline `UNIQUE`, or `UNIQUE (a, b)` in a hand-written
+ *   migration), the latter shortened to 63 bytes as PostgreSQL shortens it;
+ * - every name is compared as PostgreSQL stores it, cut to 63 bytes, so a long name still matches.
  */
 import { addError, withChanges, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
+import { defaultUniqueNames, sameConstraintName } from './constraint-names.ts'
 import type { DbError } from './db-error.ts'
 import { foreignKeyOf, joinThroughOf, type AnySchema } from './schema.ts'
 
@@ -29,7 +38,8 @@ function fieldList(cs: Changeset, fields: string | readonly string[]): readonly 
  * Turns a violation of the unique constraint over `fields` into "has already been taken" (or
  * `message`) on the first field, instead of a database error. The default name is Ecto's unique
  * index name `<table>_<fields>_index` (what the migration generator creates); PostgreSQL's own
- * name for an inline UNIQUE, `<table>_<fields>_key`, is accepted too. A unique
+ * name for an unnamed UNIQUE, `<table>_<fields>_key`, is accepted too; a given `name` is the only
+ * one matched. A unique
  * index declared on the schema needs no call (it maps to "has already been taken" by itself):
  * call this for another message, or for a constraint the schema does not declare.
  *
@@ -42,11 +52,11 @@ export function uniqueConstraint<S extends AnySchema>(
   opts: ConstraintOptions = {},
 ): Changeset<S> {
   const list = fieldList(cs, fields)
-  const stem = `${cs.schema.table}_${list.join('_')}`
+  const [index, key] = defaultUniqueNames(cs.schema.table, list)
   return declare(cs, {
     type: 'unique',
-    constraint: opts.name ?? `${stem}_index`,
-    aliases: opts.name ? [] : [`${stem}_key`],
+    constraint: opts.name ?? index,
+    aliases: opts.name ? [] : [key],
     field: list[0]!,
     message: opts.message ?? 'has already been taken',
   })
@@ -190,7 +200,9 @@ export function constraintError<S extends AnySchema>(cs: Changeset<S>, error: Db
   const name = error.constraint
   const decl =
     cs.constraints.find(
-      (d) => d.type === error.constraintKind && (d.constraint === name || d.aliases.includes(name ?? '')),
+      (d) =>
+        d.type === error.constraintKind &&
+        [d.constraint, ...d.aliases].some((declared) => sameConstraintName(declared, name)),
     ) ?? schemaUnique(cs.schema, error)
   if (!decl) return undefined
   return addError(cs, decl.field, decl.message, { constraint: decl.type, constraint_name: decl.constraint })
@@ -199,14 +211,21 @@ export function constraintError<S extends AnySchema>(cs: Changeset<S>, error: Db
 /**
  * A unique index declared on the schema (`indexes: [{ columns, unique: true }]`) is a unique
  * constraint of every changeset over it, as if `uniqueConstraint(cs, columns)` had been called:
- * its violation is "has already been taken" on the index's first field. Matched by the index's
- * name, the one the migration generator gives it. Looked up only when no declaration matched, so
- * an explicit `uniqueConstraint` (a custom message) wins.
+ * its violation is "has already been taken" on the index's first field. Matched by name as
+ * `uniqueConstraint` matches: an index under its default name also answers to PostgreSQL's
+ * `<table>_<columns>_key` (the same columns made UNIQUE by a hand-written migration); one given a
+ * `name` only to that name. Looked up only when no declaration matched, so an explicit
+ * `uniqueConstraint` (a custom message) wins.
  */
 function schemaUnique(schema: AnySchema, error: DbError): ConstraintDecl | undefined {
   if (error.constraintKind !== 'unique' || !error.constraint) return undefined
-  const ix = schema.indexes.find((i) => i.unique && i.name === error.constraint)
-  return (
-    ix && { type: 'unique', constraint: ix.name, aliases: [], field: ix.columns[0]!, message: 'has already been taken' }
-  )
+  for (const ix of schema.indexes) {
+    if (!ix.unique) continue
+    const [index, key] = defaultUniqueNames(schema.table, ix.columns)
+    // As the equivalent uniqueConstraint declares it (its meta names the index, however matched).
+    const aliases = ix.name === index ? [key] : []
+    if ([ix.name, ...aliases].some((n) => sameConstraintName(n, error.constraint)))
+      return { type: 'unique', constraint: ix.name, aliases, field: ix.columns[0]!, message: 'has already been taken' }
+  }
+  return undefined
 }

@@ -112,6 +112,7 @@ export type { Adapter, Connection, QueryResult, Row } from './adapters/adapter.t
 // Errors: reads throw them; writes give `DbError` as `{ ok: false, error }` for what the input caused.
 export { DbError, isDbError } from './db-error.ts'
 export type { ConstraintKind, DbErrorFields } from './db-error.ts'
+export { LoadError } from './load-error.ts'
 export { MultipleResultsError } from './multiple-results-error.ts'
 export {
   DbOutcomeUnknownError,

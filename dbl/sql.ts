@@ -6,7 +6,7 @@
  */
 import knex from 'knex'
 import { jsonText } from './cast.ts'
-import type { AnySchema, Field } from './schema.ts'
+import type { AnySchema, Field, FieldType } from './schema.ts'
 
 export const kx = knex({ client: 'pg' })
 
@@ -85,6 +85,38 @@ export interface SchemaSql {
   readonly jsonbFields: readonly string[]
   /** `embedsOne` / `embedsMany` fields: rows read back pass through `loadRows` (repo/load-rows.ts). */
   readonly embeds: readonly Field[]
+  /** Enum fields and arrays of enum values: `loadRows` refuses a stored value the enum does not list. */
+  readonly enums: readonly EnumColumn[]
+}
+
+/** A stored field whose values, or its array's elements (`depth` levels down), are an enum's. */
+export interface EnumColumn {
+  readonly name: string
+  readonly values: readonly string[]
+  readonly allowed: ReadonlySet<string>
+  readonly depth: number
+}
+
+/**
+ * The first value of `v` the enum does not list (for an array field, its first such element), or
+ * undefined when all are listed. null is always fine (NOT NULL is the column's business), and so
+ * is undefined (a select that left the field out).
+ */
+export function outsideEnum(e: EnumColumn, v: unknown, depth = e.depth): { readonly value: unknown } | undefined {
+  if (v === null || v === undefined) return undefined
+  if (depth === 0) return typeof v === 'string' && e.allowed.has(v) ? undefined : { value: v }
+  if (!Array.isArray(v)) return { value: v }
+  for (const x of v) {
+    const bad = outsideEnum(e, x, depth - 1)
+    if (bad) return bad
+  }
+  return undefined
+}
+
+function enumColumn(name: string, type: FieldType, depth = 0): EnumColumn | undefined {
+  if (typeof type !== 'object') return undefined
+  if ('enum' in type) return { name, values: type.enum, allowed: new Set(type.enum), depth }
+  return 'array' in type ? enumColumn(name, type.array, depth + 1) : undefined
 }
 
 const schemaSql = new WeakMap<AnySchema, SchemaSql>()
@@ -101,6 +133,7 @@ export function sqlOf(schema: AnySchema): SchemaSql {
       columns: stored.map((f) => f.name),
       jsonbFields: stored.filter((f) => f.type === 'jsonb').map((f) => f.name),
       embeds: stored.filter((f) => typeof f.type === 'object' && ('embedsOne' in f.type || 'embedsMany' in f.type)),
+      enums: stored.flatMap((f) => enumColumn(f.name, f.type) ?? []),
     }
     schemaSql.set(schema, s)
   }

@@ -4,12 +4,18 @@
  * in any order and re-running one over valid data adds nothing.
  */
 import { addError, getField, type Changeset, type FieldOf } from './changeset.ts'
-import type { AnySchema, RecordOf } from './schema.ts'
+import type { AnySchema, FieldType, Schema } from './schema.ts'
 
-/** The fields of `S` holding a list (array columns): what `validateSubset` checks. */
-export type ListFieldOf<S extends AnySchema> = {
-  [K in FieldOf<S>]: RecordOf<S>[K] extends readonly unknown[] | null | undefined ? K : never
-}[FieldOf<S>]
+/** The fields of `S` holding a list of values (`{ array: T }` columns): what `validateSubset` checks. */
+export type ListFieldOf<S extends AnySchema> =
+  S extends Schema<infer F, infer _A>
+    ? {
+        [K in keyof F]: (F[K] extends { readonly type: infer T } ? T : F[K]) extends { readonly array: FieldType }
+          ? K
+          : never
+      }[keyof F] &
+        string
+    : never
 
 /** The `message` option every validation takes. */
 export interface MessageOption {
@@ -250,7 +256,9 @@ export function validateConfirmation<S extends AnySchema>(
 
 /**
  * For a list field: "has an invalid entry" when any element of the changed list is not one of
- * `values` (Ecto's `validate_subset`); an empty list passes.
+ * `values` (Ecto's `validate_subset`); an empty list passes. A field that is not a list
+ * (`{ array: T }`) is a mistake in the code, not in the input: it throws at the call, whatever the
+ * params hold, as `optimisticLock` and `castEmbed` do for a field of the wrong type.
  *
  * @example
  * const cs = validateSubset(cast(Post, {}, body, ['tags']), 'tags', ['news', 'howto', 'release'])
@@ -262,6 +270,12 @@ export function validateSubset<S extends AnySchema>(
   values: readonly unknown[],
   opts: MessageOption = {},
 ): Changeset<S> {
+  const f = cs.schema.fieldsByName[field]
+  if (!f) throw new Error(`validateSubset: schema ${cs.schema.table} has no field "${field}"`)
+  if (typeof f.type !== 'object' || !('array' in f.type))
+    throw new Error(
+      `validateSubset: ${cs.schema.table}.${field} has type ${typeof f.type === 'string' ? f.type : Object.keys(f.type)[0]}, not a list ({ array: T }); validateInclusion checks one value`,
+    )
   const value = changed(cs, field)
   if (!Array.isArray(value) || value.every((v) => values.includes(v))) return cs
   return addError(cs, field, opts.message ?? 'has an invalid entry', { validation: 'subset', enum: values })

@@ -75,6 +75,7 @@ const EXPECTED: Record<string, string[]> = {
     'DbError',
     'DbOutcomeUnknownError',
     'DbUnavailableError',
+    'LoadError',
     'MigrationDecisionError',
     'MultipleResultsError',
     'addColumn',

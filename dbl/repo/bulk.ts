@@ -8,15 +8,22 @@ import type { QueryParts } from '../query/types.ts'
 import { compileDeleteAll, compileUpdateAll } from '../query/compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { dumpValue, kx, marker, sqlOf } from '../sql.ts'
+import { dumpValue, kx, marker, outsideEnum, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, failure, type RepoContext } from './context.ts'
 
+/** Keys must be stored fields; an enum value must be listed (reading the row back would throw a `LoadError`). */
 function checkKeys(schema: AnySchema, row: object, what: string): void {
   for (const k of Object.keys(row)) {
     if (!Object.hasOwn(schema.fieldsByName, k))
       throw new Error(`${what}: schema ${schema.table} has no field ${JSON.stringify(k)}`)
     if (schema.fieldsByName[k]!.virtual) throw new Error(`${what}: ${schema.table}.${k} is virtual (never stored)`)
+    const e = sqlOf(schema).enums.find((x) => x.name === k)
+    const bad = e && outsideEnum(e, (row as Record<string, unknown>)[k])
+    if (bad)
+      throw new Error(
+        `${what}: ${schema.table}.${k}: ${JSON.stringify(bad.value)} is not one of its enum values ${e.values.map((v) => JSON.stringify(v)).join(', ')}`,
+      )
   }
 }
 

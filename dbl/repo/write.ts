@@ -19,7 +19,7 @@ import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError } from '../db-error.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { compiled, dumpValue, JsonValueError, kx, marker, paramsFor, sqlOf } from '../sql.ts'
+import { compiled, dumpValue, JsonValueError, kx, marker, outsideEnum, paramsFor, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import type { Knex } from 'knex'
 import { exec, type RepoContext } from './context.ts'
@@ -63,16 +63,22 @@ function withAction<S extends AnySchema>(cs: Changeset<S>, action: Action): Chan
 }
 
 /**
- * What `change`/`putChange` may put in without `cast`, checked again: VARCHAR sizes, and a jsonb
- * change that is `undefined` (JSON has no such value; it would be written as NULL). A jsonb value
- * JSON cannot carry is found while encoding the statement (`JsonValueError`, see writeFailure).
+ * What `change`/`putChange` may put in without `cast`, checked again: VARCHAR sizes, a jsonb
+ * change that is `undefined` (JSON has no such value; it would be written as NULL), and an enum
+ * value the enum does not list ("is invalid", as `cast` says: reading the row back would throw a
+ * `LoadError`). A jsonb value JSON cannot carry is found while encoding the statement
+ * (`JsonValueError`, see writeFailure).
  */
 function sizeErrors<S extends AnySchema>(cs: Changeset<S>): Changeset<S> {
   let out = cs
+  const enums = sqlOf(cs.schema).enums
   for (const [name, value] of Object.entries(cs.changes)) {
     const f = cs.schema.fieldsByName[name]!
     if (f.type === 'jsonb' && value === undefined && !out.errors.some((x) => x.field === name))
       out = addError(out, name, 'is invalid', { type: 'jsonb', validation: 'cast' })
+    const en = enums.find((x) => x.name === name)
+    if (en && outsideEnum(en, value) && !out.errors.some((x) => x.field === name))
+      out = addError(out, name, 'is invalid', { type: f.type, validation: 'cast' })
     if (f.type !== 'string' || typeof value !== 'string' || f.virtual) continue
     const e = varcharError(name, value, f.size ?? 255)
     if (e && !out.errors.some((x) => x.field === name && x.message === e.message))

@@ -22,6 +22,7 @@ import { ddl, tables } from './schemas.ts'
 import { changesetsDdl, changesetsTables } from './schemas-changesets.ts'
 import { defectDdl, defectTables } from './schemas-defects.ts'
 import { defectCases } from './cases/defects.ts'
+import { defectMoreCases } from './cases/defects-more.ts'
 import { queriesDdl, queriesTables } from './schemas-queries.ts'
 import type { SuiteContext } from './suite-context.ts'
 
@@ -56,5 +57,6 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   manyToManyCases(t)
   changesetMoreCases(t)
   defectCases(t)
+  defectMoreCases(t)
   queryCases(t)
 }

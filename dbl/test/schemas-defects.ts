@@ -38,6 +38,41 @@ export const Slot = defineSchema({
   fields: { id: 'id', during: 'string' },
 })
 
+/**
+ * Unique indexes the schema declares, made by a hand-written migration as UNIQUE constraints, so
+ * PostgreSQL names them `<table>_<columns>_key`; `label`'s index and constraint share an explicit
+ * name, `nick`'s index has one the database does not (its constraint is `defect_badges_nick_key`).
+ */
+export const Badge = defineSchema({
+  table: 'defect_badges',
+  fields: { id: 'id', code: 'string', maker: 'string', serial: 'integer', label: 'string', nick: 'string' },
+  indexes: [
+    { columns: ['code'], unique: true },
+    { columns: ['maker', 'serial'], unique: true },
+    { columns: ['label'], unique: true, name: 'defect_badges_label_uniq' },
+    { columns: ['nick'], unique: true, name: 'defect_badges_nick_uniq' },
+  ],
+})
+
+/** Names PostgreSQL shortens to 63 bytes: an inline UNIQUE's `_key` name, and a constraint named too long. */
+export const LongBadge = defineSchema({
+  table: 'defect_badges_whose_table_name_is_long_enough_to_be_cut',
+  fields: { id: 'id', registration_number_given_by_the_issuing_office: 'string', serial_code: 'string' },
+  indexes: [{ columns: ['registration_number_given_by_the_issuing_office'], unique: true }],
+})
+export const longConstraintName = `${LongBadge.table}_serial_code_is_unique_across_all_badges`
+
+/** An enum field and an array of enum values; rows outside them are written by raw SQL. */
+export const Ticket = defineSchema({
+  table: 'defect_tickets',
+  fields: {
+    id: 'id',
+    title: 'string',
+    state: { type: { enum: ['open', 'closed'] } },
+    kinds: { type: { array: { enum: ['bug', 'idea'] } } },
+  },
+})
+
 /** The schema's fields as migration columns (what the generator writes for a new table). */
 function columns(schema: AnySchema): Column[] {
   return schema.fields.map((f) => ({
@@ -56,6 +91,20 @@ export const defectDdl = [
   ),
   ...operationSql(createTable(Token.table, columns(Token))),
   'create table defect_slots (id bigserial primary key, during tsrange, exclude using gist (during with &&))',
+  `create table defect_badges (id bigserial primary key, code varchar(255) unique, maker varchar(255),
+     serial integer, label varchar(255), nick varchar(255) unique, unique (maker, serial),
+     constraint defect_badges_label_uniq unique (label))`,
+  `create table ${LongBadge.table} (id bigserial primary key,
+     registration_number_given_by_the_issuing_office varchar(255) unique, serial_code varchar(255),
+     constraint ${longConstraintName} unique (serial_code))`,
+  ...operationSql(createTable(Ticket.table, columns(Ticket))),
 ]
 
-export const defectTables = ['defect_gadgets', 'defect_tokens', 'defect_slots']
+export const defectTables = [
+  'defect_gadgets',
+  'defect_tokens',
+  'defect_slots',
+  'defect_badges',
+  LongBadge.table,
+  'defect_tickets',
+]
