@@ -13,6 +13,10 @@ const shared = {
   // the cores busy (CI runners, a developer's build); a test that hangs still fails, later.
   testTimeout: 120_000,
   hookTimeout: 300_000,
+  // Many files start embedded databases (PGlite): V8's optimizing compiler would spend ~3 s of CPU
+  // and 400 MB per start on PostgreSQL's WebAssembly, which a test's few queries never repay. The
+  // same flag the plugin gives an app's test workers (vite-plugin/vitest.ts).
+  execArgv: ['--liftoff-only'],
 }
 
 export default defineConfig({

@@ -22,7 +22,7 @@ it('passes: in-process and listener requests, rows written, each file its own in
   const app = temp.fixture('tested')
   const { code, output } = await vitestRun(app)
   expect(output).toMatch(/Test Files\s+3 passed \(3\)/)
-  expect(output).toMatch(/Tests\s+7 passed \(7\)/)
+  expect(output).toMatch(/Tests\s+8 passed \(8\)/)
   expect(code).toBe(0)
   // Under vitest the embedded database is in memory: nothing written to the app's folder.
   expect(existsSync(join(app, '.data'))).toBe(false)

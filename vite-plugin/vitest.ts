@@ -9,6 +9,11 @@
  *   vitest hands installed packages to Node. **Choice:** only `vela/testing`'s folder is inlined
  *   (processed by Vite); the rest of vela and its dependencies (`pg` included) stay Node's, so a
  *   test file does not re-evaluate the framework, and CommonJS packages never go through Vite.
+ *   **Choice:** the test workers run V8 with `--liftoff-only` (`TEST_WORKER_FLAGS`): each test
+ *   file starts an embedded database of its own, and with V8's default tiering its optimizing
+ *   compiler spends about 3 s of CPU and 400 MB per start on PostgreSQL's WebAssembly code, which
+ *   a test file's few queries never repay (`vela migrate` runs with the flag for the same reason).
+ *   Only how V8 compiles WebAssembly changes, never what the code does.
  * - `writeRouteTypesForVitest`: `.vela/routes.d.ts` is written as vitest starts, through a runner
  *   of its own (vitest's server inlines every package, see above); a failure is a warning, never
  *   a failed run: the tests report what is wrong with the app.
@@ -30,11 +35,14 @@ export function isVitestServer(config: ResolvedConfig): boolean {
 // vela/testing's folder, beside this one in the sources and in the compiled package alike.
 const TESTING_DIR = normalizePath(fileURLToPath(new URL('../server/testing/', import.meta.url)))
 
+/** V8 flags of the app's test workers: WebAssembly compiled by the baseline compiler only (see above). */
+export const TEST_WORKER_FLAGS: readonly string[] = ['--liftoff-only']
+
 /** The config vitest needs (its `test` key; Vite ignores it); nothing outside vitest. */
 export function vitestConfig(): UserConfig {
   if (!process.env.VITEST) return {}
   const inline = new RegExp(TESTING_DIR.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  return { test: { server: { deps: { inline: [inline] } } } } as UserConfig
+  return { test: { server: { deps: { inline: [inline] } }, execArgv: [...TEST_WORKER_FLAGS] } } as UserConfig
 }
 
 /** Writes the app's `.vela/routes.d.ts` at vitest's start (`plugin` makes the app's `vela()` when it has no config file). */

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { cpSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { TEST_WORKER_FLAGS } from '../../vite-plugin/vitest.ts'
 import { PLAYGROUND, VELA_BIN, playgroundPorts, userEnvironment } from './playground.ts'
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -60,7 +61,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Starts one instance of the released app; call `listening()` to wait for it. */
 export async function startInstance(release: Release, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['dist/server/index.mjs'], {
+  const child = spawn(process.execPath, [...TEST_WORKER_FLAGS, 'dist/server/index.mjs'], {
     cwd: release.dir,
     env: { ...userEnvironment(), PORT: '0', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
 import http from 'node:http'
+import { TEST_WORKER_FLAGS } from '../../vite-plugin/vitest.ts'
 
 export interface ServerProcess {
   readonly proc: ChildProcess
@@ -17,7 +18,7 @@ export interface ServerProcess {
 }
 
 export function runBuiltServer(dir: string, env: NodeJS.ProcessEnv): ServerProcess {
-  const proc = spawn(process.execPath, ['server/index.mjs'], {
+  const proc = spawn(process.execPath, [...TEST_WORKER_FLAGS, 'server/index.mjs'], {
     cwd: dir,
     env: { ...process.env, VELA_ENV: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll } from 'vitest'
+import { TEST_WORKER_FLAGS } from '../vitest.ts'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 export const BIN = join(REPO, 'vite-plugin/bin.mjs')
@@ -44,12 +45,14 @@ export interface RunningServer {
  * Copies a build's output to an empty temp folder and runs its `server/index.mjs` there with plain
  * node (cwd = that folder, PORT=0, no VELA_ENV unless `env` sets one). `dir` is the whole output
  * (`dist/`, holding `server/`, `src/views/`, `priv/`) or only the server folder (`dist/server`).
+ * V8 compiles WebAssembly with Liftoff only there (TEST_WORKER_FLAGS): the embedded database's
+ * start costs ~3 s of CPU less, and nothing a test can observe changes.
  */
 function runCopy(dir: string, env: NodeJS.ProcessEnv) {
   const cwd = mkdtempSync(join(tmpdir(), 'vela-run-'))
   const onlyServer = existsSync(join(dir, 'index.mjs'))
   cpSync(dir, onlyServer ? join(cwd, 'server') : cwd, { recursive: true })
-  const child = spawn(process.execPath, ['server/index.mjs'], {
+  const child = spawn(process.execPath, [...TEST_WORKER_FLAGS, 'server/index.mjs'], {
     cwd,
     env: { ...process.env, PORT: '0', VELA_ENV: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
