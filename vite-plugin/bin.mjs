@@ -5,18 +5,18 @@
 import module from 'node:module'
 
 const argv = process.argv.slice(2)
-// `vela migrate` starts the embedded database (PGlite, PostgreSQL compiled to WebAssembly): V8's
-// optimizing compiler spends ~2 s of CPU and ~400 MB on PostgreSQL's code that a few migrations
-// never repay, so the process runs with Liftoff, V8's baseline WebAssembly compiler, only. The flag
-// is read at start-up only: the process replaces itself with one that has it (where Node can).
-if (argv[0] === 'migrate' && !process.execArgv.includes('--liftoff-only') && process.execve) {
+// The embedded database (PGlite, PostgreSQL compiled to WebAssembly) and V8's optimizing compiler:
+// with V8's default tiering, TurboFan spends seconds of CPU and ~400 MB (more as migrations and
+// seeds run) on PostgreSQL's code while a database starts, which `vela migrate`'s few statements
+// never repay, nor a development server's small queries (the playground's `vela serve`: 1.08 GB at
+// start, 515 MB with the flag). So both compile WebAssembly with Liftoff, V8's baseline compiler,
+// only. V8 reads the flag at start-up only: the process replaces itself with one that has it
+// (where Node can). The built server (`node dist/server/index.mjs`) keeps V8's defaults.
+const LIFTOFF_ONLY = new Set(['migrate', 'serve'])
+const flag = LIFTOFF_ONLY.has(argv[0]) ? '--liftoff-only' : undefined
+if (flag && !process.execArgv.includes(flag) && process.execve) {
   try {
-    process.execve(process.execPath, [
-      process.execPath,
-      '--liftoff-only',
-      ...process.execArgv,
-      ...process.argv.slice(1),
-    ])
+    process.execve(process.execPath, [process.execPath, flag, ...process.execArgv, ...process.argv.slice(1)])
   } catch {
     // Not on this platform: the command runs as it is.
   }

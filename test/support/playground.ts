@@ -23,6 +23,8 @@ export interface Playground {
   readonly port: number
   /** `http://127.0.0.1:<port>/metrics`, the Prometheus endpoint of `setupTelemetry({ prometheus })`. */
   readonly metricsUrl: string
+  /** The process id of `vela serve` (the same after it re-executes itself with V8 flags). */
+  readonly pid: number
   /** Everything the process printed so far (stdout and stderr). */
   output(): string
   /** SIGTERM (graceful shutdown: the app's stop hook runs), waits for the exit, removes the data. */
@@ -101,6 +103,7 @@ export async function startPlayground(opts: PlaygroundOptions = {}): Promise<Pla
     base: `http://127.0.0.1:${port}`,
     port,
     metricsUrl,
+    pid: child.pid!,
     output: () => output,
     stop,
   }
