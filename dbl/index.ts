@@ -144,6 +144,7 @@ export type {
   Column,
   ColumnChange,
   ColumnModification,
+  DeferredSql,
   MigrationModule,
   References,
 } from './migrations/operations.ts'

@@ -3,12 +3,26 @@
  * layer). Compiling costs ~20 µs, a noticeable share of a 50 µs round trip, so each statement shape
  * (table, fields, operators: everything except the values) is compiled once with marker values and
  * cached; later calls only reorder their values into the cached parameter order.
+ *
+ * knex is loaded by the first statement that needs it (`loadKnex`), not with `vela/dbl`: the
+ * commands that only read an app (`vela routes`, `audit`, `types`) import its schemas and
+ * repository but run no statement, and knex with lodash is a sixth of their CPU.
  */
-import knex from 'knex'
+import type { Knex } from 'knex'
 import { jsonText } from './cast.ts'
 import type { AnySchema, Field, FieldType } from './schema.ts'
 
-export const kx = knex({ client: 'pg' })
+/** knex as a SQL compiler; set once `loadKnex()` has resolved: check `if (!kx) await loadKnex()` first. */
+export let kx: Knex
+let loading: Promise<void> | undefined
+
+/** Loads knex (once) and sets `kx`. */
+export function loadKnex(): Promise<void> {
+  loading ??= import('knex').then(({ default: knex }) => {
+    kx = knex({ client: 'pg' })
+  })
+  return loading
+}
 
 export interface Compiled {
   readonly sql: string

@@ -15,8 +15,7 @@
  * The adapters take several statements without parameters as a script (pg's simple protocol,
  * PGlite's `exec`): pg-boss sends its maintenance as `BEGIN; …; COMMIT;` blocks.
  */
-import type { ConstructorOptions, Db } from 'pg-boss'
-import { PgBoss } from 'pg-boss'
+import type { ConstructorOptions, Db, PgBoss } from 'pg-boss'
 import type { Connection } from '../dbl/adapters/adapter.ts'
 import type { Repo } from '../dbl/repo.ts'
 import { JOBS_SCHEMA } from './tables.ts'
@@ -35,10 +34,15 @@ export interface EngineRole {
 /**
  * A pg-boss instance on `repo`'s adapter, in the `vela_jobs` schema, which Vela's migrations
  * install: pg-boss never creates it (`createSchema: false`), and `startEngine` refuses to start
- * without it.
+ * without it. pg-boss is imported here, as the engine is made: an app that declares jobs loads
+ * `vela/jobs` in every command that loads it (`vela routes`), most of which never start the jobs.
  */
-export async function createEngine(repo: Repo, role: EngineRole, options: Partial<ConstructorOptions> = {}) {
-  const adapter = await repo.adapter()
+export async function createEngine(
+  repo: Repo,
+  role: EngineRole,
+  options: Partial<ConstructorOptions> = {},
+): Promise<PgBoss> {
+  const [adapter, { PgBoss }] = await Promise.all([repo.adapter(), import('pg-boss')])
   return new PgBoss({
     db: engineDb(adapter),
     schema: JOBS_SCHEMA,

@@ -9,8 +9,11 @@
  * release with a newer schema is migrated by pg-boss itself when the jobs start (its own migrations,
  * under the same lock: one instance applies them), since its upgrade steps depend on the version a
  * database holds, which a migration file written once cannot know.
+ *
+ * pg-boss is imported only when the migration runs (deferred SQL, which the migrator loads): an
+ * app's migrations are read by commands that never apply them (`vela routes`, the generator), and
+ * loading pg-boss costs them a fifth of a second of CPU.
  */
-import { getConstructionPlans } from 'pg-boss'
 import { execute } from '../dbl/migrations/operations.ts'
 import type { Operation } from '../dbl/migrations/operations.ts'
 
@@ -27,9 +30,20 @@ export function unwrapTransaction(sql: string): string {
   return m[1]!
 }
 
+/** pg-boss's construction script for the jobs schema, pg-boss loaded on first use. */
+async function constructionPlans(): Promise<string> {
+  const { getConstructionPlans } = await import('pg-boss')
+  return getConstructionPlans(JOBS_SCHEMA)
+}
+
+/** The install SQL: the marker line, then pg-boss's script without its transaction. */
+export async function installSql(): Promise<string> {
+  return `${JOBS_TABLES_MARKER}\n${unwrapTransaction(await constructionPlans())}`
+}
+
 /** The schema version the install SQL writes (pg-boss's `version` row). */
-export function engineSchemaVersion(): number {
-  const m = /INSERT INTO \S+\.version\s*\(version\) VALUES \('(\d+)'\)/.exec(getConstructionPlans(JOBS_SCHEMA))
+export async function engineSchemaVersion(): Promise<number> {
+  const m = /INSERT INTO \S+\.version\s*\(version\) VALUES \('(\d+)'\)/.exec(await constructionPlans())
   if (!m) throw new Error('vela/jobs: cannot read the schema version from pg-boss construction SQL')
   return Number(m[1])
 }
@@ -47,7 +61,7 @@ export function engineSchemaVersion(): number {
  */
 export const jobTables = {
   up(): Operation[] {
-    return [execute(`${JOBS_TABLES_MARKER}\n${unwrapTransaction(getConstructionPlans(JOBS_SCHEMA))}`)]
+    return [execute({ about: JOBS_TABLES_MARKER, load: installSql })]
   },
   down(): Operation[] {
     return [execute(`DROP SCHEMA IF EXISTS ${JOBS_SCHEMA} CASCADE`)]
@@ -56,4 +70,6 @@ export const jobTables = {
 
 /** Whether a migration's operations install the jobs tables. */
 export const installsJobTables = (ops: readonly Operation[]): boolean =>
-  ops.some((op) => op.op === 'execute' && op.sql.startsWith(JOBS_TABLES_MARKER))
+  ops.some(
+    (op) => op.op === 'execute' && (typeof op.sql === 'string' ? op.sql : op.sql.about).startsWith(JOBS_TABLES_MARKER),
+  )

@@ -61,7 +61,8 @@ describe.skipIf(!available)('on PostgreSQL', () => {
       worker.stderr.on('data', (d) => (out += d))
       const exited = new Promise<number | null>((resolve) => worker.once('exit', (c) => resolve(c)))
       await until('the worker ran the job', async () => (await producer.list())[0]?.state === 'completed', 120_000)
-      expect(out).toContain('notes_jobs (dev) running its jobs')
+      // Printed once the app has started, its workers already fetching: the run may finish first.
+      await until('the worker said so', async () => out.includes('notes_jobs (dev) running its jobs'), 120_000)
       worker.kill('SIGTERM')
       expect(await exited).toBe(0)
       await producer.stop()

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineJob } from '../jobs/define.ts'
 import { jobTables } from '../jobs/tables.ts'
+import type { DeferredSql } from '../dbl/migrations/operations.ts'
 import { writeJobsMigration } from './jobs-migration.ts'
 
 const dirs: string[] = []
@@ -45,10 +46,10 @@ describe('the jobs tables migration', () => {
     expect(await writeJobsMigration(a.root, a.migrations, a.load)).toBeNull()
   })
 
-  it('installs the tables without a transaction of its own (the migrator has one)', () => {
+  it('installs the tables without a transaction of its own (the migrator has one), its SQL loaded as it runs', async () => {
     const [op] = jobTables.up()
-    expect(op).toMatchObject({ op: 'execute' })
-    const sql = (op as { sql: string }).sql
+    expect(op).toMatchObject({ op: 'execute', sql: { about: expect.stringMatching(/^-- vela\/jobs: /) } })
+    const sql = await (op as { sql: DeferredSql }).sql.load()
     expect(sql).toMatch(/^-- vela\/jobs: the job engine tables/)
     expect(sql).not.toMatch(/^\s*(BEGIN|COMMIT);/m)
     expect(sql).toContain('CREATE TABLE vela_jobs.job')

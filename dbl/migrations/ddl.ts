@@ -156,6 +156,8 @@ export function operationSql(op: Operation): string[] {
     case 'dropIndex':
       return [`DROP INDEX ${ident(op.name)}`]
     case 'execute':
+      // The migrator loads deferred SQL before compiling (migrator.ts).
+      if (typeof op.sql !== 'string') throw new Error(`execute (${op.sql.about}): its SQL is not loaded yet`)
       return [op.sql]
   }
   throw new Error(`unknown migration operation ${JSON.stringify((op as { op?: unknown }).op)}`)

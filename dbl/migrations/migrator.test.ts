@@ -123,6 +123,27 @@ for (const backend of backends) {
       expect(await versions()).toEqual([])
     })
 
+    test('deferred SQL is loaded as its migration is applied, not before, and not for one already applied', async () => {
+      const loads: string[] = []
+      const deferred = (sql: string) => execute({ about: sql, load: async () => (loads.push(sql), sql) })
+      const m = mig(
+        20240106000000,
+        'deferred',
+        [deferred('CREATE TABLE later (id integer)')],
+        [deferred('DROP TABLE later')],
+      )
+      const ops = m.up()
+      expect(loads).toEqual([])
+      expect(ops).toMatchObject([{ op: 'execute', sql: { about: 'CREATE TABLE later (id integer)' } }])
+      expect(await migrate(db.adapter, [m])).toEqual([{ version: 20240106000000, name: 'deferred' }])
+      expect(await tableExists('later')).toBe(true)
+      await migrate(db.adapter, [m])
+      expect(loads).toEqual(['CREATE TABLE later (id integer)'])
+      await rollback(db.adapter, [m])
+      expect(await tableExists('later')).toBe(false)
+      expect(loads).toEqual(['CREATE TABLE later (id integer)', 'DROP TABLE later'])
+    })
+
     test('shrinking a VARCHAR below existing data fails cleanly instead of truncating; text to integer converts', async () => {
       const create = mig(
         20240101000000,

@@ -8,6 +8,7 @@
 import type { Adapter, Connection } from '../adapters/adapter.ts'
 import { operationsSql } from './ddl.ts'
 import type { Migration } from './load.ts'
+import type { Operation } from './operations.ts'
 
 /** pg_advisory_lock(int4, int4): "vela" in ASCII, then 1 for migrations. Scoped to one database. */
 const LOCK = 'pg_advisory_lock(1986358369, 1)'
@@ -124,7 +125,7 @@ export async function migrate(
     const done: AppliedMigration[] = []
     for (const m of ordered) {
       if (applied.has(m.version)) continue
-      const statements = compile(m, 'up')
+      const statements = await compile(m, 'up')
       await runInTransaction(conn, m, statements, [
         'INSERT INTO schema_migrations (version, name, inserted_at) VALUES ($1, $2, now())',
         [m.version, m.name],
@@ -159,7 +160,7 @@ export async function rollback(
     for (const row of applied) {
       const m = byVersion.get(row.version)
       if (!m) throw new Error(`cannot roll back ${label(row)}: it is applied but its migration file is missing`)
-      await runInTransaction(conn, m, compile(m, 'down'), [
+      await runInTransaction(conn, m, await compile(m, 'down'), [
         'DELETE FROM schema_migrations WHERE version = $1',
         [m.version],
       ])
@@ -197,9 +198,14 @@ export async function status(target: MigrationTarget, migrations: readonly Migra
   return list.sort((a, b) => a.version - b.version)
 }
 
-function compile(m: Migration, direction: 'up' | 'down'): string[] {
+/** An `execute` with deferred SQL, loaded (a migration file's `up()` stays synchronous). */
+async function loaded(op: Operation): Promise<Operation> {
+  return op.op === 'execute' && typeof op.sql !== 'string' ? { op: 'execute', sql: await op.sql.load() } : op
+}
+
+async function compile(m: Migration, direction: 'up' | 'down'): Promise<string[]> {
   try {
-    return operationsSql(m[direction]())
+    return operationsSql(await Promise.all(m[direction]().map(loaded)))
   } catch (err) {
     throw new Error(`migration ${m.file ?? label(m)} (${direction}): ${(err as Error).message}`, { cause: err })
   }

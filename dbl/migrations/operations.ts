@@ -71,7 +71,19 @@ export type Operation =
   | { readonly op: 'alterTable'; readonly table: string; readonly changes: readonly ColumnChange[] }
   | ({ readonly op: 'createIndex' } & IndexDefinition)
   | { readonly op: 'dropIndex'; readonly table: string; readonly name: string }
-  | { readonly op: 'execute'; readonly sql: string }
+  | { readonly op: 'execute'; readonly sql: string | DeferredSql }
+
+/**
+ * SQL an `execute` operation gets only when the migrator runs it, for SQL that takes loading a
+ * package to write (`jobTables.up()`: pg-boss's install script), so that reading the migrations
+ * (the generator, `vela routes`) never loads it.
+ */
+export interface DeferredSql {
+  /** What the SQL does, shown where the SQL itself is not (errors, the generator). */
+  readonly about: string
+  /** The SQL, when the migration is applied or reverted. */
+  load(): Promise<string>
+}
 
 /** A migration file's exports: `up()` and `down()`, each returning the operations to apply. */
 export interface MigrationModule {
@@ -209,11 +221,15 @@ export function dropIndex(table: string, name: string): Operation {
 
 /**
  * Runs raw SQL, for data changes and what the other operations cannot say. Invisible to the
- * generator: a table made here is unknown to the model replay.
+ * generator: a table made here is unknown to the model replay. The SQL may be deferred
+ * (`DeferredSql`): the migrator loads it as it applies the migration.
  *
  * @example
  * execute('UPDATE notes SET user_id = users.id FROM users WHERE users.name = notes.author')
+ *
+ * // SQL produced when the migration runs (a package loaded only then):
+ * execute({ about: 'audit triggers', load: async () => (await import('./audit-sql.ts')).triggersSql() })
  */
-export function execute(sql: string): Operation {
+export function execute(sql: string | DeferredSql): Operation {
   return { op: 'execute', sql }
 }

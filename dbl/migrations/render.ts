@@ -59,6 +59,8 @@ function operation(op: Operation, helpers: Set<string>): string {
     case 'dropIndex':
       return `dropIndex(${literal(op.table)}, ${literal(op.name)})`
     case 'execute':
+      // The generator writes only operations it planned, never one with deferred SQL.
+      if (typeof op.sql !== 'string') throw new Error(`execute (${op.sql.about}): deferred SQL cannot be written out`)
       return `execute(${literal(op.sql)})`
   }
 }

@@ -8,7 +8,7 @@ import type { QueryParts } from '../query/types.ts'
 import { compileDeleteAll, compileUpdateAll } from '../query/compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { dumpValue, kx, marker, outsideEnum, sqlOf } from '../sql.ts'
+import { dumpValue, kx, loadKnex, marker, outsideEnum, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, failure, type RepoContext } from './context.ts'
 
@@ -55,6 +55,7 @@ export async function insertAll<S extends AnySchema>(
     }
     return out
   })
+  if (!kx) await loadKnex()
   const native = kx(schema.table)
     .insert(data)
     .returning(sqlOf(schema).columns as string[])

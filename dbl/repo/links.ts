@@ -12,7 +12,7 @@ import { isServerError, toDbError } from '../db-error.ts'
 import { fkeyName } from '../migrations/columns.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema } from '../schema.ts'
-import { paramsFor } from '../sql.ts'
+import { kx, loadKnex, paramsFor } from '../sql.ts'
 import { exec, type RepoContext } from './context.ts'
 import { deleteOtherLinks, insertLinks } from './through-sql.ts'
 
@@ -30,6 +30,7 @@ export async function replaceLinks<S extends AnySchema>(
 ): Promise<Result<void, Changeset<S>>> {
   const t = assoc.through!
   const keys = [...new Set(linked.map((r) => r[t.relatedColumn]))]
+  if (!kx) await loadKnex()
   try {
     if (replacing) {
       const c = deleteOtherLinks(t)

@@ -11,7 +11,7 @@ import { from } from '../query/builder.ts'
 import { compileSelect } from '../query/compile.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { loadRows } from './load-rows.ts'
-import { paramsFor } from '../sql.ts'
+import { kx, loadKnex, paramsFor } from '../sql.ts'
 import { exec, throwRead, type RepoContext } from './context.ts'
 import { resolveSpec, type PreloadNode, type Preloaded, type PreloadSpec } from './preload-spec.ts'
 import { OWNER_ALIAS, selectThrough } from './through-sql.ts'
@@ -40,6 +40,7 @@ async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: Prel
   let found: Row[]
   try {
     if (through) {
+      if (!kx) await loadKnex()
       const c = selectThrough(through)
       found = loadRows(related, (await exec(ctx, c.sql, paramsFor(c, [keys]), `SELECT ${related.table}`)).rows)
     } else {

@@ -10,7 +10,7 @@ import { from, withCount } from '../query/builder.ts'
 import type { Cond, Query } from '../query/types.ts'
 import { compileSelect } from '../query/compile.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'
+import { compiled, kx, loadKnex, marker, sqlOf, type Compiled } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, throwRead, type RepoContext } from './context.ts'
 import { withOldReadShape } from './old-read-shape.ts'
@@ -65,11 +65,13 @@ export async function get<S extends AnySchema>(
   const value = id === null || id === undefined ? INVALID : castersOf(schema)[pk]!(id)
   if (value === INVALID) return undefined
   let c = getStatements.get(schema)
-  if (!c)
+  if (!c) {
+    if (!kx) await loadKnex()
     getStatements.set(
       schema,
       (c = compiled(`get ${schema.table}`, () => kx(schema.table).select(sqlOf(schema).columns).where(pk, marker(0)))),
     )
+  }
   let rows: Record<string, unknown>[]
   try {
     rows = (await exec(ctx, c.sql, [value], `SELECT ${schema.table}`)).rows

@@ -2,7 +2,7 @@
  * The statements a manyToMany association runs on its join table, built by knex once per
  * association shape and cached (sql.ts): the preload's join, and the two writes that replace a
  * record's set of links. Every key travels as a parameter; a list of keys is one array parameter,
- * so the statement does not depend on how many there are.
+ * so the statement does not depend on how many there are. Their callers load knex first (`loadKnex`).
  */
 import { sqlType, storedType } from '../migrations/columns.ts'
 import type { AnySchema, JoinThrough } from '../schema.ts'

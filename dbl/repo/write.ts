@@ -19,7 +19,7 @@ import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError } from '../db-error.ts'
 import { err, ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
-import { compiled, dumpValue, JsonValueError, kx, marker, outsideEnum, paramsFor, sqlOf } from '../sql.ts'
+import { compiled, dumpValue, JsonValueError, kx, loadKnex, marker, outsideEnum, paramsFor, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import type { Knex } from 'knex'
 import { exec, type RepoContext } from './context.ts'
@@ -129,6 +129,7 @@ async function insertRow(
 ): Promise<RecordOf<AnySchema> | null> {
   const fields = Object.keys(row).sort()
   const conflict = opts.onConflict
+  if (!kx) await loadKnex()
   const c = compiled(`insert ${schema.table} ${fields.join(',')}${conflictKey(conflict)}`, () => {
     const data: Record<string, number> = {}
     fields.forEach((f, i) => (data[f] = marker(i)))
@@ -295,6 +296,7 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   }
   if (schema.fieldsByName.updated_at && !('updated_at' in changes)) changes.updated_at = new Date()
   const set = Object.keys(changes).sort()
+  if (!kx) await loadKnex()
   const c = compiled(`update ${schema.table} ${set.join(',')}${filterKey(cs)}`, () => {
     const data: Record<string, number> = {}
     set.forEach((f, i) => (data[f] = marker(i)))
@@ -317,6 +319,7 @@ export async function remove<S extends AnySchema>(ctx: RepoContext, input: Chang
   const schema = cs.schema
   const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
   if (id === undefined || id === null) throw new Error(`delete: the record has no ${schema.primaryKey}`)
+  if (!kx) await loadKnex()
   const c = compiled(`delete ${schema.table}${filterKey(cs)}`, () =>
     filtered(cs, kx(schema.table), 0)
       .del()
