@@ -31,8 +31,10 @@ import {
 export interface CountOptions {
   readonly servers: readonly string[]
   readonly targets: readonly LoadTarget[]
-  /** The TypeScript file of a server. */
+  /** The file of a server: TypeScript (bundled once) or an already built `.mjs` run as it is. */
   readonly fileOf: (server: string) => string
+  /** The working directory of a server's process (default: this process's). */
+  readonly cwdOf?: (server: string) => string
   /** Environment of a server's process. */
   readonly envOf?: (server: string) => Record<string, string>
   /** Requests counted per route (default `BENCH_N`, else 3,000). */
@@ -50,7 +52,7 @@ export async function countOverSockets(o: CountOptions): Promise<Counts> {
   const warmup = o.warmup ?? Number(process.env.BENCH_WARMUP ?? 8000)
   const counts: Counts = {}
   for (const server of o.servers) {
-    const counted = await underCallgrind(o.fileOf(server), o.envOf?.(server) ?? {})
+    const counted = await underCallgrind(o.fileOf(server), o.envOf?.(server) ?? {}, o.cwdOf?.(server))
     try {
       for (const t of o.targets) {
         if (t.servers && !t.servers.includes(server)) continue
@@ -82,13 +84,23 @@ interface Counted {
   stop(): Promise<void>
 }
 
-async function underCallgrind(file: string, env: Record<string, string>): Promise<Counted> {
+async function underCallgrind(file: string, env: Record<string, string>, cwd?: string): Promise<Counted> {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'vela-count-'))
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${dir}/out`, process.execPath, ...PREDICTABLE_GC, await bundled(file)],
-    { env: { ...process.env, ...env, PORT: String(port), ...PRODUCTION_ENV }, stdio: ['ignore', 'ignore', 'pipe'] },
+    [
+      '--tool=callgrind',
+      `--callgrind-out-file=${dir}/out`,
+      process.execPath,
+      ...PREDICTABLE_GC,
+      file.endsWith('.mjs') ? file : await bundled(file),
+    ],
+    {
+      cwd,
+      env: { ...process.env, ...env, PORT: String(port), ...PRODUCTION_ENV },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   )
   let stderr = ''
   child.stderr!.on('data', (d) => (stderr += d))

@@ -7,6 +7,11 @@
  * request (the server process's, from /proc) and requests/s, medians.
  *
  *   BENCH_ROUNDS (5), BENCH_SECONDS per route (3), BENCH_CONNECTIONS (50)
+ *
+ * With `BENCH_COUNT=instructions`, each server's instructions per request are counted under
+ * callgrind instead (bench/count-sockets.ts; BENCH_WARMUP, BENCH_N): the steady measure on a
+ * busy machine, where the timed ratios swing by a fifth. The playground runs without its job
+ * worker there (`VELA_JOBS=off`), whose polling would be counted as the requests' work.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -14,6 +19,7 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freshPostgresDatabase, serviceAvailable } from '../../test/support/services.ts'
+import { countOverSockets } from '../count-sockets.ts'
 import type { LoadTarget, ServerProcess } from '../load.ts'
 import { bundleServer, check, cpuMicrosOf, freePort, median, runLoad } from '../load.ts'
 
@@ -82,6 +88,29 @@ export async function benchTelemetryPlayground(): Promise<void> {
       { name: 'GET /heartbeat', method: 'GET', path: '/heartbeat', expectStatus: 200 },
       { name: 'GET /api/products/:id', method: 'GET', path: `/api/products/${id}`, expectStatus: 200 },
     ]
+    if (process.env.BENCH_COUNT === 'instructions') {
+      const metricsPort = String(await freePort())
+      const counts = await countOverSockets({
+        servers: ['node:http + pg', 'playground'],
+        targets,
+        fileOf: (server) => (server === 'playground' ? join(app, 'dist/server/index.mjs') : bare),
+        cwdOf: (server) => (server === 'playground' ? app : repoRoot),
+        // No job worker: its polling between two requests would be counted as theirs.
+        envOf: (server) => (server === 'playground' ? { ...env, METRICS_PORT: metricsPort, VELA_JOBS: 'off' } : env),
+      })
+      console.table(
+        targets.map((t) => {
+          const { playground, 'node:http + pg': base } = counts[t.name] as Record<string, number>
+          return {
+            route: t.name,
+            'playground instructions/req': Math.round(playground!),
+            'node:http + pg instructions/req': Math.round(base!),
+            'bare / playground': +(base! / playground!).toFixed(3),
+          }
+        }),
+      )
+      return
+    }
     const servers = {
       playground: async () => start('dist/server/index.mjs', app, { ...env, METRICS_PORT: String(await freePort()) }),
       'node:http + pg': () => start(bare, repoRoot, env),
