@@ -98,6 +98,8 @@ export type {
   WriteResult,
 } from './repo/write.ts'
 export type { Preloaded, PreloadSpec, PreloadItem } from './repo/preload-spec.ts'
+export type { StreamOptions } from './repo/stream.ts'
+export type { PageOptions, Page, CursorOptions, CursorPage } from './repo/paginate.ts'
 export { DEFAULT_DEADLINES } from './deadlines.ts'
 export type { DeadlineOptions } from './deadlines.ts'
 export type { StartRetryOptions } from './repo/start.ts'
@@ -114,6 +116,7 @@ export { DbError, isDbError } from './db-error.ts'
 export type { ConstraintKind, DbErrorFields } from './db-error.ts'
 export { LoadError } from './load-error.ts'
 export { MultipleResultsError } from './multiple-results-error.ts'
+export { PaginationError, BAD_PAGINATION } from './pagination-error.ts'
 export {
   DbOutcomeUnknownError,
   DbUnavailableError,

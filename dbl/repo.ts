@@ -58,6 +58,8 @@ import { schemaOfRecord } from './record-origin.ts'
 import type { CheckSpec, Preloaded, PreloadSpec } from './repo/preload-spec.ts'
 import { all, count, get, getBy, one } from './repo/read.ts'
 import { exists } from './repo/exists.ts'
+import { paginate, type CursorOptions, type CursorPage, type Page, type PageOptions } from './repo/paginate.ts'
+import { stream, type StreamOptions } from './repo/stream.ts'
 import { createRunner, type LogOption } from './repo/telemetry.ts'
 import { rollback, transaction, type TransactionResult } from './repo/transaction.ts'
 import {
@@ -121,6 +123,36 @@ export interface Repo {
    * const stats = await repo.one(from(LineItem).select({ n: count(), total: sum('quantity') }))
    */
   one<S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<R | undefined>
+  /**
+   * The query's rows as an async iterator, read `batchSize` (default 500) at a time, so a large
+   * result never sits in memory whole; loaded as `all` loads them. On PostgreSQL a server-side
+   * cursor on one connection (the transaction's inside `transaction`), given back when the loop
+   * ends, breaks or throws; on PGlite keyset batches (see repo/stream.ts for both). `preload`
+   * loads associations per batch.
+   *
+   * @example
+   * for await (const order of repo.stream(from(Order).where({ state: 'open' }).orderBy('id'), { batchSize: 1000 })) {
+   *   await exportLine(order)
+   * }
+   */
+  stream<S extends AnySchema, J, const P extends PreloadSpec<S>>(
+    q: Query<S, RecordOf<S>, J>,
+    opts: StreamOptions<P & CheckSpec<S, P>> & { readonly preload: P & CheckSpec<S, P> },
+  ): AsyncGenerator<Preloaded<S, P>, void, undefined>
+  stream<S extends AnySchema, R, J>(q: Query<S, R, J>, opts?: StreamOptions): AsyncGenerator<R, void, undefined>
+  /**
+   * A page of the query's rows. `{ page, pageSize }`: by page number, with `total` and
+   * `totalPages`. `{ after, limit }`: the rows after a cursor the previous page gave, for a query
+   * ordered by fields ending in the primary key; stable under inserts, fast on any page. A bad
+   * page, size or cursor throws a `PaginationError` (400). See repo/paginate.ts.
+   *
+   * @example
+   * const { entries, total, totalPages } = await repo.paginate(from(Post).orderBy(['inserted_at', 'desc'], 'id'), { page: req.query.page, pageSize: 20 })
+   * const first = await repo.paginate(from(Post).orderBy('id'), { limit: 50 })
+   * const next = first.after ? await repo.paginate(from(Post).orderBy('id'), { after: first.after, limit: 50 }) : undefined
+   */
+  paginate<S extends AnySchema, R, J>(q: Query<S, R, J>, opts: CursorOptions): Promise<CursorPage<R>>
+  paginate<S extends AnySchema, R, J>(q: Query<S, R, J>, opts?: PageOptions): Promise<Page<R>>
   /**
    * The record with this primary key, or `undefined`. An id that cannot be one (`'abc'` for an
    * integer key) finds nothing, without a query.
@@ -379,6 +411,8 @@ export function defineRepo(config: RepoConfig = {}): Repo {
       return single ? res[0] : res
     }) as Repo['preload'],
     transaction: (fn) => transaction(ctx, () => fn(repo)) as never,
+    stream: ((q: Query, opts?: StreamOptions<PreloadSpec<AnySchema>>) => stream(ctx, q, opts)) as Repo['stream'],
+    paginate: ((q: Query, opts?: PageOptions | CursorOptions) => paginate(ctx, q, opts)) as Repo['paginate'],
     rollback: (value) => rollback(ctx, value),
     multi: (m) => runMulti(ctx, repo, m as never),
     async query<R extends Row>(sql: string, params: readonly unknown[] = []) {

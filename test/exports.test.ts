@@ -69,6 +69,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'vela/vite': ['default', 'devAppOf'],
   'vela/dbl': [
+    'BAD_PAGINATION',
     'DB_OUTCOME_UNKNOWN',
     'DB_UNAVAILABLE',
     'DEFAULT_DEADLINES',
@@ -78,6 +79,7 @@ const EXPECTED: Record<string, string[]> = {
     'LoadError',
     'MigrationDecisionError',
     'MultipleResultsError',
+    'PaginationError',
     'addColumn',
     'addError',
     'alterTable',

@@ -15,6 +15,7 @@ import { onConflictCases } from './cases/on-conflict.ts'
 import { preloadCases } from './cases/preload.ts'
 import { queryCases } from './cases/queries.ts'
 import { readWriteCases } from './cases/read-write.ts'
+import { streamingCases } from './cases/streaming.ts'
 import { telemetryCases } from './cases/telemetry.ts'
 import { transactionCases } from './cases/transactions.ts'
 import { changesetMoreCases } from './cases/changesets-more.ts'
@@ -59,4 +60,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   defectCases(t)
   defectMoreCases(t)
   queryCases(t)
+  streamingCases(t)
 }

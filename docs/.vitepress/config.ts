@@ -40,6 +40,7 @@ const SIDEBAR: Section[] = [
       { text: 'The database layer', link: '/database/overview' },
       { text: 'Migrations', link: '/database/migrations' },
       { text: 'Queries', link: '/database/queries' },
+      { text: 'Streaming and pagination', link: '/database/streaming-and-pagination' },
       { text: 'Associations', link: '/database/associations' },
       { text: 'Changesets', link: '/database/changesets' },
     ],
