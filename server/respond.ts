@@ -136,6 +136,14 @@ export const toResponse = (e: EncodedReply): Response =>
 /** What a request comes to: a ready `Response`, or an encoded reply not yet turned into one (node writes it as it is). */
 export type Outcome = Response | EncodedReply
 
+/**
+ * The outcome is an encoded reply, not a `Response`: encoded replies are plain object literals.
+ * On the hot path this costs less than `instanceof Response`, which under callgrind went through
+ * V8's generic `instanceof` (a property lookup and a call) on every request.
+ */
+export const isEncoded = (outcome: Outcome): outcome is EncodedReply =>
+  Object.getPrototypeOf(outcome) === Object.prototype
+
 export const asResponse = (outcome: Outcome): Response => (outcome instanceof Response ? outcome : toResponse(outcome))
 
 export function respond(reply: Reply | Response, req: VelaRequest, ctx: RespondContext): Response | Promise<Response> {

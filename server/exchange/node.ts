@@ -19,6 +19,7 @@ import type { NodeHandler } from '../contracts/handlers.ts'
 import type { BodySink } from '../contracts/request.ts'
 import { readNodeBody } from '../request-body.ts'
 import type { Outcome } from '../respond.ts'
+import { isEncoded } from '../respond.ts'
 import { logKey } from '../app/coalesce-log.ts'
 import { logRequest } from '../app/request-log.ts'
 import { statusText } from '../errors/error-page.ts'
@@ -29,6 +30,7 @@ import { isMalformedURL, toNodeShaped } from './internals.ts'
 import type { NodeShaped } from './internals.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { closeWithConnection } from './queued-response.ts'
+import { flatHeaders } from './reply-headers.ts'
 import { CLIENT_CLOSED } from './response-end.ts'
 import type { Serve } from './route.ts'
 import { sendStreamed } from './send-body.ts'
@@ -208,6 +210,12 @@ export class NodeExchange extends Exchange<void> {
   private write(sent: Outcome, log: Log): void {
     const res = this.res
     try {
+      const lifecycle = this.lifecycle
+      // No onResponse hooks: an encoded reply's headers go straight into node's list.
+      if (lifecycle?.headersOnly === true && isEncoded(sent)) {
+        res.writeHead(sent.status, flatHeaders(sent.headers, this.addedHeaders, lifecycle.ids.header, this))
+        return this.end(res, sent.body)
+      }
       const outcome = this.finished(sent)
       if (outcome instanceof Response) {
         const sending = writeResponse(
@@ -218,14 +226,18 @@ export class NodeExchange extends Exchange<void> {
         if (sending) sending.catch((err: unknown) => this.failed(err, log))
       } else {
         res.writeHead(outcome.status, outcome.headers)
-        const body = outcome.body
-        res.end(body ?? undefined)
-        if (this.#bodyBytes !== -1 && body != null) this.#bodyBytes += byteLength(body)
-        watchDrain(res.socket)
+        this.end(res, outcome.body)
       }
     } catch (err) {
       this.failed(err, log)
     }
+  }
+
+  /** Ends the response with an encoded reply's body, counted when something watches. */
+  private end(res: ServerResponse, body: string | Uint8Array | null): void {
+    res.end(body ?? undefined)
+    if (this.#bodyBytes !== -1 && body != null) this.#bodyBytes += byteLength(body)
+    watchDrain(res.socket)
   }
 
   /**
