@@ -137,12 +137,13 @@ export const toResponse = (e: EncodedReply): Response =>
 export type Outcome = Response | EncodedReply
 
 /**
- * The outcome is an encoded reply, not a `Response`: encoded replies are plain object literals.
- * On the hot path this costs less than `instanceof Response`, which under callgrind went through
- * V8's generic `instanceof` (a property lookup and a call) on every request.
+ * The outcome is an encoded reply, not a `Response`: an encoded reply is a plain object, without
+ * the methods every `Response` has. On the hot path one property read costs less than
+ * `instanceof Response`, which under callgrind went through V8's generic `instanceof` (a property
+ * lookup and a call) on every request, or `Object.getPrototypeOf`, a call into V8's runtime.
  */
 export const isEncoded = (outcome: Outcome): outcome is EncodedReply =>
-  Object.getPrototypeOf(outcome) === Object.prototype
+  typeof (outcome as Partial<Response>).clone !== 'function'
 
 export const asResponse = (outcome: Outcome): Response => (outcome instanceof Response ? outcome : toResponse(outcome))
 

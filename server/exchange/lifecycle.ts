@@ -19,8 +19,7 @@ export interface Lifecycle {
   readonly ids: RequestIds
   /**
    * The app has no `onResponse` hooks: `finish` only merges headers, so the node exchange may
-   * write an encoded reply's headers, the added ones and the id straight into node's list
-   * (reply-headers.ts, `flatHeaders`) without making the merged outcome.
+   * merge an encoded reply's (reply-headers.ts, `mergedHeaders`) without the steps for a `Response`.
    */
   readonly headersOnly: boolean
   /** The outcome as it is sent. */

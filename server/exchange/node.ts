@@ -30,7 +30,7 @@ import { isMalformedURL, toNodeShaped } from './internals.ts'
 import type { NodeShaped } from './internals.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { closeWithConnection } from './queued-response.ts'
-import { flatHeaders } from './reply-headers.ts'
+import { mergedHeaders } from './reply-headers.ts'
 import { CLIENT_CLOSED } from './response-end.ts'
 import type { Serve } from './route.ts'
 import { sendStreamed } from './send-body.ts'
@@ -211,9 +211,15 @@ export class NodeExchange extends Exchange<void> {
     const res = this.res
     try {
       const lifecycle = this.lifecycle
-      // No onResponse hooks: an encoded reply's headers go straight into node's list.
+      // No onResponse hooks: an encoded reply only needs its headers merged.
       if (lifecycle?.headersOnly === true && isEncoded(sent)) {
-        res.writeHead(sent.status, flatHeaders(sent.headers, this.addedHeaders, lifecycle.ids.header, this))
+        const added = this.addedHeaders
+        const idHeader = lifecycle.ids.header
+        const headers =
+          added === undefined && idHeader === undefined
+            ? sent.headers
+            : mergedHeaders(sent.headers, added, idHeader, this)
+        res.writeHead(sent.status, headers)
         return this.end(res, sent.body)
       }
       const outcome = this.finished(sent)
