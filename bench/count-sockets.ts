@@ -135,8 +135,18 @@ async function underCallgrind(file: string, env: Record<string, string>, cwd?: s
   }
 }
 
-/** One request of `t` at a time over one keep-alive connection; rejects on an unexpected status. */
+/**
+ * One request of `t` at a time over one keep-alive connection; rejects on an unexpected status.
+ * A request the server reset is sent once more, on a new connection: while `callgrind_control`
+ * holds the server, its clock runs on, so on a busy machine it can close the connection as idle
+ * (its keep-alive timeout passed) with the next request already waiting on it.
+ */
 function sender(port: number, t: LoadTarget): () => Promise<void> {
+  const send = sendOnce(port, t)
+  return () => send().catch((err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? send() : Promise.reject(err)))
+}
+
+function sendOnce(port: number, t: LoadTarget): () => Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const body = t.body === undefined ? undefined : Buffer.from(t.body)
   const headers = { ...t.headers, ...(body ? { 'content-length': String(body.length) } : {}) }

@@ -136,6 +136,15 @@ export const toResponse = (e: EncodedReply): Response =>
 /** What a request comes to: a ready `Response`, or an encoded reply not yet turned into one (node writes it as it is). */
 export type Outcome = Response | EncodedReply
 
+/**
+ * The outcome is an encoded reply, not a `Response`: an encoded reply is a plain object, without
+ * the methods every `Response` has. On the hot path one property read costs less than
+ * `instanceof Response`, which under callgrind went through V8's generic `instanceof` (a property
+ * lookup and a call) on every request, or `Object.getPrototypeOf`, a call into V8's runtime.
+ */
+export const isEncoded = (outcome: Outcome): outcome is EncodedReply =>
+  typeof (outcome as Partial<Response>).clone !== 'function'
+
 export const asResponse = (outcome: Outcome): Response => (outcome instanceof Response ? outcome : toResponse(outcome))
 
 export function respond(reply: Reply | Response, req: VelaRequest, ctx: RespondContext): Response | Promise<Response> {

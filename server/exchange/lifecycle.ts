@@ -17,6 +17,11 @@ export interface Finishing extends RoutedFacts {
 
 export interface Lifecycle {
   readonly ids: RequestIds
+  /**
+   * The app has no `onResponse` hooks: `finish` only merges headers, so the node exchange may
+   * merge an encoded reply's (reply-headers.ts, `mergedHeaders`) without the steps for a `Response`.
+   */
+  readonly headersOnly: boolean
   /** The outcome as it is sent. */
   finish(outcome: Outcome, x: Finishing): Outcome
 }
@@ -24,6 +29,11 @@ export interface Lifecycle {
 /** The app's lifecycle over its ids and its `onResponse` hooks (undefined when it has none). */
 export function lifecycle(ids: RequestIds, hooks: FinishResponse | undefined): Lifecycle {
   const idHeader = ids.header
-  if (hooks === undefined) return { ids, finish: (outcome, x) => withHeaders(outcome, x.addedHeaders, idHeader, x) }
-  return { ids, finish: (outcome, x) => hooks(withHeaders(outcome, x.addedHeaders, idHeader, x), x) }
+  if (hooks === undefined)
+    return { ids, headersOnly: true, finish: (outcome, x) => withHeaders(outcome, x.addedHeaders, idHeader, x) }
+  return {
+    ids,
+    headersOnly: false,
+    finish: (outcome, x) => hooks(withHeaders(outcome, x.addedHeaders, idHeader, x), x),
+  }
 }
