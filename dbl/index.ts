@@ -103,7 +103,7 @@ export type { PageOptions, Page, CursorOptions, CursorPage } from './repo/pagina
 export { DEFAULT_DEADLINES } from './deadlines.ts'
 export type { DeadlineOptions } from './deadlines.ts'
 export type { StartRetryOptions } from './repo/start.ts'
-export type { QueryEvent, LogOption } from './repo/telemetry.ts'
+export type { QueryEvent, QueryErrorReason, LogOption } from './repo/telemetry.ts'
 // Adapters: a ready one can be given to `defineRepo({ adapter })`, e.g. one PGlite shared by several repos.
 export { createPgAdapter } from './adapters/pg.ts'
 export type { PgAdapterOptions } from './adapters/pg.ts'

@@ -417,7 +417,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     multi: (m) => runMulti(ctx, repo, m as never),
     async query<R extends Row>(sql: string, params: readonly unknown[] = []) {
       try {
-        return ok((await exec(ctx, sql, [...params], 'db.query')) as QueryResult<R>)
+        return ok((await exec(ctx, sql, [...params])) as QueryResult<R>)
       } catch (e) {
         return failure(e)
       }

@@ -18,7 +18,7 @@ const params = [42]
 const n = Number(process.env.BENCH_N ?? 20_000)
 const batches = Number(process.env.BENCH_BATCHES ?? 8)
 
-const once = () => run(conn, sql, params, 'SELECT products')
+const once = () => run(conn, sql, params, 'SELECT', 'products')
 
 // Warm-up first: the later phase would otherwise gain from it.
 for (let b = 0; b < 2; b++) await batch(once, n)

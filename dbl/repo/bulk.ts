@@ -63,7 +63,7 @@ export async function insertAll<S extends AnySchema>(
     .toNative()
   const params = native.bindings.map((b) => values[(b as number) - marker(0)])
   try {
-    const res = await exec(ctx, native.sql, params, `INSERT ${schema.table}`)
+    const res = await exec(ctx, native.sql, params, 'INSERT', schema.table)
     return ok({ count: res.rowCount, rows: loadRows(schema, res.rows) as RecordOf<S>[] })
   } catch (e) {
     return failure(e)
@@ -78,7 +78,7 @@ export async function updateAll<S extends AnySchema>(
   checkKeys(q.schema, set, 'updateAll')
   const { sql, params } = compileUpdateAll(q, set as Record<string, unknown>)
   try {
-    return ok({ count: (await exec(ctx, sql, params, `UPDATE ${q.schema.table}`)).rowCount })
+    return ok({ count: (await exec(ctx, sql, params, 'UPDATE', q.schema.table)).rowCount })
   } catch (e) {
     return failure(e)
   }
@@ -87,7 +87,7 @@ export async function updateAll<S extends AnySchema>(
 export async function deleteAll(ctx: RepoContext, q: QueryParts): Promise<Result<{ count: number }, DbError>> {
   const { sql, params } = compileDeleteAll(q)
   try {
-    return ok({ count: (await exec(ctx, sql, params, `DELETE ${q.schema.table}`)).rowCount })
+    return ok({ count: (await exec(ctx, sql, params, 'DELETE', q.schema.table)).rowCount })
   } catch (e) {
     return failure(e)
   }

@@ -29,12 +29,21 @@ export interface RepoContext {
 }
 
 /**
- * Runs one statement on the current transaction's connection, or on the adapter. Not `async`: it
+ * Runs one statement on the current transaction's connection, or on the adapter. `op` and `source`
+ * (`'SELECT'`, the table) name its span; raw SQL has neither. Not `async`: it
  * hands on the runner's promise instead of wrapping it in two more (see adapters/pg.ts).
  */
-export function exec(ctx: RepoContext, sql: string, params: unknown[], label?: string): Promise<QueryResult> {
+export function exec(
+  ctx: RepoContext,
+  sql: string,
+  params: unknown[],
+  op?: string,
+  source?: string,
+): Promise<QueryResult> {
   const conn = ctx.tx.getStore()?.conn ?? ctx.adapter
-  return conn ? ctx.run(conn, sql, params, label) : ctx.start().then((adapter) => ctx.run(adapter, sql, params, label))
+  return conn
+    ? ctx.run(conn, sql, params, op, source)
+    : ctx.start().then((adapter) => ctx.run(adapter, sql, params, op, source))
 }
 
 /**

@@ -21,7 +21,7 @@ export function compileExists(q: QueryParts): Statement {
 export async function exists(ctx: RepoContext, q: QueryParts): Promise<boolean> {
   const { sql, params } = compileExists(q)
   try {
-    const res = await exec(ctx, sql, params, `SELECT ${q.schema.table}`)
+    const res = await exec(ctx, sql, params, 'SELECT', q.schema.table)
     return res.rows[0]!.exists === true
   } catch (e) {
     throwRead(e)

@@ -34,11 +34,11 @@ export async function replaceLinks<S extends AnySchema>(
   try {
     if (replacing) {
       const c = deleteOtherLinks(t)
-      await exec(ctx, c.sql, paramsFor(c, [ownerKey, keys]), `DELETE ${t.table}`)
+      await exec(ctx, c.sql, paramsFor(c, [ownerKey, keys]), 'DELETE', t.table)
     }
     if (keys.length > 0) {
       const c = insertLinks(cs.schema, t)
-      await exec(ctx, c.sql, paramsFor(c, [ownerKey, keys]), `INSERT ${t.table}`)
+      await exec(ctx, c.sql, paramsFor(c, [ownerKey, keys]), 'INSERT', t.table)
     }
     return ok(undefined)
   } catch (e) {

@@ -42,14 +42,14 @@ async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: Prel
     if (through) {
       if (!kx) await loadKnex()
       const c = selectThrough(through)
-      found = loadRows(related, (await exec(ctx, c.sql, paramsFor(c, [keys]), `SELECT ${related.table}`)).rows)
+      found = loadRows(related, (await exec(ctx, c.sql, paramsFor(c, [keys]), 'SELECT', related.table)).rows)
     } else {
       const { sql, params } = compileSelect(
         from(related)
           .where(theirKey as never, 'in', keys as never)
           .orderBy(related.primaryKey as never),
       )
-      found = loadRows(related, (await exec(ctx, sql, params, `SELECT ${related.table}`)).rows)
+      found = loadRows(related, (await exec(ctx, sql, params, 'SELECT', related.table)).rows)
     }
   } catch (e) {
     throwRead(e)

@@ -16,15 +16,22 @@ interface QueryRecorder {
 
 const kQueries = Symbol.for('vela.dashboard.queries')
 
+/** What a query is called on its span and on the dashboard: `SELECT products`, or `db.query` for raw SQL. */
+export function queryName(op: string | undefined, source: string | undefined): string {
+  return op !== undefined && source !== undefined ? `${op} ${source}` : 'db.query'
+}
+
 /** Runs `query`, recorded when a dashboard is recording the current request. */
 export function recordedQuery(
   sql: string,
   params: readonly unknown[],
-  label: string | undefined,
+  op: string | undefined,
+  source: string | undefined,
   query: () => Promise<QueryResult>,
 ): Promise<QueryResult> {
   const recorder = (globalThis as { [kQueries]?: QueryRecorder })[kQueries]
-  const done = recorder?.start(sql, params, label)
+  if (recorder === undefined) return query()
+  const done = recorder.start(sql, params, queryName(op, source))
   if (!done) return query()
   return query().then(
     (res) => {

@@ -25,7 +25,7 @@ async function rowsOf<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R
   const { sql, params, shape } = compileSelect(q)
   let raw: Record<string, unknown>[]
   try {
-    raw = (await exec(ctx, sql, params, `SELECT ${q.schema.table}`)).rows
+    raw = (await exec(ctx, sql, params, 'SELECT', q.schema.table)).rows
   } catch (e) {
     throwRead(e)
   }
@@ -74,7 +74,7 @@ export async function get<S extends AnySchema>(
   }
   let rows: Record<string, unknown>[]
   try {
-    rows = (await exec(ctx, c.sql, [value], `SELECT ${schema.table}`)).rows
+    rows = (await exec(ctx, c.sql, [value], 'SELECT', schema.table)).rows
   } catch (e) {
     throwRead(e)
   }
@@ -111,7 +111,7 @@ export async function getBy<S extends AnySchema>(
   )
   let rows: Record<string, unknown>[]
   try {
-    rows = (await exec(ctx, sql, params, `SELECT ${schema.table}`)).rows
+    rows = (await exec(ctx, sql, params, 'SELECT', schema.table)).rows
   } catch (e) {
     throwRead(e)
   }

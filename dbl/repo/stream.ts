@@ -86,10 +86,10 @@ async function* cursorBatches<S extends AnySchema, R, J>(
 ): AsyncGenerator<R[], void, undefined> {
   const { sql, params, shape } = compileSelect(q)
   const name = `vela_stream_${++cursors}`
-  const label = `SELECT ${q.schema.table}`
+  const table = q.schema.table
   const run = async (text: string, values: unknown[]) => {
     try {
-      return (await ctx.run(conn, text, values, label)).rows
+      return (await ctx.run(conn, text, values, 'SELECT', table)).rows
     } catch (e) {
       throwRead(e)
     }
@@ -105,7 +105,7 @@ async function* cursorBatches<S extends AnySchema, R, J>(
     }
   } finally {
     // In a transaction that failed meanwhile CLOSE fails too; ending the transaction closes it.
-    await ctx.run(conn, `close ${name}`, [], label).catch(() => {})
+    await ctx.run(conn, `close ${name}`, [], 'SELECT', table).catch(() => {})
   }
 }
 

@@ -19,7 +19,7 @@ const adapter: Adapter = {
   session: (fn) => fn(adapter),
   close: async () => {},
 }
-const repo = defineRepo({ adapter })
+const repo = defineRepo({ adapter, name: 'Shop.Repo' })
 const exporter = useInMemorySpans()
 
 describe('query spans', () => {
@@ -32,6 +32,7 @@ describe('query spans', () => {
     expect(span!.attributes).toEqual({
       'db.system': 'postgresql',
       'db.statement': 'SELECT n FROM t',
+      'vela.repo': 'Shop.Repo',
       'db.response.returned_rows': 2,
     })
     expect(span!.status.code).toBe(SpanStatusCode.UNSET)
@@ -43,7 +44,13 @@ describe('query spans', () => {
     const [span] = await finishedSpans(exporter, 1)
     expect(span!.name).toBe('db.query')
     expect(span!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'connection gone' })
-    expect(span!.attributes['db.response.returned_rows']).toBeUndefined()
+    // Not an error the server raised: the error's name is its type, and there is no status code.
+    expect(span!.attributes).toEqual({
+      'db.system': 'postgresql',
+      'db.statement': 'SELECT gone',
+      'vela.repo': 'Shop.Repo',
+      'error.type': 'Error',
+    })
     expect(span!.events.map((e) => [e.name, e.attributes?.['exception.message']])).toEqual([
       ['exception', 'connection gone'],
     ])

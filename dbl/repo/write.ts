@@ -142,7 +142,7 @@ async function insertRow(
     return q.onConflict(conflict.target as string[]).merge(conflict.replace as string[])
   })
   const values = fields.map((f) => dumpValue(schema.fieldsByName[f]!, row[f]))
-  const res = await exec(ctx, c.sql, paramsFor(c, values), `INSERT ${schema.table}`)
+  const res = await exec(ctx, c.sql, paramsFor(c, values), 'INSERT', schema.table)
   return (loadRows(schema, res.rows)[0] as RecordOf<AnySchema> | undefined) ?? null
 }
 
@@ -305,7 +305,7 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   try {
     const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
     values.push(id, ...filterValues(cs))
-    const res = await exec(ctx, c.sql, paramsFor(c, values), `UPDATE ${schema.table}`)
+    const res = await exec(ctx, c.sql, paramsFor(c, values), 'UPDATE', schema.table)
     return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)
   } catch (e) {
     return writeFailure(cs, e)
@@ -326,7 +326,7 @@ export async function remove<S extends AnySchema>(ctx: RepoContext, input: Chang
       .returning(sqlOf(schema).columns as string[]),
   )
   try {
-    const res = await exec(ctx, c.sql, [id, ...filterValues(cs)], `DELETE ${schema.table}`)
+    const res = await exec(ctx, c.sql, [id, ...filterValues(cs)], 'DELETE', schema.table)
     return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)
   } catch (e) {
     return writeFailure(cs, e)

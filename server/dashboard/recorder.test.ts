@@ -33,7 +33,7 @@ const group: RouteGroup = {
       'GET /things/:id',
       async (req) => {
         console.info('looking for thing', req.bindings.id)
-        await run(connection, 'select * from things where id = $1', [req.bindings.id], 'SELECT things')
+        await run(connection, 'select * from things where id = $1', [req.bindings.id], 'SELECT', 'things')
         return json({ id: req.bindings.id })
       },
     ],
