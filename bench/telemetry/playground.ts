@@ -12,10 +12,12 @@
  * callgrind instead (bench/count-sockets.ts; BENCH_WARMUP, BENCH_N): the steady measure on a
  * busy machine, where the timed ratios swing by a fifth. The playground runs without its job
  * worker there (`VELA_JOBS=off`), whose polling would be counted as the requests' work.
+ * `BENCH_PLAYGROUND_WITHOUT=telemetry,headers` counts copies of the playground without those
+ * defaults too (WITHOUT below), so each one's cost per request is the difference.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { cpSync, mkdirSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freshPostgresDatabase, serviceAvailable } from '../../test/support/services.ts'
@@ -27,6 +29,39 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+/**
+ * The defaults of the playground a counted copy can go without, each as the edits of its
+ * src/app.ts that remove it (a missing text throws: the app changed and the edit with it).
+ */
+const WITHOUT: Record<string, Array<[string, string]>> = {
+  // The telemetry stream handler (a span and the HTTP metrics per request) and the SDK.
+  telemetry: [
+    ["streamHandlers: [telemetryStreamHandler, 'default']", "streamHandlers: ['default']"],
+    ['telemetry = await setupTelemetry({', 'telemetry = undefined as unknown as Telemetry\n    void ({'],
+    ['if (telemetry.prometheusUrl)', 'if (telemetry?.prometheusUrl)'],
+  ],
+  // The browser security headers on every reply.
+  headers: [['onResponse: [securityHeaders()],', '']],
+}
+
+/** Copies the playground to `<work>/<name>` with the edits of WITHOUT[variant] and releases it. */
+function releaseCopy(work: string, name: string, edits: Array<[string, string]>): string {
+  const app = join(work, name)
+  cpSync(join(repoRoot, 'playground'), app, {
+    recursive: true,
+    filter: (src) => !/[/\\](\.data|dist|node_modules)$/.test(src),
+  })
+  const file = join(app, 'src/app.ts')
+  let text = readFileSync(file, 'utf8')
+  for (const [from, to] of edits) {
+    if (!text.includes(from)) throw new Error(`playground bench: src/app.ts no longer has ${JSON.stringify(from)}`)
+    text = text.replace(from, to)
+  }
+  writeFileSync(file, text)
+  execFileSync(process.execPath, [join(repoRoot, 'vite-plugin/bin.mjs'), 'release', '--root', app], { stdio: 'pipe' })
+  return app
+}
 
 /** Starts `node <file>` in `cwd` and waits until it answers GET /heartbeat. */
 async function start(file: string, cwd: string, env: Record<string, string>): Promise<ServerProcess> {
@@ -90,23 +125,30 @@ export async function benchTelemetryPlayground(): Promise<void> {
     ]
     if (process.env.BENCH_COUNT === 'instructions') {
       const metricsPort = String(await freePort())
+      const apps: Record<string, string> = { playground: app }
+      for (const variant of (process.env.BENCH_PLAYGROUND_WITHOUT ?? '').split(',').filter(Boolean)) {
+        const edits = WITHOUT[variant]
+        if (!edits) throw new Error(`BENCH_PLAYGROUND_WITHOUT: no ${variant} (${Object.keys(WITHOUT).join(', ')})`)
+        apps[`playground without ${variant}`] = releaseCopy(work, `without-${variant}`, edits)
+      }
       const counts = await countOverSockets({
-        servers: ['node:http + pg', 'playground'],
+        servers: ['node:http + pg', ...Object.keys(apps)],
         targets,
-        fileOf: (server) => (server === 'playground' ? join(app, 'dist/server/index.mjs') : bare),
-        cwdOf: (server) => (server === 'playground' ? app : repoRoot),
+        fileOf: (server) => (apps[server] ? join(apps[server], 'dist/server/index.mjs') : bare),
+        cwdOf: (server) => apps[server] ?? repoRoot,
         // No job worker: its polling between two requests would be counted as theirs.
-        envOf: (server) => (server === 'playground' ? { ...env, METRICS_PORT: metricsPort, VELA_JOBS: 'off' } : env),
+        envOf: (server) => (apps[server] ? { ...env, METRICS_PORT: metricsPort, VELA_JOBS: 'off' } : env),
       })
       console.table(
-        targets.map((t) => {
-          const { playground, 'node:http + pg': base } = counts[t.name] as Record<string, number>
-          return {
+        targets.flatMap((t) => {
+          const base = counts[t.name]!['node:http + pg']!
+          return Object.keys(apps).map((server) => ({
             route: t.name,
-            'playground instructions/req': Math.round(playground!),
-            'node:http + pg instructions/req': Math.round(base!),
-            'bare / playground': +(base! / playground!).toFixed(3),
-          }
+            server,
+            'instructions/req': Math.round(counts[t.name]![server]!),
+            'node:http + pg': Math.round(base),
+            'bare / server': +(base / counts[t.name]![server]!).toFixed(3),
+          }))
         }),
       )
       return
