@@ -29,10 +29,21 @@ async function rowsOf<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R
   } catch (e) {
     throwRead(e)
   }
-  // Embedded fields come back typed; an object-form select names its own columns.
-  const rows = q.columnsAs ? raw : loadRows(q.schema, raw)
-  const result = (shape ? rows.map(shape) : rows) as R[]
+  const result = typedRows(q, raw, shape)
   return forApp ? withOldReadShape(result) : result
+}
+
+/**
+ * The rows a select of `q` returned, as its type promises: embedded fields loaded (an object-form
+ * select names its own columns and is left as it is), joined fields nested by `shape`.
+ */
+export function typedRows<S extends AnySchema, R, J>(
+  q: Query<S, R, J>,
+  raw: Record<string, unknown>[],
+  shape: ((row: Record<string, unknown>) => unknown) | undefined,
+): R[] {
+  const rows = q.columnsAs ? raw : loadRows(q.schema, raw)
+  return (shape ? rows.map(shape) : rows) as R[]
 }
 
 /** The one row of `q`, or `undefined` for none; several rows throw a `MultipleResultsError`. */

@@ -35,10 +35,9 @@ import type { Query } from '../query/types.ts'
 import { derive } from '../query/value.ts'
 import type { AnySchema } from '../schema.ts'
 import { throwRead, type RepoContext } from './context.ts'
-import { loadRows } from './load-rows.ts'
 import { preload } from './preload.ts'
 import type { PreloadSpec } from './preload-spec.ts'
-import { all } from './read.ts'
+import { all, typedRows } from './read.ts'
 
 /** `repo.stream`'s options. */
 export interface StreamOptions<P = never> {
@@ -99,8 +98,7 @@ async function* cursorBatches<S extends AnySchema, R, J>(
     for (;;) {
       const raw = await run(`fetch forward ${size} from ${name}`, [])
       if (raw.length === 0) return
-      const rows = q.columnsAs ? raw : loadRows(q.schema, raw)
-      yield (shape ? rows.map(shape) : rows) as R[]
+      yield typedRows(q, raw, shape)
       if (raw.length < size) return
     }
   } finally {
