@@ -28,10 +28,12 @@ export function jobCases(open: () => Promise<Backend>): void {
     await migrate(backend.repo, [{ version: 1, name: 'create_jobs', up: jobTables.up, down: jobTables.down }])
   })
   afterEach(async () => {
-    // Each case starts from an empty table: runs it left behind are not the next one's.
-    await runtime?.engine.deleteAllJobs()
-    await runtime?.stop()
+    // Each case starts from an empty table: runs it left behind are not the next one's. Stopped
+    // first: the truncate and a live worker's fetch or maintenance can deadlock (PostgreSQL 40P01).
+    const stopping = runtime
     runtime = undefined
+    await stopping?.stop()
+    await stopping?.engine.deleteAllJobs()
   })
   afterAll(() => backend.close())
 
