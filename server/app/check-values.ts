@@ -60,6 +60,7 @@ export function checkWebSocketLimits(code: VelaErrorCode, prefix: string, option
   checkNumber(code, `${prefix}.maxBufferedBytes`, options?.maxBufferedBytes, BYTES)
   checkNumber(code, `${prefix}.maxMessagesPerSecond`, options?.maxMessagesPerSecond, RATE)
   checkNumber(code, `${prefix}.idleTimeout`, options?.idleTimeout, MILLISECONDS)
+  checkNumber(code, `${prefix}.closeTimeout`, options?.closeTimeout, MILLISECONDS)
   checkAllowedOrigins(code, `${prefix}.allowedOrigins`, options?.allowedOrigins)
 }
 

@@ -25,6 +25,7 @@ it('every key left out gets its default, each marked as a default', () => {
     maxBufferedBytes: 4 * 1024 * 1024,
     maxMessagesPerSecond: 100,
     idleTimeout: 30_000,
+    closeTimeout: 1000,
     allowedOrigins: [],
     pubsub: undefined,
   })
@@ -60,6 +61,7 @@ it('every key left out gets its default, each marked as a default', () => {
       'server.websocket.pubsub',
       'server.websocket.maxMessagesPerSecond',
       'server.websocket.idleTimeout',
+      'server.websocket.closeTimeout',
       'server.websocket.allowedOrigins',
       'useStacktrace',
     ].sort(),

@@ -125,6 +125,7 @@ export function resolveConfig(config: AppConfig, env: NodeJS.ProcessEnv = proces
           WEBSOCKET_DEFAULTS.maxMessagesPerSecond,
         ),
         idleTimeout: pick('server.websocket.idleTimeout', ws.idleTimeout, WEBSOCKET_DEFAULTS.idleTimeout),
+        closeTimeout: pick('server.websocket.closeTimeout', ws.closeTimeout, WEBSOCKET_DEFAULTS.closeTimeout),
         allowedOrigins: pick('server.websocket.allowedOrigins', ws.allowedOrigins, WEBSOCKET_DEFAULTS.allowedOrigins),
         pubsub: pick('server.websocket.pubsub', ws.pubsub, undefined),
       },

@@ -17,6 +17,12 @@ export interface WebSocketLimits {
    * usual libraries do) are never closed by it. `0`: no pings, no timeout.
    */
   idleTimeout?: number
+  /**
+   * Milliseconds a client the server closed (its queue went over `maxBufferedBytes`, or it sent
+   * over `maxMessagesPerSecond`) has to read the close frame before its socket is destroyed
+   * (default 1000). The frame waits behind what is queued, so a client on a slow link may need more.
+   */
+  closeTimeout?: number
 }
 
 /**

@@ -5,7 +5,7 @@
  * **Choice:** a message sent while more than the bound is already queued is dropped, and the
  * connection is closed with 1013 (Try Again Later: the client fell behind and may reconnect; it
  * broke no policy, which 1008 would say). The close frame waits behind the backlog, so a client
- * that does not read it within `OVERFLOW_GRACE_MS` has its socket destroyed, which frees the
+ * that does not read it within `closeTimeout` (1 s by default) has its socket destroyed, which frees the
  * backlog. The check comes before queueing, so one message larger than the bound still goes out
  * on an idle connection: the queue holds at most the bound plus one message.
  *
@@ -25,11 +25,12 @@ interface Socket {
 
 const OPEN = 1
 export const OVERFLOW_CLOSE = { code: 1013, reason: 'Send buffer full' } as const
-/** How long a client has to read the 1013 close behind its backlog before its socket is destroyed. */
-export const OVERFLOW_GRACE_MS = 1000
 
-/** Bounds the sends of `peer`'s connection; `overflowed` is called when the bound closes it. */
-export function boundSends(peer: Peer, maxBufferedBytes: number, overflowed: () => void): void {
+/**
+ * Bounds the sends of `peer`'s connection; `overflowed` is called when the bound closes it, and the
+ * socket is destroyed `closeTimeout` ms later unless the client read the close by then.
+ */
+export function boundSends(peer: Peer, maxBufferedBytes: number, closeTimeout: number, overflowed: () => void): void {
   // crossws's `websocket` reads through to the ws socket, and a property set on it lands there.
   const socket = peer.websocket as unknown as Socket
   const send = socket.send
@@ -37,7 +38,7 @@ export function boundSends(peer: Peer, maxBufferedBytes: number, overflowed: () 
     if (socket.bufferedAmount > maxBufferedBytes && socket.readyState === OPEN) {
       overflowed()
       socket.close(OVERFLOW_CLOSE.code, OVERFLOW_CLOSE.reason)
-      setTimeout(() => socket.terminate(), OVERFLOW_GRACE_MS).unref()
+      setTimeout(() => socket.terminate(), closeTimeout).unref()
       return
     }
     send.apply(this, args)

@@ -24,7 +24,7 @@ import nodeAdapter from 'crossws/adapters/node'
 import type { WebSocketLimits } from '../contracts/websocket.ts'
 import type { UpgradeDecision } from '../contracts/handlers.ts'
 import type { WebSocketContext, WebSocketHandler, WebSocketHooks } from '../websocket/define.ts'
-import { OVERFLOW_CLOSE, OVERFLOW_GRACE_MS, boundSends } from './websocket-backpressure.ts'
+import { OVERFLOW_CLOSE, boundSends } from './websocket-backpressure.ts'
 import type { Watched } from './websocket-liveness.ts'
 import { IDLE_CLOSE, createLiveness } from './websocket-liveness.ts'
 import { MessageRate, RATE_CLOSE } from './websocket-rate.ts'
@@ -144,15 +144,15 @@ export function attachWebSockets(
     vela.closedBy = RATE_CLOSE
     const socket = peer.websocket as unknown as { terminate(): void }
     peer.close(RATE_CLOSE.code, RATE_CLOSE.reason)
-    setTimeout(() => socket.terminate(), OVERFLOW_GRACE_MS).unref()
+    setTimeout(() => socket.terminate(), vela.limits.closeTimeout).unref()
   }
   const hooks: Partial<Hooks> = {
     // Headers plugins set on the upgrade request (a session cookie) go out with the 101.
     upgrade: (request) => ({ headers: (request.context as unknown as Vela).vela.headers }),
     open: (peer) => {
       const vela = contextOf(peer).vela
-      const { maxBufferedBytes, idleTimeout } = vela.limits
-      boundSends(peer, maxBufferedBytes, () => (vela.closedBy ??= OVERFLOW_CLOSE))
+      const { maxBufferedBytes, idleTimeout, closeTimeout } = vela.limits
+      boundSends(peer, maxBufferedBytes, closeTimeout, () => (vela.closedBy ??= OVERFLOW_CLOSE))
       if (idleTimeout > 0)
         vela.watched = liveness.watch(peer.websocket as never, idleTimeout, () => (vela.closedBy ??= IDLE_CLOSE))
       call('open', peer)

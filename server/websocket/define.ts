@@ -41,6 +41,7 @@ export const WEBSOCKET_DEFAULTS: Readonly<Required<WebSocketOptions>> = Object.f
   maxBufferedBytes: 4 * 1024 * 1024,
   maxMessagesPerSecond: 100,
   idleTimeout: 30_000,
+  closeTimeout: 1000,
   allowedOrigins: Object.freeze([]),
 })
 

@@ -24,19 +24,19 @@ const tiny = defineWebSocket(
 )
 // `n` asks for n messages of 64 KiB at once, sent until the connection stops being open.
 let sends = 0
-const firehose = defineWebSocket(
-  {
-    message(peer, message) {
-      for (let i = 0; i < Number(message.text()); i++) {
-        if (peer.websocket.readyState !== 1) break
-        peer.send(CHUNK)
-        sends = i + 1
-      }
-    },
-    close: (_peer, details) => void closes.push({ route: 'firehose', code: details.code }),
+const firehoseHooks: Parameters<typeof defineWebSocket>[0] = {
+  message(peer, message) {
+    for (let i = 0; i < Number(message.text()); i++) {
+      if (peer.websocket.readyState !== 1) break
+      peer.send(CHUNK)
+      sends = i + 1
+    }
   },
-  { maxBufferedBytes: 256 * 1024 },
-)
+  close: (_peer, details) => void closes.push({ route: 'firehose', code: details.code }),
+}
+const firehose = defineWebSocket(firehoseHooks, { maxBufferedBytes: 256 * 1024 })
+// The same, giving a client 2.5 s to read the close.
+const patientFirehose = defineWebSocket(firehoseHooks, { maxBufferedBytes: 256 * 1024, closeTimeout: 2500 })
 const room = defineWebSocket({
   open(peer) {
     peer.subscribe('room')
@@ -57,6 +57,7 @@ const app = createApp(
           ['/sizes', sizes, { protocol: 'ws' }],
           ['/tiny', tiny, { protocol: 'ws' }],
           ['/firehose', firehose, { protocol: 'ws' }],
+          ['/patient-firehose', patientFirehose, { protocol: 'ws' }],
           ['/room', room, { protocol: 'ws' }],
         ],
       },
@@ -126,6 +127,17 @@ describe('WebSocket limits', () => {
     ws.send('400')
     await until('the close', () => closes.length > 0)
     expect(performance.now() - start).toBeGreaterThanOrEqual(900)
+    expect(closes.splice(0)).toEqual([{ route: 'firehose', code: 1013 }])
+    ws.terminate()
+  })
+
+  it("a route's closeTimeout gives a client that long to read the close before its socket is destroyed", async () => {
+    const { ws } = await opened(`${base}/patient-firehose`)
+    ws.pause()
+    const start = performance.now()
+    ws.send('400')
+    await until('the close', () => closes.length > 0, 10_000)
+    expect(performance.now() - start).toBeGreaterThanOrEqual(2400)
     expect(closes.splice(0)).toEqual([{ route: 'firehose', code: 1013 }])
     ws.terminate()
   })

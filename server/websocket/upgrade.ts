@@ -140,6 +140,7 @@ export function createUpgradeRouting(opts: {
       maxBufferedBytes: own.maxBufferedBytes ?? opts.limits.maxBufferedBytes,
       maxMessagesPerSecond: own.maxMessagesPerSecond ?? opts.limits.maxMessagesPerSecond,
       idleTimeout: own.idleTimeout ?? opts.limits.idleTimeout,
+      closeTimeout: own.closeTimeout ?? opts.limits.closeTimeout,
     }
     const origins = originGate(own.allowedOrigins ?? opts.limits.allowedOrigins)
     return { handler, limits, route, origins, run: createRouteRunner(route, acceptUpgrade, ctx) }

@@ -95,6 +95,7 @@ export function configEntries(config: ResolvedConfig, env: NodeJS.ProcessEnv = p
     entry('server.websocket.maxBufferedBytes', s.websocket.maxBufferedBytes),
     entry('server.websocket.maxMessagesPerSecond', s.websocket.maxMessagesPerSecond),
     entry('server.websocket.idleTimeout', s.websocket.idleTimeout),
+    entry('server.websocket.closeTimeout', s.websocket.closeTimeout),
     entry('server.websocket.allowedOrigins', s.websocket.allowedOrigins),
     entry('server.websocket.pubsub', s.websocket.pubsub),
     optionEntry('compress', false),

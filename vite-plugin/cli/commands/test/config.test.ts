@@ -42,6 +42,7 @@ describe('config', () => {
       'server.websocket.maxBufferedBytes',
       'server.websocket.maxMessagesPerSecond',
       'server.websocket.idleTimeout',
+      'server.websocket.closeTimeout',
       'server.websocket.allowedOrigins',
       'server.websocket.pubsub',
       'server.options.compress',
