@@ -29,11 +29,23 @@ export default defineConfig({
       // these files' tests (measured: 106 s of CPU for them isolated, 64 s shared, on 2 cores). They
       // put back what they change (the working directory, faked timers, spies) after each test.
       {
-        test: { ...shared, name: 'runtime', include: ['{client,server,dbl}/**/*.test.ts'], isolate: false },
+        test: {
+          ...shared,
+          name: 'runtime',
+          include: ['{client,server,dbl}/**/*.test.ts', 'mail/*.test.ts'],
+          isolate: false,
+        },
       },
-      // Telemetry installs process-wide OpenTelemetry providers and instrumentations, and the
-      // app and CLI suites load apps through Vite: each file in a process of its own.
-      { test: { ...shared, name: 'apps', include: ['{telemetry,jobs,vite-plugin,test}/**/*.test.ts'] } },
+      // Telemetry installs process-wide OpenTelemetry providers and instrumentations, the app and
+      // CLI suites load apps through Vite, and the jobs suites (mail's enqueue too) start pg-boss:
+      // each file in a process of its own.
+      {
+        test: {
+          ...shared,
+          name: 'apps',
+          include: ['{telemetry,jobs,vite-plugin,test}/**/*.test.ts', 'mail/test/**/*.test.ts'],
+        },
+      },
     ],
     // Three workers on the 2-core machines: many files wait on child processes (npm, builds,
     // servers, Chromium), and a third worker keeps the cores busy meanwhile (measured on one 2-core
@@ -60,6 +72,7 @@ export default defineConfig({
         'dbl/**/*.ts',
         'telemetry/**/*.ts',
         'jobs/**/*.ts',
+        'mail/**/*.ts',
         'vite-plugin/**/*.ts',
       ],
       exclude: [

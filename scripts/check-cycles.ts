@@ -10,7 +10,7 @@ import { parseDependencyTree } from 'dpdm'
 import { pathToFileURL } from 'node:url'
 import { KNOWN_CYCLE_EDGES, type ImportEdge } from './known-cycles.ts'
 
-export const FOLDERS = ['client', 'server', 'dbl', 'telemetry', 'jobs', 'vite-plugin']
+export const FOLDERS = ['client', 'server', 'dbl', 'telemetry', 'jobs', 'mail', 'vite-plugin']
 const EXCLUDE = /node_modules|\.test\.ts$|\/fixtures\/|vite-plugin\/template\/|\.d\.ts$/
 
 /** `file → [imported files]` for every module of FOLDERS (paths relative to `cwd`, `/`-separated). */

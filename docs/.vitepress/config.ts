@@ -106,6 +106,7 @@ const SIDEBAR: Section[] = [
       { text: 'vela/dbl', link: '/reference/dbl' },
       { text: 'vela/telemetry', link: '/reference/telemetry' },
       { text: 'vela/jobs', link: '/reference/jobs' },
+      { text: 'vela/mail', link: '/reference/mail' },
       { text: 'vela/testing', link: '/reference/testing' },
       { text: 'vela/client', link: '/reference/client' },
       { text: 'The vela command', link: '/reference/cli' },

@@ -44,6 +44,12 @@ export const ENTRIES: Entry[] = [
     lead: "Background jobs in the app's own database: `defineJob` in `src/jobs/*.ts`, `job.enqueue(args)` (in the caller's transaction when there is one), workers in the app or in `vela jobs work`, on pg-boss.",
   },
   {
+    subpath: 'vela/mail',
+    page: 'mail',
+    index: 'mail/index.ts',
+    lead: "Sending mail: `defineMailer({ from, transport })` with SMTP through nodemailer and Liquid templates; in development and tests messages are kept in a mailbox (the dashboard's Mail page, `sentMail()` in `vela/testing`) instead of being sent.",
+  },
+  {
     subpath: 'vela/testing',
     page: 'testing',
     index: 'server/testing/index.ts',

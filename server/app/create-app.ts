@@ -38,6 +38,7 @@ import { createViewRenderer } from '../views/renderer.ts'
 import { createTopics } from '../websocket/topics.ts'
 import { createUpgradeRouting } from '../websocket/upgrade.ts'
 import { resolveConfig } from './config.ts'
+import { setCurrentApp } from './current-app.ts'
 import { coalesceLog, logKey } from './coalesce-log.ts'
 import { logRequest, requestTag } from './request-log.ts'
 import { checkHealthPaths } from './health-config.ts'
@@ -76,6 +77,7 @@ export const BROKER_START_MS = 5000
 export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): VelaApp {
   const config = resolveConfig(appConfig, opts.env)
   const root = resolve(opts.root ?? '.')
+  setCurrentApp({ root, environment: config.environment })
   const metricsWarning = metricsSetupWarning(config)
   if (metricsWarning) console.warn(`[vela] ${metricsWarning}`)
   const handlers = [...(opts.streamHandlers ?? []), ...streamHandlersOf(config)]

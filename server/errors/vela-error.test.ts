@@ -47,6 +47,7 @@ describe('VelaError', () => {
       'VELA_ERR_WEBSOCKET',
       'VELA_ERR_TELEMETRY',
       'VELA_ERR_JOB',
+      'VELA_ERR_MAIL',
     ])
   })
 })

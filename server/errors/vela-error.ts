@@ -23,6 +23,7 @@ export const VELA_ERROR_CODES = {
   VELA_ERR_WEBSOCKET: 'defineWebSocket was given an unknown hook, a hook that is not a function or an invalid limit',
   VELA_ERR_TELEMETRY: 'vela/telemetry was set up twice',
   VELA_ERR_JOB: 'a job definition, an enqueue or the jobs tables are invalid or missing (vela/jobs)',
+  VELA_ERR_MAIL: 'a mailer or a message is invalid, or its template is missing (vela/mail)',
 } as const
 
 /** The code of a `VelaError`, one `VELA_ERR_*` per kind of mistake (config, route, plugin, …). */

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
+import { SMTPServer } from 'smtp-server'
 import { build } from 'vite'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { inject } from '../../server/testing/index.ts'
@@ -46,6 +47,9 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
         'server',
         'server/index.mjs',
         'src',
+        'src/mail',
+        'src/mail/welcome.html.liquid',
+        'src/mail/welcome.text.liquid',
         'src/views',
         'src/views/layout.liquid',
         'src/views/pages.liquid',
@@ -73,9 +77,36 @@ describe('vite build of an app with views, sessions, priv/schemas and a /docs st
       expect(await explorer.text()).toContain('data-url="./openapi.json"')
       const doc = await fetch(`${server.url}/docs/openapi.json`)
       expect(doc.status).toBe(200)
-      expect(Object.keys(((await doc.json()) as { paths: object }).paths)).toEqual(['/'])
+      expect(Object.keys(((await doc.json()) as { paths: object }).paths)).toEqual(['/', '/welcome'])
     } finally {
       expect(await server.stop()).toBe(0)
+    }
+  }, 60_000)
+
+  it('mails from the templates dist/ holds, through the SMTP server the environment names (prod sends)', async () => {
+    const received: string[] = []
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, done) {
+        let data = ''
+        stream.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')))
+        stream.on('end', () => (received.push(data), done()))
+      },
+    })
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+    const port = (smtp.server.address() as { port: number }).port
+    const server = await startBuilt(dist, { VELA_SESSION_SECRET: SECRET, SMTP_URL: `smtp://127.0.0.1:${port}` })
+    try {
+      const res = await fetch(`${server.url}/welcome?to=ann@example.com&name=Ann`, { method: 'POST' })
+      expect([res.status, await res.json()]).toEqual([200, { delivery: 'transport' }])
+      expect(received).toHaveLength(1)
+      expect(received[0]).toContain('Subject: Welcome')
+      expect(received[0]).toContain('<p>Welcome, Ann!</p>')
+    } finally {
+      expect(await server.stop()).toBe(0)
+      await new Promise<void>((resolve) => smtp.close(() => resolve()))
     }
   }, 60_000)
 

@@ -3,7 +3,8 @@
  * that a copy of `dist/` alone runs anywhere (CONTEXT decision 2: the built server's app root is
  * the folder above `dist/server/index.mjs`):
  * - the app's own files, mirrored from the app root: the views folder (`views.dir`, default
- *   `src/views` → `dist/src/views/`) and `priv/` (`dist/priv/`: `priv/schemas`, and the OpenAPI
+ *   `src/views` → `dist/src/views/`), the mail templates (`src/mail` → `dist/src/mail/`) and
+ *   `priv/` (`dist/priv/`: `priv/schemas`, and the OpenAPI
  *   document and explorer the build has just written in `priv/assets`). A previous build's copies
  *   are removed first, so a deleted template does not linger, but only when the output lies inside
  *   the app root (Vite's own rule for emptying `outDir`): nothing outside the project is deleted.
@@ -15,11 +16,12 @@
  */
 import { copyFileSync, cpSync, existsSync, readdirSync, rmSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { MAIL_TEMPLATES_DIR } from '../../mail/templates.ts'
 
 const overlaps = (a: string, b: string) => a === b || a.startsWith(b + sep) || b.startsWith(a + sep)
 
 /**
- * Copies the app's views and `priv/` from `root` into the folder above `serverDir` (the server's
+ * Copies the app's views, mail templates and `priv/` from `root` into the folder above `serverDir` (the server's
  * app root); returns the folders copied, relative to both. Throws, copying nothing, when they hold
  * a stray `*.tmp` file.
  */
@@ -34,7 +36,7 @@ export function mirrorAppFiles(
   // An output folder placed so that the server's root is the app folder itself: nothing to copy.
   if (from === to) return []
   const copies: { rel: string; source: string; target: string }[] = []
-  for (const dir of [viewsDir, 'priv']) {
+  for (const dir of [viewsDir, MAIL_TEMPLATES_DIR, 'priv']) {
     if (isAbsolute(dir)) continue
     const rel = relative(from, resolve(from, dir))
     if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {

@@ -5,7 +5,8 @@
  * runtime's recorder, server/dashboard/), opens each into its detail and waterfall, streams new
  * ones as Server-Sent Events, and shows the app's routes, pipelines, audit, configuration,
  * migrations, WebSocket connections and topics, and recent figures with live charts, and the
- * app's background jobs with retry and cancel (jobs.ts). Loopback peers with the start's token only (access.ts).
+ * app's background jobs with retry and cancel (jobs.ts), and the mail the app's mailers kept
+ * instead of sending (mail.ts). Loopback peers with the start's token only (access.ts).
  */
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -21,6 +22,7 @@ import { TOKEN_COOKIE, isLoopback, newToken, tokenMatches, tokenOf } from './acc
 import { appPage } from './app-page.ts'
 import { charts } from './charts.ts'
 import { actOnJob, jobsView } from './jobs.ts'
+import { MAIL_HTML_CSP, mailHtml, mailListView, mailView } from './mail.ts'
 import type { MigrationsView } from './migrations.ts'
 import { ASSETS, matches, pipelineSteps, render, summary, waterfall } from './pages.ts'
 
@@ -217,6 +219,19 @@ export function createDashboard(
         res,
         jobsView().then((jobs) => render('jobs', { title: 'Jobs', page: 'jobs', app, jobs })),
       )
+    if (path === '/mail') return html(res, render('mail', { title: 'Mail', page: 'mail', app, mail: mailListView() }))
+    const mail = /^\/mail\/(\d{1,15})(\/html)?$/.exec(path)
+    if (mail) {
+      const id = Number(mail[1])
+      if (mail[2]) {
+        const body = mailHtml(id)
+        if (body === undefined) return send(res, 404, 'text/plain; charset=utf-8', `no HTML for message ${id}`)
+        return send(res, 200, 'text/html; charset=utf-8', body, { 'content-security-policy': MAIL_HTML_CSP })
+      }
+      const message = mailView(id)
+      if (!message) return send(res, 404, 'text/plain; charset=utf-8', `no message ${id} in the mailbox`)
+      return html(res, render('mail-message', { title: message.subject, page: 'mail', app, message }))
+    }
     if (path === '/charts') return html(res, render('charts', { charts: charts(store.list()) }))
     if (path === '/requests.json') return send(res, 200, 'application/json', JSON.stringify(store.list()))
     send(res, 404, 'text/plain; charset=utf-8', 'not found')
