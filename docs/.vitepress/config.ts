@@ -56,8 +56,11 @@ const SIDEBAR: Section[] = [
     ],
   },
   {
-    text: 'Background jobs',
-    items: [{ text: 'Jobs', link: '/jobs/overview' }],
+    text: 'Jobs and mail',
+    items: [
+      { text: 'Jobs', link: '/jobs/overview' },
+      { text: 'Mail', link: '/mail/overview' },
+    ],
   },
   {
     text: 'Real time',
