@@ -4,7 +4,8 @@
 // request (500) shows its error and the lines logged for it; a request made while the list is open
 // appears without a reload. A request's detail lists each plugin that ran with its outcome, the
 // security callback's verdict and the response headers; the app page's charts redraw as requests
-// arrive. Every page loads under the default Content-Security-Policy of securityHeaders() with no
+// arrive. The Mail page lists a message a route sent; the link in its HTML, clicked inside the
+// sandboxed frame, opens the app in the tab. Every page loads under the default Content-Security-Policy of securityHeaders() with no
 // violation. Screenshots go to test-results/screenshots/.
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -32,6 +33,28 @@ export default defineRoutes({
 })
 `
 
+// And a route that mails a confirmation link: in dev the mailer keeps it for the Mail page.
+const MAILING_ROUTE = `import { defineRoutes, json } from 'vela'
+import { defineMailer } from 'vela/mail'
+
+const mailer = defineMailer({ from: 'Shop <shop@example.com>' })
+
+export default defineRoutes({
+  prefix: '/mailing',
+  security: false,
+  routes: [['POST ', async (req) => {
+    const link = new URL('/heartbeat?confirmed=1', req.url).href
+    const sent = await mailer.send({
+      to: 'ann@example.com',
+      subject: 'Confirm your account',
+      html: '<p>Hello Ann,</p><p><a id="confirm" href="' + link + '">Confirm</a></p>',
+      text: 'Hello Ann,\\nConfirm: ' + link,
+    })
+    return json({ id: sent.id })
+  }]],
+})
+`
+
 const hasChromium = chromiumAvailable('the dashboard browser suite')
 
 describe.skipIf(!hasChromium)('the development dashboard in headless Chromium', () => {
@@ -48,6 +71,7 @@ describe.skipIf(!hasChromium)('the development dashboard in headless Chromium', 
     rmSync(APP, { recursive: true, force: true })
     cpSync(PLAYGROUND, APP, { recursive: true, filter: (src) => !/[/\\](\.data|assets)$/.test(src) })
     writeFileSync(join(APP, 'src/routes/failing.ts'), FAILING_ROUTE)
+    writeFileSync(join(APP, 'src/routes/mailing.ts'), MAILING_ROUTE)
     ;[server, browser] = await Promise.all([
       // A loaded machine takes a while to boot the playground (its migrations on PGlite).
       startPlayground({ cwd: APP, startTimeoutMs: 170_000 }),
@@ -219,6 +243,24 @@ describe.skipIf(!hasChromium)('the development dashboard in headless Chromium', 
     const points = await page.locator('figure.chart.rate polyline').getAttribute('points')
     expect(points!.split(' ')).toHaveLength(30)
     await shot('07-app-charts')
+    expect(violations).toEqual([])
+  })
+
+  it("the Mail page lists a mail the app sent; its HTML's link, clicked in the frame, opens the app in the tab", async () => {
+    const sent = await fetch(`${server.base}/mailing`, { method: 'POST' })
+    expect(sent.status).toBe(200)
+    const { id } = (await sent.json()) as { id: number }
+    await page.goto(`${server.base}/__vela/mail`)
+    const row = page.locator(`table.mail tr[data-id="${id}"]`)
+    expect(await row.locator('td').nth(1).textContent()).toBe('ann@example.com')
+    await row.locator('a', { hasText: 'Confirm your account' }).click()
+    await page.waitForURL(`${server.base}/__vela/mail/${id}`)
+    expect(await page.locator('.mail-text pre a').getAttribute('href')).toBe(`${server.base}/heartbeat?confirmed=1`)
+    const frame = page.frameLocator('.mail-html iframe')
+    await expect.poll(() => frame.locator('#confirm').count(), { timeout: 20_000 }).toBe(1)
+    await shot('08-mail')
+    await frame.locator('#confirm').click()
+    await page.waitForURL(`${server.base}/heartbeat?confirmed=1`, { timeout: 20_000 })
     expect(violations).toEqual([])
   })
 })
