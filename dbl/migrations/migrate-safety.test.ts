@@ -121,6 +121,15 @@ for (const backend of backends) {
       })
     }
 
+    test('a table emptied since it was analyzed has no rows: the estimate does not decide that', async () => {
+      await migrate(db.adapter, [create(10)])
+      await db.adapter.query('ANALYZE items')
+      await db.adapter.query('DELETE FROM items')
+      expect(await migrate(db.adapter, [create(10), change([alterTable('items', [dropColumn('body')])])])).toHaveLength(
+        1,
+      )
+    })
+
     test('add-not-null-column acknowledged still meets PostgreSQL, which refuses NULLs in existing rows', async () => {
       await migrate(db.adapter, [create(1)])
       const add = change([alterTable('items', [addColumn({ name: 'sku', type: 'string', nullable: false })])])

@@ -38,9 +38,10 @@ async function rowsOf(conn: Connection, table: string, atLeast: number): Promise
   )
   if (found.rows.length === 0) return 0 // made by an `execute` of this migration, or not at all
   // reltuples is PostgreSQL's estimate (-1 until the table is first analyzed, stale after a bulk
-  // load): when it says "small", a count that stops at the threshold decides.
+  // load or a DELETE): it answers "large" on its own, while "small" and "has rows" are decided by
+  // a count that stops at the threshold (one row for "has rows").
   const estimate = Number(found.rows[0]!.reltuples ?? -1)
-  if (estimate >= atLeast) return estimate
+  if (atLeast > 1 && estimate >= atLeast) return estimate
   const counted = await conn.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${name} LIMIT ${atLeast}) s`,
   )
