@@ -158,6 +158,9 @@ export type { Migration } from './migrations/load.ts'
 export { generateMigration } from './migrations/generate.ts'
 export type { GenerateOptions, GenerateResult } from './migrations/generate.ts'
 export { MigrationDecisionError } from './migrations/diff.ts'
+export { UnsafeMigrationError } from './migrations/safety.ts'
+export type { UnsafeCheck, UnsafeFinding } from './migrations/safety.ts'
+export type { SafetyOptions } from './migrations/migrate-safety.ts'
 export type { Decisions } from './migrations/diff.ts'
 
 // Deprecated: compare `result.ok` instead (these clash with the plugin `ok` of `vela`).

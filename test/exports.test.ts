@@ -80,6 +80,7 @@ const EXPECTED: Record<string, string[]> = {
     'MigrationDecisionError',
     'MultipleResultsError',
     'PaginationError',
+    'UnsafeMigrationError',
     'addColumn',
     'addError',
     'alterTable',

@@ -13,6 +13,7 @@ import type { Repo } from '../dbl/repo.ts'
 import type { AnySchema } from '../dbl/schema.ts'
 import { isSchema } from '../dbl/schema.ts'
 import { MigrationDecisionError } from '../dbl/migrations/diff.ts'
+import { UnsafeMigrationError } from '../dbl/migrations/safety.ts'
 import type { GenerateResult } from '../dbl/migrations/generate.ts'
 import { generateMigration } from '../dbl/migrations/generate.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
@@ -62,9 +63,9 @@ export async function generateForBuild(root: string, withApp: WithApp): Promise<
       }),
     )
   } catch (err) {
-    if (!(err instanceof MigrationDecisionError)) throw err
+    if (!(err instanceof MigrationDecisionError || err instanceof UnsafeMigrationError)) throw err
     const stop = new Error(
-      `${err.message}\nThe build does not decide this: run \`vela migrations generate\` with the --rename or --drop-column flags above (or add renamedFrom to the field), then build again.`,
+      `${err.message}\nThe build does not decide this: run \`vela migrations generate\` with the flags above (--rename, --drop-column, --allow-unsafe; or add renamedFrom to the field), then build again.`,
     )
     // An expected stop, not a crash: the build's report shows the message without a stack.
     stop.stack = undefined

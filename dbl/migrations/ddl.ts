@@ -151,10 +151,11 @@ export function operationSql(op: Operation): string[] {
     case 'createIndex': {
       if (op.columns.length === 0) throw new Error(`createIndex ${op.name}: no columns given`)
       const cols = op.columns.map(ident).join(', ')
-      return [`CREATE ${op.unique ? 'UNIQUE ' : ''}INDEX ${ident(op.name)} ON ${ident(op.table)} (${cols})`]
+      const how = op.concurrently ? 'CONCURRENTLY ' : ''
+      return [`CREATE ${op.unique ? 'UNIQUE ' : ''}INDEX ${how}${ident(op.name)} ON ${ident(op.table)} (${cols})`]
     }
     case 'dropIndex':
-      return [`DROP INDEX ${ident(op.name)}`]
+      return [`DROP INDEX ${op.concurrently ? 'CONCURRENTLY ' : ''}${ident(op.name)}`]
     case 'execute':
       // The migrator loads deferred SQL before compiling (migrator.ts).
       if (typeof op.sql !== 'string') throw new Error(`execute (${op.sql.about}): its SQL is not loaded yet`)

@@ -2,6 +2,7 @@
  * The decisions the diff cannot make on its own (a possible rename, dropping data) and the error
  * that asks for them, listing every ambiguous table with the field option or CLI flag to give.
  */
+import type { UnsafeCheck } from './unsafe-check.ts'
 
 /** What the migration generator is told to do where the schemas alone are ambiguous: renames, and drops of columns and tables with their data. */
 export interface Decisions {
@@ -11,6 +12,11 @@ export interface Decisions {
   readonly dropColumns?: readonly string[]
   /** Tables no schema uses any more that may be dropped with their data. */
   readonly dropTables?: readonly string[]
+  /**
+   * Safety checks acknowledged for this migration (`['drop-column']`, CLI `--allow-unsafe`): the
+   * generator writes the operation and lists the check in the file's `safetyAssured`.
+   */
+  readonly allowUnsafe?: readonly UnsafeCheck[]
 }
 
 export interface Ambiguity {

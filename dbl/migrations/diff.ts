@@ -134,14 +134,8 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
       : undefined
 
   for (const name of disappearing) changes.push(dropColumn(name))
-  for (const col of appearing) {
-    if (!col.nullable && col.default === undefined && col.type !== 'id') {
-      warnings.push(
-        `${table}.${col.name} is added NOT NULL without a default: the migration fails if ${table} has rows`,
-      )
-    }
-    changes.push(addColumn(columnOf(col)))
-  }
+  // A NOT NULL column without a default is a safety check (safety.ts), refused or acknowledged later.
+  for (const col of appearing) changes.push(addColumn(columnOf(col)))
   for (const col of to.columns) {
     const before = current.find((c) => c.name === col.name)
     if (!before) continue

@@ -151,6 +151,7 @@ const cases: Case[] = [
       { schemas: [User, posts()], name: 'update_schema', seed },
       {
         schemas: [User, posts({ fk: 'author_id', renamedFrom: 'user_id' })],
+        decisions: { allowUnsafe: ['rename-column'] },
         name: 'alter_posts',
         ops: ['renameColumn posts.user_id->author_id'],
       },
@@ -168,6 +169,7 @@ const cases: Case[] = [
       { schemas: [User], name: 'create_users', seed: seed.slice(0, 1) },
       {
         schemas: [Member, Badge],
+        decisions: { allowUnsafe: ['rename-column'] },
         name: 'update_schema',
         ops: ['createTable badges', 'renameColumn users.id->uid', 'modifyColumn badges.user_id{references}'],
         verify: async (c) =>
@@ -181,6 +183,7 @@ const cases: Case[] = [
       { schemas: [User, posts()], name: 'update_schema', seed },
       {
         schemas: [posts({ to: Member }), Member],
+        decisions: { allowUnsafe: ['rename-column'] },
         name: 'alter_users',
         ops: ['renameColumn users.id->uid'],
         verify: async (c) => refused(c, "INSERT INTO posts (title, user_id) VALUES ('orphan', 99)"),

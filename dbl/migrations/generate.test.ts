@@ -92,14 +92,20 @@ const cases: Case[] = [
     ],
   },
   {
-    name: 'add a NOT NULL column without a default warns',
+    name: 'a NOT NULL column without a default is refused until acknowledged',
     steps: [
       { schemas: [products(base)], name: 'create_products' },
       {
         schemas: [products({ ...base, sku: { type: 'string', nullable: false } })],
+        name: null,
+        error:
+          /adds the NOT NULL column products\.sku without a default \(add-not-null-column\)[\s\S]*safe way: add the column nullable \(or with a default\), backfill it, then set NOT NULL[\s\S]*--allow-unsafe add-not-null-column/,
+      },
+      {
+        schemas: [products({ ...base, sku: { type: 'string', nullable: false } })],
+        decisions: { allowUnsafe: ['add-not-null-column'] },
         name: 'alter_products',
         ops: ['addColumn products.sku'],
-        warnings: [/products\.sku is added NOT NULL without a default/],
       },
     ],
   },
@@ -109,6 +115,7 @@ const cases: Case[] = [
       { schemas: [products(base)], name: 'create_products', seed: seedProduct },
       {
         schemas: [products({ name: base.name, price: base.price })],
+        decisions: { allowUnsafe: ['drop-column'] },
         name: 'alter_products',
         ops: ['dropColumn products.description'],
         verify: async (c) =>
@@ -128,6 +135,7 @@ const cases: Case[] = [
             description: { type: 'string' },
           }),
         ],
+        decisions: { allowUnsafe: ['change-column-type'] },
         name: 'alter_products',
         ops: [
           'modifyColumn products.name{type,size}',
@@ -174,6 +182,7 @@ const cases: Case[] = [
       },
       {
         schemas: [products({ ...base, price: { type: 'float', nullable: false, default: 2.5 } })],
+        decisions: { allowUnsafe: ['change-column-type'] },
         name: 'alter_products',
         ops: ['modifyColumn products.price{type,default}'],
       },
@@ -297,7 +306,9 @@ const cases: Case[] = [
             [{ columns: ['title'] }],
           ),
         ],
+        decisions: { allowUnsafe: ['rename-column'] },
         name: 'alter_products',
+        warnings: [/creates the index products_title_index without CONCURRENTLY on the existing table products/],
         ops: [
           'dropIndex products.products_name_index',
           'renameColumn products.name->title',
@@ -314,7 +325,10 @@ const cases: Case[] = [
       { schemas: [products(base)], name: 'create_products', seed: seedProduct },
       {
         schemas: [products({ ...base, description: undefined, summary: { type: 'string', size: 100 } })],
-        decisions: { renames: { 'products.summary': 'description' } },
+        decisions: {
+          renames: { 'products.summary': 'description' },
+          allowUnsafe: ['rename-column', 'change-column-type'],
+        },
         name: 'alter_products',
         ops: ['renameColumn products.description->summary', 'modifyColumn products.summary{type,size}'],
         verify: async (c) => expect(await rows(c, 'SELECT summary FROM products')).toEqual([{ summary: 'bright' }]),
@@ -327,7 +341,7 @@ const cases: Case[] = [
       { schemas: [products(base)], name: 'create_products', seed: seedProduct },
       {
         schemas: [products({ ...base, description: undefined, notes: 'text' })],
-        decisions: { dropColumns: ['products.description'] },
+        decisions: { dropColumns: ['products.description'], allowUnsafe: ['drop-column'] },
         name: 'alter_products',
         ops: ['dropColumn products.description', 'addColumn products.notes'],
         verify: async (c) =>

@@ -12,6 +12,7 @@ import { loadMigrations, migrationFileName, type LoadOptions } from './load.ts'
 import { modelFromMigrations, modelFromSchemas, schemaRenames } from './model.ts'
 import type { Operation } from './operations.ts'
 import { renderMigration } from './render.ts'
+import { droppedColumns, heldBackWarning, keepColumns, safePlan } from './generate-safety.ts'
 
 /** What `generateMigration` compares: the app's schemas and its migrations folder, with any decisions it needs. */
 export interface GenerateOptions {
@@ -43,7 +44,9 @@ export interface GenerateResult {
  * Writes a migration taking the database from what the folder's migrations build to what the
  * schemas describe, or nothing when they already match. Never edits an existing file; throws a
  * `MigrationDecisionError` (writing nothing) when a change may be a rename or drops data, until
- * `decisions` settles it.
+ * `decisions` settles it, and an `UnsafeMigrationError` when the migration does what is unsafe on
+ * a production database (renames a column, changes its type, …), until `decisions.allowUnsafe` names
+ * it. A column whose field is gone is kept, with a warning, until `allowUnsafe` names `drop-column`.
  *
  * @example
  * const result = await generateMigration({ schemas: [User, Note], migrationsDir: 'src/migrations' })
@@ -63,9 +66,17 @@ export async function generateMigration(opts: GenerateOptions): Promise<Generate
     // An explicit decision wins over the field option.
     renames: { ...schemaRenames(opts.schemas), ...opts.decisions?.renames },
   }
-  const plan = planMigration(current, target, decisions)
+  let planned = planMigration(current, target, decisions)
+  // Dropped columns not acknowledged are kept, and the rest planned again (generate-safety.ts).
+  const held = decisions.allowUnsafe?.includes('drop-column') ? [] : droppedColumns(planned.up)
+  if (held.length > 0) {
+    planned = planMigration(current, keepColumns(target, current, held), decisions)
+    warnings.push(...held.map(heldBackWarning))
+  }
+  warnings.push(...planned.warnings)
+  if (planned.up.length === 0) return { written: null, name: null, operations: [], down: [], warnings }
+  const plan = safePlan(planned, current, decisions.allowUnsafe)
   warnings.push(...plan.warnings)
-  if (plan.up.length === 0) return { written: null, name: null, operations: [], down: [], warnings }
 
   const name = migrationName(plan.up)
   const last = migrations.at(-1)?.version
@@ -76,7 +87,9 @@ export async function generateMigration(opts: GenerateOptions): Promise<Generate
   // overwritten (the link fails). The temporary name goes whatever happens.
   const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`
   try {
-    await writeFile(temp, renderMigration(plan.up, plan.down, opts.importFrom ?? 'vela/dbl'), { flag: 'wx' })
+    await writeFile(temp, renderMigration(plan.up, plan.down, opts.importFrom ?? 'vela/dbl', plan.exports), {
+      flag: 'wx',
+    })
     await link(temp, file)
   } finally {
     await rm(temp, { force: true })

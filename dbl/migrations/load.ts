@@ -7,6 +7,7 @@ import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { MigrationModule, Operation } from './operations.ts'
+import { checkNames } from './safety.ts'
 
 /** A migration read from its file: version and name from the file name, `up()` and `down()` from the module. */
 export interface Migration extends MigrationModule {
@@ -103,7 +104,10 @@ async function importMigration(
   return migrationOfModule(file, mod)
 }
 
-/** `up` / `down` of a loaded migration module: `export function up/down` or `export default defineMigration({ up, down })`. */
+/**
+ * `up` / `down` (and `safetyAssured`, `transaction`) of a loaded migration module: `export function
+ * up/down` or `export default defineMigration({ up, down })`.
+ */
 export function migrationOfModule(file: string, loaded: unknown): MigrationModule {
   const mod = (loaded ?? {}) as Record<string, unknown>
   const source =
@@ -118,7 +122,18 @@ export function migrationOfModule(file: string, loaded: unknown): MigrationModul
       `migration ${file} does not export ${missing.join(' and ')}; a migration exports up() and down() returning operations`,
     )
   }
-  return { up: checked(file, 'up', up as () => unknown), down: checked(file, 'down', down as () => unknown) }
+  const transaction = source?.transaction
+  if (transaction !== undefined && typeof transaction !== 'boolean')
+    throw new Error(`migration ${file}: \`transaction\` must be true or false, got ${JSON.stringify(transaction)}`)
+  const assured = source?.safetyAssured
+  if (assured !== undefined && !Array.isArray(assured))
+    throw new Error(`migration ${file}: \`safetyAssured\` must be an array of safety check names`)
+  return {
+    up: checked(file, 'up', up as () => unknown),
+    down: checked(file, 'down', down as () => unknown),
+    ...(assured ? { safetyAssured: checkNames(assured, `migration ${file}: safetyAssured`) } : {}),
+    ...(transaction === false ? { transaction: false } : {}),
+  }
 }
 
 /** Wraps up/down so a wrong return value is reported with the file, not as a crash deep in the DDL. */

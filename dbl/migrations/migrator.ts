@@ -9,13 +9,15 @@ import type { Adapter, Connection } from '../adapters/adapter.ts'
 import { operationsSql } from './ddl.ts'
 import type { Migration } from './load.ts'
 import type { Operation } from './operations.ts'
+import { checkSafety, checkSafetyOptions, replayInto, type SafetyOptions } from './migrate-safety.ts'
+import type { Model } from './table-model.ts'
 
 /** pg_advisory_lock(int4, int4): "vela" in ASCII, then 1 for migrations. Scoped to one database. */
 const LOCK = 'pg_advisory_lock(1986358369, 1)'
 const UNLOCK = 'pg_advisory_unlock(1986358369, 1)'
 
-/** Options of `migrate` and `rollbackMigrations`. */
-export interface MigratorOptions {
+/** Options of `migrate` and `rollbackMigrations`; the safety options apply to `migrate` only. */
+export interface MigratorOptions extends SafetyOptions {
   /** One line per migration applied or reverted. */
   log?: (line: string) => void
 }
@@ -59,14 +61,19 @@ async function appliedRows(conn: Connection) {
   return res.rows
 }
 
-/** Runs one migration's statements and its bookkeeping statement in one transaction on `conn`. */
-async function runInTransaction(
+/**
+ * Runs one migration's statements and its bookkeeping statement in one transaction on `conn`, or,
+ * for a migration exporting `transaction = false`, one by one (what succeeded before a failure
+ * stays applied, and the version is recorded only when all did).
+ */
+async function runMigration(
   conn: Connection,
   migration: Migration,
   statements: string[],
   bookkeeping: [string, unknown[]],
 ) {
-  await conn.query('BEGIN')
+  const inTransaction = migration.transaction !== false
+  if (inTransaction) await conn.query('BEGIN')
   let current = ''
   try {
     for (const sql of statements) {
@@ -74,16 +81,16 @@ async function runInTransaction(
       await conn.query(sql)
     }
     await conn.query(...bookkeeping)
-    await conn.query('COMMIT')
+    if (inTransaction) await conn.query('COMMIT')
   } catch (err) {
-    await conn.query('ROLLBACK').catch(() => {})
+    if (inTransaction) await conn.query('ROLLBACK').catch(() => {})
     const where = migration.file ?? label(migration)
-    throw new Error(
-      `migration ${where} failed and was rolled back: ${(err as Error).message}\n  while running: ${current}`,
-      {
-        cause: err,
-      },
-    )
+    const outcome = inTransaction
+      ? 'failed and was rolled back'
+      : 'failed outside a transaction (transaction = false): the statements before this one stay applied, the migration is still pending'
+    throw new Error(`migration ${where} ${outcome}: ${(err as Error).message}\n  while running: ${current}`, {
+      cause: err,
+    })
   }
 }
 
@@ -104,7 +111,9 @@ const adapterOf = (t: MigrationTarget): Promise<Adapter> => ('kind' in t ? Promi
 /**
  * Applies every pending migration in version order; stops at the first failure (which is rolled
  * back; the ones before it stay applied). Returns what this call applied. Instances starting
- * together take turns (an advisory lock), so each migration runs once.
+ * together take turns (an advisory lock), so each migration runs once. A migration doing what is
+ * unsafe on the data it touches (dropping a column of a table with rows, …) is refused with an
+ * `UnsafeMigrationError` unless it lists the check in `safetyAssured` or `opts.allowUnsafe` does.
  *
  * @example
  * // In the app's start hook: the migrations `vela/vite` compiles in, applied before serving.
@@ -119,19 +128,26 @@ export async function migrate(
   opts: MigratorOptions = {},
 ): Promise<AppliedMigration[]> {
   const ordered = sortedUnique(migrations)
+  checkSafetyOptions(opts)
   const adapter = await adapterOf(target)
   return withLock(adapter, async (conn) => {
     const applied = new Set((await appliedRows(conn)).map((r) => r.version))
     const done: AppliedMigration[] = []
+    // The model before each migration, for the safety checks (a type change's old type).
+    const model: Model = new Map()
     for (const m of ordered) {
-      if (applied.has(m.version)) continue
-      const statements = await compile(m, 'up')
-      await runInTransaction(conn, m, statements, [
-        'INSERT INTO schema_migrations (version, name, inserted_at) VALUES ($1, $2, now())',
-        [m.version, m.name],
-      ])
-      opts.log?.(`migrated ${label(m)}`)
-      done.push({ version: m.version, name: m.name })
+      const ops = m.up()
+      if (!applied.has(m.version)) {
+        const statements = await compile(m, 'up')
+        await checkSafety(conn, m, ops, model, opts)
+        await runMigration(conn, m, statements, [
+          'INSERT INTO schema_migrations (version, name, inserted_at) VALUES ($1, $2, now())',
+          [m.version, m.name],
+        ])
+        opts.log?.(`migrated ${label(m)}`)
+        done.push({ version: m.version, name: m.name })
+      }
+      replayInto(model, ops)
     }
     return done
   })
@@ -160,7 +176,7 @@ export async function rollback(
     for (const row of applied) {
       const m = byVersion.get(row.version)
       if (!m) throw new Error(`cannot roll back ${label(row)}: it is applied but its migration file is missing`)
-      await runInTransaction(conn, m, await compile(m, 'down'), [
+      await runMigration(conn, m, await compile(m, 'down'), [
         'DELETE FROM schema_migrations WHERE version = $1',
         [m.version],
       ])
@@ -205,7 +221,17 @@ async function loaded(op: Operation): Promise<Operation> {
 
 async function compile(m: Migration, direction: 'up' | 'down'): Promise<string[]> {
   try {
-    return operationsSql(await Promise.all(m[direction]().map(loaded)))
+    const ops = m[direction]()
+    const concurrent = ops.find(
+      (op): op is Extract<Operation, { op: 'createIndex' | 'dropIndex' }> =>
+        (op.op === 'createIndex' || op.op === 'dropIndex') && op.concurrently === true,
+    )
+    if (concurrent && m.transaction !== false)
+      throw new Error(
+        `${concurrent.op} ${concurrent.name} is CONCURRENTLY, which PostgreSQL cannot run inside a transaction: ` +
+          'export const transaction = false from the migration (or defineMigration({ …, transaction: false }))',
+      )
+    return operationsSql(await Promise.all(ops.map(loaded)))
   } catch (err) {
     throw new Error(`migration ${m.file ?? label(m)} (${direction}): ${(err as Error).message}`, { cause: err })
   }

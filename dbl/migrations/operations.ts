@@ -5,6 +5,7 @@
  * generator cannot see (except `execute`, which is opaque on purpose).
  */
 import type { FieldType, OnDelete } from '../schema.ts'
+import type { UnsafeCheck } from './unsafe-check.ts'
 
 export type { OnDelete }
 
@@ -69,8 +70,8 @@ export type Operation =
   | { readonly op: 'createTable'; readonly table: string; readonly columns: readonly Column[] }
   | { readonly op: 'dropTable'; readonly table: string }
   | { readonly op: 'alterTable'; readonly table: string; readonly changes: readonly ColumnChange[] }
-  | ({ readonly op: 'createIndex' } & IndexDefinition)
-  | { readonly op: 'dropIndex'; readonly table: string; readonly name: string }
+  | ({ readonly op: 'createIndex'; readonly concurrently?: boolean } & IndexDefinition)
+  | { readonly op: 'dropIndex'; readonly table: string; readonly name: string; readonly concurrently?: boolean }
   | { readonly op: 'execute'; readonly sql: string | DeferredSql }
 
 /**
@@ -85,10 +86,23 @@ export interface DeferredSql {
   load(): Promise<string>
 }
 
-/** A migration file's exports: `up()` and `down()`, each returning the operations to apply. */
+/**
+ * A migration file's exports: `up()` and `down()`, each returning the operations to apply, and
+ * optionally `safetyAssured` and `transaction`.
+ */
 export interface MigrationModule {
   up(): readonly Operation[]
   down(): readonly Operation[]
+  /**
+   * Safety checks this migration acknowledges (`['drop-column']`): `migrate` applies it even where
+   * they would refuse it. See docs/database/migrations-safety.md.
+   */
+  readonly safetyAssured?: readonly UnsafeCheck[]
+  /**
+   * `false` runs the migration's statements one by one outside a transaction, which
+   * `createIndex(…, { concurrently: true })` needs (default `true`).
+   */
+  readonly transaction?: boolean
 }
 
 /**
@@ -190,14 +204,17 @@ export function indexName(table: string, columns: readonly string[]): string {
 
 /**
  * Creates an index over columns; named `<table>_<columns joined by _>_index` unless `name` is given.
+ * `concurrently: true` builds it without blocking writes (CREATE INDEX CONCURRENTLY); the migration
+ * must then export `transaction = false`.
  *
  * @example
  * createIndex('users', ['email'], { unique: true }) // users_email_index
+ * createIndex('orders', ['customer_id'], { concurrently: true })
  */
 export function createIndex(
   table: string,
   columns: readonly string[],
-  opts: { unique?: boolean; name?: string } = {},
+  opts: { unique?: boolean; name?: string; concurrently?: boolean } = {},
 ): Operation {
   return {
     op: 'createIndex',
@@ -205,18 +222,19 @@ export function createIndex(
     columns,
     unique: opts.unique ?? false,
     name: opts.name ?? indexName(table, columns),
+    ...(opts.concurrently ? { concurrently: true } : {}),
   }
 }
 
 /**
  * Drops an index by name. The table is named too, so replaying migrations knows where the index
- * lived without a catalog.
+ * lived without a catalog. `concurrently: true` (DROP INDEX CONCURRENTLY) needs `transaction = false`.
  *
  * @example
  * dropIndex('notes', 'notes_user_id_index')
  */
-export function dropIndex(table: string, name: string): Operation {
-  return { op: 'dropIndex', table, name }
+export function dropIndex(table: string, name: string, opts: { concurrently?: boolean } = {}): Operation {
+  return { op: 'dropIndex', table, name, ...(opts.concurrently ? { concurrently: true } : {}) }
 }
 
 /**

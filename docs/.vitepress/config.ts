@@ -39,6 +39,7 @@ const SIDEBAR: Section[] = [
     items: [
       { text: 'The database layer', link: '/database/overview' },
       { text: 'Migrations', link: '/database/migrations' },
+      { text: 'Migrations that protect production', link: '/database/migrations-safety' },
       { text: 'Queries', link: '/database/queries' },
       { text: 'Streaming and pagination', link: '/database/streaming-and-pagination' },
       { text: 'Associations', link: '/database/associations' },

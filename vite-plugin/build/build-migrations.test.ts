@@ -68,13 +68,16 @@ it('a possible rename fails the build with the decision to make; nothing is writ
   expect(err.stderr).toContain('Migration not generated: a column disappears while another appears in the same table')
   expect(err.stderr).toContain('(CLI: --rename notes.text=body)')
   expect(err.stderr).toContain('(CLI: --drop-column notes.body)')
-  expect(err.stderr).toContain('run `vela migrations generate` with the --rename or --drop-column flags above')
+  expect(err.stderr).toContain(
+    'run `vela migrations generate` with the flags above (--rename, --drop-column, --allow-unsafe',
+  )
   expect(err.stderr).not.toMatch(/^\s+at /m) // an expected stop: no stack trace
   expect(readdirSync(join(root, 'src/migrations'))).toHaveLength(1)
   expect(existsSync(join(root, 'dist'))).toBe(false)
 
   // The user decides; the build then goes through with that migration.
-  await run(process.execPath, [BIN, 'migrations', 'generate', '--root', root, '--rename', 'notes.text=body'])
+  const decide = ['--rename', 'notes.text=body', '--allow-unsafe', 'rename-column']
+  await run(process.execPath, [BIN, 'migrations', 'generate', '--root', root, ...decide])
   await run(process.execPath, [BIN, 'release', '--root', root])
   expect(readdirSync(join(root, 'src/migrations'))).toHaveLength(2)
   expect(existsSync(join(root, 'dist/server/index.mjs'))).toBe(true)

@@ -20,6 +20,7 @@
 import { existsSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { MigrationDecisionError } from '../../dbl/migrations/diff.ts'
+import { UnsafeMigrationError } from '../../dbl/migrations/safety.ts'
 import { generateMigration } from '../../dbl/migrations/generate.ts'
 import type { ImportModule } from '../app-loader.ts'
 import { writeJsonSchemas } from '../json-schemas-write.ts'
@@ -58,11 +59,11 @@ export function schemaStep(root: string, log: (message: string) => void): Schema
         if (result.written) log(`src/schemas changed: generated ${relative(root, result.written)}`)
         return result.written ?? jobs
       } catch (err) {
-        if (!(err instanceof MigrationDecisionError)) throw err
+        if (!(err instanceof MigrationDecisionError || err instanceof UnsafeMigrationError)) throw err
         if (err.message !== undecided) {
           undecided = err.message
           console.error(
-            `vela: ${err.message}\nThe dev server does not decide this: run \`vela migrations generate\` with the --rename or --drop-column flags above (or add renamedFrom to the field); the next swap applies the migration it writes.`,
+            `vela: ${err.message}\nThe dev server does not decide this: run \`vela migrations generate\` with the flags above (--rename, --drop-column, --allow-unsafe; or add renamedFrom to the field); the next swap applies the migration it writes.`,
           )
         }
         return jobs

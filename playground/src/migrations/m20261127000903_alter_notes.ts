@@ -4,6 +4,9 @@
 // author names no user keeps a null `user_id` (and is shown without an author).
 import { addColumn, alterTable, createIndex, dropColumn, dropIndex, execute } from 'vela/dbl'
 
+// `author` is dropped on purpose, once its names are carried into `user_id` (docs: database/migrations-safety).
+export const safetyAssured = ['drop-column'] as const
+
 export function up() {
   return [
     alterTable('notes', [addColumn({ name: 'user_id', type: 'integer', references: { table: 'users' } })]),

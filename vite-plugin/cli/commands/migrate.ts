@@ -7,6 +7,7 @@ import type { Decisions } from '../../../dbl/migrations/diff.ts'
 import { generateMigration } from '../../../dbl/migrations/generate.ts'
 import { loadMigrations } from '../../../dbl/migrations/load.ts'
 import { migrate, rollback, status } from '../../../dbl/migrations/migrator.ts'
+import type { UnsafeCheck } from '../../../dbl/migrations/safety.ts'
 import { loadRepo, loadSchemas, migrationsDir } from '../../migrations.ts'
 import { writeJobsMigration } from '../../jobs-migration.ts'
 import { withAppRunner } from './load.ts'
@@ -27,7 +28,10 @@ export async function generate(root: string, decisions: Decisions = {}): Promise
   if (!result.written && !jobs) console.log('Migrations already match the schemas: nothing generated')
 }
 
-export async function runMigrations(root: string, mode: { status?: boolean; rollback?: number }): Promise<void> {
+export async function runMigrations(
+  root: string,
+  mode: { status?: boolean; rollback?: number; allowUnsafe?: readonly UnsafeCheck[] },
+): Promise<void> {
   await withAppRunner(root, {}, async (load) => {
     const repo = await loadRepo(root, load)
     try {
@@ -43,7 +47,7 @@ export async function runMigrations(root: string, mode: { status?: boolean; roll
           done.length ? done.map((m) => `rolled back ${m.version} ${m.name}`).join('\n') : 'nothing to roll back',
         )
       } else {
-        const done = await migrate(repo, migrations)
+        const done = await migrate(repo, migrations, { allowUnsafe: mode.allowUnsafe })
         console.log(done.length ? done.map((m) => `migrated ${m.version} ${m.name}`).join('\n') : 'already up to date')
       }
     } finally {

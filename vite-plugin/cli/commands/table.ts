@@ -5,6 +5,7 @@
  * migrations are declared here. Their implementations are imported when they run: `vela routes`
  * answered from the inspection cache never loads Vite.
  */
+import { UNSAFE_CHECK_NAMES, type UnsafeCheck } from '../../../dbl/migrations/unsafe-check.ts'
 import { checkProfile } from '../../profile.ts'
 import type { CommandSpec } from './args.ts'
 import { UsageError, defineCommand } from './args.ts'
@@ -53,12 +54,31 @@ when priv/schemas/ exists. Prints one Generated line per file generated, then Bu
   },
 })
 
+/** `--allow-unsafe <check>`, shared by `migrations generate` and `migrate`. */
+const ALLOW_UNSAFE = {
+  type: 'string',
+  multiple: true,
+  value: '<check>',
+  description: `a safety check to acknowledge (repeatable): ${UNSAFE_CHECK_NAMES.join(', ')}`,
+} as const
+
+function unsafeChecks(values: readonly string[] | undefined): UnsafeCheck[] {
+  for (const v of values ?? [])
+    if (!(UNSAFE_CHECK_NAMES as readonly string[]).includes(v))
+      throw new UsageError(
+        `--allow-unsafe takes a safety check (${UNSAFE_CHECK_NAMES.join(', ')}), got ${JSON.stringify(v)}`,
+      )
+  return (values ?? []) as UnsafeCheck[]
+}
+
 const generateCommand = defineCommand({
   name: 'migrations generate',
   summary: 'write the migration src/schemas needs (diffed against src/migrations)',
   description: `Compares the schemas of src/schemas with what src/migrations builds and writes the migration
 that makes them match. A possible rename or a drop is never guessed: the command stops and says
-which flag decides it.`,
+which flag decides it. A change that is unsafe on a production database (dropping, renaming or
+retyping a column, a NOT NULL column without a default) is refused with the risk and the safe way
+until --allow-unsafe names its check; the file then lists it in safetyAssured.`,
   options: {
     rename: {
       type: 'string',
@@ -73,6 +93,7 @@ which flag decides it.`,
       description: 'a column to drop (repeatable)',
     },
     'drop-table': { type: 'string', multiple: true, value: '<table>', description: 'a table to drop (repeatable)' },
+    'allow-unsafe': ALLOW_UNSAFE,
   },
   example: 'vela migrations generate --rename posts.body=text',
   async run({ root, values }) {
@@ -86,6 +107,7 @@ which flag decides it.`,
       renames: Object.fromEntries(renames),
       dropColumns: values['drop-column'] ?? [],
       dropTables: values['drop-table'] ?? [],
+      allowUnsafe: unsafeChecks(values['allow-unsafe']),
     })
     return 0
   },
@@ -95,11 +117,15 @@ const migrateCommand = defineCommand({
   name: 'migrate',
   summary: 'apply pending migrations, list them (--status) or revert (--rollback [n])',
   description: `Applies the pending migrations of src/migrations to the repo src/repo.ts exports; --status lists
-every migration (up or pending), --rollback reverts the last n applied ones.`,
+every migration (up or pending), --rollback reverts the last n applied ones. A pending migration doing
+what is unsafe on the data it touches (dropping a column of a table with rows, an index built without
+CONCURRENTLY on a large table, …) is refused unless it lists the check in safetyAssured or
+--allow-unsafe names it.`,
   positionals: [{ name: '<n>', description: 'with --rollback: how many migrations to revert', byDefault: '1' }],
   options: {
     status: { type: 'boolean', description: 'list the migrations and whether each is applied; change nothing' },
     rollback: { type: 'boolean', description: 'revert the last n applied migrations (default 1)' },
+    'allow-unsafe': ALLOW_UNSAFE,
   },
   example: 'vela migrate\nvela migrate --status\nvela migrate --rollback 2',
   async run({ root, values, positionals }) {
@@ -110,7 +136,14 @@ every migration (up or pending), --rollback reverts the last n applied ones.`,
     if (n !== undefined && !/^[1-9]\d*$/.test(n))
       throw new UsageError(`--rollback takes a positive whole number of migrations, got ${JSON.stringify(n)}`)
     const { runMigrations } = await import('./migrate.ts')
-    await runMigrations(root, { status: values.status, rollback: values.rollback ? Number(n ?? 1) : undefined })
+    const allowUnsafe = unsafeChecks(values['allow-unsafe'])
+    if (allowUnsafe.length > 0 && (values.status || values.rollback))
+      throw new UsageError('--allow-unsafe goes with applying migrations, not with --status or --rollback')
+    await runMigrations(root, {
+      status: values.status,
+      rollback: values.rollback ? Number(n ?? 1) : undefined,
+      allowUnsafe,
+    })
     return 0
   },
 })

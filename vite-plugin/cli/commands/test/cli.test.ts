@@ -118,6 +118,21 @@ describe('usage errors: the message and the usage on stderr, exit 2, nothing don
       ],
       [['migrate', '--rollback', '1', '2'], 'migrate', 'unexpected argument "2"'],
       [
+        ['migrate', '--allow-unsafe', 'drop-table'],
+        'migrate',
+        '--allow-unsafe takes a safety check (add-not-null-column, create-index, change-column-type, drop-column, rename-column), got "drop-table"',
+      ],
+      [
+        ['migrate', '--status', '--allow-unsafe', 'drop-column'],
+        'migrate',
+        '--allow-unsafe goes with applying migrations, not with --status or --rollback',
+      ],
+      [
+        ['migrations', 'generate', '--allow-unsafe', 'everything'],
+        'migrations generate',
+        '--allow-unsafe takes a safety check (add-not-null-column, create-index, change-column-type, drop-column, rename-column), got "everything"',
+      ],
+      [
         ['migrations', 'generate', '--rename', 'title'],
         'migrations generate',
         '--rename takes <table.new=old>, got "title"',
