@@ -66,6 +66,7 @@ import {
   insert,
   remove,
   update,
+  type DeleteOptions,
   type InsertOptions,
   type MaybeInsertResult,
   type OnConflictReplace,
@@ -210,9 +211,16 @@ export interface Repo {
   ): Promise<WriteResult<S>>
   insert<S extends AnySchema>(cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>>
   update<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
-  /** A changeset (to carry constraint declarations such as `noAssocConstraint`) or a schema and a record. */
-  delete<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
-  delete<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<WriteResult<S>>
+  /**
+   * A changeset (to carry constraint declarations such as `noAssocConstraint`) or a schema and a
+   * record. A `softDelete` schema's row gets its deleted-at column set instead, unless `{ hard: true }`.
+   *
+   * @example
+   * await repo.delete(Post, post)                    // soft: sets deleted_at
+   * await repo.delete(Post, post, { hard: true })    // DELETE
+   */
+  delete<S extends AnySchema>(cs: Changeset<S>, opts?: DeleteOptions): Promise<WriteResult<S>>
+  delete<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>, opts?: DeleteOptions): Promise<WriteResult<S>>
   insertAll<S extends AnySchema>(
     schema: S,
     rows: readonly Partial<RecordOf<S>>[],
@@ -221,7 +229,11 @@ export interface Repo {
     q: Query<S, R, J>,
     set: Partial<RecordOf<S>>,
   ): Promise<Result<{ count: number }, DbError>>
-  deleteAll<S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<Result<{ count: number }, DbError>>
+  /** Deletes every row `q` matches; a `softDelete` schema's rows get their deleted-at column set, unless `{ hard: true }`. */
+  deleteAll<S extends AnySchema, R, J>(
+    q: Query<S, R, J>,
+    opts?: DeleteOptions,
+  ): Promise<Result<{ count: number }, DbError>>
   /**
    * Loads associations, nested as in Ecto (`['profile', { posts: ['comments'] }]`), one query per
    * association per level; an unknown name throws before any query. Gives the records with the
@@ -400,11 +412,13 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     },
     insert: ((cs: Changeset, opts?: InsertOptions<AnySchema>) => insert(ctx, cs, opts)) as Repo['insert'],
     update: (cs) => update(ctx, cs),
-    delete: ((a: Changeset | AnySchema, record?: Record<string, unknown>) =>
-      remove(ctx, isChangeset(a) ? a : emptyChangeset(a, record as never))) as Repo['delete'],
+    delete: ((a: Changeset | AnySchema, b?: Record<string, unknown>, c?: DeleteOptions) =>
+      isChangeset(a)
+        ? remove(ctx, a, b as DeleteOptions | undefined)
+        : remove(ctx, emptyChangeset(a, b as never), c)) as Repo['delete'],
     insertAll: (schema, rows) => insertAll(ctx, schema, rows),
     updateAll: (q, set) => updateAll(ctx, q, set),
-    deleteAll: (q) => deleteAll(ctx, q),
+    deleteAll: (q, opts) => deleteAll(ctx, q, opts),
     preload: (async (schema: AnySchema, records: unknown, spec: PreloadSpec<AnySchema>) => {
       const single = !Array.isArray(records)
       const res = await preload(ctx, schema, (single ? [records] : records) as never, spec)

@@ -11,6 +11,7 @@ import type { AnySchema, RecordOf } from '../schema.ts'
 import { dumpValue, kx, loadKnex, marker, outsideEnum, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, failure, type RepoContext } from './context.ts'
+import type { DeleteOptions } from './write.ts'
 
 /** Keys must be stored fields; an enum value must be listed (reading the row back would throw a `LoadError`). */
 function checkKeys(schema: AnySchema, row: object, what: string): void {
@@ -84,8 +85,18 @@ export async function updateAll<S extends AnySchema>(
   }
 }
 
-export async function deleteAll(ctx: RepoContext, q: QueryParts): Promise<Result<{ count: number }, DbError>> {
-  const { sql, params } = compileDeleteAll(q)
+/**
+ * DELETE of every row `q` matches (its schema's scopes applied); for a `softDelete` schema an
+ * UPDATE setting the deleted-at column of those not deleted yet, unless `hard`.
+ */
+export async function deleteAll(
+  ctx: RepoContext,
+  q: QueryParts,
+  opts: DeleteOptions = {},
+): Promise<Result<{ count: number }, DbError>> {
+  const soft = q.schema.softDelete
+  const { sql, params } =
+    soft === undefined || opts.hard ? compileDeleteAll(q) : compileUpdateAll(q, { [soft]: new Date() })
   try {
     return ok({ count: (await exec(ctx, sql, params, 'DELETE', q.schema.table)).rowCount })
   } catch (e) {
