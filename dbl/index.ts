@@ -90,6 +90,7 @@ export type { AssocPath, Joined, Joins, Ref, ValueAt, NestedRow } from './query/
 // Repo
 export { defineRepo } from './repo.ts'
 export type { Repo, RepoConfig } from './repo.ts'
+export type { ReplicaConfig } from './repo/replicas.ts'
 export { newMulti } from './multi.ts'
 export type { Multi, MultiFailure } from './multi.ts'
 export type { Ok, Err, Result } from './result.ts'

@@ -41,6 +41,7 @@ import type { Adapter, Connection, QueryResult, Row } from './adapters/adapter.t
 import { createPgAdapter, pgAddress } from './adapters/pg.ts'
 import { resolveDeadlines, type DeadlineOptions } from './deadlines.ts'
 import { firstConnection, resolveStartRetry, type StartRetryOptions } from './repo/start.ts'
+import { checkReplicas, closeReplicas, openReplicas, type ReplicaConfig } from './repo/replicas.ts'
 import { createPgliteAdapter } from './adapters/pglite.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
@@ -95,6 +96,14 @@ export interface RepoConfig extends DeadlineOptions {
   readonly log?: LogOption
   /** `start()` on PostgreSQL: default `{ attempts: 5, delayMs: 500, timeoutMs: 10000 }` (repo/start.ts). */
   readonly startRetry?: StartRetryOptions
+  /**
+   * Read replicas, PostgreSQL only: each a connection config like the primary's (`{ url }` or the
+   * separate fields, `poolSize`, deadlines; unset ones follow the primary's) or a ready adapter.
+   * Reads outside a transaction go to them in turn; writes, raw SQL and transactions to the
+   * primary; `repo.onPrimary(fn)` sends a block's reads to the primary. A non-empty list on
+   * PGlite throws (repo/replicas.ts).
+   */
+  readonly replicas?: readonly ReplicaConfig[]
 }
 
 type Clauses<S extends AnySchema> = { readonly [K in keyof RecordOf<S>]?: RecordOf<S>[K] | null }
@@ -292,6 +301,15 @@ export interface Repo {
    * })
    */
   afterCommit(fn: () => void): void
+  /**
+   * Runs `fn` with every read it makes through this repo sent to the primary rather than a
+   * replica: for a read that must see a write just made (replicas lag). Without replicas, `fn()`.
+   *
+   * @example
+   * const res = await repo.insert(cast(Order, null, params, ['total']))
+   * const fresh = await repo.onPrimary(() => repo.get(Order, res.ok ? res.value.id : 0))
+   */
+  onPrimary<T>(fn: () => T): T
 }
 
 /** The URL that asks for the embedded database in memory. */
@@ -334,12 +352,15 @@ export function defineRepo(config: RepoConfig = {}): Repo {
   resolveDeadlines(config)
   const retry = resolveStartRetry(config.startRetry)
   const name = config.name ?? 'repo'
+  checkReplicas(config.replicas, backend, name)
   let starting: Promise<Adapter> | undefined
   const ctx: RepoContext = {
     name,
     adapter: typeof config.adapter === 'object' ? config.adapter : undefined,
     tx: new AsyncLocalStorage<TxState>(),
     run: createRunner(name, config.log),
+    // Pools connect on their first query; opened now so a repo given a ready adapter (never started) has them too.
+    replicas: openReplicas(config.replicas, config),
     // Creates the adapter; a pg pool connects on its first query. Operations call this.
     start() {
       starting ??= (async () => {
@@ -352,6 +373,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
                   dataDir: embeddedDataDir(config),
                   acquireTimeoutMs: config.acquireTimeoutMs,
                 })
+        ctx.replicas ??= openReplicas(config.replicas, config)
         ctx.adapter = a
         return a
       })()
@@ -389,10 +411,14 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     },
     async stop() {
       const a = ctx.adapter
+      const replicas = ctx.replicas
       ctx.adapter = undefined
+      ctx.replicas = undefined
       starting = undefined
       if (a) await a.close()
+      await closeReplicas(replicas, config.replicas)
     },
+    onPrimary: (fn) => (ctx.replicas ? ctx.replicas.primary.run(true, fn) : fn()),
     all: (q) => all(ctx, q),
     one: (q) => one(ctx, q),
     get: (schema, id) => get(ctx, schema, id),

@@ -27,15 +27,17 @@ import { defectMoreCases } from './cases/defects-more.ts'
 import { queriesDdl, queriesTables } from './schemas-queries.ts'
 import { scopesDdl, scopesTables } from './schemas-scopes.ts'
 import { scopeCases } from './cases/scopes.ts'
+import { replicaCases } from './cases/replicas.ts'
 import type { SuiteContext } from './suite-context.ts'
 
-export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
+export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; close(): Promise<void> }>): void {
   const t = {} as SuiteContext
   let close: () => Promise<void> = async () => {}
   beforeAll(async () => {
     const opened = await open()
     close = opened.close
     t.adapter = opened.adapter
+    t.url = opened.url
     for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl, ...scopesDdl])
       await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
@@ -65,4 +67,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   queryCases(t)
   streamingCases(t)
   scopeCases(t)
+  replicaCases(t)
 }
