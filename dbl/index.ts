@@ -89,6 +89,8 @@ export type { AssocPath, Joined, Joins, Ref, ValueAt, NestedRow } from './query/
 
 // Repo
 export { defineRepo } from './repo.ts'
+export { defineFactory, factory } from './factory.ts'
+export type { Factory, FactoryAttrs, FactoryOptions } from './factory.ts'
 export type { Repo, RepoConfig } from './repo.ts'
 export type { ReplicaConfig } from './repo/replicas.ts'
 export { newMulti } from './multi.ts'

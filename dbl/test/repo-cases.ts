@@ -28,6 +28,7 @@ import { queriesDdl, queriesTables } from './schemas-queries.ts'
 import { scopesDdl, scopesTables } from './schemas-scopes.ts'
 import { scopeCases } from './cases/scopes.ts'
 import { replicaCases } from './cases/replicas.ts'
+import { factoryCases } from './cases/factories.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; close(): Promise<void> }>): void {
@@ -68,4 +69,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
   streamingCases(t)
   scopeCases(t)
   replicaCases(t)
+  factoryCases(t)
 }
