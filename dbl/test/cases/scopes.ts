@@ -167,6 +167,8 @@ export function scopeCases(t: SuiteContext): void {
       })
       await tenant.run(2, async () => {
         expect(names(await t.repo.all(from(Item)))).toEqual(['two-a'])
+        const bulk = await t.repo.insertAll(Item, [{ name: 'two-b' }])
+        expect(bulk.ok && bulk.value.rows.map((r) => r.tenant_id)).toEqual([2])
         const shelf = (await t.repo.all(from(Shelf)))[0]!
         const loaded = await t.repo.preload(Shelf, shelf, ['items'])
         expect(names(loaded.items as { name: string }[])).toEqual(['two-a'])
@@ -176,6 +178,7 @@ export function scopeCases(t: SuiteContext): void {
         { name: 'one-b', tenant_id: 1 },
         { name: 'two-a', tenant_id: 2 },
         { name: 'one-c', tenant_id: 1 },
+        { name: 'two-b', tenant_id: 2 },
       ])
     })
 
