@@ -22,6 +22,7 @@ export type {
   RecordOf,
   ScalarType,
   Schema,
+  ScopeFn,
   SchemaDefinition,
   ValueOf,
 } from './schema.ts'
@@ -72,6 +73,9 @@ export type { LengthOptions, NumberOptions, ConfirmationOptions, ListFieldOf } f
 
 // Queries: `from(Schema)` and its methods; each method is also a free function taking the query first.
 export { from } from './query/builder.ts'
+export { unscoped, withDeleted } from './query/scoped.ts'
+export { withoutScopes, requestValue } from './scopes.ts'
+export type { RequestValue } from './scopes.ts'
 export type { RowOf } from './query/builder.ts'
 export type { Query, LockMode, LockOptions } from './query/types.ts'
 export { cond, and, or, not, exists, escapeLike } from './query/conditions.ts'
@@ -85,7 +89,10 @@ export type { AssocPath, Joined, Joins, Ref, ValueAt, NestedRow } from './query/
 
 // Repo
 export { defineRepo } from './repo.ts'
+export { defineFactory, factory } from './factory.ts'
+export type { Factory, FactoryAttrs, FactoryOptions } from './factory.ts'
 export type { Repo, RepoConfig } from './repo.ts'
+export type { ReplicaConfig } from './repo/replicas.ts'
 export { newMulti } from './multi.ts'
 export type { Multi, MultiFailure } from './multi.ts'
 export type { Ok, Err, Result } from './result.ts'
@@ -96,6 +103,7 @@ export type {
   OnConflictNothing,
   OnConflictReplace,
   WriteResult,
+  DeleteOptions,
 } from './repo/write.ts'
 export type { Preloaded, PreloadSpec, PreloadItem } from './repo/preload-spec.ts'
 export type { StreamOptions } from './repo/stream.ts'

@@ -41,6 +41,7 @@ import type { Adapter, Connection, QueryResult, Row } from './adapters/adapter.t
 import { createPgAdapter, pgAddress } from './adapters/pg.ts'
 import { resolveDeadlines, type DeadlineOptions } from './deadlines.ts'
 import { firstConnection, resolveStartRetry, type StartRetryOptions } from './repo/start.ts'
+import { checkReplicas, closeReplicas, openReplicas, type ReplicaConfig } from './repo/replicas.ts'
 import { createPgliteAdapter } from './adapters/pglite.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
@@ -66,6 +67,7 @@ import {
   insert,
   remove,
   update,
+  type DeleteOptions,
   type InsertOptions,
   type MaybeInsertResult,
   type OnConflictReplace,
@@ -94,6 +96,14 @@ export interface RepoConfig extends DeadlineOptions {
   readonly log?: LogOption
   /** `start()` on PostgreSQL: default `{ attempts: 5, delayMs: 500, timeoutMs: 10000 }` (repo/start.ts). */
   readonly startRetry?: StartRetryOptions
+  /**
+   * Read replicas, PostgreSQL only: each a connection config like the primary's (`{ url }` or the
+   * separate fields, `poolSize`, deadlines; unset ones follow the primary's) or a ready adapter.
+   * Reads outside a transaction go to them in turn; writes, raw SQL and transactions to the
+   * primary; `repo.onPrimary(fn)` sends a block's reads to the primary. A non-empty list on
+   * PGlite throws (repo/replicas.ts).
+   */
+  readonly replicas?: readonly ReplicaConfig[]
 }
 
 type Clauses<S extends AnySchema> = { readonly [K in keyof RecordOf<S>]?: RecordOf<S>[K] | null }
@@ -210,9 +220,16 @@ export interface Repo {
   ): Promise<WriteResult<S>>
   insert<S extends AnySchema>(cs: Changeset<S>, opts: InsertOptions<S>): Promise<MaybeInsertResult<S>>
   update<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
-  /** A changeset (to carry constraint declarations such as `noAssocConstraint`) or a schema and a record. */
-  delete<S extends AnySchema>(cs: Changeset<S>): Promise<WriteResult<S>>
-  delete<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>): Promise<WriteResult<S>>
+  /**
+   * A changeset (to carry constraint declarations such as `noAssocConstraint`) or a schema and a
+   * record. A `softDelete` schema's row gets its deleted-at column set instead, unless `{ hard: true }`.
+   *
+   * @example
+   * await repo.delete(Post, post)                    // soft: sets deleted_at
+   * await repo.delete(Post, post, { hard: true })    // DELETE
+   */
+  delete<S extends AnySchema>(cs: Changeset<S>, opts?: DeleteOptions): Promise<WriteResult<S>>
+  delete<S extends AnySchema>(schema: S, record: Partial<RecordOf<S>>, opts?: DeleteOptions): Promise<WriteResult<S>>
   insertAll<S extends AnySchema>(
     schema: S,
     rows: readonly Partial<RecordOf<S>>[],
@@ -221,7 +238,11 @@ export interface Repo {
     q: Query<S, R, J>,
     set: Partial<RecordOf<S>>,
   ): Promise<Result<{ count: number }, DbError>>
-  deleteAll<S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<Result<{ count: number }, DbError>>
+  /** Deletes every row `q` matches; a `softDelete` schema's rows get their deleted-at column set, unless `{ hard: true }`. */
+  deleteAll<S extends AnySchema, R, J>(
+    q: Query<S, R, J>,
+    opts?: DeleteOptions,
+  ): Promise<Result<{ count: number }, DbError>>
   /**
    * Loads associations, nested as in Ecto (`['profile', { posts: ['comments'] }]`), one query per
    * association per level; an unknown name throws before any query. Gives the records with the
@@ -280,6 +301,15 @@ export interface Repo {
    * })
    */
   afterCommit(fn: () => void): void
+  /**
+   * Runs `fn` with every read it makes through this repo sent to the primary rather than a
+   * replica: for a read that must see a write just made (replicas lag). Without replicas, `fn()`.
+   *
+   * @example
+   * const res = await repo.insert(cast(Order, null, params, ['total']))
+   * const fresh = await repo.onPrimary(() => repo.get(Order, res.ok ? res.value.id : 0))
+   */
+  onPrimary<T>(fn: () => T): T
 }
 
 /** The URL that asks for the embedded database in memory. */
@@ -322,12 +352,15 @@ export function defineRepo(config: RepoConfig = {}): Repo {
   resolveDeadlines(config)
   const retry = resolveStartRetry(config.startRetry)
   const name = config.name ?? 'repo'
+  checkReplicas(config.replicas, backend, name)
   let starting: Promise<Adapter> | undefined
   const ctx: RepoContext = {
     name,
     adapter: typeof config.adapter === 'object' ? config.adapter : undefined,
     tx: new AsyncLocalStorage<TxState>(),
     run: createRunner(name, config.log),
+    // Pools connect on their first query; opened now so a repo given a ready adapter (never started) has them too.
+    replicas: openReplicas(config.replicas, config),
     // Creates the adapter; a pg pool connects on its first query. Operations call this.
     start() {
       starting ??= (async () => {
@@ -340,6 +373,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
                   dataDir: embeddedDataDir(config),
                   acquireTimeoutMs: config.acquireTimeoutMs,
                 })
+        ctx.replicas ??= openReplicas(config.replicas, config)
         ctx.adapter = a
         return a
       })()
@@ -377,10 +411,14 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     },
     async stop() {
       const a = ctx.adapter
+      const replicas = ctx.replicas
       ctx.adapter = undefined
+      ctx.replicas = undefined
       starting = undefined
       if (a) await a.close()
+      await closeReplicas(replicas, config.replicas)
     },
+    onPrimary: (fn) => (ctx.replicas ? ctx.replicas.primary.run(true, fn) : fn()),
     all: (q) => all(ctx, q),
     one: (q) => one(ctx, q),
     get: (schema, id) => get(ctx, schema, id),
@@ -400,11 +438,13 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     },
     insert: ((cs: Changeset, opts?: InsertOptions<AnySchema>) => insert(ctx, cs, opts)) as Repo['insert'],
     update: (cs) => update(ctx, cs),
-    delete: ((a: Changeset | AnySchema, record?: Record<string, unknown>) =>
-      remove(ctx, isChangeset(a) ? a : emptyChangeset(a, record as never))) as Repo['delete'],
+    delete: ((a: Changeset | AnySchema, b?: Record<string, unknown>, c?: DeleteOptions) =>
+      isChangeset(a)
+        ? remove(ctx, a, b as DeleteOptions | undefined)
+        : remove(ctx, emptyChangeset(a, b as never), c)) as Repo['delete'],
     insertAll: (schema, rows) => insertAll(ctx, schema, rows),
     updateAll: (q, set) => updateAll(ctx, q, set),
-    deleteAll: (q) => deleteAll(ctx, q),
+    deleteAll: (q, opts) => deleteAll(ctx, q, opts),
     preload: (async (schema: AnySchema, records: unknown, spec: PreloadSpec<AnySchema>) => {
       const single = !Array.isArray(records)
       const res = await preload(ctx, schema, (single ? [records] : records) as never, spec)

@@ -283,7 +283,27 @@ export interface SchemaDefinition<F extends Record<string, FieldSpec>, A extends
    * `table` is only its name in messages. `defineEmbeddedSchema` sets it.
    */
   readonly embedded?: boolean
+  /**
+   * Soft delete: `repo.delete` and `deleteAll` set this `utc_datetime` column (`true` =
+   * `deleted_at`) instead of removing the row, and every query, preload, update and delete leaves
+   * rows where it is set out, unless told otherwise (`q.withDeleted()`, `withoutScopes(fn)`). The field
+   * must be declared, nullable. It is the scope named `softDelete`.
+   */
+  readonly softDelete?: boolean | (keyof F & string)
+  /**
+   * Default scopes by name: each gives an equality map (`null` = IS NULL) that every query,
+   * preload, update and delete of this schema's rows adds to its conditions, unless told
+   * otherwise (`q.unscoped('tenant')`, `withoutScopes(fn, ['tenant'])`). Run each time a statement is
+   * built, so it may read a value of the current request (`requestValue`). See scopes.ts.
+   */
+  readonly scopes?: Readonly<Record<string, ScopeFn<{ readonly [K in keyof F]?: unknown }>>>
 }
+
+/** A default scope: the equality map (`null` = IS NULL) its schema's statements add, computed per statement. */
+export type ScopeFn<C = Readonly<Record<string, unknown>>> = () => C
+
+/** The name of the scope `softDelete` declares: `q.withDeleted()` is `q.unscoped('softDelete')`. */
+export const SOFT_DELETE_SCOPE = 'softDelete'
 
 /** A field after normalisation: every option resolved. */
 export interface Field {
@@ -312,6 +332,10 @@ export interface Schema<
   readonly indexes: readonly Required<IndexSpec>[]
   /** Stored inside a parent's jsonb field, not in a table of its own. */
   readonly embedded: boolean
+  /** The soft-delete column, or undefined. */
+  readonly softDelete: string | undefined
+  /** Default scopes by name (soft delete's included), or undefined when it has none: the fast path. */
+  readonly scopes: Readonly<Record<string, ScopeFn>> | undefined
   /** Phantom: carries the literal field definitions for type inference only. */
   readonly '~fields'?: F
 }
@@ -427,6 +451,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
         throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
     }
   }
+  const softDelete = def.softDelete === true ? 'deleted_at' : def.softDelete || undefined
   return {
     kind: 'vela.schema',
     table: def.table,
@@ -436,7 +461,37 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     associations: def.associations ?? ({} as A),
     indexes,
     embedded,
+    softDelete,
+    scopes: scopesOf(def.table, byName, softDelete, def.scopes as Record<string, ScopeFn> | undefined, embedded),
   }
+}
+
+/** The schema's scopes, soft delete's first; undefined when it has none. Checks the soft-delete column. */
+function scopesOf(
+  table: string,
+  byName: Readonly<Record<string, Field>>,
+  softDelete: string | undefined,
+  declared: Readonly<Record<string, ScopeFn>> | undefined,
+  embedded: boolean,
+): Record<string, ScopeFn> | undefined {
+  if (softDelete === undefined && (declared === undefined || Object.keys(declared).length === 0)) return undefined
+  if (embedded) throw new Error(`schema ${table} is embedded: it has no table, so no scopes or softDelete`)
+  const out: Record<string, ScopeFn> = {}
+  if (softDelete !== undefined) {
+    const f = byName[softDelete]
+    if (!f || f.virtual || f.type !== 'utc_datetime' || !f.nullable)
+      throw new Error(
+        `schema ${table}: softDelete needs a nullable utc_datetime field "${softDelete}" (add ${softDelete}: 'utc_datetime' to its fields)`,
+      )
+    const clauses = { [softDelete]: null }
+    out[SOFT_DELETE_SCOPE] = () => clauses
+  }
+  for (const [name, fn] of Object.entries(declared ?? {})) {
+    if (typeof fn !== 'function') throw new Error(`schema ${table}: scope ${name} must be a function`)
+    if (name === SOFT_DELETE_SCOPE) throw new Error(`schema ${table}: the scope name ${name} is taken by softDelete`)
+    out[name] = fn
+  }
+  return out
 }
 
 function normaliseField(name: string, spec: FieldSpec): Field {

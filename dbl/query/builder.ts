@@ -38,6 +38,7 @@ export function from<S extends AnySchema>(schema: S): Query<S> {
     rowLock: undefined,
     countRows: false,
     subqueries: false,
+    skipScopes: undefined,
   }) as unknown as Query<S>
 }
 

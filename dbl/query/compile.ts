@@ -14,6 +14,7 @@ import type { Cond, QueryParts } from './types.ts'
 import { resolveRef } from './paths.ts'
 import { isQuery } from './value.ts'
 import { dumpValue, sqlOf } from '../sql.ts'
+import { scopeConds } from '../scopes.ts'
 import type { AnySchema, Field } from '../schema.ts'
 
 export interface Statement {
@@ -296,9 +297,11 @@ function selectSql(
     sql += ` from ${tableAs(q.schema.table, s!.rootQ)}`
     if (q.joins.length) sql += joinsSql(s!)
   }
-  if (q.conds.length) {
+  // Schemas without scopes, queried without joins, skip the look (the common case stays as fast).
+  const conds = q.schema.scopes === undefined && q.joins.length === 0 ? q.conds : scopedConds(q)
+  if (conds.length) {
     w.key += ' where '
-    const where = condsSql(w, q, s, q.conds, ' and ')
+    const where = condsSql(w, q, s, conds, ' and ')
     if (emit) sql += ` where ${where}${correlate ? ` and ${correlate}` : ''}`
   } else if (correlate) sql += ` where ${correlate}`
   if (q.groups.length) {
@@ -341,6 +344,25 @@ function selectSql(
     sql += l
   }
   return sql
+}
+
+/**
+ * `q`'s conditions and its schemas' default scopes (scopes.ts): its own table's, and those of the
+ * tables it inner-joins (a row joined to a deleted or another tenant's row is left out). A left
+ * join keeps its rows either way: its scopes are not applied.
+ */
+function scopedConds(q: Q): readonly Cond[] {
+  let out: Cond[] | undefined
+  const own = q.schema.scopes === undefined ? undefined : scopeConds(q.schema, q.skipScopes)
+  if (own) out = [...q.conds, ...own]
+  for (const j of q.joins) {
+    if (j.kind === 'left' || j.assoc.related.scopes === undefined) continue
+    const joined = scopeConds(j.assoc.related, q.skipScopes)
+    if (!joined) continue
+    out ??= [...q.conds]
+    for (const c of joined) out.push({ ...c, field: `${j.path}.${(c as { field: string }).field}` } as Cond)
+  }
+  return out ?? q.conds
 }
 
 type Shape = NonNullable<Statement['shape']>
@@ -436,9 +458,10 @@ function checkBulk(q: Q, what: string): void {
 
 /** The WHERE of an UPDATE or DELETE: written each time (they are rare next to SELECTs). */
 function whereSql(q: Q, params: unknown[]): string {
-  if (!q.conds.length) return ''
+  const conds = q.schema.scopes === undefined ? q.conds : scopedConds(q)
+  if (!conds.length) return ''
   const w: Walk = { key: '', params, emit: true }
-  return ` where ${condsSql(w, q, scopeOf(q, undefined), q.conds, ' and ')}`
+  return ` where ${condsSql(w, q, scopeOf(q, undefined), conds, ' and ')}`
 }
 
 /** UPDATE … SET fields WHERE …; `set` keys must be fields (checked by the caller). */

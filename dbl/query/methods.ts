@@ -5,6 +5,7 @@
  */
 import { distinct, groupBy, having, join, leftJoin, lock } from './join.ts'
 import { limit, offset, orderByTerms, select, where } from './operators.ts'
+import { unscopedQuery, withDeleted } from './scoped.ts'
 import { QueryValue } from './value.ts'
 
 // The operators' overloads are checked on `Query`'s methods; here they are called as plain
@@ -54,6 +55,12 @@ const methods = {
   },
   lock(this: QueryValue, mode: unknown, opts?: unknown) {
     return lockOp(this, mode, opts)
+  },
+  unscoped(this: QueryValue, ...names: string[]) {
+    return unscopedQuery(this, names)
+  },
+  withDeleted(this: QueryValue) {
+    return withDeleted(this)
   },
 }
 

@@ -50,6 +50,8 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   readonly countRows: boolean
   /** Whether a condition holds a subquery: columns are then qualified by their table. */
   readonly subqueries: boolean
+  /** The schema's default scopes this query leaves out: all (`true`) or these names; undefined = none. */
+  readonly skipScopes: true | readonly string[] | undefined
 }
 
 /**
@@ -156,6 +158,21 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * from(Job).where({ state: 'queued' }).lock('for update', { skipLocked: true }).limit(1)
    */
   lock(mode: LockMode, opts?: LockOptions): Query<S, R, J>
+  /**
+   * Leaves the schema's default scopes out: all of them, or the named ones. See `unscoped`.
+   *
+   * @example
+   * from(Product).unscoped()            // every row, deleted and every tenant's
+   * from(Product).unscoped('tenant')    // every tenant's rows, deleted ones still left out
+   */
+  unscoped(...names: string[]): Query<S, R, J>
+  /**
+   * Keeps soft-deleted rows (`unscoped('softDelete')`). See `withDeleted`.
+   *
+   * @example
+   * const all = await repo.all(from(Post).withDeleted())
+   */
+  withDeleted(): Query<S, R, J>
 }
 
 /** Comparison operators of `where` and `having`. */

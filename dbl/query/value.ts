@@ -30,6 +30,7 @@ export class QueryValue implements QueryParts {
   readonly rowLock: QueryParts['rowLock']
   readonly countRows: boolean
   readonly subqueries: boolean
+  readonly skipScopes: QueryParts['skipScopes']
 
   constructor(q: QueryParts) {
     this.kind = 'vela.query'
@@ -47,6 +48,7 @@ export class QueryValue implements QueryParts {
     this.rowLock = q.rowLock
     this.countRows = q.countRows
     this.subqueries = q.subqueries
+    this.skipScopes = q.skipScopes
   }
 }
 

@@ -11,6 +11,8 @@ import type { AnySchema, RecordOf } from '../schema.ts'
 import { dumpValue, kx, loadKnex, marker, outsideEnum, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, failure, type RepoContext } from './context.ts'
+import type { DeleteOptions } from './write.ts'
+import { scopeFilters } from '../scopes.ts'
 
 /** Keys must be stored fields; an enum value must be listed (reading the row back would throw a `LoadError`). */
 function checkKeys(schema: AnySchema, row: object, what: string): void {
@@ -27,12 +29,22 @@ function checkKeys(schema: AnySchema, row: object, what: string): void {
   }
 }
 
+/** `row` with each non-null scope value it leaves unset. */
+function withScope(row: Record<string, unknown>, scope: Record<string, unknown>): Record<string, unknown> {
+  let out = row
+  for (const f in scope) if (row[f] === undefined && scope[f] !== null) out = { ...out, [f]: scope[f] }
+  return out
+}
+
 export async function insertAll<S extends AnySchema>(
   ctx: RepoContext,
   schema: S,
   rows: readonly Partial<RecordOf<S>>[],
 ): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>> {
   if (rows.length === 0) return ok({ count: 0, rows: [] })
+  // As insert: a scoped field a row leaves unset takes the scope's value (the current tenant).
+  const scope = schema.scopes === undefined ? undefined : scopeFilters(schema)
+  if (scope) rows = rows.map((r) => withScope(r as Record<string, unknown>, scope) as Partial<RecordOf<S>>)
   const now = new Date()
   const stamps = ['inserted_at', 'updated_at'].filter((t) => schema.fieldsByName[t])
   const fields = new Set<string>(stamps)
@@ -84,8 +96,18 @@ export async function updateAll<S extends AnySchema>(
   }
 }
 
-export async function deleteAll(ctx: RepoContext, q: QueryParts): Promise<Result<{ count: number }, DbError>> {
-  const { sql, params } = compileDeleteAll(q)
+/**
+ * DELETE of every row `q` matches (its schema's scopes applied); for a `softDelete` schema an
+ * UPDATE setting the deleted-at column of those not deleted yet, unless `hard`.
+ */
+export async function deleteAll(
+  ctx: RepoContext,
+  q: QueryParts,
+  opts: DeleteOptions = {},
+): Promise<Result<{ count: number }, DbError>> {
+  const soft = q.schema.softDelete
+  const { sql, params } =
+    soft === undefined || opts.hard ? compileDeleteAll(q) : compileUpdateAll(q, { [soft]: new Date() })
   try {
     return ok({ count: (await exec(ctx, sql, params, 'DELETE', q.schema.table)).rowCount })
   } catch (e) {

@@ -26,6 +26,25 @@ export interface RepoContext {
   start(): Promise<Adapter>
   readonly tx: AsyncLocalStorage<TxState>
   readonly run: Runner
+  /** Read replicas (replicas.ts), set by `start`; undefined for a repo without any: the fast path. */
+  replicas?: ReadReplicas | undefined
+}
+
+/** A repo's read replicas: reads outside a transaction go to them in turn, unless `primary` is set here. */
+export interface ReadReplicas {
+  readonly adapters: readonly Adapter[]
+  next: number
+  /** Set inside `repo.onPrimary(fn)`: reads go to the primary. */
+  readonly primary: AsyncLocalStorage<true>
+}
+
+/** The adapter a read outside a transaction runs on: the next replica, or the primary (forced, or none). */
+export function readAdapter(ctx: RepoContext, primary: Adapter): Adapter {
+  const r = ctx.replicas
+  if (r === undefined || r.primary.getStore() === true) return primary
+  const a = r.adapters[r.next]!
+  r.next = (r.next + 1) % r.adapters.length
+  return a
 }
 
 /**
@@ -41,9 +60,11 @@ export function exec(
   source?: string,
 ): Promise<QueryResult> {
   const conn = ctx.tx.getStore()?.conn ?? ctx.adapter
-  return conn
-    ? ctx.run(conn, sql, params, op, source)
-    : ctx.start().then((adapter) => ctx.run(adapter, sql, params, op, source))
+  if (conn === undefined) return ctx.start().then(() => exec(ctx, sql, params, op, source))
+  // A read outside a transaction may go to a replica; writes, raw SQL and transactions never do.
+  if (op === 'SELECT' && ctx.replicas !== undefined && conn === ctx.adapter)
+    return ctx.run(readAdapter(ctx, ctx.adapter), sql, params, op, source)
+  return ctx.run(conn, sql, params, op, source)
 }
 
 /**

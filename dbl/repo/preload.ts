@@ -43,6 +43,7 @@ async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: Prel
       if (!kx) await loadKnex()
       const c = selectThrough(through)
       found = loadRows(related, (await exec(ctx, c.sql, paramsFor(c, [keys]), 'SELECT', related.table)).rows)
+      if (related.scopes !== undefined && found.length) found = await inScope(ctx, related, found)
     } else {
       const { sql, params } = compileSelect(
         from(related)
@@ -64,6 +65,21 @@ async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: Prel
     return [owner, i] as const
   })
   return { rows, links }
+}
+
+/**
+ * The rows of a scoped schema (scopes.ts) its scopes keep: the join table's statement knows no
+ * scopes, so a second query asks which of the linked keys they let through.
+ */
+async function inScope(ctx: RepoContext, related: AnySchema, found: Row[]): Promise<Row[]> {
+  const pk = related.primaryKey
+  const { sql, params } = compileSelect(
+    from(related)
+      .select([pk] as never)
+      .where(pk as never, 'in', [...new Set(found.map((r) => r[pk]))] as never),
+  )
+  const kept = new Set((await exec(ctx, sql, params, 'SELECT', related.table)).rows.map((r) => String(r[pk])))
+  return found.filter((r) => kept.has(String(r[pk])))
 }
 
 /** Loads one association (and, below it, its nested ones) for all `records` at once. */

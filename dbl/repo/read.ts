@@ -75,6 +75,8 @@ export async function get<S extends AnySchema>(
   const pk = schema.primaryKey
   const value = id === null || id === undefined ? INVALID : castersOf(schema)[pk]!(id)
   if (value === INVALID) return undefined
+  // Scoped rows are filtered as every query is: through the query compiler.
+  if (schema.scopes !== undefined) return one(ctx, from(schema).where(cond(pk, '=', value) as never)) as never
   let c = getStatements.get(schema)
   if (!c) {
     if (!kx) await loadKnex()

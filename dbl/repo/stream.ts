@@ -34,7 +34,7 @@ import { limit, where } from '../query/operators.ts'
 import type { Query } from '../query/types.ts'
 import { derive } from '../query/value.ts'
 import type { AnySchema } from '../schema.ts'
-import { throwRead, type RepoContext } from './context.ts'
+import { readAdapter, throwRead, type RepoContext } from './context.ts'
 import { preload } from './preload.ts'
 import type { PreloadSpec } from './preload-spec.ts'
 import { all, typedRows } from './read.ts'
@@ -64,7 +64,7 @@ export async function* stream<S extends AnySchema, R, J>(
   if (opts.preload !== undefined && (q.columns || q.columnsAs))
     throw new Error('repo.stream: preload needs whole records; drop the select, or preload the rows yourself')
   const tx = ctx.tx.getStore()
-  const adapter = tx ? undefined : (ctx.adapter ?? (await ctx.start()))
+  const adapter = tx ? undefined : readAdapter(ctx, ctx.adapter ?? (await ctx.start()))
   const batches = tx
     ? cursorBatches(ctx, tx.conn, q, size)
     : adapter!.kind === 'pg'

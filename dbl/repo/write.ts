@@ -18,13 +18,14 @@ import {
 import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError } from '../db-error.ts'
 import { err, ok, type Result } from '../result.ts'
-import type { AnySchema, RecordOf } from '../schema.ts'
+import { SOFT_DELETE_SCOPE, type AnySchema, type RecordOf } from '../schema.ts'
 import { compiled, dumpValue, JsonValueError, kx, loadKnex, marker, outsideEnum, paramsFor, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import type { Knex } from 'knex'
 import { exec, type RepoContext } from './context.ts'
 import { replaceLinks } from './links.ts'
 import { transaction } from './transaction.ts'
+import { scopeFilters, skippedWith } from '../scopes.ts'
 
 /**
  * What `insert`, `update` and `delete` resolve to: the written row, or the changeset with its
@@ -172,6 +173,9 @@ async function insertOne<S extends AnySchema>(
   }
   const now = new Date()
   for (const t of ['inserted_at', 'updated_at']) if (schema.fieldsByName[t] && row[t] == null) row[t] = now
+  // A scoped field the changeset leaves unset takes the scope's value (a new row of the current tenant).
+  const scope = schema.scopes === undefined ? undefined : scopeFilters(schema)
+  for (const f in scope) if (row[f] === undefined && scope[f] !== null) row[f] = scope[f]
   try {
     return ok((await insertRow(ctx, schema, row, opts)) as RecordOf<S> | null)
   } catch (e) {
@@ -248,31 +252,39 @@ function stale<S extends AnySchema>(cs: Changeset<S>): Result<never, Changeset<S
   return err(addError(cs, Object.keys(cs.filters)[0] ?? cs.schema.primaryKey, 'is stale', { stale: true }))
 }
 
-/** `WHERE pk = ?` plus the changeset's filters (null = IS NULL): the cache key part and the clause. */
-function filtered(cs: Changeset, b: Knex.QueryBuilder, first: number): Knex.QueryBuilder {
+type Filters = Readonly<Record<string, unknown>>
+
+/** The changeset's filters and its schema's default scopes (scopes.ts): what an update or delete matches besides the key. */
+function filtersOf(cs: Changeset, skip?: readonly string[]): Filters {
+  const scope = cs.schema.scopes === undefined ? undefined : scopeFilters(cs.schema, skippedWith(skip))
+  return scope ? { ...scope, ...cs.filters } : cs.filters
+}
+
+/** `WHERE pk = ?` plus the filters (null = IS NULL): the cache key part and the clause. */
+function filtered(cs: Changeset, filters: Filters, b: Knex.QueryBuilder, first: number): Knex.QueryBuilder {
   let i = first
   b.where(cs.schema.primaryKey, marker(i++))
-  for (const f of Object.keys(cs.filters).sort()) {
-    if (cs.filters[f] === null) b.whereNull(f)
+  for (const f of Object.keys(filters).sort()) {
+    if (filters[f] === null) b.whereNull(f)
     else b.where(f, marker(i++))
   }
   return b
 }
 
-function filterKey(cs: Changeset): string {
-  const keys = Object.keys(cs.filters)
+function filterKey(filters: Filters): string {
+  const keys = Object.keys(filters)
   return keys.length
     ? ` if ${keys
         .sort()
-        .map((f) => (cs.filters[f] === null ? f + ' null' : f))
+        .map((f) => (filters[f] === null ? f + ' null' : f))
         .join(',')}`
     : ''
 }
 
-function filterValues(cs: Changeset): unknown[] {
+function filterValues(cs: Changeset, filters: Filters): unknown[] {
   const out: unknown[] = []
-  for (const f of Object.keys(cs.filters).sort())
-    if (cs.filters[f] !== null) out.push(dumpValue(cs.schema.fieldsByName[f]!, cs.filters[f]))
+  for (const f of Object.keys(filters).sort())
+    if (filters[f] !== null) out.push(dumpValue(cs.schema.fieldsByName[f]!, filters[f]))
   return out
 }
 
@@ -297,14 +309,15 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   if (schema.fieldsByName.updated_at && !('updated_at' in changes)) changes.updated_at = new Date()
   const set = Object.keys(changes).sort()
   if (!kx) await loadKnex()
-  const c = compiled(`update ${schema.table} ${set.join(',')}${filterKey(cs)}`, () => {
+  const filters = filtersOf(cs)
+  const c = compiled(`update ${schema.table} ${set.join(',')}${filterKey(filters)}`, () => {
     const data: Record<string, number> = {}
     set.forEach((f, i) => (data[f] = marker(i)))
-    return filtered(cs, kx(schema.table).update(data), set.length).returning(sqlOf(schema).columns as string[])
+    return filtered(cs, filters, kx(schema.table).update(data), set.length).returning(sqlOf(schema).columns as string[])
   })
   try {
     const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
-    values.push(id, ...filterValues(cs))
+    values.push(id, ...filterValues(cs, filters))
     const res = await exec(ctx, c.sql, paramsFor(c, values), 'UPDATE', schema.table)
     return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)
   } catch (e) {
@@ -312,21 +325,46 @@ export async function update<S extends AnySchema>(ctx: RepoContext, input: Chang
   }
 }
 
-/** DELETE by primary key; the value is the deleted row. A violated declared constraint (noAssocConstraint) is a field error. */
-export async function remove<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>): Promise<WriteResult<S>> {
+/** `repo.delete`'s options. */
+export interface DeleteOptions {
+  /** For a `softDelete` schema: remove the row instead of setting its deleted-at column. */
+  readonly hard?: boolean
+}
+
+/**
+ * DELETE by primary key; the value is the deleted row. A violated declared constraint
+ * (noAssocConstraint) is a field error. A `softDelete` schema's row is not removed but has its
+ * deleted-at column set (UPDATE), unless `hard`; one already deleted is stale, as a missing one.
+ */
+export async function remove<S extends AnySchema>(
+  ctx: RepoContext,
+  input: Changeset<S>,
+  opts: DeleteOptions = {},
+): Promise<WriteResult<S>> {
   const cs = withAction(input, 'delete')
   if (!cs.valid) return err(cs)
   const schema = cs.schema
   const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
   if (id === undefined || id === null) throw new Error(`delete: the record has no ${schema.primaryKey}`)
   if (!kx) await loadKnex()
-  const c = compiled(`delete ${schema.table}${filterKey(cs)}`, () =>
-    filtered(cs, kx(schema.table), 0)
-      .del()
-      .returning(sqlOf(schema).columns as string[]),
-  )
+  // A hard delete removes a row whether or not it was soft-deleted before.
+  const filters = filtersOf(cs, opts.hard ? [SOFT_DELETE_SCOPE] : undefined)
+  const soft = schema.softDelete !== undefined && !opts.hard ? schema.softDelete : undefined
+  const c = soft
+    ? compiled(`soft delete ${schema.table}${filterKey(filters)}`, () =>
+        filtered(cs, filters, kx(schema.table).update({ [soft]: marker(0) }), 1).returning(
+          sqlOf(schema).columns as string[],
+        ),
+      )
+    : compiled(`delete ${schema.table}${filterKey(filters)}`, () =>
+        filtered(cs, filters, kx(schema.table), 0)
+          .del()
+          .returning(sqlOf(schema).columns as string[]),
+      )
+  const values = [id, ...filterValues(cs, filters)]
+  if (soft) values.unshift(dumpValue(schema.fieldsByName[soft]!, new Date()))
   try {
-    const res = await exec(ctx, c.sql, [id, ...filterValues(cs)], 'DELETE', schema.table)
+    const res = await exec(ctx, c.sql, paramsFor(c, values), soft ? 'UPDATE' : 'DELETE', schema.table)
     return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)
   } catch (e) {
     return writeFailure(cs, e)

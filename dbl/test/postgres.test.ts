@@ -12,6 +12,7 @@ describe.skipIf(!available)('repository on PostgreSQL (fresh database)', () => {
     const adapter = createPgAdapter({ url: db.url, poolSize: 4 })
     return {
       adapter,
+      url: db.url,
       async close() {
         await adapter.close()
         await db.drop()

@@ -25,22 +25,28 @@ import { defectDdl, defectTables } from './schemas-defects.ts'
 import { defectCases } from './cases/defects.ts'
 import { defectMoreCases } from './cases/defects-more.ts'
 import { queriesDdl, queriesTables } from './schemas-queries.ts'
+import { scopesDdl, scopesTables } from './schemas-scopes.ts'
+import { scopeCases } from './cases/scopes.ts'
+import { replicaCases } from './cases/replicas.ts'
+import { factoryCases } from './cases/factories.ts'
 import type { SuiteContext } from './suite-context.ts'
 
-export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
+export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; close(): Promise<void> }>): void {
   const t = {} as SuiteContext
   let close: () => Promise<void> = async () => {}
   beforeAll(async () => {
     const opened = await open()
     close = opened.close
     t.adapter = opened.adapter
-    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl]) await t.adapter.query(statement)
+    t.url = opened.url
+    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl, ...scopesDdl])
+      await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
     await t.adapter.query(
-      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables].join(', ')} restart identity cascade`,
+      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables].join(', ')} restart identity cascade`,
     )
   })
   afterAll(() => close())
@@ -61,4 +67,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   defectMoreCases(t)
   queryCases(t)
   streamingCases(t)
+  scopeCases(t)
+  replicaCases(t)
+  factoryCases(t)
 }

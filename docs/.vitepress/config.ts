@@ -44,6 +44,7 @@ const SIDEBAR: Section[] = [
       { text: 'Streaming and pagination', link: '/database/streaming-and-pagination' },
       { text: 'Associations', link: '/database/associations' },
       { text: 'Changesets', link: '/database/changesets' },
+      { text: 'Scopes and replicas', link: '/database/scopes-and-replicas' },
     ],
   },
   {

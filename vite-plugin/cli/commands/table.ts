@@ -10,6 +10,7 @@ import { checkProfile } from '../../profile.ts'
 import type { CommandSpec } from './args.ts'
 import { UsageError, defineCommand } from './args.ts'
 import { genResourceCommand } from './gen-resource.ts'
+import { DB_COMMANDS } from './db.ts'
 import { JOBS_COMMANDS } from './jobs.ts'
 import { newCommand } from './new.ts'
 import { schemasCommand } from './schemas.ts'
@@ -153,6 +154,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   releaseCommand,
   generateCommand,
   migrateCommand,
+  ...DB_COMMANDS,
   ...JOBS_COMMANDS,
   schemasCommand,
   typesCommand,
