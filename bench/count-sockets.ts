@@ -12,7 +12,7 @@
  * requests.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -84,6 +84,12 @@ interface Counted {
   stop(): Promise<void>
 }
 
+/**
+ * `BENCH_KEEP_CALLGRIND=<dir>`: each server's dumps are kept there (`<server>.<n>`, with the
+ * server's `perf-<pid>.map` beside them) for a function-level breakdown (bench/callgrind-functions.py).
+ */
+const keepDir = process.env.BENCH_KEEP_CALLGRIND
+
 async function underCallgrind(file: string, env: Record<string, string>, cwd?: string): Promise<Counted> {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'vela-count-'))
@@ -94,6 +100,8 @@ async function underCallgrind(file: string, env: Record<string, string>, cwd?: s
       `--callgrind-out-file=${dir}/out`,
       process.execPath,
       ...PREDICTABLE_GC,
+      // BENCH_KEEP_CALLGRIND: V8 writes /tmp/perf-<pid>.map, naming the compiled JavaScript.
+      ...(keepDir ? ['--perf-basic-prof'] : []),
       file.endsWith('.mjs') ? file : await bundled(file),
     ],
     {
@@ -131,8 +139,21 @@ async function underCallgrind(file: string, env: Record<string, string>, cwd?: s
         throw new Error(`${(e as Error).message}:\n${stderr}`)
       }
     },
-    stop: () => killed(child).finally(() => rmSync(dir, { recursive: true, force: true })),
+    stop: () =>
+      killed(child).finally(() => {
+        if (keepDir) keep(dir, child.pid!, file)
+        rmSync(dir, { recursive: true, force: true })
+      }),
   }
+}
+
+/** Copies the dumps of `dir` and the perf map of process `pid` into BENCH_KEEP_CALLGRIND. */
+function keep(dir: string, pid: number, file: string): void {
+  const name = file.replace(/[^A-Za-z0-9]+/g, '_').slice(-60)
+  mkdirSync(keepDir!, { recursive: true })
+  for (const f of readdirSync(dir)) copyFileSync(join(dir, f), join(keepDir!, `${name}.${f}`))
+  const map = `/tmp/perf-${pid}.map`
+  if (existsSync(map)) copyFileSync(map, join(keepDir!, `${name}.perf.map`))
 }
 
 /**
