@@ -12,7 +12,7 @@
  * requests.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,7 +52,7 @@ export async function countOverSockets(o: CountOptions): Promise<Counts> {
   const warmup = o.warmup ?? Number(process.env.BENCH_WARMUP ?? 8000)
   const counts: Counts = {}
   for (const server of o.servers) {
-    const counted = await underCallgrind(o.fileOf(server), o.envOf?.(server) ?? {}, o.cwdOf?.(server))
+    const counted = await underCallgrind(o.fileOf(server), o.envOf?.(server) ?? {}, o.cwdOf?.(server), server)
     try {
       for (const t of o.targets) {
         if (t.servers && !t.servers.includes(server)) continue
@@ -84,7 +84,20 @@ interface Counted {
   stop(): Promise<void>
 }
 
-async function underCallgrind(file: string, env: Record<string, string>, cwd?: string): Promise<Counted> {
+/**
+ * With `BENCH_PROFILE=<folder>`, each server's dumps (one per route, in the targets' order) are kept
+ * in `<folder>/<server>/` with the instruction addresses (`--dump-instr=yes`) and V8's map of its
+ * compiled code (`--perf-basic-prof`, `perf.map`), for bench/callgrind-js.ts to name the JavaScript
+ * functions the instructions ran in.
+ */
+const profileDir = process.env.BENCH_PROFILE
+
+async function underCallgrind(
+  file: string,
+  env: Record<string, string>,
+  cwd?: string,
+  name = 'server',
+): Promise<Counted> {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'vela-count-'))
   const child = spawn(
@@ -92,8 +105,10 @@ async function underCallgrind(file: string, env: Record<string, string>, cwd?: s
     [
       '--tool=callgrind',
       `--callgrind-out-file=${dir}/out`,
+      ...(profileDir ? ['--dump-instr=yes'] : []),
       process.execPath,
       ...PREDICTABLE_GC,
+      ...(profileDir ? ['--perf-basic-prof', '--interpreted-frames-native-stack'] : []),
       file.endsWith('.mjs') ? file : await bundled(file),
     ],
     {
@@ -131,7 +146,18 @@ async function underCallgrind(file: string, env: Record<string, string>, cwd?: s
         throw new Error(`${(e as Error).message}:\n${stderr}`)
       }
     },
-    stop: () => killed(child).finally(() => rmSync(dir, { recursive: true, force: true })),
+    stop: () =>
+      killed(child).finally(() => {
+        if (profileDir) {
+          const kept = join(profileDir, name.replace(/[^\w.+-]+/g, '_'))
+          mkdirSync(kept, { recursive: true })
+          cpSync(dir, kept, { recursive: true })
+          const map = `/tmp/perf-${child.pid}.map`
+          if (existsSync(map)) cpSync(map, join(kept, 'perf.map'))
+          rmSync(map, { force: true })
+        }
+        rmSync(dir, { recursive: true, force: true })
+      }),
   }
 }
 
