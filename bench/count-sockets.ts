@@ -12,7 +12,7 @@
  * requests.
  */
 import { spawn } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,7 +52,7 @@ export async function countOverSockets(o: CountOptions): Promise<Counts> {
   const warmup = o.warmup ?? Number(process.env.BENCH_WARMUP ?? 8000)
   const counts: Counts = {}
   for (const server of o.servers) {
-    const counted = await underCallgrind(o.fileOf(server), o.envOf?.(server) ?? {}, o.cwdOf?.(server))
+    const counted = await underCallgrind(o.fileOf(server), o.envOf?.(server) ?? {}, o.cwdOf?.(server), server)
     try {
       for (const t of o.targets) {
         if (t.servers && !t.servers.includes(server)) continue
@@ -85,12 +85,19 @@ interface Counted {
 }
 
 /**
- * `BENCH_KEEP_CALLGRIND=<dir>`: each server's dumps are kept there (`<server>.<n>`, with the
- * server's `perf-<pid>.map` beside them) for a function-level breakdown (bench/callgrind-functions.py).
+ * With `BENCH_PROFILE=<folder>`, each server's dumps (one per route, in the targets' order) are kept
+ * in `<folder>/<server>/` with the instruction addresses (`--dump-instr=yes`) and V8's map of its
+ * compiled code (`--perf-basic-prof`, `perf.map`), for bench/callgrind-js.ts to name the JavaScript
+ * functions the instructions ran in.
  */
-const keepDir = process.env.BENCH_KEEP_CALLGRIND
+const profileDir = process.env.BENCH_PROFILE
 
-async function underCallgrind(file: string, env: Record<string, string>, cwd?: string): Promise<Counted> {
+async function underCallgrind(
+  file: string,
+  env: Record<string, string>,
+  cwd?: string,
+  name = 'server',
+): Promise<Counted> {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'vela-count-'))
   const child = spawn(
@@ -98,10 +105,10 @@ async function underCallgrind(file: string, env: Record<string, string>, cwd?: s
     [
       '--tool=callgrind',
       `--callgrind-out-file=${dir}/out`,
+      ...(profileDir ? ['--dump-instr=yes'] : []),
       process.execPath,
       ...PREDICTABLE_GC,
-      // BENCH_KEEP_CALLGRIND: V8 writes /tmp/perf-<pid>.map, naming the compiled JavaScript.
-      ...(keepDir ? ['--perf-basic-prof'] : []),
+      ...(profileDir ? ['--perf-basic-prof', '--interpreted-frames-native-stack'] : []),
       file.endsWith('.mjs') ? file : await bundled(file),
     ],
     {
@@ -141,19 +148,17 @@ async function underCallgrind(file: string, env: Record<string, string>, cwd?: s
     },
     stop: () =>
       killed(child).finally(() => {
-        if (keepDir) keep(dir, child.pid!, file)
+        if (profileDir) {
+          const kept = join(profileDir, name.replace(/[^\w.+-]+/g, '_'))
+          mkdirSync(kept, { recursive: true })
+          cpSync(dir, kept, { recursive: true })
+          const map = `/tmp/perf-${child.pid}.map`
+          if (existsSync(map)) cpSync(map, join(kept, 'perf.map'))
+          rmSync(map, { force: true })
+        }
         rmSync(dir, { recursive: true, force: true })
       }),
   }
-}
-
-/** Copies the dumps of `dir` and the perf map of process `pid` into BENCH_KEEP_CALLGRIND. */
-function keep(dir: string, pid: number, file: string): void {
-  const name = file.replace(/[^A-Za-z0-9]+/g, '_').slice(-60)
-  mkdirSync(keepDir!, { recursive: true })
-  for (const f of readdirSync(dir)) copyFileSync(join(dir, f), join(keepDir!, `${name}.${f}`))
-  const map = `/tmp/perf-${pid}.map`
-  if (existsSync(map)) copyFileSync(map, join(keepDir!, `${name}.perf.map`))
 }
 
 /**

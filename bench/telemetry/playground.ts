@@ -12,8 +12,9 @@
  * callgrind instead (bench/count-sockets.ts; BENCH_WARMUP, BENCH_N): the steady measure on a
  * busy machine, where the timed ratios swing by a fifth. The playground runs without its job
  * worker there (`VELA_JOBS=off`), whose polling would be counted as the requests' work.
- * `BENCH_PLAYGROUND_WITHOUT=telemetry,headers` counts copies of the playground without those
- * defaults too (WITHOUT below), so each one's cost per request is the difference.
+ * `BENCH_PLAYGROUND_WITHOUT=telemetry,telemetry+headers` counts copies of the playground without
+ * those defaults too (WITHOUT below: telemetry, headers, requestid, cors, json), so each one's
+ * cost per request is the difference. `BENCH_SERVERS` counts some of the servers only.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -23,7 +24,7 @@ import { fileURLToPath } from 'node:url'
 import { freshPostgresDatabase, serviceAvailable } from '../../test/support/services.ts'
 import { countOverSockets } from '../count-sockets.ts'
 import type { LoadTarget, ServerProcess } from '../load.ts'
-import { bundleServer, check, cpuMicrosOf, freePort, median, runLoad } from '../load.ts'
+import { bundleServer, check, cpuMicrosOf, freePort, median, picked, runLoad } from '../load.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
@@ -31,34 +32,50 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
 
 /**
- * The defaults of the playground a counted copy can go without, each as the edits of its
- * src/app.ts that remove it (a missing text throws: the app changed and the edit with it).
+ * The defaults of the playground a counted copy can go without, each as edits of its files
+ * (`[file, from, to]`, paths under playground/; a missing text throws: the app changed and the
+ * edit with it). Names joined by `+` combine (`telemetry+headers`): each default's cost on top of
+ * the others is the difference from the copy without the others alone.
  */
-const WITHOUT: Record<string, Array<[string, string]>> = {
+const WITHOUT: Record<string, Array<[string, string, string]>> = {
   // The telemetry stream handler (a span and the HTTP metrics per request) and the SDK.
   telemetry: [
-    ["streamHandlers: [telemetryStreamHandler, 'default']", "streamHandlers: ['default']"],
-    ['telemetry = await setupTelemetry({', 'telemetry = undefined as unknown as Telemetry\n    void ({'],
-    ['if (telemetry.prometheusUrl)', 'if (telemetry?.prometheusUrl)'],
+    ['src/app.ts', "streamHandlers: [telemetryStreamHandler, 'default']", "streamHandlers: ['default']"],
+    ['src/app.ts', 'telemetry = await setupTelemetry({', 'telemetry = undefined as unknown as Telemetry\n    void ({'],
+    ['src/app.ts', 'if (telemetry.prometheusUrl)', 'if (telemetry?.prometheusUrl)'],
   ],
   // The browser security headers on every reply.
-  headers: [['onResponse: [securityHeaders()],', '']],
+  headers: [['src/app.ts', 'onResponse: [securityHeaders()],', '']],
+  // The request id (generated, sent back in x-request-id).
+  requestid: [['src/app.ts', 'server: {', 'server: { requestId: false,']],
+  // The API group's CORS plugin.
+  cors: [['src/plugins/pipelines.ts', "corsPlugin({ allowOrigins: '*' }), requestPlugin", 'requestPlugin']],
+  // The API group's JSON body decoding and the 422 for a write without a body that relies on it.
+  json: [['src/plugins/pipelines.ts', 'requestPlugin({ json: true }), bodyRequired()]', ']']],
 }
 
-/** Copies the playground to `<work>/<name>` with the edits of WITHOUT[variant] and releases it. */
-function releaseCopy(work: string, name: string, edits: Array<[string, string]>): string {
+/** The edits of a variant name, `+` combining several. */
+function editsOf(variant: string): Array<[string, string, string]> {
+  return variant.split('+').flatMap((name) => {
+    const edits = WITHOUT[name]
+    if (!edits) throw new Error(`BENCH_PLAYGROUND_WITHOUT: no ${name} (${Object.keys(WITHOUT).join(', ')})`)
+    return edits
+  })
+}
+
+/** Copies the playground to `<work>/<name>` with `edits` and releases it. */
+function releaseCopy(work: string, name: string, edits: Array<[string, string, string]>): string {
   const app = join(work, name)
   cpSync(join(repoRoot, 'playground'), app, {
     recursive: true,
     filter: (src) => !/[/\\](\.data|dist|node_modules)$/.test(src),
   })
-  const file = join(app, 'src/app.ts')
-  let text = readFileSync(file, 'utf8')
-  for (const [from, to] of edits) {
-    if (!text.includes(from)) throw new Error(`playground bench: src/app.ts no longer has ${JSON.stringify(from)}`)
-    text = text.replace(from, to)
+  for (const [path, from, to] of edits) {
+    const file = join(app, path)
+    const text = readFileSync(file, 'utf8')
+    if (!text.includes(from)) throw new Error(`playground bench: ${path} no longer has ${JSON.stringify(from)}`)
+    writeFileSync(file, text.replace(from, to))
   }
-  writeFileSync(file, text)
   execFileSync(process.execPath, [join(repoRoot, 'vite-plugin/bin.mjs'), 'release', '--root', app], { stdio: 'pipe' })
   return app
 }
@@ -127,12 +144,11 @@ export async function benchTelemetryPlayground(): Promise<void> {
       const metricsPort = String(await freePort())
       const apps: Record<string, string> = { playground: app }
       for (const variant of (process.env.BENCH_PLAYGROUND_WITHOUT ?? '').split(',').filter(Boolean)) {
-        const edits = WITHOUT[variant]
-        if (!edits) throw new Error(`BENCH_PLAYGROUND_WITHOUT: no ${variant} (${Object.keys(WITHOUT).join(', ')})`)
-        apps[`playground without ${variant}`] = releaseCopy(work, `without-${variant}`, edits)
+        apps[`playground without ${variant}`] = releaseCopy(work, `without-${variant}`, editsOf(variant))
       }
       const counts = await countOverSockets({
-        servers: ['node:http + pg', ...Object.keys(apps)],
+        // BENCH_SERVERS (a comma list of the names below) counts some of them only.
+        servers: picked(['node:http + pg', ...Object.keys(apps)], 'BENCH_SERVERS'),
         targets,
         fileOf: (server) => (apps[server] ? join(apps[server], 'dist/server/index.mjs') : bare),
         cwdOf: (server) => apps[server] ?? repoRoot,
@@ -141,13 +157,13 @@ export async function benchTelemetryPlayground(): Promise<void> {
       })
       console.table(
         targets.flatMap((t) => {
-          const base = counts[t.name]!['node:http + pg']!
-          return Object.keys(apps).map((server) => ({
+          const base = counts[t.name]!['node:http + pg']
+          return Object.entries(counts[t.name]!).map(([server, count]) => ({
             route: t.name,
             server,
-            'instructions/req': Math.round(counts[t.name]![server]!),
-            'node:http + pg': Math.round(base),
-            'bare / server': +(base / counts[t.name]![server]!).toFixed(3),
+            'instructions/req': Math.round(count),
+            'node:http + pg': base === undefined ? '' : Math.round(base),
+            'bare / server': base === undefined ? '' : +(base / count).toFixed(3),
           }))
         }),
       )

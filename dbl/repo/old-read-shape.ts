@@ -23,31 +23,29 @@ function own(name: string): (this: object, v: unknown) => void {
 }
 
 // Built once and shared: each read only attaches them (no closures made per row).
-const getters: PropertyDescriptorMap = {
-  ok: {
-    get() {
-      warn()
-      return true
-    },
-    set: own('ok'),
-    configurable: true,
+const OK: PropertyDescriptor = {
+  get() {
+    warn()
+    return true
   },
-  value: {
-    get(this: object) {
-      warn()
-      return this
-    },
-    set: own('value'),
-    configurable: true,
+  set: own('ok'),
+  configurable: true,
+}
+const VALUE: PropertyDescriptor = {
+  get(this: object) {
+    warn()
+    return this
   },
-  error: {
-    get() {
-      warn()
-      return undefined
-    },
-    set: own('error'),
-    configurable: true,
+  set: own('value'),
+  configurable: true,
+}
+const ERROR: PropertyDescriptor = {
+  get() {
+    warn()
+    return undefined
   },
+  set: own('error'),
+  configurable: true,
 }
 
 /**
@@ -62,7 +60,13 @@ export function withOldReadShape<T>(read: T): T {
     !Object.hasOwn(read, 'ok') &&
     !Object.hasOwn(read, 'value') &&
     !Object.hasOwn(read, 'error')
-  )
-    Object.defineProperties(read, getters)
+  ) {
+    // Three defineProperty calls rather than one defineProperties over a descriptor map, which
+    // reads the map's descriptors anew on every call: under callgrind it cost a record read about
+    // 7,700 instructions; in-process these three take about half its time.
+    Object.defineProperty(read, 'ok', OK)
+    Object.defineProperty(read, 'value', VALUE)
+    Object.defineProperty(read, 'error', ERROR)
+  }
   return read
 }

@@ -23,7 +23,7 @@ import type { Exchange } from '../exchange/exchange.ts'
 import { healthEndpoints } from '../exchange/health.ts'
 import { lifecycle } from '../exchange/lifecycle.ts'
 import { withRequestHooks } from '../exchange/on-request.ts'
-import { responseHooks } from '../exchange/on-response.ts'
+import { responseDefaults, responseHooks } from '../exchange/on-response.ts'
 import { requestIds } from '../exchange/request-id.ts'
 import type { Serve } from '../exchange/route.ts'
 import { createRouting } from '../exchange/route.ts'
@@ -163,9 +163,11 @@ export function createApp(appConfig: AppConfig, opts: CreateAppOptions = {}): Ve
     const observer = h.observe!(config)
     if (observer) observers.push({ name: h.name, observer })
   }
+  const hooks = opts.onResponse ? [...config.onResponse, ...opts.onResponse] : config.onResponse
   const steps = lifecycle(
     requestIds(config.server.requestId, ctx.proxies),
-    responseHooks(opts.onResponse ? [...config.onResponse, ...opts.onResponse] : config.onResponse, ctx.proxies, log),
+    responseHooks(hooks, ctx.proxies, log),
+    responseDefaults(hooks, ctx.proxies),
   )
   const failed = (err: unknown, x: Exchange) => streamFailed(err, x.header('accept') ?? null, x)
   const core = entryPoints({ serve, serveUpgrade, observers, failed, log, reuse: !observing, lifecycle: steps })

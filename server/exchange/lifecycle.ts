@@ -5,7 +5,7 @@
  * in (reply-headers.ts), then the app's `onResponse` hooks (on-response.ts).
  */
 import type { Outcome } from '../respond.ts'
-import type { FinishResponse, RoutedFacts } from './on-response.ts'
+import type { FinishResponse, ResponseDefaults, RoutedFacts } from './on-response.ts'
 import { withHeaders } from './reply-headers.ts'
 import type { RequestIds } from './request-id.ts'
 
@@ -18,22 +18,34 @@ export interface Finishing extends RoutedFacts {
 export interface Lifecycle {
   readonly ids: RequestIds
   /**
-   * The app has no `onResponse` hooks: `finish` only merges headers, so the node exchange may
-   * merge an encoded reply's (reply-headers.ts, `mergedHeaders`) without the steps for a `Response`.
+   * The app has no `onResponse` hooks, or only one that sets default headers (`defaults`): for an
+   * encoded reply `finish` only merges headers, so the node exchange may merge them itself
+   * (reply-headers.ts, `mergedHeaders`) without the steps for a `Response`.
    */
   readonly headersOnly: boolean
+  /** The default headers of a reply to this request, when the app's only hook sets defaults (on-response.ts). */
+  readonly defaults: ResponseDefaults | undefined
   /** The outcome as it is sent. */
   finish(outcome: Outcome, x: Finishing): Outcome
 }
 
-/** The app's lifecycle over its ids and its `onResponse` hooks (undefined when it has none). */
-export function lifecycle(ids: RequestIds, hooks: FinishResponse | undefined): Lifecycle {
+/**
+ * The app's lifecycle over its ids and its `onResponse` hooks (undefined when it has none);
+ * `defaults`: the hooks as default headers, when they are only that (`responseDefaults`).
+ */
+export function lifecycle(ids: RequestIds, hooks: FinishResponse | undefined, defaults?: ResponseDefaults): Lifecycle {
   const idHeader = ids.header
   if (hooks === undefined)
-    return { ids, headersOnly: true, finish: (outcome, x) => withHeaders(outcome, x.addedHeaders, idHeader, x) }
+    return {
+      ids,
+      headersOnly: true,
+      defaults: undefined,
+      finish: (outcome, x) => withHeaders(outcome, x.addedHeaders, idHeader, x),
+    }
   return {
     ids,
-    headersOnly: false,
+    headersOnly: defaults !== undefined,
+    defaults,
     finish: (outcome, x) => hooks(withHeaders(outcome, x.addedHeaders, idHeader, x), x),
   }
 }

@@ -231,14 +231,16 @@ export class NodeExchange extends Exchange<void> {
     const res = this.res
     try {
       const lifecycle = this.lifecycle
-      // No onResponse hooks: an encoded reply only needs its headers merged.
+      // No onResponse hooks, or one that only sets defaults: an encoded reply only needs its
+      // headers merged.
       if (lifecycle?.headersOnly === true && isEncoded(sent)) {
         const added = this.addedHeaders
         const idHeader = lifecycle.ids.header
+        const defaults = lifecycle.defaults?.(this)
         const headers =
-          added === undefined && idHeader === undefined
+          added === undefined && idHeader === undefined && defaults === undefined
             ? sent.headers
-            : mergedHeaders(sent.headers, added, idHeader, this)
+            : mergedHeaders(sent.headers, added, idHeader, this, defaults)
         res.writeHead(sent.status, headers)
         return this.end(res, sent.body)
       }

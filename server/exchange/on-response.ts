@@ -26,6 +26,43 @@ export type FinishResponse = (outcome: Outcome, x: RoutedFacts) => Outcome
 
 type Log = (message: string, error: unknown, key?: string, request?: RequestFacts) => void
 
+/** The header sets a hook that only sets defaults gives to `setDefaults`, by the request's scheme. */
+export interface DefaultHeaderSets {
+  readonly http: Readonly<Record<string, string>>
+  readonly https: Readonly<Record<string, string>>
+}
+
+const DEFAULT_SETS = Symbol('vela.defaultHeaderSets')
+
+/**
+ * Marks `hook` as one that does nothing but `setDefaults(scheme === 'https' ? sets.https :
+ * sets.http)` (`securityHeaders`): an app whose only hook it is has those defaults merged by the
+ * node exchange as it merges the id header (`responseDefaults`), with no hook call, copy of the
+ * reply or second header object per request. The hook still works as written wherever it is called.
+ */
+export function defaultsOnlyHook(hook: ResponseHook, sets: DefaultHeaderSets): ResponseHook {
+  checkDefaults(sets.http)
+  checkDefaults(sets.https)
+  return Object.assign(hook, { [DEFAULT_SETS]: sets })
+}
+
+/** The defaults a reply gets from the app's hooks, by request; undefined unless the hooks are one `defaultsOnlyHook`. */
+export type ResponseDefaults = (x: RoutedFacts) => Readonly<Record<string, string>>
+
+/** The app's hooks as `ResponseDefaults`, when they are one hook that only sets defaults. */
+export function responseDefaults(
+  hooks: readonly ResponseHook[],
+  proxies: ProxyTrust | undefined,
+): ResponseDefaults | undefined {
+  const sets = hooks.length === 1 ? (hooks[0] as { [DEFAULT_SETS]?: DefaultHeaderSets })[DEFAULT_SETS] : undefined
+  if (sets === undefined) return undefined
+  const { http, https } = sets
+  // The scheme as the hook's `response.scheme` reads it.
+  return proxies
+    ? (x) => (clientScheme(x, proxies) === 'https' ? https : http)
+    : (x) => (x.scheme === 'https' ? https : http)
+}
+
 /** The hooks as one step; undefined when the app has none (the exchanges then do nothing). */
 export function responseHooks(
   hooks: readonly ResponseHook[],

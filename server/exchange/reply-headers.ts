@@ -59,18 +59,33 @@ export function withHeaders(
   }
 }
 
-/** `withHeaders` for an encoded reply's own headers: the headers it is sent with. */
+/**
+ * `withHeaders` for an encoded reply's own headers: the headers it is sent with. `defaults`: an
+ * `onResponse` hook's `setDefaults` (on-response.ts, `responseDefaults`), applied as it applies
+ * them after the rest: first in the order of the headers, but only where the reply, the added
+ * headers and the id header leave a name unset.
+ */
 export function mergedHeaders(
   own: Readonly<Record<string, string>> | undefined,
   added: Readonly<Record<string, string>> | undefined,
   idHeader: string | undefined,
   request: { readonly id: string },
+  defaults?: Readonly<Record<string, string>>,
 ): Record<string, string> {
   // Copied key by key into a new literal: the copy keeps a fast shape that node's writeHead walks
   // quickly (an object spread here made node's header writing three times slower).
   const headers: Record<string, string> = {}
+  for (const name in defaults) headers[name] = defaults[name]!
   for (const name in own) headers[name] = own[name]!
   for (const name in added) headers[name] = added[name]!
-  if (idHeader !== undefined && !(idHeader in headers)) headers[idHeader] = request.id
+  if (idHeader !== undefined && !(idHeader in headers && (defaults === undefined || setBy(idHeader, own, added))))
+    headers[idHeader] = request.id
   return headers
 }
+
+/** Whether the reply's own headers or the added ones have `name` (not only the defaults). */
+const setBy = (
+  name: string,
+  own: Readonly<Record<string, string>> | undefined,
+  added: Readonly<Record<string, string>> | undefined,
+): boolean => (own !== undefined && name in own) || (added !== undefined && name in added)

@@ -78,7 +78,9 @@ export const corsPlugin = definePlugin<CorsPluginOptions, CorsOptions>({
   init: (options) => toH3Options(options),
   preRequest(req, ctx) {
     const cors = ctx.state
-    const origin = req.headers.get('origin')
+    // Read from node's parsed headers: \`req.headers\` would make the h3 event and a web \`Headers\`
+    // for every request, most of which (same-origin, servers, tools) send no Origin at all.
+    const origin = req.header('origin')
     if (!origin || !isCorsOriginAllowed(origin, cors)) return ok(req)
     if (isPreflightRequest(req.event)) {
       appendCorsPreflightHeaders(req.event, cors)

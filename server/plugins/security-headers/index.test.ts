@@ -1,11 +1,13 @@
 // securityHeaders(): the header sets it builds (defaults, each option, CSP merging, HSTS over
 // https only), the options it refuses, and the hook on an app's replies (a header the handler set
 // wins; immutable Responses; the https variant by the request's scheme, trusted proxies included).
+import { get } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../app/create-app.ts'
 import { isVelaError } from '../../errors/vela-error.ts'
-import { json, redirect } from '../../replies.ts'
-import { inject } from '../../testing/inject.ts'
+import type { ResponseHook } from '../../contracts/response.ts'
+import { json, redirect, status } from '../../replies.ts'
+import { inject, startTestServer } from '../../testing/inject.ts'
 import { securityHeaderSets, securityHeaders } from './index.ts'
 import type { SecurityHeadersOptions } from './index.ts'
 
@@ -182,5 +184,73 @@ describe('on an app', () => {
     expect(spoofed.headers.get('strict-transport-security')).toBeNull()
     const direct = await app.fetch(new Request('https://example.test/moved'))
     expect(direct.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains')
+  })
+})
+
+describe("on node's listener", () => {
+  // The hook alone is merged by node's exchange itself; wrapped in another function it is called
+  // on each reply as any hook is. Both must send the same headers, in the same order.
+  const appWith = (hook: ResponseHook) =>
+    createApp(
+      {
+        bootstrapApplication: 't',
+        server: { trustProxy: ['127.0.0.1'] },
+        onResponse: [hook],
+        routes: {
+          r: {
+            prefix: '',
+            security: false,
+            routes: [
+              ['GET /empty', () => status(200)],
+              ['GET /framed', () => json({ ok: true }, { headers: { 'x-frame-options': 'SAMEORIGIN' } })],
+              ['GET /own-id', () => json({ ok: true }, { headers: { 'x-request-id': 'mine' } })],
+              [
+                'GET /added',
+                (req) => {
+                  req.setHeader('content-security-policy', "default-src 'none'")
+                  req.setHeader('x-extra', '1')
+                  return status(204)
+                },
+              ],
+              ['GET /moved', () => redirect('/elsewhere')],
+            ],
+          },
+        },
+      },
+      { env: {} },
+    )
+  const rawHeaders = (url: string, headers: Record<string, string>) =>
+    new Promise<string[]>((resolve, reject) =>
+      get(url, { headers }, (res) => {
+        res.resume()
+        // The id differs per request; everything else must be the same.
+        resolve(res.rawHeaders.map((v, i) => (res.rawHeaders[i - 1] === 'x-request-id' && v !== 'mine' ? 'id' : v)))
+      }).on('error', reject),
+    )
+
+  it('sends what the hook called on each reply sends: replies own headers and added ones win, https by the proxy', async () => {
+    const hook = securityHeaders()
+    const merged = await startTestServer(appWith(hook))
+    const called = await startTestServer(appWith((r) => hook(r)))
+    try {
+      for (const path of ['/empty', '/framed', '/own-id', '/added', '/moved']) {
+        for (const headers of [{}, { 'x-forwarded-proto': 'https' }] as Record<string, string>[]) {
+          const fast = (await rawHeaders(merged.url + path, headers)).filter((_, i, all) => all[i - (i % 2)] !== 'Date')
+          const slow = (await rawHeaders(called.url + path, headers)).filter((_, i, all) => all[i - (i % 2)] !== 'Date')
+          expect(fast).toEqual(slow)
+          expect(fast).toContain('x-content-type-options')
+        }
+      }
+      const https = await rawHeaders(`${merged.url}/framed`, { 'x-forwarded-proto': 'https' })
+      expect(https[https.indexOf('strict-transport-security') + 1]).toBe('max-age=31536000; includeSubDomains')
+      expect(https[https.indexOf('x-frame-options') + 1]).toBe('SAMEORIGIN')
+      const added = await rawHeaders(`${merged.url}/added`, {})
+      expect(added[added.indexOf('content-security-policy') + 1]).toBe("default-src 'none'")
+      const ownId = await rawHeaders(`${merged.url}/own-id`, {})
+      expect(ownId[ownId.indexOf('x-request-id') + 1]).toBe('mine')
+    } finally {
+      await merged.close()
+      await called.close()
+    }
   })
 })

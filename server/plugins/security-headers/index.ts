@@ -37,6 +37,7 @@
  */
 import type { OutgoingResponse, ResponseHook } from '../../contracts/response.ts'
 import { VelaError } from '../../errors/vela-error.ts'
+import { defaultsOnlyHook } from '../../exchange/on-response.ts'
 import type { ContentSecurityPolicyOptions } from './csp.ts'
 import { contentSecurityPolicy } from './csp.ts'
 
@@ -231,8 +232,10 @@ export function securityHeaderSets(options: SecurityHeadersOptions = {}): {
  * ```
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): ResponseHook {
-  const { http, https } = securityHeaderSets(options)
-  return function securityHeaders(response: OutgoingResponse): void {
+  const sets = securityHeaderSets(options)
+  const { http, https } = sets
+  // Marked as setting defaults only: as the app's one hook, node's path merges the set itself.
+  return defaultsOnlyHook(function securityHeaders(response: OutgoingResponse): void {
     response.setDefaults(response.scheme === 'https' ? https : http)
-  }
+  }, sets)
 }
