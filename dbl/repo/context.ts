@@ -38,6 +38,9 @@ export interface ReadReplicas {
   readonly primary: AsyncLocalStorage<true>
 }
 
+// The lock clause the query builder writes at the end of a select (values are never in the text).
+const LOCKING = / for (?:update|no key update|share|key share)(?: nowait| skip locked)?$/
+
 /** The adapter a read outside a transaction runs on: the next replica, or the primary (forced, or none). */
 export function readAdapter(ctx: RepoContext, primary: Adapter): Adapter {
   const r = ctx.replicas
@@ -61,8 +64,9 @@ export function exec(
 ): Promise<QueryResult> {
   const conn = ctx.tx.getStore()?.conn ?? ctx.adapter
   if (conn === undefined) return ctx.start().then(() => exec(ctx, sql, params, op, source))
-  // A read outside a transaction may go to a replica; writes, raw SQL and transactions never do.
-  if (op === 'SELECT' && ctx.replicas !== undefined && conn === ctx.adapter)
+  // A read outside a transaction may go to a replica; writes, raw SQL, transactions and locking
+  // reads (a replica is read-only: `for update` fails there) never do.
+  if (op === 'SELECT' && ctx.replicas !== undefined && conn === ctx.adapter && !LOCKING.test(sql))
     return ctx.run(readAdapter(ctx, ctx.adapter), sql, params, op, source)
   return ctx.run(conn, sql, params, op, source)
 }

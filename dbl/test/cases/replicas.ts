@@ -67,6 +67,10 @@ export function replicaCases(t: SuiteContext): void {
         expect((await repo.query('select 1 as one')).ok).toBe(true)
         expect(log).toEqual(['primary select', 'primary tx select', 'primary update', 'primary select'])
         log.length = 0
+        // A locking read outside a transaction goes to the primary: a replica refuses locks.
+        expect((await repo.all(from(Product).lock('for update'))).length).toBe(2)
+        expect(log).toEqual(['primary select'])
+        log.length = 0
         const streamed: number[] = []
         for await (const p of repo.stream(from(Product).orderBy('id'), { batchSize: 1 })) streamed.push(p.price)
         expect(streamed).toEqual([1, 1])
