@@ -73,13 +73,14 @@ export type { LengthOptions, NumberOptions, ConfirmationOptions, ListFieldOf } f
 // Queries: `from(Schema)` and its methods; each method is also a free function taking the query first.
 export { from } from './query/builder.ts'
 export type { RowOf } from './query/builder.ts'
-export type { Query, LockMode, LockOptions } from './query/types.ts'
+export type { Query, LockMode, LockOptions, QueryOfRows, SetOpKind } from './query/types.ts'
 export { cond, and, or, not, exists, escapeLike } from './query/conditions.ts'
 export type { Cond, Clauses, Op, CompareOp, LikeText, Subquery } from './query/types.ts'
 export { where, orderBy, limit, offset, select, count } from './query/operators.ts'
 export type { Direction, AggregateOf, AggregateValue, SelectedRow } from './query/types.ts'
 export { join, leftJoin, groupBy, having, distinct, lock } from './query/join.ts'
 export { sum, avg, min, max } from './query/aggregate.ts'
+export { union, unionAll, intersect, except } from './query/set-ops.ts'
 export type { Aggregate, AggregateArg, AggregateFn, ArithOp } from './query/aggregate.ts'
 export type { AssocPath, Joined, Joins, Ref, ValueAt, NestedRow } from './query/paths.ts'
 

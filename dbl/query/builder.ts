@@ -38,6 +38,8 @@ export function from<S extends AnySchema>(schema: S): Query<S> {
     rowLock: undefined,
     countRows: false,
     subqueries: false,
+    setOps: EMPTY,
+    distinctOn: undefined,
   }) as unknown as Query<S>
 }
 

@@ -10,7 +10,7 @@
  * statement) writes it: identifiers double-quoted, AND-ed groups in parentheses, `= any($n)` for a list.
  */
 import { aggregateKey, type Aggregate } from './aggregate.ts'
-import type { Cond, QueryParts } from './types.ts'
+import type { Cond, QueryParts, SetOp } from './types.ts'
 import { resolveRef } from './paths.ts'
 import { isQuery } from './value.ts'
 import { dumpValue, sqlOf } from '../sql.ts'
@@ -290,9 +290,10 @@ function selectSql(
   let sql = ''
   if (emit) {
     // A count of a distinct or grouped query counts its rows, so those keep their columns.
-    const keepColumns = q.isDistinct || q.groups.length > 0 || q.columnsAs !== undefined
+    const keepColumns = q.isDistinct || q.groups.length > 0 || q.columnsAs !== undefined || q.setOps.length > 0
     sql = q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
-    sql += as === 'exists' || (q.countRows && !keepColumns) ? '1' : columnsSql(s!)
+    // A combined query's parts must select the same columns, so an `exists` keeps them.
+    sql += (as === 'exists' && !q.setOps.length) || (q.countRows && !keepColumns) ? '1' : columnsSql(s!)
     sql += ` from ${tableAs(q.schema.table, s!.rootQ)}`
     if (q.joins.length) sql += joinsSql(s!)
   }
@@ -314,6 +315,7 @@ function selectSql(
     const p = param(w, h.value)
     if (emit) sql += `${i ? ' and ' : ' having '}${aggregateSql(s!, h.aggregate)} ${h.op === '!=' ? '<>' : h.op} ${p}`
   }
+  if (q.setOps.length) setOpsSql(w, q.setOps, (part) => (sql += part))
   if (q.countRows) w.key += ' count'
   else if (as !== 'exists' && q.order.length) {
     w.key += ' order'
@@ -321,7 +323,9 @@ function selectSql(
     for (let i = 0; i < q.order.length; i++) {
       const [f, d] = q.order[i]!
       w.key += ` ${f} ${d}`
-      if (emit) sql += `${i ? ', ' : ''}${q.columnsAs && Object.hasOwn(q.columnsAs, f) ? quote(f) : col(s!, f)} ${d}`
+      // After a set operation the terms name the combined rows' columns.
+      const byName = q.setOps.length > 0 || (q.columnsAs !== undefined && Object.hasOwn(q.columnsAs, f))
+      if (emit) sql += `${i ? ', ' : ''}${byName ? quote(f) : col(s!, f)} ${d}`
     }
   }
   if (q.isDistinct) w.key += ' distinct'
@@ -341,6 +345,16 @@ function selectSql(
     sql += l
   }
   return sql
+}
+
+/** The queries combined with a select (`union`, …): each in parentheses, with its own order and limit. */
+function setOpsSql(w: Walk, ops: readonly SetOp[], out: (sql: string) => void): void {
+  for (const { op, query } of ops) {
+    w.key += ` ${op} (`
+    const sub = selectSql(w, query, w.emit ? scopeOf(query, undefined) : undefined, 'top', undefined)
+    w.key += ')'
+    if (w.emit) out(` ${op} (${sub})`)
+  }
 }
 
 type Shape = NonNullable<Statement['shape']>
@@ -426,10 +440,12 @@ function checkBulk(q: Q, what: string): void {
     q.groups.length ||
     q.havings.length ||
     q.isDistinct ||
-    q.rowLock
+    q.rowLock ||
+    q.setOps.length ||
+    q.distinctOn
   ) {
     throw new Error(
-      `${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock or count)`,
+      `${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock, union or count)`,
     )
   }
 }

@@ -5,6 +5,7 @@
  */
 import { distinct, groupBy, having, join, leftJoin, lock } from './join.ts'
 import { limit, offset, orderByTerms, select, where } from './operators.ts'
+import { except, intersect, union, unionAll } from './set-ops.ts'
 import { QueryValue } from './value.ts'
 
 // The operators' overloads are checked on `Query`'s methods; here they are called as plain
@@ -20,6 +21,10 @@ const groupByOp = groupBy as Plain
 const havingOp = having as Plain
 const distinctOp = distinct as Plain
 const lockOp = lock as Plain
+const unionOp = union as Plain
+const unionAllOp = unionAll as Plain
+const intersectOp = intersect as Plain
+const exceptOp = except as Plain
 
 const methods = {
   where(this: QueryValue, a: unknown, op?: unknown, value?: unknown) {
@@ -54,6 +59,18 @@ const methods = {
   },
   lock(this: QueryValue, mode: unknown, opts?: unknown) {
     return lockOp(this, mode, opts)
+  },
+  union(this: QueryValue, other: unknown) {
+    return unionOp(this, other)
+  },
+  unionAll(this: QueryValue, other: unknown) {
+    return unionAllOp(this, other)
+  },
+  intersect(this: QueryValue, other: unknown) {
+    return intersectOp(this, other)
+  },
+  except(this: QueryValue, other: unknown) {
+    return exceptOp(this, other)
   },
 }
 

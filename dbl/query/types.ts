@@ -50,7 +50,22 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   readonly countRows: boolean
   /** Whether a condition holds a subquery: columns are then qualified by their table. */
   readonly subqueries: boolean
+  /** Queries combined with this one (`union`, `intersect`, `except`), in order; its order, limit and offset then apply to the whole. */
+  readonly setOps: readonly SetOp[]
+  /** `DISTINCT ON (…)` (PostgreSQL): one row per distinct combination of these fields, the first by `orderBy`. */
+  readonly distinctOn: readonly string[] | undefined
 }
+
+/** How `union` and its kin combine two queries' rows. */
+export type SetOpKind = 'union' | 'union all' | 'intersect' | 'except'
+/** One query combined with the ones before it. */
+export interface SetOp {
+  readonly op: SetOpKind
+  readonly query: QueryParts
+}
+
+/** A query whose rows are `R`s, whatever its schema: what `union` and its kin take. */
+export type QueryOfRows<R> = Query<any, R, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * A SELECT over a schema, and what it joined. `R` is the row type the repository gives back; `J`
@@ -156,6 +171,34 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * from(Job).where({ state: 'queued' }).lock('for update', { skipLocked: true }).limit(1)
    */
   lock(mode: LockMode, opts?: LockOptions): Query<S, R, J>
+  /**
+   * UNION: this query's rows and `other`'s, duplicates once. See `union`.
+   *
+   * @example
+   * from(Customer).select(['name']).union(from(Label).select(['name'])).orderBy('name')
+   */
+  union(other: QueryOfRows<R>): Query<S, R, J>
+  /**
+   * UNION ALL: this query's rows, then `other`'s, duplicates kept. See `unionAll`.
+   *
+   * @example
+   * from(Customer).select(['name']).unionAll(from(Label).select(['name']))
+   */
+  unionAll(other: QueryOfRows<R>): Query<S, R, J>
+  /**
+   * INTERSECT: the rows both queries give. See `intersect`.
+   *
+   * @example
+   * from(Customer).select(['id']).intersect(from(WorkOrder).select({ id: 'customer_id' }))
+   */
+  intersect(other: QueryOfRows<R>): Query<S, R, J>
+  /**
+   * EXCEPT: this query's rows that `other` does not give. See `except`.
+   *
+   * @example
+   * from(Customer).select(['id']).except(from(WorkOrder).select({ id: 'customer_id' }))
+   */
+  except(other: QueryOfRows<R>): Query<S, R, J>
 }
 
 /** Comparison operators of `where` and `having`. */

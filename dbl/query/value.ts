@@ -5,7 +5,7 @@
  */
 import type { Aggregate } from './aggregate.ts'
 import type { Joins, JoinSpec } from './paths.ts'
-import type { Cond, Direction, HavingCond, Query, QueryParts } from './types.ts'
+import type { Cond, Direction, HavingCond, Query, QueryParts, SetOp } from './types.ts'
 import type { AnySchema } from '../schema.ts'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -30,6 +30,8 @@ export class QueryValue implements QueryParts {
   readonly rowLock: QueryParts['rowLock']
   readonly countRows: boolean
   readonly subqueries: boolean
+  readonly setOps: readonly SetOp[]
+  readonly distinctOn: readonly string[] | undefined
 
   constructor(q: QueryParts) {
     this.kind = 'vela.query'
@@ -47,6 +49,8 @@ export class QueryValue implements QueryParts {
     this.rowLock = q.rowLock
     this.countRows = q.countRows
     this.subqueries = q.subqueries
+    this.setOps = q.setOps
+    this.distinctOn = q.distinctOn
   }
 }
 

@@ -14,6 +14,7 @@ import { manyToManyCases } from './cases/many-to-many.ts'
 import { onConflictCases } from './cases/on-conflict.ts'
 import { preloadCases } from './cases/preload.ts'
 import { queryCases } from './cases/queries.ts'
+import { sqlBreadthCases } from './cases/sql-breadth.ts'
 import { readWriteCases } from './cases/read-write.ts'
 import { streamingCases } from './cases/streaming.ts'
 import { telemetryCases } from './cases/telemetry.ts'
@@ -60,5 +61,6 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   defectCases(t)
   defectMoreCases(t)
   queryCases(t)
+  sqlBreadthCases(t)
   streamingCases(t)
 }

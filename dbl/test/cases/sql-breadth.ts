@@ -1,0 +1,75 @@
+/**
+ * Queries beyond joins and aggregates: set operations, CTEs, window functions, DISTINCT ON,
+ * `between`, full-text search and `sql` fragments. Each feature's rows are checked row by row, on
+ * every backend of the suite.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { from } from '../../query/builder.ts'
+import { except, intersect, union, unionAll } from '../../query/set-ops.ts'
+import type { Query } from '../../query/types.ts'
+import type { AnySchema } from '../../schema.ts'
+import type { SuiteContext } from '../suite-context.ts'
+import { Customer, Label, LineItem, WorkOrder } from '../schemas-queries.ts'
+
+export function sqlBreadthCases(t: SuiteContext): void {
+  describe('set operations, CTEs, windows, DISTINCT ON, between, full-text search, sql fragments', () => {
+    const all = <S extends AnySchema, R, J>(q: Query<S, R, J>): Promise<R[]> => t.repo.all(q)
+    // Acme (pro): #1 open (30 min) with two items, #2 done (60 min) with one; Bolt (free): #3 open, no items;
+    // Cargo (pro): no orders. Labels: Acme, urgent.
+    const seed = async () => {
+      const ok = (r: { ok: boolean }) => expect(r.ok).toBe(true)
+      ok(
+        await t.repo.insertAll(Customer, [
+          { name: 'Acme', tier: 'pro' },
+          { name: 'Bolt', tier: 'free' },
+          { name: 'Cargo', tier: 'pro' },
+        ]),
+      )
+      ok(
+        await t.repo.insertAll(WorkOrder, [
+          { title: 'Fix the leaking pump', status: 'open', estimate_minutes: 30, customer_id: 1 },
+          { title: 'Paint the wall', status: 'done', estimate_minutes: 60, customer_id: 1 },
+          { title: 'Wire the panel', status: 'open', estimate_minutes: null, customer_id: 2 },
+        ]),
+      )
+      ok(
+        await t.repo.insertAll(LineItem, [
+          { work_order_id: 1, description: 'pipe', quantity: 2, unit_price: 150, discount: 0.5 },
+          { work_order_id: 1, description: 'valve', quantity: 1, unit_price: 900, discount: null },
+          { work_order_id: 2, description: 'paint', quantity: 4, unit_price: 250, discount: 1.25 },
+        ]),
+      )
+      ok(await t.repo.insertAll(Label, [{ name: 'Acme' }, { name: 'urgent' }]))
+    }
+
+    it('union, unionAll: rows of both queries, sorted and limited as a whole; values bound', async () => {
+      await seed()
+      const names = (tier: 'free' | 'pro') =>
+        from(Customer)
+          .where('tier', '=', tier)
+          .select(['name'])
+          .union(from(Label).select(['name']))
+          .orderBy('name')
+      const rows = await all(names('pro'))
+      expectTypeOf(rows).toEqualTypeOf<{ readonly name: string }[]>()
+      expect(rows).toEqual([{ name: 'Acme' }, { name: 'Cargo' }, { name: 'urgent' }])
+      expect(await all(names('free').limit(2))).toEqual([{ name: 'Acme' }, { name: 'Bolt' }])
+      const twice = await all(unionAll(from(Customer).select(['name']), from(Label).select(['name'])).orderBy('name'))
+      expect(twice.map((r) => r.name)).toEqual(['Acme', 'Acme', 'Bolt', 'Cargo', 'urgent'])
+      expect(await t.repo.count(names('pro'))).toBe(3)
+      expect(await t.repo.count(union(from(Customer).select(['name']), from(Label).select(['name'])))).toBe(4)
+    })
+
+    it('intersect, except: customers with and without a work order', async () => {
+      await seed()
+      const ids = from(Customer).select(['id'])
+      const ordered = from(WorkOrder).select({ id: 'customer_id' })
+      expect(await all(intersect(ids, ordered).orderBy('id'))).toEqual([{ id: 1 }, { id: 2 }])
+      expect(await all(except(ids, ordered))).toEqual([{ id: 3 }])
+      // Whole records combine too (the same schema on both sides).
+      const open = from(WorkOrder).where('status', '=', 'open')
+      const mine = from(WorkOrder).where('customer_id', '=', 1)
+      expect((await all(intersect(open, mine))).map((r) => r.title)).toEqual(['Fix the leaking pump'])
+    })
+  })
+}
