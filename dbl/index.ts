@@ -81,6 +81,8 @@ export type { Direction, AggregateOf, AggregateValue, SelectedRow } from './quer
 export { join, leftJoin, groupBy, having, distinct, lock } from './query/join.ts'
 export { sum, avg, min, max } from './query/aggregate.ts'
 export { union, unionAll, intersect, except } from './query/set-ops.ts'
+export { cte } from './query/cte.ts'
+export type { Cte, FieldsOfRow } from './query/cte.ts'
 export type { Aggregate, AggregateArg, AggregateFn, ArithOp } from './query/aggregate.ts'
 export type { AssocPath, Joined, Joins, Ref, ValueAt, NestedRow } from './query/paths.ts'
 

@@ -10,6 +10,7 @@
  * statement) writes it: identifiers double-quoted, AND-ed groups in parentheses, `= any($n)` for a list.
  */
 import { aggregateKey, type Aggregate } from './aggregate.ts'
+import { cteQuery } from './cte.ts'
 import type { Cond, QueryParts, SetOp } from './types.ts'
 import { resolveRef } from './paths.ts'
 import { isQuery } from './value.ts'
@@ -284,14 +285,22 @@ function selectSql(
 ): string {
   checkLock(q)
   const emit = w.emit
+  let sql = ''
+  const named = cteQuery(q.schema)
+  if (named) {
+    // A CTE's query comes first in the text, so its values are pushed first.
+    w.key += `with ${q.schema.table}(`
+    const inner = selectSql(w, named, emit ? scopeOf(named, undefined) : undefined, 'top', undefined)
+    w.key += ') '
+    if (emit) sql = `with ${quote(q.schema.table)} as (${inner}) `
+  }
   w.key += q.schema.table
   for (const j of q.joins) w.key += ` ${j.kind} ${j.path}`
   w.key += columnsKey(q)
-  let sql = ''
   if (emit) {
     // A count of a distinct or grouped query counts its rows, so those keep their columns.
     const keepColumns = q.isDistinct || q.groups.length > 0 || q.columnsAs !== undefined || q.setOps.length > 0
-    sql = q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
+    sql += q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
     // A combined query's parts must select the same columns, so an `exists` keeps them.
     sql += (as === 'exists' && !q.setOps.length) || (q.countRows && !keepColumns) ? '1' : columnsSql(s!)
     sql += ` from ${tableAs(q.schema.table, s!.rootQ)}`

@@ -4,7 +4,10 @@
  * every backend of the suite.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
+import { sum } from '../../query/aggregate.ts'
 import { from } from '../../query/builder.ts'
+import { cte } from '../../query/cte.ts'
+import { count } from '../../query/operators.ts'
 import { except, intersect, union, unionAll } from '../../query/set-ops.ts'
 import type { Query } from '../../query/types.ts'
 import type { AnySchema } from '../../schema.ts'
@@ -70,6 +73,48 @@ export function sqlBreadthCases(t: SuiteContext): void {
       const open = from(WorkOrder).where('status', '=', 'open')
       const mine = from(WorkOrder).where('customer_id', '=', 1)
       expect((await all(intersect(open, mine))).map((r) => r.title)).toEqual(['Fix the leaking pump'])
+    })
+
+    it('cte: a later query selects from a named query, typed by its rows', async () => {
+      await seed()
+      const totals = (min: number) =>
+        cte(
+          'totals',
+          from(LineItem)
+            .where('quantity', '>=', min)
+            .groupBy(['work_order_id'])
+            .select({ work_order_id: 'work_order_id', total: sum(['quantity', '*', 'unit_price']) }),
+        )
+      const big = (min: number, over: number) => from(totals(min)).where('total', '>', over).orderBy(['total', 'desc'])
+      const rows = await all(big(1, 500))
+      expectTypeOf(rows).toEqualTypeOf<{ readonly work_order_id: number; readonly total: number | null }[]>()
+      expect(rows).toEqual([
+        { work_order_id: 1, total: 1200 },
+        { work_order_id: 2, total: 1000 },
+      ])
+      expect(await all(big(2, 0))).toEqual([
+        { work_order_id: 2, total: 1000 },
+        { work_order_id: 1, total: 300 },
+      ])
+      expect(await t.repo.count(big(1, 1100))).toBe(1)
+      // A CTE over a CTE, selected in a subquery: customers with two open orders or more… or one.
+      const open = cte('open_orders', from(WorkOrder).where('status', '=', 'open').select(['id', 'customer_id']))
+      const perCustomer = cte(
+        'per_customer',
+        from(open).groupBy(['customer_id']).select({ customer_id: 'customer_id', n: count() }),
+      )
+      const withOpen = from(Customer)
+        .where('id', 'in', from(perCustomer).where('n', '>=', 1).select(['customer_id']))
+        .orderBy('id')
+      expect((await all(withOpen)).map((c) => c.name)).toEqual(['Acme', 'Bolt'])
+      // Its enum field is still checked and typed.
+      const statuses = await all(
+        from(cte('st', from(WorkOrder).select(['status'])))
+          .distinct()
+          .orderBy('status'),
+      )
+      expectTypeOf(statuses).toEqualTypeOf<{ readonly status: 'open' | 'done' }[]>()
+      expect(statuses).toEqual([{ status: 'done' }, { status: 'open' }])
     })
   })
 }
