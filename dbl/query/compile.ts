@@ -11,6 +11,7 @@
  */
 import { aggregateKey, type Aggregate } from './aggregate.ts'
 import { cteQuery } from './cte.ts'
+import { isWindow, windowKey, type Window } from './window.ts'
 import type { Cond, QueryParts, SetOp } from './types.ts'
 import { resolveRef } from './paths.ts'
 import { isQuery } from './value.ts'
@@ -208,6 +209,26 @@ function aggregateSql(s: Scope, a: Aggregate): string {
   return `${a.fn}(${d}${col(s, a.arg[0])} ${a.arg[1]} ${col(s, a.arg[2])})`
 }
 
+function windowSql(s: Scope, win: Window): string {
+  let sql = typeof win.fn === 'string' ? `${win.fn}() over (` : `${aggregateSql(s, win.fn)} over (`
+  for (let i = 0; i < win.partitionBy.length; i++) sql += `${i ? ', ' : 'partition by '}${col(s, win.partitionBy[i]!)}`
+  for (let i = 0; i < win.orderBy.length; i++) {
+    const [f, d] = win.orderBy[i]!
+    sql += `${i ? ', ' : win.partitionBy.length ? ' order by ' : 'order by '}${col(s, f)} ${d}`
+  }
+  return `${sql})`
+}
+
+/** A computed column of `select`'s object form: an aggregate or a window function. */
+function exprSql(s: Scope, v: Aggregate | Window): string {
+  return isWindow(v) ? windowSql(s, v) : aggregateSql(s, v)
+}
+
+/** A computed column's part of the key. */
+function exprKey(v: Aggregate | Window): string {
+  return isWindow(v) ? windowKey(v) : aggregateKey(v)
+}
+
 // Every column of a schema, unqualified and qualified by its table: the most common select lists.
 const allColumns = new WeakMap<AnySchema, { plain: string; qualified: string }>()
 
@@ -219,7 +240,7 @@ function columnsSql(s: Scope): string {
     for (const name in q.columnsAs) {
       const v = q.columnsAs[name]!
       if (sql) sql += ', '
-      if (typeof v !== 'string') sql += `${aggregateSql(s, v)} as ${quote(name)}`
+      if (typeof v !== 'string') sql += `${exprSql(s, v)} as ${quote(name)}`
       else if (name === v && !s.qualify) sql += quote(v)
       else sql += `${col(s, v)} as ${quote(name)}`
     }
@@ -254,7 +275,7 @@ function columnsKey(q: Q): string {
     let key = ' as '
     for (const name in q.columnsAs) {
       const v = q.columnsAs[name]!
-      key += `${name}=${typeof v === 'string' ? v : aggregateKey(v)},`
+      key += `${name}=${typeof v === 'string' ? v : exprKey(v)},`
     }
     return key
   }
@@ -373,11 +394,13 @@ function shapeOf(q: Q): Shape | null {
   if (q.countRows) return null
   if (q.columnsAs) {
     const numeric = Object.entries(q.columnsAs)
-      .filter(
-        ([, v]) =>
-          typeof v !== 'string' &&
-          (v.fn === 'sum' || v.fn === 'avg' || ((v.fn === 'min' || v.fn === 'max') && Array.isArray(v.arg))),
-      )
+      .filter(([, v]) => {
+        const a = typeof v === 'string' ? undefined : isWindow(v) ? (typeof v.fn === 'string' ? undefined : v.fn) : v
+        return (
+          a !== undefined &&
+          (a.fn === 'sum' || a.fn === 'avg' || ((a.fn === 'min' || a.fn === 'max') && Array.isArray(a.arg)))
+        )
+      })
       .map(([n]) => n)
     if (numeric.length === 0) return null
     return (row) => {

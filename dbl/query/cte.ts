@@ -13,6 +13,7 @@ import { isAggregate, type Aggregate } from './aggregate.ts'
 import { resolveRef } from './paths.ts'
 import type { QueryOfRows, QueryParts } from './types.ts'
 import { isQuery } from './value.ts'
+import { isWindow } from './window.ts'
 import type { Field, FieldType, Schema } from '../schema.ts'
 
 /** The field type whose values are `V`s (numbers, text, booleans, dates, enums, lists; anything else jsonb). */
@@ -76,7 +77,8 @@ function outputFields(q: QueryParts, name: string): Field[] {
     return Object.entries(q.columnsAs).map(([out, v]) => {
       if (typeof v === 'string') return { ...resolveRef(q.schema, q.joins, v).field, name: out, primaryKey: false }
       if (isAggregate(v)) return aggregateField(q, out, v)
-      // An expression (window function, `sql` fragment): values pass to the driver as they are.
+      if (isWindow(v)) return typeof v.fn === 'string' ? field(out, 'integer', false) : aggregateField(q, out, v.fn)
+      // An expression (a `sql` fragment): values pass to the driver as they are.
       return field(out, 'text', true)
     })
   }

@@ -30,8 +30,10 @@ import type {
   SelectedRow,
   Simplify,
   Subquery,
+  WindowOf,
 } from './types.ts'
 import { derive, isQuery } from './value.ts'
+import { isWindow, windowRefs, type Window } from './window.ts'
 import type { AnySchema } from '../schema.ts'
 
 /** Throws for a field reference the query cannot name. */
@@ -169,10 +171,17 @@ export function checkAggregateIn(q: QueryParts, a: Aggregate): void {
   )
 }
 
+/** Throws for a window function the query cannot compute (unknown field, `sum` of text). */
+function checkWindowIn(q: QueryParts, w: Window): void {
+  if (typeof w.fn !== 'string') checkAggregateIn(q, w.fn)
+  for (const r of windowRefs(w)) checkRef(q, r)
+}
+
 /**
  * Only these columns. The list form takes field references (joined ones come back nested:
  * `['id', 'customer.name']` gives `{ id, customer: { name } }`); the object form names each output
- * and may hold aggregates (`{ n: count(), total: sum('quantity') }`), rows flat.
+ * and may hold aggregates (`{ n: count(), total: sum('quantity') }`) and window functions
+ * (`{ nth: rowNumber({ partitionBy: ['customer_id'], orderBy: ['id'] }) }`), rows flat.
  *
  * @example
  * await repo.all(from(WorkOrder).join('customer').select(['id', 'title', 'customer.name']))
@@ -186,7 +195,7 @@ export function select<
   S extends AnySchema,
   R,
   J,
-  const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll>,
+  const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll | WindowOf<S, J>>,
 >(q: Query<S, R, J>, columns: M): Query<S, SelectedRow<S, J, M>, J>
 export function select(q: Query, spec: readonly string[] | Record<string, unknown>): Query {
   if (Array.isArray(spec)) {
@@ -207,11 +216,12 @@ export function select(q: Query, spec: readonly string[] | Record<string, unknow
       throw new Error(`select: output name ${JSON.stringify(name)} must be letters, digits and _`)
     const v = (spec as Record<string, unknown>)[name]
     if (isAggregate(v)) checkAggregateIn(q, v)
+    else if (isWindow(v)) checkWindowIn(q, v)
     else checkRef(q, v)
   }
   const n = derive(q)
   n.columns = undefined
-  n.columnsAs = { ...(spec as Record<string, string | Aggregate>) }
+  n.columnsAs = { ...(spec as Record<string, string | Aggregate | Window>) }
   return n as unknown as Query
 }
 

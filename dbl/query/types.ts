@@ -5,6 +5,7 @@
  * modules into an import cycle (builder.ts loads methods.ts, which loads the operators).
  */
 import type { Aggregate } from './aggregate.ts'
+import type { RankFn, Window } from './window.ts'
 import type { AssocPath, JoinedBy, Joins, JoinSpec, NestedRow, NumericRef, Ref, ValueAt } from './paths.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 
@@ -39,8 +40,8 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   readonly skipRows: number | undefined
   /** Selected field references, list form (joined ones come back nested); undefined = every field of the schema. */
   readonly columns: readonly string[] | undefined
-  /** Selected fields and aggregates by output name, object form (rows come back flat). */
-  readonly columnsAs: Readonly<Record<string, string | Aggregate>> | undefined
+  /** Selected fields, aggregates and window functions by output name, object form (rows come back flat). */
+  readonly columnsAs: Readonly<Record<string, string | Aggregate | Window>> | undefined
   readonly groups: readonly string[]
   /** The `having` conditions, AND-ed together. */
   readonly havings: readonly HavingCond[]
@@ -126,7 +127,7 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * from(LineItem).select({ n: count(), avg: avg('quantity') })
    */
   select<const K extends Ref<S, J>>(fields: readonly K[]): Query<S, Simplify<NestedRow<S, J, K>>, J>
-  select<const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll>>(
+  select<const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll | WindowOf<S, J>>>(
     columns: M,
   ): Query<S, SelectedRow<S, J, M>, J>
   /**
@@ -245,6 +246,9 @@ export type AggregateOf<S, J> =
   | Aggregate<'sum' | 'avg', NumericRef<S, J>>
   | Aggregate<'min' | 'max', Ref<S, J>>
 
+/** Which window functions a query may compute: rankings, and its aggregates over a window, over its fields. */
+export type WindowOf<S, J> = Window<RankFn | AggregateOf<S, J> | CountAll, Ref<S, J>>
+
 /** The value an aggregate gives in a row. */
 export type AggregateValue<S, J, A> =
   A extends Aggregate<'count', infer _F>
@@ -261,9 +265,13 @@ export type Simplify<T> = { [K in keyof T]: T[K] } & {}
 export type SelectedRow<S, J, M> = Simplify<{
   readonly [K in keyof M]: M[K] extends Aggregate
     ? AggregateValue<S, J, M[K]>
-    : M[K] extends string
-      ? ValueAt<S, J, M[K]>
-      : never
+    : M[K] extends Window<infer A>
+      ? A extends Aggregate
+        ? AggregateValue<S, J, A>
+        : number
+      : M[K] extends string
+        ? ValueAt<S, J, M[K]>
+        : never
 }>
 
 /** A `count()` that has no field, so it matches any query. */

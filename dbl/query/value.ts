@@ -3,7 +3,6 @@
  * every operator starts from, and the test for a query. Kept apart so the operators and the
  * methods (methods.ts) can use them without importing `from`.
  */
-import type { Aggregate } from './aggregate.ts'
 import type { Joins, JoinSpec } from './paths.ts'
 import type { Cond, Direction, HavingCond, Query, QueryParts, SetOp } from './types.ts'
 import type { AnySchema } from '../schema.ts'
@@ -23,7 +22,7 @@ export class QueryValue implements QueryParts {
   readonly maxRows: number | undefined
   readonly skipRows: number | undefined
   readonly columns: readonly string[] | undefined
-  readonly columnsAs: Readonly<Record<string, string | Aggregate>> | undefined
+  readonly columnsAs: QueryParts['columnsAs']
   readonly groups: readonly string[]
   readonly havings: readonly HavingCond[]
   readonly isDistinct: boolean

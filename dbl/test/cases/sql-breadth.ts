@@ -8,6 +8,7 @@ import { sum } from '../../query/aggregate.ts'
 import { from } from '../../query/builder.ts'
 import { cte } from '../../query/cte.ts'
 import { count } from '../../query/operators.ts'
+import { denseRank, over, rank, rowNumber } from '../../query/window.ts'
 import { except, intersect, union, unionAll } from '../../query/set-ops.ts'
 import type { Query } from '../../query/types.ts'
 import type { AnySchema } from '../../schema.ts'
@@ -115,6 +116,83 @@ export function sqlBreadthCases(t: SuiteContext): void {
       )
       expectTypeOf(statuses).toEqualTypeOf<{ readonly status: 'open' | 'done' }[]>()
       expect(statuses).toEqual([{ status: 'done' }, { status: 'open' }])
+    })
+
+    it('window functions: rankings per partition and aggregates over a window, with an alias', async () => {
+      await seed()
+      const ranked = (status: 'open' | 'done') =>
+        from(WorkOrder)
+          .where('status', '!=', status)
+          .select({
+            title: 'title',
+            nth: rowNumber({ partitionBy: ['customer_id'], orderBy: [['id', 'desc']] }),
+            place: rank({ orderBy: [['customer_id', 'asc']] }),
+            dense: denseRank({ orderBy: ['customer_id'] }),
+          })
+          .orderBy('title')
+      const rows = await all(ranked('done'))
+      expectTypeOf(rows).toEqualTypeOf<
+        { readonly title: string; readonly nth: number; readonly place: number; readonly dense: number }[]
+      >()
+      expect(rows).toEqual([
+        { title: 'Fix the leaking pump', nth: 1, place: 1, dense: 1 },
+        { title: 'Wire the panel', nth: 1, place: 2, dense: 2 },
+      ])
+      expect(await all(ranked('open').orderBy('nth'))).toEqual([
+        { title: 'Paint the wall', nth: 1, place: 1, dense: 1 },
+      ])
+      // Every order, ranked and numbered.
+      const all3 = await all(
+        from(WorkOrder)
+          .select({
+            id: 'id',
+            nth: rowNumber({ partitionBy: ['customer_id'], orderBy: [['id', 'desc']] }),
+            place: rank({ orderBy: ['customer_id'] }),
+            dense: denseRank({ orderBy: ['customer_id'] }),
+          })
+          .orderBy('id'),
+      )
+      expect(all3).toEqual([
+        { id: 1, nth: 2, place: 1, dense: 1 },
+        { id: 2, nth: 1, place: 1, dense: 1 },
+        { id: 3, nth: 1, place: 3, dense: 2 },
+      ])
+      const lines = await all(
+        from(LineItem)
+          .select({
+            id: 'id',
+            orderTotal: over(sum('quantity'), { partitionBy: ['work_order_id'] }),
+            running: over(sum(['quantity', '*', 'unit_price']), { orderBy: ['id'] }),
+            n: over(count(), { partitionBy: ['work_order_id'] }),
+          })
+          .orderBy('id'),
+      )
+      expectTypeOf(lines).toEqualTypeOf<
+        {
+          readonly id: number
+          readonly orderTotal: number | null
+          readonly running: number | null
+          readonly n: number
+        }[]
+      >()
+      expect(lines).toEqual([
+        { id: 1, orderTotal: 3, running: 300, n: 2 },
+        { id: 2, orderTotal: 3, running: 1200, n: 2 },
+        { id: 3, orderTotal: 4, running: 2200, n: 1 },
+      ])
+      // A window's output, filtered through a CTE: each customer's latest order.
+      const numbered = cte(
+        'numbered',
+        from(WorkOrder).select({
+          id: 'id',
+          title: 'title',
+          nth: rowNumber({ partitionBy: ['customer_id'], orderBy: [['id', 'desc']] }),
+        }),
+      )
+      expect(await all(from(numbered).where('nth', '=', 1).select(['title']).orderBy('title'))).toEqual([
+        { title: 'Paint the wall' },
+        { title: 'Wire the panel' },
+      ])
     })
   })
 }
