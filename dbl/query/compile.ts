@@ -285,7 +285,7 @@ function columnsKey(q: Q): string {
 function checkLock(q: Q): void {
   if (!q.rowLock) return
   const aggregates = q.columnsAs !== undefined && Object.values(q.columnsAs).some((v) => typeof v !== 'string')
-  if (q.countRows || q.isDistinct || q.groups.length || q.havings.length || aggregates) {
+  if (q.countRows || q.isDistinct || q.distinctFields || q.groups.length || q.havings.length || aggregates) {
     throw new Error(
       `lock ${q.rowLock.mode}: rows of a count, distinct, grouped or aggregate query cannot be locked (lock the rows themselves)`,
     )
@@ -316,12 +316,23 @@ function selectSql(
     if (emit) sql = `with ${quote(q.schema.table)} as (${inner}) `
   }
   w.key += q.schema.table
+  if (q.distinctFields) w.key += ` on(${q.distinctFields.join(',')})`
   for (const j of q.joins) w.key += ` ${j.kind} ${j.path}`
   w.key += columnsKey(q)
   if (emit) {
     // A count of a distinct or grouped query counts its rows, so those keep their columns.
-    const keepColumns = q.isDistinct || q.groups.length > 0 || q.columnsAs !== undefined || q.setOps.length > 0
-    sql += q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
+    const keepColumns =
+      q.isDistinct ||
+      q.distinctFields !== undefined ||
+      q.groups.length > 0 ||
+      q.columnsAs !== undefined ||
+      q.setOps.length > 0
+    if (q.distinctFields && as !== 'exists') {
+      // DISTINCT ON already gives distinct rows, so it stands for `distinct` too.
+      sql += 'select distinct on ('
+      for (let i = 0; i < q.distinctFields.length; i++) sql += (i ? ', ' : '') + col(s!, q.distinctFields[i]!)
+      sql += ') '
+    } else sql += q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
     // A combined query's parts must select the same columns, so an `exists` keeps them.
     sql += (as === 'exists' && !q.setOps.length) || (q.countRows && !keepColumns) ? '1' : columnsSql(s!)
     sql += ` from ${tableAs(q.schema.table, s!.rootQ)}`
@@ -474,7 +485,7 @@ function checkBulk(q: Q, what: string): void {
     q.isDistinct ||
     q.rowLock ||
     q.setOps.length ||
-    q.distinctOn
+    q.distinctFields
   ) {
     throw new Error(
       `${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock, union or count)`,

@@ -3,7 +3,7 @@
  * `q.where(…)` is `where(q, …)`. The types are declared on `Query` (types.ts). Each method passes
  * its arguments on one by one rather than spreading them: a query is built on every request.
  */
-import { distinct, groupBy, having, join, leftJoin, lock } from './join.ts'
+import { distinct, distinctOn, groupBy, having, join, leftJoin, lock } from './join.ts'
 import { limit, offset, orderByTerms, select, where } from './operators.ts'
 import { except, intersect, union, unionAll } from './set-ops.ts'
 import { QueryValue } from './value.ts'
@@ -21,6 +21,7 @@ const groupByOp = groupBy as Plain
 const havingOp = having as Plain
 const distinctOp = distinct as Plain
 const lockOp = lock as Plain
+const distinctOnOp = distinctOn as Plain
 const unionOp = union as Plain
 const unionAllOp = unionAll as Plain
 const intersectOp = intersect as Plain
@@ -56,6 +57,9 @@ const methods = {
   },
   distinct(this: QueryValue) {
     return distinctOp(this)
+  },
+  distinctOn(this: QueryValue, fields: unknown) {
+    return distinctOnOp(this, fields)
   },
   lock(this: QueryValue, mode: unknown, opts?: unknown) {
     return lockOp(this, mode, opts)

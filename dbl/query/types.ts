@@ -54,7 +54,7 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   /** Queries combined with this one (`union`, `intersect`, `except`), in order; its order, limit and offset then apply to the whole. */
   readonly setOps: readonly SetOp[]
   /** `DISTINCT ON (…)` (PostgreSQL): one row per distinct combination of these fields, the first by `orderBy`. */
-  readonly distinctOn: readonly string[] | undefined
+  readonly distinctFields: readonly string[] | undefined
 }
 
 /** How `union` and its kin combine two queries' rows. */
@@ -165,6 +165,13 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * from(WorkOrder).select(['status']).distinct()
    */
   distinct(): Query<S, R, J>
+  /**
+   * SELECT DISTINCT ON (PostgreSQL): the first row by `orderBy` of each combination of `fields`. See `distinctOn`.
+   *
+   * @example
+   * from(WorkOrder).distinctOn(['customer_id']).orderBy('customer_id', ['id', 'desc'])
+   */
+  distinctOn(fields: readonly Ref<S, J>[]): Query<S, R, J>
   /**
    * Locks the rows read until the transaction ends. See `lock`.
    *

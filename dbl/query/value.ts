@@ -30,7 +30,7 @@ export class QueryValue implements QueryParts {
   readonly countRows: boolean
   readonly subqueries: boolean
   readonly setOps: readonly SetOp[]
-  readonly distinctOn: readonly string[] | undefined
+  readonly distinctFields: readonly string[] | undefined
 
   constructor(q: QueryParts) {
     this.kind = 'vela.query'
@@ -49,7 +49,7 @@ export class QueryValue implements QueryParts {
     this.countRows = q.countRows
     this.subqueries = q.subqueries
     this.setOps = q.setOps
-    this.distinctOn = q.distinctOn
+    this.distinctFields = q.distinctFields
   }
 }
 

@@ -194,5 +194,27 @@ export function sqlBreadthCases(t: SuiteContext): void {
         { title: 'Wire the panel' },
       ])
     })
+
+    it('distinctOn: the first row of each customer by the order', async () => {
+      await seed()
+      const latest = (status: 'open' | 'done') =>
+        from(WorkOrder).where('status', '!=', status).distinctOn(['customer_id']).orderBy('customer_id', ['id', 'desc'])
+      expect((await all(latest('done'))).map((r) => [r.customer_id, r.title])).toEqual([
+        [1, 'Fix the leaking pump'],
+        [2, 'Wire the panel'],
+      ])
+      const everyone = from(WorkOrder).distinctOn(['customer_id']).select(['id', 'customer_id'])
+      expect(await all(everyone.orderBy('customer_id', ['id', 'desc']))).toEqual([
+        { id: 2, customer_id: 1 },
+        { id: 3, customer_id: 2 },
+      ])
+      expect(await all(everyone.orderBy('customer_id', 'id'))).toEqual([
+        { id: 1, customer_id: 1 },
+        { id: 3, customer_id: 2 },
+      ])
+      expect(await t.repo.count(everyone)).toBe(2)
+      // PostgreSQL's own rule: the order must start with the DISTINCT ON fields.
+      await expect(all(everyone.orderBy('id'))).rejects.toMatchObject({ code: '42P10' })
+    })
   })
 }
