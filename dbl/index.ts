@@ -74,7 +74,7 @@ export type { LengthOptions, NumberOptions, ConfirmationOptions, ListFieldOf } f
 export { from } from './query/builder.ts'
 export type { RowOf } from './query/builder.ts'
 export type { Query, LockMode, LockOptions, QueryOfRows, SetOpKind } from './query/types.ts'
-export { cond, and, or, not, exists, escapeLike } from './query/conditions.ts'
+export { cond, and, or, not, exists, between, notBetween, escapeLike } from './query/conditions.ts'
 export type { Cond, Clauses, Op, CompareOp, LikeText, Subquery } from './query/types.ts'
 export { where, orderBy, limit, offset, select, count } from './query/operators.ts'
 export type { Direction, AggregateOf, AggregateValue, SelectedRow, WindowOf } from './query/types.ts'

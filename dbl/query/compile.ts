@@ -162,6 +162,13 @@ function condSql(w: Walk, q: Q, s: Scope | undefined, c: Cond): string {
       if (op === 'not like' || op === 'not ilike') return `not ${col(s!, c.field)} ${op.slice(4)} ${p}`
       return `${col(s!, c.field)} ${op === '!=' ? '<>' : op} ${p}`
     }
+    case 'between': {
+      w.key += `${c.field} ${c.negated ? 'not ' : ''}between;`
+      const field = fieldOf(q, c.field)
+      const low = param(w, dumpValue(field, c.low))
+      const high = param(w, dumpValue(field, c.high))
+      return w.emit ? `${col(s!, c.field)} ${c.negated ? 'not between' : 'between'} ${low} and ${high}` : ''
+    }
     case 'and':
     case 'or': {
       const kind = c['~cond']

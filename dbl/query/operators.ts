@@ -43,7 +43,7 @@ export function checkRef(q: QueryParts, ref: unknown): string {
 }
 
 function checkCond(q: QueryParts, c: Cond): void {
-  if (c['~cond'] === 'op') checkRef(q, c.field)
+  if (c['~cond'] === 'op' || c['~cond'] === 'between') checkRef(q, c.field)
   else if (c['~cond'] === 'not') checkCond(q, c.cond)
   else if (c['~cond'] === 'exists') {
     if (c.correlate) checkRef(q, c.correlate[0])

@@ -230,6 +230,13 @@ export type Cond<F extends string = string> =
   | { readonly '~cond': 'and' | 'or'; readonly conds: readonly Cond<F>[] }
   | { readonly '~cond': 'not'; readonly cond: Cond<F> }
   | {
+      readonly '~cond': 'between'
+      readonly field: F
+      readonly low: unknown
+      readonly high: unknown
+      readonly negated: boolean
+    }
+  | {
       readonly '~cond': 'exists'
       readonly query: Query<AnySchema, unknown, Joins>
       readonly correlate: readonly [F, string] | undefined

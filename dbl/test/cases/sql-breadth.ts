@@ -6,6 +6,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { sum } from '../../query/aggregate.ts'
 import { from } from '../../query/builder.ts'
+import { between, notBetween } from '../../query/conditions.ts'
 import { cte } from '../../query/cte.ts'
 import { count } from '../../query/operators.ts'
 import { denseRank, over, rank, rowNumber } from '../../query/window.ts'
@@ -215,6 +216,44 @@ export function sqlBreadthCases(t: SuiteContext): void {
       expect(await t.repo.count(everyone)).toBe(2)
       // PostgreSQL's own rule: the order must start with the DISTINCT ON fields.
       await expect(all(everyone.orderBy('id'))).rejects.toMatchObject({ code: '42P10' })
+    })
+
+    it('between, notBetween: bounds included, values bound', async () => {
+      await seed()
+      const titles = async <J>(q: Query<typeof WorkOrder, { readonly title: string }, J>) =>
+        (await all(q)).map((r) => r.title)
+      expect(
+        await titles(
+          from(WorkOrder)
+            .where(between('estimate_minutes', 30, 60))
+            .orderBy('id'),
+        ),
+      ).toEqual(['Fix the leaking pump', 'Paint the wall'])
+      expect(
+        await titles(
+          from(WorkOrder)
+            .where(between('estimate_minutes', 31, 60))
+            .orderBy('id'),
+        ),
+      ).toEqual(['Paint the wall'])
+      // A null field is neither between nor not between.
+      expect(
+        await titles(
+          from(WorkOrder)
+            .where(notBetween('estimate_minutes', 31, 60))
+            .orderBy('id'),
+        ),
+      ).toEqual(['Fix the leaking pump'])
+      expect(
+        await titles(
+          from(WorkOrder)
+            .join('customer')
+            .where(between('customer.name', 'B', 'C'))
+            .orderBy('id'),
+        ),
+      ).toEqual(['Wire the panel'])
+      expect((await t.repo.deleteAll(from(LineItem).where(between('quantity', 2, 4)))).ok).toBe(true)
+      expect(await t.count('order_lines')).toBe(1)
     })
   })
 }
