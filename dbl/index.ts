@@ -82,6 +82,8 @@ export { join, leftJoin, groupBy, having, distinct, distinctOn, lock } from './q
 export { sum, avg, min, max } from './query/aggregate.ts'
 export { union, unionAll, intersect, except } from './query/set-ops.ts'
 export { cte } from './query/cte.ts'
+export { textSearch, tsRank } from './query/text-search.ts'
+export type { TextSearchMode, TextSearchOptions } from './query/text-search.ts'
 export { rowNumber, rank, denseRank, over, isWindow } from './query/window.ts'
 export type { Window, WindowSpec, RankFn } from './query/window.ts'
 export type { Cte, FieldsOfRow } from './query/cte.ts'

@@ -11,6 +11,7 @@
  */
 import { aggregateKey, type Aggregate } from './aggregate.ts'
 import { cteQuery } from './cte.ts'
+import { isFieldRef, isSql, type Sql } from './fragment.ts'
 import { isWindow, windowKey, type Window } from './window.ts'
 import type { Cond, QueryParts, SetOp } from './types.ts'
 import { resolveRef } from './paths.ts'
@@ -162,6 +163,8 @@ function condSql(w: Walk, q: Q, s: Scope | undefined, c: Cond): string {
       if (op === 'not like' || op === 'not ilike') return `not ${col(s!, c.field)} ${op.slice(4)} ${p}`
       return `${col(s!, c.field)} ${op === '!=' ? '<>' : op} ${p}`
     }
+    case 'sql':
+      return fragmentSql(w, s, c)
     case 'between': {
       w.key += `${c.field} ${c.negated ? 'not ' : ''}between;`
       const field = fieldOf(q, c.field)
@@ -199,6 +202,35 @@ function condSql(w: Walk, q: Q, s: Scope | undefined, c: Cond): string {
   }
 }
 
+/**
+ * A `sql` fragment: its strings and the kind of each argument onto the key, its values pushed; its
+ * text when emitting (`field(…)` a column, a nested fragment its SQL, a value `$n`).
+ */
+function fragmentSql(w: Walk, s: Scope | undefined, f: Sql): string {
+  const { parts, args } = f
+  // The strings are the program's own template; \0 keeps them apart from the arguments' marks.
+  w.key += `sql(${parts[0]!}`
+  let sql = w.emit ? parts[0]! : ''
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    let piece: string
+    if (isFieldRef(a)) {
+      w.key += `\0f${a.ref}\0`
+      piece = w.emit ? col(s!, a.ref) : ''
+    } else if (isSql(a)) {
+      w.key += '\0'
+      piece = fragmentSql(w, s, a)
+    } else {
+      w.key += '\0v\0'
+      piece = param(w, a)
+    }
+    w.key += parts[i + 1]!
+    if (w.emit) sql += piece + parts[i + 1]!
+  }
+  w.key += ')'
+  return sql
+}
+
 function condsSql(w: Walk, q: Q, s: Scope | undefined, conds: readonly Cond[], joiner: string): string {
   let sql = condSql(w, q, s, conds[0]!)
   for (let i = 1; i < conds.length; i++) {
@@ -226,28 +258,34 @@ function windowSql(s: Scope, win: Window): string {
   return `${sql})`
 }
 
-/** A computed column of `select`'s object form: an aggregate or a window function. */
-function exprSql(s: Scope, v: Aggregate | Window): string {
-  return isWindow(v) ? windowSql(s, v) : aggregateSql(s, v)
+/** A computed column of `select`'s object form: an aggregate, a window function or a fragment (its values pushed). */
+function exprSql(w: Walk, s: Scope, v: Aggregate | Window | Sql): string {
+  return isSql(v) ? fragmentSql(w, s, v) : isWindow(v) ? windowSql(s, v) : aggregateSql(s, v)
 }
 
-/** A computed column's part of the key. */
-function exprKey(v: Aggregate | Window): string {
-  return isWindow(v) ? windowKey(v) : aggregateKey(v)
+/** A computed column's part of the key (a fragment's is added as it is walked). */
+function exprKey(v: Aggregate | Window | Sql): string {
+  return isSql(v) ? 'sql' : isWindow(v) ? windowKey(v) : aggregateKey(v)
+}
+
+/** Whether a select list holds a `sql` fragment, whose values must be pushed in every walk. */
+function hasFragment(columnsAs: QueryParts['columnsAs']): boolean {
+  for (const name in columnsAs) if (isSql(columnsAs[name])) return true
+  return false
 }
 
 // Every column of a schema, unqualified and qualified by its table: the most common select lists.
 const allColumns = new WeakMap<AnySchema, { plain: string; qualified: string }>()
 
 /** What a statement selects. */
-function columnsSql(s: Scope): string {
+function columnsSql(w: Walk, s: Scope): string {
   const q = s.q
   if (q.columnsAs) {
     let sql = ''
     for (const name in q.columnsAs) {
       const v = q.columnsAs[name]!
       if (sql) sql += ', '
-      if (typeof v !== 'string') sql += `${exprSql(s, v)} as ${quote(name)}`
+      if (typeof v !== 'string') sql += `${exprSql(w, s, v)} as ${quote(name)}`
       else if (name === v && !s.qualify) sql += quote(v)
       else sql += `${col(s, v)} as ${quote(name)}`
     }
@@ -326,6 +364,14 @@ function selectSql(
   if (q.distinctFields) w.key += ` on(${q.distinctFields.join(',')})`
   for (const j of q.joins) w.key += ` ${j.kind} ${j.path}`
   w.key += columnsKey(q)
+  const fragments = q.columnsAs !== undefined && hasFragment(q.columnsAs)
+  if (!emit && fragments) {
+    // The values of the select list's fragments come before the conditions'.
+    for (const name in q.columnsAs) {
+      const v = q.columnsAs![name]
+      if (isSql(v)) fragmentSql(w, undefined, v)
+    }
+  }
   if (emit) {
     // A count of a distinct or grouped query counts its rows, so those keep their columns.
     const keepColumns =
@@ -340,8 +386,10 @@ function selectSql(
       for (let i = 0; i < q.distinctFields.length; i++) sql += (i ? ', ' : '') + col(s!, q.distinctFields[i]!)
       sql += ') '
     } else sql += q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
-    // A combined query's parts must select the same columns, so an `exists` keeps them.
-    sql += (as === 'exists' && !q.setOps.length) || (q.countRows && !keepColumns) ? '1' : columnsSql(s!)
+    // A combined query's parts must select the same columns, so an `exists` keeps them; so does
+    // a fragment, whose values were pushed.
+    sql +=
+      (as === 'exists' && !q.setOps.length && !fragments) || (q.countRows && !keepColumns) ? '1' : columnsSql(w, s!)
     sql += ` from ${tableAs(q.schema.table, s!.rootQ)}`
     if (q.joins.length) sql += joinsSql(s!)
   }
@@ -370,6 +418,13 @@ function selectSql(
     if (emit) sql += ' order by '
     for (let i = 0; i < q.order.length; i++) {
       const [f, d] = q.order[i]!
+      if (typeof f !== 'string') {
+        w.key += ' '
+        const term = fragmentSql(w, s, f)
+        w.key += ` ${d}`
+        if (emit) sql += `${i ? ', ' : ''}${term} ${d}`
+        continue
+      }
       w.key += ` ${f} ${d}`
       // After a set operation the terms name the combined rows' columns.
       const byName = q.setOps.length > 0 || (q.columnsAs !== undefined && Object.hasOwn(q.columnsAs, f))
@@ -413,7 +468,14 @@ function shapeOf(q: Q): Shape | null {
   if (q.columnsAs) {
     const numeric = Object.entries(q.columnsAs)
       .filter(([, v]) => {
-        const a = typeof v === 'string' ? undefined : isWindow(v) ? (typeof v.fn === 'string' ? undefined : v.fn) : v
+        const a =
+          typeof v === 'string' || isSql(v)
+            ? undefined
+            : isWindow(v)
+              ? typeof v.fn === 'string'
+                ? undefined
+                : v.fn
+              : v
         return (
           a !== undefined &&
           (a.fn === 'sum' || a.fn === 'avg' || ((a.fn === 'min' || a.fn === 'max') && Array.isArray(a.arg)))

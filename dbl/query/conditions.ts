@@ -210,6 +210,7 @@ export function hasSubquery(c: Cond): boolean {
     case 'not':
       return hasSubquery(c.cond)
     case 'between':
+    case 'sql':
       return false
     default:
       return c.conds.some(hasSubquery)

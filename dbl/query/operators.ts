@@ -29,10 +29,12 @@ import type {
   QueryParts,
   SelectedRow,
   Simplify,
+  SqlOf,
   Subquery,
   WindowOf,
 } from './types.ts'
 import { derive, isQuery } from './value.ts'
+import { fragmentRefs, isSql, type Sql } from './fragment.ts'
 import { isWindow, windowRefs, type Window } from './window.ts'
 import type { AnySchema } from '../schema.ts'
 
@@ -42,8 +44,15 @@ export function checkRef(q: QueryParts, ref: unknown): string {
   return ref as string
 }
 
+/** Throws for a `sql` fragment naming a field the query cannot name. */
+function checkFragment(q: QueryParts, f: Sql): Sql {
+  for (const r of fragmentRefs(f)) checkRef(q, r)
+  return f
+}
+
 function checkCond(q: QueryParts, c: Cond): void {
   if (c['~cond'] === 'op' || c['~cond'] === 'between') checkRef(q, c.field)
+  else if (c['~cond'] === 'sql') checkFragment(q, c)
   else if (c['~cond'] === 'not') checkCond(q, c.cond)
   else if (c['~cond'] === 'exists') {
     if (c.correlate) checkRef(q, c.correlate[0])
@@ -105,22 +114,29 @@ export function where(q: Query, a: string | Record<string, unknown> | Cond, op?:
  */
 export function orderBy<S extends AnySchema, R, J>(
   q: Query<S, R, J>,
-  ...terms: (OrderTerm<Ref<S, J> | (keyof R & string)> | readonly OrderTerm<Ref<S, J> | (keyof R & string)>[])[]
+  ...terms: (
+    | OrderTerm<Ref<S, J> | (keyof R & string) | SqlOf<S, J>>
+    | readonly OrderTerm<Ref<S, J> | (keyof R & string) | SqlOf<S, J>>[]
+  )[]
 ): Query<S, R, J> {
   return orderByTerms(q, terms) as unknown as Query<S, R, J>
 }
 
 /** `orderBy` with its terms as one list: the method passes its rest parameter on without spreading it. */
 export function orderByTerms(q: QueryParts, terms: readonly unknown[]): QueryParts {
-  const flat: (readonly [string, Direction])[] = []
-  const check = (f: unknown): string =>
-    typeof f === 'string' && q.columnsAs && Object.hasOwn(q.columnsAs, f) ? f : checkRef(q, f)
+  const flat: (readonly [string | Sql, Direction])[] = []
+  const check = (f: unknown): string | Sql =>
+    isSql(f)
+      ? checkFragment(q, f)
+      : typeof f === 'string' && q.columnsAs && Object.hasOwn(q.columnsAs, f)
+        ? f
+        : checkRef(q, f)
   const add = (t: unknown): void => {
-    if (typeof t === 'string') return void flat.push([check(t), 'asc'])
+    if (typeof t === 'string' || isSql(t)) return void flat.push([check(t), 'asc'])
     if (!Array.isArray(t)) throw new Error(`orderBy: ${JSON.stringify(t)} is not a field or [field, direction]`)
     // [field, 'asc' | 'desc'] is one term; any other list is a list of terms (so a bad direction
     // ends up checked as a field name, and throws).
-    if (t.length === 2 && typeof t[0] === 'string' && (t[1] === 'asc' || t[1] === 'desc')) {
+    if (t.length === 2 && (typeof t[0] === 'string' || isSql(t[0])) && (t[1] === 'asc' || t[1] === 'desc')) {
       return void flat.push([check(t[0]), t[1]])
     }
     for (const x of t) add(x)
@@ -195,7 +211,7 @@ export function select<
   S extends AnySchema,
   R,
   J,
-  const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll | WindowOf<S, J>>,
+  const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll | WindowOf<S, J> | SqlOf<S, J>>,
 >(q: Query<S, R, J>, columns: M): Query<S, SelectedRow<S, J, M>, J>
 export function select(q: Query, spec: readonly string[] | Record<string, unknown>): Query {
   if (Array.isArray(spec)) {
@@ -217,11 +233,12 @@ export function select(q: Query, spec: readonly string[] | Record<string, unknow
     const v = (spec as Record<string, unknown>)[name]
     if (isAggregate(v)) checkAggregateIn(q, v)
     else if (isWindow(v)) checkWindowIn(q, v)
+    else if (isSql(v)) checkFragment(q, v)
     else checkRef(q, v)
   }
   const n = derive(q)
   n.columns = undefined
-  n.columnsAs = { ...(spec as Record<string, string | Aggregate | Window>) }
+  n.columnsAs = { ...(spec as Record<string, string | Aggregate | Window | Sql>) }
   return n as unknown as Query
 }
 

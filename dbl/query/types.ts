@@ -5,6 +5,7 @@
  * modules into an import cycle (builder.ts loads methods.ts, which loads the operators).
  */
 import type { Aggregate } from './aggregate.ts'
+import type { Sql } from './fragment.ts'
 import type { RankFn, Window } from './window.ts'
 import type { AssocPath, JoinedBy, Joins, JoinSpec, NestedRow, NumericRef, Ref, ValueAt } from './paths.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
@@ -32,8 +33,8 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   readonly joins: readonly JoinSpec[]
   /** The `where` conditions, AND-ed together. */
   readonly conds: readonly Cond[]
-  /** `[reference, direction]`; a reference may also be an output name of the object form of `select`. */
-  readonly order: readonly (readonly [string, Direction])[]
+  /** `[reference, direction]`; a reference may also be an output name of the object form of `select`, or a `sql` fragment. */
+  readonly order: readonly (readonly [string | Sql, Direction])[]
   /** `limit`; undefined = none. */
   readonly maxRows: number | undefined
   /** `offset`; undefined = none. */
@@ -41,7 +42,7 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   /** Selected field references, list form (joined ones come back nested); undefined = every field of the schema. */
   readonly columns: readonly string[] | undefined
   /** Selected fields, aggregates and window functions by output name, object form (rows come back flat). */
-  readonly columnsAs: Readonly<Record<string, string | Aggregate | Window>> | undefined
+  readonly columnsAs: Readonly<Record<string, string | Aggregate | Window | Sql>> | undefined
   readonly groups: readonly string[]
   /** The `having` conditions, AND-ed together. */
   readonly havings: readonly HavingCond[]
@@ -102,7 +103,10 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * from(Product).orderBy(['price', 'desc'], 'name')
    */
   orderBy(
-    ...terms: (OrderTerm<Ref<S, J> | (keyof R & string)> | readonly OrderTerm<Ref<S, J> | (keyof R & string)>[])[]
+    ...terms: (
+      | OrderTerm<Ref<S, J> | (keyof R & string) | SqlOf<S, J>>
+      | readonly OrderTerm<Ref<S, J> | (keyof R & string) | SqlOf<S, J>>[]
+    )[]
   ): Query<S, R, J>
   /**
    * At most `n` rows.
@@ -127,7 +131,7 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * from(LineItem).select({ n: count(), avg: avg('quantity') })
    */
   select<const K extends Ref<S, J>>(fields: readonly K[]): Query<S, Simplify<NestedRow<S, J, K>>, J>
-  select<const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll | WindowOf<S, J>>>(
+  select<const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll | WindowOf<S, J> | SqlOf<S, J>>>(
     columns: M,
   ): Query<S, SelectedRow<S, J, M>, J>
   /**
@@ -229,6 +233,7 @@ export type Cond<F extends string = string> =
   | { readonly '~cond': 'op'; readonly field: F; readonly op: Op; readonly value: unknown }
   | { readonly '~cond': 'and' | 'or'; readonly conds: readonly Cond<F>[] }
   | { readonly '~cond': 'not'; readonly cond: Cond<F> }
+  | Sql<unknown, F>
   | {
       readonly '~cond': 'between'
       readonly field: F
@@ -252,7 +257,8 @@ export type Subquery<V> = Query<any, { readonly [column: string]: V | null }, an
 
 /** Sort direction of an `orderBy` term. */
 export type Direction = 'asc' | 'desc'
-export type OrderTerm<F extends string> = F | readonly [F, Direction]
+/** A sort term: a reference (or a `sql` fragment), ascending, or with its direction. */
+export type OrderTerm<F> = F | readonly [F, Direction]
 
 /** Which aggregates a query may compute: `sum` / `avg` and arithmetic over numeric fields, `count`, `min`, `max` over any. */
 export type AggregateOf<S, J> =
@@ -262,6 +268,9 @@ export type AggregateOf<S, J> =
 
 /** Which window functions a query may compute: rankings, and its aggregates over a window, over its fields. */
 export type WindowOf<S, J> = Window<RankFn | AggregateOf<S, J> | CountAll, Ref<S, J>>
+
+/** A `sql` fragment over a query's fields. */
+export type SqlOf<S, J> = Sql<unknown, Ref<S, J>>
 
 /** The value an aggregate gives in a row. */
 export type AggregateValue<S, J, A> =
@@ -279,13 +288,15 @@ export type Simplify<T> = { [K in keyof T]: T[K] } & {}
 export type SelectedRow<S, J, M> = Simplify<{
   readonly [K in keyof M]: M[K] extends Aggregate
     ? AggregateValue<S, J, M[K]>
-    : M[K] extends Window<infer A>
-      ? A extends Aggregate
-        ? AggregateValue<S, J, A>
-        : number
-      : M[K] extends string
-        ? ValueAt<S, J, M[K]>
-        : never
+    : M[K] extends Sql<infer T>
+      ? T
+      : M[K] extends Window<infer A>
+        ? A extends Aggregate
+          ? AggregateValue<S, J, A>
+          : number
+        : M[K] extends string
+          ? ValueAt<S, J, M[K]>
+          : never
 }>
 
 /** A `count()` that has no field, so it matches any query. */

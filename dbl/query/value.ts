@@ -4,7 +4,7 @@
  * methods (methods.ts) can use them without importing `from`.
  */
 import type { Joins, JoinSpec } from './paths.ts'
-import type { Cond, Direction, HavingCond, Query, QueryParts, SetOp } from './types.ts'
+import type { Cond, HavingCond, Query, QueryParts, SetOp } from './types.ts'
 import type { AnySchema } from '../schema.ts'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -18,7 +18,7 @@ export class QueryValue implements QueryParts {
   readonly schema: AnySchema
   readonly joins: readonly JoinSpec[]
   readonly conds: readonly Cond[]
-  readonly order: readonly (readonly [string, Direction])[]
+  readonly order: QueryParts['order']
   readonly maxRows: number | undefined
   readonly skipRows: number | undefined
   readonly columns: readonly string[] | undefined

@@ -8,6 +8,7 @@ import { sum } from '../../query/aggregate.ts'
 import { from } from '../../query/builder.ts'
 import { between, notBetween } from '../../query/conditions.ts'
 import { cte } from '../../query/cte.ts'
+import { textSearch, tsRank } from '../../query/text-search.ts'
 import { count } from '../../query/operators.ts'
 import { denseRank, over, rank, rowNumber } from '../../query/window.ts'
 import { except, intersect, union, unionAll } from '../../query/set-ops.ts'
@@ -254,6 +255,41 @@ export function sqlBreadthCases(t: SuiteContext): void {
       ).toEqual(['Wire the panel'])
       expect((await t.repo.deleteAll(from(LineItem).where(between('quantity', 2, 4)))).ok).toBe(true)
       expect(await t.count('order_lines')).toBe(1)
+    })
+
+    it('full-text search: matching words of several fields, ranked; the search text bound', async () => {
+      await seed()
+      const search = (text: string) =>
+        from(WorkOrder)
+          .where(textSearch(['title', 'status'], text))
+          .select({ title: 'title', rank: tsRank(['title', 'status'], text) })
+          .orderBy(['rank', 'desc'], 'title')
+      // Stems match: "pumps" finds "pump", "painting" finds "Paint".
+      const pumps = await all(search('pumps'))
+      expectTypeOf(pumps).toEqualTypeOf<{ readonly title: string; readonly rank: number }[]>()
+      expect(pumps.map((r) => r.title)).toEqual(['Fix the leaking pump'])
+      expect(pumps[0]!.rank).toBeGreaterThan(0)
+      expect((await all(search('painting or wire'))).map((r) => r.title).sort()).toEqual([
+        'Paint the wall',
+        'Wire the panel',
+      ])
+      // The status field is part of the document; "-leaking" leaves that order out.
+      expect((await all(search('open -leaking'))).map((r) => r.title)).toEqual(['Wire the panel'])
+      // More matching words rank higher.
+      const ranked = await all(search('open or pump'))
+      expect(ranked.map((r) => r.title)).toEqual(['Fix the leaking pump', 'Wire the panel'])
+      expect(ranked[0]!.rank).toBeGreaterThan(ranked[1]!.rank)
+      // Quotes and operators in the text are data: a phrase, or nothing, never an error.
+      expect((await all(search('"the leaking pump"'))).map((r) => r.title)).toEqual(['Fix the leaking pump'])
+      expect(await all(search("'); drop table orders; --"))).toEqual([])
+      expect(
+        (
+          await all(from(WorkOrder).where(textSearch('title', 'wall paint', { mode: 'plain', language: 'simple' })))
+        ).map((r) => r.title),
+      ).toEqual(['Paint the wall'])
+      const phrase = (text: string) => all(from(WorkOrder).where(textSearch('title', text, { mode: 'phrase' })))
+      expect((await phrase('painting the wall')).map((r) => r.title)).toEqual(['Paint the wall'])
+      expect(await phrase('wall paint')).toEqual([])
     })
   })
 }
