@@ -8,6 +8,7 @@ import { sum } from '../../query/aggregate.ts'
 import { from } from '../../query/builder.ts'
 import { between, notBetween } from '../../query/conditions.ts'
 import { cte } from '../../query/cte.ts'
+import { field, sql } from '../../query/fragment.ts'
 import { textSearch, tsRank } from '../../query/text-search.ts'
 import { count } from '../../query/operators.ts'
 import { denseRank, over, rank, rowNumber } from '../../query/window.ts'
@@ -290,6 +291,38 @@ export function sqlBreadthCases(t: SuiteContext): void {
       const phrase = (text: string) => all(from(WorkOrder).where(textSearch('title', text, { mode: 'phrase' })))
       expect((await phrase('painting the wall')).map((r) => r.title)).toEqual(['Paint the wall'])
       expect(await phrase('wall paint')).toEqual([])
+    })
+
+    it('sql fragments: in where, select and orderBy, fields quoted, values bound', async () => {
+      await seed()
+      const byName = (name: string) =>
+        from(Customer)
+          .where(sql`lower(${field('name')}) = ${name}`)
+          .select({ id: 'id', shout: sql<string>`upper(${field('name')}) || ${'!'}` })
+      const rows = await all(byName('acme'))
+      expectTypeOf(rows).toEqualTypeOf<{ readonly id: number; readonly shout: string }[]>()
+      expect(rows).toEqual([{ id: 1, shout: 'ACME!' }])
+      expect(await all(byName('bolt'))).toEqual([{ id: 2, shout: 'BOLT!' }])
+      // Quotes in a value are data.
+      expect(await all(byName("acme' or '1'='1"))).toEqual([])
+      // A joined field, a fragment as a sort term, a fragment nested in another.
+      const longest = await all(
+        from(WorkOrder)
+          .join('customer')
+          .where(sql`${field('customer.tier')} = ${'pro'}`)
+          .select({ title: 'title', len: sql<number>`length(${field('title')})` })
+          .orderBy([sql`length(${field('title')})`, 'desc']),
+      )
+      expect(longest).toEqual([
+        { title: 'Fix the leaking pump', len: 20 },
+        { title: 'Paint the wall', len: 14 },
+      ])
+      const minutes = sql`coalesce(${field('estimate_minutes')}, ${0})`
+      expect((await all(from(WorkOrder).where(sql`${minutes} < ${45}`).orderBy('id'))).map((r) => r.id)).toEqual([1, 3])
+      expect((await t.repo.updateAll(from(Customer).where(sql`${field('id')} % ${2} = 0`), { tier: 'pro' })).ok).toBe(
+        true,
+      )
+      expect((await all(from(Customer).where('tier', '=', 'free'))).length).toBe(0)
     })
   })
 }
