@@ -14,7 +14,7 @@ import { count } from '../../query/operators.ts'
 import { denseRank, over, rank, rowNumber } from '../../query/window.ts'
 import { except, intersect, union, unionAll } from '../../query/set-ops.ts'
 import type { Query } from '../../query/types.ts'
-import type { AnySchema } from '../../schema.ts'
+import type { AnySchema, RecordOf } from '../../schema.ts'
 import type { SuiteContext } from '../suite-context.ts'
 import { Customer, Label, LineItem, WorkOrder } from '../schemas-queries.ts'
 
@@ -323,6 +323,34 @@ export function sqlBreadthCases(t: SuiteContext): void {
         true,
       )
       expect((await all(from(Customer).where('tier', '=', 'free'))).length).toBe(0)
+    })
+
+    it('insertAll returning chosen fields: only those come back, typed', async () => {
+      const r = await t.repo.insertAll(
+        Customer,
+        [
+          { name: 'Acme', tier: 'pro' },
+          { name: 'Bolt', tier: 'free' },
+        ],
+        { returning: ['id', 'tier'] },
+      )
+      if (!r.ok) throw new Error('insert failed')
+      expectTypeOf(r.value.rows).toEqualTypeOf<Pick<RecordOf<typeof Customer>, 'id' | 'tier'>[]>()
+      expect(r.value).toEqual({
+        count: 2,
+        rows: [
+          { id: 1, tier: 'pro' },
+          { id: 2, tier: 'free' },
+        ],
+      })
+      const none = await t.repo.insertAll(Label, [{ name: 'x' }], { returning: [] })
+      expect(none).toEqual({ ok: true, value: { count: 1, rows: [] } })
+      expect(await t.count('labels')).toBe(1)
+      // @ts-expect-error not a field
+      await expect(t.repo.insertAll(Label, [{ name: 'y' }], { returning: ['nope'] })).rejects.toThrow(
+        'insertAll: returning: schema labels has no stored field "nope"',
+      )
+      expect(await t.count('labels')).toBe(1)
     })
   })
 }
