@@ -73,7 +73,7 @@ export type { LengthOptions, NumberOptions, ConfirmationOptions, ListFieldOf } f
 // Queries: `from(Schema)` and its methods; each method is also a free function taking the query first.
 export { from } from './query/builder.ts'
 export type { RowOf } from './query/builder.ts'
-export type { Query, LockMode, LockOptions, QueryOfRows, SetOpKind } from './query/types.ts'
+export type { Query, LockMode, LockOptions, QueryOfRows, SameColumns, SetOpKind } from './query/types.ts'
 export { cond, and, or, not, exists, between, notBetween, escapeLike } from './query/conditions.ts'
 export type { Cond, Clauses, Op, CompareOp, LikeText, Subquery } from './query/types.ts'
 export { where, orderBy, limit, offset, select, count } from './query/operators.ts'

