@@ -39,6 +39,7 @@ export function from<S extends AnySchema>(schema: S): Query<S> {
     countRows: false,
     subqueries: false,
     setOps: EMPTY,
+    selectsFragment: false,
     distinctFields: undefined,
   }) as unknown as Query<S>
 }

@@ -268,12 +268,6 @@ function exprKey(v: Aggregate | Window | Sql): string {
   return isSql(v) ? 'sql' : isWindow(v) ? windowKey(v) : aggregateKey(v)
 }
 
-/** Whether a select list holds a `sql` fragment, whose values must be pushed in every walk. */
-function hasFragment(columnsAs: QueryParts['columnsAs']): boolean {
-  for (const name in columnsAs) if (isSql(columnsAs[name])) return true
-  return false
-}
-
 // Every column of a schema, unqualified and qualified by its table: the most common select lists.
 const allColumns = new WeakMap<AnySchema, { plain: string; qualified: string }>()
 
@@ -364,7 +358,7 @@ function selectSql(
   if (q.distinctFields) w.key += ` on(${q.distinctFields.join(',')})`
   for (const j of q.joins) w.key += ` ${j.kind} ${j.path}`
   w.key += columnsKey(q)
-  const fragments = q.columnsAs !== undefined && hasFragment(q.columnsAs)
+  const fragments = q.selectsFragment
   if (!emit && fragments) {
     // The values of the select list's fragments come before the conditions'.
     for (const name in q.columnsAs) {

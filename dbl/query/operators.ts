@@ -220,12 +220,14 @@ export function select(q: Query, spec: readonly string[] | Record<string, unknow
     const n = derive(q)
     n.columns = [...spec]
     n.columnsAs = undefined
+    n.selectsFragment = false
     return n as unknown as Query
   }
   if (typeof spec !== 'object' || spec === null)
     throw new Error('select: give a list of fields or { name: field | aggregate }')
   const names = Object.keys(spec)
   if (names.length === 0) throw new Error('select: give at least one field')
+  let fragments = false
   for (const name of names) {
     // Output names become SQL identifiers and row keys: plain words only.
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
@@ -233,10 +235,13 @@ export function select(q: Query, spec: readonly string[] | Record<string, unknow
     const v = (spec as Record<string, unknown>)[name]
     if (isAggregate(v)) checkAggregateIn(q, v)
     else if (isWindow(v)) checkWindowIn(q, v)
-    else if (isSql(v)) checkFragment(q, v)
-    else checkRef(q, v)
+    else if (isSql(v)) {
+      checkFragment(q, v)
+      fragments = true
+    } else checkRef(q, v)
   }
   const n = derive(q)
+  n.selectsFragment = fragments
   n.columns = undefined
   n.columnsAs = { ...(spec as Record<string, string | Aggregate | Window | Sql>) }
   return n as unknown as Query

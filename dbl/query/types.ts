@@ -54,6 +54,8 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   readonly subqueries: boolean
   /** Queries combined with this one (`union`, `intersect`, `except`), in order; its order, limit and offset then apply to the whole. */
   readonly setOps: readonly SetOp[]
+  /** Whether the object form of `select` holds a `sql` fragment (whose values the walk must push). */
+  readonly selectsFragment: boolean
   /** `DISTINCT ON (…)` (PostgreSQL): one row per distinct combination of these fields, the first by `orderBy`. */
   readonly distinctFields: readonly string[] | undefined
 }

@@ -30,6 +30,7 @@ export class QueryValue implements QueryParts {
   readonly countRows: boolean
   readonly subqueries: boolean
   readonly setOps: readonly SetOp[]
+  readonly selectsFragment: boolean
   readonly distinctFields: readonly string[] | undefined
 
   constructor(q: QueryParts) {
@@ -49,6 +50,7 @@ export class QueryValue implements QueryParts {
     this.countRows = q.countRows
     this.subqueries = q.subqueries
     this.setOps = q.setOps
+    this.selectsFragment = q.selectsFragment
     this.distinctFields = q.distinctFields
   }
 }
