@@ -420,9 +420,11 @@ function selectSql(
         continue
       }
       w.key += ` ${f} ${d}`
-      // After a set operation the terms name the combined rows' columns.
-      const byName = q.setOps.length > 0 || (q.columnsAs !== undefined && Object.hasOwn(q.columnsAs, f))
-      if (emit) sql += `${i ? ', ' : ''}${byName ? quote(f) : col(s!, f)} ${d}`
+      if (emit) {
+        // After a set operation the terms name the combined rows' columns.
+        const byName = q.setOps.length > 0 || (q.columnsAs !== undefined && Object.hasOwn(q.columnsAs, f))
+        sql += `${i ? ', ' : ''}${byName ? quote(f) : col(s!, f)} ${d}`
+      }
     }
   }
   if (q.isDistinct) w.key += ' distinct'
