@@ -234,6 +234,18 @@ export interface Repo {
     schema: S,
     rows: readonly Partial<RecordOf<S>>[],
   ): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>>
+  /**
+   * `returning`: only these fields of the inserted rows come back (`RETURNING "id"` rather than
+   * every column); an empty list returns none (`rows` is then empty, `count` still the rows inserted).
+   *
+   * @example
+   * const r = await repo.insertAll(Product, rows, { returning: ['id'] })   // r.value.rows: { id: number }[]
+   */
+  insertAll<S extends AnySchema, const K extends keyof RecordOf<S> & string>(
+    schema: S,
+    rows: readonly Partial<RecordOf<S>>[],
+    opts: { readonly returning: readonly K[] },
+  ): Promise<Result<{ count: number; rows: Pick<RecordOf<S>, K>[] }, DbError>>
   updateAll<S extends AnySchema, R, J>(
     q: Query<S, R, J>,
     set: Partial<RecordOf<S>>,
@@ -442,7 +454,8 @@ export function defineRepo(config: RepoConfig = {}): Repo {
       isChangeset(a)
         ? remove(ctx, a, b as DeleteOptions | undefined)
         : remove(ctx, emptyChangeset(a, b as never), c)) as Repo['delete'],
-    insertAll: (schema, rows) => insertAll(ctx, schema, rows),
+    insertAll: ((schema: AnySchema, rows: readonly object[], opts?: { readonly returning?: readonly string[] }) =>
+      insertAll(ctx, schema, rows, opts?.returning)) as Repo['insertAll'],
     updateAll: (q, set) => updateAll(ctx, q, set),
     deleteAll: (q, opts) => deleteAll(ctx, q, opts),
     preload: (async (schema: AnySchema, records: unknown, spec: PreloadSpec<AnySchema>) => {

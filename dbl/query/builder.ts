@@ -39,6 +39,9 @@ export function from<S extends AnySchema>(schema: S): Query<S> {
     countRows: false,
     subqueries: false,
     skipScopes: undefined,
+    setOps: EMPTY,
+    selectsFragment: false,
+    distinctFields: undefined,
   }) as unknown as Query<S>
 }
 

@@ -10,7 +10,10 @@
  * statement) writes it: identifiers double-quoted, AND-ed groups in parentheses, `= any($n)` for a list.
  */
 import { aggregateKey, type Aggregate } from './aggregate.ts'
-import type { Cond, QueryParts } from './types.ts'
+import { cteQuery } from './cte.ts'
+import { isFieldRef, isSql, type Sql } from './fragment.ts'
+import { isWindow, windowKey, type Window } from './window.ts'
+import type { Cond, QueryParts, SetOp } from './types.ts'
 import { resolveRef } from './paths.ts'
 import { isQuery } from './value.ts'
 import { dumpValue, sqlOf } from '../sql.ts'
@@ -161,6 +164,15 @@ function condSql(w: Walk, q: Q, s: Scope | undefined, c: Cond): string {
       if (op === 'not like' || op === 'not ilike') return `not ${col(s!, c.field)} ${op.slice(4)} ${p}`
       return `${col(s!, c.field)} ${op === '!=' ? '<>' : op} ${p}`
     }
+    case 'sql':
+      return fragmentSql(w, s, c)
+    case 'between': {
+      w.key += `${c.field} ${c.negated ? 'not ' : ''}between;`
+      const field = fieldOf(q, c.field)
+      const low = param(w, dumpValue(field, c.low))
+      const high = param(w, dumpValue(field, c.high))
+      return w.emit ? `${col(s!, c.field)} ${c.negated ? 'not between' : 'between'} ${low} and ${high}` : ''
+    }
     case 'and':
     case 'or': {
       const kind = c['~cond']
@@ -191,6 +203,35 @@ function condSql(w: Walk, q: Q, s: Scope | undefined, c: Cond): string {
   }
 }
 
+/**
+ * A `sql` fragment: its strings and the kind of each argument onto the key, its values pushed; its
+ * text when emitting (`field(…)` a column, a nested fragment its SQL, a value `$n`).
+ */
+function fragmentSql(w: Walk, s: Scope | undefined, f: Sql): string {
+  const { parts, args } = f
+  // The strings are the program's own template; \0 keeps them apart from the arguments' marks.
+  w.key += `sql(${parts[0]!}`
+  let sql = w.emit ? parts[0]! : ''
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    let piece: string
+    if (isFieldRef(a)) {
+      w.key += `\0f${a.ref}\0`
+      piece = w.emit ? col(s!, a.ref) : ''
+    } else if (isSql(a)) {
+      w.key += '\0'
+      piece = fragmentSql(w, s, a)
+    } else {
+      w.key += '\0v\0'
+      piece = param(w, a)
+    }
+    w.key += parts[i + 1]!
+    if (w.emit) sql += piece + parts[i + 1]!
+  }
+  w.key += ')'
+  return sql
+}
+
 function condsSql(w: Walk, q: Q, s: Scope | undefined, conds: readonly Cond[], joiner: string): string {
   let sql = condSql(w, q, s, conds[0]!)
   for (let i = 1; i < conds.length; i++) {
@@ -208,18 +249,38 @@ function aggregateSql(s: Scope, a: Aggregate): string {
   return `${a.fn}(${d}${col(s, a.arg[0])} ${a.arg[1]} ${col(s, a.arg[2])})`
 }
 
+function windowSql(s: Scope, win: Window): string {
+  let sql = typeof win.fn === 'string' ? `${win.fn}() over (` : `${aggregateSql(s, win.fn)} over (`
+  for (let i = 0; i < win.partitionBy.length; i++) sql += `${i ? ', ' : 'partition by '}${col(s, win.partitionBy[i]!)}`
+  for (let i = 0; i < win.orderBy.length; i++) {
+    const [f, d] = win.orderBy[i]!
+    sql += `${i ? ', ' : win.partitionBy.length ? ' order by ' : 'order by '}${col(s, f)} ${d}`
+  }
+  return `${sql})`
+}
+
+/** A computed column of `select`'s object form: an aggregate, a window function or a fragment (its values pushed). */
+function exprSql(w: Walk, s: Scope, v: Aggregate | Window | Sql): string {
+  return isSql(v) ? fragmentSql(w, s, v) : isWindow(v) ? windowSql(s, v) : aggregateSql(s, v)
+}
+
+/** A computed column's part of the key (a fragment's is added as it is walked). */
+function exprKey(v: Aggregate | Window | Sql): string {
+  return isSql(v) ? 'sql' : isWindow(v) ? windowKey(v) : aggregateKey(v)
+}
+
 // Every column of a schema, unqualified and qualified by its table: the most common select lists.
 const allColumns = new WeakMap<AnySchema, { plain: string; qualified: string }>()
 
 /** What a statement selects. */
-function columnsSql(s: Scope): string {
+function columnsSql(w: Walk, s: Scope): string {
   const q = s.q
   if (q.columnsAs) {
     let sql = ''
     for (const name in q.columnsAs) {
       const v = q.columnsAs[name]!
       if (sql) sql += ', '
-      if (typeof v !== 'string') sql += `${aggregateSql(s, v)} as ${quote(name)}`
+      if (typeof v !== 'string') sql += `${exprSql(w, s, v)} as ${quote(name)}`
       else if (name === v && !s.qualify) sql += quote(v)
       else sql += `${col(s, v)} as ${quote(name)}`
     }
@@ -254,7 +315,7 @@ function columnsKey(q: Q): string {
     let key = ' as '
     for (const name in q.columnsAs) {
       const v = q.columnsAs[name]!
-      key += `${name}=${typeof v === 'string' ? v : aggregateKey(v)},`
+      key += `${name}=${typeof v === 'string' ? v : exprKey(v)},`
     }
     return key
   }
@@ -264,7 +325,7 @@ function columnsKey(q: Q): string {
 function checkLock(q: Q): void {
   if (!q.rowLock) return
   const aggregates = q.columnsAs !== undefined && Object.values(q.columnsAs).some((v) => typeof v !== 'string')
-  if (q.countRows || q.isDistinct || q.groups.length || q.havings.length || aggregates) {
+  if (q.countRows || q.isDistinct || q.distinctFields || q.groups.length || q.havings.length || aggregates) {
     throw new Error(
       `lock ${q.rowLock.mode}: rows of a count, distinct, grouped or aggregate query cannot be locked (lock the rows themselves)`,
     )
@@ -285,15 +346,45 @@ function selectSql(
 ): string {
   checkLock(q)
   const emit = w.emit
+  let sql = ''
+  const named = cteQuery(q.schema)
+  if (named) {
+    // A CTE's query comes first in the text, so its values are pushed first.
+    w.key += `with ${q.schema.table}(`
+    const inner = selectSql(w, named, emit ? scopeOf(named, undefined) : undefined, 'top', undefined)
+    w.key += ') '
+    if (emit) sql = `with ${quote(q.schema.table)} as (${inner}) `
+  }
   w.key += q.schema.table
+  if (q.distinctFields) w.key += ` on(${q.distinctFields.join(',')})`
   for (const j of q.joins) w.key += ` ${j.kind} ${j.path}`
   w.key += columnsKey(q)
-  let sql = ''
+  const fragments = q.selectsFragment
+  if (!emit && fragments) {
+    // The values of the select list's fragments come before the conditions'.
+    for (const name in q.columnsAs) {
+      const v = q.columnsAs![name]
+      if (isSql(v)) fragmentSql(w, undefined, v)
+    }
+  }
   if (emit) {
     // A count of a distinct or grouped query counts its rows, so those keep their columns.
-    const keepColumns = q.isDistinct || q.groups.length > 0 || q.columnsAs !== undefined
-    sql = q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
-    sql += as === 'exists' || (q.countRows && !keepColumns) ? '1' : columnsSql(s!)
+    const keepColumns =
+      q.isDistinct ||
+      q.distinctFields !== undefined ||
+      q.groups.length > 0 ||
+      q.columnsAs !== undefined ||
+      q.setOps.length > 0
+    if (q.distinctFields && as !== 'exists') {
+      // DISTINCT ON already gives distinct rows, so it stands for `distinct` too.
+      sql += 'select distinct on ('
+      for (let i = 0; i < q.distinctFields.length; i++) sql += (i ? ', ' : '') + col(s!, q.distinctFields[i]!)
+      sql += ') '
+    } else sql += q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
+    // A combined query's parts must select the same columns, so an `exists` keeps them; so does
+    // a fragment, whose values were pushed.
+    sql +=
+      (as === 'exists' && !q.setOps.length && !fragments) || (q.countRows && !keepColumns) ? '1' : columnsSql(w, s!)
     sql += ` from ${tableAs(q.schema.table, s!.rootQ)}`
     if (q.joins.length) sql += joinsSql(s!)
   }
@@ -317,14 +408,26 @@ function selectSql(
     const p = param(w, h.value)
     if (emit) sql += `${i ? ' and ' : ' having '}${aggregateSql(s!, h.aggregate)} ${h.op === '!=' ? '<>' : h.op} ${p}`
   }
+  if (q.setOps.length) setOpsSql(w, q.setOps, (part) => (sql += part))
   if (q.countRows) w.key += ' count'
   else if (as !== 'exists' && q.order.length) {
     w.key += ' order'
     if (emit) sql += ' order by '
     for (let i = 0; i < q.order.length; i++) {
       const [f, d] = q.order[i]!
+      if (typeof f !== 'string') {
+        w.key += ' '
+        const term = fragmentSql(w, s, f)
+        w.key += ` ${d}`
+        if (emit) sql += `${i ? ', ' : ''}${term} ${d}`
+        continue
+      }
       w.key += ` ${f} ${d}`
-      if (emit) sql += `${i ? ', ' : ''}${q.columnsAs && Object.hasOwn(q.columnsAs, f) ? quote(f) : col(s!, f)} ${d}`
+      if (emit) {
+        // After a set operation the terms name the combined rows' columns.
+        const byName = q.setOps.length > 0 || (q.columnsAs !== undefined && Object.hasOwn(q.columnsAs, f))
+        sql += `${i ? ', ' : ''}${byName ? quote(f) : col(s!, f)} ${d}`
+      }
     }
   }
   if (q.isDistinct) w.key += ' distinct'
@@ -365,6 +468,16 @@ function scopedConds(q: Q): readonly Cond[] {
   return out ?? q.conds
 }
 
+/** The queries combined with a select (`union`, …): each in parentheses, with its own order and limit. */
+function setOpsSql(w: Walk, ops: readonly SetOp[], out: (sql: string) => void): void {
+  for (const { op, query } of ops) {
+    w.key += ` ${op} (`
+    const sub = selectSql(w, query, w.emit ? scopeOf(query, undefined) : undefined, 'top', undefined)
+    w.key += ')'
+    if (w.emit) out(` ${op} (${sub})`)
+  }
+}
+
 type Shape = NonNullable<Statement['shape']>
 
 /** The row shaper of `q`, or null: list-form paths nested, `sum` / `avg` (numeric, given as text) made numbers. */
@@ -372,11 +485,20 @@ function shapeOf(q: Q): Shape | null {
   if (q.countRows) return null
   if (q.columnsAs) {
     const numeric = Object.entries(q.columnsAs)
-      .filter(
-        ([, v]) =>
-          typeof v !== 'string' &&
-          (v.fn === 'sum' || v.fn === 'avg' || ((v.fn === 'min' || v.fn === 'max') && Array.isArray(v.arg))),
-      )
+      .filter(([, v]) => {
+        const a =
+          typeof v === 'string' || isSql(v)
+            ? undefined
+            : isWindow(v)
+              ? typeof v.fn === 'string'
+                ? undefined
+                : v.fn
+              : v
+        return (
+          a !== undefined &&
+          (a.fn === 'sum' || a.fn === 'avg' || ((a.fn === 'min' || a.fn === 'max') && Array.isArray(a.arg)))
+        )
+      })
       .map(([n]) => n)
     if (numeric.length === 0) return null
     return (row) => {
@@ -448,10 +570,12 @@ function checkBulk(q: Q, what: string): void {
     q.groups.length ||
     q.havings.length ||
     q.isDistinct ||
-    q.rowLock
+    q.rowLock ||
+    q.setOps.length ||
+    q.distinctFields
   ) {
     throw new Error(
-      `${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock or count)`,
+      `${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock, union or count)`,
     )
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Conditions of `where`: `cond`, `and`, `or`, `not`, `exists`, and the equality map. A condition is
+ * Conditions of `where`: `cond`, `and`, `or`, `not`, `exists`, `between`, and the equality map. A condition is
  * a plain value that names its fields; the query that takes it checks them (operators.ts).
  *
  *   from(Product).where(or(cond('price', '<', 10), cond({ name: 'Gift' })))
@@ -168,6 +168,33 @@ export function exists<Sub extends AnySchema, SJ, const O extends string = never
   return { '~cond': 'exists', query: subquery, correlate: c as readonly [O, string] | undefined }
 }
 
+function range<const F extends string>(what: string, field: F, low: unknown, high: unknown, negated: boolean): Cond<F> {
+  if (typeof field !== 'string') throw new Error(`${what}: give a field name`)
+  if (low === undefined || high === undefined || low === null || high === null)
+    throw new Error(`${what}(${field}): give both bounds (not null or undefined)`)
+  return { '~cond': 'between', field, low, high, negated }
+}
+
+/**
+ * `field BETWEEN low AND high`: the bounds included. Values are parameters, encoded as the field's.
+ *
+ * @example
+ * from(Product).where(between('price', 10, 20))   // 10 <= price <= 20
+ */
+export function between<const F extends string, V>(field: F, low: V, high: V): Cond<F> {
+  return range('between', field, low, high, false)
+}
+
+/**
+ * `field NOT BETWEEN low AND high`: below `low` or above `high` (a null field matches neither).
+ *
+ * @example
+ * from(Product).where(notBetween('price', 10, 20))   // price < 10 or price > 20
+ */
+export function notBetween<const F extends string, V>(field: F, low: V, high: V): Cond<F> {
+  return range('notBetween', field, low, high, true)
+}
+
 /** Whether `value` is a condition (`cond`, `and`, …) rather than an equality map. */
 export function isCond(value: object): value is Cond {
   return Object.hasOwn(value, '~cond')
@@ -182,6 +209,9 @@ export function hasSubquery(c: Cond): boolean {
       return isQuery(c.value)
     case 'not':
       return hasSubquery(c.cond)
+    case 'between':
+    case 'sql':
+      return false
     default:
       return c.conds.some(hasSubquery)
   }

@@ -1,6 +1,6 @@
 /**
  * Joins, grouping and row locks for queries (builder.ts): `join` / `leftJoin` through declared
- * associations, `groupBy` / `having`, `distinct`, `lock`. Each returns a new query.
+ * associations, `groupBy` / `having`, `distinct`, `distinctOn`, `lock`. Each returns a new query.
  *
  * A join follows an association: belongsTo joins the related table on its primary key = our
  * foreign key, hasOne / hasMany on its foreign key = our primary key, manyToMany through its join
@@ -112,6 +112,23 @@ export function having<S extends AnySchema, R, J>(
 export function distinct<S extends AnySchema, R, J>(q: Query<S, R, J>): Query<S, R, J> {
   const n = derive(q)
   n.isDistinct = true
+  return n as unknown as Query<S, R, J>
+}
+
+/**
+ * SELECT DISTINCT ON (PostgreSQL): one row per distinct combination of `fields`, the first of each
+ * by the query's `orderBy`, which must start with the same fields (PostgreSQL refuses the query
+ * otherwise).
+ *
+ * @example
+ * // each customer's latest work order
+ * await repo.all(from(WorkOrder).distinctOn(['customer_id']).orderBy('customer_id', ['id', 'desc']))
+ */
+export function distinctOn<S extends AnySchema, R, J>(q: Query<S, R, J>, fields: readonly Ref<S, J>[]): Query<S, R, J> {
+  if (!Array.isArray(fields) || fields.length === 0) throw new Error('distinctOn: give at least one field')
+  for (const f of fields) checkRef(q, f)
+  const n = derive(q)
+  n.distinctFields = [...fields]
   return n as unknown as Query<S, R, J>
 }
 

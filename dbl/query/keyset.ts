@@ -71,7 +71,9 @@ export function keysetOf(q: QueryParts, what: string, complete: boolean): Keyset
   const isPk = (ref: string) => ref === pk || (q.columnsAs !== undefined && q.columnsAs[ref] === pk)
   if (q.groups.length || q.havings.length || q.countRows)
     throw new Error(`${what}: a grouped or counted query has no row to continue after; page its rows without groupBy`)
-  let order = q.order
+  if (q.order.some(([ref]) => typeof ref !== 'string'))
+    throw new Error(`${what}: a query ordered by a sql fragment has no row to continue after; order by fields`)
+  let order = q.order as readonly (readonly [string, 'asc' | 'desc'])[]
   const last = order[order.length - 1]
   if (!last || !isPk(last[0])) {
     if (!complete)

@@ -3,9 +3,10 @@
  * `q.where(…)` is `where(q, …)`. The types are declared on `Query` (types.ts). Each method passes
  * its arguments on one by one rather than spreading them: a query is built on every request.
  */
-import { distinct, groupBy, having, join, leftJoin, lock } from './join.ts'
+import { distinct, distinctOn, groupBy, having, join, leftJoin, lock } from './join.ts'
 import { limit, offset, orderByTerms, select, where } from './operators.ts'
 import { unscopedQuery, withDeleted } from './scoped.ts'
+import { except, intersect, union, unionAll } from './set-ops.ts'
 import { QueryValue } from './value.ts'
 
 // The operators' overloads are checked on `Query`'s methods; here they are called as plain
@@ -21,6 +22,11 @@ const groupByOp = groupBy as Plain
 const havingOp = having as Plain
 const distinctOp = distinct as Plain
 const lockOp = lock as Plain
+const distinctOnOp = distinctOn as Plain
+const unionOp = union as Plain
+const unionAllOp = unionAll as Plain
+const intersectOp = intersect as Plain
+const exceptOp = except as Plain
 
 const methods = {
   where(this: QueryValue, a: unknown, op?: unknown, value?: unknown) {
@@ -53,6 +59,9 @@ const methods = {
   distinct(this: QueryValue) {
     return distinctOp(this)
   },
+  distinctOn(this: QueryValue, fields: unknown) {
+    return distinctOnOp(this, fields)
+  },
   lock(this: QueryValue, mode: unknown, opts?: unknown) {
     return lockOp(this, mode, opts)
   },
@@ -61,6 +70,18 @@ const methods = {
   },
   withDeleted(this: QueryValue) {
     return withDeleted(this)
+  },
+  union(this: QueryValue, other: unknown) {
+    return unionOp(this, other)
+  },
+  unionAll(this: QueryValue, other: unknown) {
+    return unionAllOp(this, other)
+  },
+  intersect(this: QueryValue, other: unknown) {
+    return intersectOp(this, other)
+  },
+  except(this: QueryValue, other: unknown) {
+    return exceptOp(this, other)
   },
 }
 

@@ -29,9 +29,13 @@ import type {
   QueryParts,
   SelectedRow,
   Simplify,
+  SqlOf,
   Subquery,
+  WindowOf,
 } from './types.ts'
 import { derive, isQuery } from './value.ts'
+import { fragmentRefs, isSql, type Sql } from './fragment.ts'
+import { isWindow, windowRefs, type Window } from './window.ts'
 import type { AnySchema } from '../schema.ts'
 
 /** Throws for a field reference the query cannot name. */
@@ -40,8 +44,15 @@ export function checkRef(q: QueryParts, ref: unknown): string {
   return ref as string
 }
 
+/** Throws for a `sql` fragment naming a field the query cannot name. */
+function checkFragment(q: QueryParts, f: Sql): Sql {
+  for (const r of fragmentRefs(f)) checkRef(q, r)
+  return f
+}
+
 function checkCond(q: QueryParts, c: Cond): void {
-  if (c['~cond'] === 'op') checkRef(q, c.field)
+  if (c['~cond'] === 'op' || c['~cond'] === 'between') checkRef(q, c.field)
+  else if (c['~cond'] === 'sql') checkFragment(q, c)
   else if (c['~cond'] === 'not') checkCond(q, c.cond)
   else if (c['~cond'] === 'exists') {
     if (c.correlate) checkRef(q, c.correlate[0])
@@ -103,22 +114,29 @@ export function where(q: Query, a: string | Record<string, unknown> | Cond, op?:
  */
 export function orderBy<S extends AnySchema, R, J>(
   q: Query<S, R, J>,
-  ...terms: (OrderTerm<Ref<S, J> | (keyof R & string)> | readonly OrderTerm<Ref<S, J> | (keyof R & string)>[])[]
+  ...terms: (
+    | OrderTerm<Ref<S, J> | (keyof R & string) | SqlOf<S, J>>
+    | readonly OrderTerm<Ref<S, J> | (keyof R & string) | SqlOf<S, J>>[]
+  )[]
 ): Query<S, R, J> {
   return orderByTerms(q, terms) as unknown as Query<S, R, J>
 }
 
 /** `orderBy` with its terms as one list: the method passes its rest parameter on without spreading it. */
 export function orderByTerms(q: QueryParts, terms: readonly unknown[]): QueryParts {
-  const flat: (readonly [string, Direction])[] = []
-  const check = (f: unknown): string =>
-    typeof f === 'string' && q.columnsAs && Object.hasOwn(q.columnsAs, f) ? f : checkRef(q, f)
+  const flat: (readonly [string | Sql, Direction])[] = []
+  const check = (f: unknown): string | Sql =>
+    isSql(f)
+      ? checkFragment(q, f)
+      : typeof f === 'string' && q.columnsAs && Object.hasOwn(q.columnsAs, f)
+        ? f
+        : checkRef(q, f)
   const add = (t: unknown): void => {
-    if (typeof t === 'string') return void flat.push([check(t), 'asc'])
+    if (typeof t === 'string' || isSql(t)) return void flat.push([check(t), 'asc'])
     if (!Array.isArray(t)) throw new Error(`orderBy: ${JSON.stringify(t)} is not a field or [field, direction]`)
     // [field, 'asc' | 'desc'] is one term; any other list is a list of terms (so a bad direction
     // ends up checked as a field name, and throws).
-    if (t.length === 2 && typeof t[0] === 'string' && (t[1] === 'asc' || t[1] === 'desc')) {
+    if (t.length === 2 && (typeof t[0] === 'string' || isSql(t[0])) && (t[1] === 'asc' || t[1] === 'desc')) {
       return void flat.push([check(t[0]), t[1]])
     }
     for (const x of t) add(x)
@@ -169,10 +187,17 @@ export function checkAggregateIn(q: QueryParts, a: Aggregate): void {
   )
 }
 
+/** Throws for a window function the query cannot compute (unknown field, `sum` of text). */
+function checkWindowIn(q: QueryParts, w: Window): void {
+  if (typeof w.fn !== 'string') checkAggregateIn(q, w.fn)
+  for (const r of windowRefs(w)) checkRef(q, r)
+}
+
 /**
  * Only these columns. The list form takes field references (joined ones come back nested:
  * `['id', 'customer.name']` gives `{ id, customer: { name } }`); the object form names each output
- * and may hold aggregates (`{ n: count(), total: sum('quantity') }`), rows flat.
+ * and may hold aggregates (`{ n: count(), total: sum('quantity') }`) and window functions
+ * (`{ nth: rowNumber({ partitionBy: ['customer_id'], orderBy: ['id'] }) }`), rows flat.
  *
  * @example
  * await repo.all(from(WorkOrder).join('customer').select(['id', 'title', 'customer.name']))
@@ -186,7 +211,7 @@ export function select<
   S extends AnySchema,
   R,
   J,
-  const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll>,
+  const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll | WindowOf<S, J> | SqlOf<S, J>>,
 >(q: Query<S, R, J>, columns: M): Query<S, SelectedRow<S, J, M>, J>
 export function select(q: Query, spec: readonly string[] | Record<string, unknown>): Query {
   if (Array.isArray(spec)) {
@@ -195,23 +220,30 @@ export function select(q: Query, spec: readonly string[] | Record<string, unknow
     const n = derive(q)
     n.columns = [...spec]
     n.columnsAs = undefined
+    n.selectsFragment = false
     return n as unknown as Query
   }
   if (typeof spec !== 'object' || spec === null)
     throw new Error('select: give a list of fields or { name: field | aggregate }')
   const names = Object.keys(spec)
   if (names.length === 0) throw new Error('select: give at least one field')
+  let fragments = false
   for (const name of names) {
     // Output names become SQL identifiers and row keys: plain words only.
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
       throw new Error(`select: output name ${JSON.stringify(name)} must be letters, digits and _`)
     const v = (spec as Record<string, unknown>)[name]
     if (isAggregate(v)) checkAggregateIn(q, v)
-    else checkRef(q, v)
+    else if (isWindow(v)) checkWindowIn(q, v)
+    else if (isSql(v)) {
+      checkFragment(q, v)
+      fragments = true
+    } else checkRef(q, v)
   }
   const n = derive(q)
+  n.selectsFragment = fragments
   n.columns = undefined
-  n.columnsAs = { ...(spec as Record<string, string | Aggregate>) }
+  n.columnsAs = { ...(spec as Record<string, string | Aggregate | Window | Sql>) }
   return n as unknown as Query
 }
 

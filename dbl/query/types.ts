@@ -5,6 +5,8 @@
  * modules into an import cycle (builder.ts loads methods.ts, which loads the operators).
  */
 import type { Aggregate } from './aggregate.ts'
+import type { Sql } from './fragment.ts'
+import type { RankFn, Window } from './window.ts'
 import type { AssocPath, JoinedBy, Joins, JoinSpec, NestedRow, NumericRef, Ref, ValueAt } from './paths.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 
@@ -31,16 +33,16 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   readonly joins: readonly JoinSpec[]
   /** The `where` conditions, AND-ed together. */
   readonly conds: readonly Cond[]
-  /** `[reference, direction]`; a reference may also be an output name of the object form of `select`. */
-  readonly order: readonly (readonly [string, Direction])[]
+  /** `[reference, direction]`; a reference may also be an output name of the object form of `select`, or a `sql` fragment. */
+  readonly order: readonly (readonly [string | Sql, Direction])[]
   /** `limit`; undefined = none. */
   readonly maxRows: number | undefined
   /** `offset`; undefined = none. */
   readonly skipRows: number | undefined
   /** Selected field references, list form (joined ones come back nested); undefined = every field of the schema. */
   readonly columns: readonly string[] | undefined
-  /** Selected fields and aggregates by output name, object form (rows come back flat). */
-  readonly columnsAs: Readonly<Record<string, string | Aggregate>> | undefined
+  /** Selected fields, aggregates and window functions by output name, object form (rows come back flat). */
+  readonly columnsAs: Readonly<Record<string, string | Aggregate | Window | Sql>> | undefined
   readonly groups: readonly string[]
   /** The `having` conditions, AND-ed together. */
   readonly havings: readonly HavingCond[]
@@ -52,7 +54,30 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   readonly subqueries: boolean
   /** The schema's default scopes this query leaves out: all (`true`) or these names; undefined = none. */
   readonly skipScopes: true | readonly string[] | undefined
+  /** Queries combined with this one (`union`, `intersect`, `except`), in order; its order, limit and offset then apply to the whole. */
+  readonly setOps: readonly SetOp[]
+  /** Whether the object form of `select` holds a `sql` fragment (whose values the walk must push). */
+  readonly selectsFragment: boolean
+  /** `DISTINCT ON (…)` (PostgreSQL): one row per distinct combination of these fields, the first by `orderBy`. */
+  readonly distinctFields: readonly string[] | undefined
 }
+
+/** How `union` and its kin combine two queries' rows. */
+export type SetOpKind = 'union' | 'union all' | 'intersect' | 'except'
+/** One query combined with the ones before it. */
+export interface SetOp {
+  readonly op: SetOpKind
+  readonly query: QueryParts
+}
+
+/**
+ * Rows with the columns of `R`, each of any type: what `union` and its kin take from the other
+ * query (a column null on one side only is fine; the combined rows' type is the union).
+ */
+export type SameColumns<R> = { readonly [K in keyof R]: unknown }
+
+/** A query whose rows are `R`s, whatever its schema: what `union` and its kin take. */
+export type QueryOfRows<R> = Query<any, R, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * A SELECT over a schema, and what it joined. `R` is the row type the repository gives back; `J`
@@ -88,7 +113,10 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * from(Product).orderBy(['price', 'desc'], 'name')
    */
   orderBy(
-    ...terms: (OrderTerm<Ref<S, J> | (keyof R & string)> | readonly OrderTerm<Ref<S, J> | (keyof R & string)>[])[]
+    ...terms: (
+      | OrderTerm<Ref<S, J> | (keyof R & string) | SqlOf<S, J>>
+      | readonly OrderTerm<Ref<S, J> | (keyof R & string) | SqlOf<S, J>>[]
+    )[]
   ): Query<S, R, J>
   /**
    * At most `n` rows.
@@ -113,7 +141,7 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * from(LineItem).select({ n: count(), avg: avg('quantity') })
    */
   select<const K extends Ref<S, J>>(fields: readonly K[]): Query<S, Simplify<NestedRow<S, J, K>>, J>
-  select<const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll>>(
+  select<const M extends Record<string, Ref<S, J> | AggregateOf<S, J> | CountAll | WindowOf<S, J> | SqlOf<S, J>>>(
     columns: M,
   ): Query<S, SelectedRow<S, J, M>, J>
   /**
@@ -152,6 +180,13 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    */
   distinct(): Query<S, R, J>
   /**
+   * SELECT DISTINCT ON (PostgreSQL): the first row by `orderBy` of each combination of `fields`. See `distinctOn`.
+   *
+   * @example
+   * from(WorkOrder).distinctOn(['customer_id']).orderBy('customer_id', ['id', 'desc'])
+   */
+  distinctOn(fields: readonly Ref<S, J>[]): Query<S, R, J>
+  /**
    * Locks the rows read until the transaction ends. See `lock`.
    *
    * @example
@@ -173,6 +208,34 @@ export interface Query<S extends AnySchema = AnySchema, R = RecordOf<S>, J = unk
    * const all = await repo.all(from(Post).withDeleted())
    */
   withDeleted(): Query<S, R, J>
+  /**
+   * UNION: this query's rows and `other`'s, duplicates once. See `union`.
+   *
+   * @example
+   * from(Customer).select(['name']).union(from(Label).select(['name'])).orderBy('name')
+   */
+  union<R2 extends SameColumns<R>>(other: QueryOfRows<R2>): Query<S, R | R2, J>
+  /**
+   * UNION ALL: this query's rows, then `other`'s, duplicates kept. See `unionAll`.
+   *
+   * @example
+   * from(Customer).select(['name']).unionAll(from(Label).select(['name']))
+   */
+  unionAll<R2 extends SameColumns<R>>(other: QueryOfRows<R2>): Query<S, R | R2, J>
+  /**
+   * INTERSECT: the rows both queries give. See `intersect`.
+   *
+   * @example
+   * from(Customer).select(['id']).intersect(from(WorkOrder).select({ id: 'customer_id' }))
+   */
+  intersect<R2 extends SameColumns<R>>(other: QueryOfRows<R2>): Query<S, R, J>
+  /**
+   * EXCEPT: this query's rows that `other` does not give. See `except`.
+   *
+   * @example
+   * from(Customer).select(['id']).except(from(WorkOrder).select({ id: 'customer_id' }))
+   */
+  except<R2 extends SameColumns<R>>(other: QueryOfRows<R2>): Query<S, R, J>
 }
 
 /** Comparison operators of `where` and `having`. */
@@ -195,6 +258,14 @@ export type Cond<F extends string = string> =
   | { readonly '~cond': 'op'; readonly field: F; readonly op: Op; readonly value: unknown }
   | { readonly '~cond': 'and' | 'or'; readonly conds: readonly Cond<F>[] }
   | { readonly '~cond': 'not'; readonly cond: Cond<F> }
+  | Sql<unknown, F>
+  | {
+      readonly '~cond': 'between'
+      readonly field: F
+      readonly low: unknown
+      readonly high: unknown
+      readonly negated: boolean
+    }
   | {
       readonly '~cond': 'exists'
       readonly query: Query<AnySchema, unknown, Joins>
@@ -211,13 +282,20 @@ export type Subquery<V> = Query<any, { readonly [column: string]: V | null }, an
 
 /** Sort direction of an `orderBy` term. */
 export type Direction = 'asc' | 'desc'
-export type OrderTerm<F extends string> = F | readonly [F, Direction]
+/** A sort term: a reference (or a `sql` fragment), ascending, or with its direction. */
+export type OrderTerm<F> = F | readonly [F, Direction]
 
 /** Which aggregates a query may compute: `sum` / `avg` and arithmetic over numeric fields, `count`, `min`, `max` over any. */
 export type AggregateOf<S, J> =
   | Aggregate<'count', Ref<S, J>>
   | Aggregate<'sum' | 'avg', NumericRef<S, J>>
   | Aggregate<'min' | 'max', Ref<S, J>>
+
+/** Which window functions a query may compute: rankings, and its aggregates over a window, over its fields. */
+export type WindowOf<S, J> = Window<RankFn | AggregateOf<S, J> | CountAll, Ref<S, J>>
+
+/** A `sql` fragment over a query's fields. */
+export type SqlOf<S, J> = Sql<unknown, Ref<S, J>>
 
 /** The value an aggregate gives in a row. */
 export type AggregateValue<S, J, A> =
@@ -235,9 +313,15 @@ export type Simplify<T> = { [K in keyof T]: T[K] } & {}
 export type SelectedRow<S, J, M> = Simplify<{
   readonly [K in keyof M]: M[K] extends Aggregate
     ? AggregateValue<S, J, M[K]>
-    : M[K] extends string
-      ? ValueAt<S, J, M[K]>
-      : never
+    : M[K] extends Sql<infer T>
+      ? T
+      : M[K] extends Window<infer A>
+        ? A extends Aggregate
+          ? AggregateValue<S, J, A>
+          : number
+        : M[K] extends string
+          ? ValueAt<S, J, M[K]>
+          : never
 }>
 
 /** A `count()` that has no field, so it matches any query. */

@@ -3,9 +3,8 @@
  * every operator starts from, and the test for a query. Kept apart so the operators and the
  * methods (methods.ts) can use them without importing `from`.
  */
-import type { Aggregate } from './aggregate.ts'
 import type { Joins, JoinSpec } from './paths.ts'
-import type { Cond, Direction, HavingCond, Query, QueryParts } from './types.ts'
+import type { Cond, HavingCond, Query, QueryParts, SetOp } from './types.ts'
 import type { AnySchema } from '../schema.ts'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -19,11 +18,11 @@ export class QueryValue implements QueryParts {
   readonly schema: AnySchema
   readonly joins: readonly JoinSpec[]
   readonly conds: readonly Cond[]
-  readonly order: readonly (readonly [string, Direction])[]
+  readonly order: QueryParts['order']
   readonly maxRows: number | undefined
   readonly skipRows: number | undefined
   readonly columns: readonly string[] | undefined
-  readonly columnsAs: Readonly<Record<string, string | Aggregate>> | undefined
+  readonly columnsAs: QueryParts['columnsAs']
   readonly groups: readonly string[]
   readonly havings: readonly HavingCond[]
   readonly isDistinct: boolean
@@ -31,6 +30,9 @@ export class QueryValue implements QueryParts {
   readonly countRows: boolean
   readonly subqueries: boolean
   readonly skipScopes: QueryParts['skipScopes']
+  readonly setOps: readonly SetOp[]
+  readonly selectsFragment: boolean
+  readonly distinctFields: readonly string[] | undefined
 
   constructor(q: QueryParts) {
     this.kind = 'vela.query'
@@ -49,6 +51,9 @@ export class QueryValue implements QueryParts {
     this.countRows = q.countRows
     this.subqueries = q.subqueries
     this.skipScopes = q.skipScopes
+    this.setOps = q.setOps
+    this.selectsFragment = q.selectsFragment
+    this.distinctFields = q.distinctFields
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Bulk operations (Ecto's insert_all / update_all / delete_all): no changesets, no casting, one
- * statement. Keys must be schema fields; jsonb values are serialised. `insertAll` fills
+ * statement. Keys must be schema fields; jsonb values are serialised. `insertAll` returns every
+ * column of the inserted rows, or the fields of its `returning` option, and fills
  * `inserted_at` / `updated_at` when the schema has them and a row doesn't.
  */
 import type { DbError } from '../db-error.ts'
@@ -36,11 +37,20 @@ function withScope(row: Record<string, unknown>, scope: Record<string, unknown>)
   return out
 }
 
+/** `returning`: the fields to give back (every column when undefined; checked to be stored fields). */
 export async function insertAll<S extends AnySchema>(
   ctx: RepoContext,
   schema: S,
   rows: readonly Partial<RecordOf<S>>[],
+  returning?: readonly string[],
 ): Promise<Result<{ count: number; rows: RecordOf<S>[] }, DbError>> {
+  if (returning !== undefined) {
+    if (!Array.isArray(returning)) throw new Error('insertAll: returning is a list of fields')
+    for (const f of returning) {
+      if (typeof f !== 'string' || !Object.hasOwn(schema.fieldsByName, f) || schema.fieldsByName[f]!.virtual)
+        throw new Error(`insertAll: returning: schema ${schema.table} has no stored field ${JSON.stringify(f)}`)
+    }
+  }
   if (rows.length === 0) return ok({ count: 0, rows: [] })
   // As insert: a scoped field a row leaves unset takes the scope's value (the current tenant).
   const scope = schema.scopes === undefined ? undefined : scopeFilters(schema)
@@ -68,11 +78,9 @@ export async function insertAll<S extends AnySchema>(
     return out
   })
   if (!kx) await loadKnex()
-  const native = kx(schema.table)
-    .insert(data)
-    .returning(sqlOf(schema).columns as string[])
-    .toSQL()
-    .toNative()
+  const insert = kx(schema.table).insert(data)
+  const back = returning ?? sqlOf(schema).columns
+  const native = (back.length ? insert.returning(back as string[]) : insert).toSQL().toNative()
   const params = native.bindings.map((b) => values[(b as number) - marker(0)])
   try {
     const res = await exec(ctx, native.sql, params, 'INSERT', schema.table)

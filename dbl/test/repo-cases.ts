@@ -14,6 +14,7 @@ import { manyToManyCases } from './cases/many-to-many.ts'
 import { onConflictCases } from './cases/on-conflict.ts'
 import { preloadCases } from './cases/preload.ts'
 import { queryCases } from './cases/queries.ts'
+import { sqlBreadthCases } from './cases/sql-breadth.ts'
 import { readWriteCases } from './cases/read-write.ts'
 import { streamingCases } from './cases/streaming.ts'
 import { telemetryCases } from './cases/telemetry.ts'
@@ -66,6 +67,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
   defectCases(t)
   defectMoreCases(t)
   queryCases(t)
+  sqlBreadthCases(t)
   streamingCases(t)
   scopeCases(t)
   replicaCases(t)
