@@ -328,6 +328,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     adapter: typeof config.adapter === 'object' ? config.adapter : undefined,
     tx: new AsyncLocalStorage<TxState>(),
     run: createRunner(name, config.log),
+    self: undefined,
     // Creates the adapter; a pg pool connects on its first query. Operations call this.
     start() {
       starting ??= (async () => {
@@ -423,5 +424,6 @@ export function defineRepo(config: RepoConfig = {}): Repo {
       }
     },
   }
+  ctx.self = repo
   return repo
 }

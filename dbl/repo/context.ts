@@ -26,6 +26,11 @@ export interface RepoContext {
   start(): Promise<Adapter>
   readonly tx: AsyncLocalStorage<TxState>
   readonly run: Runner
+  /**
+   * The repository object itself, handed to `prepareChanges` functions and lifecycle hooks
+   * (repo/hooks.ts). `unknown` here: naming its type would tie this module to repo.ts in a cycle.
+   */
+  self: unknown
 }
 
 /**

@@ -25,6 +25,8 @@ import { defectDdl, defectTables } from './schemas-defects.ts'
 import { defectCases } from './cases/defects.ts'
 import { defectMoreCases } from './cases/defects-more.ts'
 import { queriesDdl, queriesTables } from './schemas-queries.ts'
+import { hooksDdl, hooksTables } from './schemas-hooks.ts'
+import { prepareChangesCases } from './cases/prepare-changes.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
@@ -34,13 +36,14 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
     const opened = await open()
     close = opened.close
     t.adapter = opened.adapter
-    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl]) await t.adapter.query(statement)
+    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl, ...hooksDdl])
+      await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
     await t.adapter.query(
-      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables].join(', ')} restart identity cascade`,
+      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...hooksTables].join(', ')} restart identity cascade`,
     )
   })
   afterAll(() => close())
@@ -61,4 +64,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   defectMoreCases(t)
   queryCases(t)
   streamingCases(t)
+  prepareChangesCases(t)
 }
