@@ -27,6 +27,7 @@ import { defectMoreCases } from './cases/defects-more.ts'
 import { queriesDdl, queriesTables } from './schemas-queries.ts'
 import { hooksDdl, hooksTables } from './schemas-hooks.ts'
 import { prepareChangesCases } from './cases/prepare-changes.ts'
+import { hookCases } from './cases/hooks.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
@@ -65,4 +66,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   queryCases(t)
   streamingCases(t)
   prepareChangesCases(t)
+  hookCases(t)
 }
