@@ -72,6 +72,7 @@ import {
   type WriteResult,
 } from './repo/write.ts'
 import { emptyChangeset, isChangeset } from './changeset.ts'
+import { withActor } from './audit/actor.ts'
 
 /** What `defineRepo` takes: where the database is (a URL, separate fields, or embedded PGlite), the pool, deadlines and query logging. */
 export interface RepoConfig extends DeadlineOptions {
@@ -280,6 +281,15 @@ export interface Repo {
    * })
    */
   afterCommit(fn: () => void): void
+  /**
+   * Runs `fn` with `actor` (any JSON value) as the actor the audit rows of its writes record
+   * (`audit` in `defineSchema`); gives what `fn` gives. The same as `withActor` of `vela/dbl`: the
+   * actor is per async call chain, not per repository.
+   *
+   * @example
+   * await repo.withActor({ id: admin.id }, () => repo.delete(Post, post))
+   */
+  withActor<T>(actor: unknown, fn: () => T): T
 }
 
 /** The URL that asks for the embedded database in memory. */
@@ -371,6 +381,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     },
     adapter: () => ctx.start(),
     currentTransaction: () => ctx.tx.getStore()?.conn,
+    withActor,
     afterCommit(fn) {
       const state = ctx.tx.getStore()
       if (state) state.afterCommit.push(fn)

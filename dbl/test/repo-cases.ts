@@ -28,6 +28,7 @@ import { queriesDdl, queriesTables } from './schemas-queries.ts'
 import { hooksDdl, hooksTables } from './schemas-hooks.ts'
 import { prepareChangesCases } from './cases/prepare-changes.ts'
 import { hookCases } from './cases/hooks.ts'
+import { auditCases } from './cases/audit.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promise<void> }>): void {
@@ -67,4 +68,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; close(): Promi
   streamingCases(t)
   prepareChangesCases(t)
   hookCases(t)
+  auditCases(t)
 }
