@@ -32,6 +32,10 @@ export function withActor<T>(actor: unknown, fn: () => T): T {
 /**
  * Runs `next` in a fresh actor scope (no actor yet) that `setActor` fills: the `run` of a stream
  * handler's watch, so a whole request shares one scope. `auditActorHandler` does just that.
+ *
+ * @example
+ * // A stream handler of your own that also opens the scope:
+ * defineStreamHandler({ name: 'request-log', observe: () => () => ({ run: actorScope, end: (o) => log(o.status) }) })
  */
 export function actorScope(next: () => void): void {
   actors.run({ actor: undefined }, next)
@@ -59,7 +63,12 @@ export function setActor(actor: unknown): void {
   cell.actor = actor
 }
 
-/** The actor of the current scope, or `null` when none is named (audit rows then record `null`). */
+/**
+ * The actor of the current scope, or `null` when none is named (audit rows then record `null`).
+ *
+ * @example
+ * const who = currentActor() // { id: 7 } inside withActor({ id: 7 }, …)
+ */
 export function currentActor(): unknown {
   return actors.getStore()?.actor ?? null
 }

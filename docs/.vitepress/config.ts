@@ -43,6 +43,7 @@ const SIDEBAR: Section[] = [
       { text: 'Streaming and pagination', link: '/database/streaming-and-pagination' },
       { text: 'Associations', link: '/database/associations' },
       { text: 'Changesets', link: '/database/changesets' },
+      { text: 'Hooks and audit', link: '/database/hooks-and-audit' },
     ],
   },
   {
