@@ -153,6 +153,7 @@ describe('changeset methods', () => {
       'embeds',
       'constraints',
       'filters',
+      'prepare',
     ])
     expect(cs).toEqual({ ...cs })
     expect(isChangeset(cs.validateRequired(['price']))).toBe(true)

@@ -18,6 +18,7 @@ import {
 } from './constraints.ts'
 import { castEmbed, type CastEmbedOptions, type EmbedFieldOf } from './embedded.ts'
 import { optimisticLock, type NumberFieldOf } from './optimistic-lock.ts'
+import { prepareChanges, type Prepare } from './prepare.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 import {
   validateChange,
@@ -88,6 +89,14 @@ declare module './changeset.ts' {
     castEmbed(name: EmbedFieldOf<S>, opts?: CastEmbedOptions): Changeset<S>
     /** `optimisticLock(cs, field)` as a method: the write also matches the version it read, and bumps it. */
     optimisticLock(field: NumberFieldOf<S>, incrementer?: (current: number | null) => number): Changeset<S>
+    /**
+     * `prepareChanges(cs, fn)` as a method: `fn(cs, repo)` runs inside the write's transaction just
+     * before the write, and gives the changeset to write.
+     *
+     * @example
+     * cs = cs.prepareChanges(async (cs, repo) => cs.putChange('position', (await repo.count(from(Item))) + 1))
+     */
+    prepareChanges(fn: Prepare<S>): Changeset<S>
   }
 }
 
@@ -117,6 +126,7 @@ const fns = {
   putAssoc: putAssoc as Plain,
   castEmbed: castEmbed as Plain,
   optimisticLock: optimisticLock as Plain,
+  prepareChanges: prepareChanges as Plain,
 }
 
 const methods = {
@@ -187,6 +197,9 @@ const methods = {
   },
   optimisticLock(this: Changeset, field: unknown, incrementer?: unknown) {
     return fns.optimisticLock(this, field, incrementer)
+  },
+  prepareChanges(this: Changeset, fn: unknown) {
+    return fns.prepareChanges(this, fn)
   },
 }
 

@@ -62,7 +62,16 @@ export interface ChangesetFields<S extends AnySchema = AnySchema> {
    * when no row matches, the write fails with "is stale" on the filtered field.
    */
   readonly filters: Readonly<Record<string, unknown>>
+  /**
+   * Functions `prepareChanges` added, run in order inside the write's transaction just before
+   * the write (prepare.ts types them; kept loose here, where the repository's type is unknown).
+   */
+  readonly prepare: readonly PrepareFn[]
 }
+
+/** A function `prepareChanges` queued: given the changeset and the repo, gives the changeset to write. */
+// biome-ignore lint/suspicious/noExplicitAny: typed by prepareChanges (prepare.ts), which knows the repository's type
+export type PrepareFn = (cs: any, repo: any) => unknown
 
 /**
  * The changes to one record of schema `S`, cast and validated, with the errors found so far; the
@@ -93,6 +102,7 @@ export class ChangesetValue<S extends AnySchema = AnySchema> implements Changese
   readonly embeds: Readonly<Record<string, Changeset | readonly Changeset[]>>
   readonly constraints: readonly ConstraintDecl[]
   readonly filters: Readonly<Record<string, unknown>>
+  readonly prepare: readonly PrepareFn[]
 
   constructor(base: ChangesetFields<S>, patch: Partial<ChangesetFields<S>>) {
     // A field given in `patch` replaces the base's; no field of a changeset is ever undefined.
@@ -108,10 +118,12 @@ export class ChangesetValue<S extends AnySchema = AnySchema> implements Changese
     this.embeds = patch.embeds ?? base.embeds
     this.constraints = patch.constraints ?? base.constraints
     this.filters = patch.filters ?? base.filters
+    this.prepare = patch.prepare ?? base.prepare
   }
 }
 
 const NO_PATCH = {}
+const NO_PREPARE: readonly PrepareFn[] = []
 
 /** A changeset holding `fields`: how a changeset is made from scratch. */
 export function changesetOf<S extends AnySchema>(fields: ChangesetFields<S>): Changeset<S> {
@@ -172,6 +184,7 @@ export function emptyChangeset<S extends AnySchema>(
     embeds: {},
     constraints: [],
     filters: {},
+    prepare: NO_PREPARE,
   })
 }
 

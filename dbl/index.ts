@@ -25,7 +25,14 @@ export type {
   ScopeFn,
   SchemaDefinition,
   ValueOf,
+  HookName,
+  Lifecycle,
 } from './schema.ts'
+// Lifecycle hooks and audit: `hooks` and `audit` of `defineSchema` (hooks.ts declares them).
+export type { SchemaHooks, BeforeHookResult, AuditOptions } from './hooks.ts'
+export { AuditEntry, AUDIT_TABLE, historyOf } from './audit/entry.ts'
+export type { AuditRecord } from './audit/entry.ts'
+export { withActor, setActor, currentActor, actorScope, auditActorHandler } from './audit/actor.ts'
 export { defineEmbeddedSchema, embedsOne, embedsMany, castEmbed } from './embedded.ts'
 export type { CastEmbedOptions, EmbedFieldOf } from './embedded.ts'
 
@@ -47,6 +54,8 @@ export type { Changeset, FieldError, ErrorsJson, Action, Params, FieldOf } from 
 export { castAssoc, putAssoc } from './assoc.ts'
 export type { AssocEntry, CastAssocOptions } from './assoc.ts'
 export { optimisticLock } from './optimistic-lock.ts'
+export { prepareChanges } from './prepare.ts'
+export type { Prepare } from './prepare.ts'
 export type { NumberFieldOf } from './optimistic-lock.ts'
 export {
   uniqueConstraint,

@@ -74,6 +74,7 @@ import {
   type WriteResult,
 } from './repo/write.ts'
 import { emptyChangeset, isChangeset } from './changeset.ts'
+import { withActor } from './audit/actor.ts'
 
 /** What `defineRepo` takes: where the database is (a URL, separate fields, or embedded PGlite), the pool, deadlines and query logging. */
 export interface RepoConfig extends DeadlineOptions {
@@ -322,6 +323,15 @@ export interface Repo {
    * const fresh = await repo.onPrimary(() => repo.get(Order, res.ok ? res.value.id : 0))
    */
   onPrimary<T>(fn: () => T): T
+  /**
+   * Runs `fn` with `actor` (any JSON value) as the actor the audit rows of its writes record
+   * (`audit` in `defineSchema`); gives what `fn` gives. The same as `withActor` of `vela/dbl`: the
+   * actor is per async call chain, not per repository.
+   *
+   * @example
+   * await repo.withActor({ id: admin.id }, () => repo.delete(Post, post))
+   */
+  withActor<T>(actor: unknown, fn: () => T): T
 }
 
 /** The URL that asks for the embedded database in memory. */
@@ -373,6 +383,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     run: createRunner(name, config.log),
     // Pools connect on their first query; opened now so a repo given a ready adapter (never started) has them too.
     replicas: openReplicas(config.replicas, config),
+    self: undefined,
     // Creates the adapter; a pg pool connects on its first query. Operations call this.
     start() {
       starting ??= (async () => {
@@ -416,6 +427,7 @@ export function defineRepo(config: RepoConfig = {}): Repo {
     },
     adapter: () => ctx.start(),
     currentTransaction: () => ctx.tx.getStore()?.conn,
+    withActor,
     afterCommit(fn) {
       const state = ctx.tx.getStore()
       if (state) state.afterCommit.push(fn)
@@ -476,5 +488,6 @@ export function defineRepo(config: RepoConfig = {}): Repo {
       }
     },
   }
+  ctx.self = repo
   return repo
 }

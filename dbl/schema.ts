@@ -297,6 +297,18 @@ export interface SchemaDefinition<F extends Record<string, FieldSpec>, A extends
    * built, so it may read a value of the current request (`requestValue`). See scopes.ts.
    */
   readonly scopes?: Readonly<Record<string, ScopeFn<{ readonly [K in keyof F]?: unknown }>>>
+  // `hooks` and `audit` are declared in hooks.ts, where the changeset and repository types are known.
+}
+
+/** The lifecycle hooks a schema may declare (`hooks` in `defineSchema`; hooks.ts types each). */
+export type HookName = 'beforeInsert' | 'afterInsert' | 'beforeUpdate' | 'afterUpdate' | 'beforeDelete' | 'afterDelete'
+
+/** What the repository does around a schema's writes, as `defineSchema` kept it (repo/run-hooks.ts runs it). */
+export interface Lifecycle {
+  // Each hook's own type is declared in hooks.ts.
+  readonly hooks: Readonly<Partial<Record<HookName, (...args: any[]) => unknown>>>
+  /** Fields whose values audit rows never hold (`[redacted]`); `undefined` when the schema is not audited. */
+  readonly audit: { readonly redact: readonly string[] } | undefined
 }
 
 /** A default scope: the equality map (`null` = IS NULL) its schema's statements add, computed per statement. */
@@ -336,6 +348,11 @@ export interface Schema<
   readonly softDelete: string | undefined
   /** Default scopes by name (soft delete's included), or undefined when it has none: the fast path. */
   readonly scopes: Readonly<Record<string, ScopeFn>> | undefined
+  /**
+   * Its lifecycle hooks and audit settings; `undefined` when it declares neither, so a write of
+   * the schema costs nothing for them.
+   */
+  readonly lifecycle: Lifecycle | undefined
   /** Phantom: carries the literal field definitions for type inference only. */
   readonly '~fields'?: F
 }
@@ -463,6 +480,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     embedded,
     softDelete,
     scopes: scopesOf(def.table, byName, softDelete, def.scopes as Record<string, ScopeFn> | undefined, embedded),
+    lifecycle: lifecycleOf(def, byName),
   }
 }
 
@@ -492,6 +510,37 @@ function scopesOf(
     out[name] = fn
   }
   return out
+}
+
+const HOOK_NAMES: readonly HookName[] = [
+  'beforeInsert',
+  'afterInsert',
+  'beforeUpdate',
+  'afterUpdate',
+  'beforeDelete',
+  'afterDelete',
+]
+
+/** `hooks` and `audit` of a definition, checked; `undefined` when it has neither. */
+function lifecycleOf(def: object, byName: Readonly<Record<string, Field>>): Lifecycle | undefined {
+  const { table, hooks, audit, embedded } = def as {
+    table: string
+    hooks?: Record<string, unknown>
+    audit?: boolean | { redact?: readonly string[] }
+    embedded?: boolean
+  }
+  if (hooks === undefined && (audit === undefined || audit === false)) return undefined
+  if (embedded) throw new Error(`schema ${table} is embedded: it is never written alone, so it has no hooks or audit`)
+  for (const [name, fn] of Object.entries(hooks ?? {})) {
+    if (!HOOK_NAMES.includes(name as HookName))
+      throw new Error(`schema ${table}: unknown hook "${name}"; hooks are ${HOOK_NAMES.join(', ')}`)
+    if (typeof fn !== 'function') throw new Error(`schema ${table}: hook ${name} must be a function`)
+  }
+  if (audit !== undefined && typeof audit !== 'boolean' && (typeof audit !== 'object' || audit === null))
+    throw new Error(`schema ${table}: audit must be true, false or { redact: [fields] }`)
+  const redact = typeof audit === 'object' ? (audit.redact ?? []) : []
+  for (const f of redact) if (!byName[f]) throw new Error(`schema ${table}: audit redacts unknown field "${f}"`)
+  return { hooks: { ...hooks }, audit: audit ? { redact } : undefined }
 }
 
 function normaliseField(name: string, spec: FieldSpec): Field {

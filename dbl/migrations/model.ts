@@ -18,6 +18,7 @@ import {
   referencing,
 } from './foreign-keys.ts'
 import { addJoinTables } from './join-tables.ts'
+import { withAuditTable } from '../audit/entry.ts'
 import type { ColumnChange, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
 import type { Model, TableModel } from './table-model.ts'
@@ -166,8 +167,10 @@ export function modelFromMigrations(migrations: readonly Migration[]): Model {
  * cannot (no such field, or a related table no schema here uses) adds no foreign key and a warning.
  * A `manyToMany` adds its join table (join-tables.ts).
  */
-export function modelFromSchemas(schemas: readonly AnySchema[], warnings: string[] = []): Model {
+export function modelFromSchemas(given: readonly AnySchema[], warnings: string[] = []): Model {
   const model: Model = new Map()
+  // An audited schema brings the audit table its writes record into (audit/entry.ts).
+  const schemas = withAuditTable(given)
   for (const s of schemas) {
     if (model.has(s.table)) throw new Error(`two schemas use the table "${s.table}"`)
     if (s.embedded)

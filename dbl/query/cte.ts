@@ -124,6 +124,8 @@ export function cte<R>(name: string, query: QueryOfRows<R>): Cte<R> {
     // A CTE is read as its query made it: the query applied its schema's scopes already.
     softDelete: undefined,
     scopes: undefined,
+    // Never written: a CTE has no table.
+    lifecycle: undefined,
     '~cte': query,
   }
   return schema as unknown as Cte<R>

@@ -28,6 +28,11 @@ export interface RepoContext {
   readonly run: Runner
   /** Read replicas (replicas.ts), set by `start`; undefined for a repo without any: the fast path. */
   replicas?: ReadReplicas | undefined
+  /**
+   * The repository object itself, handed to `prepareChanges` functions and lifecycle hooks
+   * (repo/hooks.ts). `unknown` here: naming its type would tie this module to repo.ts in a cycle.
+   */
+  self: unknown
 }
 
 /** A repo's read replicas: reads outside a transaction go to them in turn, unless `primary` is set here. */

@@ -24,6 +24,7 @@ import { loadRows } from './load-rows.ts'
 import type { Knex } from 'knex'
 import { exec, type RepoContext } from './context.ts'
 import { replaceLinks } from './links.ts'
+import { hasHooks, withHooks } from './run-hooks.ts'
 import { transaction } from './transaction.ts'
 import { scopeFilters, skippedWith } from '../scopes.ts'
 
@@ -155,6 +156,16 @@ export async function insert<S extends AnySchema>(
 ): Promise<MaybeInsertResult<S>> {
   const cs = sizeErrors(withAction(input, 'insert'))
   if (!cs.valid || cs.errors.length) return err(cs)
+  if (hasHooks(cs)) return withHooks(ctx, cs, 'insert', sizeErrors, (c) => insertValid(ctx, c, opts))
+  return insertValid(ctx, cs, opts)
+}
+
+/** An insert past its checks: the row, with its children in one transaction. */
+function insertValid<S extends AnySchema>(
+  ctx: RepoContext,
+  cs: Changeset<S>,
+  opts: InsertOptions<S>,
+): Promise<MaybeInsertResult<S>> {
   if (hasChildren(cs)) return inTransaction(ctx, () => insertWithChildren(ctx, cs, opts))
   return insertOne(ctx, cs, opts)
 }
@@ -289,20 +300,43 @@ function filterValues(cs: Changeset, filters: Filters): unknown[] {
 }
 
 /** UPDATE of the changed fields by primary key (plus `updated_at`); no changes = no query. */
-export async function update<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>): Promise<WriteResult<S>> {
-  const cs = sizeErrors(withAction(input, 'update'))
-  if (!cs.valid || cs.errors.length) return err(cs)
+export function update<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>): Promise<WriteResult<S>> {
+  // Not `async`: the statement's own promise is handed on, with no second one around it.
+  try {
+    const cs = sizeErrors(withAction(input, 'update'))
+    if (!cs.valid || cs.errors.length) return Promise.resolve(err(cs))
+    const id = (cs.data as Record<string, unknown>)[cs.schema.primaryKey]
+    if (id === undefined || id === null)
+      throw new Error(`update: the changeset's data has no ${cs.schema.primaryKey}; insert it instead`)
+    // No changes: no statement, so no hooks either.
+    if (!storedChanges(cs) && !hasChildren(cs)) return Promise.resolve(ok({ ...cs.data } as RecordOf<S>))
+    if (hasHooks(cs)) return withHooks(ctx, cs, 'update', sizeErrors, (c) => updateValid(ctx, c, id))
+    return updateValid(ctx, cs, id)
+  } catch (e) {
+    return Promise.reject(e)
+  }
+}
+
+/** Whether the changeset changes any stored (not virtual) field. */
+function storedChanges(cs: Changeset): boolean {
+  for (const k in cs.changes) if (!cs.schema.fieldsByName[k]!.virtual) return true
+  return false
+}
+
+/** An update past its checks: the row (by `id`), then its children, in one transaction. */
+async function updateValid<S extends AnySchema>(
+  ctx: RepoContext,
+  cs: Changeset<S>,
+  id: unknown,
+): Promise<WriteResult<S>> {
   const schema = cs.schema
-  const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
-  if (id === undefined || id === null)
-    throw new Error(`update: the changeset's data has no ${schema.primaryKey}; insert it instead`)
   const changes: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(cs.changes)) if (!schema.fieldsByName[k]!.virtual) changes[k] = v
   const fields = Object.keys(changes)
   if (fields.length === 0 && !hasChildren(cs)) return ok({ ...cs.data } as RecordOf<S>)
   if (hasChildren(cs)) {
     return inTransaction(ctx, async () => {
-      const parent = await update(ctx, withChanges(cs, { assocChanges: {} }))
+      const parent = await updateValid(ctx, withChanges(cs, { assocChanges: {} }), id)
       return parent.ok ? saveChildren(ctx, cs, parent.value) : (parent as WriteResult<S>)
     })
   }
@@ -336,16 +370,31 @@ export interface DeleteOptions {
  * (noAssocConstraint) is a field error. A `softDelete` schema's row is not removed but has its
  * deleted-at column set (UPDATE), unless `hard`; one already deleted is stale, as a missing one.
  */
-export async function remove<S extends AnySchema>(
+export function remove<S extends AnySchema>(
   ctx: RepoContext,
   input: Changeset<S>,
   opts: DeleteOptions = {},
 ): Promise<WriteResult<S>> {
+  // Not `async`, as `update`.
   const cs = withAction(input, 'delete')
-  if (!cs.valid) return err(cs)
+  if (!cs.valid) return Promise.resolve(err(cs))
+  const id = (cs.data as Record<string, unknown>)[cs.schema.primaryKey]
+  if (id === undefined || id === null)
+    return Promise.reject(new Error(`delete: the record has no ${cs.schema.primaryKey}`))
+  if (hasHooks(cs)) return withHooks(ctx, cs, 'delete', same, (c) => removeValid(ctx, c, id, opts))
+  return removeValid(ctx, cs, id, opts)
+}
+
+const same = <T>(cs: T): T => cs
+
+/** A delete past its checks: by `id` and the changeset's filters. */
+async function removeValid<S extends AnySchema>(
+  ctx: RepoContext,
+  cs: Changeset<S>,
+  id: unknown,
+  opts: DeleteOptions,
+): Promise<WriteResult<S>> {
   const schema = cs.schema
-  const id = (cs.data as Record<string, unknown>)[schema.primaryKey]
-  if (id === undefined || id === null) throw new Error(`delete: the record has no ${schema.primaryKey}`)
   if (!kx) await loadKnex()
   // A hard delete removes a row whether or not it was soft-deleted before.
   const filters = filtersOf(cs, opts.hard ? [SOFT_DELETE_SCOPE] : undefined)

@@ -30,6 +30,10 @@ import { scopesDdl, scopesTables } from './schemas-scopes.ts'
 import { scopeCases } from './cases/scopes.ts'
 import { replicaCases } from './cases/replicas.ts'
 import { factoryCases } from './cases/factories.ts'
+import { hooksDdl, hooksTables } from './schemas-hooks.ts'
+import { prepareChangesCases } from './cases/prepare-changes.ts'
+import { hookCases } from './cases/hooks.ts'
+import { auditCases } from './cases/audit.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; close(): Promise<void> }>): void {
@@ -40,14 +44,14 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
     close = opened.close
     t.adapter = opened.adapter
     t.url = opened.url
-    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl, ...scopesDdl])
+    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl, ...scopesDdl, ...hooksDdl])
       await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
     await t.adapter.query(
-      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables].join(', ')} restart identity cascade`,
+      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables, ...hooksTables].join(', ')} restart identity cascade`,
     )
   })
   afterAll(() => close())
@@ -72,4 +76,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
   scopeCases(t)
   replicaCases(t)
   factoryCases(t)
+  prepareChangesCases(t)
+  hookCases(t)
+  auditCases(t)
 }

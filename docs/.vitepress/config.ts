@@ -45,6 +45,7 @@ const SIDEBAR: Section[] = [
       { text: 'Associations', link: '/database/associations' },
       { text: 'Changesets', link: '/database/changesets' },
       { text: 'Scopes and replicas', link: '/database/scopes-and-replicas' },
+      { text: 'Hooks and audit', link: '/database/hooks-and-audit' },
     ],
   },
   {
