@@ -33,12 +33,22 @@ export function keep(mail: Omit<SentMail, 'id'>): SentMail {
   return kept
 }
 
-/** The messages in the mailbox, oldest first. */
+/**
+ * The messages in the mailbox, oldest first (`sentMail()` of `vela/testing` filters them).
+ *
+ * @example
+ * const last = mailboxMessages().at(-1)
+ */
 export function mailboxMessages(): readonly SentMail[] {
   return box().messages.slice()
 }
 
-/** Empties the mailbox (numbering goes on). */
+/**
+ * Empties the mailbox (numbering goes on).
+ *
+ * @example
+ * clearMailbox()
+ */
 export function clearMailbox(): void {
   box().messages.length = 0
 }
