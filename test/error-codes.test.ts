@@ -248,7 +248,7 @@ describe('VELA_ERR_STREAM_HANDLER and VELA_ERR_WEBSOCKET', () => {
     await expectCode(
       () => defineWebSocket({}, { idleTimout: 500 } as never),
       'VELA_ERR_WEBSOCKET',
-      /^defineWebSocket: unknown option "idleTimout"; use maxMessageBytes, maxBufferedBytes, maxMessagesPerSecond, idleTimeout, allowedOrigins$/,
+      /^defineWebSocket: unknown option "idleTimout"; use maxMessageBytes, maxBufferedBytes, maxMessagesPerSecond, idleTimeout, closeTimeout, allowedOrigins$/,
     )
   })
 })
