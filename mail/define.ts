@@ -15,7 +15,7 @@
  * root in development, `dist/` in a built server, where the build copies `src/mail/`). Files are
  * parsed once outside `dev`; in `dev` every send re-reads them, so an edit shows at once.
  */
-import { isAbsolute, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { Transport, TransportConfig } from 'nodemailer'
 import { currentApp } from '../server/app/current-app.ts'
 import { VelaError } from '../server/errors/vela-error.ts'
@@ -175,21 +175,19 @@ export function defineMailer(options: MailerOptions): Mailer {
 
       const app = currentApp()
       const environment = app?.environment ?? (process.env.VELA_ENV || 'dev')
+      // createApp resolved its root; the working directory is absolute.
       const root = app?.root ?? process.cwd()
       const bodies = message.template
-        ? await templatesFor(isAbsolute(root) ? root : resolve(root), environment !== 'dev').render(
-            message.template,
-            message.data ?? {},
-          )
+        ? await templatesFor(root, environment !== 'dev').render(message.template, message.data ?? {})
         : {}
       const html = message.html ?? bodies.html
       const text = message.text ?? bodies.text
+      // The addresses as the message's headers and the mailbox show them.
+      const written = { from: shown(from), to: to.map(shown), cc: cc.map(shown), bcc: bcc.map(shown) }
+      const writtenReplyTo = replyTo[0] === undefined ? undefined : shown(replyTo[0])
       const mail: SendableMail = {
-        from: shown(from),
-        to: to.map(shown),
-        cc: cc.map(shown),
-        bcc: bcc.map(shown),
-        replyTo: replyTo.map(shown)[0],
+        ...written,
+        replyTo: writtenReplyTo,
         subject: message.subject,
         text,
         html,
@@ -223,11 +221,8 @@ export function defineMailer(options: MailerOptions): Mailer {
         mailer: name,
         delivery,
         messageId,
-        from: shown(from),
-        to: to.map(shown),
-        cc: cc.map(shown),
-        bcc: bcc.map(shown),
-        ...(replyTo.length ? { replyTo: shown(replyTo[0]!) } : {}),
+        ...written,
+        ...(writtenReplyTo === undefined ? {} : { replyTo: writtenReplyTo }),
         subject: message.subject,
         ...(text === undefined ? {} : { text }),
         ...(html === undefined ? {} : { html }),
