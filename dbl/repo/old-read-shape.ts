@@ -22,31 +22,20 @@ function own(name: string): (this: object, v: unknown) => void {
   }
 }
 
-// Built once and shared: each read only attaches them (no closures made per row).
-const OK: PropertyDescriptor = {
-  get() {
-    warn()
-    return true
-  },
-  set: own('ok'),
-  configurable: true,
-}
-const VALUE: PropertyDescriptor = {
+/** A deprecated getter that warns and gives `value(record)`; assigning it gives a plain field. */
+const oldGetter = (name: string, value: (record: object) => unknown): PropertyDescriptor => ({
   get(this: object) {
     warn()
-    return this
+    return value(this)
   },
-  set: own('value'),
+  set: own(name),
   configurable: true,
-}
-const ERROR: PropertyDescriptor = {
-  get() {
-    warn()
-    return undefined
-  },
-  set: own('error'),
-  configurable: true,
-}
+})
+
+// Built once and shared: each read only attaches them (no closures made per row).
+const OK = oldGetter('ok', () => true)
+const VALUE = oldGetter('value', (record) => record)
+const ERROR = oldGetter('error', () => undefined)
 
 /**
  * `read` with the old result getters attached, unless it cannot carry them (not an object, frozen)
