@@ -5,7 +5,7 @@
  * migrations back one by one, checking the catalog after each, which proves every generated `down()`.
  */
 import { readdir } from 'node:fs/promises'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { Connection } from '../../adapters/adapter.ts'
 import type { AnySchema } from '../../schema.ts'
 import type { Decisions } from '../diff.ts'
@@ -15,7 +15,7 @@ import { migrate, rollback } from '../migrator.ts'
 import { modelFromMigrations } from '../model.ts'
 import type { Operation } from '../operations.ts'
 import { expectCatalogMatches } from './catalog.ts'
-import { backends, OPERATIONS_MODULE, tempDir, type Database } from './support.ts'
+import { OPERATIONS_MODULE, onEachBackend, tempDir } from './support.ts'
 
 export interface Step {
   readonly schemas: readonly AnySchema[]
@@ -57,83 +57,69 @@ export const rows = async (conn: Connection, sql: string) => (await conn.query(s
 
 /** Registers one test per case and backend; awaited at the top of a test file (it asks which backends are up). */
 export async function roundTrips(title: string, cases: readonly Case[]): Promise<void> {
-  for (const backend of backends) {
-    const available = await backend.available()
-    describe.skipIf(!available)(`${title} on ${backend.name}`, () => {
-      let db: Database
-      beforeAll(async () => {
-        db = await backend.open()
-      })
-      afterAll(async () => {
-        await db?.dispose()
-      })
-      beforeEach(async () => {
-        await db.reset()
-      })
-
-      for (const c of cases) {
-        test(c.name, async () => {
-          const tmp = await tempDir()
-          try {
-            const now = new Date('2024-05-01T10:00:00Z')
-            for (const [i, step] of c.steps.entries()) {
-              const at = `step ${i + 1}`
-              const gen = () =>
-                generateMigration({
-                  schemas: step.schemas,
-                  migrationsDir: tmp.dir,
-                  now,
-                  decisions: step.decisions,
-                  importFrom: OPERATIONS_MODULE,
-                })
-              if (step.error) {
-                const before = await readdir(tmp.dir)
-                await expect(gen(), at).rejects.toThrow(step.error)
-                expect(await readdir(tmp.dir), `${at}: nothing written`).toEqual(before)
-                continue
-              }
-              const result = await gen()
-              expect(result.name, at).toBe(step.name)
-              if (step.name) expect(result.written, at).toMatch(new RegExp(`/m\\d{14}_${step.name}\\.ts$`))
-              else expect(result.written, at).toBe(null)
-              if (step.ops) expect(summary(result.operations), at).toEqual(step.ops)
-              for (const w of step.warnings ?? [])
-                expect(
-                  result.warnings.some((x) => w.test(x)),
-                  `${at}: warning ${w} in ${JSON.stringify(result.warnings)}`,
-                ).toBe(true)
-              if (!step.warnings)
-                expect(
-                  result.warnings.filter((w) => !w.includes('is kept')),
-                  at,
-                ).toEqual([])
-
-              const migrations = await loadMigrations(tmp.dir)
-              await migrate(db.adapter, migrations)
-              for (const sql of step.seed ?? []) await db.adapter.query(sql)
-              await step.verify?.(db.adapter)
-              await expectCatalogMatches(db.adapter, modelFromMigrations(migrations))
-              const again = await generateMigration({
+  await onEachBackend(title, (db) => {
+    for (const c of cases) {
+      test(c.name, async () => {
+        const tmp = await tempDir()
+        try {
+          const now = new Date('2024-05-01T10:00:00Z')
+          for (const [i, step] of c.steps.entries()) {
+            const at = `step ${i + 1}`
+            const gen = () =>
+              generateMigration({
                 schemas: step.schemas,
                 migrationsDir: tmp.dir,
                 now,
                 decisions: step.decisions,
                 importFrom: OPERATIONS_MODULE,
               })
-              expect(again.written, `${at}: nothing left to diff`).toBe(null)
+            if (step.error) {
+              const before = await readdir(tmp.dir)
+              await expect(gen(), at).rejects.toThrow(step.error)
+              expect(await readdir(tmp.dir), `${at}: nothing written`).toEqual(before)
+              continue
             }
-            // Each down(), newest first, brings the catalog back to the model before its migration,
-            // down to the empty database.
+            const result = await gen()
+            expect(result.name, at).toBe(step.name)
+            if (step.name) expect(result.written, at).toMatch(new RegExp(`/m\\d{14}_${step.name}\\.ts$`))
+            else expect(result.written, at).toBe(null)
+            if (step.ops) expect(summary(result.operations), at).toEqual(step.ops)
+            for (const w of step.warnings ?? [])
+              expect(
+                result.warnings.some((x) => w.test(x)),
+                `${at}: warning ${w} in ${JSON.stringify(result.warnings)}`,
+              ).toBe(true)
+            if (!step.warnings)
+              expect(
+                result.warnings.filter((w) => !w.includes('is kept')),
+                at,
+              ).toEqual([])
+
             const migrations = await loadMigrations(tmp.dir)
-            for (let n = migrations.length - 1; n >= 0; n--) {
-              await rollback(db.adapter, migrations)
-              await expectCatalogMatches(db.adapter, modelFromMigrations(migrations.slice(0, n)))
-            }
-          } finally {
-            await tmp.remove()
+            await migrate(db.adapter, migrations)
+            for (const sql of step.seed ?? []) await db.adapter.query(sql)
+            await step.verify?.(db.adapter)
+            await expectCatalogMatches(db.adapter, modelFromMigrations(migrations))
+            const again = await generateMigration({
+              schemas: step.schemas,
+              migrationsDir: tmp.dir,
+              now,
+              decisions: step.decisions,
+              importFrom: OPERATIONS_MODULE,
+            })
+            expect(again.written, `${at}: nothing left to diff`).toBe(null)
           }
-        })
-      }
-    })
-  }
+          // Each down(), newest first, brings the catalog back to the model before its migration,
+          // down to the empty database.
+          const migrations = await loadMigrations(tmp.dir)
+          for (let n = migrations.length - 1; n >= 0; n--) {
+            await rollback(db.adapter, migrations)
+            await expectCatalogMatches(db.adapter, modelFromMigrations(migrations.slice(0, n)))
+          }
+        } finally {
+          await tmp.remove()
+        }
+      })
+    }
+  })
 }

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, beforeEach, describe } from 'vitest'
 import type { Adapter } from '../../adapters/adapter.ts'
 import { createPgAdapter } from '../../adapters/pg.ts'
 import { createPgliteAdapter } from '../../adapters/pglite.ts'
@@ -64,6 +65,38 @@ export const postgres: Backend = {
 }
 
 export const backends: readonly Backend[] = [pglite, postgres]
+
+/**
+ * Registers `body` once for each backend that is up, under `<title> on <backend>`: `db` reads
+ * through to that backend's database, opened once for the group and emptied before each test.
+ * Awaited at the top of a test file (it asks which backends are up).
+ */
+export async function onEachBackend(title: string, body: (db: Database) => void): Promise<void> {
+  for (const backend of backends) {
+    const available = await backend.available()
+    describe.skipIf(!available)(`${title} on ${backend.name}`, () => {
+      let opened: Database | undefined
+      const db: Database = {
+        get adapter() {
+          return opened!.adapter
+        },
+        get url() {
+          return opened!.url
+        },
+        reset: () => opened!.reset(),
+        dispose: () => opened!.dispose(),
+      }
+      beforeAll(async () => {
+        opened = await backend.open()
+      })
+      afterAll(async () => {
+        await opened?.dispose()
+      })
+      beforeEach(() => opened!.reset())
+      body(db)
+    })
+  }
+}
 
 export async function tempDir(prefix = 'vela-mig-'): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix))
