@@ -14,7 +14,7 @@ export const endToEnd: readonly string[] = [
   'vite-plugin/dev/**/*.test.ts',
   'vite-plugin/dashboard/dashboard.test.ts',
   // CLI commands that load apps through Vite or run redocly
-  'vite-plugin/cli/commands/test/{cli-vite-load,inspect-cache,migrate-embedded,gen-resource}.test.ts',
+  'vite-plugin/cli/commands/test/{cli-vite-load,inspect-cache,migrate-embedded,gen-resource,db-seed}.test.ts',
   // the OpenAPI document of an app loaded through Vite, and redocly on it
   'vite-plugin/openapi/test/{contract,lint}.test.ts',
   // the packed package installed into new apps (with telemetry, with jobs: new-app-jobs), and an app's own vitest
