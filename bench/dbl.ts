@@ -31,9 +31,12 @@ import {
   QUERY_DDL,
   QUERY_SEED,
   knexJoin,
+  knexPlain,
   knexSummary,
   velaJoin,
   velaJoinChain,
+  velaPlain,
+  velaPlainChain,
   velaSummary,
   velaSummaryChain,
 } from './dbl/queries.ts'
@@ -164,6 +167,12 @@ async function queries(url: string): Promise<void> {
   const k = knex({ client: 'pg' })
   console.log('dbl queries, build + compile per query in-process (µs):')
   console.table([
+    {
+      query: 'one table, where, limit',
+      vela: buildCost(() => compileSelect(velaPlain(7))),
+      'vela chain': buildCost(() => compileSelect(velaPlainChain(7))),
+      knex: buildCost(() => knexPlain(k, 7).toSQL().toNative()),
+    },
     {
       query: 'join + filter',
       vela: buildCost(() => compileSelect(velaJoin('pro'))),

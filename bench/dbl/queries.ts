@@ -62,6 +62,10 @@ export const QUERY_SEED = `insert into customers (name, tier) select 'Customer '
 insert into orders (title, status, customer_id) select 'Order ' || i, case when i % 3 = 0 then 'done' else 'open' end, 1 + i % 50 from generate_series(1, 500) i;
 insert into order_lines (work_order_id, quantity, unit_price) select 1 + i % 500, 1 + i % 5, 100 + i % 700 from generate_series(1, 1500) i`
 
+/** One table, one condition, a limit: the query most requests build (a row by its key). */
+export const velaPlain = (id: number) => limit(where(from(Customer), 'id', '=', id), 1)
+export const velaPlainChain = (id: number) => from(Customer).where('id', '=', id).limit(1)
+
 /** Join with a filter: a page of one tier's orders with the customer's name. */
 export const velaJoin = (tier: 'free' | 'pro') =>
   select(limit(orderBy(where(join(from(WorkOrder), 'customer'), 'customer.tier', '=', tier), 'id'), 50), [
@@ -100,6 +104,8 @@ export const velaSummaryChain = (status: 'open' | 'done') =>
       total: sum(['line_items.quantity', '*', 'line_items.unit_price']),
     })
     .orderBy('customer_id')
+
+export const knexPlain = (k: Knex, id: number) => k('customers').where('id', id).limit(1)
 
 export const knexJoin = (k: Knex, tier: string) =>
   k('orders')

@@ -38,10 +38,7 @@ export function from<S extends AnySchema>(schema: S): Query<S> {
     rowLock: undefined,
     countRows: false,
     subqueries: false,
-    skipScopes: undefined,
-    setOps: EMPTY,
-    selectsFragment: false,
-    distinctFields: undefined,
+    extras: undefined,
   }) as unknown as Query<S>
 }
 

@@ -65,6 +65,7 @@ interface Scope {
 }
 
 const NO_ALIASES: ReadonlySet<string> = new Set()
+const EMPTY_OPS: readonly SetOp[] = []
 
 function scopeOf(q: Q, outer: Scope | undefined): Scope {
   // The common case (one table, no subquery): nothing to allocate.
@@ -325,7 +326,7 @@ function columnsKey(q: Q): string {
 function checkLock(q: Q): void {
   if (!q.rowLock) return
   const aggregates = q.columnsAs !== undefined && Object.values(q.columnsAs).some((v) => typeof v !== 'string')
-  if (q.countRows || q.isDistinct || q.distinctFields || q.groups.length || q.havings.length || aggregates) {
+  if (q.countRows || q.isDistinct || q.extras?.distinctFields || q.groups.length || q.havings.length || aggregates) {
     throw new Error(
       `lock ${q.rowLock.mode}: rows of a count, distinct, grouped or aggregate query cannot be locked (lock the rows themselves)`,
     )
@@ -356,10 +357,13 @@ function selectSql(
     if (emit) sql = `with ${quote(q.schema.table)} as (${inner}) `
   }
   w.key += q.schema.table
-  if (q.distinctFields) w.key += ` on(${q.distinctFields.join(',')})`
+  // The rarely used clauses, read once (most queries have none).
+  const distinctFields = q.extras?.distinctFields
+  const setOps = q.extras?.setOps ?? EMPTY_OPS
+  if (distinctFields) w.key += ` on(${distinctFields.join(',')})`
   for (const j of q.joins) w.key += ` ${j.kind} ${j.path}`
   w.key += columnsKey(q)
-  const fragments = q.selectsFragment
+  const fragments = q.extras?.selectsFragment
   if (!emit && fragments) {
     // The values of the select list's fragments come before the conditions'.
     for (const name in q.columnsAs) {
@@ -371,20 +375,19 @@ function selectSql(
     // A count of a distinct or grouped query counts its rows, so those keep their columns.
     const keepColumns =
       q.isDistinct ||
-      q.distinctFields !== undefined ||
+      distinctFields !== undefined ||
       q.groups.length > 0 ||
       q.columnsAs !== undefined ||
-      q.setOps.length > 0
-    if (q.distinctFields && as !== 'exists') {
+      setOps.length > 0
+    if (distinctFields && as !== 'exists') {
       // DISTINCT ON already gives distinct rows, so it stands for `distinct` too.
       sql += 'select distinct on ('
-      for (let i = 0; i < q.distinctFields.length; i++) sql += (i ? ', ' : '') + col(s!, q.distinctFields[i]!)
+      for (let i = 0; i < distinctFields.length; i++) sql += (i ? ', ' : '') + col(s!, distinctFields[i]!)
       sql += ') '
     } else sql += q.isDistinct && as !== 'exists' ? 'select distinct ' : 'select '
     // A combined query's parts must select the same columns, so an `exists` keeps them; so does
     // a fragment, whose values were pushed.
-    sql +=
-      (as === 'exists' && !q.setOps.length && !fragments) || (q.countRows && !keepColumns) ? '1' : columnsSql(w, s!)
+    sql += (as === 'exists' && !setOps.length && !fragments) || (q.countRows && !keepColumns) ? '1' : columnsSql(w, s!)
     sql += ` from ${tableAs(q.schema.table, s!.rootQ)}`
     if (q.joins.length) sql += joinsSql(s!)
   }
@@ -408,7 +411,7 @@ function selectSql(
     const p = param(w, h.value)
     if (emit) sql += `${i ? ' and ' : ' having '}${aggregateSql(s!, h.aggregate)} ${h.op === '!=' ? '<>' : h.op} ${p}`
   }
-  if (q.setOps.length) setOpsSql(w, q.setOps, (part) => (sql += part))
+  if (setOps.length) setOpsSql(w, setOps, (part) => (sql += part))
   if (q.countRows) w.key += ' count'
   else if (as !== 'exists' && q.order.length) {
     w.key += ' order'
@@ -425,7 +428,7 @@ function selectSql(
       w.key += ` ${f} ${d}`
       if (emit) {
         // After a set operation the terms name the combined rows' columns.
-        const byName = q.setOps.length > 0 || (q.columnsAs !== undefined && Object.hasOwn(q.columnsAs, f))
+        const byName = setOps.length > 0 || (q.columnsAs !== undefined && Object.hasOwn(q.columnsAs, f))
         sql += `${i ? ', ' : ''}${byName ? quote(f) : col(s!, f)} ${d}`
       }
     }
@@ -456,11 +459,11 @@ function selectSql(
  */
 function scopedConds(q: Q): readonly Cond[] {
   let out: Cond[] | undefined
-  const own = q.schema.scopes === undefined ? undefined : scopeConds(q.schema, q.skipScopes)
+  const own = q.schema.scopes === undefined ? undefined : scopeConds(q.schema, q.extras?.skipScopes)
   if (own) out = [...q.conds, ...own]
   for (const j of q.joins) {
     if (j.kind === 'left' || j.assoc.related.scopes === undefined) continue
-    const joined = scopeConds(j.assoc.related, q.skipScopes)
+    const joined = scopeConds(j.assoc.related, q.extras?.skipScopes)
     if (!joined) continue
     out ??= [...q.conds]
     for (const c of joined) out.push({ ...c, field: `${j.path}.${(c as { field: string }).field}` } as Cond)
@@ -571,8 +574,8 @@ function checkBulk(q: Q, what: string): void {
     q.havings.length ||
     q.isDistinct ||
     q.rowLock ||
-    q.setOps.length ||
-    q.distinctFields
+    q.extras?.setOps ||
+    q.extras?.distinctFields
   ) {
     throw new Error(
       `${what}: only where clauses apply (no join, limit, offset, orderBy, select, groupBy, having, distinct, lock, union or count)`,

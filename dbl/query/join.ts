@@ -10,27 +10,29 @@
  */
 import type { Aggregate } from './aggregate.ts'
 import { checkAggregateIn, checkRef } from './operators.ts'
-import { resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './paths.ts'
+import { joinAt, resolveJoinPath, type AssocPath, type JoinedBy, type JoinSpec, type Ref } from './paths.ts'
 import type { AggregateOf, CompareOp, LockMode, LockOptions, Query, QueryParts } from './types.ts'
-import { derive } from './value.ts'
+import { derive, deriveExtras } from './value.ts'
 import type { AnySchema } from '../schema.ts'
 
 function addJoin(q: QueryParts, path: unknown, kind: 'inner' | 'left'): QueryParts {
   if (typeof path !== 'string' || path === '')
     throw new Error(`join: ${JSON.stringify(path)} is not an association path`)
-  const segments = path.split('.')
   let joins = q.joins
-  for (let i = 1; i <= segments.length; i++) {
-    const p = segments.slice(0, i).join('.')
-    const existing = joins.find((j) => j.path === p)
+  // Each prefix of the path in turn (`a`, `a.b`, …), joined once.
+  for (let end = path.indexOf('.'); ; end = path.indexOf('.', end + 1)) {
+    const last = end < 0
+    const p = last ? path : path.slice(0, end)
+    const existing = joinAt(joins, p)
     if (existing) {
-      if (i === segments.length && existing.kind !== kind)
+      if (last && existing.kind !== kind)
         throw new Error(`join ${path}: already joined as ${existing.kind === 'left' ? 'leftJoin' : 'join'}`)
-      continue
+    } else {
+      const { assoc, through } = resolveJoinPath(q.schema, joins, p)
+      const spec: JoinSpec = { path: p, kind, assoc, through }
+      joins = [...joins, spec]
     }
-    const { assoc, through } = resolveJoinPath(q.schema, joins, p)
-    const spec: JoinSpec = { path: p, kind, assoc, through }
-    joins = [...joins, spec]
+    if (last) break
   }
   const n = derive(q)
   n.joins = joins
@@ -127,9 +129,7 @@ export function distinct<S extends AnySchema, R, J>(q: Query<S, R, J>): Query<S,
 export function distinctOn<S extends AnySchema, R, J>(q: Query<S, R, J>, fields: readonly Ref<S, J>[]): Query<S, R, J> {
   if (!Array.isArray(fields) || fields.length === 0) throw new Error('distinctOn: give at least one field')
   for (const f of fields) checkRef(q, f)
-  const n = derive(q)
-  n.distinctFields = [...fields]
-  return n as unknown as Query<S, R, J>
+  return deriveExtras(q, { distinctFields: [...fields] }) as unknown as Query<S, R, J>
 }
 
 const lockModes: ReadonlySet<string> = new Set<LockMode>([

@@ -33,10 +33,10 @@ import type {
   Subquery,
   WindowOf,
 } from './types.ts'
-import { derive, isQuery } from './value.ts'
+import { derive, deriveExtras, isQuery } from './value.ts'
 import { fragmentRefs, isSql, type Sql } from './fragment.ts'
 import { isWindow, windowRefs, type Window } from './window.ts'
-import type { AnySchema } from '../schema.ts'
+import type { AnySchema, Field } from '../schema.ts'
 
 /** Throws for a field reference the query cannot name. */
 export function checkRef(q: QueryParts, ref: unknown): string {
@@ -125,26 +125,30 @@ export function orderBy<S extends AnySchema, R, J>(
 /** `orderBy` with its terms as one list: the method passes its rest parameter on without spreading it. */
 export function orderByTerms(q: QueryParts, terms: readonly unknown[]): QueryParts {
   const flat: (readonly [string | Sql, Direction])[] = []
-  const check = (f: unknown): string | Sql =>
-    isSql(f)
-      ? checkFragment(q, f)
-      : typeof f === 'string' && q.columnsAs && Object.hasOwn(q.columnsAs, f)
-        ? f
-        : checkRef(q, f)
-  const add = (t: unknown): void => {
-    if (typeof t === 'string' || isSql(t)) return void flat.push([check(t), 'asc'])
-    if (!Array.isArray(t)) throw new Error(`orderBy: ${JSON.stringify(t)} is not a field or [field, direction]`)
-    // [field, 'asc' | 'desc'] is one term; any other list is a list of terms (so a bad direction
-    // ends up checked as a field name, and throws).
-    if (t.length === 2 && (typeof t[0] === 'string' || isSql(t[0])) && (t[1] === 'asc' || t[1] === 'desc')) {
-      return void flat.push([check(t[0]), t[1]])
-    }
-    for (const x of t) add(x)
-  }
-  for (const t of terms) add(t)
+  for (const t of terms) addOrderTerm(q, flat, t)
   const n = derive(q)
   n.order = q.order.length ? [...q.order, ...flat] : flat
   return n
+}
+
+// Module functions rather than closures made per call: queries are built on every request.
+
+/** A sort term checked: a fragment, an output name of `select`'s object form, or a field reference. */
+function checkOrderTerm(q: QueryParts, f: unknown): string | Sql {
+  if (isSql(f)) return checkFragment(q, f)
+  return typeof f === 'string' && q.columnsAs && Object.hasOwn(q.columnsAs, f) ? f : checkRef(q, f)
+}
+
+/** Adds `t`, one term or a list of them, to `flat`. */
+function addOrderTerm(q: QueryParts, flat: (readonly [string | Sql, Direction])[], t: unknown): void {
+  if (typeof t === 'string' || isSql(t)) return void flat.push([checkOrderTerm(q, t), 'asc'])
+  if (!Array.isArray(t)) throw new Error(`orderBy: ${JSON.stringify(t)} is not a field or [field, direction]`)
+  // [field, 'asc' | 'desc'] is one term; any other list is a list of terms (so a bad direction
+  // ends up checked as a field name, and throws).
+  if (t.length === 2 && (typeof t[0] === 'string' || isSql(t[0])) && (t[1] === 'asc' || t[1] === 'desc')) {
+    return void flat.push([checkOrderTerm(q, t[0]), t[1]])
+  }
+  for (const x of t) addOrderTerm(q, flat, x)
 }
 
 function count0(n: unknown, what: string): number {
@@ -180,17 +184,22 @@ export function offset<S extends AnySchema, R, J>(q: Query<S, R, J>, n: number):
 /** Throws for an aggregate the query cannot compute (unknown field, `sum` of text). */
 export function checkAggregateIn(q: QueryParts, a: Aggregate): void {
   const refs = refsOf(a)
-  checkAggregate(
-    a,
-    refs.map((r) => resolveRef(q.schema, q.joins, r).field),
-    refs,
-  )
+  const fields: Field[] = []
+  for (const r of refs) fields.push(resolveRef(q.schema, q.joins, r).field)
+  checkAggregate(a, fields, refs)
 }
 
 /** Throws for a window function the query cannot compute (unknown field, `sum` of text). */
 function checkWindowIn(q: QueryParts, w: Window): void {
   if (typeof w.fn !== 'string') checkAggregateIn(q, w.fn)
   for (const r of windowRefs(w)) checkRef(q, r)
+}
+
+/** A copy of `q` whose select list holds `sql` fragments or not (the rare case kept in `extras`). */
+function withFragments(q: QueryParts, fragments: boolean) {
+  return fragments === (q.extras?.selectsFragment ?? false)
+    ? derive(q)
+    : deriveExtras(q, { selectsFragment: fragments })
 }
 
 /**
@@ -217,10 +226,9 @@ export function select(q: Query, spec: readonly string[] | Record<string, unknow
   if (Array.isArray(spec)) {
     if (spec.length === 0) throw new Error('select: give at least one field')
     for (const f of spec) checkRef(q, f)
-    const n = derive(q)
+    const n = withFragments(q, false)
     n.columns = [...spec]
     n.columnsAs = undefined
-    n.selectsFragment = false
     return n as unknown as Query
   }
   if (typeof spec !== 'object' || spec === null)
@@ -240,8 +248,7 @@ export function select(q: Query, spec: readonly string[] | Record<string, unknow
       fragments = true
     } else checkRef(q, v)
   }
-  const n = derive(q)
-  n.selectsFragment = fragments
+  const n = withFragments(q, fragments)
   n.columns = undefined
   n.columnsAs = { ...(spec as Record<string, string | Aggregate | Window | Sql>) }
   return n as unknown as Query

@@ -103,7 +103,7 @@ export function resolveJoinPath(
 ): { assoc: ResolvedAssoc; through: JoinThrough | undefined } {
   const dot = path.lastIndexOf('.')
   const parent = dot < 0 ? undefined : path.slice(0, dot)
-  const owner = parent === undefined ? schema : joins.find((j) => j.path === parent)?.assoc.related
+  const owner = parent === undefined ? schema : joinAt(joins, parent)?.assoc.related
   if (!owner) throw new Error(`join ${path}: ${parent} is not joined`)
   const name = path.slice(dot + 1)
   if (!Object.hasOwn(owner.associations, name))
@@ -111,6 +111,15 @@ export function resolveJoinPath(
   // A manyToMany association carries its join table (`through`): joined in two steps.
   const assoc = resolveAssoc(owner, name)
   return { assoc, through: assoc.through }
+}
+
+/**
+ * The join of `joins` at `path`, if any. A loop rather than `find`: it runs for every joined
+ * reference of every query built, and a callback per call costs more than the search.
+ */
+export function joinAt(joins: readonly JoinSpec[], path: string): JoinSpec | undefined {
+  for (let i = 0; i < joins.length; i++) if (joins[i]!.path === path) return joins[i]
+  return undefined
 }
 
 /** Resolves `ref` (`'title'` or `'customer.name'`) against a query's schema and joins; throws for anything else. */
@@ -130,7 +139,7 @@ function findRef(schema: AnySchema, joins: readonly JoinSpec[], ref: unknown): R
     } else {
       const path = ref.slice(0, dot)
       const name = ref.slice(dot + 1)
-      const join = joins.find((j) => j.path === path)
+      const join = joinAt(joins, path)
       if (!join) throw new Error(`field ${ref}: join '${path}' first (join or leftJoin)`)
       const related = join.assoc.related
       if (Object.hasOwn(related.fieldsByName, name)) return { path, field: related.fieldsByName[name]! }

@@ -5,7 +5,7 @@
  */
 import type { Query, QueryParts } from './types.ts'
 import type { AnySchema } from '../schema.ts'
-import { derive } from './value.ts'
+import { derive, deriveExtras } from './value.ts'
 
 const SOFT_DELETE = 'softDelete'
 
@@ -23,20 +23,17 @@ export function unscoped<S extends AnySchema, R, J>(q: Query<S, R, J>, names?: r
 
 /** `unscoped` on the query's parts: no names = every scope. */
 export function unscopedQuery(q: QueryParts, names: readonly string[]): QueryParts {
-  const n = derive(q)
-  if (names.length === 0) n.skipScopes = true
-  else {
-    for (const name of names) {
-      if (typeof name !== 'string' || !Object.hasOwn(q.schema.scopes ?? {}, name)) {
-        const known = Object.keys(q.schema.scopes ?? {})
-        throw new Error(
-          `unscoped(${JSON.stringify(name)}): schema ${q.schema.table} has no such scope (${known.length ? `its scopes: ${known.join(', ')}` : 'it has none'})`,
-        )
-      }
+  if (names.length === 0) return deriveExtras(q, { skipScopes: true })
+  for (const name of names) {
+    if (typeof name !== 'string' || !Object.hasOwn(q.schema.scopes ?? {}, name)) {
+      const known = Object.keys(q.schema.scopes ?? {})
+      throw new Error(
+        `unscoped(${JSON.stringify(name)}): schema ${q.schema.table} has no such scope (${known.length ? `its scopes: ${known.join(', ')}` : 'it has none'})`,
+      )
     }
-    if (q.skipScopes !== true) n.skipScopes = [...(q.skipScopes ?? []), ...names]
   }
-  return n
+  const skipped = q.extras?.skipScopes
+  return skipped === true ? derive(q) : deriveExtras(q, { skipScopes: [...(skipped ?? []), ...names] })
 }
 
 /**

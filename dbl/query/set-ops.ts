@@ -9,7 +9,7 @@
  */
 import { sqlOf } from '../sql.ts'
 import type { Query, QueryOfRows, QueryParts, SameColumns, SetOpKind } from './types.ts'
-import { derive, isQuery } from './value.ts'
+import { deriveExtras, isQuery } from './value.ts'
 import type { AnySchema } from '../schema.ts'
 
 /** How many columns a query selects. */
@@ -27,9 +27,7 @@ function combine(q: QueryParts, op: SetOpKind, other: unknown): QueryParts {
   const b = columnCount(other)
   if (a !== b)
     throw new Error(`${op}: both queries must select as many columns (${a} here, ${b} in ${other.schema.table})`)
-  const n = derive(q)
-  n.setOps = [...q.setOps, { op, query: other }]
-  return n
+  return deriveExtras(q, { setOps: [...(q.extras?.setOps ?? []), { op, query: other }] })
 }
 
 /**

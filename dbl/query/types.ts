@@ -52,14 +52,23 @@ export interface QueryParts<S extends AnySchema = AnySchema> {
   readonly countRows: boolean
   /** Whether a condition holds a subquery: columns are then qualified by their table. */
   readonly subqueries: boolean
+  /**
+   * The clauses most queries never use, in one part so that every query built (most of them on
+   * every request) copies one field for them, not one each; undefined = none of them.
+   */
+  readonly extras: QueryExtras | undefined
+}
+
+/** The rarely used clauses of a query (`QueryParts.extras`). */
+export interface QueryExtras {
   /** The schema's default scopes this query leaves out: all (`true`) or these names; undefined = none. */
-  readonly skipScopes: true | readonly string[] | undefined
+  readonly skipScopes?: true | readonly string[]
   /** Queries combined with this one (`union`, `intersect`, `except`), in order; its order, limit and offset then apply to the whole. */
-  readonly setOps: readonly SetOp[]
+  readonly setOps?: readonly SetOp[]
   /** Whether the object form of `select` holds a `sql` fragment (whose values the walk must push). */
-  readonly selectsFragment: boolean
+  readonly selectsFragment?: boolean
   /** `DISTINCT ON (…)` (PostgreSQL): one row per distinct combination of these fields, the first by `orderBy`. */
-  readonly distinctFields: readonly string[] | undefined
+  readonly distinctFields?: readonly string[]
 }
 
 /** How `union` and its kin combine two queries' rows. */

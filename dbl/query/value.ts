@@ -4,7 +4,7 @@
  * methods (methods.ts) can use them without importing `from`.
  */
 import type { Joins, JoinSpec } from './paths.ts'
-import type { Cond, HavingCond, Query, QueryParts, SetOp } from './types.ts'
+import type { Cond, HavingCond, Query, QueryExtras, QueryParts } from './types.ts'
 import type { AnySchema } from '../schema.ts'
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -29,10 +29,7 @@ export class QueryValue implements QueryParts {
   readonly rowLock: QueryParts['rowLock']
   readonly countRows: boolean
   readonly subqueries: boolean
-  readonly skipScopes: QueryParts['skipScopes']
-  readonly setOps: readonly SetOp[]
-  readonly selectsFragment: boolean
-  readonly distinctFields: readonly string[] | undefined
+  readonly extras: QueryExtras | undefined
 
   constructor(q: QueryParts) {
     this.kind = 'vela.query'
@@ -50,16 +47,25 @@ export class QueryValue implements QueryParts {
     this.rowLock = q.rowLock
     this.countRows = q.countRows
     this.subqueries = q.subqueries
-    this.skipScopes = q.skipScopes
-    this.setOps = q.setOps
-    this.selectsFragment = q.selectsFragment
-    this.distinctFields = q.distinctFields
+    this.extras = q.extras
   }
 }
 
 /** A copy of `q` to change one part of before returning it: how every operator makes its new query. */
 export function derive(q: QueryParts): Mutable<QueryValue> {
   return new QueryValue(q)
+}
+
+/**
+ * A copy of `q` with `change` merged into its rarely used clauses (`extras`).
+ *
+ * @example
+ * const n = deriveExtras(q, { distinctFields: ['customer_id'] })
+ */
+export function deriveExtras(q: QueryParts, change: QueryExtras): Mutable<QueryValue> {
+  const n = derive(q)
+  n.extras = q.extras ? { ...q.extras, ...change } : change
+  return n
 }
 
 /** The empty list every new query starts with, shared. */
