@@ -4,6 +4,8 @@
  * its type, so `RecordOf<typeof Product>` (and every repository result) is the exact row shape.
  */
 import { singularize } from './inflect.ts'
+import type { Sql } from './query/fragment.ts'
+import { normaliseChecks, normaliseIndexes } from './schema-constraints.ts'
 
 /** The column types a field can have, besides arrays, enums and embeds (`id` is an auto-incrementing integer key). */
 export type ScalarType =
@@ -60,6 +62,47 @@ export interface IndexSpec {
   readonly unique?: boolean
   /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming). */
   readonly name?: string
+  /**
+   * A partial index: only rows matching this SQL predicate are indexed (`'deleted_at IS NULL'`),
+   * so a unique one allows duplicates outside it. Raw SQL the app owns, written into migrations as
+   * it is; a `sql` fragment may name fields with `field(…)`, but holds no values.
+   */
+  readonly where?: string | Sql
+}
+
+/** An index of a schema, every option resolved (`where` is the predicate's SQL text, or undefined). */
+export interface SchemaIndex {
+  readonly columns: readonly string[]
+  readonly unique: boolean
+  readonly name: string
+  readonly where: string | undefined
+}
+
+/**
+ * A named CHECK constraint `defineSchema` declares: the migration generator adds it to the table,
+ * and the repository turns its violation into `message` on `field` rather than a database error.
+ */
+export interface CheckSpec<F extends string = string> {
+  /** The constraint's name in the database (at most 63 bytes). */
+  readonly name: string
+  /**
+   * The SQL boolean expression every row must satisfy (`'price > 0'`): raw SQL the app owns,
+   * written into migrations as it is. A `sql` fragment may name fields with `field(…)` (checked
+   * against the schema), but holds no values: DDL takes no parameters.
+   */
+  readonly check: string | Sql
+  /** The field the error goes on; default the first field the expression names. */
+  readonly field?: F
+  /** Default "is invalid". */
+  readonly message?: string
+}
+
+/** A check of a schema, every option resolved (`check` is the expression's SQL text). */
+export interface SchemaCheck {
+  readonly name: string
+  readonly check: string
+  readonly field: string
+  readonly message: string
 }
 
 /** The four kinds of association: which side holds the foreign key, and whether there is a join table. */
@@ -71,6 +114,13 @@ export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany' | 'manyToMany'
  * `cascade` deletes them too, `set_null` empties their foreign key.
  */
 export type OnDelete = 'no_action' | 'restrict' | 'cascade' | 'set_null'
+
+/**
+ * What the database does with referencing rows when the referenced key changes (Ecto's
+ * `on_update`): `no_action` (the default) and `restrict` refuse the update, `cascade` copies the
+ * new key into them, `set_null` empties their foreign key.
+ */
+export type OnUpdate = OnDelete
 
 /**
  * An association of a schema, as `belongsTo`, `hasOne`, `hasMany` and `manyToMany` make it. `K` and
@@ -94,6 +144,8 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
    * join table (default `cascade`: deleting either record deletes its links).
    */
   readonly onDelete?: OnDelete
+  /** Like `onDelete`, for a change of the referenced key (ON UPDATE; default `no_action`). */
+  readonly onUpdate?: OnUpdate
   /** manyToMany only: the join table holding one row per link. */
   readonly joinThrough?: string
   /** manyToMany only: the join table's columns `[pointing at this schema, pointing at the related one]`. */
@@ -102,18 +154,19 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
 
 /**
  * An association to the record this one points at through its own foreign key column (default
- * `<name>_id`); with `onDelete`, generated migrations make that column reference the related table.
+ * `<name>_id`); generated migrations make that column reference the related table, with the
+ * `onDelete` and `onUpdate` rules given (default `no_action`).
  *
  * @example
  * const Note = defineSchema({
  *   table: 'notes',
  *   fields: { id: 'id', title: 'string', user_id: 'integer' },
- *   associations: { user: belongsTo(() => User, { onDelete: 'cascade' }) },
+ *   associations: { user: belongsTo(() => User, { onDelete: 'cascade', onUpdate: 'cascade' }) },
  * })
  */
 export function belongsTo<T extends AnySchema>(
   schema: () => T,
-  opts: { foreignKey?: string; onDelete?: OnDelete } = {},
+  opts: { foreignKey?: string; onDelete?: OnDelete; onUpdate?: OnUpdate } = {},
 ): Association<'belongsTo', T> {
   return { kind: 'belongsTo', schema, ...opts }
 }
@@ -165,6 +218,8 @@ export interface ManyToManyOptions {
   readonly joinKeys?: readonly [string, string]
   /** ON DELETE of the join table's two foreign keys in generated migrations; default `cascade`. */
   readonly onDelete?: OnDelete
+  /** ON UPDATE of the join table's two foreign keys in generated migrations; default `no_action`. */
+  readonly onUpdate?: OnUpdate
 }
 
 /**
@@ -217,6 +272,8 @@ export interface JoinThrough {
   readonly related: AnySchema
   /** ON DELETE of both foreign keys (generated migrations). */
   readonly onDelete: OnDelete
+  /** ON UPDATE of both foreign keys (generated migrations). */
+  readonly onUpdate: OnUpdate
 }
 
 /**
@@ -247,6 +304,7 @@ export function joinThroughOf(owner: AnySchema, name: string): JoinThrough {
     relatedColumn: related.primaryKey,
     related,
     onDelete: a.onDelete ?? 'cascade',
+    onUpdate: a.onUpdate ?? 'no_action',
   }
 }
 
@@ -278,6 +336,8 @@ export interface SchemaDefinition<F extends Record<string, FieldSpec>, A extends
   readonly fields: F
   readonly associations?: A
   readonly indexes?: readonly IndexSpec[]
+  /** Named CHECK constraints: `[{ name: 'price_positive', check: 'price > 0' }]` (see `CheckSpec`). */
+  readonly checks?: readonly CheckSpec<keyof F & string>[]
   /**
    * A schema without a table, stored inside a parent's `embedsOne` / `embedsMany` jsonb field;
    * `table` is only its name in messages. `defineEmbeddedSchema` sets it.
@@ -341,7 +401,9 @@ export interface Schema<
   readonly fields: readonly Field[]
   readonly fieldsByName: Readonly<Record<string, Field>>
   readonly associations: A
-  readonly indexes: readonly Required<IndexSpec>[]
+  readonly indexes: readonly SchemaIndex[]
+  /** Its CHECK constraints, in declaration order. */
+  readonly checks: readonly SchemaCheck[]
   /** Stored inside a parent's jsonb field, not in a table of its own. */
   readonly embedded: boolean
   /** The soft-delete column, or undefined. */
@@ -454,20 +516,11 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     throw new Error(`schema ${def.table}: primary key "${primaryKey}" is not one of its fields`)
   if (byName[primaryKey]?.virtual)
     throw new Error(`schema ${def.table}: the primary key "${primaryKey}" cannot be virtual`)
-  if (embedded && (def.indexes?.length || Object.keys(def.associations ?? {}).length)) {
-    throw new Error(`schema ${def.table} is embedded: it has no table, so no indexes or associations`)
+  if (embedded && (def.indexes?.length || def.checks?.length || Object.keys(def.associations ?? {}).length)) {
+    throw new Error(`schema ${def.table} is embedded: it has no table, so no indexes, checks or associations`)
   }
-  const indexes = (def.indexes ?? []).map((ix) => ({
-    columns: ix.columns,
-    unique: ix.unique ?? false,
-    name: ix.name ?? `${def.table}_${ix.columns.join('_')}_index`,
-  }))
-  for (const ix of indexes) {
-    for (const c of ix.columns) {
-      if (!byName[c] || byName[c].virtual)
-        throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
-    }
-  }
+  const indexes = normaliseIndexes(def.table, byName, def.indexes ?? [])
+  const checks = normaliseChecks(def.table, byName, def.checks ?? [])
   const softDelete = def.softDelete === true ? 'deleted_at' : def.softDelete || undefined
   return {
     kind: 'vela.schema',
@@ -477,6 +530,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     fieldsByName: byName,
     associations: def.associations ?? ({} as A),
     indexes,
+    checks,
     embedded,
     softDelete,
     scopes: scopesOf(def.table, byName, softDelete, def.scopes as Record<string, ScopeFn> | undefined, embedded),
