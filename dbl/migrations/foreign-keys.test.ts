@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { belongsTo, defineSchema, type AnySchema } from '../schema.ts'
+import { belongsTo, defineSchema, manyToMany, type AnySchema } from '../schema.ts'
 import { planMigration } from './diff.ts'
 import { applyOperation, modelFromSchemas, type Model } from './model.ts'
 import {
@@ -204,6 +204,17 @@ describe('diff order with foreign keys', () => {
       alterTable('posts', [modifyColumn('user_id', { references: { table: 'users', onUpdate: 'cascade' } })]),
     ])
     expect(changed.down).toEqual([alterTable('posts', [modifyColumn('user_id', { references: { table: 'users' } })])])
+    const Tag = defineSchema({ table: 'tags', fields: { id: 'id' } })
+    const tagged = defineSchema({
+      table: 'posts',
+      fields: { id: 'id' },
+      associations: { tags: manyToMany(() => Tag, { joinThrough: 'post_tags', onUpdate: 'cascade' }) },
+    })
+    const join = modelFromSchemas([tagged, Tag]).get('post_tags')!
+    expect(join.columns.map((c) => c.references)).toEqual([
+      { table: 'posts', column: 'id', onDelete: 'cascade', onUpdate: 'cascade' },
+      { table: 'tags', column: 'id', onDelete: 'cascade', onUpdate: 'cascade' },
+    ])
     expect(() => modelFromSchemas([User, post({ onUpdate: 'set_default' as never })])).toThrow(
       'association posts.user: onUpdate "set_default" is not one of no_action, restrict, cascade, set_null',
     )
