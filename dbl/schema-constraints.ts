@@ -4,11 +4,65 @@
  * partial index's predicate) is the app's own: it is kept as text, written into migrations as it
  * is, and compared as text by the migration generator, so a changed expression is a new constraint.
  */
-import { ident } from './migrations/columns.ts'
 import { isFieldRef, isSql, type Sql } from './query/fragment.ts'
-import type { CheckSpec, Field, IndexSpec, SchemaCheck, SchemaIndex } from './schema.ts'
 
-type Fields = Readonly<Record<string, Field>>
+/** An index `defineSchema` declares and the migration generator creates: its columns, and whether it is unique. */
+export interface IndexSpec {
+  readonly columns: readonly string[]
+  readonly unique?: boolean
+  /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming). */
+  readonly name?: string
+  /**
+   * A partial index: only rows matching this SQL predicate are indexed (`'deleted_at IS NULL'`),
+   * so a unique one allows duplicates outside it. Raw SQL the app owns, written into migrations as
+   * it is; a `sql` fragment may name fields with `field(…)`, but holds no values.
+   */
+  readonly where?: string | Sql
+}
+
+/** An index of a schema, every option resolved (`where` is the predicate's SQL text, or undefined). */
+export interface SchemaIndex {
+  readonly columns: readonly string[]
+  readonly unique: boolean
+  readonly name: string
+  readonly where: string | undefined
+}
+
+/**
+ * A named CHECK constraint `defineSchema` declares: the migration generator adds it to the table,
+ * and the repository turns its violation into `message` on `field` rather than a database error.
+ */
+export interface CheckSpec<F extends string = string> {
+  /** The constraint's name in the database (at most 63 bytes). */
+  readonly name: string
+  /**
+   * The SQL boolean expression every row must satisfy (`'price > 0'`): raw SQL the app owns,
+   * written into migrations as it is. A `sql` fragment may name fields with `field(…)` (checked
+   * against the schema), but holds no values: DDL takes no parameters.
+   */
+  readonly check: string | Sql
+  /** The field the error goes on; default the first field the expression names. */
+  readonly field?: F
+  /** Default "is invalid". */
+  readonly message?: string
+}
+
+/** A check of a schema, every option resolved (`check` is the expression's SQL text). */
+export interface SchemaCheck {
+  readonly name: string
+  readonly check: string
+  readonly field: string
+  readonly message: string
+}
+
+/** The schema's fields by name, as far as constraints care: a virtual field has no column. */
+type Fields = Readonly<Record<string, { readonly virtual: boolean }>>
+
+/** PostgreSQL's longest identifier, in bytes: a longer name would be silently cut. */
+const MAX_IDENTIFIER = 63
+
+/** A column name quoted for SQL text. */
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 /** A stored field's name, or an error naming `where`: constraints live on columns. */
 function storedField(table: string, byName: Fields, name: string, where: string): string {
@@ -28,7 +82,7 @@ function sqlText(table: string, byName: Fields, expr: string | Sql, where: strin
   if (!isSql(expr)) throw new Error(`schema ${table}: ${where} must be SQL text or a sql\`…\` fragment`)
   let out = expr.parts[0] ?? ''
   expr.args.forEach((arg, i) => {
-    if (isFieldRef(arg)) out += ident(storedField(table, byName, arg.ref, where))
+    if (isFieldRef(arg)) out += quoted(storedField(table, byName, arg.ref, where))
     else if (isSql(arg)) out += sqlText(table, byName, arg, where)
     else
       throw new Error(
@@ -81,7 +135,10 @@ export function normaliseChecks(table: string, byName: Fields, specs: readonly C
       throw new Error(`schema ${table}: a check needs a name ({ name: '<constraint>', check: '<SQL>' })`)
     if (seen.has(c.name)) throw new Error(`schema ${table}: two checks are named "${c.name}"`)
     seen.add(c.name)
-    ident(c.name) // refuses a name PostgreSQL would truncate
+    if (Buffer.byteLength(c.name) > MAX_IDENTIFIER)
+      throw new Error(
+        `schema ${table}: check name "${c.name}" is longer than ${MAX_IDENTIFIER} bytes; PostgreSQL would cut it`,
+      )
     const where = `check ${c.name}`
     const check = sqlText(table, byName, c.check, where)
     const field = c.field ?? firstField(byName, c.check, check)

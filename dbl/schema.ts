@@ -4,8 +4,16 @@
  * its type, so `RecordOf<typeof Product>` (and every repository result) is the exact row shape.
  */
 import { singularize } from './inflect.ts'
-import type { Sql } from './query/fragment.ts'
-import { normaliseChecks, normaliseIndexes } from './schema-constraints.ts'
+import {
+  normaliseChecks,
+  normaliseIndexes,
+  type CheckSpec,
+  type IndexSpec,
+  type SchemaCheck,
+  type SchemaIndex,
+} from './schema-constraints.ts'
+
+export type { CheckSpec, IndexSpec, SchemaCheck, SchemaIndex } from './schema-constraints.ts'
 
 /** The column types a field can have, besides arrays, enums and embeds (`id` is an auto-incrementing integer key). */
 export type ScalarType =
@@ -55,55 +63,6 @@ export interface FieldOptions<T extends FieldType = FieldType> {
 
 /** A field is given either as its type alone (`name: 'string'`) or with options. */
 export type FieldSpec = FieldType | FieldOptions
-
-/** An index `defineSchema` declares and the migration generator creates: its columns, and whether it is unique. */
-export interface IndexSpec {
-  readonly columns: readonly string[]
-  readonly unique?: boolean
-  /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming). */
-  readonly name?: string
-  /**
-   * A partial index: only rows matching this SQL predicate are indexed (`'deleted_at IS NULL'`),
-   * so a unique one allows duplicates outside it. Raw SQL the app owns, written into migrations as
-   * it is; a `sql` fragment may name fields with `field(…)`, but holds no values.
-   */
-  readonly where?: string | Sql
-}
-
-/** An index of a schema, every option resolved (`where` is the predicate's SQL text, or undefined). */
-export interface SchemaIndex {
-  readonly columns: readonly string[]
-  readonly unique: boolean
-  readonly name: string
-  readonly where: string | undefined
-}
-
-/**
- * A named CHECK constraint `defineSchema` declares: the migration generator adds it to the table,
- * and the repository turns its violation into `message` on `field` rather than a database error.
- */
-export interface CheckSpec<F extends string = string> {
-  /** The constraint's name in the database (at most 63 bytes). */
-  readonly name: string
-  /**
-   * The SQL boolean expression every row must satisfy (`'price > 0'`): raw SQL the app owns,
-   * written into migrations as it is. A `sql` fragment may name fields with `field(…)` (checked
-   * against the schema), but holds no values: DDL takes no parameters.
-   */
-  readonly check: string | Sql
-  /** The field the error goes on; default the first field the expression names. */
-  readonly field?: F
-  /** Default "is invalid". */
-  readonly message?: string
-}
-
-/** A check of a schema, every option resolved (`check` is the expression's SQL text). */
-export interface SchemaCheck {
-  readonly name: string
-  readonly check: string
-  readonly field: string
-  readonly message: string
-}
 
 /** The four kinds of association: which side holds the foreign key, and whether there is a join table. */
 export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany' | 'manyToMany'
