@@ -2,7 +2,8 @@
  * Declaring database constraints on a changeset (Ecto's `unique_constraint` and friends). The
  * declaration does nothing until the repository runs the changeset: if PostgreSQL then reports a
  * violation of a declared constraint, the repository returns the changeset with a field error
- * instead of a database error. A schema's unique indexes need no declaration (see `schemaUnique`).
+ * instead of a database error. A schema's unique indexes (partial ones too) and its `checks` need
+ * no declaration (see `schemaUnique`, `schemaCheck`).
  * Other undeclared violations are thrown as a `DbError`.
  *
  * How a reported constraint name is matched (constraint-names.ts):
@@ -142,7 +143,10 @@ export function noAssocConstraint<S extends AnySchema>(
 }
 
 /**
- * "is invalid" for a CHECK constraint; its name is required (PostgreSQL names them freely).
+ * "is invalid" (or `message`) on `field` for a violation of the CHECK constraint `name`, instead of
+ * a database error; the name is required (PostgreSQL names checks freely). A check declared in the
+ * schema's `checks` needs no call: call this for another message or field, or for a check only a
+ * hand-written migration adds.
  *
  * @example
  * checkConstraint(cast(Product, null, body, ['price']), 'price', { name: 'price_must_be_positive', message: 'must be positive' })
@@ -203,7 +207,9 @@ export function constraintError<S extends AnySchema>(cs: Changeset<S>, error: Db
       (d) =>
         d.type === error.constraintKind &&
         [d.constraint, ...d.aliases].some((declared) => sameConstraintName(declared, name)),
-    ) ?? schemaUnique(cs.schema, error)
+    ) ??
+    schemaUnique(cs.schema, error) ??
+    schemaCheck(cs.schema, error)
   if (!decl) return undefined
   return addError(cs, decl.field, decl.message, { constraint: decl.type, constraint_name: decl.constraint })
 }
@@ -228,4 +234,15 @@ function schemaUnique(schema: AnySchema, error: DbError): ConstraintDecl | undef
       return { type: 'unique', constraint: ix.name, aliases, field: ix.columns[0]!, message: 'has already been taken' }
   }
   return undefined
+}
+
+/**
+ * A check declared on the schema (`checks: [{ name, check, field?, message? }]`) is a check
+ * constraint of every changeset over it, as if `checkConstraint(cs, field, { name, message })` had
+ * been called. Looked up only when no declaration matched, so an explicit `checkConstraint` wins.
+ */
+function schemaCheck(schema: AnySchema, error: DbError): ConstraintDecl | undefined {
+  if (error.constraintKind !== 'check') return undefined
+  const c = schema.checks.find((c) => sameConstraintName(c.name, error.constraint))
+  return c && { type: 'check', constraint: c.name, aliases: [], field: c.field, message: c.message }
 }

@@ -131,7 +131,7 @@ describe('embedded schemas', () => {
     expect(() => modelFromSchemas([Address])).toThrow(/embedded/)
     expect(() =>
       defineSchema({ table: 'x', embedded: true, fields: { a: 'string' }, indexes: [{ columns: ['a'] }] }),
-    ).toThrow(/no indexes or associations/)
+    ).toThrow(/no indexes, checks or associations/)
     expect(defineEmbeddedSchema({ name: 'x', fields: { a: 'string' } })).toMatchObject({
       embedded: true,
       primaryKey: '',

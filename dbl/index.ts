@@ -14,6 +14,8 @@ export type {
   Field,
   FieldOptions,
   OnDelete,
+  OnUpdate,
+  CheckSpec,
   FieldSpec,
   FieldType,
   EmbedType,
@@ -165,6 +167,8 @@ export {
   modifyColumn,
   createIndex,
   dropIndex,
+  addCheck,
+  dropCheck,
   execute,
   defineMigration,
 } from './migrations/operations.ts'

@@ -4,6 +4,16 @@
  * its type, so `RecordOf<typeof Product>` (and every repository result) is the exact row shape.
  */
 import { singularize } from './inflect.ts'
+import {
+  normaliseChecks,
+  normaliseIndexes,
+  type CheckSpec,
+  type IndexSpec,
+  type SchemaCheck,
+  type SchemaIndex,
+} from './schema-constraints.ts'
+
+export type { CheckSpec, IndexSpec, SchemaCheck, SchemaIndex } from './schema-constraints.ts'
 
 /** The column types a field can have, besides arrays, enums and embeds (`id` is an auto-incrementing integer key). */
 export type ScalarType =
@@ -54,14 +64,6 @@ export interface FieldOptions<T extends FieldType = FieldType> {
 /** A field is given either as its type alone (`name: 'string'`) or with options. */
 export type FieldSpec = FieldType | FieldOptions
 
-/** An index `defineSchema` declares and the migration generator creates: its columns, and whether it is unique. */
-export interface IndexSpec {
-  readonly columns: readonly string[]
-  readonly unique?: boolean
-  /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming). */
-  readonly name?: string
-}
-
 /** The four kinds of association: which side holds the foreign key, and whether there is a join table. */
 export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany' | 'manyToMany'
 
@@ -71,6 +73,13 @@ export type AssociationKind = 'belongsTo' | 'hasOne' | 'hasMany' | 'manyToMany'
  * `cascade` deletes them too, `set_null` empties their foreign key.
  */
 export type OnDelete = 'no_action' | 'restrict' | 'cascade' | 'set_null'
+
+/**
+ * What the database does with referencing rows when the referenced key changes (Ecto's
+ * `on_update`): `no_action` (the default) and `restrict` refuse the update, `cascade` copies the
+ * new key into them, `set_null` empties their foreign key.
+ */
+export type OnUpdate = OnDelete
 
 /**
  * An association of a schema, as `belongsTo`, `hasOne`, `hasMany` and `manyToMany` make it. `K` and
@@ -94,6 +103,8 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
    * join table (default `cascade`: deleting either record deletes its links).
    */
   readonly onDelete?: OnDelete
+  /** Like `onDelete`, for a change of the referenced key (ON UPDATE; default `no_action`). */
+  readonly onUpdate?: OnUpdate
   /** manyToMany only: the join table holding one row per link. */
   readonly joinThrough?: string
   /** manyToMany only: the join table's columns `[pointing at this schema, pointing at the related one]`. */
@@ -102,18 +113,19 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
 
 /**
  * An association to the record this one points at through its own foreign key column (default
- * `<name>_id`); with `onDelete`, generated migrations make that column reference the related table.
+ * `<name>_id`); generated migrations make that column reference the related table, with the
+ * `onDelete` and `onUpdate` rules given (default `no_action`).
  *
  * @example
  * const Note = defineSchema({
  *   table: 'notes',
  *   fields: { id: 'id', title: 'string', user_id: 'integer' },
- *   associations: { user: belongsTo(() => User, { onDelete: 'cascade' }) },
+ *   associations: { user: belongsTo(() => User, { onDelete: 'cascade', onUpdate: 'cascade' }) },
  * })
  */
 export function belongsTo<T extends AnySchema>(
   schema: () => T,
-  opts: { foreignKey?: string; onDelete?: OnDelete } = {},
+  opts: { foreignKey?: string; onDelete?: OnDelete; onUpdate?: OnUpdate } = {},
 ): Association<'belongsTo', T> {
   return { kind: 'belongsTo', schema, ...opts }
 }
@@ -165,6 +177,8 @@ export interface ManyToManyOptions {
   readonly joinKeys?: readonly [string, string]
   /** ON DELETE of the join table's two foreign keys in generated migrations; default `cascade`. */
   readonly onDelete?: OnDelete
+  /** ON UPDATE of the join table's two foreign keys in generated migrations; default `no_action`. */
+  readonly onUpdate?: OnUpdate
 }
 
 /**
@@ -217,6 +231,8 @@ export interface JoinThrough {
   readonly related: AnySchema
   /** ON DELETE of both foreign keys (generated migrations). */
   readonly onDelete: OnDelete
+  /** ON UPDATE of both foreign keys (generated migrations). */
+  readonly onUpdate: OnUpdate
 }
 
 /**
@@ -247,6 +263,7 @@ export function joinThroughOf(owner: AnySchema, name: string): JoinThrough {
     relatedColumn: related.primaryKey,
     related,
     onDelete: a.onDelete ?? 'cascade',
+    onUpdate: a.onUpdate ?? 'no_action',
   }
 }
 
@@ -278,6 +295,8 @@ export interface SchemaDefinition<F extends Record<string, FieldSpec>, A extends
   readonly fields: F
   readonly associations?: A
   readonly indexes?: readonly IndexSpec[]
+  /** Named CHECK constraints: `[{ name: 'price_positive', check: 'price > 0' }]` (see `CheckSpec`). */
+  readonly checks?: readonly CheckSpec<keyof F & string>[]
   /**
    * A schema without a table, stored inside a parent's `embedsOne` / `embedsMany` jsonb field;
    * `table` is only its name in messages. `defineEmbeddedSchema` sets it.
@@ -341,7 +360,9 @@ export interface Schema<
   readonly fields: readonly Field[]
   readonly fieldsByName: Readonly<Record<string, Field>>
   readonly associations: A
-  readonly indexes: readonly Required<IndexSpec>[]
+  readonly indexes: readonly SchemaIndex[]
+  /** Its CHECK constraints, in declaration order. */
+  readonly checks: readonly SchemaCheck[]
   /** Stored inside a parent's jsonb field, not in a table of its own. */
   readonly embedded: boolean
   /** The soft-delete column, or undefined. */
@@ -454,20 +475,11 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     throw new Error(`schema ${def.table}: primary key "${primaryKey}" is not one of its fields`)
   if (byName[primaryKey]?.virtual)
     throw new Error(`schema ${def.table}: the primary key "${primaryKey}" cannot be virtual`)
-  if (embedded && (def.indexes?.length || Object.keys(def.associations ?? {}).length)) {
-    throw new Error(`schema ${def.table} is embedded: it has no table, so no indexes or associations`)
+  if (embedded && (def.indexes?.length || def.checks?.length || Object.keys(def.associations ?? {}).length)) {
+    throw new Error(`schema ${def.table} is embedded: it has no table, so no indexes, checks or associations`)
   }
-  const indexes = (def.indexes ?? []).map((ix) => ({
-    columns: ix.columns,
-    unique: ix.unique ?? false,
-    name: ix.name ?? `${def.table}_${ix.columns.join('_')}_index`,
-  }))
-  for (const ix of indexes) {
-    for (const c of ix.columns) {
-      if (!byName[c] || byName[c].virtual)
-        throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
-    }
-  }
+  const indexes = normaliseIndexes(def.table, byName, def.indexes ?? [])
+  const checks = normaliseChecks(def.table, byName, def.checks ?? [])
   const softDelete = def.softDelete === true ? 'deleted_at' : def.softDelete || undefined
   return {
     kind: 'vela.schema',
@@ -477,6 +489,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     fieldsByName: byName,
     associations: def.associations ?? ({} as A),
     indexes,
+    checks,
     embedded,
     softDelete,
     scopes: scopesOf(def.table, byName, softDelete, def.scopes as Record<string, ScopeFn> | undefined, embedded),

@@ -8,12 +8,13 @@
  * machines; `timestamptz` is an absolute instant on every driver and PGlite alike.
  */
 import type { FieldType } from '../schema.ts'
-import type { Column, OnDelete, References } from './operations.ts'
+import type { Column, OnDelete, OnUpdate, References } from './operations.ts'
 
 export interface ResolvedReferences {
   readonly table: string
   readonly column: string
   readonly onDelete: OnDelete
+  readonly onUpdate: OnUpdate
 }
 
 /** A column with every option resolved; what models hold and the diff compares. */
@@ -85,16 +86,24 @@ const ON_DELETE: Record<OnDelete, string> = {
   set_null: 'SET NULL',
 }
 
-export function resolveReferences(refs: References, where: string): ResolvedReferences {
-  const onDelete = refs.onDelete ?? 'no_action'
-  if (!Object.hasOwn(ON_DELETE, onDelete)) {
-    throw new Error(`${where}: onDelete ${JSON.stringify(onDelete)} is not one of ${Object.keys(ON_DELETE).join(', ')}`)
+/** A rule of `onDelete` / `onUpdate` (one vocabulary), defaulted and checked. */
+function referentialAction(value: OnDelete | undefined, option: string, where: string): OnDelete {
+  const action = value ?? 'no_action'
+  if (!Object.hasOwn(ON_DELETE, action)) {
+    throw new Error(`${where}: ${option} ${JSON.stringify(action)} is not one of ${Object.keys(ON_DELETE).join(', ')}`)
   }
-  if (typeof refs.table !== 'string' || refs.table === '') throw new Error(`${where}: references needs a \`table\``)
-  return { table: refs.table, column: refs.column ?? 'id', onDelete }
+  return action
 }
 
-export const onDeleteSql = (onDelete: OnDelete): string => ON_DELETE[onDelete]
+export function resolveReferences(refs: References, where: string): ResolvedReferences {
+  const onDelete = referentialAction(refs.onDelete, 'onDelete', where)
+  const onUpdate = referentialAction(refs.onUpdate, 'onUpdate', where)
+  if (typeof refs.table !== 'string' || refs.table === '') throw new Error(`${where}: references needs a \`table\``)
+  return { table: refs.table, column: refs.column ?? 'id', onDelete, onUpdate }
+}
+
+/** The SQL of a referential action (`cascade` → `CASCADE`), for ON DELETE and ON UPDATE alike. */
+export const actionSql = (action: OnDelete): string => ON_DELETE[action]
 
 /** PostgreSQL's default name for the foreign key on `table.column`; every migration uses it. */
 export function fkeyName(table: string, column: string): string {
@@ -104,7 +113,7 @@ export function fkeyName(table: string, column: string): string {
 /** Equal when the same constraint would be written; undefined = none. */
 export function sameReferences(a: ResolvedReferences | undefined, b: ResolvedReferences | undefined): boolean {
   if (!a || !b) return a === b
-  return a.table === b.table && a.column === b.column && a.onDelete === b.onDelete
+  return a.table === b.table && a.column === b.column && a.onDelete === b.onDelete && a.onUpdate === b.onUpdate
 }
 
 /** The SQL type; `serial` picks BIGSERIAL for `id` where a column is created. */

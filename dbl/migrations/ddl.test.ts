@@ -1,10 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { operationSql } from './ddl.ts'
 import {
+  addCheck,
   addColumn,
   alterTable,
   createIndex,
   createTable,
+  dropCheck,
   dropColumn,
   dropIndex,
   dropTable,
@@ -122,6 +124,23 @@ describe('DDL compiler', () => {
         ]),
       ),
     ).toThrow('column u: onDelete "nothing" is not one of no_action, restrict, cascade, set_null')
+    expect(
+      operationSql(
+        alterTable('posts', [
+          addColumn({ name: 'owner_id', type: 'integer', references: { table: 'users', onUpdate: 'cascade' } }),
+          modifyColumn('user_id', { references: { table: 'users', onDelete: 'set_null', onUpdate: 'restrict' } }),
+        ]),
+      ),
+    ).toEqual([
+      'ALTER TABLE "posts" ADD COLUMN "owner_id" integer CONSTRAINT "posts_owner_id_fkey" REFERENCES "users" ("id") ON DELETE NO ACTION ON UPDATE CASCADE',
+      'ALTER TABLE "posts" DROP CONSTRAINT IF EXISTS "posts_user_id_fkey"',
+      'ALTER TABLE "posts" ADD CONSTRAINT "posts_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE SET NULL ON UPDATE RESTRICT',
+    ])
+    expect(() =>
+      operationSql(
+        createTable('p', [{ name: 'u', type: 'integer', references: { table: 'users', onUpdate: 'x' as never } }]),
+      ),
+    ).toThrow('column u: onUpdate "x" is not one of no_action, restrict, cascade, set_null')
     // A name PostgreSQL would truncate is refused rather than silently differing from ours.
     expect(() =>
       operationSql(createTable('t'.repeat(55), [{ name: 'user_id', type: 'integer', references: { table: 'users' } }])),
@@ -135,6 +154,23 @@ describe('DDL compiler', () => {
     expect(operationSql(createIndex('t', ['a'], { name: 'by_a' }))).toEqual(['CREATE INDEX "by_a" ON "t" ("a")'])
     expect(operationSql(dropIndex('t', 'by_a'))).toEqual(['DROP INDEX "by_a"'])
     expect(operationSql(dropTable('t'))).toEqual(['DROP TABLE "t"'])
+  })
+
+  test('a partial index ends in WHERE (predicate); a check is a named table constraint', () => {
+    expect(
+      operationSql(createIndex('users', ['email'], { unique: true, where: 'deleted_at IS NULL', concurrently: true })),
+    ).toEqual(['CREATE UNIQUE INDEX CONCURRENTLY "users_email_index" ON "users" ("email") WHERE (deleted_at IS NULL)'])
+    expect(operationSql(addCheck('products', 'price_positive', 'price > 0'))).toEqual([
+      'ALTER TABLE "products" ADD CONSTRAINT "price_positive" CHECK (price > 0)',
+    ])
+    expect(operationSql(dropCheck('products', 'price_positive'))).toEqual([
+      'ALTER TABLE "products" DROP CONSTRAINT "price_positive"',
+    ])
+    expect(() => operationSql(addCheck('products', 'c', ' '))).toThrow('addCheck c: give a SQL expression')
+    expect(() => operationSql(createIndex('t', ['a'], { where: '' }))).toThrow(
+      'createIndex t_a_index: where: give a SQL expression',
+    )
+    expect(() => operationSql(addCheck('products', 'c'.repeat(64), 'true'))).toThrow('longer than 63 bytes')
   })
 
   test('identifiers are quoted, so SQL metacharacters in names stay names', () => {

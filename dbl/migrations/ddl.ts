@@ -13,7 +13,7 @@ import {
   fkeyName,
   generatedDefaultSql,
   ident,
-  onDeleteSql,
+  actionSql,
   resolveColumn,
   resolveReferences,
   sqlType,
@@ -22,9 +22,13 @@ import {
   type ResolvedReferences,
 } from './columns.ts'
 
-/** `REFERENCES "users" ("id") ON DELETE …`; ON DELETE is always written, so the file says it. */
+/**
+ * `REFERENCES "users" ("id") ON DELETE … [ON UPDATE …]`; ON DELETE is always written, so the file
+ * says it; ON UPDATE only when it is not PostgreSQL's default (NO ACTION), as most keys never change.
+ */
 function referencesSql(refs: ResolvedReferences): string {
-  return `REFERENCES ${ident(refs.table)} (${ident(refs.column)}) ON DELETE ${onDeleteSql(refs.onDelete)}`
+  const onUpdate = refs.onUpdate === 'no_action' ? '' : ` ON UPDATE ${actionSql(refs.onUpdate)}`
+  return `REFERENCES ${ident(refs.table)} (${ident(refs.column)}) ON DELETE ${actionSql(refs.onDelete)}${onUpdate}`
 }
 
 function columnDefinition(table: string, column: ResolvedColumn, inlinePrimaryKey: boolean): string {
@@ -138,6 +142,15 @@ function textBase(type: FieldType): boolean {
   return type === 'string' || type === 'text'
 }
 
+/**
+ * An app's SQL expression (a check, an index predicate), written between parentheses as it is:
+ * it is the app's own code, like `execute`'s SQL. Only emptiness is refused here.
+ */
+function sqlExpression(sql: string, where: string): string {
+  if (typeof sql !== 'string' || sql.trim() === '') throw new Error(`${where}: give a SQL expression`)
+  return sql
+}
+
 /** The statements for one operation, in order. */
 export function operationSql(op: Operation): string[] {
   switch (op.op) {
@@ -152,10 +165,19 @@ export function operationSql(op: Operation): string[] {
       if (op.columns.length === 0) throw new Error(`createIndex ${op.name}: no columns given`)
       const cols = op.columns.map(ident).join(', ')
       const how = op.concurrently ? 'CONCURRENTLY ' : ''
-      return [`CREATE ${op.unique ? 'UNIQUE ' : ''}INDEX ${how}${ident(op.name)} ON ${ident(op.table)} (${cols})`]
+      const where = op.where === undefined ? '' : ` WHERE (${sqlExpression(op.where, `createIndex ${op.name}: where`)})`
+      return [
+        `CREATE ${op.unique ? 'UNIQUE ' : ''}INDEX ${how}${ident(op.name)} ON ${ident(op.table)} (${cols})${where}`,
+      ]
     }
     case 'dropIndex':
       return [`DROP INDEX ${op.concurrently ? 'CONCURRENTLY ' : ''}${ident(op.name)}`]
+    case 'addCheck':
+      return [
+        `ALTER TABLE ${ident(op.table)} ADD CONSTRAINT ${ident(op.name)} CHECK (${sqlExpression(op.check, `addCheck ${op.name}`)})`,
+      ]
+    case 'dropCheck':
+      return [`ALTER TABLE ${ident(op.table)} DROP CONSTRAINT ${ident(op.name)}`]
     case 'execute':
       // The migrator loads deferred SQL before compiling (migrator.ts).
       if (typeof op.sql !== 'string') throw new Error(`execute (${op.sql.about}): its SQL is not loaded yet`)

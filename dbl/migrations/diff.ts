@@ -11,10 +11,12 @@ import { defaultSql, sameReferences, sqlType, type ResolvedColumn, type Resolved
 import { isUniqueColumn } from './foreign-keys.ts'
 import { applyOperation, cloneModel, type Model, type TableModel } from './model.ts'
 import {
+  addCheck,
   addColumn,
   alterTable,
   createIndex,
   createTable,
+  dropCheck,
   dropColumn,
   dropIndex,
   dropTable,
@@ -22,6 +24,7 @@ import {
   renameColumn,
   type Column,
   type ColumnChange,
+  type CheckDefinition,
   type ColumnModification,
   type IndexDefinition,
   type Operation,
@@ -46,14 +49,23 @@ export function columnOf(c: ResolvedColumn): Column {
   }
 }
 
-/** References as a migration file writes them: `column` and `onDelete` only when not the default. */
+/** References as a migration file writes them: `column`, `onDelete` and `onUpdate` only when not the default. */
 function referencesOf(r: ResolvedReferences): References {
   return {
     table: r.table,
     ...(r.column !== 'id' ? { column: r.column } : {}),
     ...(r.onDelete !== 'no_action' ? { onDelete: r.onDelete } : {}),
+    ...(r.onUpdate !== 'no_action' ? { onUpdate: r.onUpdate } : {}),
   }
 }
+
+/** The `createIndex` operation for an index of the model. */
+const createIndexOf = (ix: IndexDefinition): Operation =>
+  createIndex(ix.table, ix.columns, {
+    unique: ix.unique,
+    name: ix.name,
+    ...(ix.where !== undefined ? { where: ix.where } : {}),
+  })
 
 const typeKey = (c: ResolvedColumn) => sqlType(c.type, c.size)
 const defaultKey = (c: ResolvedColumn) => defaultSql(c.default, c.type, `column ${c.name}`)
@@ -156,16 +168,28 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
     }
   }
 
-  // Indexes are matched by name; one whose definition changed is dropped and created again.
+  // Indexes and checks are matched by name; one whose definition changed (columns, uniqueness,
+  // predicate, expression: SQL compared as text) is dropped and created again. Drops go first, so
+  // a check on a column dropped here goes before its column does.
   const fromIndexes = from.indexes.map((ix) => ({ ...ix, columns: ix.columns.map((c) => renamed.get(c) ?? c) }))
   const same = (a: IndexDefinition, b: IndexDefinition) =>
-    a.unique === b.unique && a.columns.join('\0') === b.columns.join('\0')
+    a.unique === b.unique && a.columns.join('\0') === b.columns.join('\0') && a.where === b.where
   const dropped = fromIndexes.filter((ix) => !to.indexes.some((t) => t.name === ix.name && same(ix, t)))
   const created = to.indexes.filter((ix) => !fromIndexes.some((f) => f.name === ix.name && same(ix, f)))
+  const sameCheck = (a: CheckDefinition, b: CheckDefinition) => a.name === b.name && a.check === b.check
+  const droppedChecks = from.checks.filter((c) => !to.checks.some((t) => sameCheck(c, t)))
+  const addedChecks = to.checks.filter((c) => !from.checks.some((f) => sameCheck(c, f)))
+  // As for a foreign key added to an existing column: PostgreSQL checks every row already there.
+  for (const c of addedChecks)
+    warnings.push(
+      `${table} gets the check ${c.name}: the migration fails if a row of ${table} breaks it, and holds a lock on ${table} while every row is checked`,
+    )
   const operations: Operation[] = [
+    ...droppedChecks.map((c) => dropCheck(table, c.name)),
     ...dropped.map((ix) => dropIndex(table, ix.name)),
     ...(changes.length > 0 ? [alterTable(table, changes)] : []),
-    ...created.map((ix) => createIndex(table, ix.columns, { unique: ix.unique, name: ix.name })),
+    ...created.map(createIndexOf),
+    ...addedChecks.map((c) => addCheck(table, c.name, c.check)),
   ]
   return { operations, warnings, ambiguity }
 }
@@ -223,7 +247,8 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
       isDeferred(created.deferred, t.name, c.name) ? { ...c, references: undefined } : c,
     )
     operations.push(createTable(t.name, columns.map(columnOf)))
-    for (const ix of t.indexes) operations.push(createIndex(t.name, ix.columns, { unique: ix.unique, name: ix.name }))
+    operations.push(...t.indexes.map(createIndexOf))
+    operations.push(...t.checks.map((c) => addCheck(t.name, c.name, c.check)))
   }
   operations.push(...foreignKeyChanges(from, dropped.deferred, true))
   const kept = [...to.values()].filter((t) => from.has(t.name))

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { belongsTo, defineSchema, type AnySchema } from '../schema.ts'
+import { belongsTo, defineSchema, manyToMany, type AnySchema } from '../schema.ts'
 import { planMigration } from './diff.ts'
 import { applyOperation, modelFromSchemas, type Model } from './model.ts'
 import {
@@ -36,9 +36,16 @@ const post = (
   })
 
 describe('foreign keys from belongsTo', () => {
-  test('a belongsTo column references the related primary key, with its onDelete; a custom foreignKey too', () => {
+  test('a belongsTo column references the related primary key, with its onDelete and onUpdate; a custom foreignKey too', () => {
     const m = modelFromSchemas([post({ onDelete: 'cascade' }), User])
-    expect(m.get('posts')!.columns[1]!.references).toEqual({ table: 'users', column: 'id', onDelete: 'cascade' })
+    expect(m.get('posts')!.columns[1]!.references).toEqual({
+      table: 'users',
+      column: 'id',
+      onDelete: 'cascade',
+      onUpdate: 'no_action',
+    })
+    const updating = modelFromSchemas([post({ onUpdate: 'cascade' }), User])
+    expect(updating.get('posts')!.columns[1]!.references).toMatchObject({ onDelete: 'no_action', onUpdate: 'cascade' })
     const custom = modelFromSchemas([User, post({ foreignKey: 'author' }, { author: 'integer' })])
     expect(custom.get('posts')!.columns[1]).toMatchObject({
       name: 'author',
@@ -190,6 +197,29 @@ describe('diff order with foreign keys', () => {
     ])
   })
 
+  test('a changed onUpdate replaces the key (modifyColumn drops and adds it), undone by down()', () => {
+    const withKey = replay([createUsers, createPosts])
+    const changed = planMigration(withKey, modelFromSchemas([User, post({ onUpdate: 'cascade' })]))
+    expect(changed.up).toEqual([
+      alterTable('posts', [modifyColumn('user_id', { references: { table: 'users', onUpdate: 'cascade' } })]),
+    ])
+    expect(changed.down).toEqual([alterTable('posts', [modifyColumn('user_id', { references: { table: 'users' } })])])
+    const Tag = defineSchema({ table: 'tags', fields: { id: 'id' } })
+    const tagged = defineSchema({
+      table: 'posts',
+      fields: { id: 'id' },
+      associations: { tags: manyToMany(() => Tag, { joinThrough: 'post_tags', onUpdate: 'cascade' }) },
+    })
+    const join = modelFromSchemas([tagged, Tag]).get('post_tags')!
+    expect(join.columns.map((c) => c.references)).toEqual([
+      { table: 'posts', column: 'id', onDelete: 'cascade', onUpdate: 'cascade' },
+      { table: 'tags', column: 'id', onDelete: 'cascade', onUpdate: 'cascade' },
+    ])
+    expect(() => modelFromSchemas([User, post({ onUpdate: 'set_default' as never })])).toThrow(
+      'association posts.user: onUpdate "set_default" is not one of no_action, restrict, cascade, set_null',
+    )
+  })
+
   test('dropping both tables drops the referencing one first; dropping only the referenced one is refused at generate time', () => {
     const from = replay([createUsers, createPosts])
     const both = planMigration(from, new Map(), { dropTables: ['users', 'posts'] })
@@ -280,6 +310,16 @@ describe('model replay of foreign keys', () => {
       'm: posts.email references users.email, but string and uuid cannot be compared',
     )
     expect(m.get('users')!.columns[1]!.type).toBe('string')
+    // A partial unique index leaves the column free to repeat outside its predicate: no key may rely on it.
+    applyOperation(m, alterTable('users', [addColumn({ name: 'code', type: 'string' })]), 'm')
+    applyOperation(m, createIndex('users', ['code'], { unique: true, where: 'code IS NOT NULL' }), 'm')
+    expect(
+      fails(
+        alterTable('posts', [addColumn({ name: 'c', type: 'string', references: { table: 'users', column: 'code' } })]),
+      ),
+    ).toThrow(
+      "posts.c references users.code, which is neither its table's one-column primary key nor unique on its own",
+    )
     expect(fails(dropIndex('users', 'users_email_index'))).toThrow(
       'm: index "users_email_index" keeps users.email unique for the foreign keys of posts.email',
     )

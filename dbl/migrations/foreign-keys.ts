@@ -28,7 +28,7 @@ const list = (refs: readonly ColumnRef[]) => refs.map((r) => `${r.table}.${r.col
 
 /**
  * PostgreSQL accepts a foreign key only to a column that is unique on its own: a one-column
- * primary key or a one-column unique index. `self` is the table the column belongs to, which may
+ * primary key or a one-column unique index over every row (a partial one does not count). `self` is the table the column belongs to, which may
  * not be in the model yet (createTable) and may be the referenced table (a self reference).
  */
 export function checkReference(model: Model, self: TableModel, column: ResolvedColumn, where: string): void {
@@ -67,7 +67,9 @@ function family(type: FieldType): string {
 export function isUniqueColumn(t: TableModel, column: string): boolean {
   const keys = t.columns.filter((c) => c.primaryKey)
   if (keys.length === 1 && keys[0]!.name === column) return true
-  return t.indexes.some((ix) => ix.unique && ix.columns.length === 1 && ix.columns[0] === column)
+  return t.indexes.some(
+    (ix) => ix.unique && ix.where === undefined && ix.columns.length === 1 && ix.columns[0] === column,
+  )
 }
 
 /** Refuses dropping a table other tables still reference (its own self references go with it). */
@@ -91,7 +93,7 @@ export function checkColumnDrop(model: Model, table: string, column: string, whe
 
 export function checkIndexDrop(model: Model, t: TableModel, name: string, where: string): void {
   const ix = t.indexes.find((i) => i.name === name)
-  if (!ix?.unique || ix.columns.length !== 1) return
+  if (!ix?.unique || ix.where !== undefined || ix.columns.length !== 1) return
   const column = ix.columns[0]!
   const rest = { ...t, indexes: t.indexes.filter((i) => i !== ix) }
   const refs = referencing(model, t.name, column)

@@ -5,8 +5,9 @@
  */
 import { readFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
-import { belongsTo, defineSchema, type AnySchema, type OnDelete } from '../schema.ts'
+import { belongsTo, defineSchema, type AnySchema, type OnDelete, type OnUpdate } from '../schema.ts'
 import { generateMigration } from './generate.ts'
+import { readForeignKeys } from './test/catalog.ts'
 import { roundTrips, rows, type Case } from './test/round-trip.ts'
 import { tempDir } from './test/support.ts'
 import type { Connection } from '../adapters/adapter.ts'
@@ -15,7 +16,14 @@ const User = defineSchema({ table: 'users', fields: { id: 'id', email: { type: '
 
 /** posts.<fk> (default user_id), with a belongsTo users (`to`, default User) unless `assoc: false`. */
 const posts = (
-  opts: { assoc?: boolean; onDelete?: OnDelete; fk?: string; renamedFrom?: string; to?: AnySchema } = {},
+  opts: {
+    assoc?: boolean
+    onDelete?: OnDelete
+    onUpdate?: OnUpdate
+    fk?: string
+    renamedFrom?: string
+    to?: AnySchema
+  } = {},
 ) => {
   const fk = opts.fk ?? 'user_id'
   return defineSchema({
@@ -28,7 +36,13 @@ const posts = (
     associations:
       opts.assoc === false
         ? {}
-        : { user: belongsTo((): AnySchema => opts.to ?? User, { foreignKey: fk, onDelete: opts.onDelete }) },
+        : {
+            user: belongsTo((): AnySchema => opts.to ?? User, {
+              foreignKey: fk,
+              onDelete: opts.onDelete,
+              onUpdate: opts.onUpdate,
+            }),
+          },
   })
 }
 
@@ -104,6 +118,33 @@ const cases: Case[] = [
         verify: async (c) => {
           await c.query("INSERT INTO posts (title, user_id) VALUES ('orphan', 99)")
           await c.query('DELETE FROM posts WHERE user_id = 99') // else the rollback could not re-add the key
+        },
+      },
+    ],
+  },
+  {
+    name: 'onUpdate: a changed rule replaces the key; ON UPDATE cascade carries a changed key into the children',
+    steps: [
+      { schemas: [User, posts()], name: 'update_schema', seed },
+      {
+        schemas: [User, posts({ onUpdate: 'cascade', onDelete: 'cascade' })],
+        name: 'alter_posts',
+        ops: ['modifyColumn posts.user_id{references}'],
+        verify: async (c) => {
+          const [key] = (await readForeignKeys(c)).filter((k) => k.name === 'posts_user_id_fkey')
+          expect(key).toMatchObject({ onDelete: 'cascade', onUpdate: 'cascade' })
+          await c.query('UPDATE users SET id = 7')
+          expect(await rows(c, 'SELECT title, user_id FROM posts')).toEqual([{ title: 'hello', user_id: 7 }])
+        },
+      },
+      {
+        schemas: [User, posts({ onUpdate: 'restrict', onDelete: 'cascade' })],
+        name: 'alter_posts',
+        ops: ['modifyColumn posts.user_id{references}'],
+        verify: async (c) => {
+          await refused(c, 'UPDATE users SET id = 8')
+          await c.query('UPDATE posts SET user_id = NULL')
+          await c.query('UPDATE users SET id = 1') // as the seed had it, for the rollbacks
         },
       },
     ],

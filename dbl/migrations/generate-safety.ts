@@ -43,7 +43,7 @@ export function droppedColumns(up: readonly Operation[]): { table: string; colum
 /** `target` with the held-back columns (and their indexes) put back as `before` has them. */
 export function keepColumns(target: Model, before: Model, held: readonly { table: string; column: string }[]): Model {
   const out: Model = new Map(
-    [...target].map(([n, t]) => [n, { ...t, columns: [...t.columns], indexes: [...t.indexes] }]),
+    [...target].map(([n, t]) => [n, { ...t, columns: [...t.columns], indexes: [...t.indexes], checks: [...t.checks] }]),
   )
   for (const { table, column } of held) {
     const from = before.get(table)!

@@ -1,7 +1,7 @@
 /**
  * The join tables manyToMany associations ask for, added to the model built from the schemas: two
  * NOT NULL columns, each a foreign key to one side's primary key (ON DELETE `cascade` unless the
- * association says otherwise), a unique index over the pair and an index on its second column.
+ * association says otherwise; ON UPDATE as it says, default `no_action`), a unique index over the pair and an index on its second column.
  *
  * Both schemas may declare the association over the same join table: the table is made once, and
  * the two declarations must agree. The columns are in name order whichever side declares it, so
@@ -48,7 +48,10 @@ export function addJoinTables(model: Model, schemas: readonly AnySchema[], warni
       }
       const key = (column: string, side: AnySchema): ResolvedColumn => ({
         ...resolveColumn({ name: column, ...keyType(side), nullable: false }),
-        references: resolveReferences({ table: side.table, column: side.primaryKey, onDelete: t.onDelete }, where),
+        references: resolveReferences(
+          { table: side.table, column: side.primaryKey, onDelete: t.onDelete, onUpdate: t.onUpdate },
+          where,
+        ),
       })
       const columns = [key(t.ownerKey, s), key(t.relatedKey, t.related)].sort((x, y) => (x.name < y.name ? -1 : 1))
       const [first, second] = columns.map((c) => c.name) as [string, string]
@@ -59,6 +62,7 @@ export function addJoinTables(model: Model, schemas: readonly AnySchema[], warni
           { table: t.table, columns: [first, second], unique: true, name: `${t.table}_${first}_${second}_index` },
           { table: t.table, columns: [second], unique: false, name: `${t.table}_${second}_index` },
         ],
+        checks: [],
       }
       for (const ix of table.indexes) {
         if (Buffer.byteLength(ix.name) > 63)

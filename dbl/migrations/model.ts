@@ -1,10 +1,11 @@
 /**
- * The database as the migrations describe it: tables → columns and indexes. Built two ways — by
+ * The database as the migrations describe it: tables → columns, indexes and checks. Built two ways — by
  * replaying migrations' `up()` operations in order, and from the schemas — so the diff compares two
  * values of the same shape. Replay follows PostgreSQL's own rules where they matter to a diff
- * (dropping a column drops the indexes that use it; renaming a column renames it inside indexes and
- * in the foreign keys pointing at it) and refuses what PostgreSQL would refuse about foreign keys
- * (see foreign-keys.ts).
+ * (dropping a column drops the indexes and checks that use it; renaming a column renames it inside
+ * indexes and in the foreign keys pointing at it) and refuses what PostgreSQL would refuse about
+ * foreign keys (see foreign-keys.ts). A check's or a partial index's SQL stays the text it was
+ * written as: which columns it uses is read off its names (`sqlNames`), without parsing SQL.
  */
 import type { AnySchema } from '../schema.ts'
 import { resolveAssoc } from '../assoc.ts'
@@ -19,6 +20,7 @@ import {
 } from './foreign-keys.ts'
 import { addJoinTables } from './join-tables.ts'
 import { withAuditTable } from '../audit/entry.ts'
+import { sqlNames } from '../schema-constraints.ts'
 import type { ColumnChange, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
 import type { Model, TableModel } from './table-model.ts'
@@ -47,11 +49,14 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
       t.columns.push(column)
       return
     }
-    case 'dropColumn':
+    case 'dropColumn': {
       checkColumnDrop(model, t.name, change.name, where)
       t.columns.splice(columnIndex(t, change.name, where), 1)
-      t.indexes = t.indexes.filter((ix) => !ix.columns.includes(change.name))
+      const uses = (sql: string | undefined) => sql !== undefined && sqlNames(sql).includes(change.name)
+      t.indexes = t.indexes.filter((ix) => !ix.columns.includes(change.name) && !uses(ix.where))
+      t.checks = t.checks.filter((c) => !uses(c.check))
       return
+    }
     case 'renameColumn': {
       const i = columnIndex(t, change.from, where)
       if (t.columns.some((c) => c.name === change.to))
@@ -111,7 +116,7 @@ export function applyOperation(model: Model, op: Operation, where: string): void
   switch (op.op) {
     case 'createTable': {
       if (model.has(op.table)) throw new Error(`${where}: table "${op.table}" already exists`)
-      const t: TableModel = { name: op.table, columns: op.columns.map(resolveColumn), indexes: [] }
+      const t: TableModel = { name: op.table, columns: op.columns.map(resolveColumn), indexes: [], checks: [] }
       for (const c of t.columns) checkReference(model, t, c, where)
       model.set(op.table, t)
       return
@@ -130,7 +135,13 @@ export function applyOperation(model: Model, op: Operation, where: string): void
       const t = table(model, op.table, where)
       for (const c of op.columns) columnIndex(t, c, where)
       if (findIndex(model, op.name)) throw new Error(`${where}: an index "${op.name}" already exists`)
-      t.indexes.push({ table: op.table, columns: [...op.columns], unique: op.unique, name: op.name })
+      t.indexes.push({
+        table: op.table,
+        columns: [...op.columns],
+        unique: op.unique,
+        name: op.name,
+        ...(op.where !== undefined ? { where: op.where } : {}),
+      })
       return
     }
     case 'dropIndex': {
@@ -141,6 +152,20 @@ export function applyOperation(model: Model, op: Operation, where: string): void
       t.indexes = t.indexes.filter((ix) => ix.name !== op.name)
       return
     }
+    case 'addCheck': {
+      const t = table(model, op.table, where)
+      if (t.checks.some((c) => c.name === op.name))
+        throw new Error(`${where}: table "${op.table}" already has a check "${op.name}"`)
+      t.checks.push({ table: op.table, name: op.name, check: op.check })
+      return
+    }
+    case 'dropCheck': {
+      const t = table(model, op.table, where)
+      if (!t.checks.some((c) => c.name === op.name))
+        throw new Error(`${where}: table "${op.table}" has no check "${op.name}"`)
+      t.checks = t.checks.filter((c) => c.name !== op.name)
+      return
+    }
     case 'execute':
       // Raw SQL is opaque to the model by design; see `execute` in operations.ts.
       return
@@ -148,7 +173,12 @@ export function applyOperation(model: Model, op: Operation, where: string): void
 }
 
 export function cloneModel(model: Model): Model {
-  return new Map([...model].map(([name, t]) => [name, { name, columns: [...t.columns], indexes: [...t.indexes] }]))
+  return new Map(
+    [...model].map(([name, t]) => [
+      name,
+      { name, columns: [...t.columns], indexes: [...t.indexes], checks: [...t.checks] },
+    ]),
+  )
 }
 
 /** The model after every migration's `up()`, in version order. */
@@ -195,8 +225,10 @@ export function modelFromSchemas(given: readonly AnySchema[], warnings: string[]
       columns: [...ix.columns],
       unique: ix.unique,
       name: ix.name,
+      ...(ix.where !== undefined ? { where: ix.where } : {}),
     }))
-    model.set(s.table, { name: s.table, columns, indexes })
+    const checks = s.checks.map((c) => ({ table: s.table, name: c.name, check: c.check }))
+    model.set(s.table, { name: s.table, columns, indexes, checks })
   }
   for (const s of schemas) addBelongsTo(model, s, warnings)
   addJoinTables(model, schemas, warnings)
@@ -223,7 +255,7 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
     }
     const i = t.columns.findIndex((c) => c.name === foreignKey)
     const refs = resolveReferences(
-      { table: related.table, column: related.primaryKey, onDelete: a.onDelete },
+      { table: related.table, column: related.primaryKey, onDelete: a.onDelete, onUpdate: a.onUpdate },
       `association ${s.table}.${name}`,
     )
     const existing = t.columns[i]!.references

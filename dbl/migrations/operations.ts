@@ -4,10 +4,10 @@
  * replay (`model.ts`) and the file printer (`render.ts`) — so a migration is never "just SQL" the
  * generator cannot see (except `execute`, which is opaque on purpose).
  */
-import type { FieldType, OnDelete } from '../schema.ts'
+import type { FieldType, OnDelete, OnUpdate } from '../schema.ts'
 import type { UnsafeCheck } from './unsafe-check.ts'
 
-export type { OnDelete }
+export type { OnDelete, OnUpdate }
 
 /**
  * A foreign key: the column's value must be a `column` value of `table` (or NULL). The constraint
@@ -20,6 +20,8 @@ export interface References {
   readonly column?: string
   /** Defaults to `no_action` (Ecto's `:nothing`): deleting a still referenced row fails. */
   readonly onDelete?: OnDelete
+  /** Defaults to `no_action`: changing a still referenced key fails; `cascade` carries the new key along. */
+  readonly onUpdate?: OnUpdate
 }
 
 /** A column, in the same vocabulary as a schema field. */
@@ -63,6 +65,15 @@ export interface IndexDefinition {
   readonly columns: readonly string[]
   readonly unique: boolean
   readonly name: string
+  /** A partial index's predicate (SQL), or undefined for an index of every row. */
+  readonly where?: string
+}
+
+/** A named CHECK constraint of a table: every row must satisfy `check` (a SQL boolean expression). */
+export interface CheckDefinition {
+  readonly table: string
+  readonly name: string
+  readonly check: string
 }
 
 /** One step of a migration, as plain data: what `createTable`, `alterTable`, `createIndex`, `execute`, … return. */
@@ -72,6 +83,8 @@ export type Operation =
   | { readonly op: 'alterTable'; readonly table: string; readonly changes: readonly ColumnChange[] }
   | ({ readonly op: 'createIndex'; readonly concurrently?: boolean } & IndexDefinition)
   | { readonly op: 'dropIndex'; readonly table: string; readonly name: string; readonly concurrently?: boolean }
+  | ({ readonly op: 'addCheck' } & CheckDefinition)
+  | { readonly op: 'dropCheck'; readonly table: string; readonly name: string }
   | { readonly op: 'execute'; readonly sql: string | DeferredSql }
 
 /**
@@ -204,17 +217,19 @@ export function indexName(table: string, columns: readonly string[]): string {
 
 /**
  * Creates an index over columns; named `<table>_<columns joined by _>_index` unless `name` is given.
- * `concurrently: true` builds it without blocking writes (CREATE INDEX CONCURRENTLY); the migration
- * must then export `transaction = false`.
+ * `where` makes it partial: only rows matching that SQL predicate are indexed (a unique one then
+ * allows duplicates outside it). `concurrently: true` builds it without blocking writes (CREATE
+ * INDEX CONCURRENTLY); the migration must then export `transaction = false`.
  *
  * @example
  * createIndex('users', ['email'], { unique: true }) // users_email_index
+ * createIndex('users', ['email'], { unique: true, where: 'deleted_at IS NULL' })
  * createIndex('orders', ['customer_id'], { concurrently: true })
  */
 export function createIndex(
   table: string,
   columns: readonly string[],
-  opts: { unique?: boolean; name?: string; concurrently?: boolean } = {},
+  opts: { unique?: boolean; name?: string; where?: string; concurrently?: boolean } = {},
 ): Operation {
   return {
     op: 'createIndex',
@@ -222,6 +237,7 @@ export function createIndex(
     columns,
     unique: opts.unique ?? false,
     name: opts.name ?? indexName(table, columns),
+    ...(opts.where !== undefined ? { where: opts.where } : {}),
     ...(opts.concurrently ? { concurrently: true } : {}),
   }
 }
@@ -235,6 +251,28 @@ export function createIndex(
  */
 export function dropIndex(table: string, name: string, opts: { concurrently?: boolean } = {}): Operation {
   return { op: 'dropIndex', table, name, ...(opts.concurrently ? { concurrently: true } : {}) }
+}
+
+/**
+ * Adds a named CHECK constraint (`ALTER TABLE … ADD CONSTRAINT name CHECK (…)`): every row, those
+ * already there included, must satisfy the SQL boolean expression. Declare it on the schema too
+ * (`checks`), or with `checkConstraint` on a changeset, so a violation becomes a field error.
+ *
+ * @example
+ * addCheck('products', 'price_positive', 'price > 0')
+ */
+export function addCheck(table: string, name: string, check: string): Operation {
+  return { op: 'addCheck', table, name, check }
+}
+
+/**
+ * Drops a CHECK constraint by name (`ALTER TABLE … DROP CONSTRAINT`).
+ *
+ * @example
+ * dropCheck('products', 'price_positive')
+ */
+export function dropCheck(table: string, name: string): Operation {
+  return { op: 'dropCheck', table, name }
 }
 
 /**

@@ -55,10 +55,21 @@ function operation(op: Operation, helpers: Set<string>): string {
       })
       return `alterTable(${literal(op.table)}, [\n${lines.join('\n')}\n    ])`
     }
-    case 'createIndex':
-      return `createIndex(${literal(op.table)}, ${literal(op.columns)}, ${literal({ ...(op.unique ? { unique: true } : {}), name: op.name, ...(op.concurrently ? { concurrently: true } : {}) })})`
+    case 'createIndex': {
+      const opts = {
+        ...(op.unique ? { unique: true } : {}),
+        name: op.name,
+        ...(op.where !== undefined ? { where: op.where } : {}),
+        ...(op.concurrently ? { concurrently: true } : {}),
+      }
+      return `createIndex(${literal(op.table)}, ${literal(op.columns)}, ${literal(opts)})`
+    }
     case 'dropIndex':
       return `dropIndex(${literal(op.table)}, ${literal(op.name)}${op.concurrently ? ', { concurrently: true }' : ''})`
+    case 'addCheck':
+      return `addCheck(${literal(op.table)}, ${literal(op.name)}, ${literal(op.check)})`
+    case 'dropCheck':
+      return `dropCheck(${literal(op.table)}, ${literal(op.name)})`
     case 'execute':
       // The generator writes only operations it planned, never one with deferred SQL.
       if (typeof op.sql !== 'string') throw new Error(`execute (${op.sql.about}): deferred SQL cannot be written out`)

@@ -4,12 +4,13 @@
  * the module building it.
  */
 import type { ResolvedColumn } from './columns.ts'
-import type { IndexDefinition } from './operations.ts'
+import type { CheckDefinition, IndexDefinition } from './operations.ts'
 
 export interface TableModel {
   readonly name: string
   columns: ResolvedColumn[]
   indexes: IndexDefinition[]
+  checks: CheckDefinition[]
 }
 
 /** Table name → table, in creation order. */

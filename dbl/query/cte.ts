@@ -120,6 +120,7 @@ export function cte<R>(name: string, query: QueryOfRows<R>): Cte<R> {
     fieldsByName,
     associations: {},
     indexes: [],
+    checks: [],
     embedded: false,
     // A CTE is read as its query made it: the query applied its schema's scopes already.
     softDelete: undefined,

@@ -8,6 +8,7 @@ import { defineRepo } from '../repo.ts'
 import { assocCases } from './cases/assoc.ts'
 import { badInputCases } from './cases/bad-input.ts'
 import { constraintCases } from './cases/constraints.ts'
+import { checkCases } from './cases/checks.ts'
 import { foreignKeyCases } from './cases/foreign-keys.ts'
 import { likeCases } from './cases/like.ts'
 import { manyToManyCases } from './cases/many-to-many.ts'
@@ -59,6 +60,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
   readWriteCases(t)
   onConflictCases(t)
   constraintCases(t)
+  checkCases(t)
   foreignKeyCases(t)
   transactionCases(t)
   assocCases(t)

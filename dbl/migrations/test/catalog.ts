@@ -41,13 +41,15 @@ export interface CatalogColumn {
   nullable: boolean
   default: string | null
 }
-export interface CatalogIndex {
+export type CatalogIndex = {
   table: string
   name: string
   unique: boolean
   columns: string[]
+  /** A partial index's predicate as PostgreSQL prints it back (`(deleted_at IS NULL)`), else null. */
+  predicate: string | null
 }
-/** One-column foreign keys; `onDelete` is pg_constraint.confdeltype spelled as our vocabulary. */
+/** One-column foreign keys; `onDelete` / `onUpdate` are confdeltype / confupdtype spelled as our vocabulary. */
 export interface CatalogForeignKey {
   table: string
   name: string
@@ -55,6 +57,13 @@ export interface CatalogForeignKey {
   refTable: string
   refColumn: string
   onDelete: string
+  onUpdate: string
+}
+/** A CHECK constraint; `definition` as PostgreSQL prints it back (`CHECK ((price > 0))`). */
+export type CatalogCheck = {
+  table: string
+  name: string
+  definition: string
 }
 
 const ON_DELETE: Record<string, string> = {
@@ -73,9 +82,10 @@ export async function readForeignKeys(conn: Connection): Promise<CatalogForeignK
     ref_table: string
     ref_column: string
     deltype: string
+    updtype: string
   }>(`
     SELECT t.relname AS table, con.conname AS name, a.attname AS column, rt.relname AS ref_table, ra.attname AS ref_column,
-           con.confdeltype::text AS deltype
+           con.confdeltype::text AS deltype, con.confupdtype::text AS updtype
     FROM pg_constraint con
     JOIN pg_class t ON t.oid = con.conrelid
     JOIN pg_class rt ON rt.oid = con.confrelid
@@ -91,7 +101,19 @@ export async function readForeignKeys(conn: Connection): Promise<CatalogForeignK
     refTable: r.ref_table,
     refColumn: r.ref_column,
     onDelete: ON_DELETE[r.deltype] ?? r.deltype,
+    onUpdate: ON_DELETE[r.updtype] ?? r.updtype,
   }))
+}
+
+export async function readChecks(conn: Connection): Promise<CatalogCheck[]> {
+  const { rows } = await conn.query<CatalogCheck>(`
+    SELECT t.relname AS table, con.conname AS name, pg_get_constraintdef(con.oid) AS definition
+    FROM pg_constraint con
+    JOIN pg_class t ON t.oid = con.conrelid
+    JOIN pg_namespace n ON n.oid = t.relnamespace
+    WHERE con.contype = 'c' AND n.nspname = 'public'
+    ORDER BY t.relname, con.conname`)
+  return rows
 }
 
 export async function readCatalog(conn: Connection): Promise<{ columns: CatalogColumn[]; indexes: CatalogIndex[] }> {
@@ -108,10 +130,11 @@ export async function readCatalog(conn: Connection): Promise<{ columns: CatalogC
     JOIN pg_attribute a ON a.attrelid = format('%I.%I', c.table_schema, c.table_name)::regclass AND a.attname = c.column_name
     WHERE c.table_schema = 'public' AND c.table_name <> 'schema_migrations'
     ORDER BY c.table_name, c.ordinal_position`)
-  const indexes = await conn.query<{ table: string; name: string; unique: boolean; columns: string[] }>(`
+  const indexes = await conn.query<CatalogIndex>(`
     SELECT t.relname AS table, i.relname AS name, ix.indisunique AS unique,
            array(SELECT a.attname::text FROM unnest(ix.indkey) WITH ORDINALITY k(attnum, ord)
-                 JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns
+                 JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns,
+           pg_get_expr(ix.indpred, ix.indrelid) AS predicate
     FROM pg_index ix
     JOIN pg_class i ON i.oid = ix.indexrelid
     JOIN pg_class t ON t.oid = ix.indrelid
@@ -130,7 +153,11 @@ export async function readCatalog(conn: Connection): Promise<{ columns: CatalogC
   }
 }
 
-/** Asserts the database holds exactly the model: tables, column types, nullability, defaults, indexes, foreign keys. */
+/**
+ * Asserts the database holds exactly the model: tables, column types, nullability, defaults,
+ * indexes (whether partial), foreign keys (ON DELETE and ON UPDATE) and checks (by name). SQL
+ * expressions come back in PostgreSQL's own spelling, so the cases assert their text themselves.
+ */
 export async function expectCatalogMatches(conn: Connection, model: Model): Promise<void> {
   const catalog = await readCatalog(conn)
   const expectedColumns: Omit<CatalogColumn, 'default'>[] = []
@@ -164,12 +191,26 @@ export async function expectCatalogMatches(conn: Connection, model: Model): Prom
     }
   }
   const expectedIndexes = [...model.values()].flatMap((t) =>
-    t.indexes.map((ix) => ({ table: t.name, name: ix.name, unique: ix.unique, columns: [...ix.columns] })),
+    t.indexes.map((ix) => ({
+      table: t.name,
+      name: ix.name,
+      unique: ix.unique,
+      columns: [...ix.columns],
+      partial: ix.where !== undefined,
+    })),
   )
-  const ixKey = (i: CatalogIndex) => `${i.table}.${i.name}`
-  expect(catalog.indexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b)))).toEqual(
-    expectedIndexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b))),
-  )
+  const ixKey = (i: { table: string; name: string }) => `${i.table}.${i.name}`
+  expect(
+    catalog.indexes
+      .map(({ predicate, ...ix }) => ({ ...ix, partial: predicate !== null }))
+      .sort((a, b) => ixKey(a).localeCompare(ixKey(b))),
+  ).toEqual(expectedIndexes.sort((a, b) => ixKey(a).localeCompare(ixKey(b))))
+  const expectedChecks = [...model.values()].flatMap((t) => t.checks.map((c) => ({ table: t.name, name: c.name })))
+  expect(
+    (await readChecks(conn))
+      .map(({ table, name }) => ({ table, name }))
+      .sort((a, b) => ixKey(a).localeCompare(ixKey(b))),
+  ).toEqual(expectedChecks.sort((a, b) => ixKey(a).localeCompare(ixKey(b))))
   // Named as PostgreSQL would name them itself, so a later migration can drop them by that name.
   const expectedKeys = [...model.values()].flatMap((t) =>
     t.columns.flatMap((c) =>
@@ -182,6 +223,7 @@ export async function expectCatalogMatches(conn: Connection, model: Model): Prom
               refTable: c.references.table,
               refColumn: c.references.column,
               onDelete: c.references.onDelete,
+              onUpdate: c.references.onUpdate,
             },
           ]
         : [],

@@ -37,13 +37,10 @@ export interface Case {
   readonly steps: readonly Step[]
 }
 
-/** `createTable products`, `addColumn products.sku`, `modifyColumn products.price{type,default}`… */
+/** `createTable products`, `addColumn products.sku`, `addCheck products.price_positive`, `modifyColumn products.price{type,default}`… */
 export function summary(ops: readonly Operation[]): string[] {
   return ops.flatMap((op) => {
-    if (op.op !== 'alterTable')
-      return [
-        `${op.op} ${'table' in op ? op.table : ''}${op.op === 'createIndex' || op.op === 'dropIndex' ? `.${op.name}` : ''}`,
-      ]
+    if (op.op !== 'alterTable') return [`${op.op} ${'table' in op ? op.table : ''}${'name' in op ? `.${op.name}` : ''}`]
     return op.changes.map((c) => {
       if (c.change === 'addColumn') return `addColumn ${op.table}.${c.column.name}`
       if (c.change === 'renameColumn') return `renameColumn ${op.table}.${c.from}->${c.to}`
