@@ -41,6 +41,11 @@ export interface FieldOptions<T extends FieldType = FieldType> {
   readonly default?: unknown
   /** VARCHAR size for `string` fields (default 255). */
   readonly size?: number
+  /**
+   * The column the field is stored in, when it is not the field's name (Ecto's `source`): records,
+   * changesets, queries and errors use the field name, SQL uses this one. Not in embedded schemas.
+   */
+  readonly column?: string
   /** The column's previous name: tells the migration generator this is a rename, not a drop and an add. */
   readonly renamedFrom?: string
   /**
@@ -56,9 +61,10 @@ export type FieldSpec = FieldType | FieldOptions
 
 /** An index `defineSchema` declares and the migration generator creates: its columns, and whether it is unique. */
 export interface IndexSpec {
+  /** Its fields (their columns, for a field with a `column` of its own). */
   readonly columns: readonly string[]
   readonly unique?: boolean
-  /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming). */
+  /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming), made of the column names. */
   readonly name?: string
 }
 
@@ -320,6 +326,8 @@ export const SOFT_DELETE_SCOPE = 'softDelete'
 /** A field after normalisation: every option resolved. */
 export interface Field {
   readonly name: string
+  /** The column it is stored in: its `column` option, else its name. */
+  readonly column: string
   readonly type: FieldType
   readonly primaryKey: boolean
   readonly nullable: boolean
@@ -340,6 +348,11 @@ export interface Schema<
   /** Normalised fields in declaration order. */
   readonly fields: readonly Field[]
   readonly fieldsByName: Readonly<Record<string, Field>>
+  /**
+   * Field name → column name, when some field is stored under another name (`column`); undefined
+   * when every column is named as its field: statements then use field names as they are.
+   */
+  readonly columnNames: Readonly<Record<string, string>> | undefined
   readonly associations: A
   readonly indexes: readonly Required<IndexSpec>[]
   /** Stored inside a parent's jsonb field, not in a table of its own. */
@@ -457,17 +470,18 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
   if (embedded && (def.indexes?.length || Object.keys(def.associations ?? {}).length)) {
     throw new Error(`schema ${def.table} is embedded: it has no table, so no indexes or associations`)
   }
+  for (const ix of def.indexes ?? []) {
+    for (const c of ix.columns) {
+      if (!byName[c] || byName[c].virtual)
+        throw new Error(`schema ${def.table}: index ${ix.name ?? ix.columns.join('_')} names unknown field "${c}"`)
+    }
+  }
+  // The default name is made of the columns, as a migration creating the index by hand names it.
   const indexes = (def.indexes ?? []).map((ix) => ({
     columns: ix.columns,
     unique: ix.unique ?? false,
-    name: ix.name ?? `${def.table}_${ix.columns.join('_')}_index`,
+    name: ix.name ?? `${def.table}_${ix.columns.map((c) => byName[c]!.column).join('_')}_index`,
   }))
-  for (const ix of indexes) {
-    for (const c of ix.columns) {
-      if (!byName[c] || byName[c].virtual)
-        throw new Error(`schema ${def.table}: index ${ix.name} names unknown field "${c}"`)
-    }
-  }
   const softDelete = def.softDelete === true ? 'deleted_at' : def.softDelete || undefined
   return {
     kind: 'vela.schema',
@@ -475,6 +489,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     primaryKey,
     fields: fields.map((f) => byName[f.name]!),
     fieldsByName: byName,
+    columnNames: columnNamesOf(def.table, fields, embedded),
     associations: def.associations ?? ({} as A),
     indexes,
     embedded,
@@ -482,6 +497,30 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     scopes: scopesOf(def.table, byName, softDelete, def.scopes as Record<string, ScopeFn> | undefined, embedded),
     lifecycle: lifecycleOf(def, byName),
   }
+}
+
+/**
+ * The field → column map when some field has a `column` of its own, else undefined. Throws for
+ * such a field in an embedded schema (its values are keys of the parent's JSON), on a virtual
+ * field (no column), and for two fields stored in one column.
+ */
+function columnNamesOf(table: string, fields: readonly Field[], embedded: boolean): Record<string, string> | undefined {
+  if (fields.every((f) => f.column === f.name)) return undefined
+  const out: Record<string, string> = {}
+  const owner = new Map<string, string>()
+  for (const f of fields) {
+    if (f.column !== f.name && (embedded || f.virtual))
+      throw new Error(
+        `schema ${table}: field ${f.name} is ${embedded ? 'in an embedded schema' : 'virtual'}, so it has no column to name`,
+      )
+    if (f.virtual) continue
+    const taken = owner.get(f.column)
+    if (taken)
+      throw new Error(`schema ${table}: fields ${taken} and ${f.name} are both stored in the column "${f.column}"`)
+    owner.set(f.column, f.name)
+    out[f.name] = f.column
+  }
+  return out
 }
 
 /** The schema's scopes, soft delete's first; undefined when it has none. Checks the soft-delete column. */
@@ -547,8 +586,11 @@ function normaliseField(name: string, spec: FieldSpec): Field {
   const opts: FieldOptions =
     typeof spec === 'string' || !('type' in spec) ? { type: spec as FieldType } : (spec as FieldOptions)
   const primaryKey = opts.primaryKey ?? false
+  if (opts.column !== undefined && (typeof opts.column !== 'string' || opts.column === ''))
+    throw new Error(`field ${name}: column must be a non-empty string`)
   return {
     name,
+    column: opts.column ?? name,
     type: opts.type,
     primaryKey,
     nullable: opts.nullable ?? !(primaryKey || opts.type === 'id'),

@@ -9,7 +9,7 @@ import path from 'node:path'
 import type { AnySchema } from '../schema.ts'
 import { planMigration, type Decisions } from './diff.ts'
 import { loadMigrations, migrationFileName, type LoadOptions } from './load.ts'
-import { modelFromMigrations, modelFromSchemas, schemaRenames } from './model.ts'
+import { columnRenames, modelFromMigrations, modelFromSchemas, schemaRenames } from './model.ts'
 import type { Operation } from './operations.ts'
 import { renderMigration } from './render.ts'
 import { droppedColumns, heldBackWarning, keepColumns, safePlan } from './generate-safety.ts'
@@ -63,8 +63,12 @@ export async function generateMigration(opts: GenerateOptions): Promise<Generate
   const target = modelFromSchemas(opts.schemas, warnings)
   const decisions: Decisions = {
     ...opts.decisions,
-    // An explicit decision wins over the field option.
-    renames: { ...schemaRenames(opts.schemas), ...opts.decisions?.renames },
+    // An explicit decision wins over the field option, which wins over what a `column` implies.
+    renames: {
+      ...columnRenames(opts.schemas, current, target),
+      ...schemaRenames(opts.schemas),
+      ...opts.decisions?.renames,
+    },
   }
   let planned = planMigration(current, target, decisions)
   // Dropped columns not acknowledged are kept, and the rest planned again (generate-safety.ts).

@@ -9,6 +9,7 @@ import type { QueryParts } from '../query/types.ts'
 import { compileDeleteAll, compileUpdateAll } from '../query/compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
+import { columnOf, selectAs } from '../column-names.ts'
 import { dumpValue, kx, loadKnex, marker, outsideEnum, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, failure, type RepoContext } from './context.ts'
@@ -72,14 +73,14 @@ export async function insertAll<S extends AnySchema>(
       const v = src[c] == null && stamps.includes(c) ? now : src[c]
       // A field missing from this row takes the column default (knex writes DEFAULT for undefined).
       if (v === undefined) continue
-      out[c] = marker(values.length)
+      out[columnOf(schema, c)] = marker(values.length)
       values.push(dumpValue(schema.fieldsByName[c]!, v))
     }
     return out
   })
   if (!kx) await loadKnex()
   const insert = kx(schema.table).insert(data)
-  const back = returning ?? sqlOf(schema).columns
+  const back = returning ? returning.map((f) => selectAs(schema, f)) : sqlOf(schema).selectList
   const native = (back.length ? insert.returning(back as string[]) : insert).toSQL().toNative()
   const params = native.bindings.map((b) => values[(b as number) - marker(0)])
   try {
