@@ -89,7 +89,9 @@ const cases: Case[] = [
       {
         schemas: [products({ name: { type: 'string', column: 'title' } })],
         name: null,
-        error: /table "products": "label" disappears; "title" appears/,
+        // The message names the field stored in the new column.
+        error:
+          /table "products": "label" disappears; "title" appears\n {4}- "title" is "label" renamed \(data kept\): add renamedFrom: 'label' to the field "name" of the products schema/,
       },
     ],
   },
