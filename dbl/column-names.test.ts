@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { columnOf, fieldOfColumn } from './column-names.ts'
 import { defineEmbeddedSchema } from './embedded.ts'
-import { compileUpdateAll } from './query/compile.ts'
+import { compileSelect, compileUpdateAll } from './query/compile.ts'
 import { from } from './query/builder.ts'
+import { exists } from './query/conditions.ts'
+import { rowNumber } from './query/window.ts'
 import { defineSchema } from './schema.ts'
 
 describe('defineSchema: fields stored under other column names', () => {
@@ -28,6 +30,34 @@ describe('defineSchema: fields stored under other column names', () => {
   it('updateAll sets and filters the columns', () => {
     const { sql } = compileUpdateAll(from(Post).where('title', '=', 'a'), { title: 'b' })
     expect(sql).toBe('update "posts" set "post_title" = $1 where "post_title" = $2')
+  })
+
+  it('windows, exists, DISTINCT ON and unions name the columns and keep the field names', () => {
+    const Comment = defineSchema({
+      table: 'comments',
+      fields: { id: 'id', post_id: { type: 'integer', column: 'post_ref' }, body: { type: 'text', column: 'text' } },
+    })
+    const numbered = from(Post).select({
+      title: 'title',
+      nth: rowNumber({ partitionBy: ['body'], orderBy: [['title', 'desc']] }),
+    })
+    expect(compileSelect(numbered).sql).toBe(
+      'select "post_title" as "title", row_number() over (partition by "body" order by "post_title" desc) as "nth" from "posts"',
+    )
+    const commented = from(Post).where(exists(from(Comment).where('body', '=', 'hi'), { correlate: ['id', 'post_id'] }))
+    expect(compileSelect(commented).sql).toContain(
+      'where exists (select 1 from "comments" where "comments"."text" = $1 and "comments"."post_ref" = "posts"."id")',
+    )
+    expect(compileSelect(from(Post).distinctOn(['title']).orderBy('title', 'id')).sql).toMatch(
+      /^select distinct on \("post_title"\) "id", "post_title" as "title", "body" from "posts" order by "post_title" asc, "id" asc$/,
+    )
+    const both = from(Post)
+      .select(['title'])
+      .union(from(Post).select(['title']))
+      .orderBy('title')
+    expect(compileSelect(both).sql).toBe(
+      'select "post_title" as "title" from "posts" union (select "post_title" as "title" from "posts") order by "title" asc',
+    )
   })
 
   it('refuses a column that is empty, doubled, on a virtual field or in an embedded schema', () => {
