@@ -89,9 +89,10 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
   /** Lazy, so two schemas may refer to each other. */
   readonly schema: () => T
   /**
-   * belongsTo: the column on this table (default `<name>_id`).
-   * hasOne / hasMany: the column on the other table (default `<this table singular>_id`:
-   * `categories` → `category_id`, `people` → `person_id`). See `foreignKeyOf`.
+   * belongsTo: the field of this schema holding the key (default `<name>_id`).
+   * hasOne / hasMany: the field of the other schema (default `<this table singular>_id`:
+   * `categories` → `category_id`, `people` → `person_id`). See `foreignKeyOf`. A field's
+   * `column` names the column statements and migrations use.
    */
   readonly foreignKey?: string
   /**
@@ -216,9 +217,9 @@ export interface JoinThrough {
   readonly ownerKey: string
   /** Join table column pointing at the related schema's primary key. */
   readonly relatedKey: string
-  /** The owner's primary key. */
+  /** The owner's primary key field (its `column` is what statements name). */
   readonly ownerColumn: string
-  /** The related schema's primary key. */
+  /** The related schema's primary key field (its `column` is what statements name). */
   readonly relatedColumn: string
   readonly related: AnySchema
   /** ON DELETE of both foreign keys (generated migrations). */
