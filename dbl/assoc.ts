@@ -14,7 +14,7 @@ export interface ResolvedAssoc {
   readonly kind: Association['kind']
   readonly owner: AnySchema
   readonly related: AnySchema
-  /** belongsTo: column on the owner; hasOne / hasMany: column on the related table; manyToMany: the join table's column pointing at the owner. */
+  /** belongsTo: field of the owner; hasOne / hasMany: field of the related schema; manyToMany: the join table's column pointing at the owner. */
   readonly foreignKey: string
   /** manyToMany only: the join table and its key columns. */
   readonly through?: JoinThrough

@@ -15,6 +15,7 @@
  * - every name is compared as PostgreSQL stores it, cut to 63 bytes, so a long name still matches.
  */
 import { addError, withChanges, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
+import { columnOf, columnsOf, fieldOfColumn } from './column-names.ts'
 import { defaultUniqueNames, sameConstraintName } from './constraint-names.ts'
 import type { DbError } from './db-error.ts'
 import { foreignKeyOf, joinThroughOf, type AnySchema } from './schema.ts'
@@ -38,9 +39,9 @@ function fieldList(cs: Changeset, fields: string | readonly string[]): readonly 
 /**
  * Turns a violation of the unique constraint over `fields` into "has already been taken" (or
  * `message`) on the first field, instead of a database error. The default name is Ecto's unique
- * index name `<table>_<fields>_index` (what the migration generator creates); PostgreSQL's own
- * name for an unnamed UNIQUE, `<table>_<fields>_key`, is accepted too; a given `name` is the only
- * one matched. A unique
+ * index name `<table>_<columns>_index` (what the migration generator creates; a field with a
+ * `column` of its own counts by its column); PostgreSQL's own name for an unnamed UNIQUE,
+ * `<table>_<columns>_key`, is accepted too; a given `name` is the only one matched. A unique
  * index declared on the schema needs no call (it maps to "has already been taken" by itself):
  * call this for another message, or for a constraint the schema does not declare.
  *
@@ -53,7 +54,7 @@ export function uniqueConstraint<S extends AnySchema>(
   opts: ConstraintOptions = {},
 ): Changeset<S> {
   const list = fieldList(cs, fields)
-  const [index, key] = defaultUniqueNames(cs.schema.table, list)
+  const [index, key] = defaultUniqueNames(cs.schema.table, columnsOf(cs.schema, list))
   return declare(cs, {
     type: 'unique',
     constraint: opts.name ?? index,
@@ -64,7 +65,8 @@ export function uniqueConstraint<S extends AnySchema>(
 }
 
 /**
- * "does not exist" for a belongsTo column whose referenced row is missing. Default name `<table>_<field>_fkey`.
+ * "does not exist" for a belongsTo column whose referenced row is missing. Default name
+ * `<table>_<column>_fkey` (PostgreSQL's), the field's column.
  *
  * @example
  * const cs = foreignKeyConstraint(cast(Note, null, body, ['title', 'user_id']), 'user_id')
@@ -78,7 +80,7 @@ export function foreignKeyConstraint<S extends AnySchema>(
   fieldList(cs, field)
   return declare(cs, {
     type: 'foreign_key',
-    constraint: opts.name ?? `${cs.schema.table}_${field}_fkey`,
+    constraint: opts.name ?? `${cs.schema.table}_${columnOf(cs.schema, field)}_fkey`,
     aliases: [],
     field,
     message: opts.message ?? 'does not exist',
@@ -101,7 +103,7 @@ export function assocConstraint<S extends AnySchema>(
 ): Changeset<S> {
   const a = cs.schema.associations[assoc]
   if (a?.kind !== 'belongsTo') throw new Error(`schema ${cs.schema.table} has no belongsTo association "${assoc}"`)
-  const fk = foreignKeyOf(cs.schema, assoc, a)
+  const fk = columnOf(cs.schema, foreignKeyOf(cs.schema, assoc, a))
   return declare(cs, {
     type: 'foreign_key',
     constraint: opts.name ?? `${cs.schema.table}_${fk}_fkey`,
@@ -130,7 +132,9 @@ export function noAssocConstraint<S extends AnySchema>(
     throw new Error(`schema ${cs.schema.table} has no hasOne/hasMany/manyToMany association "${assoc}"`)
   // manyToMany: the links in the join table hold the row (an onDelete other than cascade).
   const child = a.kind === 'manyToMany' ? joinThroughOf(cs.schema, assoc).table : a.schema().table
-  const fk = foreignKeyOf(cs.schema, assoc, a)
+  const key = foreignKeyOf(cs.schema, assoc, a)
+  // hasOne / hasMany: the key is a field of the child schema, which may store it under another name.
+  const fk = a.kind === 'manyToMany' ? key : columnOf(a.schema(), key)
   return declare(cs, {
     type: 'foreign_key',
     constraint: opts.name ?? `${child}_${fk}_fkey`,
@@ -197,9 +201,9 @@ export function exclusionConstraint<S extends AnySchema>(
 export function constraintError<S extends AnySchema>(cs: Changeset<S>, error: DbError): Changeset<S> | undefined {
   if (!error.constraintKind) return undefined
   if (error.constraintKind === 'not_null') {
-    const column = error.column
-    if (!column || !cs.schema.fieldsByName[column] || error.table !== cs.schema.table) return undefined
-    return addError(cs, column, "can't be blank", { validation: 'required', constraint: 'not_null' })
+    const field = error.column && fieldOfColumn(cs.schema, error.column)
+    if (!field || error.table !== cs.schema.table) return undefined
+    return addError(cs, field, "can't be blank", { validation: 'required', constraint: 'not_null' })
   }
   const name = error.constraint
   const decl =
@@ -227,7 +231,7 @@ function schemaUnique(schema: AnySchema, error: DbError): ConstraintDecl | undef
   if (error.constraintKind !== 'unique' || !error.constraint) return undefined
   for (const ix of schema.indexes) {
     if (!ix.unique) continue
-    const [index, key] = defaultUniqueNames(schema.table, ix.columns)
+    const [index, key] = defaultUniqueNames(schema.table, columnsOf(schema, ix.columns))
     // As the equivalent uniqueConstraint declares it (its meta names the index, however matched).
     const aliases = ix.name === index ? [key] : []
     if ([ix.name, ...aliases].some((n) => sameConstraintName(n, error.constraint)))

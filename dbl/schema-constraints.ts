@@ -8,9 +8,10 @@ import { isFieldRef, isSql, type Sql } from './query/fragment.ts'
 
 /** An index `defineSchema` declares and the migration generator creates: its columns, and whether it is unique. */
 export interface IndexSpec {
+  /** Its fields (stored in their columns, for a field with a `column` of its own). */
   readonly columns: readonly string[]
   readonly unique?: boolean
-  /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming). */
+  /** Defaults to `<table>_<columns joined by _>_index` (Ecto's naming), made of the column names. */
   readonly name?: string
   /**
    * A partial index: only rows matching this SQL predicate are indexed (`'deleted_at IS NULL'`),
@@ -56,7 +57,7 @@ export interface SchemaCheck {
 }
 
 /** The schema's fields by name, as far as constraints care: a virtual field has no column. */
-type Fields = Readonly<Record<string, { readonly virtual: boolean }>>
+type Fields = Readonly<Record<string, { readonly virtual: boolean; readonly column: string }>>
 
 /** PostgreSQL's longest identifier, in bytes: a longer name would be silently cut. */
 const MAX_IDENTIFIER = 63
@@ -65,9 +66,10 @@ const MAX_IDENTIFIER = 63
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 /** A stored field's name, or an error naming `where`: constraints live on columns. */
+/** The column of stored field `name` (throws for an unknown or virtual field). */
 function storedField(table: string, byName: Fields, name: string, where: string): string {
   if (!byName[name] || byName[name].virtual) throw new Error(`schema ${table}: ${where} names unknown field "${name}"`)
-  return name
+  return byName[name].column
 }
 
 /**
@@ -114,14 +116,20 @@ function firstField(byName: Fields, expr: string | Sql, text: string): string | 
       if (f) return f
     }
   }
-  return sqlNames(text).find((name) => byName[name] && !byName[name].virtual)
+  // The text names columns: the field stored in the first one the schema has.
+  for (const name of sqlNames(text)) {
+    for (const f in byName) if (byName[f]!.column === name && !byName[f]!.virtual) return f
+  }
+  return undefined
 }
 
 /** `indexes` of a definition: names defaulted (`<table>_<columns>_index`), columns and predicates checked. */
 export function normaliseIndexes(table: string, byName: Fields, specs: readonly IndexSpec[]): SchemaIndex[] {
   return specs.map((ix) => {
-    const name = ix.name ?? `${table}_${ix.columns.join('_')}_index`
-    for (const c of ix.columns) storedField(table, byName, c, `index ${name}`)
+    const label = ix.name ?? `${table}_${ix.columns.join('_')}_index`
+    // The default name is made of the columns, as PostgreSQL and a hand-written migration name it.
+    const stored = ix.columns.map((c) => storedField(table, byName, c, `index ${label}`))
+    const name = ix.name ?? `${table}_${stored.join('_')}_index`
     const where = ix.where === undefined ? undefined : sqlText(table, byName, ix.where, `index ${name}'s where`)
     return { columns: ix.columns, unique: ix.unique ?? false, name, where }
   })
@@ -146,6 +154,7 @@ export function normaliseChecks(table: string, byName: Fields, specs: readonly C
       throw new Error(
         `schema ${table}: ${where} names none of its fields; give the field its error goes on ({ field })`,
       )
-    return { name: c.name, check, field: storedField(table, byName, field, where), message: c.message ?? 'is invalid' }
+    storedField(table, byName, field, where)
+    return { name: c.name, check, field, message: c.message ?? 'is invalid' }
   })
 }

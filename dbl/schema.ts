@@ -51,6 +51,11 @@ export interface FieldOptions<T extends FieldType = FieldType> {
   readonly default?: unknown
   /** VARCHAR size for `string` fields (default 255). */
   readonly size?: number
+  /**
+   * The column the field is stored in, when it is not the field's name (Ecto's `source`): records,
+   * changesets, queries and errors use the field name, SQL uses this one. Not in embedded schemas.
+   */
+  readonly column?: string
   /** The column's previous name: tells the migration generator this is a rename, not a drop and an add. */
   readonly renamedFrom?: string
   /**
@@ -92,9 +97,10 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
   /** Lazy, so two schemas may refer to each other. */
   readonly schema: () => T
   /**
-   * belongsTo: the column on this table (default `<name>_id`).
-   * hasOne / hasMany: the column on the other table (default `<this table singular>_id`:
-   * `categories` → `category_id`, `people` → `person_id`). See `foreignKeyOf`.
+   * belongsTo: the field of this schema holding the key (default `<name>_id`).
+   * hasOne / hasMany: the field of the other schema (default `<this table singular>_id`:
+   * `categories` → `category_id`, `people` → `person_id`). See `foreignKeyOf`. A field's
+   * `column` names the column statements and migrations use.
    */
   readonly foreignKey?: string
   /**
@@ -224,9 +230,9 @@ export interface JoinThrough {
   readonly ownerKey: string
   /** Join table column pointing at the related schema's primary key. */
   readonly relatedKey: string
-  /** The owner's primary key. */
+  /** The owner's primary key field (its `column` is what statements name). */
   readonly ownerColumn: string
-  /** The related schema's primary key. */
+  /** The related schema's primary key field (its `column` is what statements name). */
   readonly relatedColumn: string
   readonly related: AnySchema
   /** ON DELETE of both foreign keys (generated migrations). */
@@ -339,6 +345,8 @@ export const SOFT_DELETE_SCOPE = 'softDelete'
 /** A field after normalisation: every option resolved. */
 export interface Field {
   readonly name: string
+  /** The column it is stored in: its `column` option, else its name. */
+  readonly column: string
   readonly type: FieldType
   readonly primaryKey: boolean
   readonly nullable: boolean
@@ -359,6 +367,11 @@ export interface Schema<
   /** Normalised fields in declaration order. */
   readonly fields: readonly Field[]
   readonly fieldsByName: Readonly<Record<string, Field>>
+  /**
+   * Field name → column name, when some field is stored under another name (`column`); undefined
+   * when every column is named as its field: statements then use field names as they are.
+   */
+  readonly columnNames: Readonly<Record<string, string>> | undefined
   readonly associations: A
   readonly indexes: readonly SchemaIndex[]
   /** Its CHECK constraints, in declaration order. */
@@ -487,6 +500,7 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     primaryKey,
     fields: fields.map((f) => byName[f.name]!),
     fieldsByName: byName,
+    columnNames: columnNamesOf(def.table, fields, embedded),
     associations: def.associations ?? ({} as A),
     indexes,
     checks,
@@ -495,6 +509,30 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
     scopes: scopesOf(def.table, byName, softDelete, def.scopes as Record<string, ScopeFn> | undefined, embedded),
     lifecycle: lifecycleOf(def, byName),
   }
+}
+
+/**
+ * The field → column map when some field has a `column` of its own, else undefined. Throws for
+ * such a field in an embedded schema (its values are keys of the parent's JSON), on a virtual
+ * field (no column), and for two fields stored in one column.
+ */
+function columnNamesOf(table: string, fields: readonly Field[], embedded: boolean): Record<string, string> | undefined {
+  if (fields.every((f) => f.column === f.name)) return undefined
+  const out: Record<string, string> = {}
+  const owner = new Map<string, string>()
+  for (const f of fields) {
+    if (f.column !== f.name && (embedded || f.virtual))
+      throw new Error(
+        `schema ${table}: field ${f.name} is ${embedded ? 'in an embedded schema' : 'virtual'}, so it has no column to name`,
+      )
+    if (f.virtual) continue
+    const taken = owner.get(f.column)
+    if (taken)
+      throw new Error(`schema ${table}: fields ${taken} and ${f.name} are both stored in the column "${f.column}"`)
+    owner.set(f.column, f.name)
+    out[f.name] = f.column
+  }
+  return out
 }
 
 /** The schema's scopes, soft delete's first; undefined when it has none. Checks the soft-delete column. */
@@ -560,8 +598,11 @@ function normaliseField(name: string, spec: FieldSpec): Field {
   const opts: FieldOptions =
     typeof spec === 'string' || !('type' in spec) ? { type: spec as FieldType } : (spec as FieldOptions)
   const primaryKey = opts.primaryKey ?? false
+  if (opts.column !== undefined && (typeof opts.column !== 'string' || opts.column === ''))
+    throw new Error(`field ${name}: column must be a non-empty string`)
   return {
     name,
+    column: opts.column ?? name,
     type: opts.type,
     primaryKey,
     nullable: opts.nullable ?? !(primaryKey || opts.type === 'id'),

@@ -10,6 +10,7 @@
  */
 import type { Knex } from 'knex'
 import { jsonText } from './cast.ts'
+import { selectAs } from './column-names.ts'
 import type { AnySchema, Field, FieldType } from './schema.ts'
 
 /** knex as a SQL compiler; set once `loadKnex()` has resolved: check `if (!kx) await loadKnex()` first. */
@@ -96,6 +97,11 @@ export class JsonValueError extends TypeError {
 export interface SchemaSql {
   /** Every stored field (virtual ones are not columns), in declaration order: what SELECT and RETURNING list. */
   readonly columns: readonly string[]
+  /**
+   * `columns` in knex's select syntax, each read back under its field name (`post_title as title`
+   * for a field with a `column` of its own; the same list as `columns` when there is none).
+   */
+  readonly selectList: readonly string[]
   readonly jsonbFields: readonly string[]
   /** `embedsOne` / `embedsMany` fields: rows read back pass through `loadRows` (repo/load-rows.ts). */
   readonly embeds: readonly Field[]
@@ -143,8 +149,10 @@ export function sqlOf(schema: AnySchema): SchemaSql {
         `schema ${schema.table} is embedded: it has no table; store it in a parent's embedsOne / embedsMany field`,
       )
     const stored = schema.fields.filter((f) => !f.virtual)
+    const columns = stored.map((f) => f.name)
     s = {
-      columns: stored.map((f) => f.name),
+      columns,
+      selectList: schema.columnNames === undefined ? columns : columns.map((n) => selectAs(schema, n)),
       jsonbFields: stored.filter((f) => f.type === 'jsonb').map((f) => f.name),
       embeds: stored.filter((f) => typeof f.type === 'object' && ('embedsOne' in f.type || 'embedsMany' in f.type)),
       enums: stored.flatMap((f) => enumColumn(f.name, f.type) ?? []),

@@ -25,15 +25,21 @@ export interface Ambiguity {
   readonly appearing: readonly string[]
 }
 
+/** The field stored in a column, for messages (a field's `column` may differ from its name). */
+export type FieldOfColumn = (table: string, column: string) => string
+
 /** Thrown when the diff needs a decision it was not given; nothing is written. */
 export class MigrationDecisionError extends Error {
-  constructor(readonly ambiguities: readonly Ambiguity[]) {
-    super(decisionMessage(ambiguities))
+  constructor(
+    readonly ambiguities: readonly Ambiguity[],
+    fieldOf: FieldOfColumn = (_table, column) => column,
+  ) {
+    super(decisionMessage(ambiguities, fieldOf))
     this.name = 'MigrationDecisionError'
   }
 }
 
-function decisionMessage(list: readonly Ambiguity[]): string {
+function decisionMessage(list: readonly Ambiguity[], fieldOf: FieldOfColumn): string {
   const lines = [
     'Migration not generated: a column disappears while another appears in the same table, which may be a rename. Decide for each:',
   ]
@@ -45,7 +51,7 @@ function decisionMessage(list: readonly Ambiguity[]): string {
     for (const neu of appearing) {
       for (const old of disappearing) {
         lines.push(
-          `    - "${neu}" is "${old}" renamed (data kept): add renamedFrom: '${old}' to the field "${neu}" of the ${table} schema,` +
+          `    - "${neu}" is "${old}" renamed (data kept): add renamedFrom: '${old}' to the field "${fieldOf(table, neu)}" of the ${table} schema,` +
             ` or pass decisions { renames: { '${table}.${neu}': '${old}' } } (CLI: --rename ${table}.${neu}=${old})`,
         )
       }

@@ -71,7 +71,7 @@ test('a rename refused at generation says the risk, the safe way and the flag; n
       'Migration not generated: it does what is unsafe on a production database:',
       '  - renames the column notes.author to writer (rename-column)',
       '      risk: code still running during the deploy selects the old name and fails until every instance runs the new code',
-      '      safe way: add a column with the new name, write both, backfill it, switch reads to it, then drop the old column; or keep the column name and change only the field name',
+      "      safe way: add a column with the new name, write both, backfill it, switch reads to it, then drop the old column; or keep the column name and change only the field name (column: '<old name>' on the field)",
       "To write it as it is, acknowledge the check: vela migrations generate --allow-unsafe rename-column (decisions { allowUnsafe: ['rename-column'] }); the file then exports safetyAssured with those names, so `vela migrate` applies it.",
     ].join('\n'),
   )

@@ -7,10 +7,13 @@ import { randomBytes } from 'node:crypto'
 import { link, mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { AnySchema } from '../schema.ts'
+import { fieldOfColumn } from '../column-names.ts'
+import { MigrationDecisionError } from './decisions.ts'
 import { planMigration, type Decisions } from './diff.ts'
 import { loadMigrations, migrationFileName, type LoadOptions } from './load.ts'
-import { modelFromMigrations, modelFromSchemas, schemaRenames } from './model.ts'
+import { columnRenames, modelFromMigrations, modelFromSchemas, schemaRenames } from './model.ts'
 import type { Operation } from './operations.ts'
+import type { Model } from './table-model.ts'
 import { renderMigration } from './render.ts'
 import { droppedColumns, heldBackWarning, keepColumns, safePlan } from './generate-safety.ts'
 
@@ -63,14 +66,18 @@ export async function generateMigration(opts: GenerateOptions): Promise<Generate
   const target = modelFromSchemas(opts.schemas, warnings)
   const decisions: Decisions = {
     ...opts.decisions,
-    // An explicit decision wins over the field option.
-    renames: { ...schemaRenames(opts.schemas), ...opts.decisions?.renames },
+    // An explicit decision wins over the field option, which wins over what a `column` implies.
+    renames: {
+      ...columnRenames(opts.schemas, current, target),
+      ...schemaRenames(opts.schemas),
+      ...opts.decisions?.renames,
+    },
   }
-  let planned = planMigration(current, target, decisions)
+  let planned = planNaming(current, target, decisions, opts.schemas)
   // Dropped columns not acknowledged are kept, and the rest planned again (generate-safety.ts).
   const held = decisions.allowUnsafe?.includes('drop-column') ? [] : droppedColumns(planned.up)
   if (held.length > 0) {
-    planned = planMigration(current, keepColumns(target, current, held), decisions)
+    planned = planNaming(current, keepColumns(target, current, held), decisions, opts.schemas)
     warnings.push(...held.map(heldBackWarning))
   }
   warnings.push(...planned.warnings)
@@ -95,6 +102,19 @@ export async function generateMigration(opts: GenerateOptions): Promise<Generate
     await rm(temp, { force: true })
   }
   return { written: file, name, operations: plan.up, down: plan.down, warnings }
+}
+
+/** `planMigration`, its decision error naming the fields the schemas store in each column. */
+function planNaming(current: Model, target: Model, decisions: Decisions, schemas: readonly AnySchema[]) {
+  try {
+    return planMigration(current, target, decisions)
+  } catch (e) {
+    if (!(e instanceof MigrationDecisionError)) throw e
+    throw new MigrationDecisionError(e.ambiguities, (table, column) => {
+      const schema = schemas.find((s) => s.table === table)
+      return (schema && fieldOfColumn(schema, column)) ?? column
+    })
+  }
 }
 
 const fileSafe = (table: string) => table.toLowerCase().replace(/[^a-z0-9_]+/g, '_')

@@ -10,6 +10,7 @@
  */
 import type { AnySchema, FieldType } from '../schema.ts'
 import { joinThroughOf } from '../schema.ts'
+import { columnOf } from '../column-names.ts'
 import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
 import { checkReference } from './foreign-keys.ts'
 import type { Model, TableModel } from './table-model.ts'
@@ -49,7 +50,7 @@ export function addJoinTables(model: Model, schemas: readonly AnySchema[], warni
       const key = (column: string, side: AnySchema): ResolvedColumn => ({
         ...resolveColumn({ name: column, ...keyType(side), nullable: false }),
         references: resolveReferences(
-          { table: side.table, column: side.primaryKey, onDelete: t.onDelete, onUpdate: t.onUpdate },
+          { table: side.table, column: columnOf(side, side.primaryKey), onDelete: t.onDelete, onUpdate: t.onUpdate },
           where,
         ),
       })

@@ -8,6 +8,7 @@
  * written as: which columns it uses is read off its names (`sqlNames`), without parsing SQL.
  */
 import type { AnySchema } from '../schema.ts'
+import { columnOf } from '../column-names.ts'
 import { resolveAssoc } from '../assoc.ts'
 import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
 import {
@@ -212,7 +213,7 @@ export function modelFromSchemas(given: readonly AnySchema[], warnings: string[]
       .filter((f) => !f.virtual)
       .map((f) =>
         resolveColumn({
-          name: f.name,
+          name: f.column,
           type: f.type,
           primaryKey: f.primaryKey,
           nullable: f.nullable,
@@ -222,7 +223,7 @@ export function modelFromSchemas(given: readonly AnySchema[], warnings: string[]
       )
     const indexes = s.indexes.map((ix) => ({
       table: s.table,
-      columns: [...ix.columns],
+      columns: ix.columns.map((c) => columnOf(s, c)),
       unique: ix.unique,
       name: ix.name,
       ...(ix.where !== undefined ? { where: ix.where } : {}),
@@ -246,7 +247,9 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
       warnings.push(`${(e as Error).message}; no foreign key is generated for it`)
       continue
     }
-    const { related, foreignKey } = assoc
+    const { related } = assoc
+    // The foreign key is a field of this schema; the model names its column.
+    const foreignKey = columnOf(s, assoc.foreignKey)
     if (!model.has(related.table)) {
       warnings.push(
         `association ${s.table}.${name}: no schema given uses the table "${related.table}"; no foreign key is generated for ${s.table}.${foreignKey}`,
@@ -255,7 +258,12 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
     }
     const i = t.columns.findIndex((c) => c.name === foreignKey)
     const refs = resolveReferences(
-      { table: related.table, column: related.primaryKey, onDelete: a.onDelete, onUpdate: a.onUpdate },
+      {
+        table: related.table,
+        column: columnOf(related, related.primaryKey),
+        onDelete: a.onDelete,
+        onUpdate: a.onUpdate,
+      },
       `association ${s.table}.${name}`,
     )
     const existing = t.columns[i]!.references
@@ -275,10 +283,33 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
   }
 }
 
-/** `renamedFrom` field options, as `{ 'table.new': 'old' }` (the same shape as the CLI decision). */
+/** `renamedFrom` field options, as `{ 'table.new': 'old' }` (the same shape as the CLI decision), keyed by column. */
 export function schemaRenames(schemas: readonly AnySchema[]): Record<string, string> {
   const renames: Record<string, string> = {}
   for (const s of schemas)
-    for (const f of s.fields) if (f.renamedFrom && !f.virtual) renames[`${s.table}.${f.name}`] = f.renamedFrom
+    for (const f of s.fields) if (f.renamedFrom && !f.virtual) renames[`${s.table}.${f.column}`] = f.renamedFrom
+  return renames
+}
+
+/**
+ * The renames a field's `column` implies, as `{ 'table.column': 'field name' }`: a field given a
+ * `column` of its own was stored under its name until then, so when `current` (the migrations'
+ * model) has a column named as the field and none named as its column, and `target` (the
+ * schemas') no longer has the field's name, that column is renamed, not dropped and added again.
+ * Any other change of `column` is an ordinary rename, told by `renamedFrom`.
+ */
+export function columnRenames(schemas: readonly AnySchema[], current: Model, target: Model): Record<string, string> {
+  const renames: Record<string, string> = {}
+  const has = (t: TableModel, column: string) => t.columns.some((c) => c.name === column)
+  for (const s of schemas) {
+    const before = current.get(s.table)
+    const after = target.get(s.table)
+    if (s.columnNames === undefined || !before || !after) continue
+    for (const f of s.fields) {
+      if (f.column === f.name || f.virtual || f.renamedFrom) continue
+      if (has(before, f.name) && !has(before, f.column) && !has(after, f.name))
+        renames[`${s.table}.${f.column}`] = f.name
+    }
+  }
   return renames
 }

@@ -56,7 +56,7 @@ export const UNSAFE_CHECKS: Readonly<Record<UnsafeCheck, CheckInfo>> = {
     when: 'rows',
     risk: 'code still running during the deploy selects the old name and fails until every instance runs the new code',
     safeWay:
-      'add a column with the new name, write both, backfill it, switch reads to it, then drop the old column; or keep the column name and change only the field name',
+      "add a column with the new name, write both, backfill it, switch reads to it, then drop the old column; or keep the column name and change only the field name (column: '<old name>' on the field)",
   },
 }
 

@@ -19,6 +19,7 @@ import { isQuery } from './value.ts'
 import { dumpValue, sqlOf } from '../sql.ts'
 import { scopeConds } from '../scopes.ts'
 import type { AnySchema, Field } from '../schema.ts'
+import { columnOf } from '../column-names.ts'
 
 export interface Statement {
   readonly sql: string
@@ -91,11 +92,20 @@ function scopeOf(q: Q, outer: Scope | undefined): Scope {
   return { q, root, rootQ: quote(root), qualify, aliases, used }
 }
 
-/** The SQL column of a field reference in `scope` (`"customer"."name"`). */
+/**
+ * The SQL column of a field reference in `scope` (`"customer"."name"`): the column the field is
+ * stored in (column-names.ts). Only a statement's first build writes text, so this costs no
+ * statement served from the cache.
+ */
 function col(s: Scope, ref: string, qualify = s.qualify): string {
   const dot = ref.lastIndexOf('.')
-  if (dot < 0) return qualify ? `${s.rootQ}.${quote(ref)}` : quote(ref)
-  return `${s.aliases!.get(ref.slice(0, dot))!}.${quote(ref.slice(dot + 1))}`
+  if (dot < 0) {
+    const c = quote(columnOf(s.q.schema, ref))
+    return qualify ? `${s.rootQ}.${c}` : c
+  }
+  const path = ref.slice(0, dot)
+  const joined = s.q.joins.find((j) => j.path === path)!.assoc.related
+  return `${s.aliases!.get(path)!}.${quote(columnOf(joined, ref.slice(dot + 1)))}`
 }
 
 /** `"table"`, or `"table" as "alias"` when they differ. */
@@ -115,12 +125,15 @@ function joinsSql(s: Scope): string {
     const through = j.through
     if (through) {
       const t = s.aliases!.get(`${j.path}~through`)!
-      sql += `${kind}${tableAs(through.table, t)} on ${t}.${quote(through.ownerKey)} = ${parent}.${quote(through.ownerColumn)}`
-      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(through.relatedColumn)} = ${t}.${quote(through.relatedKey)}`
+      const ownerColumn = columnOf(assoc.owner, through.ownerColumn)
+      sql += `${kind}${tableAs(through.table, t)} on ${t}.${quote(through.ownerKey)} = ${parent}.${quote(ownerColumn)}`
+      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(columnOf(assoc.related, through.relatedColumn))} = ${t}.${quote(through.relatedKey)}`
     } else if (assoc.kind === 'belongsTo') {
-      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(assoc.related.primaryKey)} = ${parent}.${quote(assoc.foreignKey)}`
+      const pk = quote(columnOf(assoc.related, assoc.related.primaryKey))
+      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${pk} = ${parent}.${quote(columnOf(assoc.owner, assoc.foreignKey))}`
     } else {
-      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(assoc.foreignKey)} = ${parent}.${quote(assoc.owner.primaryKey)}`
+      const fk = quote(columnOf(assoc.related, assoc.foreignKey))
+      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${fk} = ${parent}.${quote(columnOf(assoc.owner, assoc.owner.primaryKey))}`
     }
   }
   return sql
@@ -282,7 +295,7 @@ function columnsSql(w: Walk, s: Scope): string {
       const v = q.columnsAs[name]!
       if (sql) sql += ', '
       if (typeof v !== 'string') sql += `${exprSql(w, s, v)} as ${quote(name)}`
-      else if (name === v && !s.qualify) sql += quote(v)
+      else if (name === v && !s.qualify && columnOf(q.schema, v) === v) sql += quote(v)
       else sql += `${col(s, v)} as ${quote(name)}`
     }
     return sql
@@ -291,22 +304,32 @@ function columnsSql(w: Walk, s: Scope): string {
     let sql = ''
     for (const ref of q.columns) {
       if (sql) sql += ', '
-      sql += ref.indexOf('.') < 0 ? col(s, ref) : `${col(s, ref)} as ${quote(ref)}`
+      const plain = ref.indexOf('.') < 0 && columnOf(q.schema, ref) === ref
+      sql += plain ? col(s, ref) : `${col(s, ref)} as ${quote(ref)}`
     }
     return sql
   }
   const schema = q.schema
   let all = allColumns.get(schema)
   if (!all) {
-    const cols = sqlOf(schema).columns.map(quote)
     const t = quote(schema.table)
-    all = { plain: cols.join(', '), qualified: cols.map((c) => `${t}.${c}`).join(', ') }
+    all = { plain: everyColumn(schema, ''), qualified: everyColumn(schema, `${t}.`) }
     allColumns.set(schema, all)
   }
   if (!s.qualify) return all.plain
   if (s.root === schema.table) return all.qualified
-  return sqlOf(schema)
-    .columns.map((c) => `${s.rootQ}.${quote(c)}`)
+  return everyColumn(schema, `${s.rootQ}.`)
+}
+
+/** Every stored column of `schema`, each read back under its field name, `prefix` before each. */
+function everyColumn(schema: AnySchema, prefix: string): string {
+  const names = sqlOf(schema).columns
+  if (schema.columnNames === undefined) return names.map((n) => `${prefix}${quote(n)}`).join(', ')
+  return names
+    .map((n) => {
+      const c = columnOf(schema, n)
+      return c === n ? `${prefix}${quote(n)}` : `${prefix}${quote(c)} as ${quote(n)}`
+    })
     .join(', ')
 }
 
@@ -601,7 +624,7 @@ export function compileUpdateAll(q: Q, set: Record<string, unknown>): Statement 
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!
     params.push(dumpValue(q.schema.fieldsByName[f]!, set[f]))
-    sql += `${i ? ', ' : ''}${quote(f)} = $${params.length}`
+    sql += `${i ? ', ' : ''}${quote(columnOf(q.schema, f))} = $${params.length}`
   }
   sql += whereSql(q, params)
   return { sql, params }

@@ -54,6 +54,7 @@ export function cteQuery(schema: object): QueryParts | undefined {
 function field(name: string, type: FieldType, nullable: boolean): Field {
   return {
     name,
+    column: name,
     type,
     primaryKey: false,
     nullable,
@@ -75,7 +76,9 @@ function aggregateField(q: QueryParts, name: string, a: Aggregate): Field {
 function outputFields(q: QueryParts, name: string): Field[] {
   if (q.columnsAs) {
     return Object.entries(q.columnsAs).map(([out, v]) => {
-      if (typeof v === 'string') return { ...resolveRef(q.schema, q.joins, v).field, name: out, primaryKey: false }
+      // The query reads each value back under its output name: that is the CTE's column.
+      if (typeof v === 'string')
+        return { ...resolveRef(q.schema, q.joins, v).field, name: out, column: out, primaryKey: false }
       if (isAggregate(v)) return aggregateField(q, out, v)
       if (isWindow(v)) return typeof v.fn === 'string' ? field(out, 'integer', false) : aggregateField(q, out, v.fn)
       // An expression (a `sql` fragment): values pass to the driver as they are.
@@ -88,10 +91,10 @@ function outputFields(q: QueryParts, name: string): Field[] {
         throw new Error(
           `cte ${name}: select joined fields with select's object form (select({ name: '${ref}' })), so each column has a name`,
         )
-      return { ...resolveRef(q.schema, q.joins, ref).field, primaryKey: false }
+      return { ...resolveRef(q.schema, q.joins, ref).field, column: ref, primaryKey: false }
     })
   }
-  return q.schema.fields.filter((f) => !f.virtual).map((f) => ({ ...f, primaryKey: false }))
+  return q.schema.fields.filter((f) => !f.virtual).map((f) => ({ ...f, column: f.name, primaryKey: false }))
 }
 
 /**
@@ -118,6 +121,7 @@ export function cte<R>(name: string, query: QueryOfRows<R>): Cte<R> {
     primaryKey: '',
     fields,
     fieldsByName,
+    columnNames: undefined,
     associations: {},
     indexes: [],
     checks: [],

@@ -9,6 +9,7 @@ import type { QueryParts } from '../query/types.ts'
 import { compileDeleteAll, compileUpdateAll } from '../query/compile.ts'
 import { ok, type Result } from '../result.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
+import { columnsOf, selectAs } from '../column-names.ts'
 import { dumpValue, kx, loadKnex, marker, outsideEnum, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, failure, type RepoContext } from './context.ts'
@@ -63,23 +64,26 @@ export async function insertAll<S extends AnySchema>(
     for (const k of Object.keys(r)) fields.add(k)
   }
   const columns = [...fields].sort()
+  // The statement names each field's column (the field's name unless it has a `column`).
+  const names = columnsOf(schema, columns)
   const values: unknown[] = []
   // Row count varies per call, so this shape is compiled each time rather than cached.
   const data = rows.map((r) => {
     const src = r as Record<string, unknown>
     const out: Record<string, unknown> = {}
-    for (const c of columns) {
+    for (let i = 0; i < columns.length; i++) {
+      const c = columns[i]!
       const v = src[c] == null && stamps.includes(c) ? now : src[c]
       // A field missing from this row takes the column default (knex writes DEFAULT for undefined).
       if (v === undefined) continue
-      out[c] = marker(values.length)
+      out[names[i]!] = marker(values.length)
       values.push(dumpValue(schema.fieldsByName[c]!, v))
     }
     return out
   })
   if (!kx) await loadKnex()
   const insert = kx(schema.table).insert(data)
-  const back = returning ?? sqlOf(schema).columns
+  const back = returning ? returning.map((f) => selectAs(schema, f)) : sqlOf(schema).selectList
   const native = (back.length ? insert.returning(back as string[]) : insert).toSQL().toNative()
   const params = native.bindings.map((b) => values[(b as number) - marker(0)])
   try {

@@ -10,6 +10,7 @@ import { from, withCount } from '../query/builder.ts'
 import type { Cond, Query } from '../query/types.ts'
 import { compileSelect } from '../query/compile.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
+import { columnOf } from '../column-names.ts'
 import { compiled, kx, loadKnex, marker, sqlOf, type Compiled } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, throwRead, type RepoContext } from './context.ts'
@@ -82,7 +83,9 @@ export async function get<S extends AnySchema>(
     if (!kx) await loadKnex()
     getStatements.set(
       schema,
-      (c = compiled(`get ${schema.table}`, () => kx(schema.table).select(sqlOf(schema).columns).where(pk, marker(0)))),
+      (c = compiled(`get ${schema.table}`, () =>
+        kx(schema.table).select(sqlOf(schema).selectList).where(columnOf(schema, pk), marker(0)),
+      )),
     )
   }
   let rows: Record<string, unknown>[]

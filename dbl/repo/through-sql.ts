@@ -6,6 +6,7 @@
  */
 import { sqlType, storedType } from '../migrations/columns.ts'
 import type { AnySchema, JoinThrough } from '../schema.ts'
+import { columnOf, selectAs } from '../column-names.ts'
 import { compiled, kx, marker, sqlOf, type Compiled } from '../sql.ts'
 
 /** The column the preload adds to each related row: the owner key it was found for. */
@@ -25,15 +26,16 @@ const shape = (t: JoinThrough) => `${t.table} ${t.ownerKey} ${t.relatedKey} ${t.
  */
 export function selectThrough(t: JoinThrough): Compiled {
   const related = t.related
+  const relatedColumn = columnOf(related, t.relatedColumn)
   return compiled(`through select ${shape(t)}`, () =>
     kx(related.table)
-      .join(t.table, `${t.table}.${t.relatedKey}`, `${related.table}.${t.relatedColumn}`)
+      .join(t.table, `${t.table}.${t.relatedKey}`, `${related.table}.${relatedColumn}`)
       .select([
-        ...sqlOf(related).columns.map((c) => `${related.table}.${c}`),
+        ...sqlOf(related).columns.map((c) => selectAs(related, c, `${related.table}.`)),
         { [OWNER_ALIAS]: `${t.table}.${t.ownerKey}` },
       ])
       .whereRaw('?? = any(?)', [`${t.table}.${t.ownerKey}`, marker(0)])
-      .orderBy(`${related.table}.${t.relatedColumn}`),
+      .orderBy(`${related.table}.${relatedColumn}`),
   )
 }
 

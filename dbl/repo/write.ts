@@ -15,6 +15,7 @@ import {
   type Changeset,
   type FieldOf,
 } from '../changeset.ts'
+import { byColumn, columnOf, columnsOf } from '../column-names.ts'
 import { constraintError } from '../constraints.ts'
 import { isServerError, toDbError } from '../db-error.ts'
 import { err, ok, type Result } from '../result.ts'
@@ -136,12 +137,12 @@ async function insertRow(
     const data: Record<string, number> = {}
     fields.forEach((f, i) => (data[f] = marker(i)))
     const q = kx(schema.table)
-      .insert(data)
-      .returning(sqlOf(schema).columns as string[])
+      .insert(byColumn(schema, data))
+      .returning(sqlOf(schema).selectList as string[])
     if (!conflict) return q
     if ('action' in conflict)
-      return (conflict.target?.length ? q.onConflict(conflict.target as string[]) : q.onConflict()).ignore()
-    return q.onConflict(conflict.target as string[]).merge(conflict.replace as string[])
+      return (conflict.target?.length ? q.onConflict(columnsOf(schema, conflict.target)) : q.onConflict()).ignore()
+    return q.onConflict(columnsOf(schema, conflict.target)).merge(columnsOf(schema, conflict.replace))
   })
   const values = fields.map((f) => dumpValue(schema.fieldsByName[f]!, row[f]))
   const res = await exec(ctx, c.sql, paramsFor(c, values), 'INSERT', schema.table)
@@ -274,10 +275,10 @@ function filtersOf(cs: Changeset, skip?: readonly string[]): Filters {
 /** `WHERE pk = ?` plus the filters (null = IS NULL): the cache key part and the clause. */
 function filtered(cs: Changeset, filters: Filters, b: Knex.QueryBuilder, first: number): Knex.QueryBuilder {
   let i = first
-  b.where(cs.schema.primaryKey, marker(i++))
+  b.where(columnOf(cs.schema, cs.schema.primaryKey), marker(i++))
   for (const f of Object.keys(filters).sort()) {
-    if (filters[f] === null) b.whereNull(f)
-    else b.where(f, marker(i++))
+    if (filters[f] === null) b.whereNull(columnOf(cs.schema, f))
+    else b.where(columnOf(cs.schema, f), marker(i++))
   }
   return b
 }
@@ -347,7 +348,9 @@ async function updateValid<S extends AnySchema>(
   const c = compiled(`update ${schema.table} ${set.join(',')}${filterKey(filters)}`, () => {
     const data: Record<string, number> = {}
     set.forEach((f, i) => (data[f] = marker(i)))
-    return filtered(cs, filters, kx(schema.table).update(data), set.length).returning(sqlOf(schema).columns as string[])
+    return filtered(cs, filters, kx(schema.table).update(byColumn(schema, data)), set.length).returning(
+      sqlOf(schema).selectList as string[],
+    )
   })
   try {
     const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
@@ -401,14 +404,14 @@ async function removeValid<S extends AnySchema>(
   const soft = schema.softDelete !== undefined && !opts.hard ? schema.softDelete : undefined
   const c = soft
     ? compiled(`soft delete ${schema.table}${filterKey(filters)}`, () =>
-        filtered(cs, filters, kx(schema.table).update({ [soft]: marker(0) }), 1).returning(
-          sqlOf(schema).columns as string[],
+        filtered(cs, filters, kx(schema.table).update({ [columnOf(schema, soft)]: marker(0) }), 1).returning(
+          sqlOf(schema).selectList as string[],
         ),
       )
     : compiled(`delete ${schema.table}${filterKey(filters)}`, () =>
         filtered(cs, filters, kx(schema.table), 0)
           .del()
-          .returning(sqlOf(schema).columns as string[]),
+          .returning(sqlOf(schema).selectList as string[]),
       )
   const values = [id, ...filterValues(cs, filters)]
   if (soft) values.unshift(dumpValue(schema.fieldsByName[soft]!, new Date()))

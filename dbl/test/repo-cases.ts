@@ -36,6 +36,9 @@ import { prepareChangesCases } from './cases/prepare-changes.ts'
 import { hookCases } from './cases/hooks.ts'
 import { auditCases } from './cases/audit.ts'
 import type { SuiteContext } from './suite-context.ts'
+import { columnsDdl, columnsTables } from './schemas-columns.ts'
+import { columnCases } from './cases/columns.ts'
+import { columnQueryCases } from './cases/columns-queries.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; close(): Promise<void> }>): void {
   const t = {} as SuiteContext
@@ -45,14 +48,22 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
     close = opened.close
     t.adapter = opened.adapter
     t.url = opened.url
-    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl, ...scopesDdl, ...hooksDdl])
+    for (const statement of [
+      ...ddl,
+      ...changesetsDdl,
+      ...defectDdl,
+      ...queriesDdl,
+      ...scopesDdl,
+      ...hooksDdl,
+      ...columnsDdl,
+    ])
       await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
     await t.adapter.query(
-      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables, ...hooksTables].join(', ')} restart identity cascade`,
+      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables, ...hooksTables, ...columnsTables].join(', ')} restart identity cascade`,
     )
   })
   afterAll(() => close())
@@ -81,4 +92,6 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
   prepareChangesCases(t)
   hookCases(t)
   auditCases(t)
+  columnCases(t)
+  columnQueryCases(t)
 }
