@@ -28,7 +28,11 @@ it('sends a visitor to the login page, and back to the page they asked for once 
 it('logs in with any case of the address; a return_to off the site goes to the settings', async () => {
   const b = browser(t)
   await b.get('/users/log-in')
-  const res = await b.post('/users/log-in', { email: ' ANN@example.com', password: PASSWORD, return_to: 'https://evil.example/' })
+  const res = await b.post('/users/log-in', {
+    email: ' ANN@example.com',
+    password: PASSWORD,
+    return_to: 'https://evil.example/',
+  })
   expect(res.status).toBe(303)
   expect(res.headers.get('location')).toBe('/users/settings')
 })
