@@ -7,7 +7,13 @@ const quick = process.env.VELA_TEST_TIER === 'quick'
 
 const shared = {
   // Fixture apps' and the starter app's (vela new) own tests run in their app, by its own vitest.
-  exclude: [...configDefaults.exclude, '**/fixtures/**', 'vite-plugin/template/**', ...(quick ? endToEnd : [])],
+  exclude: [
+    ...configDefaults.exclude,
+    '**/fixtures/**',
+    'vite-plugin/template/**',
+    'vite-plugin/cli/commands/gen-auth/template/**',
+    ...(quick ? endToEnd : []),
+  ],
   // Bounds for a hung test, not expectations of speed: many tests build an app or start servers,
   // which takes seconds on an idle machine and several times that when other processes keep
   // the cores busy (CI runners, a developer's build); a test that hangs still fails, later.
@@ -80,6 +86,7 @@ export default defineConfig({
         '**/test/**',
         '**/fixtures/**',
         'vite-plugin/template/**',
+        'vite-plugin/cli/commands/gen-auth/template/**',
         '**/*.d.ts',
         'telemetry/test-support.ts',
       ],

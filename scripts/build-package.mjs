@@ -3,7 +3,7 @@
 // folders, relative imports rewritten to .js), then the declaration files' relative `.ts`
 // specifiers are rewritten to `.js` too (tsc keeps them as written in .d.ts, which only
 // TypeScript-aware consumers resolve), and the files read at run time beside the modules
-// (`vela new`'s template) are copied. Runs on `npm install` (prepare), `npm pack`, and before the
+// (`vela new`'s and `vela gen auth`'s templates) are copied. Runs on `npm install` (prepare), `npm pack`, and before the
 // tests (vitest's global setup), in about a second.
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -30,6 +30,10 @@ for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
   if (rewritten !== text) writeFileSync(path, rewritten)
 }
 
-for (const dir of ['vite-plugin/template', 'vite-plugin/dashboard/assets']) {
+for (const dir of [
+  'vite-plugin/template',
+  'vite-plugin/cli/commands/gen-auth/template',
+  'vite-plugin/dashboard/assets',
+]) {
   if (existsSync(join(root, dir))) cpSync(join(root, dir), join(dist, dir), { recursive: true })
 }

@@ -1,7 +1,7 @@
 /**
  * The `vela` command table: every command's name, one-line summary, help text, options and run
  * function, in the order `vela --help` lists them. The inspection commands are declared in run.ts,
- * gen_resource in gen-resource.ts; the commands that drive the plugin (serve, release) and the
+ * gen_resource in gen-resource.ts, gen auth in gen-auth/; the commands that drive the plugin (serve, release) and the
  * migrations are declared here. Their implementations are imported when they run: `vela routes`
  * answered from the inspection cache never loads Vite.
  */
@@ -9,6 +9,7 @@ import { UNSAFE_CHECK_NAMES, type UnsafeCheck } from '../../../dbl/migrations/un
 import { checkProfile } from '../../profile.ts'
 import type { CommandSpec } from './args.ts'
 import { UsageError, defineCommand } from './args.ts'
+import { genAuthCommand } from './gen-auth/command.ts'
 import { genResourceCommand } from './gen-resource.ts'
 import { DB_COMMANDS } from './db.ts'
 import { JOBS_COMMANDS } from './jobs.ts'
@@ -160,6 +161,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   typesCommand,
   ...INSPECT_COMMANDS,
   genResourceCommand,
+  genAuthCommand,
   newCommand,
 ] as readonly CommandSpec[]
 
