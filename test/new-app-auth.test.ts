@@ -79,14 +79,19 @@ describe('vela gen auth in a new app from the packed package', { timeout: 600_00
     expect(out).toMatch(/Tests\s+35 passed \(35\)/)
   })
 
-  test('vela audit finds no open account route; vela plugins names the security of each group', async () => {
+  test('vela audit finds no open account route and lists each with its security; so does vela plugins', async () => {
     const audit = JSON.parse(
       await npx(app, 'vela', ['audit', '--json']).catch((e: Error) => e.message.slice(e.message.indexOf('{'))),
     ) as {
       warnings: { path: string }[]
       info: { path: string }[]
+      secured: { method: string; path: string; security: string; scheme?: string }[]
     }
     expect([...audit.warnings, ...audit.info].filter((f) => f.path.startsWith('/users'))).toEqual([])
+    const guard = (method: string, path: string) => audit.secured.find((r) => r.method === method && r.path === path)
+    expect(guard('GET', '/users/settings')).toMatchObject({ security: 'requireUser', scheme: 'userSession' })
+    expect(guard('POST', '/users/log-in')).toMatchObject({ security: 'guestOnly' })
+    expect(audit.secured.filter((r) => r.security === 'requireSudo').length).toBeGreaterThan(0)
     const { groups } = JSON.parse(await npx(app, 'vela', ['plugins', '--json'])) as {
       groups: { prefix: string; security: string | false }[]
     }

@@ -1,6 +1,7 @@
 /**
- * `vela audit`: routes left open. Only routes of groups whose `security` is
- * `false` are looked at — a group with a security callback produces no findings.
+ * `vela audit`: routes left open, and what guards the others. Findings come only from routes of
+ * groups whose `security` is `false`; a route of a group with a security callback is listed under
+ * SECURED with its callback's name (and the OpenAPI scheme it documents, if any), never a finding.
  *
  * - WARNING: a POST, PUT, DELETE or PATCH route; an `ALL` route (it answers every method, so it
  *   is reported once with the method `*`).
@@ -15,17 +16,21 @@
  *   * /legacy (routes/legacy) has no security
  *   INFO
  *   GET /api/products (products_controller) has no security
- *   Summary: 2 warning(s), 1 info(s)
+ *   SECURED
+ *   GET /users/settings (user_settings_controller) requireUser, scheme userSession
+ *   Summary: 2 warning(s), 1 info(s), 1 secured
  *
  * (a section heading is left out when it has no lines). `--json`:
- * `{ "warnings": [Finding], "info": [Finding], "summary": { "warnings": n, "info": m } }` with
- * `Finding = { method, path, controller, action, reason }`, `reason` one of `unsafe-method`,
- * `wildcard-methods`, `safe-method`.
+ * `{ "warnings": [Finding], "info": [Finding], "secured": [SecuredRoute], "summary": { "warnings": n,
+ * "info": m, "secured": k } }` with `Finding = { method, path, controller, action, reason }`, `reason`
+ * one of `unsafe-method`, `wildcard-methods`, `safe-method`, and `SecuredRoute = { method, path,
+ * controller, action, security, scheme? }`.
  *
  * Exit code: 1 when there is at least one warning (like a linter, so CI can gate on it), else 0;
  * 2 when the audit cannot run (bad flags, an app that does not load: cli.ts), never 1.
  */
 import type { RouteTable } from '../../../server/router/compile.ts'
+import { securityName } from './describe.ts'
 
 export interface Finding {
   readonly method: string
@@ -35,10 +40,21 @@ export interface Finding {
   readonly reason: 'unsafe-method' | 'wildcard-methods' | 'safe-method'
 }
 
+/** A route a security callback guards: the callback's name, and its OpenAPI scheme's name if it has one. */
+export interface SecuredRoute {
+  readonly method: string
+  readonly path: string
+  readonly controller: string
+  readonly action: string
+  readonly security: string
+  readonly scheme?: string
+}
+
 export interface AuditReport {
   readonly warnings: readonly Finding[]
   readonly info: readonly Finding[]
-  readonly summary: { readonly warnings: number; readonly info: number }
+  readonly secured: readonly SecuredRoute[]
+  readonly summary: { readonly warnings: number; readonly info: number; readonly secured: number }
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH'])
@@ -46,9 +62,16 @@ const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH'])
 export function audit(table: RouteTable): AuditReport {
   const warnings: Finding[] = []
   const info: Finding[] = []
+  const secured: SecuredRoute[] = []
   for (const route of table.routes) {
-    if (route.group.security !== false) continue
     const base = { path: route.path, controller: route.info.controller, action: route.info.action }
+    const { security, securityScheme } = route.group
+    if (security !== false) {
+      const guard = { security: securityName(security) || 'anonymous', scheme: securityScheme?.name }
+      const methods = route.kind === 'ws' ? ['WS'] : route.methods === 'all' ? ['*'] : route.methods
+      for (const method of methods) secured.push({ method, ...base, ...guard })
+      continue
+    }
     if (route.kind === 'ws') {
       info.push({ method: 'WS', ...base, reason: 'safe-method' })
     } else if (route.methods === 'all') {
@@ -60,16 +83,26 @@ export function audit(table: RouteTable): AuditReport {
       }
     }
   }
-  return { warnings, info, summary: { warnings: warnings.length, info: info.length } }
+  return {
+    warnings,
+    info,
+    secured,
+    summary: { warnings: warnings.length, info: info.length, secured: secured.length },
+  }
 }
 
 export const findingLine = (f: Finding): string => `${f.method} ${f.path} (${f.controller}) has no security`
+
+export const securedLine = (r: SecuredRoute): string =>
+  `${r.method} ${r.path} (${r.controller}) ${r.security}${r.scheme ? `, scheme ${r.scheme}` : ''}`
 
 export function formatAudit(report: AuditReport): string {
   const lines: string[] = []
   if (report.warnings.length) lines.push('WARNINGS', ...report.warnings.map(findingLine))
   if (report.info.length) lines.push('INFO', ...report.info.map(findingLine))
-  lines.push(`Summary: ${report.summary.warnings} warning(s), ${report.summary.info} info(s)`)
+  if (report.secured.length) lines.push('SECURED', ...report.secured.map(securedLine))
+  const { summary } = report
+  lines.push(`Summary: ${summary.warnings} warning(s), ${summary.info} info(s), ${summary.secured} secured`)
   return lines.join('\n')
 }
 

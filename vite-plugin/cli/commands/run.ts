@@ -53,7 +53,7 @@ whose key names a secret (secret, password, token, key…) show as [redacted].`,
 
 export const auditCommand = defineCommand({
   name: 'audit',
-  summary: 'routes without security; exit status 1 when there are warnings',
+  summary: 'routes without security, and the check guarding each other route; exit status 1 on warnings',
   description: `Lists the routes of groups with security: false: POST, PUT, DELETE, PATCH and ALL routes are
 WARNINGS, GET (and HEAD, OPTIONS, WebSocket, static files) INFO. Exit status 1 when
 there is a warning, so CI can gate on it; 2 when the audit could not run.`,

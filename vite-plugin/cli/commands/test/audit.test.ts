@@ -43,13 +43,13 @@ describe('audit', () => {
       '* /t/any (things_controller) has no security',
       'INFO',
       'GET /t (things_controller) has no security',
-      'Summary: 5 warning(s), 1 info(s)',
+      'Summary: 5 warning(s), 1 info(s), 0 secured',
     ])
     expect(report.warnings.at(-1)).toMatchObject({ method: '*', reason: 'wildcard-methods', action: 'list' })
     expect(auditExitCode(report)).toBe(1)
   })
 
-  it('a group with a security callback produces no findings, whatever its routes', () => {
+  it('a group with a security callback produces no findings: its routes are listed with their security', () => {
     const { table } = inspectApp(
       app({
         r: {
@@ -61,11 +61,39 @@ describe('audit', () => {
             ['GET /c', ok],
           ],
         },
+        s: {
+          prefix: '/admin',
+          security: {
+            name: 'adminSession',
+            scheme: { type: 'apiKey', in: 'cookie', name: 'sid' },
+            check: function requireAdmin() {
+              return true
+            },
+          },
+          routes: [['DELETE /users/:id', ok]],
+        },
       }),
     )
     const report = audit(table)
-    expect(report).toEqual({ warnings: [], info: [], summary: { warnings: 0, info: 0 } })
-    expect(formatAudit(report)).toBe('Summary: 0 warning(s), 0 info(s)')
+    expect(report.warnings).toEqual([])
+    expect(report.info).toEqual([])
+    expect(report.summary).toEqual({ warnings: 0, info: 0, secured: 4 })
+    expect(formatAudit(report).split('\n')).toEqual([
+      'SECURED',
+      'POST /a (things_controller) checkLogin',
+      '* /b (things_controller) checkLogin',
+      'GET /c (things_controller) checkLogin',
+      'DELETE /admin/users/:id (things_controller) requireAdmin, scheme adminSession',
+      'Summary: 0 warning(s), 0 info(s), 4 secured',
+    ])
+    expect(report.secured.at(-1)).toEqual({
+      method: 'DELETE',
+      path: '/admin/users/:id',
+      controller: 'things_controller',
+      action: 'list',
+      security: 'requireAdmin',
+      scheme: 'adminSession',
+    })
     expect(auditExitCode(report)).toBe(0)
   })
 
@@ -102,15 +130,21 @@ describe('audit', () => {
     expect(lines).toContain('POST /api/items (items_controller) has no security')
     expect(lines).toContain('* /legacy (routes/public) has no security')
     expect(lines).toContain('GET /api/items/:id (items_controller) has no security')
-    expect(lines.some((l) => l.includes('/notes'))).toBe(false)
-    expect(lines.at(-1)).toBe('Summary: 5 warning(s), 5 info(s)')
+    // The secured group's routes are no findings: listed under SECURED with their check.
+    const secured = lines.slice(lines.indexOf('SECURED') + 1, -1)
+    expect(lines.filter((l) => l.includes('/notes'))).toEqual(secured)
+    expect(secured).toEqual([
+      'GET /notes (notes_controller) usernamePassword',
+      'POST /notes (notes_controller) usernamePassword',
+    ])
+    expect(lines.at(-1)).toBe('Summary: 5 warning(s), 5 info(s), 2 secured')
   })
 
   it('end to end: --json gives the report shape and the same exit code', async () => {
     const res = await runCli(['audit', '--json', '--root', FIXTURE])
     expect(res.code).toBe(1)
     const report = JSON.parse(res.stdout)
-    expect(report.summary).toEqual({ warnings: 5, info: 5 })
+    expect(report.summary).toEqual({ warnings: 5, info: 5, secured: 2 })
     expect(report.warnings[0]).toEqual({
       method: '*',
       path: '/legacy',
@@ -125,11 +159,11 @@ describe('audit', () => {
     expect(text).toMatchObject({
       code: 0,
       stderr: '',
-      stdout: 'INFO\nGET /pets (pets_controller) has no security\nSummary: 0 warning(s), 1 info(s)\n',
+      stdout: 'INFO\nGET /pets (pets_controller) has no security\nSummary: 0 warning(s), 1 info(s), 0 secured\n',
     })
     const json = await runMain(['audit', '--json', '--root', DISCOVERED])
     expect(json.code).toBe(0)
-    expect(JSON.parse(json.stdout).summary).toEqual({ warnings: 0, info: 1 })
+    expect(JSON.parse(json.stdout).summary).toEqual({ warnings: 0, info: 1, secured: 0 })
   })
 
   it('exit status 2 when the audit cannot run: an app that does not load, bad flags; never 1', async () => {
