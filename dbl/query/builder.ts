@@ -8,12 +8,32 @@
  * The query's own parts are fields with names of their own (`conds`, `order`, `maxRows`, …), so
  * they never collide with the methods; compile.ts reads them.
  */
-import type { Query } from './types.ts'
+import type { Query, QueryParts } from './types.ts'
 import type { AnySchema } from '../schema.ts'
 import './methods.ts'
 import { derive, EMPTY, QueryValue } from './value.ts'
 
 export { isQuery } from './value.ts'
+
+/** Every part of a new query but its schema: shared, so `from` copies it rather than building it. */
+const START: QueryParts = Object.freeze({
+  kind: 'vela.query',
+  schema: undefined as unknown as AnySchema,
+  joins: EMPTY,
+  conds: EMPTY,
+  order: EMPTY,
+  maxRows: undefined,
+  skipRows: undefined,
+  columns: undefined,
+  columnsAs: undefined,
+  groups: EMPTY,
+  havings: EMPTY,
+  isDistinct: false,
+  rowLock: undefined,
+  countRows: false,
+  subqueries: false,
+  extras: undefined,
+})
 
 /**
  * A query over every row of `schema`; refine it with `.where`, `.join`, `.orderBy`, `.select`, ….
@@ -22,24 +42,7 @@ export { isQuery } from './value.ts'
  * const rows = await repo.all(from(Product).where('price', '>', 100).orderBy('name').limit(20))
  */
 export function from<S extends AnySchema>(schema: S): Query<S> {
-  return new QueryValue({
-    kind: 'vela.query',
-    schema,
-    joins: EMPTY,
-    conds: EMPTY,
-    order: EMPTY,
-    maxRows: undefined,
-    skipRows: undefined,
-    columns: undefined,
-    columnsAs: undefined,
-    groups: EMPTY,
-    havings: EMPTY,
-    isDistinct: false,
-    rowLock: undefined,
-    countRows: false,
-    subqueries: false,
-    extras: undefined,
-  }) as unknown as Query<S>
+  return new QueryValue(START, schema) as unknown as Query<S>
 }
 
 /**

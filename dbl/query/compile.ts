@@ -556,27 +556,26 @@ const MAX_SHAPES = 5000
 const cache = new Map<string, Cached>()
 
 /**
- * One walk over `q`: key and parameters, and the text when `emit`. The count wrapper adds no
- * values, so it goes around the text afterwards.
+ * One walk over `q`: key and parameters into `w`, and the text when `w.emit`. The count wrapper
+ * adds no values, so it goes around the text afterwards.
  */
-function walkSelect(q: Q, emit: boolean): { key: string; sql: string; params: unknown[] } {
-  const w: Walk = { key: 'select ', params: [], emit }
-  let sql = selectSql(w, q, emit ? scopeOf(q, undefined) : undefined, 'top', undefined)
-  if (emit && q.countRows) sql = `select count(*) as "count" from (${sql}) as "counted"`
-  return { key: w.key, sql, params: w.params }
+function walkSelect(w: Walk, q: Q): string {
+  const sql = selectSql(w, q, w.emit ? scopeOf(q, undefined) : undefined, 'top', undefined)
+  return w.emit && q.countRows ? `select count(*) as "count" from (${sql}) as "counted"` : sql
 }
 
 /** SQL, parameters and key of a SELECT (with `shape` for the rows when they need one). */
 export function compileSelectKeyed(q: Q): KeyedStatement {
-  let { key, params } = walkSelect(q, false)
-  let hit = cache.get(key)
+  let w: Walk = { key: 'select ', params: [], emit: false }
+  walkSelect(w, q)
+  let hit = cache.get(w.key)
   if (!hit) {
-    const full = walkSelect(q, true)
-    ;({ key, params } = full)
+    w = { key: 'select ', params: [], emit: true }
+    const sql = walkSelect(w, q)
     if (cache.size >= MAX_SHAPES) cache.clear()
-    cache.set(key, (hit = { sql: full.sql, shape: shapeOf(q) ?? undefined }))
+    cache.set(w.key, (hit = { sql, shape: shapeOf(q) ?? undefined }))
   }
-  return { key, sql: hit.sql, params, shape: hit.shape }
+  return { key: w.key, sql: hit.sql, params: w.params, shape: hit.shape }
 }
 
 /** SQL and parameters of a SELECT (with `shape` for the rows when they need one). */

@@ -31,9 +31,10 @@ export class QueryValue implements QueryParts {
   readonly subqueries: boolean
   readonly extras: QueryExtras | undefined
 
-  constructor(q: QueryParts) {
+  /** A copy of `q`, on `schema` when given (how `from` starts a query). */
+  constructor(q: QueryParts, schema?: AnySchema) {
     this.kind = 'vela.query'
-    this.schema = q.schema
+    this.schema = schema ?? q.schema
     this.joins = q.joins
     this.conds = q.conds
     this.order = q.order
