@@ -29,6 +29,7 @@ afterAll(async () => {
 const EMAIL = 'ann@example.com'
 const PASSWORD = 'correct horse battery'
 const NEW_PASSWORD = 'a new and longer passphrase'
+const DASHBOARD_LINK = /(https?:\/\/\S+\/__vela\?token=[\w-]+)/
 
 /** A port nobody listens on now: the app's mailed links and passkeys name it (APP_URL) before it starts. */
 function freePort(): Promise<number> {
@@ -97,8 +98,12 @@ describe.skipIf(!hasChromium)(
       const port = await freePort()
       base = `http://localhost:${port}`
       ;[, browser] = await Promise.all([
-        startDev(app, port).then((dev) => {
-          dashboard = /dashboard (http:\/\/\S+\/__vela\?token=\S+)/.exec(dev.output())![1]!
+        startDev(app, port).then(async (dev) => {
+          // The start line's link to the dashboard, with this start's token.
+          await until('the dashboard link', () => DASHBOARD_LINK.test(dev.output())).catch(() => {
+            throw new Error(`no dashboard link in the output of vite:\n${dev.output()}`)
+          })
+          dashboard = DASHBOARD_LINK.exec(dev.output())![1]!
         }),
         launchChromium(),
       ])

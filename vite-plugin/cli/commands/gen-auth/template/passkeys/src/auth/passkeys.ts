@@ -9,6 +9,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
+import { COSEALG } from '@simplewebauthn/server/helpers'
 import type { VelaRequest } from 'vela'
 import { cast, errorsToJson, from } from 'vela/dbl'
 import { repo } from '../repo.ts'
@@ -20,6 +21,12 @@ import { appUrl } from './mailer.ts'
 export const RP_NAME = process.env.APP_NAME ?? 'Accounts'
 /** How long a ceremony's challenge is accepted after the page asked for it: 5 minutes. */
 export const CHALLENGE_VALIDITY_MS = 5 * 60_000
+/**
+ * The signature algorithms a new passkey may use: ES256 (what platform authenticators and
+ * security keys make), EdDSA and RS256 (Windows Hello). Named rather than the library's default,
+ * which probes Node for the post-quantum ML-DSA-44 and logs an experimental-feature warning.
+ */
+const ALGORITHMS = [COSEALG.ES256, COSEALG.EdDSA, COSEALG.RS256]
 /** The one answer to every failed passkey sign-in: it says nothing about which accounts exist. */
 export const PASSKEY_FAILED = 'That passkey did not sign you in. Try again, or log in another way.'
 
@@ -87,6 +94,7 @@ export async function registrationOptions(
     userID: userHandle(user),
     excludeCredentials: (await passkeysOf(user.id)).map((p) => ({ id: p.credential_id, transports: p.transports })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    supportedAlgorithmIDs: ALGORITHMS,
   })
   keepChallenge(req, { challenge: options.challenge, purpose: 'register', user_id: user.id })
   return options
@@ -115,6 +123,7 @@ export async function registerPasskey(
     expectedOrigin: rp.origin,
     expectedRPID: rp.id,
     requireUserVerification: true,
+    supportedAlgorithmIDs: ALGORITHMS,
   }).catch(() => undefined)
   if (!verified?.verified) return undefined
   const { credential } = verified.registrationInfo

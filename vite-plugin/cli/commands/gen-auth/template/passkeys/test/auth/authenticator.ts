@@ -60,7 +60,7 @@ export function softwareAuthenticator(origin = 'http://localhost:8080') {
       const attestation = isoCBOR.encode(
         new Map<string, string | Uint8Array | Map<string, never>>([
           ['fmt', 'none'],
-          ['attStmt', new Map()],
+          ['attStmt', new Map<string, never>()],
           ['authData', authData],
         ]),
       )
