@@ -30,6 +30,10 @@ for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
   if (rewritten !== text) writeFileSync(path, rewritten)
 }
 
-for (const dir of ['vite-plugin/template', 'vite-plugin/cli/commands/gen-auth/template', 'vite-plugin/dashboard/assets']) {
+for (const dir of [
+  'vite-plugin/template',
+  'vite-plugin/cli/commands/gen-auth/template',
+  'vite-plugin/dashboard/assets',
+]) {
   if (existsSync(join(root, dir))) cpSync(join(root, dir), join(dist, dir), { recursive: true })
 }

@@ -30,17 +30,18 @@ describe('a new app from the packed package', { timeout: 600_000 }, () => {
   }, 900_000)
 
   test('the tarball holds the compiled package only', () => {
-    // Compiled JavaScript and declarations, the starter `vela new` copies, the CLI's entry and the
-    // client types, the dashboard's views and stylesheet: no sources, no tests of Vela's own.
+    // Compiled JavaScript and declarations, the starter `vela new` copies and the files `vela gen
+    // auth` writes, the CLI's entry and the client types, the dashboard's views and stylesheet: no
+    // sources, no tests of Vela's own.
+    const template = (p: string) =>
+      p.startsWith('dist/vite-plugin/template/') || p.startsWith('dist/vite-plugin/cli/commands/gen-auth/template/')
     const shipped = (p: string) =>
       /^dist\/.*\.(js|d\.ts)$/.test(p) ||
-      p.startsWith('dist/vite-plugin/template/') ||
+      template(p) ||
       p.startsWith('dist/vite-plugin/dashboard/assets/') ||
       ['package.json', 'README.md', 'vite-plugin/bin.mjs', 'vite-plugin/client.d.ts'].includes(p)
     expect(packed.paths.filter((p) => !shipped(p))).toEqual([])
-    expect(
-      packed.paths.filter((p) => !p.startsWith('dist/vite-plugin/template/') && /\.test\.|fixtures\//.test(p)),
-    ).toEqual([])
+    expect(packed.paths.filter((p) => !template(p) && /\.test\.|fixtures\//.test(p))).toEqual([])
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/vela/package.json'), 'utf8'))
     expect(pkg.dependencies.tsx).toBeUndefined()
     expect(JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).dependencies.vela).toMatch(/vela-0\.1\.0\.tgz$/)

@@ -52,6 +52,7 @@ const SIDEBAR: Section[] = [
     text: 'HTTP',
     items: [
       { text: 'Security', link: '/http/security' },
+      { text: 'User accounts (vela gen auth)', link: '/http/authentication' },
       { text: 'Plugins and hooks', link: '/http/plugins' },
       { text: 'Views and static files', link: '/http/views' },
       { text: 'The OpenAPI document', link: '/http/openapi' },

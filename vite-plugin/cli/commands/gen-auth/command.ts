@@ -33,14 +33,17 @@ export interface AuthFile {
 }
 
 /**
- * The files of `parts`, read from the template folder. A later part's file replaces an earlier
- * part's file of the same path (how a part changes what core writes).
+ * The files of `parts`, read from their folders under `templates`. A later part's file replaces an
+ * earlier part's file of the same path (how a part changes what core writes), in the place it had.
  */
-export async function authFiles(parts: readonly AuthPart[] = AUTH_PARTS): Promise<AuthFile[]> {
+export async function authFiles(
+  parts: readonly AuthPart[] = AUTH_PARTS,
+  templates = TEMPLATE_DIR,
+): Promise<AuthFile[]> {
   const byPath = new Map<string, AuthFile>()
   for (const part of parts) {
     for (const path of part.files) {
-      byPath.set(path, { path, text: await readFile(join(TEMPLATE_DIR, part.name, path), 'utf8') })
+      byPath.set(path, { path, text: await readFile(join(templates, part.name, path), 'utf8') })
     }
   }
   return [...byPath.values()]

@@ -15,8 +15,7 @@ const EMAIL_FORMAT = /^[^\s@]+@[^\s@]+$/
  * @example
  * await repo.getBy(User, { email: normalizeEmail(req.params.email) })
  */
-export const normalizeEmail = (email: unknown): string =>
-  typeof email === 'string' ? email.trim().toLowerCase() : ''
+export const normalizeEmail = (email: unknown): string => (typeof email === 'string' ? email.trim().toLowerCase() : '')
 
 /** The user with this email address, if any. */
 export const userByEmail = (email: unknown) => repo.getBy(User, { email: normalizeEmail(email) })

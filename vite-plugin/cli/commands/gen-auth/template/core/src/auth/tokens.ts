@@ -27,8 +27,7 @@ export const TOKEN_VALIDITY: Readonly<Record<TokenKind, number>> = {
 }
 
 /** `change:ann@example.com` → `change`. */
-export const kindOf = (context: string): TokenKind =>
-  (context.startsWith('change:') ? 'change' : context) as TokenKind
+export const kindOf = (context: string): TokenKind => (context.startsWith('change:') ? 'change' : context) as TokenKind
 
 /** The SHA-256 of a token, hex: what the table keeps. */
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')

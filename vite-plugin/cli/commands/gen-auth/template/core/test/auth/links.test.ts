@@ -25,9 +25,10 @@ const account = async () => {
 const answer = async (res: Response) => ({ status: res.status, location: res.headers.get('location') })
 
 const age = async (context: string, interval: string) => {
-  const res = await repo.query(`UPDATE users_tokens SET inserted_at = now() - interval '${interval}' WHERE context = $1`, [
-    context,
-  ])
+  const res = await repo.query(
+    `UPDATE users_tokens SET inserted_at = now() - interval '${interval}' WHERE context = $1`,
+    [context],
+  )
   if (!res.ok) throw res.error
 }
 
@@ -49,7 +50,10 @@ it('resets the password by mail: the old one stops working, every session ends',
   expect(short.status).toBe(422)
   expect(await short.text()).toContain('Password should be at least 12 character(s)')
 
-  const done = await b.post(link, { password: 'a brand new passphrase', password_confirmation: 'a brand new passphrase' })
+  const done = await b.post(link, {
+    password: 'a brand new passphrase',
+    password_confirmation: 'a brand new passphrase',
+  })
   expect(done.headers.get('location')).toBe('/users/log-in')
   expect(await flashOf(b)).toBe('Your password is reset. Log in with the new one.')
   expect((await logIn(b, ann)).status).toBe(401)

@@ -28,7 +28,11 @@ it('sends a visitor to the login page, and back to the page they asked for once 
 it('logs in with any case of the address; a return_to off the site goes to the settings', async () => {
   const b = browser(t)
   await b.get('/users/log-in')
-  const res = await b.post('/users/log-in', { email: ' ANN@example.com', password: PASSWORD, return_to: 'https://evil.example/' })
+  const res = await b.post('/users/log-in', {
+    email: ' ANN@example.com',
+    password: PASSWORD,
+    return_to: 'https://evil.example/',
+  })
   expect(res.status).toBe(303)
   expect(res.headers.get('location')).toBe('/users/settings')
 })
@@ -99,4 +103,21 @@ it('logs out everywhere: every browser of the user is logged out, other users ar
   expect((await phone.get('/users/settings')).status).toBe(303)
   expect((await laptop.get('/users/settings')).status).toBe(303)
   expect((await bob.get('/users/settings')).status).toBe(200)
+})
+
+it('serves every account page under the Content-Security-Policy, with no inline script or style', async () => {
+  const b = browser(t)
+  const pages = ['/users/register', '/users/log-in', '/users/reset-password', '/users/confirm/x', '/users/magic-link/x']
+  const signedIn = browser(t)
+  await logIn(signedIn, ann)
+  for (const [who, url] of [
+    ...pages.map((p) => [b, p] as const),
+    [signedIn, '/users/settings'] as const,
+    [signedIn, '/users/sudo'] as const,
+  ]) {
+    const res = await who.get(url)
+    expect(res.status, url).toBe(200)
+    expect(res.headers.get('content-security-policy'), url).toContain("script-src 'self'")
+    expect(await res.text(), url).not.toMatch(/<script|<style|style=/)
+  }
 })

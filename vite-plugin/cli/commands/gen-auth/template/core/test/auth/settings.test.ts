@@ -82,7 +82,9 @@ it('refuses an email change link opened by another user, or older than 7 days', 
 
   await changeEmail(first.b, 'later@example.com')
   const late = await mailedPath('later@example.com')
-  const aged = await repo.query("UPDATE users_tokens SET inserted_at = now() - interval '8 days' WHERE context LIKE 'change:%'")
+  const aged = await repo.query(
+    "UPDATE users_tokens SET inserted_at = now() - interval '8 days' WHERE context LIKE 'change:%'",
+  )
   expect(aged.ok).toBe(true)
   await first.b.get(late)
   expect(await flashOf(first.b, '/users/settings')).toBe('That email change link is invalid or has expired.')
