@@ -13,6 +13,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PASSKEYS_PART } from '../vite-plugin/cli/commands/gen-auth/parts.ts'
 import { userEnv } from '../vite-plugin/test/user-process.ts'
 import { chromiumAvailable, launchChromium } from './support/chromium.ts'
 import { listeningPort } from './support/listening.ts'
@@ -77,6 +78,8 @@ describe.skipIf(!hasChromium)(
   { timeout: 600_000 },
   () => {
     let app = ''
+    let shipped: readonly string[] = []
+    let devOutput = () => ''
     let generated = ''
     let base = ''
     let dashboard = ''
@@ -90,6 +93,7 @@ describe.skipIf(!hasChromium)(
       const made = await newApp('vela-auth-browser-')
       cleanup.push(() => made.remove())
       app = made.app
+      shipped = made.packed.paths
       generated = await npx(app, 'vela', ['gen', 'auth', '--passkeys'])
       // The dependency the generator added, installed as the printed next step says; npm's cache
       // (the repo's own install put the package there) answers without the registry.
@@ -99,6 +103,7 @@ describe.skipIf(!hasChromium)(
       base = `http://localhost:${port}`
       ;[, browser] = await Promise.all([
         startDev(app, port).then(async (dev) => {
+          devOutput = dev.output
           // The start line's link to the dashboard, with this start's token.
           await until('the dashboard link', () => DASHBOARD_LINK.test(dev.output())).catch(() => {
             throw new Error(`no dashboard link in the output of vite:\n${dev.output()}`)
@@ -157,6 +162,10 @@ describe.skipIf(!hasChromium)(
     }
 
     it('adds @simplewebauthn/server to package.json and the users_passkeys table to the migration', () => {
+      const unshipped = PASSKEYS_PART.files.filter(
+        (f) => !shipped.includes(`dist/vite-plugin/cli/commands/gen-auth/template/passkeys/${f}`),
+      )
+      expect(unshipped).toEqual([])
       expect(generated).toContain('Generated src/routes/auth_passkeys.ts')
       expect(generated).toContain('Added @simplewebauthn/server@^14.1.0 to package.json: run npm install')
       const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as {
@@ -180,7 +189,9 @@ describe.skipIf(!hasChromium)(
     it('registers, confirms from the mailbox, logs out', async () => {
       // Opening the dashboard's link once leaves its token in a cookie: the Mail page opens after.
       await page.goto(`${base}${new URL(dashboard).pathname}${new URL(dashboard).search}`)
-      await page.goto(`${base}/users/register`)
+      // The pages are served under the starter's Content-Security-Policy: scripts from the origin only.
+      const register = await page.goto(`${base}/users/register`)
+      expect(register!.headers()['content-security-policy']).toContain("script-src 'self'")
       await page.fill('#email', EMAIL)
       await page.fill('#password', PASSWORD)
       await page.fill('#password_confirmation', PASSWORD)
@@ -261,6 +272,7 @@ describe.skipIf(!hasChromium)(
       expect(await message.textContent()).toBe('That passkey did not sign you in. Try again, or log in another way.')
       expect(page.url()).toBe(`${base}/users/log-in`)
       expect(problems).toEqual([])
+      expect(devOutput()).not.toMatch(/ExperimentalWarning|VELA_DEP_|Error/)
     })
   },
 )

@@ -34,6 +34,9 @@ export const PASSKEY_FAILED = 'That passkey did not sign you in. Try again, or l
  * Who the passkeys belong to: the site of `APP_URL` (its host name is the WebAuthn relying party
  * ID, its origin the only one a ceremony may come from), else this machine's dev server. A passkey
  * is bound to the host name it was made on: changing `APP_URL`'s host makes every passkey useless.
+ *
+ * @example
+ * relyingParty() // APP_URL=https://shop.example.com → { id: 'shop.example.com', origin: 'https://shop.example.com' }
  */
 export function relyingParty(): { id: string; origin: string } {
   const url = new URL(appUrl())
@@ -70,7 +73,12 @@ function takeChallenge(req: VelaRequest, purpose: Purpose, userId?: number): str
 /** The user handle a user's passkeys carry: the account's id, so one authenticator keeps one passkey per account. */
 const userHandle = (user: Pick<User, 'id'>) => new TextEncoder().encode(String(user.id))
 
-/** A user's passkeys, newest first. */
+/**
+ * A user's passkeys, newest first.
+ *
+ * @example
+ * const passkeys = await passkeysOf(currentUser(req).id)
+ */
 export async function passkeysOf(userId: number): Promise<UserPasskey[]> {
   return repo.all(from(UserPasskey).where({ user_id: userId }).orderBy(['id', 'desc']))
 }
@@ -198,7 +206,13 @@ export async function verifySignIn(
   return passkey.user_id
 }
 
-/** Deletes one of the user's passkeys; false when they have none of that id. */
+/**
+ * Deletes one of the user's passkeys; false when they have none of that id (another user's
+ * passkey is never deleted).
+ *
+ * @example
+ * const deleted = await deletePasskey(currentUser(req).id, Number(req.bindings.id))
+ */
 export async function deletePasskey(userId: number, id: number): Promise<boolean> {
   const res = await repo.deleteAll(from(UserPasskey).where({ id, user_id: userId }))
   if (!res.ok) throw res.error

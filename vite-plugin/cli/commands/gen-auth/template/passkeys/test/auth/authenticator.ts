@@ -15,6 +15,11 @@ const uint32 = (n: number) => {
  * answers, in the JSON the passkey routes read (`credential`). It holds one ES256 key, made on
  * the first `create`, verifies its user always, and counts its signatures. `origin` must be the
  * app's (`APP_URL`; in tests `http://localhost:8080`).
+ *
+ * @example
+ * const authenticator = softwareAuthenticator(relyingParty().origin)
+ * const options = await (await b.post('/users/settings/passkeys/options')).json()
+ * await b.post('/users/settings/passkeys', { credential: authenticator.create(options), name: 'Laptop' })
  */
 export function softwareAuthenticator(origin = 'http://localhost:8080') {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
