@@ -39,6 +39,15 @@ describe('vela gen auth --passkeys', () => {
     expect([...PASSKEYS_PART.files].sort()).toEqual(filesUnder(join(TEMPLATE, 'passkeys')))
   })
 
+  it('adds the @simplewebauthn/server range this repo tests with (its devDependency)', () => {
+    const repo = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
+      devDependencies: Record<string, string>
+    }
+    expect(PASSKEYS_PART.dependencies).toEqual({
+      '@simplewebauthn/server': repo.devDependencies['@simplewebauthn/server'],
+    })
+  })
+
   it("the passkeys settings page is core's with the Passkeys section before the logout", () => {
     // A change to core's page must be made to this copy too: this fails until it is.
     const core = template('core', 'src/views/users/settings.liquid')
