@@ -10,7 +10,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
 import { COSEALG } from '@simplewebauthn/server/helpers'
-import type { VelaRequest } from 'vela'
+import { renewSession, type VelaRequest } from 'vela'
 import { cast, errorsToJson, from } from 'vela/dbl'
 import { repo } from '../repo.ts'
 import type { User } from '../schemas/user.ts'
@@ -59,12 +59,14 @@ function keepChallenge(req: VelaRequest, kept: Omit<KeptChallenge, 'expires_at'>
 
 /**
  * Takes the session's challenge out, so it answers one response only, and gives it when it is of
- * this purpose (and user) and not expired.
+ * this purpose (and user) and not expired. The session is renewed without it (the rest of its
+ * data kept): the cookie the request came with is revoked, so a copy of it that still holds the
+ * challenge is refused too.
  */
 function takeChallenge(req: VelaRequest, purpose: Purpose, userId?: number): string | undefined {
   const { passkey_challenge: kept, ...rest } = req.session ?? {}
   if (kept === undefined) return undefined
-  req.session = rest
+  renewSession(req, rest)
   const c = kept as KeptChallenge
   if (c.purpose !== purpose || c.user_id !== userId || Date.now() > c.expires_at) return undefined
   return c.challenge
@@ -111,7 +113,8 @@ export async function registrationOptions(
 /**
  * Checks the browser's answer to `registrationOptions` (the session's challenge, this site's
  * origin, a verified user) and saves the passkey as `name`; `undefined` when it does not check
- * out, the challenge was used or expired, or the passkey is registered already.
+ * out (or is missing), the challenge was used or expired, or the passkey is registered already.
+ * The challenge is used up either way.
  *
  * @example
  * const passkey = await registerPasskey(req, currentUser(req), JSON.parse(req.params.credential), 'Laptop')
@@ -119,11 +122,11 @@ export async function registrationOptions(
 export async function registerPasskey(
   req: VelaRequest,
   user: Pick<User, 'id'>,
-  response: RegistrationResponseJSON,
+  response: RegistrationResponseJSON | undefined,
   name: string,
 ): Promise<UserPasskey | undefined> {
   const challenge = takeChallenge(req, 'register', user.id)
-  if (!challenge) return undefined
+  if (!challenge || !response) return undefined
   const rp = relyingParty()
   const verified = await verifyRegistrationResponse({
     response,
@@ -167,14 +170,15 @@ export async function signInOptions(req: VelaRequest): Promise<PublicKeyCredenti
 /**
  * The user whose passkey signed the session's challenge, or `undefined` for anything else (an
  * unknown passkey, a bad signature, a used or expired challenge, a counter that went back: a
- * cloned authenticator). The passkey's counter and `last_used_at` are updated.
+ * cloned authenticator, no answer at all). The challenge is used up either way; the passkey's
+ * counter and `last_used_at` are updated.
  *
  * @example
  * const userId = await verifySignIn(req, JSON.parse(req.params.credential))
  */
 export async function verifySignIn(
   req: VelaRequest,
-  response: AuthenticationResponseJSON,
+  response: AuthenticationResponseJSON | undefined,
 ): Promise<number | undefined> {
   const challenge = takeChallenge(req, 'sign-in')
   if (!challenge || typeof response?.id !== 'string') return undefined

@@ -61,7 +61,7 @@ export async function create(req: VelaRequest) {
     String(req.params.name ?? '')
       .trim()
       .slice(0, NAME_LENGTH) || 'Passkey'
-  const saved = credential && (await registerPasskey(req, currentUser(req), credential, name))
+  const saved = await registerPasskey(req, currentUser(req), credential, name)
   if (!saved) return json({ error: 'The passkey was not added. Try again.' }, { status: 400 })
   flash(req, `Passkey "${saved.name}" added: you can log in with it now.`)
   return json({ location: PASSKEYS_PATH })
@@ -86,7 +86,7 @@ export async function signInOptionsAction(req: VelaRequest) {
  */
 export async function signIn(req: VelaRequest) {
   const credential = credentialOf<AuthenticationResponseJSON>(req)
-  const userId = credential && (await verifySignIn(req, credential))
+  const userId = await verifySignIn(req, credential)
   const user = userId ? await repo.get(User, userId) : undefined
   if (!user?.confirmed_at) return json({ error: PASSKEY_FAILED }, { status: 401 })
   await logIn(req, user)

@@ -97,6 +97,23 @@ it('the sign-in options name no account, and every failure is the same 401', asy
   }
 })
 
+it('a copy of the session cookie from before the challenge was used opens nothing', async () => {
+  const { b } = await account()
+  const authenticator = await addPasskey(b)
+  const visitor = browser(t)
+  await visitor.get('/users/log-in')
+  const options = await (await visitor.post('/users/passkeys/sign-in-options')).json()
+  const copy = new Map(visitor.cookies)
+  expect((await visitor.post('/users/passkeys/sign-in', { credential: 'not a credential' })).status).toBe(401)
+  // The cookie that held the challenge was revoked when the challenge was taken: refused, it
+  // brings no session, so not even the page's CSRF token holds.
+  visitor.cookies.clear()
+  for (const [name, value] of copy) visitor.cookies.set(name, value)
+  const replay = await visitor.post('/users/passkeys/sign-in', { credential: authenticator.get(options) })
+  expect(replay.status).toBe(403)
+  expect((await visitor.get('/users/settings')).status).toBe(303)
+})
+
 it('adding a passkey needs a recent login; a user deletes only their own', async () => {
   const { b } = await account()
   const authenticator = await addPasskey(b)
