@@ -29,6 +29,8 @@ export const endToEnd: readonly string[] = [
   // the playground served by `vela serve`, and in Chromium
   'test/playground*.test.ts',
   'test/dashboard-browser.test.ts',
+  // vela gen auth --passkeys in a new app from the packed package, under vite, in Chromium
+  'test/auth-browser.test.ts',
   // the documentation site: a VitePress build and Chromium
   'test/docs-site.test.ts',
   // several instances behind nginx, built clusters

@@ -20,7 +20,8 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineCommand } from '../args.ts'
-import { AUTH_PARTS, type AuthPart } from './parts.ts'
+import { applyDependencies, planDependencies } from './dependencies.ts'
+import { AUTH_PARTS, type AuthPart, partsFor } from './parts.ts'
 
 const TEMPLATE_DIR = fileURLToPath(new URL('./template/', import.meta.url))
 
@@ -109,11 +110,24 @@ and tests in test/auth/. Flows: registration with email confirmation, login and 
 everywhere, password reset and login links by mail, sudo mode (the password again before a
 sensitive change), email change confirmed at the new address. Nothing is overwritten: if any file
 exists, nothing is written. Then run vela migrations generate and vela migrate.`,
-  options: {},
-  example: 'vela gen auth\nvela migrations generate\nvela migrate',
-  async run({ root, display }) {
-    for (const file of await writeAuth(root, await authFiles(), display)) console.log(`Generated ${display(file)}`)
-    console.log(`\n${NEXT_STEPS}`)
+  options: {
+    passkeys: {
+      type: 'boolean',
+      description:
+        'also passkeys (WebAuthn): sign in with one, add and delete them in the settings; adds @simplewebauthn/server to package.json',
+    },
+  },
+  example: 'vela gen auth --passkeys\nnpm install\nvela migrations generate\nvela migrate',
+  async run({ root, values, display }) {
+    const parts = partsFor(values)
+    const wanted = Object.assign({}, ...parts.map((p) => p.dependencies ?? {})) as Record<string, string>
+    // Read before anything is written: an app without a usable package.json gets nothing.
+    const edit = Object.keys(wanted).length > 0 ? await planDependencies(root, wanted, display) : undefined
+    for (const file of await writeAuth(root, await authFiles(parts), display)) console.log(`Generated ${display(file)}`)
+    if (edit) await applyDependencies(edit)
+    if (edit?.added.length) console.log(`Added ${edit.added.join(', ')} to ${display(edit.file)}: run npm install`)
+    const extra = parts.flatMap((p) => p.next ?? [])
+    console.log(`\n${NEXT_STEPS}${extra.length > 0 ? `\n\n${extra.join('\n')}` : ''}`)
     return 0
   },
 })

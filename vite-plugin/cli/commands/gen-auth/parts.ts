@@ -16,6 +16,10 @@ export interface AuthPart {
   readonly name: string
   /** Paths relative to the part's folder and to the app root. */
   readonly files: readonly string[]
+  /** Packages the part's code imports, added to the app's package.json `dependencies` (name → range). */
+  readonly dependencies?: Readonly<Record<string, string>>
+  /** Lines of the printed next steps that only this part needs. */
+  readonly next?: readonly string[]
 }
 
 /** Email and password accounts: registration with confirmation, login, logout, reset, login links, sudo mode, email change. */
@@ -63,5 +67,38 @@ export const CORE_PART: AuthPart = {
   ],
 }
 
-/** The parts `vela gen auth` writes, in order. */
+/**
+ * Passkeys (WebAuthn, `vela gen auth --passkeys`), next to passwords and mailed links: the
+ * `users_passkeys` schema, signing in with one (then `logIn`), adding (in sudo mode), listing and
+ * deleting them under /users/settings/passkeys, and priv/static/passkeys.js for the browser's side.
+ * It replaces two core files: the login page's partial of more login methods gets the passkey
+ * button, and the settings page links to the passkeys. The server side is @simplewebauthn/server.
+ */
+export const PASSKEYS_PART: AuthPart = {
+  name: 'passkeys',
+  files: [
+    'src/schemas/user_passkey.ts',
+    'src/auth/passkeys.ts',
+    'src/controllers/user_passkey_controller.ts',
+    'src/routes/auth_passkeys.ts',
+    'src/views/users/log_in_methods.liquid',
+    'src/views/users/settings.liquid',
+    'src/views/users/passkeys.liquid',
+    'priv/static/passkeys.js',
+    'test/auth/authenticator.ts',
+    'test/auth/passkeys.test.ts',
+  ],
+  dependencies: { '@simplewebauthn/server': '^14.1.0' },
+  next: [
+    'Passkeys are bound to the host name of APP_URL (the WebAuthn relying party; in dev',
+    'http://localhost:<PORT>): open the dev server at localhost, and set APP_URL in production.',
+  ],
+}
+
+/** The parts `vela gen auth` writes without flags, in order. */
 export const AUTH_PARTS: readonly AuthPart[] = [CORE_PART]
+
+/** The parts for the command's flags: core, then each part asked for. */
+export function partsFor(flags: { readonly passkeys?: boolean }): AuthPart[] {
+  return flags.passkeys ? [CORE_PART, PASSKEYS_PART] : [CORE_PART]
+}
