@@ -17,7 +17,8 @@ export const UserPasskey = defineSchema({
     user_id: { type: 'integer', nullable: false },
     credential_id: { type: 'string', size: 1400, nullable: false },
     public_key: { type: 'text', nullable: false },
-    counter: { type: 'integer', nullable: false, default: 0 },
+    // An unsigned 32-bit number: past an integer column's 2^31 - 1; a double holds it exactly.
+    counter: { type: 'float', nullable: false, default: 0 },
     transports: { type: { array: 'string' }, nullable: false, default: [] },
     name: { type: 'string', size: 80, nullable: false },
     inserted_at: 'utc_datetime',
