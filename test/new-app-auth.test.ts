@@ -70,13 +70,13 @@ describe('vela gen auth in a new app from the packed package', { timeout: 600_00
     const out = await npx(app, 'vitest', ['run'])
     for (const [file, count] of [
       ['register', 5],
-      ['log-in', 7],
+      ['log-in', 8],
       ['links', 7],
       ['settings', 5],
       ['rate-limits', 4],
     ] as const)
       expect(out).toMatch(new RegExp(`test/auth/${file}\\.test\\.ts \\(${count} tests\\)`))
-    expect(out).toMatch(/Tests\s+35 passed \(35\)/)
+    expect(out).toMatch(/Tests\s+36 passed \(36\)/)
   })
 
   test('vela audit finds no open account route and lists each with its security; so does vela plugins', async () => {

@@ -56,6 +56,31 @@ it('answers a wrong password, an unknown email and an unconfirmed account with t
   expect(answers[2]).toEqual(answers[0])
 })
 
+it('takes about as long for an unknown email as for a wrong password', async () => {
+  // Both check a password hash (scrypt, tens of milliseconds); without the dummy hash an unknown
+  // email would answer in about a millisecond and tell which addresses have accounts.
+  await registered(t, 'tim@example.com')
+  const b = browser(t)
+  const timed = async (email: string) => {
+    const started = performance.now()
+    const res = await logIn(b, email, 'not the password')
+    await res.text()
+    expect(res.status).toBe(401)
+    return performance.now() - started
+  }
+  const wrong: number[] = []
+  const unknown: number[] = []
+  for (let i = 0; i < 5; i++) {
+    wrong.push(await timed('tim@example.com'))
+    unknown.push(await timed(`nobody-${i}@example.com`))
+  }
+  const median = (ms: number[]) => ms.sort((x, y) => x - y)[2]!
+  const [w, u] = [median(wrong), median(unknown)]
+  // A generous bound (a busy machine slows either): within a factor of 2 of each other.
+  expect(u / w, `medians: wrong password ${w.toFixed(1)} ms, unknown email ${u.toFixed(1)} ms`).toBeGreaterThan(0.5)
+  expect(u / w).toBeLessThan(2)
+})
+
 it('sends a logged-in browser away from the login page', async () => {
   const b = browser(t)
   await logIn(b, ann)
