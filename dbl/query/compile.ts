@@ -116,10 +116,15 @@ function joinsSql(s: Scope): string {
       const t = s.aliases!.get(`${j.path}~through`)!
       sql += `${kind}${tableAs(through.table, t)} on ${t}.${quote(through.ownerKey)} = ${parent}.${quote(through.ownerColumn)}`
       sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(through.relatedColumn)} = ${t}.${quote(through.relatedKey)}`
-    } else if (assoc.kind === 'belongsTo') {
-      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(assoc.related.primaryKey)} = ${parent}.${quote(assoc.foreignKey)}`
     } else {
-      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(assoc.foreignKey)} = ${parent}.${quote(assoc.owner.primaryKey)}`
+      // belongsTo: the related row's key = our foreign key; otherwise their foreign key = our key.
+      // One pair per column of a composite key.
+      const belongs = assoc.kind === 'belongsTo'
+      const on = assoc.foreignKeys.map((fk, i) => {
+        const [theirs, ours] = belongs ? [assoc.keys[i]!, fk] : [fk, assoc.keys[i]!]
+        return `${alias}.${quote(theirs)} = ${parent}.${quote(ours)}`
+      })
+      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${on.join(' and ')}`
     }
   }
   return sql

@@ -116,6 +116,7 @@ export function cte<R>(name: string, query: QueryOfRows<R>): Cte<R> {
     kind: 'vela.schema',
     table: name,
     primaryKey: '',
+    primaryKeys: [],
     fields,
     fieldsByName,
     associations: {},
