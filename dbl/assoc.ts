@@ -8,7 +8,14 @@
 import { castersOf, INVALID } from './cast.ts'
 import { isCompositeKey, missingKeyField } from './primary-key.ts'
 import { cast, change, isChangeset, addError, withChanges, type Changeset, type Params } from './changeset.ts'
-import { foreignKeyOf, foreignKeysOf, joinThroughOf, type AnySchema, type Association, type JoinThrough } from './schema.ts'
+import {
+  foreignKeyOf,
+  foreignKeysOf,
+  joinThroughOf,
+  type AnySchema,
+  type Association,
+  type JoinThrough,
+} from './schema.ts'
 
 export interface ResolvedAssoc {
   readonly name: string
@@ -38,14 +45,24 @@ export function resolveAssoc(owner: AnySchema, name: string): ResolvedAssoc {
   if (a.kind === 'manyToMany') {
     const through = joinThroughOf(owner, name)
     const { related, ownerKey } = through
-    return { name, kind: a.kind, owner, related, foreignKey: ownerKey, foreignKeys: [ownerKey], keys: owner.primaryKeys, through }
+    return {
+      name,
+      kind: a.kind,
+      owner,
+      related,
+      foreignKey: ownerKey,
+      foreignKeys: [ownerKey],
+      keys: owner.primaryKeys,
+      through,
+    }
   }
   const related = a.schema()
   const foreignKey = foreignKeyOf(owner, name, a)
   const foreignKeys = foreignKeysOf(owner, name, a)
   const [holder, target] = a.kind === 'belongsTo' ? [owner, related] : [related, owner]
   for (const c of foreignKeys)
-    if (!holder.fieldsByName[c]) throw new Error(`association ${owner.table}.${name}: ${holder.table} has no field "${c}"`)
+    if (!holder.fieldsByName[c])
+      throw new Error(`association ${owner.table}.${name}: ${holder.table} has no field "${c}"`)
   if (foreignKeys.length !== target.primaryKeys.length)
     throw new Error(
       `association ${owner.table}.${name}: ${target.table}'s primary key is (${target.primaryKey}), so foreignKey must list ${target.primaryKeys.length} column${target.primaryKeys.length > 1 ? 's' : ''} of ${holder.table} in that order; it lists (${foreignKeys.join(', ')})`,
@@ -143,7 +160,8 @@ export function castAssoc<S extends AnySchema>(
   const existing = (Array.isArray(loaded) ? loaded : loaded ? [loaded] : []) as Record<string, unknown>[]
   const keys = assoc.related.primaryKeys
   const children = (list as Params[]).map((p) => {
-    const match = missingKeyField(assoc.related, p) !== undefined ? undefined : existing.find((e) => sameKey(e, p, keys))
+    const match =
+      missingKeyField(assoc.related, p) !== undefined ? undefined : existing.find((e) => sameKey(e, p, keys))
     const child = make(match ?? {}, p)
     return withChanges(child, { action: match ? 'update' : 'insert' })
   })

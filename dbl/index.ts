@@ -163,6 +163,8 @@ export {
   dropColumn,
   renameColumn,
   modifyColumn,
+  addForeignKey,
+  dropForeignKey,
   createIndex,
   dropIndex,
   execute,
@@ -174,8 +176,10 @@ export type {
   ColumnChange,
   ColumnModification,
   DeferredSql,
+  ForeignKey,
   MigrationModule,
   References,
+  TableOptions,
 } from './migrations/operations.ts'
 export { migrate, rollback as rollbackMigrations, status as migrationStatus } from './migrations/migrator.ts'
 export type { MigrationStatus, AppliedMigration, MigratorOptions, MigrationTarget } from './migrations/migrator.ts'

@@ -7,15 +7,24 @@
  * decide the order of operations (see `diffModels`), and both directions are replayed on the model
  * before anything is returned, so a plan PostgreSQL would refuse is an error here, not at migrate time.
  */
-import { defaultSql, sameReferences, sqlType, type ResolvedColumn, type ResolvedReferences } from './columns.ts'
+import {
+  defaultSql,
+  sameReferences,
+  sqlType,
+  type ResolvedColumn,
+  type ResolvedForeignKey,
+  type ResolvedReferences,
+} from './columns.ts'
 import { isUniqueColumn } from './foreign-keys.ts'
 import { applyOperation, cloneModel, type Model, type TableModel } from './model.ts'
 import {
   addColumn,
+  addForeignKey,
   alterTable,
   createIndex,
   createTable,
   dropColumn,
+  dropForeignKey,
   dropIndex,
   dropTable,
   modifyColumn,
@@ -28,6 +37,7 @@ import {
   type References,
 } from './operations.ts'
 import { creationOrder, isDeferred } from './table-order.ts'
+import { compositeKeyChanges, foreignKeyOf } from './composite-keys.ts'
 import { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'
 
 export { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'
@@ -156,6 +166,10 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
     }
   }
 
+  const keys = compositeKeyChanges(from, to, renamed, follow)
+  changes.unshift(...keys.drop)
+  changes.push(...keys.add)
+
   // Indexes are matched by name; one whose definition changed is dropped and created again.
   const fromIndexes = from.indexes.map((ix) => ({ ...ix, columns: ix.columns.map((c) => renamed.get(c) ?? c) }))
   const same = (a: IndexDefinition, b: IndexDefinition) =>
@@ -218,14 +232,40 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
     [...from.values()].filter((t) => !to.has(t.name) && decisions.dropTables?.includes(t.name)),
     settledIn(to),
   )
+  const laterKeys: Operation[] = []
+  const made = new Set<string>()
   for (const t of created.order) {
     const columns = t.columns.map((c) =>
       isDeferred(created.deferred, t.name, c.name) ? { ...c, references: undefined } : c,
     )
-    operations.push(createTable(t.name, columns.map(columnOf)))
+    made.add(t.name)
+    // A multi-column key to a table that exists by now is written into createTable; else added last.
+    const keys = t.foreignKeys ?? []
+    const ready = (fk: ResolvedForeignKey) => made.has(fk.table) || (from.has(fk.table) && to.has(fk.table))
+    const inline = keys.filter(ready).map(foreignKeyOf)
+    const later = keys.filter((fk) => !ready(fk))
+    if (later.length > 0)
+      laterKeys.push(
+        alterTable(
+          t.name,
+          later.map((fk) => addForeignKey(foreignKeyOf(fk))),
+        ),
+      )
+    operations.push(createTable(t.name, columns.map(columnOf), { foreignKeys: inline }))
     for (const ix of t.indexes) operations.push(createIndex(t.name, ix.columns, { unique: ix.unique, name: ix.name }))
   }
   operations.push(...foreignKeyChanges(from, dropped.deferred, true))
+  // Multi-column keys between dropped tables go first, so the drop order need not follow them.
+  for (const t of dropped.order) {
+    const keys = (t.foreignKeys ?? []).filter((fk) => fk.table !== t.name)
+    if (keys.length > 0)
+      operations.push(
+        alterTable(
+          t.name,
+          keys.map((fk) => dropForeignKey(fk.columns)),
+        ),
+      )
+  }
   const kept = [...to.values()].filter((t) => from.has(t.name))
   const renames = new Map(
     kept.flatMap((t) =>
@@ -243,6 +283,7 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
     if (d.ambiguity) ambiguities.push(d.ambiguity)
   }
   operations.push(...foreignKeyChanges(to, created.deferred, false))
+  operations.push(...laterKeys)
   operations.push(...[...dropped.order].reverse().map((t) => dropTable(t.name)))
   for (const t of from.values()) {
     if (to.has(t.name)) continue

@@ -6,9 +6,16 @@
  * in the foreign keys pointing at it) and refuses what PostgreSQL would refuse about foreign keys
  * (see foreign-keys.ts).
  */
-import type { AnySchema } from '../schema.ts'
-import { resolveAssoc } from '../assoc.ts'
-import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
+import type { AnySchema, OnDelete } from '../schema.ts'
+import { resolveAssoc, type ResolvedAssoc } from '../assoc.ts'
+import {
+  resolveColumn,
+  resolveForeignKey,
+  resolveReferences,
+  sameForeignKey,
+  sameReferences,
+  type ResolvedColumn,
+} from './columns.ts'
 import {
   checkColumnDrop,
   checkIndexDrop,
@@ -18,6 +25,13 @@ import {
   referencing,
 } from './foreign-keys.ts'
 import { addJoinTables } from './join-tables.ts'
+import {
+  addForeignKeyTo,
+  checkTableDropComposite,
+  dropColumnComposite,
+  dropForeignKeyFrom,
+  followRenameComposite,
+} from './composite-keys.ts'
 import { withAuditTable } from '../audit/entry.ts'
 import type { ColumnChange, Operation } from './operations.ts'
 import type { Migration } from './load.ts'
@@ -49,6 +63,7 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
     }
     case 'dropColumn':
       checkColumnDrop(model, t.name, change.name, where)
+      dropColumnComposite(model, t, change.name, where)
       t.columns.splice(columnIndex(t, change.name, where), 1)
       t.indexes = t.indexes.filter((ix) => !ix.columns.includes(change.name))
       return
@@ -62,8 +77,15 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
         columns: ix.columns.map((c) => (c === change.from ? change.to : c)),
       }))
       followRename(model, t.name, change.from, change.to)
+      followRenameComposite(model, t.name, change.from, change.to)
       return
     }
+    case 'addForeignKey':
+      addForeignKeyTo(model, t, change.foreignKey, where)
+      return
+    case 'dropForeignKey':
+      dropForeignKeyFrom(t, change.columns, where)
+      return
     case 'modifyColumn': {
       const i = columnIndex(t, change.name, where)
       const old = t.columns[i]!
@@ -113,12 +135,14 @@ export function applyOperation(model: Model, op: Operation, where: string): void
       if (model.has(op.table)) throw new Error(`${where}: table "${op.table}" already exists`)
       const t: TableModel = { name: op.table, columns: op.columns.map(resolveColumn), indexes: [] }
       for (const c of t.columns) checkReference(model, t, c, where)
+      for (const fk of op.foreignKeys ?? []) addForeignKeyTo(model, t, fk, where)
       model.set(op.table, t)
       return
     }
     case 'dropTable':
       table(model, op.table, where)
       checkTableDrop(model, op.table, where)
+      checkTableDropComposite(model, op.table, where)
       model.delete(op.table)
       return
     case 'alterTable': {
@@ -148,7 +172,17 @@ export function applyOperation(model: Model, op: Operation, where: string): void
 }
 
 export function cloneModel(model: Model): Model {
-  return new Map([...model].map(([name, t]) => [name, { name, columns: [...t.columns], indexes: [...t.indexes] }]))
+  return new Map(
+    [...model].map(([name, t]) => [
+      name,
+      {
+        name,
+        columns: [...t.columns],
+        indexes: [...t.indexes],
+        ...(t.foreignKeys ? { foreignKeys: [...t.foreignKeys] } : {}),
+      },
+    ]),
+  )
 }
 
 /** The model after every migration's `up()`, in version order. */
@@ -221,6 +255,10 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
       )
       continue
     }
+    if (assoc.foreignKeys.length > 1) {
+      addCompositeBelongsTo(model, t, assoc, a.onDelete, warnings)
+      continue
+    }
     const i = t.columns.findIndex((c) => c.name === foreignKey)
     const refs = resolveReferences(
       { table: related.table, column: related.primaryKey, onDelete: a.onDelete },
@@ -241,6 +279,35 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
     // The related schema object may not be the one given for its table (its key may differ).
     checkReference(model, t, t.columns[i]!, `schema ${s.table}, association ${name}`)
   }
+}
+
+/** A belongsTo over a composite key: a table-level `FOREIGN KEY (a, b) REFERENCES t (a, b)`. */
+function addCompositeBelongsTo(
+  model: Model,
+  t: TableModel,
+  assoc: ResolvedAssoc,
+  onDelete: OnDelete | undefined,
+  warnings: string[],
+): void {
+  const where = `schema ${t.name}, association ${assoc.name}`
+  const key = assoc.foreignKeys.join('\0')
+  const fk = {
+    columns: assoc.foreignKeys,
+    references: { table: assoc.related.table, columns: assoc.keys, ...(onDelete ? { onDelete } : {}) },
+  }
+  const existing = (t.foreignKeys ?? []).find((x) => x.columns.join('\0') === key)
+  if (existing) {
+    if (!sameForeignKey(existing, resolveForeignKey(fk, where)))
+      throw new Error(
+        `schema ${t.name}: two belongsTo associations use the columns (${assoc.foreignKeys.join(', ')}) with different references`,
+      )
+    return
+  }
+  if (onDelete === 'set_null' && assoc.foreignKeys.some((c) => !t.columns.find((x) => x.name === c)?.nullable))
+    warnings.push(
+      `association ${t.name}.${assoc.name}: onDelete set_null on NOT NULL columns of (${assoc.foreignKeys.join(', ')}); deleting a referenced ${assoc.related.table} row will fail`,
+    )
+  addForeignKeyTo(model, t, fk, where)
 }
 
 /** `renamedFrom` field options, as `{ 'table.new': 'old' }` (the same shape as the CLI decision). */

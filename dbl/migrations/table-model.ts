@@ -3,13 +3,15 @@
  * and table-order.ts read it). A leaf: types only, so the modules reading a model need not import
  * the module building it.
  */
-import type { ResolvedColumn } from './columns.ts'
+import type { ResolvedColumn, ResolvedForeignKey } from './columns.ts'
 import type { IndexDefinition } from './operations.ts'
 
 export interface TableModel {
   readonly name: string
   columns: ResolvedColumn[]
   indexes: IndexDefinition[]
+  /** Foreign keys over several columns (a one-column key is its column's `references`); absent = none. */
+  foreignKeys?: ResolvedForeignKey[]
 }
 
 /** Table name → table, in creation order. */

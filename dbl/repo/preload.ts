@@ -145,7 +145,12 @@ function ownerKeys(records: readonly Row[], columns: readonly string[]): unknown
     return [...new Set(records.map((r) => r[c]).filter(present))]
   }
   const seen = new Map<string, unknown[]>()
-  for (const r of records) if (hasKey(r, columns)) seen.set(keyText(r, columns), columns.map((c) => r[c]))
+  for (const r of records)
+    if (hasKey(r, columns))
+      seen.set(
+        keyText(r, columns),
+        columns.map((c) => r[c]),
+      )
   return [...seen.values()]
 }
 

@@ -330,8 +330,7 @@ export function update<S extends AnySchema>(ctx: RepoContext, input: Changeset<S
     const cs = sizeErrors(withAction(input, 'update'))
     if (!cs.valid || cs.errors.length) return Promise.resolve(err(cs))
     const missing = missingKeyField(cs.schema, cs.data as Record<string, unknown>)
-    if (missing !== undefined)
-      throw new Error(`update: the changeset's data has no ${missing}; insert it instead`)
+    if (missing !== undefined) throw new Error(`update: the changeset's data has no ${missing}; insert it instead`)
     const id = keyValues(cs.schema, cs.data as Record<string, unknown>)
     // No changes: no statement, so no hooks either.
     if (!storedChanges(cs) && !hasChildren(cs)) return Promise.resolve(ok({ ...cs.data } as RecordOf<S>))
