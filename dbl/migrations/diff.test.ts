@@ -237,8 +237,8 @@ describe('diff decisions', () => {
     const target = modelFromSchemas([
       defineSchema({
         table: 'users',
-        fields: { id: 'id', name: { type: 'string', default: () => 'x' }, email: { type: 'string', primaryKey: true } },
-        primaryKey: 'id',
+        fields: { id: 'id', name: { type: 'string', default: () => 'x' }, email: 'string' },
+        primaryKey: ['id', 'email'],
         indexes: [{ columns: ['name'] }],
       }),
     ])

@@ -58,7 +58,7 @@ async function fetchLevel(ctx: RepoContext, keys: readonly unknown[], node: Prel
       const { sql, params } = compileSelect(
         from(related)
           .where(theirs[0] as never, 'in', keys as never)
-          .orderBy(related.primaryKey as never),
+          .orderBy(...(related.primaryKeys as never[])),
       )
       found = loadRows(related, (await exec(ctx, sql, params, 'SELECT', related.table)).rows)
     } else {

@@ -34,6 +34,8 @@ import { hooksDdl, hooksTables } from './schemas-hooks.ts'
 import { prepareChangesCases } from './cases/prepare-changes.ts'
 import { hookCases } from './cases/hooks.ts'
 import { auditCases } from './cases/audit.ts'
+import { compositeKeyCases } from './cases/composite-keys.ts'
+import { compositeDdl, compositeTables } from './schemas-composite.ts'
 import type { SuiteContext } from './suite-context.ts'
 
 export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; close(): Promise<void> }>): void {
@@ -44,14 +46,22 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
     close = opened.close
     t.adapter = opened.adapter
     t.url = opened.url
-    for (const statement of [...ddl, ...changesetsDdl, ...defectDdl, ...queriesDdl, ...scopesDdl, ...hooksDdl])
+    for (const statement of [
+      ...ddl,
+      ...changesetsDdl,
+      ...defectDdl,
+      ...queriesDdl,
+      ...scopesDdl,
+      ...hooksDdl,
+      ...compositeDdl,
+    ])
       await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
     t.count = async (table) => Number((await t.adapter.query(`select count(*)::int as n from ${table}`)).rows[0]!.n)
   })
   beforeEach(async () => {
     await t.adapter.query(
-      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables, ...hooksTables].join(', ')} restart identity cascade`,
+      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables, ...hooksTables, ...compositeTables].join(', ')} restart identity cascade`,
     )
   })
   afterAll(() => close())
@@ -79,4 +89,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
   prepareChangesCases(t)
   hookCases(t)
   auditCases(t)
+  compositeKeyCases(t)
 }
