@@ -23,7 +23,8 @@ function family(type: Parameters<typeof storedType>[0]): string {
   return typeLabel(t)
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c) => b.includes(c))
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && new Set(a).size === a.length && a.every((c) => b.includes(c))
 
 /** PostgreSQL accepts a foreign key only to columns that are, as a set, the primary key or a unique index. */
 function uniqueOver(t: TableModel, columns: readonly string[]): boolean {
