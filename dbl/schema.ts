@@ -429,8 +429,11 @@ type IsNotNull<S> = S extends { readonly primaryKey: true }
         : false
 
 type ValueOfSpec<S> = IsNotNull<S> extends true ? ValueOf<TypeOfField<S>> : ValueOf<TypeOfField<S>> | null
-/** Fields named in a composite `primaryKey` list are NOT NULL, whatever their spec says. */
-type WithKeyFields<F, K> = [K] extends [never]
+/**
+ * The field definitions `defineSchema` keeps in its type: those of `F`, with every field a
+ * `primaryKey` list names (`K`) marked as a key field, so `RecordOf` types it NOT NULL.
+ */
+export type WithKeyFields<F, K extends string> = [K] extends [never]
   ? F
   : { readonly [N in keyof F]: N extends K ? { readonly type: TypeOfField<F[N]>; readonly primaryKey: true } : F[N] }
 type VirtualKeys<F> = { [K in keyof F]: F[K] extends { readonly virtual: true } ? K : never }[keyof F]
@@ -477,10 +480,10 @@ export type RecordOf<S> =
 export function defineSchema<
   const F extends Record<string, FieldSpec>,
   const A extends Associations = {},
-  const K extends readonly (keyof F & string)[] = [],
+  K extends keyof F & string = never,
 >(
-  def: SchemaDefinition<F, A> & { readonly primaryKey?: (keyof F & string) | K },
-): Schema<WithKeyFields<F, K[number]>, A> {
+  def: SchemaDefinition<F, A> & { readonly primaryKey?: (keyof F & string) | readonly K[] },
+): Schema<WithKeyFields<F, K>, A> {
   const fields: Field[] = Object.entries(def.fields).map(([name, spec]) => normaliseField(name, spec))
   const embedded = def.embedded ?? false
   const primaryKeys = keyFieldsOf(def.table, def.primaryKey, fields, embedded)
@@ -523,7 +526,7 @@ export function defineSchema<
     softDelete,
     scopes: scopesOf(def.table, byName, softDelete, def.scopes as Record<string, ScopeFn> | undefined, embedded),
     lifecycle: lifecycleOf(def, byName),
-  } as Schema<WithKeyFields<F, K[number]>, A>
+  } as Schema<WithKeyFields<F, K>, A>
 }
 
 /**
