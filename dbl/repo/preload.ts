@@ -130,8 +130,18 @@ async function loadNode(ctx: RepoContext, records: readonly Row[], node: Preload
     else groups.set(owner, [nested[i]!])
   }
   const many = assoc.kind === 'hasMany' || assoc.kind === 'manyToMany'
+  // A one-column key reads its column directly: no per-row work for composite keys' sake.
+  const one = ours.length === 1 ? ours[0]! : undefined
   return records.map((r) => {
-    const matches = hasKey(r, ours) ? (groups.get(keyText(r, ours)) ?? []) : []
+    const found =
+      one !== undefined
+        ? present(r[one])
+          ? groups.get(String(r[one]))
+          : undefined
+        : hasKey(r, ours)
+          ? groups.get(keyText(r, ours))
+          : undefined
+    const matches = found ?? []
     return { ...r, [assoc.name]: many ? matches : (matches[0] ?? null) }
   })
 }
