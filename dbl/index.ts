@@ -165,6 +165,7 @@ export {
   modifyColumn,
   addForeignKey,
   dropForeignKey,
+  setPrimaryKey,
   createIndex,
   dropIndex,
   execute,

@@ -180,6 +180,7 @@ const EXPECTED: Record<string, string[]> = {
     'rowNumber',
     'select',
     'setActor',
+    'setPrimaryKey',
     'sql',
     'sum',
     'textSearch',

@@ -103,6 +103,29 @@ export function dropColumnComposite(model: Model, t: TableModel, column: string,
   if (t.foreignKeys) t.foreignKeys = t.foreignKeys.filter((fk) => !fk.columns.includes(column))
 }
 
+/**
+ * PostgreSQL refuses to drop a primary key a foreign key relies on (one pointing at exactly the
+ * key's columns, with no unique index over them to fall back on): `setPrimaryKey` is refused then.
+ */
+export function checkPrimaryKeyChange(model: Model, t: TableModel, where: string): void {
+  const key = t.columns.filter((c) => c.primaryKey).map((c) => c.name)
+  const onIndex = t.indexes.some((ix) => ix.unique && sameSet(ix.columns, key))
+  if (key.length === 0 || onIndex) return
+  const relying: string[] = []
+  for (const other of model.values()) {
+    for (const c of other.columns)
+      if (c.references?.table === t.name && key.length === 1 && c.references.column === key[0])
+        relying.push(`${other.name}.${c.name}`)
+    for (const fk of other.foreignKeys ?? [])
+      if (fk.table === t.name && sameSet(fk.referencedColumns, key))
+        relying.push(`${other.name} (${fk.columns.join(', ')})`)
+  }
+  if (relying.length > 0)
+    throw new Error(
+      `${where}: the primary key of ${t.name} (${key.join(', ')}) is still referenced by ${relying.join(', ')}; drop those foreign keys first`,
+    )
+}
+
 /** After `table.from` is renamed to `to`: the table's own keys and the keys pointing at it follow, as in PostgreSQL. */
 export function followRenameComposite(model: Model, table: string, from: string, to: string): void {
   const rename = (cols: readonly string[]) => cols.map((c) => (c === from ? to : c))
@@ -129,7 +152,7 @@ export function foreignKeyOf(fk: ResolvedForeignKey): ForeignKey {
 }
 
 /**
- * The multi-column foreign keys of a kept table to drop (first) and add (last); one whose
+ * The multi-column foreign keys of a kept table to drop (before any change) and add (after all); one whose
  * definition changed is both. `renamed` are this table's column renames, `follow` other tables'.
  */
 export function compositeKeyChanges(
@@ -140,16 +163,22 @@ export function compositeKeyChanges(
 ): { drop: ColumnChange[]; add: ColumnChange[] } {
   const current = (from.foreignKeys ?? []).map((fk) => ({
     ...fk,
+    before: fk.columns,
     columns: fk.columns.map((c) => renamed.get(c) ?? c),
     referencedColumns: fk.referencedColumns.map(
       (c) => follow({ table: fk.table, column: c, onDelete: fk.onDelete })!.column,
     ),
   }))
   const wanted = to.foreignKeys ?? []
-  const drop = current.filter((fk) => !wanted.some((w) => sameForeignKey(fk, w)))
-  const add = wanted.filter((w) => !current.some((fk) => sameForeignKey(fk, w)))
+  // A key over a renamed column is made again: PostgreSQL would keep its old constraint name.
+  const kept = current.filter(
+    (fk) => fk.before.every((c, i) => c === fk.columns[i]) && wanted.some((w) => sameForeignKey(fk, w)),
+  )
+  const drop = current.filter((fk) => !kept.includes(fk))
+  const add = wanted.filter((w) => !kept.some((fk) => sameForeignKey(fk, w)))
   return {
-    drop: drop.map((fk) => dropForeignKey(fk.columns)),
+    // Dropped before the table's renames: under the columns' names (and constraint name) of before.
+    drop: drop.map((fk) => dropForeignKey(fk.before)),
     add: add.map((fk) => addForeignKey(foreignKeyOf(fk))),
   }
 }

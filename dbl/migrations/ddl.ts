@@ -87,6 +87,15 @@ function alterSql(table: string, change: ColumnChange): string[] {
       return [`${t} ADD ${foreignKeySql(table, change.foreignKey)}`]
     case 'dropForeignKey':
       return [`${t} DROP CONSTRAINT ${ident(fkeyName(table, change.columns))}`]
+    case 'setPrimaryKey': {
+      if (change.columns.length === 0) throw new Error(`setPrimaryKey ${table}: name the key's columns`)
+      // IF EXISTS: dropping one of its columns drops the old key too.
+      const pkey = ident(`${table}_pkey`)
+      return [
+        `${t} DROP CONSTRAINT IF EXISTS ${pkey}`,
+        `${t} ADD CONSTRAINT ${pkey} PRIMARY KEY (${change.columns.map(ident).join(', ')})`,
+      ]
+    }
   }
 }
 

@@ -29,6 +29,7 @@ import {
   dropTable,
   modifyColumn,
   renameColumn,
+  setPrimaryKey,
   type Column,
   type ColumnChange,
   type ColumnModification,
@@ -90,6 +91,9 @@ function modification(from: ResolvedColumn, to: ResolvedColumn): ColumnModificat
 
 interface TableDiff {
   readonly operations: Operation[]
+  /** Multi-column foreign keys to drop before any table changes, and to add after them all. */
+  readonly keyDrops: ColumnChange[]
+  readonly keyAdds: ColumnChange[]
   readonly warnings: string[]
   readonly ambiguity: Ambiguity | undefined
 }
@@ -146,11 +150,12 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
   for (const name of disappearing) changes.push(dropColumn(name))
   // A NOT NULL column without a default is a safety check (safety.ts), refused or acknowledged later.
   for (const col of appearing) changes.push(addColumn(columnOf(col)))
+  // Before the modifications: a column leaving the key can only become nullable once it has left.
+  const key = primaryKeyChange(current, appearing, to)
+  if (key) changes.push(key)
   for (const col of to.columns) {
     const before = current.find((c) => c.name === col.name)
     if (!before) continue
-    if (before.primaryKey !== col.primaryKey)
-      warnings.push(`${table}.${col.name}: primary key changes are not generated; write that migration by hand`)
     const set = modification(before, col)
     if (set) changes.push(modifyColumn(col.name, set))
     if (before.references && !col.references) {
@@ -167,8 +172,6 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
   }
 
   const keys = compositeKeyChanges(from, to, renamed, follow)
-  changes.unshift(...keys.drop)
-  changes.push(...keys.add)
 
   // Indexes are matched by name; one whose definition changed is dropped and created again.
   const fromIndexes = from.indexes.map((ix) => ({ ...ix, columns: ix.columns.map((c) => renamed.get(c) ?? c) }))
@@ -181,7 +184,23 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
     ...(changes.length > 0 ? [alterTable(table, changes)] : []),
     ...created.map((ix) => createIndex(table, ix.columns, { unique: ix.unique, name: ix.name })),
   ]
-  return { operations, warnings, ambiguity }
+  return { operations, warnings, ambiguity, keyDrops: keys.drop, keyAdds: keys.add }
+}
+
+/**
+ * `setPrimaryKey` when the key's columns differ as a set; its columns in the order the table has
+ * them after this migration (kept columns, then added ones), the order the model and the DDL share.
+ */
+function primaryKeyChange(
+  current: readonly ResolvedColumn[],
+  appearing: readonly ResolvedColumn[],
+  to: TableModel,
+): ColumnChange | undefined {
+  const wanted = new Set(to.columns.filter((c) => c.primaryKey).map((c) => c.name))
+  const had = current.filter((c) => c.primaryKey).map((c) => c.name)
+  if (had.length === wanted.size && had.every((c) => wanted.has(c))) return undefined
+  const order = [...current, ...appearing].map((c) => c.name).filter((c) => wanted.has(c))
+  return order.length > 0 ? setPrimaryKey(order) : undefined
 }
 
 export interface ModelDiff {
@@ -275,13 +294,15 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
   const follow: FollowRenames = (r) =>
     r && renames.has(`${r.table}.${r.column}`) ? { ...r, column: renames.get(`${r.table}.${r.column}`)! } : r
   // Referenced tables' changes first, so a key added to a column renamed there finds its new name.
-  for (const t of creationOrder(kept).order) {
-    const before = from.get(t.name)!
-    const d = diffTable(before, t, decisions, follow)
+  const diffs = creationOrder(kept).order.map((t) => ({ t, d: diffTable(from.get(t.name)!, t, decisions, follow) }))
+  // Multi-column keys are dropped before any table changes (the key they point at may change) and added after all.
+  for (const { t, d } of diffs) if (d.keyDrops.length > 0) operations.push(alterTable(t.name, d.keyDrops))
+  for (const { d } of diffs) {
     operations.push(...d.operations)
     warnings.push(...d.warnings)
     if (d.ambiguity) ambiguities.push(d.ambiguity)
   }
+  for (const { t, d } of diffs) if (d.keyAdds.length > 0) operations.push(alterTable(t.name, d.keyAdds))
   operations.push(...foreignKeyChanges(to, created.deferred, false))
   operations.push(...laterKeys)
   operations.push(...[...dropped.order].reverse().map((t) => dropTable(t.name)))

@@ -231,4 +231,81 @@ const cases: Case[] = [
   },
 ]
 
+/** order_lines keyed by `id`, or (with `composite`) by (order_id, line_no), `id` kept as a plain column. */
+const lines = (composite: boolean) =>
+  defineSchema({
+    table: 'order_lines',
+    ...(composite ? { primaryKey: ['order_id', 'line_no'] as const } : {}),
+    fields: {
+      id: composite ? { type: 'id', primaryKey: false } : 'id',
+      order_id: 'integer',
+      line_no: 'integer',
+      product: 'string',
+    },
+  })
+
+cases.push({
+  name: 'a table whose key becomes (order_id, line_no) and back: setPrimaryKey, keeping the rows',
+  steps: [
+    {
+      schemas: [lines(false)],
+      name: 'create_order_lines',
+      seed: ["INSERT INTO order_lines (order_id, line_no, product) VALUES (1, 1, 'bolt'), (1, 2, 'nut')"],
+    },
+    {
+      schemas: [lines(true)],
+      name: 'alter_order_lines',
+      ops: [
+        'setPrimaryKey order_lines(order_id,line_no)',
+        'modifyColumn order_lines.order_id{nullable}',
+        'modifyColumn order_lines.line_no{nullable}',
+      ],
+      verify: async (c) => {
+        expect(await rows(c, 'SELECT id::int AS id, product FROM order_lines ORDER BY id')).toEqual([
+          { id: 1, product: 'bolt' },
+          { id: 2, product: 'nut' },
+        ])
+        await expect(c.query('INSERT INTO order_lines (order_id, line_no) VALUES (1, 2)')).rejects.toThrow(
+          /order_lines_pkey/,
+        )
+      },
+    },
+  ],
+})
+
+cases.push({
+  name: 'a column of a two-column foreign key renamed: the key is made again under its new name',
+  steps: [
+    { schemas: [Order, Line, notes()], name: 'update_schema', seed },
+    {
+      schemas: [
+        Order,
+        defineSchema({
+          table: 'order_lines',
+          primaryKey: ['order_id', 'line_no'],
+          fields: { order_id: 'integer', line_no: 'integer', product: 'string' },
+        }),
+        defineSchema({
+          table: 'line_notes',
+          fields: { id: 'id', order_id: 'integer', line: { type: 'integer', renamedFrom: 'line_no' }, body: 'string' },
+          associations: { line_ref: belongsTo((): AnySchema => Line, { foreignKey: ['order_id', 'line'] }) },
+        }),
+      ],
+      name: 'update_schema',
+      decisions: { allowUnsafe: ['rename-column'] },
+      ops: [
+        'dropForeignKey line_notes(order_id,line_no)',
+        'modifyColumn order_lines.order_id{references}',
+        'renameColumn line_notes.line_no->line',
+        'addForeignKey line_notes(order_id,line)',
+      ],
+      warnings: [/order_lines\.order_id loses its foreign key to orders\.id/],
+      verify: (c) =>
+        expect(c.query("INSERT INTO line_notes (order_id, line, body) VALUES (1, 9, 'x')")).rejects.toThrow(
+          /line_notes_order_id_line_fkey/,
+        ),
+    },
+  ],
+})
+
 await roundTrips('composite keys', cases)

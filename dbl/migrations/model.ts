@@ -27,6 +27,7 @@ import {
 import { addJoinTables } from './join-tables.ts'
 import {
   addForeignKeyTo,
+  checkPrimaryKeyChange,
   checkTableDropComposite,
   dropColumnComposite,
   dropForeignKeyFrom,
@@ -64,6 +65,11 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
     case 'dropColumn':
       checkColumnDrop(model, t.name, change.name, where)
       dropColumnComposite(model, t, change.name, where)
+      // Dropping a key column drops the whole primary key constraint (PostgreSQL's rule).
+      if (t.columns[columnIndex(t, change.name, where)]!.primaryKey) {
+        checkPrimaryKeyChange(model, t, where)
+        t.columns = t.columns.map((c) => (c.primaryKey ? { ...c, primaryKey: false } : c))
+      }
       t.columns.splice(columnIndex(t, change.name, where), 1)
       t.indexes = t.indexes.filter((ix) => !ix.columns.includes(change.name))
       return
@@ -86,6 +92,21 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
     case 'dropForeignKey':
       dropForeignKeyFrom(t, change.columns, where)
       return
+    case 'setPrimaryKey': {
+      if (change.columns.length === 0 || new Set(change.columns).size !== change.columns.length)
+        throw new Error(`${where}: setPrimaryKey on "${t.name}" needs distinct columns`)
+      for (const c of change.columns) columnIndex(t, c, where)
+      checkPrimaryKeyChange(model, t, where)
+      // The key's columns become NOT NULL; those leaving it keep NOT NULL, as in PostgreSQL.
+      t.columns = t.columns.map((c) =>
+        change.columns.includes(c.name)
+          ? { ...c, primaryKey: true, nullable: false }
+          : c.primaryKey
+            ? { ...c, primaryKey: false }
+            : c,
+      )
+      return
+    }
     case 'modifyColumn': {
       const i = columnIndex(t, change.name, where)
       const old = t.columns[i]!

@@ -84,6 +84,7 @@ export type ColumnChange =
   | { readonly change: 'modifyColumn'; readonly name: string; readonly set: ColumnModification }
   | { readonly change: 'addForeignKey'; readonly foreignKey: ForeignKey }
   | { readonly change: 'dropForeignKey'; readonly columns: readonly string[] }
+  | { readonly change: 'setPrimaryKey'; readonly columns: readonly string[] }
 
 export interface IndexDefinition {
   readonly table: string
@@ -262,6 +263,19 @@ export function addForeignKey(foreignKey: ForeignKey): ColumnChange {
  */
 export function dropForeignKey(columns: readonly string[]): ColumnChange {
   return { change: 'dropForeignKey', columns }
+}
+
+/**
+ * Makes these columns the table's primary key, in this order, inside `alterTable`: the old key
+ * constraint (`<table>_pkey`) is dropped and the new one added. Its columns become NOT NULL; those
+ * leaving the key stay NOT NULL until a `modifyColumn` says otherwise. PostgreSQL refuses it while
+ * a foreign key still points at the old key.
+ *
+ * @example
+ * alterTable('order_lines', [setPrimaryKey(['order_id', 'line_no'])])
+ */
+export function setPrimaryKey(columns: readonly string[]): ColumnChange {
+  return { change: 'setPrimaryKey', columns }
 }
 
 /** Index names default to Ecto's `<table>_<columns joined by _>_index`, like schema indexes. */

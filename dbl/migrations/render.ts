@@ -41,6 +41,8 @@ function change(c: ColumnChange): { helper: string; code: string } {
       return { helper: 'addForeignKey', code: `addForeignKey(${literal(c.foreignKey)})` }
     case 'dropForeignKey':
       return { helper: 'dropForeignKey', code: `dropForeignKey(${literal(c.columns)})` }
+    case 'setPrimaryKey':
+      return { helper: 'setPrimaryKey', code: `setPrimaryKey(${literal(c.columns)})` }
   }
 }
 
