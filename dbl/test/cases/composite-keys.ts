@@ -202,6 +202,8 @@ export function compositeKeyCases(t: SuiteContext): void {
       await seed(t)
       const rows = await t.repo.all(from(CkLineNote).join('line').where({ 'line.product': 'washer' }).orderBy('id'))
       expect(rows.map((n) => n.body)).toEqual(['steel', 'm8'])
+      // Line (1, 1) has no note, though order 1 does: a join on order_id alone would find 'fragile'.
+      expect(await t.repo.all(from(CkLineNote).join('line').where({ 'line.product': 'bolt' }))).toEqual([])
       const counted = await t.repo.all(
         from(CkLine).leftJoin('notes').where({ 'notes.body': 'fragile' }).select(['order_id', 'line_no']),
       )
