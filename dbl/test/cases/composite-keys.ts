@@ -210,6 +210,27 @@ export function compositeKeyCases(t: SuiteContext): void {
       expect(counted).toEqual([{ order_id: 1, line_no: 2 }])
     })
 
+    it('pages by cursor over every key field; an ordering missing one is refused, naming it', async () => {
+      await seed(t)
+      const q = from(CkLine).orderBy('order_id', 'line_no')
+      const first = await t.repo.paginate(q, { limit: 2 })
+      expect(first.entries.map((l) => [l.order_id, l.line_no])).toEqual([
+        [1, 1],
+        [1, 2],
+      ])
+      const next = await t.repo.paginate(q, { after: first.after, limit: 2 })
+      expect(next.entries.map((l) => [l.order_id, l.line_no])).toEqual([[2, 1]])
+      await expect(t.repo.paginate(from(CkLine).orderBy('order_id'), { limit: 2 })).rejects.toThrow(
+        "the query must be ordered by every field of the primary key (order_id, line_no), so each row has one place (add .orderBy('line_no'))",
+      )
+      // Pages by number with no ordering of their own are ordered by the whole key.
+      const page = await t.repo.paginate(from(CkLine), { page: 1, pageSize: 2 })
+      expect(page.entries.map((l) => [l.order_id, l.line_no])).toEqual([
+        [1, 1],
+        [1, 2],
+      ])
+    })
+
     it('a nested insert gives each child every column of the parent key', async () => {
       await seed(t)
       const cs = putAssoc(change(CkLine, null, { order_id: 2, line_no: 3, product: 'rivet' }), 'notes', [
