@@ -6,16 +6,34 @@
  * then replaces the links in the join table (repo/links.ts).
  */
 import { castersOf, INVALID } from './cast.ts'
+import { isCompositeKey, missingKeyField } from './primary-key.ts'
 import { cast, change, isChangeset, addError, withChanges, type Changeset, type Params } from './changeset.ts'
-import { foreignKeyOf, joinThroughOf, type AnySchema, type Association, type JoinThrough } from './schema.ts'
+import {
+  foreignKeyOf,
+  foreignKeysOf,
+  joinThroughOf,
+  type AnySchema,
+  type Association,
+  type JoinThrough,
+} from './schema.ts'
 
 export interface ResolvedAssoc {
   readonly name: string
   readonly kind: Association['kind']
   readonly owner: AnySchema
   readonly related: AnySchema
-  /** belongsTo: field of the owner; hasOne / hasMany: field of the related schema; manyToMany: the join table's column pointing at the owner. */
+  /**
+   * belongsTo: field of the owner; hasOne / hasMany: field of the related schema; manyToMany: the
+   * join table's column pointing at the owner. For a composite foreign key, its fields joined by `_`.
+   */
   readonly foreignKey: string
+  /** The foreign key's columns: one, or one per field of the composite key it points at. */
+  readonly foreignKeys: readonly string[]
+  /**
+   * The columns `foreignKeys` point at, in the same order: the related schema's primary key for
+   * belongsTo, the owner's for hasOne / hasMany / manyToMany.
+   */
+  readonly keys: readonly string[]
   /** manyToMany only: the join table and its key columns. */
   readonly through?: JoinThrough
 }
@@ -26,14 +44,30 @@ export function resolveAssoc(owner: AnySchema, name: string): ResolvedAssoc {
   if (!a) throw new Error(`schema ${owner.table} has no association "${name}"`)
   if (a.kind === 'manyToMany') {
     const through = joinThroughOf(owner, name)
-    return { name, kind: a.kind, owner, related: through.related, foreignKey: through.ownerKey, through }
+    const { related, ownerKey } = through
+    return {
+      name,
+      kind: a.kind,
+      owner,
+      related,
+      foreignKey: ownerKey,
+      foreignKeys: [ownerKey],
+      keys: owner.primaryKeys,
+      through,
+    }
   }
   const related = a.schema()
   const foreignKey = foreignKeyOf(owner, name, a)
-  const holder = a.kind === 'belongsTo' ? owner : related
-  if (!holder.fieldsByName[foreignKey])
-    throw new Error(`association ${owner.table}.${name}: ${holder.table} has no field "${foreignKey}"`)
-  return { name, kind: a.kind, owner, related, foreignKey }
+  const foreignKeys = foreignKeysOf(owner, name, a)
+  const [holder, target] = a.kind === 'belongsTo' ? [owner, related] : [related, owner]
+  for (const c of foreignKeys)
+    if (!holder.fieldsByName[c])
+      throw new Error(`association ${owner.table}.${name}: ${holder.table} has no field "${c}"`)
+  if (foreignKeys.length !== target.primaryKeys.length)
+    throw new Error(
+      `association ${owner.table}.${name}: ${target.table}'s primary key is (${target.primaryKey}), so foreignKey must list ${target.primaryKeys.length} column${target.primaryKeys.length > 1 ? 's' : ''} of ${holder.table} in that order; it lists (${foreignKeys.join(', ')})`,
+    )
+  return { name, kind: a.kind, owner, related, foreignKey, foreignKeys, keys: target.primaryKeys }
 }
 
 function childAssoc(cs: Changeset, name: string): ResolvedAssoc {
@@ -66,8 +100,17 @@ export interface CastAssocOptions {
 
 /** Default child changeset: cast every field except the primary key and the foreign key. */
 function defaultWith(assoc: ResolvedAssoc) {
-  const allowed = assoc.related.fields.filter((f) => !f.primaryKey && f.name !== assoc.foreignKey).map((f) => f.name)
+  const allowed = assoc.related.fields
+    // A composite key's fields are the caller's to give (an order line's number), a one-field key is generated.
+    .filter((f) => !(f.primaryKey && !isCompositeKey(assoc.related)) && !assoc.foreignKeys.includes(f.name))
+    .map((f) => f.name)
   return (data: Record<string, unknown>, params: Params) => cast(assoc.related, data, params, allowed)
+}
+
+/** Whether a loaded child and a child's params name the same key (params are text from a form, so compared as text). */
+function sameKey(loaded: Record<string, unknown>, params: Params, keys: readonly string[]): boolean {
+  for (const k of keys) if (String(loaded[k]) !== String(params[k])) return false
+  return true
 }
 
 /** Accepts a list, or an object keyed by position (`{ "0": {...}, "1": {...} }`, as HTML forms send). */
@@ -115,9 +158,10 @@ export function castAssoc<S extends AnySchema>(
   }
   const loaded = (cs.data as Record<string, unknown>)[name]
   const existing = (Array.isArray(loaded) ? loaded : loaded ? [loaded] : []) as Record<string, unknown>[]
-  const pk = assoc.related.primaryKey
+  const keys = assoc.related.primaryKeys
   const children = (list as Params[]).map((p) => {
-    const match = p[pk] === undefined ? undefined : existing.find((e) => String(e[pk]) === String(p[pk]))
+    const match =
+      missingKeyField(assoc.related, p) !== undefined ? undefined : existing.find((e) => sameKey(e, p, keys))
     const child = make(match ?? {}, p)
     return withChanges(child, { action: match ? 'update' : 'insert' })
   })
@@ -158,8 +202,8 @@ export function putAssoc<S extends AnySchema>(
   const built = (list as (Changeset | Record<string, unknown>)[]).map((c) =>
     isChangeset(c) ? c : change(assoc.related, {}, c),
   )
-  const pk = assoc.related.primaryKey
-  const actionOf = (c: Changeset) => c.action ?? ((c.data as Record<string, unknown>)[pk] == null ? 'insert' : 'update')
+  const actionOf = (c: Changeset) =>
+    c.action ?? (missingKeyField(assoc.related, c.data as Record<string, unknown>) !== undefined ? 'insert' : 'update')
   return withChildren(
     cs,
     name,

@@ -7,6 +7,7 @@
  * Every changeset is made by `changesetOf` / `withChanges`, so all share one prototype: each of
  * those functions is also a method on it (changeset-methods.ts), and a copy keeps the methods.
  */
+import { missingKeyField } from './primary-key.ts'
 import { castersOf, defaultsOf, INVALID } from './cast.ts'
 import type { AnySchema, RecordOf } from './schema.ts'
 import type { ConstraintKind } from './db-error.ts'
@@ -249,7 +250,8 @@ function withDefaults<S extends AnySchema>(
   existing: Partial<RecordOf<S>> | null | undefined,
 ): Partial<RecordOf<S>> | null | undefined {
   const record = existing as Record<string, unknown> | null | undefined
-  if (record?.[schema.primaryKey] != null) return existing
+  // A record with its whole key is stored already (an embedded schema has no key: always new).
+  if (schema.primaryKeys.length > 0 && missingKeyField(schema, record) === undefined) return existing
   const defaults = defaultsOf(schema)
   if (defaults.length === 0) return existing
   const out: Record<string, unknown> = { ...record }

@@ -165,6 +165,9 @@ export {
   dropColumn,
   renameColumn,
   modifyColumn,
+  addForeignKey,
+  dropForeignKey,
+  setPrimaryKey,
   createIndex,
   dropIndex,
   addCheck,
@@ -178,8 +181,10 @@ export type {
   ColumnChange,
   ColumnModification,
   DeferredSql,
+  ForeignKey,
   MigrationModule,
   References,
+  TableOptions,
 } from './migrations/operations.ts'
 export { migrate, rollback as rollbackMigrations, status as migrationStatus } from './migrations/migrator.ts'
 export type { MigrationStatus, AppliedMigration, MigratorOptions, MigrationTarget } from './migrations/migrator.ts'

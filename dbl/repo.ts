@@ -75,6 +75,7 @@ import {
 } from './repo/write.ts'
 import { emptyChangeset, isChangeset } from './changeset.ts'
 import { withActor } from './audit/actor.ts'
+import { keyOf, missingKeyField } from './primary-key.ts'
 
 /** What `defineRepo` takes: where the database is (a URL, separate fields, or embedded PGlite), the pool, deadlines and query logging. */
 export interface RepoConfig extends DeadlineOptions {
@@ -166,11 +167,13 @@ export interface Repo {
   paginate<S extends AnySchema, R, J>(q: Query<S, R, J>, opts?: PageOptions): Promise<Page<R>>
   /**
    * The record with this primary key, or `undefined`. An id that cannot be one (`'abc'` for an
-   * integer key) finds nothing, without a query.
+   * integer key) finds nothing, without a query. For a composite key give an object naming every
+   * key field; a scalar or a partial key throws.
    *
    * @example
    * const product = await repo.get(Product, req.params.id)
    * if (!product) return status(404)
+   * const line = await repo.get(OrderLine, { order_id: 1, line_no: 2 })
    */
   get<S extends AnySchema>(schema: S, id: unknown): Promise<RecordOf<S> | undefined>
   /**
@@ -456,9 +459,9 @@ export function defineRepo(config: RepoConfig = {}): Repo {
         throw new Error(
           'reload(record): this object was not read or written by a repository (a copy, or made by hand); call repo.reload(Schema, record)',
         )
-      const id = (record as Record<string, unknown> | null | undefined)?.[schema.primaryKey]
-      if (id === undefined || id === null) throw new Error(`reload: the record has no ${schema.primaryKey}`)
-      return get(ctx, schema, id)
+      const missing = missingKeyField(schema, record as Record<string, unknown> | null | undefined)
+      if (missing !== undefined) throw new Error(`reload: the record has no ${missing}`)
+      return get(ctx, schema, keyOf(schema, record as Record<string, unknown>))
     },
     insert: ((cs: Changeset, opts?: InsertOptions<AnySchema>) => insert(ctx, cs, opts)) as Repo['insert'],
     update: (cs) => update(ctx, cs),

@@ -43,7 +43,10 @@ export type EmbedType = { readonly embedsOne: AnySchema } | { readonly embedsMan
 /** A field given with options (`{ type: 'string', nullable: false }`) rather than as its type alone. */
 export interface FieldOptions<T extends FieldType = FieldType> {
   readonly type: T
-  /** Part of the primary key. The schema's `primaryKey` wins when both are given. */
+  /**
+   * Part of the primary key: several fields marked so make a composite key, in declaration order.
+   * The schema's `primaryKey` wins when both are given.
+   */
   readonly primaryKey?: boolean
   /** Column accepts NULL. Defaults to true, except for primary keys. */
   readonly nullable?: boolean
@@ -100,9 +103,10 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
    * belongsTo: the field of this schema holding the key (default `<name>_id`).
    * hasOne / hasMany: the field of the other schema (default `<this table singular>_id`:
    * `categories` → `category_id`, `people` → `person_id`). See `foreignKeyOf`. A field's
-   * `column` names the column statements and migrations use.
+   * `column` names the column statements and migrations use. A list of fields points at a
+   * composite primary key, one field per key field, in the key's order.
    */
-  readonly foreignKey?: string
+  readonly foreignKey?: string | readonly string[]
   /**
    * belongsTo: the generated migration makes the foreign key column reference the related
    * table's primary key, with this ON DELETE rule. manyToMany: the rule of both foreign keys of the
@@ -131,7 +135,7 @@ export interface Association<K extends AssociationKind = AssociationKind, T exte
  */
 export function belongsTo<T extends AnySchema>(
   schema: () => T,
-  opts: { foreignKey?: string; onDelete?: OnDelete; onUpdate?: OnUpdate } = {},
+  opts: { foreignKey?: string | readonly string[]; onDelete?: OnDelete; onUpdate?: OnUpdate } = {},
 ): Association<'belongsTo', T> {
   return { kind: 'belongsTo', schema, ...opts }
 }
@@ -148,7 +152,7 @@ export function belongsTo<T extends AnySchema>(
  */
 export function hasOne<T extends AnySchema>(
   schema: () => T,
-  opts: { foreignKey?: string } = {},
+  opts: { foreignKey?: string | readonly string[] } = {},
 ): Association<'hasOne', T> {
   return { kind: 'hasOne', schema, ...opts }
 }
@@ -166,7 +170,7 @@ export function hasOne<T extends AnySchema>(
  */
 export function hasMany<T extends AnySchema>(
   schema: () => T,
-  opts: { foreignKey?: string } = {},
+  opts: { foreignKey?: string | readonly string[] } = {},
 ): Association<'hasMany', T> {
   return { kind: 'hasMany', schema, ...opts }
 }
@@ -254,6 +258,10 @@ export function joinThroughOf(owner: AnySchema, name: string): JoinThrough {
   if (a?.kind !== 'manyToMany' || !a.joinThrough)
     throw new Error(`schema ${owner.table} has no manyToMany association "${name}"`)
   const related = a.schema()
+  if (related.primaryKeys.length > 1)
+    throw new Error(
+      `association ${owner.table}.${name}: manyToMany needs a one-field primary key, and ${related.table}'s is (${related.primaryKey}); use a join schema with two belongsTo associations instead`,
+    )
   const ownerKey = foreignKeyOf(owner, name, a)
   const relatedKey = a.joinKeys?.[1] ?? `${singularize(related.table) ?? related.table}_id`
   if (ownerKey === relatedKey) {
@@ -279,6 +287,8 @@ export function joinThroughOf(owner: AnySchema, name: string): JoinThrough {
  * `line_item_id`, `people` → `person_id`; a table name that does not look plural is taken as it is).
  * For manyToMany it is the join table's column pointing at the owner (`joinKeys[0]`, same default).
  * The one place this default is computed: associations, constraints and generated migrations agree.
+ * A composite foreign key gives its columns joined by `_`, the middle of its constraint name
+ * (`order_notes_order_id_line_no_fkey`); `foreignKeysOf` gives the columns themselves.
  */
 export function foreignKeyOf(
   owner: { readonly table: string },
@@ -286,8 +296,21 @@ export function foreignKeyOf(
   a: Pick<Association, 'kind' | 'foreignKey' | 'joinKeys'>,
 ): string {
   if (a.kind === 'manyToMany' && a.joinKeys) return a.joinKeys[0]
-  if (a.foreignKey !== undefined) return a.foreignKey
+  if (typeof a.foreignKey === 'string') return a.foreignKey
+  if (a.foreignKey !== undefined) return a.foreignKey.join('_')
   return a.kind === 'belongsTo' ? `${name}_id` : `${singularize(owner.table) ?? owner.table}_id`
+}
+
+/**
+ * The columns an association joins on, in the order of the key they point at: `[foreignKeyOf(…)]`,
+ * or the list given as `foreignKey` for a composite key.
+ */
+export function foreignKeysOf(
+  owner: { readonly table: string },
+  name: string,
+  a: Pick<Association, 'kind' | 'foreignKey' | 'joinKeys'>,
+): readonly string[] {
+  return Array.isArray(a.foreignKey) && a.kind !== 'manyToMany' ? a.foreignKey : [foreignKeyOf(owner, name, a)]
 }
 
 /** An association map, as `defineSchema` takes it. */
@@ -296,8 +319,11 @@ export type Associations = Readonly<Record<string, Association>>
 /** What `defineSchema` takes: the table, its fields, and optionally the primary key, associations and indexes. */
 export interface SchemaDefinition<F extends Record<string, FieldSpec>, A extends Associations = Associations> {
   readonly table: string
-  /** Defaults to the field marked `primaryKey`, else `id`. */
-  readonly primaryKey?: keyof F & string
+  /**
+   * Defaults to the fields marked `primaryKey`, else `id`. A list of fields is a composite key
+   * (`['order_id', 'line_no']`): `repo.get` then takes an object naming each of them.
+   */
+  readonly primaryKey?: (keyof F & string) | readonly (keyof F & string)[]
   readonly fields: F
   readonly associations?: A
   readonly indexes?: readonly IndexSpec[]
@@ -363,7 +389,13 @@ export interface Schema<
 > {
   readonly kind: 'vela.schema'
   readonly table: string
+  /**
+   * The key field. For a composite key, its fields joined by `, ` — a label for messages, never a
+   * column: code that handles composite keys reads `primaryKeys`.
+   */
   readonly primaryKey: string
+  /** The key fields in order: one for most schemas, several for a composite key, none for an embedded schema. */
+  readonly primaryKeys: readonly string[]
   /** Normalised fields in declaration order. */
   readonly fields: readonly Field[]
   readonly fieldsByName: Readonly<Record<string, Field>>
@@ -431,6 +463,13 @@ type IsNotNull<S> = S extends { readonly primaryKey: true }
         : false
 
 type ValueOfSpec<S> = IsNotNull<S> extends true ? ValueOf<TypeOfField<S>> : ValueOf<TypeOfField<S>> | null
+/**
+ * The field definitions `defineSchema` keeps in its type: those of `F`, with every field a
+ * `primaryKey` list names (`K`) marked as a key field, so `RecordOf` types it NOT NULL.
+ */
+export type WithKeyFields<F, K extends string> = [K] extends [never]
+  ? F
+  : { readonly [N in keyof F]: N extends K ? { readonly type: TypeOfField<F[N]>; readonly primaryKey: true } : F[N] }
 type VirtualKeys<F> = { [K in keyof F]: F[K] extends { readonly virtual: true } ? K : never }[keyof F]
 type Flat<T> = T extends infer O ? { [K in keyof O]: O[K] } : never
 
@@ -472,22 +511,27 @@ export type RecordOf<S> =
  *   indexes: [{ columns: ['name'], unique: true }],
  * })
  */
-export function defineSchema<const F extends Record<string, FieldSpec>, const A extends Associations = {}>(
-  def: SchemaDefinition<F, A>,
-): Schema<F, A> {
+export function defineSchema<
+  const F extends Record<string, FieldSpec>,
+  const A extends Associations = {},
+  K extends keyof F & string = never,
+>(
+  def: SchemaDefinition<F, A> & { readonly primaryKey?: (keyof F & string) | readonly K[] },
+): Schema<WithKeyFields<F, K>, A> {
   const fields: Field[] = Object.entries(def.fields).map(([name, spec]) => normaliseField(name, spec))
   const embedded = def.embedded ?? false
-  // An embedded schema needs no key: its records live inside the parent's row.
-  const primaryKey = def.primaryKey ?? fields.find((f) => f.primaryKey)?.name ?? (embedded ? '' : 'id')
+  const primaryKeys = keyFieldsOf(def.table, def.primaryKey, fields, embedded)
   const byName: Record<string, Field> = {}
   for (const f of fields) {
-    const isPk = f.name === primaryKey
-    byName[f.name] = isPk ? { ...f, primaryKey: true, nullable: false } : f
+    // Marked or not, a field is part of the key exactly when the key names it.
+    const isPk = primaryKeys.includes(f.name)
+    byName[f.name] = isPk ? { ...f, primaryKey: true, nullable: false } : f.primaryKey ? { ...f, primaryKey: false } : f
   }
-  if (primaryKey !== '' && !byName[primaryKey])
-    throw new Error(`schema ${def.table}: primary key "${primaryKey}" is not one of its fields`)
-  if (byName[primaryKey]?.virtual)
-    throw new Error(`schema ${def.table}: the primary key "${primaryKey}" cannot be virtual`)
+  for (const k of primaryKeys) {
+    if (!byName[k]) throw new Error(`schema ${def.table}: primary key "${k}" is not one of its fields`)
+    if (byName[k].virtual) throw new Error(`schema ${def.table}: the primary key "${k}" cannot be virtual`)
+  }
+  checkCompositeAssociations(def.table, primaryKeys, def.associations ?? {}, byName)
   if (embedded && (def.indexes?.length || def.checks?.length || Object.keys(def.associations ?? {}).length)) {
     throw new Error(`schema ${def.table} is embedded: it has no table, so no indexes, checks or associations`)
   }
@@ -497,17 +541,67 @@ export function defineSchema<const F extends Record<string, FieldSpec>, const A 
   return {
     kind: 'vela.schema',
     table: def.table,
-    primaryKey,
+    primaryKey: primaryKeys.join(', '),
+    primaryKeys,
     fields: fields.map((f) => byName[f.name]!),
     fieldsByName: byName,
     columnNames: columnNamesOf(def.table, fields, embedded),
-    associations: def.associations ?? ({} as A),
+    associations: (def.associations ?? {}) as A,
     indexes,
     checks,
     embedded,
     softDelete,
     scopes: scopesOf(def.table, byName, softDelete, def.scopes as Record<string, ScopeFn> | undefined, embedded),
     lifecycle: lifecycleOf(def, byName),
+  } as Schema<WithKeyFields<F, K>, A>
+}
+
+/**
+ * The key fields: the `primaryKey` given (one field or a list), else every field marked
+ * `primaryKey`, else `id`. An embedded schema needs no key: its records live inside the parent's row.
+ */
+function keyFieldsOf(
+  table: string,
+  given: string | readonly string[] | undefined,
+  fields: readonly Field[],
+  embedded: boolean,
+): readonly string[] {
+  if (typeof given === 'string') return [given]
+  if (given !== undefined) {
+    if (!Array.isArray(given) || given.length === 0 || given.some((k) => typeof k !== 'string'))
+      throw new Error(`schema ${table}: primaryKey must be a field name or a non-empty list of field names`)
+    if (new Set(given).size !== given.length)
+      throw new Error(`schema ${table}: primaryKey names a field twice (${given.join(', ')})`)
+    return [...given]
+  }
+  const marked = fields.filter((f) => f.primaryKey).map((f) => f.name)
+  return marked.length > 0 ? marked : embedded ? [] : ['id']
+}
+
+/**
+ * What can be checked of associations before their thunks resolve: a list `foreignKey` names
+ * distinct columns (for belongsTo, fields of this schema), and manyToMany goes through one-field
+ * keys only (its join table holds one column per side).
+ */
+function checkCompositeAssociations(
+  table: string,
+  primaryKeys: readonly string[],
+  associations: Associations,
+  byName: Readonly<Record<string, Field>>,
+): void {
+  for (const [name, a] of Object.entries(associations)) {
+    if (a.kind === 'manyToMany' && primaryKeys.length > 1)
+      throw new Error(
+        `schema ${table}: manyToMany association "${name}" needs a one-field primary key, and ${table}'s is (${primaryKeys.join(', ')}); use a join schema with two belongsTo associations instead`,
+      )
+    if (!Array.isArray(a.foreignKey)) continue
+    const fk: readonly string[] = a.foreignKey
+    if (fk.length === 0 || new Set(fk).size !== fk.length || fk.some((c) => typeof c !== 'string' || c === ''))
+      throw new Error(`association ${table}.${name}: foreignKey must list distinct column names`)
+    if (a.kind === 'belongsTo')
+      for (const c of fk)
+        if (!byName[c] || byName[c].virtual)
+          throw new Error(`association ${table}.${name}: foreignKey names "${c}", which is not a field of ${table}`)
   }
 }
 

@@ -5,13 +5,15 @@
  */
 import { from } from '../query/builder.ts'
 import type { Query } from '../query/types.ts'
+import { compositeKeyValues } from '../primary-key.ts'
 import { defineSchema, type AnySchema, type RecordOf } from '../schema.ts'
 
 /** The table audit rows go to. */
 export const AUDIT_TABLE = 'vela_audit'
 
 /**
- * An audit row: the table and primary key (as text) of the record written, the action, the actor
+ * An audit row: the table and primary key (as text; a composite key as the JSON object of its
+ * fields in key order, `{"order_id":1,"line_no":2}`) of the record written, the action, the actor
  * (`withActor` / `setActor`; `null` when none was named), the changed fields as
  * `{ field: [old, new] }` (`null` for the missing side of an insert or a delete), and when.
  */
@@ -33,16 +35,29 @@ export const AuditEntry = defineSchema({
 export type AuditRecord = RecordOf<typeof AuditEntry>
 
 /**
- * The audit rows of one record of `schema`, oldest first: read them with `repo.all`.
+ * The audit rows of one record of `schema`, oldest first: read them with `repo.all`. A composite
+ * key is given as `repo.get` takes it, an object naming every key field.
  *
  * @example
  * const history = await repo.all(historyOf(Post, post.id))
  * // [{ action: 'insert', actor: 7, changes: { title: [null, 'Hello'] }, … }, { action: 'update', … }]
+ * const lineHistory = await repo.all(historyOf(OrderLine, { order_id: 1, line_no: 2 }))
  */
 export function historyOf(schema: AnySchema, id: unknown): Query<typeof AuditEntry, AuditRecord> {
-  return from(AuditEntry)
-    .where({ table_name: schema.table, record_id: String(id) })
-    .orderBy('id')
+  let recordId = String(id)
+  if (schema.primaryKeys.length > 1) {
+    // Cast as `get` casts, so `{ order_id: '1' }` from a URL finds the rows `{ order_id: 1 }` wrote.
+    const values = compositeKeyValues(schema, id, 'historyOf')
+    recordId = values ? auditRecordId(schema.primaryKeys, values) : ''
+  }
+  return from(AuditEntry).where({ table_name: schema.table, record_id: recordId }).orderBy('id')
+}
+
+/** A composite key as audit rows hold it: the JSON object of its fields, in key order. */
+export function auditRecordId(keys: readonly string[], values: readonly unknown[]): string {
+  const key: Record<string, unknown> = {}
+  keys.forEach((k, i) => (key[k] = values[i]))
+  return JSON.stringify(key)
 }
 
 /**

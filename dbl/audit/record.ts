@@ -2,14 +2,14 @@
  * Writes one audit row for a write of an audited schema (repo/run-hooks.ts calls it in the write's
  * transaction, right after the statement): the changed fields as `{ field: [old, new] }`.
  * Timestamps the repository sets (`inserted_at`, `updated_at`) and the primary key (the row's
- * `record_id`) are left out of the changes; redacted fields show `"[redacted]"`.
+ * `record_id`, JSON for a composite key) are left out of the changes; redacted fields show `"[redacted]"`.
  */
 import type { Action, Changeset } from '../changeset.ts'
 import type { AnySchema } from '../schema.ts'
 import { compiled, dumpValue, kx, loadKnex, marker, paramsFor } from '../sql.ts'
 import { exec, type RepoContext } from '../repo/context.ts'
 import { currentActor } from './actor.ts'
-import { AUDIT_TABLE, AuditEntry } from './entry.ts'
+import { AUDIT_TABLE, AuditEntry, auditRecordId } from './entry.ts'
 
 const AUTOMATIC = new Set(['inserted_at', 'updated_at'])
 const REDACTED = '[redacted]'
@@ -49,7 +49,12 @@ export async function recordAudit(ctx: RepoContext, cs: Changeset, action: Actio
   if (action === 'update' && Object.keys(changes).length === 0) return
   const values = [
     schema.table,
-    String(record[schema.primaryKey]),
+    schema.primaryKeys.length === 1
+      ? String(record[schema.primaryKey])
+      : auditRecordId(
+          schema.primaryKeys,
+          schema.primaryKeys.map((k) => record[k]),
+        ),
     action,
     dumpValue(AuditEntry.fieldsByName.actor!, currentActor()),
     dumpValue(AuditEntry.fieldsByName.changes!, changes),

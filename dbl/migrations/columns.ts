@@ -8,7 +8,7 @@
  * machines; `timestamptz` is an absolute instant on every driver and PGlite alike.
  */
 import type { FieldType } from '../schema.ts'
-import type { Column, OnDelete, OnUpdate, References } from './operations.ts'
+import type { Column, ForeignKey, OnDelete, OnUpdate, References } from './operations.ts'
 
 export interface ResolvedReferences {
   readonly table: string
@@ -105,9 +105,44 @@ export function resolveReferences(refs: References, where: string): ResolvedRefe
 /** The SQL of a referential action (`cascade` → `CASCADE`), for ON DELETE and ON UPDATE alike. */
 export const actionSql = (action: OnDelete): string => ON_DELETE[action]
 
-/** PostgreSQL's default name for the foreign key on `table.column`; every migration uses it. */
-export function fkeyName(table: string, column: string): string {
-  return `${table}_${column}_fkey`
+/** PostgreSQL's default name for the foreign key on `table.column` (or on several columns); every migration uses it. */
+export function fkeyName(table: string, column: string | readonly string[]): string {
+  return `${table}_${typeof column === 'string' ? column : column.join('_')}_fkey`
+}
+
+/** A foreign key over several columns with every option resolved; what models hold and the diff compares. */
+export interface ResolvedForeignKey {
+  readonly columns: readonly string[]
+  readonly table: string
+  readonly referencedColumns: readonly string[]
+  readonly onDelete: OnDelete
+  readonly onUpdate: OnUpdate
+}
+
+export function resolveForeignKey(fk: ForeignKey, where: string): ResolvedForeignKey {
+  const at = `${where}: foreign key (${fk.columns?.join(', ')})`
+  if (!Array.isArray(fk.columns) || fk.columns.length < 2)
+    throw new Error(`${at}: list two columns or more (a one-column key is the column's \`references\`)`)
+  if (new Set(fk.columns).size !== fk.columns.length) throw new Error(`${at}: a column is named twice`)
+  const refs = fk.references
+  const { table, onDelete, onUpdate } = resolveReferences(
+    { table: refs?.table, onDelete: refs?.onDelete, onUpdate: refs?.onUpdate },
+    at,
+  )
+  if (!Array.isArray(refs.columns) || refs.columns.length !== fk.columns.length)
+    throw new Error(`${at}: references.columns must list as many columns of ${table} (${fk.columns.length})`)
+  return { columns: [...fk.columns], table, referencedColumns: [...refs.columns], onDelete, onUpdate }
+}
+
+/** Equal when the same constraint would be written. */
+export function sameForeignKey(a: ResolvedForeignKey, b: ResolvedForeignKey): boolean {
+  return (
+    a.table === b.table &&
+    a.onDelete === b.onDelete &&
+    a.onUpdate === b.onUpdate &&
+    a.columns.join('\0') === b.columns.join('\0') &&
+    a.referencedColumns.join('\0') === b.referencedColumns.join('\0')
+  )
 }
 
 /** Equal when the same constraint would be written; undefined = none. */

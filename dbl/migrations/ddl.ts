@@ -7,7 +7,7 @@
  * use the same literal rules as the diff (`columns.ts`), so what is compared is what is written.
  */
 import type { FieldType } from '../schema.ts'
-import type { Column, ColumnChange, Operation } from './operations.ts'
+import type { Column, ColumnChange, ForeignKey, Operation } from './operations.ts'
 import {
   defaultSql,
   fkeyName,
@@ -15,6 +15,7 @@ import {
   ident,
   actionSql,
   resolveColumn,
+  resolveForeignKey,
   resolveReferences,
   sqlType,
   untypedDefaultSql,
@@ -44,7 +45,18 @@ function columnDefinition(table: string, column: ResolvedColumn, inlinePrimaryKe
   return parts.join(' ')
 }
 
-function createTableSql(table: string, columns: readonly Column[]): string {
+/** `CONSTRAINT "<t>_<a>_<b>_fkey" FOREIGN KEY ("a", "b") REFERENCES "t" ("a", "b") ON DELETE …`. */
+function foreignKeySql(table: string, fk: ForeignKey): string {
+  const r = resolveForeignKey(fk, `table ${table}`)
+  const list = (cols: readonly string[]) => cols.map(ident).join(', ')
+  return (
+    `CONSTRAINT ${ident(fkeyName(table, r.columns))} FOREIGN KEY (${list(r.columns)}) ` +
+    `REFERENCES ${ident(r.table)} (${list(r.referencedColumns)}) ON DELETE ${actionSql(r.onDelete)}` +
+    (r.onUpdate === 'no_action' ? '' : ` ON UPDATE ${actionSql(r.onUpdate)}`)
+  )
+}
+
+function createTableSql(table: string, columns: readonly Column[], foreignKeys: readonly ForeignKey[] = []): string {
   if (columns.length === 0) throw new Error(`createTable ${table}: a table needs at least one column`)
   const resolved = columns.map(resolveColumn)
   const seen = new Set<string>()
@@ -56,6 +68,7 @@ function createTableSql(table: string, columns: readonly Column[]): string {
   // One key column is declared inline (PostgreSQL names the constraint <table>_pkey either way).
   const defs = resolved.map((c) => columnDefinition(table, c, keys.length === 1))
   if (keys.length > 1) defs.push(`PRIMARY KEY (${keys.map((c) => ident(c.name)).join(', ')})`)
+  for (const fk of foreignKeys) defs.push(foreignKeySql(table, fk))
   return `CREATE TABLE ${ident(table)} (${defs.join(', ')})`
 }
 
@@ -75,6 +88,19 @@ function alterSql(table: string, change: ColumnChange): string[] {
       ]
     case 'modifyColumn':
       return modifySql(table, change.name, change.set)
+    case 'addForeignKey':
+      return [`${t} ADD ${foreignKeySql(table, change.foreignKey)}`]
+    case 'dropForeignKey':
+      return [`${t} DROP CONSTRAINT ${ident(fkeyName(table, change.columns))}`]
+    case 'setPrimaryKey': {
+      if (change.columns.length === 0) throw new Error(`setPrimaryKey ${table}: name the key's columns`)
+      // IF EXISTS: dropping one of its columns drops the old key too.
+      const pkey = ident(`${table}_pkey`)
+      return [
+        `${t} DROP CONSTRAINT IF EXISTS ${pkey}`,
+        `${t} ADD CONSTRAINT ${pkey} PRIMARY KEY (${change.columns.map(ident).join(', ')})`,
+      ]
+    }
   }
 }
 
@@ -155,7 +181,7 @@ function sqlExpression(sql: string, where: string): string {
 export function operationSql(op: Operation): string[] {
   switch (op.op) {
     case 'createTable':
-      return [createTableSql(op.table, op.columns)]
+      return [createTableSql(op.table, op.columns, op.foreignKeys)]
     case 'dropTable':
       return [`DROP TABLE ${ident(op.table)}`]
     case 'alterTable':

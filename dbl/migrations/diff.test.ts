@@ -14,6 +14,7 @@ import {
   execute,
   modifyColumn,
   renameColumn,
+  setPrimaryKey,
   type Operation,
 } from './operations.ts'
 
@@ -233,19 +234,22 @@ describe('diff decisions', () => {
     ])
   })
 
-  test('function defaults (cast-time only) are not column defaults; primary key changes warn', () => {
+  test('function defaults (cast-time only) are not column defaults; a primary key change is setPrimaryKey', () => {
     const target = modelFromSchemas([
       defineSchema({
         table: 'users',
-        fields: { id: 'id', name: { type: 'string', default: () => 'x' }, email: { type: 'string', primaryKey: true } },
-        primaryKey: 'id',
+        fields: { id: 'id', name: { type: 'string', default: () => 'x' }, email: 'string' },
+        primaryKey: ['id', 'email'],
         indexes: [{ columns: ['name'] }],
       }),
     ])
     const plan = planMigration(from, target)
-    expect(plan.warnings).toEqual(['users.email: primary key changes are not generated; write that migration by hand'])
-    // Only the key's implied NOT NULL differs: the function default produced no column default.
-    expect(plan.up).toEqual([alterTable('users', [modifyColumn('email', { nullable: false })])])
+    expect(plan.warnings).toEqual([])
+    // The key, and its implied NOT NULL: the function default produced no column default.
+    expect(plan.up).toEqual([
+      alterTable('users', [setPrimaryKey(['id', 'email']), modifyColumn('email', { nullable: false })]),
+    ])
+    expect(plan.down).toEqual([alterTable('users', [setPrimaryKey(['id']), modifyColumn('email', { nullable: true })])])
   })
 })
 

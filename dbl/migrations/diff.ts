@@ -7,21 +7,31 @@
  * decide the order of operations (see `diffModels`), and both directions are replayed on the model
  * before anything is returned, so a plan PostgreSQL would refuse is an error here, not at migrate time.
  */
-import { defaultSql, sameReferences, sqlType, type ResolvedColumn, type ResolvedReferences } from './columns.ts'
+import {
+  defaultSql,
+  sameReferences,
+  sqlType,
+  type ResolvedColumn,
+  type ResolvedForeignKey,
+  type ResolvedReferences,
+} from './columns.ts'
 import { isUniqueColumn } from './foreign-keys.ts'
 import { applyOperation, cloneModel, type Model, type TableModel } from './model.ts'
 import {
   addCheck,
   addColumn,
+  addForeignKey,
   alterTable,
   createIndex,
   createTable,
   dropCheck,
   dropColumn,
+  dropForeignKey,
   dropIndex,
   dropTable,
   modifyColumn,
   renameColumn,
+  setPrimaryKey,
   type Column,
   type ColumnChange,
   type CheckDefinition,
@@ -31,6 +41,7 @@ import {
   type References,
 } from './operations.ts'
 import { creationOrder, isDeferred } from './table-order.ts'
+import { compositeKeyChanges, foreignKeyOf } from './composite-keys.ts'
 import { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'
 
 export { MigrationDecisionError, type Ambiguity, type Decisions } from './decisions.ts'
@@ -92,6 +103,9 @@ function modification(from: ResolvedColumn, to: ResolvedColumn): ColumnModificat
 
 interface TableDiff {
   readonly operations: Operation[]
+  /** Multi-column foreign keys to drop before any table changes, and to add after them all. */
+  readonly keyDrops: ColumnChange[]
+  readonly keyAdds: ColumnChange[]
   readonly warnings: string[]
   readonly ambiguity: Ambiguity | undefined
 }
@@ -148,11 +162,12 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
   for (const name of disappearing) changes.push(dropColumn(name))
   // A NOT NULL column without a default is a safety check (safety.ts), refused or acknowledged later.
   for (const col of appearing) changes.push(addColumn(columnOf(col)))
+  // Before the modifications: a column leaving the key can only become nullable once it has left.
+  const key = primaryKeyChange(current, appearing, to)
+  if (key) changes.push(key)
   for (const col of to.columns) {
     const before = current.find((c) => c.name === col.name)
     if (!before) continue
-    if (before.primaryKey !== col.primaryKey)
-      warnings.push(`${table}.${col.name}: primary key changes are not generated; write that migration by hand`)
     const set = modification(before, col)
     if (set) changes.push(modifyColumn(col.name, set))
     if (before.references && !col.references) {
@@ -167,6 +182,8 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
       )
     }
   }
+
+  const keys = compositeKeyChanges(from, to, renamed, follow)
 
   // Indexes and checks are matched by name; one whose definition changed (columns, uniqueness,
   // predicate, expression: SQL compared as text) is dropped and created again. Drops go first, so
@@ -191,7 +208,23 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
     ...created.map(createIndexOf),
     ...addedChecks.map((c) => addCheck(table, c.name, c.check)),
   ]
-  return { operations, warnings, ambiguity }
+  return { operations, warnings, ambiguity, keyDrops: keys.drop, keyAdds: keys.add }
+}
+
+/**
+ * `setPrimaryKey` when the key's columns differ as a set; its columns in the order the table has
+ * them after this migration (kept columns, then added ones), the order the model and the DDL share.
+ */
+function primaryKeyChange(
+  current: readonly ResolvedColumn[],
+  appearing: readonly ResolvedColumn[],
+  to: TableModel,
+): ColumnChange | undefined {
+  const wanted = new Set(to.columns.filter((c) => c.primaryKey).map((c) => c.name))
+  const had = current.filter((c) => c.primaryKey).map((c) => c.name)
+  if (had.length === wanted.size && had.every((c) => wanted.has(c))) return undefined
+  const order = [...current, ...appearing].map((c) => c.name).filter((c) => wanted.has(c))
+  return order.length > 0 ? setPrimaryKey(order) : undefined
 }
 
 export interface ModelDiff {
@@ -242,15 +275,41 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
     [...from.values()].filter((t) => !to.has(t.name) && decisions.dropTables?.includes(t.name)),
     settledIn(to),
   )
+  const laterKeys: Operation[] = []
+  const made = new Set<string>()
   for (const t of created.order) {
     const columns = t.columns.map((c) =>
       isDeferred(created.deferred, t.name, c.name) ? { ...c, references: undefined } : c,
     )
-    operations.push(createTable(t.name, columns.map(columnOf)))
+    made.add(t.name)
+    // A multi-column key to a table that exists by now is written into createTable; else added last.
+    const keys = t.foreignKeys ?? []
+    const ready = (fk: ResolvedForeignKey) => made.has(fk.table) || (from.has(fk.table) && to.has(fk.table))
+    const inline = keys.filter(ready).map(foreignKeyOf)
+    const later = keys.filter((fk) => !ready(fk))
+    if (later.length > 0)
+      laterKeys.push(
+        alterTable(
+          t.name,
+          later.map((fk) => addForeignKey(foreignKeyOf(fk))),
+        ),
+      )
+    operations.push(createTable(t.name, columns.map(columnOf), { foreignKeys: inline }))
     operations.push(...t.indexes.map(createIndexOf))
     operations.push(...t.checks.map((c) => addCheck(t.name, c.name, c.check)))
   }
   operations.push(...foreignKeyChanges(from, dropped.deferred, true))
+  // Multi-column keys between dropped tables go first, so the drop order need not follow them.
+  for (const t of dropped.order) {
+    const keys = (t.foreignKeys ?? []).filter((fk) => fk.table !== t.name)
+    if (keys.length > 0)
+      operations.push(
+        alterTable(
+          t.name,
+          keys.map((fk) => dropForeignKey(fk.columns)),
+        ),
+      )
+  }
   const kept = [...to.values()].filter((t) => from.has(t.name))
   const renames = new Map(
     kept.flatMap((t) =>
@@ -260,14 +319,17 @@ export function diffModels(from: Model, to: Model, decisions: Decisions = {}): M
   const follow: FollowRenames = (r) =>
     r && renames.has(`${r.table}.${r.column}`) ? { ...r, column: renames.get(`${r.table}.${r.column}`)! } : r
   // Referenced tables' changes first, so a key added to a column renamed there finds its new name.
-  for (const t of creationOrder(kept).order) {
-    const before = from.get(t.name)!
-    const d = diffTable(before, t, decisions, follow)
+  const diffs = creationOrder(kept).order.map((t) => ({ t, d: diffTable(from.get(t.name)!, t, decisions, follow) }))
+  // Multi-column keys are dropped before any table changes (the key they point at may change) and added after all.
+  for (const { t, d } of diffs) if (d.keyDrops.length > 0) operations.push(alterTable(t.name, d.keyDrops))
+  for (const { d } of diffs) {
     operations.push(...d.operations)
     warnings.push(...d.warnings)
     if (d.ambiguity) ambiguities.push(d.ambiguity)
   }
+  for (const { t, d } of diffs) if (d.keyAdds.length > 0) operations.push(alterTable(t.name, d.keyAdds))
   operations.push(...foreignKeyChanges(to, created.deferred, false))
+  operations.push(...laterKeys)
   operations.push(...[...dropped.order].reverse().map((t) => dropTable(t.name)))
   for (const t of from.values()) {
     if (to.has(t.name)) continue

@@ -7,10 +7,17 @@
  * foreign keys (see foreign-keys.ts). A check's or a partial index's SQL stays the text it was
  * written as: which columns it uses is read off its names (`sqlNames`), without parsing SQL.
  */
-import type { AnySchema } from '../schema.ts'
+import type { AnySchema, OnDelete, OnUpdate } from '../schema.ts'
 import { columnOf } from '../column-names.ts'
-import { resolveAssoc } from '../assoc.ts'
-import { resolveColumn, resolveReferences, sameReferences, type ResolvedColumn } from './columns.ts'
+import { resolveAssoc, type ResolvedAssoc } from '../assoc.ts'
+import {
+  resolveColumn,
+  resolveForeignKey,
+  resolveReferences,
+  sameForeignKey,
+  sameReferences,
+  type ResolvedColumn,
+} from './columns.ts'
 import {
   checkColumnDrop,
   checkIndexDrop,
@@ -20,6 +27,14 @@ import {
   referencing,
 } from './foreign-keys.ts'
 import { addJoinTables } from './join-tables.ts'
+import {
+  addForeignKeyTo,
+  checkPrimaryKeyChange,
+  checkTableDropComposite,
+  dropColumnComposite,
+  dropForeignKeyFrom,
+  followRenameComposite,
+} from './composite-keys.ts'
 import { withAuditTable } from '../audit/entry.ts'
 import { sqlNames } from '../schema-constraints.ts'
 import type { ColumnChange, Operation } from './operations.ts'
@@ -52,6 +67,12 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
     }
     case 'dropColumn': {
       checkColumnDrop(model, t.name, change.name, where)
+      dropColumnComposite(model, t, change.name, where)
+      // Dropping a key column drops the whole primary key constraint (PostgreSQL's rule).
+      if (t.columns[columnIndex(t, change.name, where)]!.primaryKey) {
+        checkPrimaryKeyChange(model, t, where)
+        t.columns = t.columns.map((c) => (c.primaryKey ? { ...c, primaryKey: false } : c))
+      }
       t.columns.splice(columnIndex(t, change.name, where), 1)
       const uses = (sql: string | undefined) => sql !== undefined && sqlNames(sql).includes(change.name)
       t.indexes = t.indexes.filter((ix) => !ix.columns.includes(change.name) && !uses(ix.where))
@@ -68,6 +89,28 @@ function applyChange(model: Model, t: TableModel, change: ColumnChange, where: s
         columns: ix.columns.map((c) => (c === change.from ? change.to : c)),
       }))
       followRename(model, t.name, change.from, change.to)
+      followRenameComposite(model, t.name, change.from, change.to)
+      return
+    }
+    case 'addForeignKey':
+      addForeignKeyTo(model, t, change.foreignKey, where)
+      return
+    case 'dropForeignKey':
+      dropForeignKeyFrom(t, change.columns, where)
+      return
+    case 'setPrimaryKey': {
+      if (change.columns.length === 0 || new Set(change.columns).size !== change.columns.length)
+        throw new Error(`${where}: setPrimaryKey on "${t.name}" needs distinct columns`)
+      for (const c of change.columns) columnIndex(t, c, where)
+      checkPrimaryKeyChange(model, t, where)
+      // The key's columns become NOT NULL; those leaving it keep NOT NULL, as in PostgreSQL.
+      t.columns = t.columns.map((c) =>
+        change.columns.includes(c.name)
+          ? { ...c, primaryKey: true, nullable: false }
+          : c.primaryKey
+            ? { ...c, primaryKey: false }
+            : c,
+      )
       return
     }
     case 'modifyColumn': {
@@ -119,12 +162,14 @@ export function applyOperation(model: Model, op: Operation, where: string): void
       if (model.has(op.table)) throw new Error(`${where}: table "${op.table}" already exists`)
       const t: TableModel = { name: op.table, columns: op.columns.map(resolveColumn), indexes: [], checks: [] }
       for (const c of t.columns) checkReference(model, t, c, where)
+      for (const fk of op.foreignKeys ?? []) addForeignKeyTo(model, t, fk, where)
       model.set(op.table, t)
       return
     }
     case 'dropTable':
       table(model, op.table, where)
       checkTableDrop(model, op.table, where)
+      checkTableDropComposite(model, op.table, where)
       model.delete(op.table)
       return
     case 'alterTable': {
@@ -177,7 +222,13 @@ export function cloneModel(model: Model): Model {
   return new Map(
     [...model].map(([name, t]) => [
       name,
-      { name, columns: [...t.columns], indexes: [...t.indexes], checks: [...t.checks] },
+      {
+        name,
+        columns: [...t.columns],
+        indexes: [...t.indexes],
+        checks: [...t.checks],
+        ...(t.foreignKeys ? { foreignKeys: [...t.foreignKeys] } : {}),
+      },
     ]),
   )
 }
@@ -256,6 +307,10 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
       )
       continue
     }
+    if (assoc.foreignKeys.length > 1) {
+      addCompositeBelongsTo(model, t, assoc, a, warnings)
+      continue
+    }
     const i = t.columns.findIndex((c) => c.name === foreignKey)
     const refs = resolveReferences(
       {
@@ -281,6 +336,42 @@ function addBelongsTo(model: Model, s: AnySchema, warnings: string[]): void {
     // The related schema object may not be the one given for its table (its key may differ).
     checkReference(model, t, t.columns[i]!, `schema ${s.table}, association ${name}`)
   }
+}
+
+/** A belongsTo over a composite key: a table-level `FOREIGN KEY (a, b) REFERENCES t (a, b)`, in columns. */
+function addCompositeBelongsTo(
+  model: Model,
+  t: TableModel,
+  assoc: ResolvedAssoc,
+  rules: { readonly onDelete?: OnDelete; readonly onUpdate?: OnUpdate },
+  warnings: string[],
+): void {
+  const where = `schema ${t.name}, association ${assoc.name}`
+  const columns = assoc.foreignKeys.map((f) => columnOf(assoc.owner, f))
+  const { onDelete, onUpdate } = rules
+  const fk = {
+    columns,
+    references: {
+      table: assoc.related.table,
+      columns: assoc.keys.map((k) => columnOf(assoc.related, k)),
+      ...(onDelete ? { onDelete } : {}),
+      ...(onUpdate ? { onUpdate } : {}),
+    },
+  }
+  const key = columns.join('\0')
+  const existing = (t.foreignKeys ?? []).find((x) => x.columns.join('\0') === key)
+  if (existing) {
+    if (!sameForeignKey(existing, resolveForeignKey(fk, where)))
+      throw new Error(
+        `schema ${t.name}: two belongsTo associations use the columns (${columns.join(', ')}) with different references`,
+      )
+    return
+  }
+  if (onDelete === 'set_null' && columns.some((c) => !t.columns.find((x) => x.name === c)?.nullable))
+    warnings.push(
+      `association ${t.name}.${assoc.name}: onDelete set_null on NOT NULL columns of (${columns.join(', ')}); deleting a referenced ${assoc.related.table} row will fail`,
+    )
+  addForeignKeyTo(model, t, fk, where)
 }
 
 /** `renamedFrom` field options, as `{ 'table.new': 'old' }` (the same shape as the CLI decision), keyed by column. */

@@ -24,7 +24,34 @@ export interface References {
   readonly onUpdate?: OnUpdate
 }
 
-/** A column, in the same vocabulary as a schema field. */
+/**
+ * A foreign key over several columns, pointing at a composite primary key (or a unique index over
+ * the same columns): `FOREIGN KEY (a, b) REFERENCES t (a, b)`. Named `<table>_<columns joined by _>_fkey`,
+ * PostgreSQL's own default. A key of one column is a column's `references` instead.
+ */
+export interface ForeignKey {
+  readonly columns: readonly string[]
+  readonly references: {
+    readonly table: string
+    /** The referenced columns, in the order of `columns`. */
+    readonly columns: readonly string[]
+    /** Defaults to `no_action`, as `References`. */
+    readonly onDelete?: OnDelete
+    /** Defaults to `no_action`, as `References`. */
+    readonly onUpdate?: OnUpdate
+  }
+}
+
+/** What `createTable` takes besides the columns. */
+export interface TableOptions {
+  /** Foreign keys over several columns (table constraints, created with the table). */
+  readonly foreignKeys?: readonly ForeignKey[]
+}
+
+/**
+ * A column, in the same vocabulary as a schema field. Several columns with `primaryKey: true` make
+ * a composite primary key, `PRIMARY KEY (a, b)` in their order.
+ */
 export interface Column {
   readonly name: string
   readonly type: FieldType
@@ -59,6 +86,9 @@ export type ColumnChange =
   | { readonly change: 'dropColumn'; readonly name: string }
   | { readonly change: 'renameColumn'; readonly from: string; readonly to: string }
   | { readonly change: 'modifyColumn'; readonly name: string; readonly set: ColumnModification }
+  | { readonly change: 'addForeignKey'; readonly foreignKey: ForeignKey }
+  | { readonly change: 'dropForeignKey'; readonly columns: readonly string[] }
+  | { readonly change: 'setPrimaryKey'; readonly columns: readonly string[] }
 
 export interface IndexDefinition {
   readonly table: string
@@ -78,7 +108,12 @@ export interface CheckDefinition {
 
 /** One step of a migration, as plain data: what `createTable`, `alterTable`, `createIndex`, `execute`, … return. */
 export type Operation =
-  | { readonly op: 'createTable'; readonly table: string; readonly columns: readonly Column[] }
+  | {
+      readonly op: 'createTable'
+      readonly table: string
+      readonly columns: readonly Column[]
+      readonly foreignKeys?: readonly ForeignKey[]
+    }
   | { readonly op: 'dropTable'; readonly table: string }
   | { readonly op: 'alterTable'; readonly table: string; readonly changes: readonly ColumnChange[] }
   | ({ readonly op: 'createIndex'; readonly concurrently?: boolean } & IndexDefinition)
@@ -135,7 +170,8 @@ export function defineMigration(migration: MigrationModule): MigrationModule {
 }
 
 /**
- * Creates a table with its columns (`CREATE TABLE`).
+ * Creates a table with its columns (`CREATE TABLE`). Several `primaryKey` columns make a composite
+ * key; `foreignKeys` adds foreign keys over several columns.
  *
  * @example
  * createTable('notes', [
@@ -144,9 +180,20 @@ export function defineMigration(migration: MigrationModule): MigrationModule {
  *   { name: 'user_id', type: 'integer', references: { table: 'users', onDelete: 'cascade' } },
  *   { name: 'inserted_at', type: 'utc_datetime' },
  * ])
+ *
+ * // PRIMARY KEY (order_id, line_no), and a foreign key pointing at it:
+ * createTable('order_lines', [
+ *   { name: 'order_id', type: 'integer', primaryKey: true, references: { table: 'orders' } },
+ *   { name: 'line_no', type: 'integer', primaryKey: true },
+ * ])
+ * createTable('line_notes', [{ name: 'id', type: 'id', primaryKey: true }, { name: 'order_id', type: 'integer' }, { name: 'line_no', type: 'integer' }], {
+ *   foreignKeys: [{ columns: ['order_id', 'line_no'], references: { table: 'order_lines', columns: ['order_id', 'line_no'] } }],
+ * })
  */
-export function createTable(table: string, columns: readonly Column[]): Operation {
-  return { op: 'createTable', table, columns }
+export function createTable(table: string, columns: readonly Column[], opts: TableOptions = {}): Operation {
+  return opts.foreignKeys?.length
+    ? { op: 'createTable', table, columns, foreignKeys: opts.foreignKeys }
+    : { op: 'createTable', table, columns }
 }
 
 /**
@@ -208,6 +255,42 @@ export function renameColumn(from: string, to: string): ColumnChange {
  */
 export function modifyColumn(name: string, set: ColumnModification): ColumnChange {
   return { change: 'modifyColumn', name, set }
+}
+
+/**
+ * Adds a foreign key over several columns, inside `alterTable` (`ADD CONSTRAINT <table>_<a>_<b>_fkey
+ * FOREIGN KEY (a, b) REFERENCES …`).
+ *
+ * @example
+ * alterTable('line_notes', [
+ *   addForeignKey({ columns: ['order_id', 'line_no'], references: { table: 'order_lines', columns: ['order_id', 'line_no'], onDelete: 'cascade' } }),
+ * ])
+ */
+export function addForeignKey(foreignKey: ForeignKey): ColumnChange {
+  return { change: 'addForeignKey', foreignKey }
+}
+
+/**
+ * Drops the foreign key over these columns, inside `alterTable`.
+ *
+ * @example
+ * alterTable('line_notes', [dropForeignKey(['order_id', 'line_no'])])
+ */
+export function dropForeignKey(columns: readonly string[]): ColumnChange {
+  return { change: 'dropForeignKey', columns }
+}
+
+/**
+ * Makes these columns the table's primary key, in this order, inside `alterTable`: the old key
+ * constraint (`<table>_pkey`) is dropped and the new one added. Its columns become NOT NULL; those
+ * leaving the key stay NOT NULL until a `modifyColumn` says otherwise. PostgreSQL refuses it while
+ * a foreign key still points at the old key.
+ *
+ * @example
+ * alterTable('order_lines', [setPrimaryKey(['order_id', 'line_no'])])
+ */
+export function setPrimaryKey(columns: readonly string[]): ColumnChange {
+  return { change: 'setPrimaryKey', columns }
 }
 
 /** Index names default to Ecto's `<table>_<columns joined by _>_index`, like schema indexes. */

@@ -37,6 +37,12 @@ function change(c: ColumnChange): { helper: string; code: string } {
       return { helper: 'renameColumn', code: `renameColumn(${literal(c.from)}, ${literal(c.to)})` }
     case 'modifyColumn':
       return { helper: 'modifyColumn', code: `modifyColumn(${literal(c.name)}, ${literal(c.set)})` }
+    case 'addForeignKey':
+      return { helper: 'addForeignKey', code: `addForeignKey(${literal(c.foreignKey)})` }
+    case 'dropForeignKey':
+      return { helper: 'dropForeignKey', code: `dropForeignKey(${literal(c.columns)})` }
+    case 'setPrimaryKey':
+      return { helper: 'setPrimaryKey', code: `setPrimaryKey(${literal(c.columns)})` }
   }
 }
 
@@ -44,7 +50,7 @@ function operation(op: Operation, helpers: Set<string>): string {
   helpers.add(op.op)
   switch (op.op) {
     case 'createTable':
-      return `createTable(${literal(op.table)}, [\n${op.columns.map((c) => `      ${literal(c)},`).join('\n')}\n    ])`
+      return `createTable(${literal(op.table)}, [\n${op.columns.map((c) => `      ${literal(c)},`).join('\n')}\n    ]${op.foreignKeys?.length ? `, {\n      foreignKeys: [\n${op.foreignKeys.map((fk) => `        ${literal(fk)},`).join('\n')}\n      ],\n    }` : ''})`
     case 'dropTable':
       return `dropTable(${literal(op.table)})`
     case 'alterTable': {

@@ -106,7 +106,11 @@ export function unsafeOperations(ops: readonly Operation[], before: Model): Unsa
         found.push({ check: 'drop-column', table, what: `drops the column ${table}.${c.name}` })
       } else if (c.change === 'renameColumn') {
         found.push({ check: 'rename-column', table, what: `renames the column ${table}.${c.from} to ${c.to}` })
-      } else if (c.set.type !== undefined && !cheapTypeChange(column(c.name), { type: c.set.type, size: c.set.size })) {
+      } else if (
+        c.change === 'modifyColumn' &&
+        c.set.type !== undefined &&
+        !cheapTypeChange(column(c.name), { type: c.set.type, size: c.set.size })
+      ) {
         found.push({
           check: 'change-column-type',
           table,

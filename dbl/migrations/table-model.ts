@@ -3,7 +3,7 @@
  * and table-order.ts read it). A leaf: types only, so the modules reading a model need not import
  * the module building it.
  */
-import type { ResolvedColumn } from './columns.ts'
+import type { ResolvedColumn, ResolvedForeignKey } from './columns.ts'
 import type { CheckDefinition, IndexDefinition } from './operations.ts'
 
 export interface TableModel {
@@ -11,6 +11,8 @@ export interface TableModel {
   columns: ResolvedColumn[]
   indexes: IndexDefinition[]
   checks: CheckDefinition[]
+  /** Foreign keys over several columns (a one-column key is its column's `references`); absent = none. */
+  foreignKeys?: ResolvedForeignKey[]
 }
 
 /** Table name → table, in creation order. */

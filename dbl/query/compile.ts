@@ -128,12 +128,18 @@ function joinsSql(s: Scope): string {
       const ownerColumn = columnOf(assoc.owner, through.ownerColumn)
       sql += `${kind}${tableAs(through.table, t)} on ${t}.${quote(through.ownerKey)} = ${parent}.${quote(ownerColumn)}`
       sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${quote(columnOf(assoc.related, through.relatedColumn))} = ${t}.${quote(through.relatedKey)}`
-    } else if (assoc.kind === 'belongsTo') {
-      const pk = quote(columnOf(assoc.related, assoc.related.primaryKey))
-      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${pk} = ${parent}.${quote(columnOf(assoc.owner, assoc.foreignKey))}`
     } else {
-      const fk = quote(columnOf(assoc.related, assoc.foreignKey))
-      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${alias}.${fk} = ${parent}.${quote(columnOf(assoc.owner, assoc.owner.primaryKey))}`
+      // belongsTo: the related row's key = our foreign key; otherwise their foreign key = our key.
+      // One pair per column of a composite key, each field named by its column.
+      const belongs = assoc.kind === 'belongsTo'
+      const on = assoc.foreignKeys.map((fk, i) => {
+        const key = assoc.keys[i]!
+        const [theirs, ours] = belongs
+          ? [columnOf(assoc.related, key), columnOf(assoc.owner, fk)]
+          : [columnOf(assoc.related, fk), columnOf(assoc.owner, key)]
+        return `${alias}.${quote(theirs)} = ${parent}.${quote(ours)}`
+      })
+      sql += `${kind}${tableAs(assoc.related.table, alias)} on ${on.join(' and ')}`
     }
   }
   return sql

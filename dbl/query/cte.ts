@@ -119,6 +119,7 @@ export function cte<R>(name: string, query: QueryOfRows<R>): Cte<R> {
     kind: 'vela.schema',
     table: name,
     primaryKey: '',
+    primaryKeys: [],
     fields,
     fieldsByName,
     columnNames: undefined,

@@ -75,7 +75,9 @@ export function keysetOf(q: QueryParts, what: string, complete: boolean): Keyset
     throw new Error(`${what}: a query ordered by a sql fragment has no row to continue after; order by fields`)
   let order = q.order as readonly (readonly [string, 'asc' | 'desc'])[]
   const last = order[order.length - 1]
-  if (!last || !isPk(last[0])) {
+  if (schema.primaryKeys.length > 1) {
+    order = withCompositeKey(order, schema.primaryKeys, q.columnsAs, what, complete)
+  } else if (!last || !isPk(last[0])) {
     if (!complete)
       throw new Error(
         `${what}: the query must be ordered by fields ending in the primary key, so each row has one place (add .orderBy('${pk}') last)`,
@@ -94,6 +96,27 @@ export function keysetOf(q: QueryParts, what: string, complete: boolean): Keyset
     .digest('base64url')
     .slice(0, 8)
   return { terms, signature, order }
+}
+
+/**
+ * An ordering over a composite key: rows have one place once every key field is among its terms
+ * (wherever they are). `complete` adds the missing ones, ascending; otherwise they are required.
+ */
+function withCompositeKey(
+  order: readonly (readonly [string, 'asc' | 'desc'])[],
+  keys: readonly string[],
+  columnsAs: QueryParts['columnsAs'],
+  what: string,
+  complete: boolean,
+): readonly (readonly [string, 'asc' | 'desc'])[] {
+  const named = new Set(order.map(([ref]) => (typeof columnsAs?.[ref] === 'string' ? columnsAs[ref] : ref)))
+  const missing = keys.filter((k) => !named.has(k))
+  if (missing.length === 0) return order
+  if (!complete)
+    throw new Error(
+      `${what}: the query must be ordered by every field of the primary key (${keys.join(', ')}), so each row has one place (add .orderBy(${missing.map((k) => `'${k}'`).join(', ')}))`,
+    )
+  return [...order, ...missing.map((k) => [k, 'asc'] as const)]
 }
 
 /** The condition "sorts after the row whose term values are `values`" (NULLs last ascending, first descending). */

@@ -98,7 +98,7 @@ export async function pageOf<S extends AnySchema, R, J>(
 
 function orderedByKey<S extends AnySchema, R, J>(q: Query<S, R, J>): Query<S, R, J> {
   const n = derive(q)
-  n.order = [[q.schema.primaryKey, 'asc']]
+  n.order = q.schema.primaryKeys.map((k) => [k, 'asc'] as const)
   return n as unknown as Query<S, R, J>
 }
 

@@ -15,6 +15,8 @@ import { compiled, kx, loadKnex, marker, sqlOf, type Compiled } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, throwRead, type RepoContext } from './context.ts'
 import { withOldReadShape } from './old-read-shape.ts'
+import { rowsByCompositeKey } from './get-by-key.ts'
+import { compositeKeyValues } from '../primary-key.ts'
 
 /** Every row of `q`, as its type promises (embedded fields loaded, joined fields nested). */
 export function all<S extends AnySchema, R, J>(ctx: RepoContext, q: Query<S, R, J>): Promise<R[]> {
@@ -66,13 +68,19 @@ const getStatements = new WeakMap<AnySchema, Compiled>()
 
 /**
  * The record with this primary key, or `undefined`. The id is cast to the key's type first: one
- * that cannot be (`'abc'` for an id) matches nothing, without a query.
+ * that cannot be (`'abc'` for an id) matches nothing, without a query. A composite key is an object
+ * naming every key field (get-by-key.ts).
  */
 export async function get<S extends AnySchema>(
   ctx: RepoContext,
   schema: S,
   id: unknown,
 ): Promise<RecordOf<S> | undefined> {
+  if (schema.primaryKeys.length > 1) {
+    const values = compositeKeyValues(schema, id, 'get')
+    const rows = values ? await rowsByCompositeKey(ctx, schema, values) : []
+    return rows.length ? withOldReadShape(rows[0] as RecordOf<S>) : undefined
+  }
   const pk = schema.primaryKey
   const value = id === null || id === undefined ? INVALID : castersOf(schema)[pk]!(id)
   if (value === INVALID) return undefined

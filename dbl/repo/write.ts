@@ -5,7 +5,7 @@
  * transaction: the parent first, then each child with the parent's key as its foreign key; for a
  * manyToMany association, each linked record, then the join table's links (links.ts).
  */
-import { resolveAssoc } from '../assoc.ts'
+import { resolveAssoc, type ResolvedAssoc } from '../assoc.ts'
 import {
   addError,
   putChange,
@@ -22,6 +22,7 @@ import { err, ok, type Result } from '../result.ts'
 import { SOFT_DELETE_SCOPE, type AnySchema, type RecordOf } from '../schema.ts'
 import { compiled, dumpValue, JsonValueError, kx, loadKnex, marker, outsideEnum, paramsFor, sqlOf } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
+import { missingKeyField } from '../primary-key.ts'
 import type { Knex } from 'knex'
 import { exec, type RepoContext } from './context.ts'
 import { replaceLinks } from './links.ts'
@@ -229,7 +230,7 @@ async function saveChildren<S extends AnySchema>(
     const key = (parent as Record<string, unknown>)[cs.schema.primaryKey]
     const saved: Record<string, unknown>[] = []
     for (let i = 0; i < children.length; i++) {
-      const child = assoc.through ? children[i]! : putChange(children[i]!, assoc.foreignKey as never, key as never)
+      const child = assoc.through ? children[i]! : withParentKey(children[i]!, assoc, parent as Record<string, unknown>)
       const res = child.action === 'update' ? await update(ctx, child) : await insert(ctx, child)
       if (!res.ok) {
         if (!isChangesetError(res.error)) return res as WriteResult<S>
@@ -249,6 +250,14 @@ async function saveChildren<S extends AnySchema>(
   return ok(out as RecordOf<S>)
 }
 
+/** The child changeset with its foreign key set to the parent's key (each column of a composite one). */
+function withParentKey(child: Changeset, assoc: ResolvedAssoc, parent: Record<string, unknown>): Changeset {
+  let out = child
+  for (let j = 0; j < assoc.foreignKeys.length; j++)
+    out = putChange(out, assoc.foreignKeys[j] as never, parent[assoc.keys[j]!] as never)
+  return out
+}
+
 /** Records in order, each primary key once (a set given with a key twice is linked once). */
 function onceEach(records: readonly Record<string, unknown>[], pk: string): Record<string, unknown>[] {
   const seen = new Set<unknown>()
@@ -261,7 +270,7 @@ function isChangesetError(e: unknown): e is Changeset {
 
 /** Ecto's stale_error_field: the row to update or delete is gone, or a filter (`optimisticLock`) no longer matches; the error goes on that filter's field. */
 function stale<S extends AnySchema>(cs: Changeset<S>): Result<never, Changeset<S>> {
-  return err(addError(cs, Object.keys(cs.filters)[0] ?? cs.schema.primaryKey, 'is stale', { stale: true }))
+  return err(addError(cs, Object.keys(cs.filters)[0] ?? cs.schema.primaryKeys[0]!, 'is stale', { stale: true }))
 }
 
 type Filters = Readonly<Record<string, unknown>>
@@ -272,10 +281,10 @@ function filtersOf(cs: Changeset, skip?: readonly string[]): Filters {
   return scope ? { ...scope, ...cs.filters } : cs.filters
 }
 
-/** `WHERE pk = ?` plus the filters (null = IS NULL): the cache key part and the clause. */
+/** `WHERE pk = ?` (every key field of a composite key) plus the filters (null = IS NULL): the clause. */
 function filtered(cs: Changeset, filters: Filters, b: Knex.QueryBuilder, first: number): Knex.QueryBuilder {
   let i = first
-  b.where(columnOf(cs.schema, cs.schema.primaryKey), marker(i++))
+  for (const k of cs.schema.primaryKeys) b.where(columnOf(cs.schema, k), marker(i++))
   for (const f of Object.keys(filters).sort()) {
     if (filters[f] === null) b.whereNull(columnOf(cs.schema, f))
     else b.where(columnOf(cs.schema, f), marker(i++))
@@ -300,15 +309,30 @@ function filterValues(cs: Changeset, filters: Filters): unknown[] {
   return out
 }
 
+/**
+ * The values a write's `WHERE` matches the key on, in key order: the value itself for a one-field
+ * key (no array made), the list of values for a composite key.
+ */
+function keyValues(schema: AnySchema, data: Record<string, unknown>): unknown {
+  if (schema.primaryKeys.length === 1) return data[schema.primaryKey]
+  return schema.primaryKeys.map((k) => data[k])
+}
+
+/** Appends the key's values (as `keyValues` gave them) to a statement's values. */
+function pushKey(schema: AnySchema, values: unknown[], id: unknown): void {
+  if (schema.primaryKeys.length === 1) values.push(id)
+  else values.push(...(id as unknown[]))
+}
+
 /** UPDATE of the changed fields by primary key (plus `updated_at`); no changes = no query. */
 export function update<S extends AnySchema>(ctx: RepoContext, input: Changeset<S>): Promise<WriteResult<S>> {
   // Not `async`: the statement's own promise is handed on, with no second one around it.
   try {
     const cs = sizeErrors(withAction(input, 'update'))
     if (!cs.valid || cs.errors.length) return Promise.resolve(err(cs))
-    const id = (cs.data as Record<string, unknown>)[cs.schema.primaryKey]
-    if (id === undefined || id === null)
-      throw new Error(`update: the changeset's data has no ${cs.schema.primaryKey}; insert it instead`)
+    const missing = missingKeyField(cs.schema, cs.data as Record<string, unknown>)
+    if (missing !== undefined) throw new Error(`update: the changeset's data has no ${missing}; insert it instead`)
+    const id = keyValues(cs.schema, cs.data as Record<string, unknown>)
     // No changes: no statement, so no hooks either.
     if (!storedChanges(cs) && !hasChildren(cs)) return Promise.resolve(ok({ ...cs.data } as RecordOf<S>))
     if (hasHooks(cs)) return withHooks(ctx, cs, 'update', sizeErrors, (c) => updateValid(ctx, c, id))
@@ -354,7 +378,8 @@ async function updateValid<S extends AnySchema>(
   })
   try {
     const values = set.map((f) => dumpValue(schema.fieldsByName[f]!, changes[f]))
-    values.push(id, ...filterValues(cs, filters))
+    pushKey(schema, values, id)
+    values.push(...filterValues(cs, filters))
     const res = await exec(ctx, c.sql, paramsFor(c, values), 'UPDATE', schema.table)
     return res.rows.length ? ok(loadRows(schema, res.rows)[0] as RecordOf<S>) : stale(cs)
   } catch (e) {
@@ -381,9 +406,9 @@ export function remove<S extends AnySchema>(
   // Not `async`, as `update`.
   const cs = withAction(input, 'delete')
   if (!cs.valid) return Promise.resolve(err(cs))
-  const id = (cs.data as Record<string, unknown>)[cs.schema.primaryKey]
-  if (id === undefined || id === null)
-    return Promise.reject(new Error(`delete: the record has no ${cs.schema.primaryKey}`))
+  const missing = missingKeyField(cs.schema, cs.data as Record<string, unknown>)
+  if (missing !== undefined) return Promise.reject(new Error(`delete: the record has no ${missing}`))
+  const id = keyValues(cs.schema, cs.data as Record<string, unknown>)
   if (hasHooks(cs)) return withHooks(ctx, cs, 'delete', same, (c) => removeValid(ctx, c, id, opts))
   return removeValid(ctx, cs, id, opts)
 }
@@ -413,7 +438,9 @@ async function removeValid<S extends AnySchema>(
           .del()
           .returning(sqlOf(schema).selectList as string[]),
       )
-  const values = [id, ...filterValues(cs, filters)]
+  const values: unknown[] = []
+  pushKey(schema, values, id)
+  values.push(...filterValues(cs, filters))
   if (soft) values.unshift(dumpValue(schema.fieldsByName[soft]!, new Date()))
   try {
     const res = await exec(ctx, c.sql, paramsFor(c, values), soft ? 'UPDATE' : 'DELETE', schema.table)

@@ -35,6 +35,8 @@ import { hooksDdl, hooksTables } from './schemas-hooks.ts'
 import { prepareChangesCases } from './cases/prepare-changes.ts'
 import { hookCases } from './cases/hooks.ts'
 import { auditCases } from './cases/audit.ts'
+import { compositeKeyCases } from './cases/composite-keys.ts'
+import { compositeDdl, compositeTables } from './schemas-composite.ts'
 import type { SuiteContext } from './suite-context.ts'
 import { columnsDdl, columnsTables } from './schemas-columns.ts'
 import { columnCases } from './cases/columns.ts'
@@ -56,6 +58,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
       ...scopesDdl,
       ...hooksDdl,
       ...columnsDdl,
+      ...compositeDdl,
     ])
       await t.adapter.query(statement)
     t.repo = defineRepo({ adapter: t.adapter, name: 'TestRepo' })
@@ -63,7 +66,7 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
   })
   beforeEach(async () => {
     await t.adapter.query(
-      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables, ...hooksTables, ...columnsTables].join(', ')} restart identity cascade`,
+      `truncate ${[...tables, ...changesetsTables, ...defectTables, ...queriesTables, ...scopesTables, ...hooksTables, ...columnsTables, ...compositeTables].join(', ')} restart identity cascade`,
     )
   })
   afterAll(() => close())
@@ -94,4 +97,5 @@ export function repoCases(open: () => Promise<{ adapter: Adapter; url?: string; 
   auditCases(t)
   columnCases(t)
   columnQueryCases(t)
+  compositeKeyCases(t)
 }

@@ -92,7 +92,7 @@ export async function readForeignKeys(conn: Connection): Promise<CatalogForeignK
     JOIN pg_namespace n ON n.oid = t.relnamespace
     JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
     JOIN pg_attribute ra ON ra.attrelid = con.confrelid AND ra.attnum = con.confkey[1]
-    WHERE con.contype = 'f' AND n.nspname = 'public'
+    WHERE con.contype = 'f' AND n.nspname = 'public' AND cardinality(con.conkey) = 1
     ORDER BY t.relname, con.conname`)
   return rows.map((r) => ({
     table: r.table,
@@ -114,6 +114,44 @@ export async function readChecks(conn: Connection): Promise<CatalogCheck[]> {
     WHERE con.contype = 'c' AND n.nspname = 'public'
     ORDER BY t.relname, con.conname`)
   return rows
+}
+
+/** Primary keys (as their column lists) and foreign keys over several columns, as `pg_get_constraintdef` writes them. */
+export async function readKeys(conn: Connection): Promise<{ table: string; name: string; definition: string }[]> {
+  const { rows } = await conn.query<{ table: string; name: string; definition: string }>(`
+    SELECT t.relname AS table, con.conname AS name, pg_get_constraintdef(con.oid) AS definition
+    FROM pg_constraint con
+    JOIN pg_class t ON t.oid = con.conrelid
+    JOIN pg_namespace n ON n.oid = t.relnamespace
+    WHERE n.nspname = 'public' AND t.relname <> 'schema_migrations'
+      AND (con.contype = 'p' OR (con.contype = 'f' AND cardinality(con.conkey) > 1))
+    ORDER BY t.relname, con.conname`)
+  return rows
+}
+
+const ACTION_SQL: Record<string, string> = {
+  no_action: '',
+  restrict: ' RESTRICT',
+  cascade: ' CASCADE',
+  set_null: ' SET NULL',
+}
+/** How `pg_get_constraintdef` writes a rule: nothing for the default. */
+const rule = (on: string, action: string) => (ACTION_SQL[action] ? ` ON ${on}${ACTION_SQL[action]}` : '')
+
+/** The primary keys and multi-column foreign keys the model describes, as `readKeys` reads them. */
+function expectedKeyConstraints(model: Model): { table: string; name: string; definition: string }[] {
+  return [...model.values()].flatMap((t) => {
+    const keys = t.columns.filter((c) => c.primaryKey).map((c) => c.name)
+    const pk = keys.length
+      ? [{ table: t.name, name: `${t.name}_pkey`, definition: `PRIMARY KEY (${keys.join(', ')})` }]
+      : []
+    const fks = (t.foreignKeys ?? []).map((fk) => ({
+      table: t.name,
+      name: `${t.name}_${fk.columns.join('_')}_fkey`,
+      definition: `FOREIGN KEY (${fk.columns.join(', ')}) REFERENCES ${fk.table}(${fk.referencedColumns.join(', ')})${rule('UPDATE', fk.onUpdate)}${rule('DELETE', fk.onDelete)}`,
+    }))
+    return [...pk, ...fks]
+  })
 }
 
 export async function readCatalog(conn: Connection): Promise<{ columns: CatalogColumn[]; indexes: CatalogIndex[] }> {
@@ -229,6 +267,11 @@ export async function expectCatalogMatches(conn: Connection, model: Model): Prom
         : [],
     ),
   )
+  const byName = (k: { table: string; name: string }) => `${k.table}.${k.name}`
+  expect(
+    (await readKeys(conn)).sort((a, b) => byName(a).localeCompare(byName(b))),
+    'primary keys, multi-column foreign keys',
+  ).toEqual(expectedKeyConstraints(model).sort((a, b) => byName(a).localeCompare(byName(b))))
   const fkKey = (k: CatalogForeignKey) => `${k.table}.${k.name}`
   expect((await readForeignKeys(conn)).sort((a, b) => fkKey(a).localeCompare(fkKey(b)))).toEqual(
     expectedKeys.sort((a, b) => fkKey(a).localeCompare(fkKey(b))),

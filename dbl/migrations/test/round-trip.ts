@@ -45,6 +45,9 @@ export function summary(ops: readonly Operation[]): string[] {
       if (c.change === 'addColumn') return `addColumn ${op.table}.${c.column.name}`
       if (c.change === 'renameColumn') return `renameColumn ${op.table}.${c.from}->${c.to}`
       if (c.change === 'dropColumn') return `dropColumn ${op.table}.${c.name}`
+      if (c.change === 'addForeignKey') return `addForeignKey ${op.table}(${c.foreignKey.columns.join(',')})`
+      if (c.change === 'setPrimaryKey') return `setPrimaryKey ${op.table}(${c.columns.join(',')})`
+      if (c.change === 'dropForeignKey') return `dropForeignKey ${op.table}(${c.columns.join(',')})`
       return `modifyColumn ${op.table}.${c.name}{${Object.keys(c.set).join(',')}}`
     })
   })
