@@ -308,4 +308,53 @@ cases.push({
   ],
 })
 
+test('a multi-column foreign key is written in columns, with ON UPDATE beside ON DELETE', () => {
+  const Stored = defineSchema({
+    table: 'line_notes',
+    fields: {
+      id: 'id',
+      order_id: { type: 'integer', column: 'order_ref' },
+      line_no: { type: 'integer', column: 'line_ref' },
+      body: 'string',
+    },
+    associations: {
+      line: belongsTo((): AnySchema => Line, {
+        foreignKey: ['order_id', 'line_no'],
+        onDelete: 'cascade',
+        onUpdate: 'cascade',
+      }),
+    },
+  })
+  const plan = planMigration(new Map(), modelFromSchemas([Order, Line, Stored]))
+  expect(operationsSql(plan.up)[2]).toBe(
+    'CREATE TABLE "line_notes" ("id" bigserial PRIMARY KEY, "order_ref" integer, "line_ref" integer, "body" varchar(255), ' +
+      'CONSTRAINT "line_notes_order_ref_line_ref_fkey" FOREIGN KEY ("order_ref", "line_ref") REFERENCES "order_lines" ("order_id", "line_no") ON DELETE CASCADE ON UPDATE CASCADE)',
+  )
+})
+
+cases.push({
+  name: 'a two-column foreign key with ON UPDATE CASCADE: a changed key moves its notes along',
+  steps: [
+    {
+      schemas: [
+        Order,
+        Line,
+        defineSchema({
+          table: 'line_notes',
+          fields: { id: 'id', order_id: 'integer', line_no: 'integer', body: 'string' },
+          associations: {
+            line: belongsTo((): AnySchema => Line, { foreignKey: ['order_id', 'line_no'], onUpdate: 'cascade' }),
+          },
+        }),
+      ],
+      name: 'update_schema',
+      seed,
+      verify: async (c) => {
+        await c.query('UPDATE order_lines SET line_no = 7 WHERE line_no = 2')
+        expect(await rows(c, 'SELECT line_no, body FROM line_notes')).toEqual([{ line_no: 7, body: 'fragile' }])
+      },
+    },
+  ],
+})
+
 await roundTrips('composite keys', cases)
