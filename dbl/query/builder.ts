@@ -15,8 +15,12 @@ import { derive, EMPTY, QueryValue } from './value.ts'
 
 export { isQuery } from './value.ts'
 
-/** Every part of a new query but its schema: shared, so `from` copies it rather than building it. */
-const START: QueryParts = Object.freeze({
+/**
+ * Every part of a new query but its schema, shared, so `from` copies it rather than building it.
+ * A query value itself, not frozen (freezing gives it another hidden class): every copy then reads
+ * one shape of object, so the constructor's reads stay monomorphic.
+ */
+const START: QueryParts = new QueryValue({
   kind: 'vela.query',
   schema: undefined as unknown as AnySchema,
   joins: EMPTY,
@@ -42,7 +46,9 @@ const START: QueryParts = Object.freeze({
  * const rows = await repo.all(from(Product).where('price', '>', 100).orderBy('name').limit(20))
  */
 export function from<S extends AnySchema>(schema: S): Query<S> {
-  return new QueryValue(START, schema) as unknown as Query<S>
+  const q = derive(START)
+  q.schema = schema
+  return q as unknown as Query<S>
 }
 
 /**

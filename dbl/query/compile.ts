@@ -386,13 +386,14 @@ function selectSql(
     if (emit) sql = `with ${quote(q.schema.table)} as (${inner}) `
   }
   w.key += q.schema.table
-  // The rarely used clauses, read once (most queries have none).
-  const distinctFields = q.extras?.distinctFields
-  const setOps = q.extras?.setOps ?? EMPTY_OPS
+  // The rarely used clauses, looked at only when the query has any (most have none).
+  const extras = q.extras
+  const distinctFields = extras === undefined ? undefined : extras.distinctFields
+  const setOps = extras === undefined ? EMPTY_OPS : (extras.setOps ?? EMPTY_OPS)
+  const fragments = extras !== undefined && extras.selectsFragment === true
   if (distinctFields) w.key += ` on(${distinctFields.join(',')})`
   for (const j of q.joins) w.key += ` ${j.kind} ${j.path}`
   w.key += columnsKey(q)
-  const fragments = q.extras?.selectsFragment
   if (!emit && fragments) {
     // The values of the select list's fragments come before the conditions'.
     for (const name in q.columnsAs) {

@@ -31,10 +31,9 @@ export class QueryValue implements QueryParts {
   readonly subqueries: boolean
   readonly extras: QueryExtras | undefined
 
-  /** A copy of `q`, on `schema` when given (how `from` starts a query). */
-  constructor(q: QueryParts, schema?: AnySchema) {
+  constructor(q: QueryParts) {
     this.kind = 'vela.query'
-    this.schema = schema ?? q.schema
+    this.schema = q.schema
     this.joins = q.joins
     this.conds = q.conds
     this.order = q.order
