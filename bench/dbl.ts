@@ -12,7 +12,8 @@
  * grouped aggregate through vela/dbl, against the same queries written with knex's builder and as
  * SQL on the bare drivers, on PostgreSQL and PGlite, the six modes interleaved in each round.
  * Target: vela ≥ 0.95 × knex; the ratio to bare drivers is reported. `BENCH_DBL=queries` runs
- * this part alone, `BENCH_DBL=basic` the first.
+ * this part alone, `BENCH_DBL=basic` the first. `BENCH_DBL=build-ab BENCH_BASE=<checkout>` times
+ * building and compiling the queries in this tree against another (bench/dbl/build-ab.ts).
  *
  * With `BENCH_COUNT=instructions`, both parts count instead of timing (bench/count-sockets.ts):
  * each mode's server under callgrind, one request at a time over one keep-alive connection, the
@@ -42,6 +43,7 @@ import {
 } from './dbl/queries.ts'
 import type { LoadTarget } from './load.ts'
 import { countOverSockets } from './count-sockets.ts'
+import { buildAb } from './dbl/build-ab.ts'
 import { hasWrk, measureRounds, median, picked } from './load.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -230,6 +232,13 @@ async function queries(url: string): Promise<void> {
 }
 
 export async function benchDbl(): Promise<void> {
+  // The A/B of query building needs no database: BENCH_DBL=build-ab BENCH_BASE=<checkout>.
+  if (parts.includes('build-ab')) {
+    const base = process.env.BENCH_BASE
+    if (!base) throw new Error('BENCH_DBL=build-ab needs BENCH_BASE=<a checkout of the code to compare with>')
+    await buildAb(base)
+    if (parts.length === 1) return
+  }
   const db = await freshPostgresDatabase('vela_bench', process.env.VELA_BENCH_POSTGRES_URL ?? POSTGRES_URL)
   try {
     await seed(db.url)
