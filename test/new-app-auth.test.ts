@@ -2,8 +2,9 @@
  * `vela gen auth` as a new user gets it, from the packed package: the templates ship in the
  * tarball; the command writes the accounts into a new app (and refuses to run twice); `vela
  * migrations generate` writes the users and users_tokens migration from the generated schemas and
- * `vela migrate` applies it; the app type-checks (`tsc --noEmit`; the starter has no linter) and
- * its own vitest runs the generated account tests; `vela audit`, `vela plugins` and the OpenAPI
+ * `vela migrate` applies it; the app type-checks (`tsc --noEmit`; the starter has no linter, and
+ * the templates pass this repository's Biome rules in `npm run lint`) and its own vitest runs the
+ * generated account tests, with no deprecated form used; `vela audit`, `vela plugins` and the OpenAPI
  * document show the generated groups' security.
  */
 import { readFileSync, readdirSync } from 'node:fs'
@@ -77,6 +78,8 @@ describe('vela gen auth in a new app from the packed package', { timeout: 600_00
     ] as const)
       expect(out).toMatch(new RegExp(`test/auth/${file}\\.test\\.ts \\(${count} tests\\)`))
     expect(out).toMatch(/Tests\s+36 passed \(36\)/)
+    // The generated code uses no deprecated form (a warning would name it).
+    expect(out).not.toMatch(/VELA_DEP_|DeprecationWarning/)
   })
 
   test('vela audit finds no open account route and lists each with its security; so does vela plugins', async () => {
