@@ -172,6 +172,7 @@ export {
   dropIndex,
   addCheck,
   dropCheck,
+  validateCheck,
   execute,
   defineMigration,
 } from './migrations/operations.ts'

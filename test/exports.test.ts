@@ -85,6 +85,7 @@ const EXPECTED: Record<string, string[]> = {
     'UnsafeMigrationError',
     'actorScope',
     'addCheck',
+    'validateCheck',
     'addColumn',
     'addError',
     'addForeignKey',

@@ -12,7 +12,9 @@ import {
   dropTable,
   modifyColumn,
   renameColumn,
+  validateCheck,
 } from './operations.ts'
+import { renderMigration } from './render.ts'
 
 describe('DDL compiler', () => {
   test('createTable maps every field type, keys, nullability and defaults', () => {
@@ -166,6 +168,22 @@ describe('DDL compiler', () => {
     expect(operationSql(dropCheck('products', 'price_positive'))).toEqual([
       'ALTER TABLE "products" DROP CONSTRAINT "price_positive"',
     ])
+    expect(operationSql(addCheck('products', 'price_positive', 'price > 0', { notValid: true }))).toEqual([
+      'ALTER TABLE "products" ADD CONSTRAINT "price_positive" CHECK (price > 0) NOT VALID',
+    ])
+    expect(operationSql(validateCheck('products', 'price_positive'))).toEqual([
+      'ALTER TABLE "products" VALIDATE CONSTRAINT "price_positive"',
+    ])
+    // A hand-written migration's operations, written back as the generator writes a file.
+    expect(
+      renderMigration(
+        [addCheck('products', 'price_positive', 'price > 0', { notValid: true })],
+        [validateCheck('products', 'price_positive')],
+        'vela/dbl',
+      ),
+    ).toMatch(
+      /addCheck\('products', 'price_positive', 'price > 0', \{ notValid: true \}\)[\s\S]*validateCheck\('products', 'price_positive'\)/,
+    )
     expect(() => operationSql(addCheck('products', 'c', ' '))).toThrow('addCheck c: give a SQL expression')
     expect(() => operationSql(createIndex('t', ['a'], { where: '' }))).toThrow(
       'createIndex t_a_index: where: give a SQL expression',

@@ -200,8 +200,10 @@ export function operationSql(op: Operation): string[] {
       return [`DROP INDEX ${op.concurrently ? 'CONCURRENTLY ' : ''}${ident(op.name)}`]
     case 'addCheck':
       return [
-        `ALTER TABLE ${ident(op.table)} ADD CONSTRAINT ${ident(op.name)} CHECK (${sqlExpression(op.check, `addCheck ${op.name}`)})`,
+        `ALTER TABLE ${ident(op.table)} ADD CONSTRAINT ${ident(op.name)} CHECK (${sqlExpression(op.check, `addCheck ${op.name}`)})${op.notValid ? ' NOT VALID' : ''}`,
       ]
+    case 'validateCheck':
+      return [`ALTER TABLE ${ident(op.table)} VALIDATE CONSTRAINT ${ident(op.name)}`]
     case 'dropCheck':
       return [`ALTER TABLE ${ident(op.table)} DROP CONSTRAINT ${ident(op.name)}`]
     case 'execute':

@@ -196,11 +196,6 @@ function diffTable(from: TableModel, to: TableModel, decisions: Decisions, follo
   const sameCheck = (a: CheckDefinition, b: CheckDefinition) => a.name === b.name && a.check === b.check
   const droppedChecks = from.checks.filter((c) => !to.checks.some((t) => sameCheck(c, t)))
   const addedChecks = to.checks.filter((c) => !from.checks.some((f) => sameCheck(c, f)))
-  // As for a foreign key added to an existing column: PostgreSQL checks every row already there.
-  for (const c of addedChecks)
-    warnings.push(
-      `${table} gets the check ${c.name}: the migration fails if a row of ${table} breaks it, and holds a lock on ${table} while every row is checked`,
-    )
   const operations: Operation[] = [
     ...droppedChecks.map((c) => dropCheck(table, c.name)),
     ...dropped.map((ix) => dropIndex(table, ix.name)),

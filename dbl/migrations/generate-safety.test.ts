@@ -155,6 +155,6 @@ test('a migration file naming an unknown check in safetyAssured is an error nami
     "export const safetyAssured = ['drop-everything']\nexport const up = () => []\nexport const down = () => []\n",
   )
   await expect(loadMigrations(tmp.dir)).rejects.toThrow(
-    'safetyAssured: "drop-everything" is not a safety check; the checks are add-not-null-column, create-index, change-column-type, drop-column, rename-column',
+    'safetyAssured: "drop-everything" is not a safety check; the checks are add-not-null-column, create-index, change-column-type, drop-column, rename-column, add-check',
   )
 })

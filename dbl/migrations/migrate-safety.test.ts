@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest'
 import type { Migration } from './load.ts'
 import { migrate, rollback } from './migrator.ts'
 import {
+  addCheck,
   addColumn,
   alterTable,
   createIndex,
@@ -14,6 +15,7 @@ import {
   execute,
   modifyColumn,
   renameColumn,
+  validateCheck,
   type Operation,
 } from './operations.ts'
 import { UnsafeMigrationError, type UnsafeCheck } from './safety.ts'
@@ -64,6 +66,11 @@ const cases: { check: UnsafeCheck; ops: Operation[]; what: RegExp }[] = [
     ops: [alterTable('items', [renameColumn('body', 'content')])],
     what: /renames the column items\.body to content \(rename-column\)/,
   },
+  {
+    check: 'add-check',
+    ops: [addCheck('items', 'items_title_short', 'length(title) < 30')],
+    what: /adds the check items_title_short to items, checking every row \(add-check\)[\s\S]*safe way: addCheck\(table, name, sql, \{ notValid: true \}\)/,
+  },
 ]
 
 await onEachBackend(`migration safety checks`, (db) => {
@@ -109,6 +116,26 @@ await onEachBackend(`migration safety checks`, (db) => {
     })
   }
 
+  test('add-check the safe way: NOT VALID needs no acknowledgement, checks new rows; validateCheck checks the old', async () => {
+    await migrate(db.adapter, [create(1)])
+    await db.adapter.query("INSERT INTO items (title, body) VALUES ('a long old title', 'b')")
+    const notValid = change([addCheck('items', 'items_title_short', 'length(title) < 10', { notValid: true })])
+    expect(await migrate(db.adapter, [create(1), notValid])).toHaveLength(1)
+    await expect(db.adapter.query("INSERT INTO items (title) VALUES ('another long title')")).rejects.toThrow(
+      /items_title_short/,
+    )
+    const validate = { ...change([validateCheck('items', 'items_title_short')]), version: 20240103000000 }
+    // The old long title breaks the check: validating fails, and nothing of that migration stays.
+    await expect(migrate(db.adapter, [create(1), notValid, validate])).rejects.toThrow(/items_title_short/)
+    expect(await versions()).toEqual(['20240101000000', '20240102000000'])
+    await db.adapter.query('DELETE FROM items WHERE length(title) >= 10')
+    expect(await migrate(db.adapter, [create(1), notValid, validate])).toHaveLength(1)
+    const { rows } = await db.adapter.query<{ valid: boolean }>(
+      "SELECT convalidated AS valid FROM pg_constraint WHERE conname = 'items_title_short'",
+    )
+    expect(rows).toEqual([{ valid: true }])
+  })
+
   test('a table emptied since it was analyzed has no rows: the estimate does not decide that', async () => {
     await migrate(db.adapter, [create(10)])
     await db.adapter.query('ANALYZE items')
@@ -142,7 +169,7 @@ await onEachBackend(`migration safety checks`, (db) => {
 
   test('an unknown check name in safetyAssured or allowUnsafe is an error naming the checks', async () => {
     await expect(migrate(db.adapter, [create(0)], { allowUnsafe: ['drop-table' as UnsafeCheck] })).rejects.toThrow(
-      '"drop-table" is not a safety check; the checks are add-not-null-column, create-index, change-column-type, drop-column, rename-column',
+      '"drop-table" is not a safety check; the checks are add-not-null-column, create-index, change-column-type, drop-column, rename-column, add-check',
     )
   })
 

@@ -212,6 +212,12 @@ export function applyOperation(model: Model, op: Operation, where: string): void
       t.checks = t.checks.filter((c) => c.name !== op.name)
       return
     }
+    case 'validateCheck': {
+      // Validating changes which rows PostgreSQL has read, not what the table declares.
+      if (!table(model, op.table, where).checks.some((c) => c.name === op.name))
+        throw new Error(`${where}: table "${op.table}" has no check "${op.name}" to validate`)
+      return
+    }
     case 'execute':
       // Raw SQL is opaque to the model by design; see `execute` in operations.ts.
       return

@@ -118,8 +118,9 @@ export type Operation =
   | { readonly op: 'alterTable'; readonly table: string; readonly changes: readonly ColumnChange[] }
   | ({ readonly op: 'createIndex'; readonly concurrently?: boolean } & IndexDefinition)
   | { readonly op: 'dropIndex'; readonly table: string; readonly name: string; readonly concurrently?: boolean }
-  | ({ readonly op: 'addCheck' } & CheckDefinition)
+  | ({ readonly op: 'addCheck'; readonly notValid?: boolean } & CheckDefinition)
   | { readonly op: 'dropCheck'; readonly table: string; readonly name: string }
+  | { readonly op: 'validateCheck'; readonly table: string; readonly name: string }
   | { readonly op: 'execute'; readonly sql: string | DeferredSql }
 
 /**
@@ -341,11 +342,28 @@ export function dropIndex(table: string, name: string, opts: { concurrently?: bo
  * already there included, must satisfy the SQL boolean expression. Declare it on the schema too
  * (`checks`), or with `checkConstraint` on a changeset, so a violation becomes a field error.
  *
+ * On a table with rows PostgreSQL checks every row while it holds a lock that blocks reads and
+ * writes (the `add-check` safety check). `{ notValid: true }` adds it `NOT VALID` instead: new and
+ * changed rows are checked at once, the old ones are not read; `validateCheck` in a later
+ * migration then checks them without blocking writes.
+ *
  * @example
  * addCheck('products', 'price_positive', 'price > 0')
+ * addCheck('products', 'price_positive', 'price > 0', { notValid: true })   // then validateCheck later
  */
-export function addCheck(table: string, name: string, check: string): Operation {
-  return { op: 'addCheck', table, name, check }
+export function addCheck(table: string, name: string, check: string, opts: { notValid?: boolean } = {}): Operation {
+  return { op: 'addCheck', table, name, check, ...(opts.notValid ? { notValid: true } : {}) }
+}
+
+/**
+ * Checks the rows already in the table against a check added `NOT VALID`
+ * (`ALTER TABLE … VALIDATE CONSTRAINT`): a scan that lets reads and writes go on meanwhile.
+ *
+ * @example
+ * validateCheck('products', 'price_positive')
+ */
+export function validateCheck(table: string, name: string): Operation {
+  return { op: 'validateCheck', table, name }
 }
 
 /**

@@ -73,7 +73,9 @@ function operation(op: Operation, helpers: Set<string>): string {
     case 'dropIndex':
       return `dropIndex(${literal(op.table)}, ${literal(op.name)}${op.concurrently ? ', { concurrently: true }' : ''})`
     case 'addCheck':
-      return `addCheck(${literal(op.table)}, ${literal(op.name)}, ${literal(op.check)})`
+      return `addCheck(${literal(op.table)}, ${literal(op.name)}, ${literal(op.check)}${op.notValid ? ', { notValid: true }' : ''})`
+    case 'validateCheck':
+      return `validateCheck(${literal(op.table)}, ${literal(op.name)})`
     case 'dropCheck':
       return `dropCheck(${literal(op.table)}, ${literal(op.name)})`
     case 'execute':

@@ -52,6 +52,12 @@ export const UNSAFE_CHECKS: Readonly<Record<UnsafeCheck, CheckInfo>> = {
     safeWay:
       'first deploy code that no longer reads the field (remove it from the schema), then deploy the migration that drops the column',
   },
+  'add-check': {
+    when: 'rows',
+    risk: 'PostgreSQL reads every row to check it while holding a lock that blocks reads and writes of the table',
+    safeWay:
+      'addCheck(table, name, sql, { notValid: true }) (new and changed rows are checked, old ones not read), then validateCheck(table, name) in a later migration (it checks the old rows without blocking writes)',
+  },
   'rename-column': {
     when: 'rows',
     risk: 'code still running during the deploy selects the old name and fails until every instance runs the new code',
@@ -91,6 +97,9 @@ export function unsafeOperations(ops: readonly Operation[], before: Model): Unsa
     const column = (name: string) => before.get(table)?.columns.find((c) => c.name === name)
     if (op.op === 'createIndex' && !op.concurrently) {
       found.push({ check: 'create-index', table, what: `creates the index ${op.name} without CONCURRENTLY` })
+    }
+    if (op.op === 'addCheck' && !op.notValid) {
+      found.push({ check: 'add-check', table, what: `adds the check ${op.name} to ${table}, checking every row` })
     }
     if (op.op !== 'alterTable') continue
     for (const c of op.changes) {

@@ -10,6 +10,7 @@ export const UNSAFE_CHECK_NAMES = [
   'change-column-type',
   'drop-column',
   'rename-column',
+  'add-check',
 ] as const
 
 /** The name of one safety check, as `safetyAssured` and `--allow-unsafe` take it. */

@@ -120,7 +120,7 @@ describe('usage errors: the message and the usage on stderr, exit 2, nothing don
       [
         ['migrate', '--allow-unsafe', 'drop-table'],
         'migrate',
-        '--allow-unsafe takes a safety check (add-not-null-column, create-index, change-column-type, drop-column, rename-column), got "drop-table"',
+        '--allow-unsafe takes a safety check (add-not-null-column, create-index, change-column-type, drop-column, rename-column, add-check), got "drop-table"',
       ],
       [
         ['migrate', '--status', '--allow-unsafe', 'drop-column'],
@@ -130,7 +130,7 @@ describe('usage errors: the message and the usage on stderr, exit 2, nothing don
       [
         ['migrations', 'generate', '--allow-unsafe', 'everything'],
         'migrations generate',
-        '--allow-unsafe takes a safety check (add-not-null-column, create-index, change-column-type, drop-column, rename-column), got "everything"',
+        '--allow-unsafe takes a safety check (add-not-null-column, create-index, change-column-type, drop-column, rename-column, add-check), got "everything"',
       ],
       [
         ['migrations', 'generate', '--rename', 'title'],
