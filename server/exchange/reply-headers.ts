@@ -78,8 +78,8 @@ export function mergedHeaders(
   for (const name in defaults) headers[name] = defaults[name]!
   for (const name in own) headers[name] = own[name]!
   for (const name in added) headers[name] = added[name]!
-  if (idHeader !== undefined && !(idHeader in headers && (defaults === undefined || setBy(idHeader, own, added))))
-    headers[idHeader] = request.id
+  // The id unless the reply or the added headers name it (a default does not stand in for it).
+  if (idHeader !== undefined && !setBy(idHeader, own, added)) headers[idHeader] = request.id
   return headers
 }
 

@@ -78,7 +78,7 @@ export const corsPlugin = definePlugin<CorsPluginOptions, CorsOptions>({
   init: (options) => toH3Options(options),
   preRequest(req, ctx) {
     const cors = ctx.state
-    // Read from node's parsed headers: \`req.headers\` would make the h3 event and a web \`Headers\`
+    // Read from node's parsed headers: `req.headers` would make the h3 event and a web `Headers`
     // for every request, most of which (same-origin, servers, tools) send no Origin at all.
     const origin = req.header('origin')
     if (!origin || !isCorsOriginAllowed(origin, cors)) return ok(req)
