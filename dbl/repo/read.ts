@@ -11,11 +11,10 @@ import type { Cond, Query } from '../query/types.ts'
 import { compileSelect } from '../query/compile.ts'
 import type { AnySchema, RecordOf } from '../schema.ts'
 import { columnOf } from '../column-names.ts'
-import { compiled, kx, loadKnex, marker, sqlOf, type Compiled } from '../sql.ts'
+import { compiled, kx, loadKnex, marker, paramsFor, sqlOf, type Compiled } from '../sql.ts'
 import { loadRows } from './load-rows.ts'
 import { exec, throwRead, type RepoContext } from './context.ts'
 import { withOldReadShape } from './old-read-shape.ts'
-import { rowsByCompositeKey } from './get-by-key.ts'
 import { compositeKeyValues } from '../primary-key.ts'
 
 /** Every row of `q`, as its type promises (embedded fields loaded, joined fields nested). */
@@ -69,36 +68,41 @@ const getStatements = new WeakMap<AnySchema, Compiled>()
 /**
  * The record with this primary key, or `undefined`. The id is cast to the key's type first: one
  * that cannot be (`'abc'` for an id) matches nothing, without a query. A composite key is an object
- * naming every key field (get-by-key.ts).
+ * naming every key field (`compositeKeyValues`, primary-key.ts).
  */
 export async function get<S extends AnySchema>(
   ctx: RepoContext,
   schema: S,
   id: unknown,
 ): Promise<RecordOf<S> | undefined> {
-  if (schema.primaryKeys.length > 1) {
-    const values = compositeKeyValues(schema, id, 'get')
-    const rows = values ? await rowsByCompositeKey(ctx, schema, values) : []
-    return rows.length ? withOldReadShape(rows[0] as RecordOf<S>) : undefined
+  const keys = schema.primaryKeys
+  let values: unknown[] | undefined
+  if (keys.length > 1) values = compositeKeyValues(schema, id, 'get')
+  else {
+    const value = id === null || id === undefined ? INVALID : castersOf(schema)[keys[0]!]!(id)
+    if (value !== INVALID) values = [value]
   }
-  const pk = schema.primaryKey
-  const value = id === null || id === undefined ? INVALID : castersOf(schema)[pk]!(id)
-  if (value === INVALID) return undefined
+  if (values === undefined) return undefined
   // Scoped rows are filtered as every query is: through the query compiler.
-  if (schema.scopes !== undefined) return one(ctx, from(schema).where(cond(pk, '=', value) as never)) as never
+  if (schema.scopes !== undefined) {
+    const conds = keys.map((k, i) => cond(k, '=', values[i]))
+    return one(ctx, from(schema).where((conds.length === 1 ? conds[0]! : and(...conds)) as never)) as never
+  }
   let c = getStatements.get(schema)
   if (!c) {
     if (!kx) await loadKnex()
     getStatements.set(
       schema,
-      (c = compiled(`get ${schema.table}`, () =>
-        kx(schema.table).select(sqlOf(schema).selectList).where(columnOf(schema, pk), marker(0)),
-      )),
+      (c = compiled(`get ${schema.table}`, () => {
+        const b = kx(schema.table).select(sqlOf(schema).selectList)
+        keys.forEach((k, i) => b.where(columnOf(schema, k), marker(i)))
+        return b
+      })),
     )
   }
   let rows: Record<string, unknown>[]
   try {
-    rows = (await exec(ctx, c.sql, [value], 'SELECT', schema.table)).rows
+    rows = (await exec(ctx, c.sql, paramsFor(c, values), 'SELECT', schema.table)).rows
   } catch (e) {
     throwRead(e)
   }
