@@ -5,7 +5,9 @@ import { compileSelect, compileUpdateAll } from './query/compile.ts'
 import { from } from './query/builder.ts'
 import { exists } from './query/conditions.ts'
 import { rowNumber } from './query/window.ts'
-import { defineSchema } from './schema.ts'
+import { belongsTo, defineSchema } from './schema.ts'
+import { cast } from './changeset.ts'
+import { assocConstraint } from './constraints.ts'
 import { field, sql } from './query/fragment.ts'
 
 describe('defineSchema: fields stored under other column names', () => {
@@ -22,6 +24,25 @@ describe('defineSchema: fields stored under other column names', () => {
     expect(columnOf(Post, 'title')).toBe('post_title')
     expect(fieldOfColumn(Post, 'post_title')).toBe('title')
     expect(fieldOfColumn(Post, 'title')).toBeUndefined()
+  })
+
+  it("expects a composite foreign key under its columns' names, as migrations create it", () => {
+    const Line = defineSchema({
+      table: 'order_lines',
+      primaryKey: ['order_id', 'line_no'],
+      fields: { order_id: 'integer', line_no: 'integer' },
+    })
+    const Note = defineSchema({
+      table: 'line_notes',
+      fields: {
+        id: 'id',
+        order_id: { type: 'integer', column: 'order_ref' },
+        line_no: { type: 'integer', column: 'line_ref' },
+      },
+      associations: { line: belongsTo(() => Line, { foreignKey: ['order_id', 'line_no'] }) },
+    })
+    const cs = assocConstraint(cast(Note, null, { order_id: 1, line_no: 2 }, ['order_id', 'line_no']), 'line')
+    expect(cs.constraints.map((c) => c.constraint)).toEqual(['line_notes_order_ref_line_ref_fkey'])
   })
 
   it('names a default index after its columns', () => {

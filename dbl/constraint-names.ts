@@ -9,6 +9,18 @@
  * - any name PostgreSQL stores cut to its first 63 bytes (it truncates longer identifiers).
  */
 
+/**
+ * PostgreSQL's default name for the foreign key on `table.column` (or on several columns), which
+ * every migration Vela writes uses and the changeset constraints expect.
+ *
+ * @example
+ * fkeyName('notes', 'user_id')                 // 'notes_user_id_fkey'
+ * fkeyName('line_notes', ['order_id', 'line_no']) // 'line_notes_order_id_line_no_fkey'
+ */
+export function fkeyName(table: string, column: string | readonly string[]): string {
+  return `${table}_${typeof column === 'string' ? column : column.join('_')}_fkey`
+}
+
 /** PostgreSQL's longest identifier, in bytes (NAMEDATALEN - 1). */
 const MAX_IDENTIFIER = 63
 

@@ -16,9 +16,9 @@
  */
 import { addError, withChanges, type Changeset, type ConstraintDecl, type FieldOf } from './changeset.ts'
 import { columnOf, columnsOf, fieldOfColumn } from './column-names.ts'
-import { defaultUniqueNames, sameConstraintName } from './constraint-names.ts'
+import { defaultUniqueNames, fkeyName, sameConstraintName } from './constraint-names.ts'
 import type { DbError } from './db-error.ts'
-import { foreignKeyOf, joinThroughOf, type AnySchema } from './schema.ts'
+import { foreignKeysOf, joinThroughOf, type AnySchema } from './schema.ts'
 
 export interface ConstraintOptions {
   /** The constraint or index name in the database. */
@@ -80,7 +80,7 @@ export function foreignKeyConstraint<S extends AnySchema>(
   fieldList(cs, field)
   return declare(cs, {
     type: 'foreign_key',
-    constraint: opts.name ?? `${cs.schema.table}_${columnOf(cs.schema, field)}_fkey`,
+    constraint: opts.name ?? fkeyName(cs.schema.table, columnOf(cs.schema, field)),
     aliases: [],
     field,
     message: opts.message ?? 'does not exist',
@@ -103,10 +103,11 @@ export function assocConstraint<S extends AnySchema>(
 ): Changeset<S> {
   const a = cs.schema.associations[assoc]
   if (a?.kind !== 'belongsTo') throw new Error(`schema ${cs.schema.table} has no belongsTo association "${assoc}"`)
-  const fk = columnOf(cs.schema, foreignKeyOf(cs.schema, assoc, a))
+  // One column per key field (a composite key's each stored under its own column), as migrations name it.
+  const columns = foreignKeysOf(cs.schema, assoc, a).map((f) => columnOf(cs.schema, f))
   return declare(cs, {
     type: 'foreign_key',
-    constraint: opts.name ?? `${cs.schema.table}_${fk}_fkey`,
+    constraint: opts.name ?? fkeyName(cs.schema.table, columns),
     aliases: [],
     field: assoc,
     message: opts.message ?? 'does not exist',
@@ -132,12 +133,12 @@ export function noAssocConstraint<S extends AnySchema>(
     throw new Error(`schema ${cs.schema.table} has no hasOne/hasMany/manyToMany association "${assoc}"`)
   // manyToMany: the links in the join table hold the row (an onDelete other than cascade).
   const child = a.kind === 'manyToMany' ? joinThroughOf(cs.schema, assoc).table : a.schema().table
-  const key = foreignKeyOf(cs.schema, assoc, a)
-  // hasOne / hasMany: the key is a field of the child schema, which may store it under another name.
-  const fk = a.kind === 'manyToMany' ? key : columnOf(a.schema(), key)
+  const keys = foreignKeysOf(cs.schema, assoc, a)
+  // hasOne / hasMany: the key is fields of the child schema, which may store them under other names.
+  const columns = a.kind === 'manyToMany' ? keys : keys.map((k) => columnOf(a.schema(), k))
   return declare(cs, {
     type: 'foreign_key',
-    constraint: opts.name ?? `${child}_${fk}_fkey`,
+    constraint: opts.name ?? fkeyName(child, columns),
     aliases: [],
     field: assoc,
     message:

@@ -105,10 +105,7 @@ export function resolveReferences(refs: References, where: string): ResolvedRefe
 /** The SQL of a referential action (`cascade` → `CASCADE`), for ON DELETE and ON UPDATE alike. */
 export const actionSql = (action: OnDelete): string => ON_DELETE[action]
 
-/** PostgreSQL's default name for the foreign key on `table.column` (or on several columns); every migration uses it. */
-export function fkeyName(table: string, column: string | readonly string[]): string {
-  return `${table}_${typeof column === 'string' ? column : column.join('_')}_fkey`
-}
+export { fkeyName } from '../constraint-names.ts'
 
 /** A foreign key over several columns with every option resolved; what models hold and the diff compares. */
 export interface ResolvedForeignKey {
